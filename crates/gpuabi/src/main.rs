@@ -1,0 +1,38 @@
+//! `gpuabi`: compute, compile, run and check GPU shader calling conventions.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// gpuabi makes GPU shader calling conventions executable: ACO/RADV function calls,
+/// the AMD Catalyst OpenCL 1.2 kernel ABI and the Apple AGX shader-part ABI.
+#[derive(Debug, Parser)]
+#[command(name = "gpuabi", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// ACO/RADV call ABIs: preserved/clobbered ranges and parameter assignment.
+    #[command(subcommand)]
+    Aco(cli::aco::AcoCommand),
+    // New top-level commands go below this line, one per layer.
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Aco(cmd) => cli::aco::run(cmd),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            cli::report(&err);
+            ExitCode::FAILURE
+        }
+    }
+}
