@@ -5,7 +5,5 @@
 //! machine model.
 
 pub mod aco;
-pub mod agx;
-pub mod catalyst;
 pub mod reg;
 pub mod svg;
