@@ -154,7 +154,11 @@ impl FromStr for AgxRange {
                 None => break,
                 Some(b'_') => pos = next + 1,
                 Some(_) => {
-                    return Err(RegParseError::new(text, next + 1, "expected `_` or the end"))
+                    return Err(RegParseError::new(
+                        text,
+                        next + 1,
+                        "expected `_` or the end",
+                    ))
                 }
             }
         }

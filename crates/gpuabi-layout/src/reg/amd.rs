@@ -157,9 +157,7 @@ impl RegRange {
 
     /// Whether the two ranges share a register.
     pub fn overlaps(&self, other: &RegRange) -> bool {
-        self.file() == other.file()
-            && self.first.num < other.end()
-            && other.first.num < self.end()
+        self.file() == other.file() && self.first.num < other.end() && other.first.num < self.end()
     }
 
     /// The registers of the range in order.
@@ -233,7 +231,11 @@ impl FromStr for RegRange {
             (num, num, pos)
         };
         if end != text.len() {
-            return Err(RegParseError::new(text, end + 1, "expected the end of the name"));
+            return Err(RegParseError::new(
+                text,
+                end + 1,
+                "expected the end of the name",
+            ));
         }
         let cap = u32::from(file.capacity());
         if last >= cap {

@@ -26,7 +26,11 @@ impl RegParseError {
 pub(crate) fn number(text: &str, pos: usize, what: &str) -> Result<(u32, usize), RegParseError> {
     let digits = text[pos..].bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
-        return Err(RegParseError::new(text, pos + 1, format!("expected {what}")));
+        return Err(RegParseError::new(
+            text,
+            pos + 1,
+            format!("expected {what}"),
+        ));
     }
     let value = text[pos..pos + digits]
         .parse::<u32>()

@@ -36,7 +36,8 @@ impl RegSet {
 
     /// Adds the raw index range `[start, end)`.
     pub fn insert_indices(&mut self, start: usize, end: usize) {
-        self.0.insert_range(start.min(INDEX_SPACE)..end.min(INDEX_SPACE));
+        self.0
+            .insert_range(start.min(INDEX_SPACE)..end.min(INDEX_SPACE));
     }
 
     /// Adds every register of `range`.
@@ -70,7 +71,8 @@ impl RegSet {
     /// Number of registers of `file` below number `limit` in the set.
     pub fn count_below(&self, file: RegFile, limit: u16) -> usize {
         let base = usize::from(file.base());
-        self.0.count_ones(base..base + usize::from(limit.min(file.capacity())))
+        self.0
+            .count_ones(base..base + usize::from(limit.min(file.capacity())))
     }
 
     /// Maximal runs of registers of `file` below number `limit` that are in the set.

@@ -1,0 +1,185 @@
+//! The signatures RADV gives ray-tracing stages (`radv_nir_init_rt_function_params`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::abi::{NirAbi, DIVERGENT_CALL, NORETURN};
+use super::signature::{Param, ScalarType, Signature};
+
+/// A ray-tracing stage compiled as a callable function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RtStage {
+    /// Ray generation.
+    Raygen,
+    /// Callable shader.
+    Callable,
+    /// Closest hit.
+    ClosestHit,
+    /// Miss.
+    Miss,
+    /// Any hit.
+    AnyHit,
+    /// Intersection.
+    Intersection,
+    /// The traversal function.
+    Traversal,
+}
+
+const STAGE_NAMES: [(RtStage, &str); 7] = [
+    (RtStage::Raygen, "raygen"),
+    (RtStage::Callable, "callable"),
+    (RtStage::ClosestHit, "closest-hit"),
+    (RtStage::Miss, "miss"),
+    (RtStage::AnyHit, "any-hit"),
+    (RtStage::Intersection, "intersection"),
+    (RtStage::Traversal, "traversal"),
+];
+
+impl fmt::Display for RtStage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = STAGE_NAMES
+            .iter()
+            .find(|(s, _)| s == self)
+            .map_or("?", |e| e.1);
+        f.write_str(name)
+    }
+}
+
+impl FromStr for RtStage {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RtStage, String> {
+        STAGE_NAMES
+            .iter()
+            .find(|(_, n)| *n == s)
+            .map(|e| e.0)
+            .ok_or_else(|| {
+                let names: Vec<_> = STAGE_NAMES.iter().map(|e| e.1).collect();
+                format!("unknown stage `{s}`: expected one of {}", names.join(", "))
+            })
+    }
+}
+
+/// A stage's signature with its ABI and function flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageSignature {
+    /// Parameters before RADV's two PCs.
+    pub signature: Signature,
+    /// The ABI.
+    pub abi: NirAbi,
+    /// `DIVERGENT_CALL` and `NORETURN` bits.
+    pub flags: u32,
+}
+
+fn u32p(name: &str) -> Param {
+    Param::new(name, ScalarType::U32, 1)
+}
+fn u64p(name: &str) -> Param {
+    Param::new(name, ScalarType::U64, 1)
+}
+fn vec3(name: &str) -> Param {
+    Param::new(name, ScalarType::U32, 3)
+}
+fn f32p(name: &str) -> Param {
+    Param::new(name, ScalarType::F32, 1)
+}
+
+/// The arguments every stage begins with.
+fn common() -> Vec<Param> {
+    vec![
+        vec3("launch_id"),
+        vec3("launch_size").uniform(),
+        u32p("descriptors").uniform(),
+        u32p("dynamic_descriptors").uniform(),
+        u32p("push_constants").uniform(),
+        u64p("sbt_descriptors").uniform(),
+    ]
+}
+
+/// The ray state shared by traversal, closest-hit and miss.
+fn ray_state() -> Vec<Param> {
+    vec![
+        u64p("traversal_addr").uniform(),
+        u64p("shader_record_ptr"),
+        u64p("accel_struct"),
+        u32p("cull_mask_and_flags"),
+        u32p("sbt_offset"),
+        u32p("sbt_stride"),
+        u32p("miss_index"),
+        vec3("ray_origin"),
+        f32p("ray_tmin"),
+        vec3("ray_direction"),
+        f32p("ray_tmax"),
+        u64p("primitive_addr"),
+        u32p("primitive_id"),
+        u64p("instance_addr"),
+        u32p("geometry_id_and_flags"),
+        u32p("hit_kind"),
+    ]
+}
+
+fn dwords_of(bytes: u32, prefix: &str) -> impl Iterator<Item = Param> + '_ {
+    (0..bytes.div_ceil(4)).map(move |i| u32p(&format!("{prefix}{i}")).returned())
+}
+
+/// The signature RADV gives `stage` for a pipeline with `payload_bytes` of ray payload and
+/// `hit_attrib_bytes` of hit attributes (each rounded up to dwords).
+///
+/// The traversal function marks no parameter DISCARDABLE, as the reference specification
+/// says (newer RADV revisions mark the hit-state parameters of traversal DISCARDABLE).
+pub fn stage_signature(
+    stage: RtStage,
+    payload_bytes: u32,
+    hit_attrib_bytes: u32,
+) -> StageSignature {
+    let mut params = common();
+    let (abi, flags) = match stage {
+        RtStage::Raygen | RtStage::Callable => {
+            params.push(u64p("traversal_addr").uniform());
+            params.push(u64p("shader_record_ptr"));
+            if stage == RtStage::Raygen {
+                (NirAbi::RtRecursive, NORETURN)
+            } else {
+                params.extend(dwords_of(payload_bytes, "payload"));
+                (NirAbi::RtRecursive, DIVERGENT_CALL)
+            }
+        }
+        RtStage::ClosestHit | RtStage::Miss => {
+            params.extend(ray_state());
+            params.extend(dwords_of(payload_bytes, "payload"));
+            (NirAbi::RtRecursive, DIVERGENT_CALL)
+        }
+        RtStage::Traversal => {
+            params.extend(ray_state());
+            params.extend(dwords_of(payload_bytes, "payload"));
+            (NirAbi::Traversal, 0)
+        }
+        RtStage::AnyHit | RtStage::Intersection => {
+            params.extend([
+                u64p("shader_record_ptr"),
+                u32p("cull_mask_and_flags"),
+                u32p("sbt_index"),
+                vec3("ray_origin"),
+                f32p("ray_tmin"),
+                vec3("ray_direction"),
+                f32p("candidate_ray_tmax"),
+                u64p("primitive_addr"),
+                u32p("primitive_id"),
+                u64p("instance_addr"),
+                u32p("geometry_id_and_flags"),
+                Param::new("opaque", ScalarType::Bool, 1),
+                u32p("hit_kind").returned(),
+                Param::new("accept", ScalarType::Bool, 1).returned(),
+                Param::new("terminate", ScalarType::Bool, 1).returned(),
+                f32p("committed_ray_tmax").returned(),
+            ]);
+            params.extend(dwords_of(hit_attrib_bytes, "hit_attrib"));
+            params.extend(dwords_of(payload_bytes, "payload"));
+            (NirAbi::AhitIsec, DIVERGENT_CALL)
+        }
+    };
+    StageSignature {
+        signature: Signature { params },
+        abi,
+        flags,
+    }
+}
