@@ -134,10 +134,10 @@ pub struct AssignRequest<'a> {
     pub hints: Option<&'a Hints>,
 }
 
-/// One entry of the processing list.
-#[derive(Debug, Clone)]
-struct Entry {
-    name: String,
+/// One entry of the processing list; it borrows its name from the signature.
+#[derive(Debug, Clone, Copy)]
+struct Entry<'a> {
+    name: &'a str,
     kind: ParamKind,
     class: RegClass,
     required_alignment: u16,
@@ -149,7 +149,7 @@ struct Entry {
     nep: bool,
 }
 
-impl Entry {
+impl Entry<'_> {
     fn effective_discardable(&self) -> bool {
         self.discardable || self.is_return
     }
@@ -174,16 +174,16 @@ fn required_alignment(class: RegClass) -> u16 {
     }
 }
 
-fn entry(
-    name: &str,
+fn entry<'a>(
+    name: &'a str,
     kind: ParamKind,
     class: RegClass,
     force_reg: bool,
     discardable: bool,
     is_return: bool,
-) -> Entry {
+) -> Entry<'a> {
     Entry {
-        name: name.to_string(),
+        name,
         kind,
         class,
         required_alignment: required_alignment(class),
@@ -218,7 +218,7 @@ pub fn param_class(param: &Param, target: Target) -> RegClass {
 }
 
 /// The list in output order: return address, stack pointer, the two PCs, user parameters.
-fn entries(req: &AssignRequest<'_>) -> Result<Vec<Entry>, AcoError> {
+fn entries<'a>(req: &AssignRequest<'a>) -> Result<Vec<Entry<'a>>, AcoError> {
     let sgpr = |dwords| RegClass {
         file: RegFile::Sgpr,
         dwords,
@@ -364,7 +364,7 @@ pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
             continue; // already placed as a filler
         }
         let use_preserved = has_preserved && !list[idx].effective_discardable();
-        let p = list[idx].clone();
+        let p = list[idx];
         let regs = if use_preserved { &avail_p } else { &avail_c };
 
         // 1. candidate
@@ -437,7 +437,7 @@ pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
                 let range = place(&mut list[idx], at, &mut demand);
                 take(&mut avail_p, &mut avail_c, use_preserved, range);
             }
-            None if p.force_reg => return Err(AcoError::ForcedParamUnplaceable(p.name)),
+            None if p.force_reg => return Err(AcoError::ForcedParamUnplaceable(p.name.to_string())),
             None => {
                 list[idx].location = Some(Location::Scratch {
                     offset: scratch_bytes,
@@ -468,7 +468,7 @@ pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
                 needs_explicit_preservation: e.nep
                     || e.kind == ParamKind::Radv
                     || e.name == "stack_pointer",
-                name: e.name,
+                name: e.name.to_string(),
                 kind: e.kind,
                 class: e.class,
                 location,

@@ -1,14 +1,15 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
+pub mod agx;
+pub mod catalyst;
+pub mod ir;
 mod output;
+pub mod run;
 
 pub use output::{write_output, Format};
 
-/// Prints an error and its causes to standard error.
+/// Prints an error with its context chain (`--flag: what was wrong`) to standard error.
 pub fn report(err: &anyhow::Error) {
-    eprintln!("error: {err}");
-    for cause in err.chain().skip(1) {
-        eprintln!("  caused by: {cause}");
-    }
+    eprintln!("error: {err:#}");
 }

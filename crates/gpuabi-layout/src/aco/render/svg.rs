@@ -126,31 +126,22 @@ pub fn ranges_svg(r: &RangesReport) -> String {
     svg.finish()
 }
 
-/// The register file with each parameter's registers outlined and labelled; scratch
-/// parameters are listed below.
+/// The register file with each parameter's registers filled and numbered, and a legend
+/// that gives each number's parameter and location (scratch parameters included).
 pub fn assignment_svg(r: &AssignmentReport) -> String {
-    let placed: Vec<(usize, &str, RegRange)> = r
-        .assignment
-        .params
+    let params = &r.assignment.params;
+    let ranges: Vec<RegRange> = params
         .iter()
-        .enumerate()
-        .filter_map(|(i, p)| match p.location {
-            Location::Reg(range) => Some((i, p.name.as_str(), range)),
+        .filter_map(|p| match p.location {
+            Location::Reg(range) => Some(range),
             Location::Scratch { .. } => None,
         })
         .collect();
-    let ranges: Vec<RegRange> = placed.iter().map(|p| p.2).collect();
     let strips = strips(&r.ranges, &ranges);
-    let scratch: Vec<_> = r
-        .assignment
-        .params
-        .iter()
-        .filter_map(|p| match p.location {
-            Location::Scratch { offset } => Some(format!("{} at scratch +{offset}", p.name)),
-            Location::Reg(_) => None,
-        })
-        .collect();
-    let height = 70.0 + strips.iter().map(Strip::height).sum::<f64>() + 16.0 * scratch.len() as f64;
+    const LEGEND_COLUMNS: usize = 3;
+    const LEGEND_ROW: f64 = 16.0;
+    let legend_rows = params.len().div_ceil(LEGEND_COLUMNS);
+    let height = 70.0 + strips.iter().map(Strip::height).sum::<f64>() + LEGEND_ROW * legend_rows as f64;
     let mut svg = Svg::new(width(), height);
     let title = format!(
         "{} on {} wave{}, limit {}, policy {:?}",
@@ -161,27 +152,32 @@ pub fn assignment_svg(r: &AssignmentReport) -> String {
     let mut top = 50.0;
     for s in &strips {
         s.draw(&mut svg, top);
-        for (i, name, range) in placed.iter().filter(|p| p.2.file() == s.file) {
+        for (i, p) in params.iter().enumerate() {
+            let Location::Reg(range) = p.location else { continue };
+            if range.file() != s.file {
+                continue;
+            }
             let colour = PARAM_COLOURS[i % PARAM_COLOURS.len()];
-            // A range never crosses a row boundary in the picture: draw it per row.
+            let tooltip = format!("{i}: {} in {range}", p.name);
             for reg in range.regs() {
                 let (x, y) = s.cell(top, reg.num);
-                svg.rect(
-                    x + 1.0,
-                    y + 4.0,
-                    CELL_W - 2.0,
-                    CELL_H - 8.0,
-                    colour,
-                    Some(&format!("{name}: {range}")),
-                );
+                svg.rect(x + 1.0, y + 3.0, CELL_W - 2.0, CELL_H - 6.0, colour, Some(&tooltip));
             }
             let (x, y) = s.cell(top, range.first.num);
-            svg.text(x + 1.0, y - 1.0, 7.0, "start", name);
+            svg.text(x + CELL_W / 2.0, y + CELL_H / 2.0 + 3.0, 8.0, "middle", &i.to_string());
         }
         top += s.height();
     }
-    for (k, line) in scratch.iter().enumerate() {
-        svg.text(LEFT, top + 14.0 + 16.0 * k as f64, 11.0, "start", line);
+    let column_w = (width() - LEFT) / LEGEND_COLUMNS as f64;
+    for (i, p) in params.iter().enumerate() {
+        let x = LEFT + column_w * (i / legend_rows) as f64;
+        let y = top + 8.0 + LEGEND_ROW * (i % legend_rows) as f64;
+        let colour = match p.location {
+            Location::Reg(_) => PARAM_COLOURS[i % PARAM_COLOURS.len()],
+            Location::Scratch { .. } => "white",
+        };
+        svg.rect(x, y, 12.0, 12.0, colour, None);
+        svg.text(x + 16.0, y + 10.0, 10.0, "start", &format!("{i} {} {}", p.name, p.location));
     }
     svg.finish()
 }
