@@ -156,9 +156,9 @@ impl Entry<'_> {
 }
 
 fn provided_alignment(dwords: u16) -> u16 {
-    if dwords % 4 == 0 {
+    if dwords.is_multiple_of(4) {
         4
-    } else if dwords % 2 == 0 {
+    } else if dwords.is_multiple_of(2) {
         2
     } else {
         1
@@ -299,7 +299,7 @@ fn first_fit(
         run = if free { run + 1 } else { 0 };
         if run >= n {
             let start = num + 1 - n;
-            if start % align == 0 {
+            if start.is_multiple_of(align) {
                 return Some(Reg { file, num: start });
             }
         }
@@ -310,7 +310,7 @@ fn first_fit(
 /// Candidate before the demand and alignment steps: affinity, then first fit away from the
 /// avoided registers, then first fit anywhere.
 fn candidate(e: &Entry, regs: &RegSet, hints: Option<&Hints>, align: u16) -> Option<Reg> {
-    if let Some(range) = hints.and_then(|h| h.affinity_of(&e.name)) {
+    if let Some(range) = hints.and_then(|h| h.affinity_of(e.name)) {
         let fits = range.file() == e.class.file
             && range.count == e.class.dwords
             && regs.contains_range(range);
@@ -327,8 +327,8 @@ fn candidate(e: &Entry, regs: &RegSet, hints: Option<&Hints>, align: u16) -> Opt
 fn filler_ok(policy: Policy, filler: &Entry, at: Reg) -> bool {
     match policy {
         // Mesa writes the modulo the wrong way round; `at.num` is at least 1 here.
-        Policy::Mesa => filler.required_alignment % at.num == 0,
-        Policy::Packed => at.num % filler.required_alignment == 0,
+        Policy::Mesa => filler.required_alignment.is_multiple_of(at.num),
+        Policy::Packed => at.num.is_multiple_of(filler.required_alignment),
     }
 }
 

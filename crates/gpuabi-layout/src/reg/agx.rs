@@ -83,12 +83,12 @@ impl fmt::Display for AgxRange {
         let mut h = self.first_half;
         let mut sep = "";
         while h < self.end_half() {
-            let whole = h % 2 == 0 && h + 1 < self.end_half();
+            let whole = h.is_multiple_of(2) && h + 1 < self.end_half();
             if whole {
                 write!(f, "{sep}{p}{}", h / 2)?;
                 h += 2;
             } else {
-                let suffix = if h % 2 == 0 { 'l' } else { 'h' };
+                let suffix = if h.is_multiple_of(2) { 'l' } else { 'h' };
                 write!(f, "{sep}{p}{}{suffix}", h / 2)?;
                 h += 1;
             }

@@ -152,7 +152,7 @@ impl RegRange {
 
     /// Whether the first register's number is a multiple of `align`.
     pub const fn is_aligned(&self, align: u16) -> bool {
-        align <= 1 || self.first.num % align == 0
+        align <= 1 || self.first.num.is_multiple_of(align)
     }
 
     /// Whether the two ranges share a register.
