@@ -1,11 +1,7 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
-pub mod agx;
-pub mod catalyst;
-pub mod ir;
 mod output;
-pub mod run;
 
 pub use output::{write_output, Format};
 
