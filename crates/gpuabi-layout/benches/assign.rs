@@ -1,7 +1,9 @@
 //! Parameter assignment of a 16- and a 64-parameter signature.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gpuabi_layout::aco::{assign, Abi, AssignRequest, Gfx, Param, Policy, ScalarType, Signature, Target};
+use gpuabi_layout::aco::{
+    assign, Abi, AssignRequest, Gfx, Param, Policy, ScalarType, Signature, Target,
+};
 
 /// A signature with a mix of classes: vectors, 64-bit values, uniform scalars, lane masks,
 /// discardable and return parameters.

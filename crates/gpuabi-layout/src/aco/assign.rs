@@ -437,7 +437,9 @@ pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
                 let range = place(&mut list[idx], at, &mut demand);
                 take(&mut avail_p, &mut avail_c, use_preserved, range);
             }
-            None if p.force_reg => return Err(AcoError::ForcedParamUnplaceable(p.name.to_string())),
+            None if p.force_reg => {
+                return Err(AcoError::ForcedParamUnplaceable(p.name.to_string()))
+            }
             None => {
                 list[idx].location = Some(Location::Scratch {
                     offset: scratch_bytes,

@@ -141,7 +141,8 @@ pub fn assignment_svg(r: &AssignmentReport) -> String {
     const LEGEND_COLUMNS: usize = 3;
     const LEGEND_ROW: f64 = 16.0;
     let legend_rows = params.len().div_ceil(LEGEND_COLUMNS);
-    let height = 70.0 + strips.iter().map(Strip::height).sum::<f64>() + LEGEND_ROW * legend_rows as f64;
+    let height =
+        70.0 + strips.iter().map(Strip::height).sum::<f64>() + LEGEND_ROW * legend_rows as f64;
     let mut svg = Svg::new(width(), height);
     let title = format!(
         "{} on {} wave{}, limit {}, policy {:?}",
@@ -153,7 +154,9 @@ pub fn assignment_svg(r: &AssignmentReport) -> String {
     for s in &strips {
         s.draw(&mut svg, top);
         for (i, p) in params.iter().enumerate() {
-            let Location::Reg(range) = p.location else { continue };
+            let Location::Reg(range) = p.location else {
+                continue;
+            };
             if range.file() != s.file {
                 continue;
             }
@@ -161,10 +164,23 @@ pub fn assignment_svg(r: &AssignmentReport) -> String {
             let tooltip = format!("{i}: {} in {range}", p.name);
             for reg in range.regs() {
                 let (x, y) = s.cell(top, reg.num);
-                svg.rect(x + 1.0, y + 3.0, CELL_W - 2.0, CELL_H - 6.0, colour, Some(&tooltip));
+                svg.rect(
+                    x + 1.0,
+                    y + 3.0,
+                    CELL_W - 2.0,
+                    CELL_H - 6.0,
+                    colour,
+                    Some(&tooltip),
+                );
             }
             let (x, y) = s.cell(top, range.first.num);
-            svg.text(x + CELL_W / 2.0, y + CELL_H / 2.0 + 3.0, 8.0, "middle", &i.to_string());
+            svg.text(
+                x + CELL_W / 2.0,
+                y + CELL_H / 2.0 + 3.0,
+                8.0,
+                "middle",
+                &i.to_string(),
+            );
         }
         top += s.height();
     }
@@ -177,7 +193,13 @@ pub fn assignment_svg(r: &AssignmentReport) -> String {
             Location::Scratch { .. } => "white",
         };
         svg.rect(x, y, 12.0, 12.0, colour, None);
-        svg.text(x + 16.0, y + 10.0, 10.0, "start", &format!("{i} {} {}", p.name, p.location));
+        svg.text(
+            x + 16.0,
+            y + 10.0,
+            10.0,
+            "start",
+            &format!("{i} {} {}", p.name, p.location),
+        );
     }
     svg.finish()
 }
