@@ -20,6 +20,9 @@ enum Command {
     /// ACO/RADV call ABIs: preserved/clobbered ranges and parameter assignment.
     #[command(subcommand)]
     Aco(cli::aco::AcoCommand),
+    /// Apple AGX shader-part ABI: vertex/fragment layouts, tile buffer, part linker.
+    #[command(subcommand)]
+    Agx(cli::agx::AgxCommand),
     // New top-level commands go below this line, one per layer.
 }
 
@@ -27,6 +30,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Aco(cmd) => cli::aco::run(cmd),
+        Command::Agx(cmd) => cli::agx::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

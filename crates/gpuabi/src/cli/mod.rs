@@ -1,6 +1,7 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
+pub mod agx;
 mod output;
 
 pub use output::{write_output, Format};

@@ -1,0 +1,284 @@
+//! `gpuabi agx ...` end to end: outputs and errors (non-zero exit, message naming the flag).
+
+use std::process::{Command, Output};
+
+fn gpuabi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuabi"))
+        .args(args)
+        .output()
+        .expect("run gpuabi")
+}
+
+fn fails_naming(args: &[&str], flag: &str) {
+    let out = gpuabi(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(flag),
+        "{args:?}: stderr does not name {flag}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpuabi-agx-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn vs_json_fields() {
+    let out = gpuabi(&[
+        "agx",
+        "vs",
+        "--mask",
+        "0xf017",
+        "--profile",
+        "vk",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n"], 4);
+    // align(6·4 + 12, 4) = 36.
+    assert_eq!(v["first_free_uniform_half"], 36);
+    let regs = v["registers"].as_array().unwrap();
+    assert!(regs
+        .iter()
+        .any(|r| r["half"] == 16 && r["reg"] == "r8" && r["meaning"] == "attrib 0.x"));
+    let unis = v["uniforms"].as_array().unwrap();
+    assert!(unis
+        .iter()
+        .any(|u| u["half"] == 16 && u["size_halves"] == 2));
+}
+
+#[test]
+fn vs_svg_and_text() {
+    let out = gpuabi(&[
+        "agx",
+        "vs",
+        "--attribs",
+        "2",
+        "--compute",
+        "--format",
+        "svg",
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<svg"));
+    let out = gpuabi(&[
+        "agx",
+        "vs",
+        "--components",
+        "0:xyz 1:x 3:xyzw",
+        "--profile",
+        "readme",
+    ]);
+    assert!(out.status.success());
+    // readme, hardware VS, n = 4: 6·4 + 5 = 29.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("half 29"));
+}
+
+#[test]
+fn vs_errors() {
+    fails_naming(&["agx", "vs", "--components", "0:xq"], "--components");
+    fails_naming(&["agx", "vs", "--mask", "0xzz"], "--mask");
+    fails_naming(&["agx", "vs", "--attribs", "17"], "--attribs");
+    fails_naming(
+        &["agx", "vs", "--attribs", "31", "--profile", "readme"],
+        "NeedsSpilling",
+    );
+    fails_naming(
+        &["agx", "vs", "--attribs", "40", "--profile", "readme"],
+        "--attribs",
+    );
+    fails_naming(
+        &["agx", "vs", "--mask", "0x10000000000000000"],
+        "TooManyAttributes",
+    );
+    fails_naming(&["agx", "vs"], "--components");
+    fails_naming(&["agx", "vs", "--attribs", "2", "--mask", "0x1"], "--mask");
+    fails_naming(
+        &["agx", "vs", "--attribs", "2", "--profile", "metal"],
+        "--profile",
+    );
+}
+
+#[test]
+fn fs_output_and_errors() {
+    let out = gpuabi(&[
+        "agx",
+        "fs",
+        "--color",
+        "0:f32x4",
+        "--dual-source",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let regs = v["registers"].as_array().unwrap();
+    assert!(regs.iter().any(|r| r["reg"] == "r8" && r["half"] == 16));
+    assert_eq!(v["first_free_uniform_half"], 16);
+    fails_naming(
+        &[
+            "agx",
+            "fs",
+            "--color",
+            "0:f32x4",
+            "--color",
+            "1:f16x4",
+            "--dual-source",
+        ],
+        "--dual-source",
+    );
+    fails_naming(&["agx", "fs", "--color", "8:f32x4"], "--color");
+    fails_naming(&["agx", "fs", "--color", "0:f33"], "--color");
+    fails_naming(
+        &["agx", "fs", "--color", "1:f32", "--dual-source"],
+        "--dual-source",
+    );
+}
+
+#[test]
+fn tilebuffer_output_and_errors() {
+    let out = gpuabi(&[
+        "agx",
+        "tilebuffer",
+        "--rt",
+        "R8G8B8A8_UNORM",
+        "--samples",
+        "4",
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("tile 32x16"));
+    fails_naming(
+        &[
+            "agx",
+            "tilebuffer",
+            "--rt",
+            "R8G8B8A8_UNORM",
+            "--samples",
+            "3",
+        ],
+        "--samples",
+    );
+    fails_naming(&["agx", "tilebuffer", "--rt", "BOGUS"], "--rt");
+}
+
+#[test]
+fn link_writes_bytes_and_warns() {
+    let main = tmp("main.bin");
+    let prolog = tmp("prolog.bin");
+    let out_path = tmp("out.bin");
+    std::fs::write(&main, [1u8, 2, 3, 4]).unwrap();
+    std::fs::write(&prolog, [5u8, 6]).unwrap();
+    let out = gpuabi(&[
+        "agx",
+        "link",
+        "--prolog",
+        prolog.to_str().unwrap(),
+        "--main",
+        main.to_str().unwrap(),
+        "--prolog-gprs",
+        "40",
+        "--main-gprs",
+        "20",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&out_path).unwrap();
+    let mut want = vec![5u8, 6, 1, 2, 3, 4, 0x88, 0x00];
+    want.extend([0x08, 0x00].repeat(8));
+    assert_eq!(bytes, want);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("warning: prolog uses 40 GPR halves"));
+}
+
+#[test]
+fn link_errors() {
+    let main = tmp("main2.bin");
+    let odd = tmp("odd.bin");
+    std::fs::write(&main, [1u8, 2]).unwrap();
+    std::fs::write(&odd, [1u8, 2, 3]).unwrap();
+    let o = tmp("o2.bin");
+    let (m, o) = (main.to_str().unwrap(), o.to_str().unwrap());
+    fails_naming(
+        &["agx", "link", "--main", m, "--samples", "8", "-o", o],
+        "--samples",
+    );
+    fails_naming(
+        &["agx", "link", "--main", m, "--samples", "3", "-o", o],
+        "--samples",
+    );
+    fails_naming(
+        &["agx", "link", "--main", "/nonexistent/x.bin", "-o", o],
+        "--main",
+    );
+    fails_naming(
+        &["agx", "link", "--main", odd.to_str().unwrap(), "-o", o],
+        "--main",
+    );
+    fails_naming(
+        &["agx", "link", "--main", m, "--main-gprs", "300", "-o", o],
+        "--main-gprs",
+    );
+    fails_naming(&["agx", "link", "--main", m], "--output");
+}
+
+#[test]
+fn velem_output_and_errors() {
+    let out = gpuabi(&[
+        "agx",
+        "velem",
+        "--vertex-format",
+        "R32G32B32A32_FLOAT",
+        "--stride",
+        "16",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["shift"], 2);
+    assert_eq!(v["format"]["interchange"], "R32_UINT");
+    fails_naming(
+        &[
+            "agx",
+            "velem",
+            "--vertex-format",
+            "R32_FLOAT",
+            "--stride",
+            "6",
+        ],
+        "--stride",
+    );
+    fails_naming(
+        &[
+            "agx",
+            "velem",
+            "--vertex-format",
+            "R8G8B8A8_SRGB",
+            "--stride",
+            "4",
+        ],
+        "--vertex-format",
+    );
+    fails_naming(
+        &[
+            "agx",
+            "velem",
+            "--vertex-format",
+            "R8_UNORM",
+            "--stride",
+            "1",
+            "--divisor",
+            "3",
+        ],
+        "--instanced",
+    );
+}
