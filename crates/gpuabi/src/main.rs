@@ -23,6 +23,9 @@ enum Command {
     /// Apple AGX shader-part ABI: vertex/fragment layouts, tile buffer, part linker.
     #[command(subcommand)]
     Agx(cli::agx::AgxCommand),
+    /// AMD Catalyst OpenCL 1.2 kernel ABI: argument layout, ids, user data (CLRX-compatible).
+    #[command(subcommand)]
+    Catalyst(cli::catalyst::CatalystCommand),
     // New top-level commands go below this line, one per layer.
 }
 
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Aco(cmd) => cli::aco::run(cmd),
         Command::Agx(cmd) => cli::agx::run(cmd),
+        Command::Catalyst(cmd) => cli::catalyst::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 
 pub mod aco;
 pub mod agx;
+pub mod catalyst;
 mod output;
 
 pub use output::{write_output, Format};

@@ -15,12 +15,19 @@ pub enum Format {
     Svg,
 }
 
-/// Writes `text` to standard output, ending it with a newline.
+/// Writes `text` to standard output, ending it with a newline. A reader that stops early
+/// (`| head`) is not an error.
 pub fn write_output(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    if !text.ends_with('\n') {
-        out.write_all(b"\n")?;
+    let result = out.write_all(text.as_bytes()).and_then(|()| {
+        if text.ends_with('\n') {
+            Ok(())
+        } else {
+            out.write_all(b"\n")
+        }
+    });
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
-    Ok(())
 }

@@ -1,0 +1,302 @@
+//! The contents of the seventeen ATI CAL notes of a kernel: inputs, UAVs, constant
+//! buffers, input samplers, scratch, PROGINFO and the UAV op mask.
+
+use crate::driver::{Driver, Generation};
+use crate::layout::ArgLayout;
+use crate::registers::RegisterState;
+use crate::resource_ids::{Resource, SpecialIds, PRINTFID};
+use crate::types::{ArgType, ImageAccess};
+use crate::userdata::{UserDataEntry, MAX_ENTRIES};
+
+/// CAL note types, in the order the notes are written.
+pub const NOTE_ORDER: [(u32, &str); 17] = [
+    (2, "INPUTS"),
+    (3, "OUTPUTS"),
+    (16, "UAV"),
+    (4, "CONDOUT"),
+    (5, "FLOAT32CONSTS"),
+    (6, "INT32CONSTS"),
+    (7, "BOOL32CONSTS"),
+    (8, "EARLYEXIT"),
+    (9, "GLOBAL_BUFFERS"),
+    (10, "CONSTANT_BUFFERS"),
+    (11, "INPUT_SAMPLERS"),
+    (13, "SCRATCH_BUFFERS"),
+    (12, "PERSISTENT_BUFFERS"),
+    (1, "PROGINFO"),
+    (14, "SUB_CONSTANT_BUFFERS"),
+    (15, "UAV_MAILBOX_SIZE"),
+    (17, "UAV_OP_MASK"),
+];
+
+/// UAV note entry kinds: (f1, f2, type).
+const UAV_WRITE_IMAGE: (u32, u32, u32) = (2, 2, 5);
+const UAV_BUFFER: (u32, u32, u32) = (4, 0, 5);
+const UAV_PRINTF: (u32, u32, u32) = (0, 0, 5);
+const OLD_UAV_WRITE_IMAGE_F1: u32 = 2;
+const OLD_UAV_WRITE_IMAGE_TYPE: u32 = 3;
+const OLD_UAV_PRINTF: (u32, u32, u32) = (4, 0, 5);
+/// Old drivers' constant-buffer size of a `constant` pointer without CONSTSIZE, in 16-byte units.
+const OLD_CB_DEFAULT_SIZE: u32 = 4096;
+/// Old drivers' size of cb0 in 16-byte units.
+const OLD_CB0_SIZE: u32 = 15;
+
+/// PROGINFO addresses.
+mod addr {
+    pub const USER_DATA_COUNT: u32 = 0x8000_1000;
+    pub const USER_DATA: u32 = 0x8000_1001;
+    pub const VGPRS: u32 = 0x8000_1041;
+    pub const SGPRS: u32 = 0x8000_1042;
+    pub const MAX_SGPRS: u32 = 0x8000_1863;
+    pub const MAX_VGPRS: u32 = 0x8000_1864;
+    pub const FLOAT_MODE: u32 = 0x8000_1043;
+    pub const IEEE_MODE: u32 = 0x8000_1044;
+    pub const SCRATCH_DWORDS: u32 = 0x8000_1045;
+    pub const PGM_RSRC2: u32 = 0x0000_2E13;
+    pub const REQD_WG_X: u32 = 0x8000_001C;
+    pub const UNKNOWN_1841: u32 = 0x8000_1841;
+    pub const UAV_MASK_0: u32 = 0x8000_001F;
+    pub const UAV_MASK: u32 = 0x8000_1843;
+    pub const UNKNOWN_0A: u32 = 0x8000_000A;
+    pub const UNKNOWN_78: u32 = 0x8000_0078;
+    pub const UNKNOWN_81: u32 = 0x8000_0081;
+    pub const LDS_SIZE: u32 = 0x8000_0082;
+}
+
+/// Everything the notes depend on.
+pub struct NotesInput<'a> {
+    /// Driver version.
+    pub drv: Driver,
+    /// GCN generation.
+    pub generation: Generation,
+    /// Laid-out arguments.
+    pub args: &'a [ArgLayout],
+    /// Special ids.
+    pub ids: &'a SpecialIds,
+    /// Uses printf.
+    pub printf: bool,
+    /// Has (and uses) global constant data.
+    pub const_data: bool,
+    /// Global data size in bytes.
+    pub global_data_bytes: u32,
+    /// End of cb1.
+    pub args_space: u32,
+    /// Number of constant samplers.
+    pub const_samplers: u32,
+    /// User-data entries.
+    pub userdata: &'a [UserDataEntry],
+    /// Register state.
+    pub regs: &'a RegisterState,
+    /// Float mode.
+    pub float_mode: u32,
+    /// IEEE mode.
+    pub ieee_mode: bool,
+    /// Scratch bytes.
+    pub scratch_bytes: u32,
+    /// Required work-group size (zeros when absent).
+    pub cws: [u32; 3],
+}
+
+/// Contents of the notes that are not empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalNotes {
+    /// INPUTS.
+    pub inputs: Vec<u32>,
+    /// UAV entries `[id, f1, f2, type]`.
+    pub uav: Vec<[u32; 4]>,
+    /// CONSTANT_BUFFERS entries `[index, size]`.
+    pub cbmask: Vec<[u32; 2]>,
+    /// INPUT_SAMPLERS entries `[0, sampler]`.
+    pub input_samplers: Vec<[u32; 2]>,
+    /// SCRATCH_BUFFERS value.
+    pub scratch_dwords: u32,
+    /// PROGINFO entries `[address, value]`.
+    pub proginfo: Vec<[u32; 2]>,
+    /// UAV_OP_MASK as 32 dwords.
+    pub uav_mask: [u32; 32],
+}
+
+fn entry(id: u32, f: (u32, u32, u32)) -> [u32; 4] {
+    [id, f.0, f.1, f.2]
+}
+
+/// Builds the notes.
+pub fn build(n: &NotesInput<'_>) -> CalNotes {
+    let old = n.drv.old_notes();
+    let uavid = n.ids.uavid.unwrap_or(0);
+
+    // INPUTS: one entry per read-only image, positional.
+    let ro_count = n
+        .args
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.ty,
+                ArgType::Image {
+                    access: ImageAccess::ReadOnly,
+                    ..
+                }
+            )
+        })
+        .count() as u32;
+    let inputs: Vec<u32> = if old {
+        (0..ro_count).rev().collect()
+    } else {
+        (0..ro_count).collect()
+    };
+
+    // UAV note.
+    let mut uav = Vec::new();
+    if !old {
+        for a in n.args {
+            match a.resource {
+                Some(Resource::ImageWo(id)) => uav.push(entry(id, UAV_WRITE_IMAGE)),
+                Some(Resource::Uav(id)) => uav.push(entry(id, UAV_BUFFER)),
+                _ => {}
+            }
+        }
+        if n.printf {
+            uav.push(entry(uavid, UAV_PRINTF));
+        }
+    } else {
+        for a in n.args {
+            if let (Some(Resource::ImageWo(id)), ArgType::Image { dim, .. }) = (a.resource, &a.ty) {
+                uav.push([
+                    id,
+                    OLD_UAV_WRITE_IMAGE_F1,
+                    dim.old_uav_dim(),
+                    OLD_UAV_WRITE_IMAGE_TYPE,
+                ]);
+            }
+        }
+        if n.printf {
+            uav.push(entry(uavid, OLD_UAV_PRINTF));
+        }
+        for a in n.args {
+            if let Some(Resource::Uav(id)) = a.resource {
+                uav.push(entry(id, UAV_BUFFER));
+            }
+        }
+    }
+
+    // CONSTANT_BUFFERS note.
+    let const_ptr_ids: Vec<u32> = n
+        .args
+        .iter()
+        .filter_map(|a| match a.resource {
+            Some(Resource::ConstBuffer(id) | Resource::ConstUav(id)) => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mut cbmask = Vec::new();
+    if !old {
+        cbmask.push([0, 0]);
+        cbmask.push([1, 0]);
+        cbmask.extend(const_ptr_ids.iter().map(|&id| [id, 0]));
+        if !n.drv.constant_as_uav() && n.const_data {
+            cbmask.push([2, 0]);
+        }
+    } else {
+        // CONSTSIZE is not part of the description, so every pointer gets the default.
+        cbmask.extend(
+            const_ptr_ids
+                .iter()
+                .rev()
+                .map(|&id| [id, OLD_CB_DEFAULT_SIZE]),
+        );
+        if n.const_data {
+            cbmask.push([2, n.global_data_bytes.div_ceil(16)]);
+        }
+        cbmask.push([1, n.args_space.div_ceil(16)]);
+        cbmask.push([0, OLD_CB0_SIZE]);
+    }
+
+    // INPUT_SAMPLERS: constant samplers first, then argument samplers.
+    let n_arg = n
+        .args
+        .iter()
+        .filter(|a| matches!(a.ty, ArgType::Sampler))
+        .count() as u32;
+    let mut input_samplers: Vec<[u32; 2]> = (0..n.const_samplers).map(|k| [0, n_arg + k]).collect();
+    input_samplers.extend(n.args.iter().filter_map(|a| match a.resource {
+        Some(Resource::Sampler(id)) => Some([0, id]),
+        _ => None,
+    }));
+
+    // UAV op mask.
+    let mut mask = [0u32; 32];
+    let mut set = |bit: u32| {
+        if let Some(w) = mask.get_mut((bit / 32) as usize) {
+            *w |= 1 << (bit % 32);
+        }
+    };
+    let mut wo_pos = 0;
+    for a in n.args {
+        match a.resource {
+            Some(Resource::ImageWo(_)) => {
+                if a.used {
+                    set(wo_pos);
+                }
+                wo_pos += 1;
+            }
+            Some(Resource::Uav(id) | Resource::ConstUav(id)) if a.used => set(id),
+            _ => {}
+        }
+    }
+    if n.const_data && n.drv.constant_as_uav() {
+        if let Some(cbid) = n.ids.cbid {
+            set(cbid);
+        }
+    }
+    if n.printf {
+        set(n.ids.printfid.unwrap_or(PRINTFID));
+    }
+
+    // PROGINFO.
+    let scratch_dwords = n.scratch_bytes.div_ceil(4);
+    let mut p: Vec<[u32; 2]> = Vec::with_capacity(50 + 4 * MAX_ENTRIES);
+    p.push([addr::USER_DATA_COUNT, n.userdata.len() as u32]);
+    let shown = if old { MAX_ENTRIES } else { n.userdata.len() };
+    for k in 0..shown {
+        let e = n.userdata.get(k);
+        let vals = e.map_or([0; 4], |e| [e.class.0, e.api_slot, e.reg_start, e.reg_size]);
+        for (j, v) in vals.iter().enumerate() {
+            p.push([addr::USER_DATA + 4 * k as u32 + j as u32, *v]);
+        }
+    }
+    p.push([addr::VGPRS, n.regs.vgprs]);
+    p.push([addr::SGPRS, n.regs.sgprs]);
+    p.push([addr::MAX_SGPRS, n.generation.max_sgprs()]);
+    p.push([addr::MAX_VGPRS, crate::registers::MAX_VGPRS]);
+    p.push([addr::FLOAT_MODE, n.float_mode]);
+    p.push([addr::IEEE_MODE, u32::from(n.ieee_mode)]);
+    p.push([addr::SCRATCH_DWORDS, scratch_dwords]);
+    p.push([addr::PGM_RSRC2, n.regs.pgm_rsrc2]);
+    let wg = if n.cws.iter().all(|&c| c != 0) {
+        n.cws
+    } else {
+        [256, 0, 0]
+    };
+    for (j, v) in wg.iter().enumerate() {
+        p.push([addr::REQD_WG_X + j as u32, *v]);
+    }
+    p.push([addr::UNKNOWN_1841, 0]);
+    p.push([addr::UAV_MASK_0, mask[0]]);
+    for (j, v) in mask.iter().enumerate() {
+        p.push([addr::UAV_MASK + j as u32, *v]);
+    }
+    p.push([addr::UNKNOWN_0A, 1]);
+    p.push([addr::UNKNOWN_78, 64]);
+    p.push([addr::UNKNOWN_81, 32768]);
+    p.push([addr::LDS_SIZE, n.regs.lds_size_field << 8]);
+
+    CalNotes {
+        inputs,
+        uav,
+        cbmask,
+        input_samplers,
+        scratch_dwords,
+        proginfo: p,
+        uav_mask: mask,
+    }
+}

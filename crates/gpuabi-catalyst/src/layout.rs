@@ -1,0 +1,496 @@
+//! The layout engine: a pure function from a kernel description and options to the whole
+//! ABI of the kernel (`KernelLayout`), as CLRX computes it.
+
+use serde::Serialize;
+
+use crate::args::{old_uavprivate_bytes, roundup16, ArgKind, Vec3Policy};
+use crate::cal_notes::{self, CalNotes};
+use crate::cb0::{self, Cb0Field};
+use crate::cb1;
+use crate::driver::{Device, Driver, Generation, DEFAULT_DRIVER};
+use crate::error::LayoutError;
+use crate::header::header;
+use crate::metadata;
+use crate::registers::{self, Dims, RegisterInput, MAX_LDS};
+use crate::resource_ids::{self, ExplicitSpecialIds, Resource, SpecialIds};
+use crate::types::{AddrSpace, ArgType, Kernel};
+use crate::userdata::{self, UsedResources, UserDataEntry, EMPTY_USER_SGPRS};
+
+/// Default float mode (PROGINFO 0x80001043).
+pub const DEFAULT_FLOAT_MODE: u32 = 0xC0;
+
+/// How the user data is obtained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "policy", content = "entries")]
+pub enum UserDataPolicy {
+    /// CLRX behaviour: the list as given (empty: USER_SGPR 2).
+    Explicit(Vec<UserDataEntry>),
+    /// Derived with the model of AMD's compiler.
+    Amd,
+}
+
+/// Everything besides the argument list that the layout depends on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    /// Driver version, `major*100 + minor`.
+    pub driver: u32,
+    /// Target device.
+    pub device: Device,
+    /// 64-bit binary (else 32-bit).
+    pub is_64bit: bool,
+    /// Dimension mask; `None` takes the dimension bits of `pgm_rsrc2`.
+    pub dims: Option<Dims>,
+    /// TG_SIZE_EN (`.tgsize`).
+    pub tgsize: bool,
+    /// Scratch buffer size in bytes (`.scratchbuffer`).
+    pub scratch_bytes: u32,
+    /// Initial local data size in bytes (`.hwlocal`).
+    pub hwlocal: u32,
+    /// `.hwregion`.
+    pub hwregion: u32,
+    /// The kernel uses printf (`.useprintf`).
+    pub printf: bool,
+    /// The program has global constant data and the kernel uses it.
+    ///
+    /// CLRX keeps two facts apart (a `.globaldata` section exists; `.useconstdata`); a
+    /// kernel description cannot tell them apart, so they are one flag here and the CLRX
+    /// renderer emits both.
+    pub const_data: bool,
+    /// Size of the global constant data in bytes (old drivers' constant-buffer note only).
+    pub global_data_bytes: u32,
+    /// User-data policy.
+    pub userdata: UserDataPolicy,
+    /// Size of 64-bit 3-vectors in cb1.
+    pub vec3_64: Vec3Policy,
+    /// Explicit `.uavid`.
+    pub uavid: Option<u32>,
+    /// Explicit `.cbid`.
+    pub cbid: Option<u32>,
+    /// Explicit `.printfid`.
+    pub printfid: Option<u32>,
+    /// Explicit `.privateid`.
+    pub privateid: Option<u32>,
+    /// Explicit `.uavprivate`.
+    pub uavprivate: Option<u32>,
+    /// User PGM_RSRC2 value (`.pgmrsrc2`).
+    pub pgm_rsrc2: u32,
+    /// Exception mask (`.exceptions`, 7 bits).
+    pub exceptions: u32,
+    /// Explicit used SGPRs (`.sgprsnum`).
+    pub sgprs: Option<u32>,
+    /// Explicit used VGPRs (`.vgprsnum`).
+    pub vgprs: Option<u32>,
+    /// Float mode (`.floatmode`).
+    pub float_mode: u32,
+    /// IEEE mode (`.ieeemode`).
+    pub ieee_mode: bool,
+    /// Required work-group size (`.cws`); `None` takes the kernel's attribute.
+    pub cws: Option<[u32; 3]>,
+    /// Values of the constant (program-scope) samplers the kernel uses (`.sampler`).
+    pub const_samplers: Vec<u32>,
+    /// `amd` policy: the code reads the setup buffer cb0.
+    pub setup_buffer_used: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            driver: DEFAULT_DRIVER,
+            device: Device::pitcairn(),
+            is_64bit: false,
+            dims: None,
+            tgsize: false,
+            scratch_bytes: 0,
+            hwlocal: 0,
+            hwregion: 0,
+            printf: false,
+            const_data: false,
+            global_data_bytes: 0,
+            userdata: UserDataPolicy::Amd,
+            vec3_64: Vec3Policy::Clrx,
+            uavid: None,
+            cbid: None,
+            printfid: None,
+            privateid: None,
+            uavprivate: None,
+            pgm_rsrc2: 0,
+            exceptions: 0,
+            sgprs: None,
+            vgprs: None,
+            float_mode: DEFAULT_FLOAT_MODE,
+            ieee_mode: false,
+            cws: None,
+            const_samplers: Vec::new(),
+            setup_buffer_used: true,
+        }
+    }
+}
+
+/// One argument's place in the ABI.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArgLayout {
+    /// Argument name.
+    pub name: String,
+    /// Broad kind.
+    pub kind: ArgKind,
+    /// Reflection type name.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Byte offset in cb1.
+    pub offset: u32,
+    /// Bytes in cb1.
+    pub size: u32,
+    /// Bound resource, if any.
+    pub resource: Option<Resource>,
+    /// Whether the kernel uses the argument.
+    pub used: bool,
+    /// The full type.
+    #[serde(skip)]
+    pub ty: ArgType,
+}
+
+/// The complete ABI of one kernel. Field names are those of the JSON output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KernelLayout {
+    /// Kernel name.
+    pub kernel: String,
+    /// Driver version.
+    pub driver: u32,
+    /// Device name, lower case.
+    pub device: String,
+    /// GCN generation.
+    pub generation: Generation,
+    /// 32 or 64.
+    pub bits: u32,
+    /// Resolved dimension mask (bits 0-2 group ids, 3-5 local ids).
+    pub dims: Dims,
+    /// Required work-group size (zeros when absent).
+    pub cws: [u32; 3],
+    /// Arguments in declaration order.
+    pub args: Vec<ArgLayout>,
+    /// Bytes of cb1 used by arguments.
+    pub args_space: u32,
+    /// Default/dummy UAV id.
+    pub uavid: Option<u32>,
+    /// Global-constant-data UAV id.
+    pub cbid: Option<u32>,
+    /// Printf UAV id.
+    pub printfid: Option<u32>,
+    /// Private-memory UAV id.
+    pub privateid: Option<u32>,
+    /// `memory:uavprivate`.
+    pub uavprivate: u32,
+    /// User-data entries.
+    pub userdata: Vec<UserDataEntry>,
+    /// USER_SGPR.
+    pub user_sgprs: u32,
+    /// SGPRs holding the group ids.
+    pub group_id_sgprs: Vec<String>,
+    /// SGPR holding TG_SIZE.
+    pub tg_size_sgpr: Option<String>,
+    /// SGPR holding the scratch wave offset.
+    pub scratch_offset_sgpr: Option<String>,
+    /// VGPRs holding the local ids.
+    pub local_id_vgprs: Vec<String>,
+    /// Used SGPRs (excluding VCC).
+    pub sgprs: u32,
+    /// Used VGPRs.
+    pub vgprs: u32,
+    /// PGM_RSRC2.
+    pub pgm_rsrc2: u32,
+    /// Kernel header dwords.
+    pub header: [u32; 8],
+    /// UAV note entries `[id, f1, f2, type]`.
+    pub uav_note: Vec<[u32; 4]>,
+    /// Constant-buffers note entries `[index, size]`.
+    pub cbmask: Vec<[u32; 2]>,
+    /// Inputs note.
+    pub inputs: Vec<u32>,
+    /// Input-samplers note entries `[0, sampler id]`.
+    pub input_samplers: Vec<[u32; 2]>,
+    /// Metadata string.
+    pub metadata: String,
+    /// PROGINFO entries `[address, value]`.
+    pub proginfo: Vec<[u32; 2]>,
+    /// The 1024-bit UAV mask as 32 dwords.
+    pub uav_mask: Vec<u32>,
+    /// Scratch-buffers note value (dwords).
+    pub scratch_dwords: u32,
+    /// cb0 map.
+    pub cb0: Vec<Cb0Field>,
+    /// Things CLRX accepts but that are probably mistakes (overlapping user data, …).
+    pub warnings: Vec<String>,
+    /// The options used.
+    pub options: Options,
+}
+
+impl KernelLayout {
+    /// CLRX's name of the generation (`GCN1.0`).
+    pub fn generation_name(&self) -> &'static str {
+        self.generation.name()
+    }
+
+    /// Letters of the enabled group-id dimensions, in x, y, z order.
+    pub fn group_dims(&self) -> Vec<&'static str> {
+        ["x", "y", "z"]
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.dims.group() & (1 << i) != 0)
+            .map(|(_, d)| d)
+            .collect()
+    }
+}
+
+/// Computes `uavprivate` (§8 of the spec).
+fn uavprivate(kernel: &Kernel, drv: Driver, scratch: u32) -> u32 {
+    let has = kernel
+        .args
+        .iter()
+        .any(|a| matches!(a.ty, ArgType::Struct { .. } | ArgType::Counter32));
+    let base = if !has {
+        0
+    } else if drv.new_uavprivate() {
+        kernel
+            .args
+            .iter()
+            .map(|a| match &a.ty {
+                ArgType::Struct { ty } => roundup16(ty.size),
+                _ => 0,
+            })
+            .fold(0u32, u32::saturating_add)
+    } else {
+        kernel
+            .args
+            .iter()
+            .map(|a| old_uavprivate_bytes(&a.ty))
+            .fold(0u32, u32::saturating_add)
+    };
+    base.max(scratch)
+}
+
+/// What the code uses, for the `amd` policy.
+fn used_resources(
+    args: &[ArgLayout],
+    drv: Driver,
+    opts: &Options,
+    ids: &SpecialIds,
+) -> UsedResources {
+    let mut u = UsedResources::default();
+    let mut sampler_args = Vec::new();
+    for a in args.iter().filter(|a| a.used) {
+        match (a.resource, &a.ty) {
+            (Some(Resource::ImageRo(id)), _) => u.read_only_images.push(id),
+            (Some(Resource::ImageWo(id)), _) => u.write_only_images.push(id),
+            (Some(Resource::Uav(id) | Resource::ConstUav(id)), _) => u.uav_buffers.push(id),
+            (Some(Resource::ConstBuffer(id)), _) => u.const_buffers.push(id),
+            (Some(Resource::Sampler(id)), _) => sampler_args.push(id),
+            _ => {}
+        }
+    }
+    // Samplers count only when images are sampled.
+    if !u.read_only_images.is_empty() {
+        u.samplers = sampler_args;
+        let n_arg = args
+            .iter()
+            .filter(|a| matches!(a.ty, ArgType::Sampler))
+            .count() as u32;
+        u.samplers
+            .extend((0..opts.const_samplers.len() as u32).map(|k| n_arg + k));
+        if u.samplers.is_empty() && userdata::implicit_sampler(drv) {
+            u.samplers.push(0);
+        }
+    }
+    if opts.setup_buffer_used {
+        u.const_buffers.push(0);
+    }
+    if args.iter().any(|a| a.used) {
+        u.const_buffers.push(1);
+    }
+    if opts.const_data {
+        if drv.constant_as_uav() {
+            if let Some(id) = ids.cbid {
+                u.uav_buffers.push(id);
+            }
+        } else {
+            u.const_buffers.push(resource_ids::GLOBAL_DATA_CB);
+        }
+    }
+    if opts.printf {
+        u.uav_buffers
+            .push(ids.printfid.or(ids.uavid).unwrap_or(resource_ids::PRINTFID));
+    }
+    u.scratch = opts.scratch_bytes != 0;
+    for v in [
+        &mut u.read_only_images,
+        &mut u.samplers,
+        &mut u.const_buffers,
+        &mut u.uav_buffers,
+        &mut u.write_only_images,
+    ] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    u
+}
+
+/// Lays out `kernel` with `opts`: cb1 offsets, resource ids, user data, registers,
+/// PGM_RSRC2, metadata, CAL notes and header.
+pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutError> {
+    let drv = Driver(opts.driver);
+    let mut names = std::collections::HashSet::with_capacity(kernel.args.len());
+    for a in &kernel.args {
+        if !names.insert(a.name.as_str()) {
+            return Err(LayoutError::DuplicateArg(a.name.clone()));
+        }
+    }
+    if opts.hwlocal > MAX_LDS {
+        return Err(LayoutError::HwLocalTooBig(opts.hwlocal));
+    }
+    if opts.float_mode > 0xFF {
+        return Err(LayoutError::FloatModeOutOfRange(opts.float_mode));
+    }
+    if opts.exceptions > 0x7F {
+        return Err(LayoutError::ExceptionsOutOfRange(opts.exceptions));
+    }
+    let ids = resource_ids::special_ids(
+        drv,
+        &kernel.args,
+        opts.printf,
+        ExplicitSpecialIds {
+            uavid: opts.uavid,
+            cbid: opts.cbid,
+            printfid: opts.printfid,
+            privateid: opts.privateid,
+        },
+    )?;
+    let resources = resource_ids::assign(&kernel.args, drv, opts.const_data, ids.uavid)?;
+    let (slots, args_space) = cb1::place(&kernel.args, opts.vec3_64);
+    let args: Vec<ArgLayout> = kernel
+        .args
+        .iter()
+        .zip(slots)
+        .zip(resources)
+        .map(|((a, slot), resource)| ArgLayout {
+            name: a.name.clone(),
+            kind: ArgKind::of(&a.ty),
+            type_name: a.type_name.clone(),
+            offset: slot.offset,
+            size: slot.size,
+            resource,
+            used: a.used,
+            ty: a.ty.clone(),
+        })
+        .collect();
+    let uavprivate = opts
+        .uavprivate
+        .unwrap_or_else(|| uavprivate(kernel, drv, opts.scratch_bytes));
+
+    let mut warnings = Vec::new();
+    let (entries, user_sgprs) = match &opts.userdata {
+        UserDataPolicy::Explicit(list) => {
+            warnings.extend(userdata::validate(list)?);
+            (list.clone(), userdata::user_sgprs(list, EMPTY_USER_SGPRS))
+        }
+        UserDataPolicy::Amd => {
+            let list = userdata::derive_amd(&used_resources(&args, drv, opts, &ids));
+            let u = userdata::user_sgprs(&list, 0);
+            (list, u)
+        }
+    };
+    let user_sgprs_raw = userdata::user_sgprs(&entries, 0);
+    let dims = opts
+        .dims
+        .unwrap_or_else(|| Dims::from_pgm_rsrc2(opts.pgm_rsrc2));
+    let has_local_ptr = kernel.args.iter().any(|a| {
+        matches!(
+            a.ty,
+            ArgType::Pointer {
+                space: AddrSpace::Local,
+                ..
+            }
+        )
+    });
+    let regs = registers::compute(&RegisterInput {
+        generation: opts.device.generation,
+        user_sgprs,
+        user_sgprs_raw,
+        dims,
+        tgsize: opts.tgsize,
+        scratch_bytes: opts.scratch_bytes,
+        lds_bytes: if has_local_ptr { MAX_LDS } else { opts.hwlocal },
+        exceptions: opts.exceptions,
+        user_pgm_rsrc2: opts.pgm_rsrc2,
+        sgprs: opts.sgprs,
+        vgprs: opts.vgprs,
+    })?;
+    let cws = opts.cws.or(kernel.reqd_work_group_size).unwrap_or([0; 3]);
+    let notes: CalNotes = cal_notes::build(&cal_notes::NotesInput {
+        drv,
+        generation: opts.device.generation,
+        args: &args,
+        ids: &ids,
+        printf: opts.printf,
+        const_data: opts.const_data,
+        global_data_bytes: opts.global_data_bytes,
+        args_space,
+        const_samplers: opts.const_samplers.len() as u32,
+        userdata: &entries,
+        regs: &regs,
+        float_mode: opts.float_mode,
+        ieee_mode: opts.ieee_mode,
+        scratch_bytes: opts.scratch_bytes,
+        cws,
+    });
+    let metadata = metadata::build(&metadata::MetadataInput {
+        kernel: &kernel.name,
+        drv,
+        device: &opts.device,
+        uniqueid: metadata::FIRST_UNIQUE_ID,
+        uavprivate,
+        hwlocal: opts.hwlocal,
+        hwregion: opts.hwregion,
+        cws,
+        args: &args,
+        const_data: opts.const_data,
+        const_samplers: &opts.const_samplers,
+        is_64bit: opts.is_64bit,
+        ids: &ids,
+    });
+    Ok(KernelLayout {
+        kernel: kernel.name.clone(),
+        driver: opts.driver,
+        device: opts.device.metadata_name(),
+        generation: opts.device.generation,
+        bits: if opts.is_64bit { 64 } else { 32 },
+        dims,
+        cws,
+        args,
+        args_space,
+        uavid: ids.uavid,
+        cbid: ids.cbid,
+        printfid: ids.printfid,
+        privateid: ids.privateid,
+        uavprivate,
+        userdata: entries,
+        user_sgprs,
+        group_id_sgprs: regs.group_id_sgprs.clone(),
+        tg_size_sgpr: regs.tg_size_sgpr.clone(),
+        scratch_offset_sgpr: regs.scratch_offset_sgpr.clone(),
+        local_id_vgprs: regs.local_id_vgprs.clone(),
+        sgprs: regs.sgprs,
+        vgprs: regs.vgprs,
+        pgm_rsrc2: regs.pgm_rsrc2,
+        header: header(drv, uavprivate, opts.hwlocal, opts.is_64bit, opts.printf),
+        uav_note: notes.uav,
+        cbmask: notes.cbmask,
+        inputs: notes.inputs,
+        input_samplers: notes.input_samplers,
+        metadata,
+        proginfo: notes.proginfo,
+        uav_mask: notes.uav_mask.to_vec(),
+        scratch_dwords: notes.scratch_dwords,
+        cb0: cb0::map(opts.is_64bit),
+        warnings,
+        options: opts.clone(),
+    })
+}

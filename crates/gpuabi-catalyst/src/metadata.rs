@@ -1,0 +1,174 @@
+//! The kernel's metadata string (`;ARGSTART:…` to `;ARGEND:…`), line for line as CLRX
+//! writes it.
+
+use std::fmt::Write;
+
+use crate::driver::{Device, Driver};
+use crate::layout::ArgLayout;
+use crate::resource_ids::{Resource, SpecialIds};
+use crate::types::{AddrSpace, ArgType, ImageAccess, Pointee};
+
+/// CLRX numbers kernels' unique ids from 1024.
+pub const FIRST_UNIQUE_ID: u32 = 1024;
+
+/// What the metadata string is made of.
+pub struct MetadataInput<'a> {
+    /// Kernel name.
+    pub kernel: &'a str,
+    /// Driver version.
+    pub drv: Driver,
+    /// Device.
+    pub device: &'a Device,
+    /// `;uniqueid:` (also the function id).
+    pub uniqueid: u32,
+    /// `;memory:uavprivate:`.
+    pub uavprivate: u32,
+    /// `;memory:hwlocal:`.
+    pub hwlocal: u32,
+    /// `;memory:hwregion:`.
+    pub hwregion: u32,
+    /// Required work-group size (0 when absent).
+    pub cws: [u32; 3],
+    /// Laid-out arguments.
+    pub args: &'a [ArgLayout],
+    /// Program has global constant data.
+    pub const_data: bool,
+    /// Constant sampler values.
+    pub const_samplers: &'a [u32],
+    /// 64-bit binary.
+    pub is_64bit: bool,
+    /// Special ids.
+    pub ids: &'a SpecialIds,
+}
+
+/// The metadata string, one line per item, each ending in `\n`.
+pub fn build(m: &MetadataInput<'_>) -> String {
+    let mut s = String::with_capacity(512 + 128 * m.args.len());
+    let _ = writeln!(s, ";ARGSTART:__OpenCL_{}_kernel", m.kernel);
+    s.push_str(if m.drv.old_notes() {
+        ";version:3:1:104\n"
+    } else {
+        ";version:3:1:111\n"
+    });
+    let _ = writeln!(s, ";device:{}", m.device.metadata_name());
+    let _ = writeln!(s, ";uniqueid:{}", m.uniqueid);
+    let _ = writeln!(s, ";memory:uavprivate:{}", m.uavprivate);
+    let _ = writeln!(s, ";memory:hwlocal:{}", m.hwlocal);
+    let _ = writeln!(s, ";memory:hwregion:{}", m.hwregion);
+    // CLRX tests X and Y only.
+    if m.cws[0] != 0 || m.cws[1] != 0 {
+        let _ = writeln!(s, ";cws:{}:{}:{}", m.cws[0], m.cws[1], m.cws[2]);
+    }
+    for (index, a) in m.args.iter().enumerate() {
+        arg_line(&mut s, a);
+        if let ArgType::Pointer { is_const: true, .. } = a.ty {
+            let _ = writeln!(s, ";constarg:{index}:{}", a.name);
+        }
+    }
+    if m.const_data {
+        s.push_str(";memory:datareqd\n");
+    }
+    let _ = writeln!(s, ";function:1:{}", m.uniqueid);
+    let n_arg = m
+        .args
+        .iter()
+        .filter(|a| matches!(a.ty, ArgType::Sampler))
+        .count();
+    for (k, v) in m.const_samplers.iter().enumerate() {
+        let _ = writeln!(s, ";sampler:unknown_{v}:{}:1:{v}", n_arg + k);
+    }
+    for a in m.args {
+        if let Some(Resource::Sampler(id)) = a.resource {
+            let _ = writeln!(s, ";sampler:{}:{id}:0:0", a.name);
+        }
+    }
+    if m.is_64bit {
+        s.push_str(";memory:64bitABI\n");
+    }
+    for (name, v) in [
+        ("uavid", m.ids.uavid),
+        ("printfid", m.ids.printfid),
+        ("cbid", m.ids.cbid),
+        ("privateid", m.ids.privateid),
+    ] {
+        if let Some(v) = v {
+            let _ = writeln!(s, ";{name}:{v}");
+        }
+    }
+    for (index, a) in m.args.iter().enumerate() {
+        let _ = writeln!(s, ";reflection:{index}:{}", a.type_name);
+    }
+    let _ = writeln!(s, ";ARGEND:__OpenCL_{}_kernel", m.kernel);
+    s
+}
+
+/// The argument's own line (`;value:`, `;pointer:`, `;image:`, `;counter:`).
+fn arg_line(s: &mut String, a: &ArgLayout) {
+    let off = a.offset;
+    let id = a.resource.map(Resource::id).unwrap_or(0);
+    match &a.ty {
+        ArgType::Value { ty } => {
+            let _ = writeln!(
+                s,
+                ";value:{}:{}:{}:1:{off}",
+                a.name,
+                ty.scalar.metadata_name(),
+                ty.lanes
+            );
+        }
+        ArgType::Sampler => {
+            let _ = writeln!(s, ";value:{}:u32:1:1:{off}", a.name);
+        }
+        ArgType::Struct { ty } => {
+            let _ = writeln!(s, ";value:{}:struct:{}:1:{off}", a.name, ty.size);
+        }
+        ArgType::Pointer {
+            pointee,
+            space,
+            is_const,
+            is_volatile,
+            is_restrict,
+        } => {
+            let type_name = match pointee {
+                Pointee::Void => "u8",
+                Pointee::Value { ty } => ty.scalar.metadata_name(),
+                Pointee::Struct { ty } if ty.size == 0 => "opaque",
+                Pointee::Struct { .. } => "struct",
+            };
+            let space_text = match a.resource {
+                Some(Resource::Uav(_)) => "uav",
+                Some(Resource::ConstUav(_)) => "c",
+                Some(Resource::ConstBuffer(_)) => "hc",
+                _ => "hl",
+            };
+            let access = if *is_const || *space == AddrSpace::Constant {
+                "RO"
+            } else {
+                "RW"
+            };
+            let _ = writeln!(
+                s,
+                ";pointer:{}:{type_name}:1:1:{off}:{space_text}:{id}:{}:{access}:{}:{}",
+                a.name,
+                pointee.metadata_elem_size(),
+                u8::from(*is_volatile),
+                u8::from(*is_restrict)
+            );
+        }
+        ArgType::Image { dim, access } => {
+            let acc = match access {
+                ImageAccess::ReadOnly => "RO",
+                ImageAccess::WriteOnly => "WO",
+            };
+            let _ = writeln!(
+                s,
+                ";image:{}:{}:{acc}:{id}:1:{off}",
+                a.name,
+                dim.metadata_name()
+            );
+        }
+        ArgType::Counter32 => {
+            let _ = writeln!(s, ";counter:{}:32:{id}:1:{off}", a.name);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! `gpuabi catalyst ...`: the AMD Catalyst OpenCL 1.2 kernel ABI (CLRX-compatible).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, Subcommand, ValueEnum};
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::Buffer};
+
+use gpuabi_catalyst::args::Vec3Policy;
+use gpuabi_catalyst::description::{self, DescFormat, DescriptionError};
+use gpuabi_catalyst::driver::{Device, DEFAULT_DRIVER};
+use gpuabi_catalyst::layout::{layout, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
+use gpuabi_catalyst::opencl::{parse_kernels, select_kernel, SourceError};
+use gpuabi_catalyst::registers::Dims;
+use gpuabi_catalyst::render;
+use gpuabi_catalyst::types::Kernel;
+use gpuabi_catalyst::userdata;
+
+use super::write_output;
+
+/// Commands about the Catalyst OpenCL 1.2 kernel ABI.
+#[derive(Debug, Subcommand)]
+pub enum CatalystCommand {
+    /// Lay out a kernel: cb1 offsets, resource ids, user data, registers, PGM_RSRC2,
+    /// metadata, CAL notes and header.
+    Layout(LayoutArgs),
+}
+
+/// Output formats of `catalyst layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CatalystFormat {
+    /// A readable map (SGPRs, VGPRs, cb0, cb1).
+    Text,
+    /// JSON for other tools.
+    Json,
+    /// An SVG picture of the map.
+    Svg,
+    /// CLRX assembly source with a `.config` section.
+    Clrx,
+}
+
+/// Bitness of the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Bits {
+    /// 32-bit binary.
+    #[value(name = "32")]
+    B32,
+    /// 64-bit binary.
+    #[value(name = "64")]
+    B64,
+}
+
+/// Size policy of 64-bit 3-vectors in cb1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Vec3Arg {
+    /// CLRX: 32 bytes.
+    Clrx,
+    /// AMD's compilers: 16 bytes.
+    Amd,
+}
+
+/// Flags of `catalyst layout`.
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// OpenCL C source (.cl), or a JSON (.json) / TOML (.toml) argument list.
+    pub file: PathBuf,
+    /// Kernel to lay out (needed when the file has several).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Driver version, major*100+minor (1348.5 is 134805).
+    #[arg(long, default_value_t = DEFAULT_DRIVER)]
+    pub driver: u32,
+    /// Device (GCN 1.0-1.2: capeverde, pitcairn, tahiti, oland, hainan, bonaire, spectre,
+    /// spooky, kalindi, hawaii, mullins, iceland, tonga, fiji, carrizo, stoney, ellesmere,
+    /// baffin, gfx804).
+    #[arg(long, default_value = "pitcairn")]
+    pub device: String,
+    /// Address bitness of the binary.
+    #[arg(long, value_enum, default_value = "32")]
+    pub bits: Bits,
+    /// Dimensions: "xy" (group and local ids), or "xz,x" (group ids, then local ids).
+    /// Without it the dimension bits come from --pgmrsrc2 (none by default), as in CLRX.
+    #[arg(long)]
+    pub dims: Option<String>,
+    /// User data: "auto" (derive with the amd policy), "none" (no entries, CLRX default),
+    /// or explicit entries "CLASS,SLOT,START,SIZE; ...".
+    #[arg(long, default_value = "auto")]
+    pub userdata: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CatalystFormat,
+    /// Enable TG_SIZE_EN (.tgsize).
+    #[arg(long)]
+    pub tgsize: bool,
+    /// Scratch buffer size in bytes (.scratchbuffer).
+    #[arg(long, default_value_t = 0)]
+    pub scratch: u32,
+    /// Initial local data size in bytes (.hwlocal), at most 32768.
+    #[arg(long, default_value_t = 0)]
+    pub hwlocal: u32,
+    /// HWREGION value (.hwregion).
+    #[arg(long, default_value_t = 0)]
+    pub hwregion: u32,
+    /// The kernel uses printf (.useprintf).
+    #[arg(long)]
+    pub printf: bool,
+    /// The program has global constant data used by the kernel (.useconstdata).
+    #[arg(long)]
+    pub const_data: bool,
+    /// Size in bytes of the global constant data (old drivers' constant-buffer note).
+    #[arg(long, default_value_t = 0)]
+    pub const_data_size: u32,
+    /// Size of 64-bit 3-vectors in cb1: clrx (32 bytes) or amd (16 bytes).
+    #[arg(long, value_enum, default_value = "clrx")]
+    pub vec3_64: Vec3Arg,
+    /// Explicit uavid (.uavid).
+    #[arg(long)]
+    pub uavid: Option<u32>,
+    /// Explicit cbid (.cbid).
+    #[arg(long)]
+    pub cbid: Option<u32>,
+    /// Explicit printfid (.printfid).
+    #[arg(long)]
+    pub printfid: Option<u32>,
+    /// Explicit privateid (.privateid).
+    #[arg(long)]
+    pub privateid: Option<u32>,
+    /// Explicit uavprivate (.uavprivate).
+    #[arg(long)]
+    pub uavprivate: Option<u32>,
+    /// User PGM_RSRC2 value; its bits 6, 10 and 13-31 are kept (.pgmrsrc2).
+    #[arg(long, value_parser = parse_u32, default_value = "0")]
+    pub pgmrsrc2: u32,
+    /// Exception mask, 7 bits (.exceptions).
+    #[arg(long, value_parser = parse_u32, default_value = "0")]
+    pub exceptions: u32,
+    /// Used SGPRs (.sgprsnum); default: the minimum the ABI needs.
+    #[arg(long)]
+    pub sgprs: Option<u32>,
+    /// Used VGPRs (.vgprsnum); default: the local-id VGPRs.
+    #[arg(long)]
+    pub vgprs: Option<u32>,
+    /// Float mode byte (.floatmode).
+    #[arg(long, value_parser = parse_u32, default_value_t = DEFAULT_FLOAT_MODE)]
+    pub float_mode: u32,
+    /// IEEE mode (.ieeemode).
+    #[arg(long)]
+    pub ieee_mode: bool,
+    /// Required work-group size "X,Y,Z" (.cws); default: the kernel's attribute.
+    #[arg(long)]
+    pub cws: Option<String>,
+    /// Values of constant samplers the kernel uses, comma-separated (.sampler).
+    #[arg(long, value_delimiter = ',', value_parser = parse_u32)]
+    pub sampler: Vec<u32>,
+    /// amd user-data policy: the code does not read the setup buffer cb0.
+    #[arg(long)]
+    pub no_setup_buffer: bool,
+}
+
+fn parse_u32(s: &str) -> Result<u32, String> {
+    userdata::parse_number(s)
+        .ok_or_else(|| format!("expected a number (decimal or 0x hex), found '{s}'"))
+}
+
+/// Runs one `catalyst` command.
+pub fn run(cmd: CatalystCommand) -> anyhow::Result<()> {
+    match cmd {
+        CatalystCommand::Layout(args) => run_layout(&args),
+    }
+}
+
+/// Renders a located error in `src` with the source line and a caret.
+fn located(path: &Path, src: &str, e: &SourceError) -> anyhow::Error {
+    let name = path.display().to_string();
+    let file = SimpleFile::new(name.clone(), src);
+    let range = e.offset..(e.offset + e.len.max(1)).min(src.len()).max(e.offset);
+    let diag = Diagnostic::error()
+        .with_message(e.message.clone())
+        .with_labels(vec![Label::primary((), range)]);
+    let mut buf = Buffer::no_color();
+    let snippet = term::emit(&mut buf, &term::Config::default(), &file, &diag)
+        .ok()
+        .and_then(|_| String::from_utf8(buf.into_inner()).ok())
+        .unwrap_or_default();
+    // First line: `file:LINE:COL: message`; then the source line with a caret.
+    let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
+    anyhow!("{name}:{}:{}: {}\n{snippet}", e.line, e.column, e.message)
+}
+
+fn read_kernel(a: &LayoutArgs) -> anyhow::Result<Kernel> {
+    let path = &a.file;
+    let src =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let kernels = match ext.as_str() {
+        "json" | "toml" => {
+            let fmt = if ext == "json" {
+                DescFormat::Json
+            } else {
+                DescFormat::Toml
+            };
+            description::parse(&src, fmt).map_err(|e| match e {
+                DescriptionError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => {
+                    anyhow!("{}:{line}:{column}: {message}", path.display())
+                }
+                DescriptionError::Type { .. } => anyhow!("{}: {e}", path.display()),
+            })?
+        }
+        _ => parse_kernels(&src).map_err(|e| located(path, &src, &e))?,
+    };
+    select_kernel(kernels, a.kernel.as_deref()).map_err(|m| {
+        anyhow!(
+            "{}: {m}",
+            if a.kernel.is_some() {
+                "--kernel".to_string()
+            } else {
+                path.display().to_string()
+            }
+        )
+    })
+}
+
+fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
+    let device = Device::from_name(&a.device).context("--device")?;
+    let dims = a
+        .dims
+        .as_deref()
+        .map(Dims::parse)
+        .transpose()
+        .context("--dims")?;
+    let userdata = match a.userdata.trim().to_ascii_lowercase().as_str() {
+        "auto" | "amd" => UserDataPolicy::Amd,
+        "none" | "" => UserDataPolicy::Explicit(Vec::new()),
+        _ => UserDataPolicy::Explicit(userdata::parse_list(&a.userdata).context("--userdata")?),
+    };
+    let cws = match &a.cws {
+        None => None,
+        Some(text) => {
+            let v: Vec<u32> = text
+                .split(',')
+                .map(|s| parse_u32(s.trim()))
+                .collect::<Result<_, _>>()
+                .map_err(|m| anyhow!("--cws: {m}"))?;
+            match v.as_slice() {
+                [x] => Some([*x, 1, 1]),
+                [x, y] => Some([*x, *y, 1]),
+                [x, y, z] => Some([*x, *y, *z]),
+                _ => bail!("--cws: expected 1 to 3 sizes \"X,Y,Z\", found {}", v.len()),
+            }
+        }
+    };
+    Ok(Options {
+        driver: a.driver,
+        device,
+        is_64bit: a.bits == Bits::B64,
+        dims,
+        tgsize: a.tgsize,
+        scratch_bytes: a.scratch,
+        hwlocal: a.hwlocal,
+        hwregion: a.hwregion,
+        printf: a.printf,
+        const_data: a.const_data,
+        global_data_bytes: a.const_data_size,
+        userdata,
+        vec3_64: match a.vec3_64 {
+            Vec3Arg::Clrx => Vec3Policy::Clrx,
+            Vec3Arg::Amd => Vec3Policy::Amd,
+        },
+        uavid: a.uavid,
+        cbid: a.cbid,
+        printfid: a.printfid,
+        privateid: a.privateid,
+        uavprivate: a.uavprivate,
+        pgm_rsrc2: a.pgmrsrc2,
+        exceptions: a.exceptions,
+        sgprs: a.sgprs,
+        vgprs: a.vgprs,
+        float_mode: a.float_mode,
+        ieee_mode: a.ieee_mode,
+        cws,
+        const_samplers: a.sampler.clone(),
+        setup_buffer_used: !a.no_setup_buffer,
+    })
+}
+
+fn run_layout(a: &LayoutArgs) -> anyhow::Result<()> {
+    let opts = options(a)?;
+    let kernel = read_kernel(a)?;
+    let l = layout(&kernel, &opts).with_context(|| format!("kernel '{}'", kernel.name))?;
+    for w in &l.warnings {
+        eprintln!("warning: {w}");
+    }
+    let out = match a.format {
+        CatalystFormat::Text => render::text::render(&l),
+        CatalystFormat::Json => render::json::render(&l),
+        CatalystFormat::Svg => render::svg::render(&l),
+        CatalystFormat::Clrx => render::clrx::render(&l),
+    };
+    write_output(&out)
+}

@@ -1,0 +1,223 @@
+//! `gpuabi catalyst layout`: behaviour of the command line (formats, flags, errors).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/catalyst")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuabi"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpuabi-catalyst-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn json_of_spec_example_e1() {
+    let e1 = examples().join("e1.cl");
+    let out = ok(&[
+        "catalyst",
+        "layout",
+        e1.to_str().unwrap(),
+        "--dims",
+        "x",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kernel"], "add");
+    assert_eq!(v["driver"], 170203);
+    assert_eq!(v["device"], "pitcairn");
+    assert_eq!(v["bits"], 32);
+    assert_eq!(v["args"][1]["offset"], 16);
+    assert_eq!(v["args"][1]["kind"], "pointer");
+    assert_eq!(v["args"][1]["resource"]["space"], "uav");
+    assert_eq!(v["args"][1]["resource"]["id"], 12);
+    assert_eq!(v["args"][0]["resource"], serde_json::Value::Null);
+    assert_eq!(v["userdata"][0]["class"], "PTR_UAV_TABLE");
+    assert_eq!(v["user_sgprs"], 12);
+    assert_eq!(v["pgm_rsrc2"], 0x98);
+    assert_eq!(v["group_id_sgprs"][0], "s12");
+    assert_eq!(v["local_id_vgprs"][0], "v0");
+    assert_eq!(v["header"].as_array().unwrap().len(), 8);
+    for field in [
+        "uavid",
+        "cbid",
+        "printfid",
+        "privateid",
+        "uavprivate",
+        "tg_size_sgpr",
+        "scratch_offset_sgpr",
+        "sgprs",
+        "vgprs",
+        "uav_note",
+        "cbmask",
+        "inputs",
+        "input_samplers",
+        "metadata",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+}
+
+#[test]
+fn flags_reach_the_engine() {
+    let e2 = examples().join("e2.cl");
+    let e2 = e2.to_str().unwrap();
+    let out = ok(&[
+        "catalyst", "layout", e2, "--driver", "101604", "--dims", "x", "--format", "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["uavid"], 9);
+    assert_eq!(v["args"][0]["resource"]["id"], 10);
+    let out = ok(&[
+        "catalyst",
+        "layout",
+        e2,
+        "--userdata",
+        "none",
+        "--dims",
+        "xy",
+        "--tgsize",
+        "--scratch",
+        "64",
+        "--bits",
+        "64",
+        "--device",
+        "tonga",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["user_sgprs"], 2);
+    assert_eq!(v["group_id_sgprs"], serde_json::json!(["s2", "s3"]));
+    assert_eq!(v["tg_size_sgpr"], "s4");
+    assert_eq!(v["scratch_offset_sgpr"], "s5");
+    assert_eq!(v["bits"], 64);
+    assert_eq!(
+        v["proginfo"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e[0] == 0x8000_1863_u32)
+            .unwrap()[1],
+        100
+    );
+    let out = ok(&[
+        "catalyst",
+        "layout",
+        e2,
+        "--userdata",
+        "IMM_UAV,12,2,4; imm_const_buffer,1,6,4",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["user_sgprs"], 10);
+    assert_eq!(v["userdata"][1]["class"], "IMM_CONST_BUFFER");
+}
+
+#[test]
+fn every_format_prints() {
+    let mixed = examples().join("mixed.cl");
+    let m = mixed.to_str().unwrap();
+    assert!(ok(&["catalyst", "layout", m, "--dims", "xy"]).contains("cb1 (arguments"));
+    assert!(ok(&["catalyst", "layout", m, "--format", "svg"]).starts_with("<svg"));
+    let clrx = ok(&["catalyst", "layout", m, "--dims", "xy", "--format", "clrx"]);
+    assert!(clrx.contains(".kernel mixed\n    .config\n        .dims xy\n"));
+    assert!(clrx.contains(".arg spare, int*, global, , 11, unused"));
+    let toml = examples().join("scale.toml");
+    assert!(ok(&[
+        "catalyst",
+        "layout",
+        toml.to_str().unwrap(),
+        "--format",
+        "clrx"
+    ])
+    .contains(".arg out, float*, global, , 20"));
+    let json = examples().join("explicit_ids.json");
+    let out = ok(&[
+        "catalyst",
+        "layout",
+        json.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["args"][0]["resource"]["id"], 13);
+}
+
+#[test]
+fn bad_source_gives_located_message() {
+    let p = temp(
+        "bad.cl",
+        "// comment\nkernel void k(int a,\n    float* p) {}\n",
+    );
+    let err = fails(&["catalyst", "layout", p.to_str().unwrap()]);
+    assert!(
+        err.contains("bad.cl:3:10: pointer argument 'p' needs an address space"),
+        "{err}"
+    );
+    // The source line and a caret follow.
+    assert!(err.contains("float* p"), "{err}");
+    assert!(err.contains('^'), "{err}");
+}
+
+#[test]
+fn bad_description_and_flags() {
+    let p = temp(
+        "bad.json",
+        "{\"kernel\": \"k\", \"args\": [ {\"name\": \"a\", \"type\": \"global floatx*\"} ]}",
+    );
+    let err = fails(&["catalyst", "layout", p.to_str().unwrap()]);
+    assert!(
+        err.contains("args[0]") && err.contains("unknown type 'floatx'"),
+        "{err}"
+    );
+    let p = temp("syntax.toml", "kernel = \"k\"\nargs = [ { name = 1 } ]\n");
+    let err = fails(&["catalyst", "layout", p.to_str().unwrap()]);
+    assert!(err.contains("syntax.toml:2:"), "{err}");
+    let e1 = examples().join("e1.cl");
+    let e1 = e1.to_str().unwrap();
+    assert!(fails(&["catalyst", "layout", e1, "--device", "gfx900"]).contains("--device"));
+    assert!(fails(&["catalyst", "layout", e1, "--device", "gfx900"])
+        .contains("Unsupported GPU device type"));
+    assert!(fails(&["catalyst", "layout", e1, "--dims", "xw"]).contains("--dims"));
+    assert!(
+        fails(&["catalyst", "layout", e1, "--userdata", "IMM_UAV,0,14,4"])
+            .contains("RegStart+RegSize out of range")
+    );
+    assert!(fails(&["catalyst", "layout", e1, "--userdata", "FOO,0,2,2"]).contains("--userdata"));
+    assert!(
+        fails(&["catalyst", "layout", e1, "--kernel", "nope"]).contains("no kernel named 'nope'")
+    );
+    assert!(fails(&["catalyst", "layout", e1, "--hwlocal", "40000"]).contains("hwlocal"));
+    assert!(fails(&["catalyst", "layout", e1, "--bits", "16"]).contains("16"));
+    assert!(fails(&["catalyst", "layout", "/nonexistent.cl"]).contains("cannot read"));
+}
