@@ -27,27 +27,12 @@ enum Command {
     #[command(subcommand)]
     Catalyst(cli::catalyst::CatalystCommand),
     // New top-level commands go below this line, one per layer.
-    /// AMD GCN/RDNA assembly (LLVM syntax): check and format files.
-    #[command(subcommand)]
-    Asm(cli::asm::AsmCommand),
-    /// SIMT simulator of AMD machine programs with the call-ABI contract checker.
-    #[command(subcommand)]
-    Sim(cli::sim::SimCommand),
-    /// Shader IR (.gsir): check and format files.
-    #[command(subcommand)]
-    Ir(cli::ir::IrCommand),
-    /// Run a kernel of a .gsir file in the reference interpreter.
-    Run(cli::run::RunArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Aco(cmd) => cli::aco::run(cmd),
-        Command::Asm(cmd) => cli::asm::run(cmd),
-        Command::Sim(cmd) => cli::sim::run(cmd),
-        Command::Ir(cmd) => cli::ir::run(cmd),
-        Command::Run(args) => cli::run::run(args),
         Command::Agx(cmd) => cli::agx::run(cmd),
         Command::Catalyst(cmd) => cli::catalyst::run(cmd),
     };

@@ -1,13 +1,9 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
-pub mod asm;
 pub mod agx;
 pub mod catalyst;
-pub mod ir;
 mod output;
-pub mod run;
-pub mod sim;
 
 pub use output::{write_output, Format};
 
