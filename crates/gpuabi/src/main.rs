@@ -27,12 +27,20 @@ enum Command {
     #[command(subcommand)]
     Catalyst(cli::catalyst::CatalystCommand),
     // New top-level commands go below this line, one per layer.
+    /// AMD GCN/RDNA assembly (LLVM syntax): check and format files.
+    #[command(subcommand)]
+    Asm(cli::asm::AsmCommand),
+    /// SIMT simulator of AMD machine programs with the call-ABI contract checker.
+    #[command(subcommand)]
+    Sim(cli::sim::SimCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Aco(cmd) => cli::aco::run(cmd),
+        Command::Asm(cmd) => cli::asm::run(cmd),
+        Command::Sim(cmd) => cli::sim::run(cmd),
         Command::Agx(cmd) => cli::agx::run(cmd),
         Command::Catalyst(cmd) => cli::catalyst::run(cmd),
     };

@@ -1,9 +1,11 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
+pub mod asm;
 pub mod agx;
 pub mod catalyst;
 mod output;
+pub mod sim;
 
 pub use output::{write_output, Format};
 

@@ -1,0 +1,8 @@
+//! LLVM AMDGPU assembly: a lexer, a parser into [`crate::Program`] and a printer back to text.
+
+pub mod lexer;
+pub mod parser;
+pub mod printer;
+
+pub use parser::parse;
+pub use printer::print;

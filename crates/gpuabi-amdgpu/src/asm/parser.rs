@@ -1,0 +1,483 @@
+//! Parses LLVM AMDGPU assembly text into a [`Program`], checking every operand against the
+//! instruction table for the target and wave size.
+
+use std::collections::HashMap;
+
+use gpuabi_layout::reg::RegRange;
+use smallvec::SmallVec;
+
+use super::lexer::{lex, strip_comment, Tok, Token};
+use crate::encoding::uses_vop3;
+use crate::error::AsmError;
+use crate::inst::{Inst, MemMods};
+use crate::opcodes::{Format, Kind, Opcode, TABLE};
+use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
+use crate::program::{Directive, Item, Line, Program};
+use crate::target::{Target, WaveSize};
+use crate::validate::{check_inst, check_operand};
+
+/// Parses a whole file. Errors name the line and column and say what was expected.
+pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmError> {
+    if !target.supports(wave) {
+        return Err(AsmError::new(
+            1,
+            1,
+            format!("{target} runs {} only", target.default_wave()),
+        ));
+    }
+    let mut program = Program::new(target, wave);
+    let mut label_lines: HashMap<String, usize> = HashMap::new();
+    let mut uses: Vec<(usize, usize, String)> = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let tokens = lex(strip_comment(raw), line)?;
+        let mut p = LineParser {
+            tokens: &tokens,
+            pos: 0,
+            line,
+            end_column: raw.chars().count() + 1,
+            target,
+            wave,
+        };
+        // Labels first (`a: b: s_nop 0` is allowed).
+        while let (Some(Tok::Word(name)), Some(Tok::Punct(':'))) = (p.peek(0), p.peek(1)) {
+            let column = p.column();
+            if let Some(first) = label_lines.insert(name.clone(), line) {
+                return Err(AsmError::new(
+                    line,
+                    column,
+                    format!("label `{name}` is already defined on line {first}"),
+                ));
+            }
+            program.items.push(Line {
+                item: Item::Label(name.clone()),
+                line,
+            });
+            p.pos += 2;
+        }
+        let Some(Tok::Word(word)) = p.peek(0).cloned() else {
+            if p.peek(0).is_some() {
+                return Err(p.error("expected an instruction, a label or a directive"));
+            }
+            continue;
+        };
+        let item = if word.starts_with('.') {
+            p.directive(&word)?
+        } else {
+            let inst = p.instruction(&word)?;
+            for op in &inst.operands {
+                if let Operand::Expr(e) = op {
+                    for name in std::iter::once(&e.plus).chain(e.minus.iter()) {
+                        uses.push((line, 1, name.clone()));
+                    }
+                }
+            }
+            Item::Inst(inst)
+        };
+        program.items.push(Line { item, line });
+    }
+    for (line, column, name) in uses {
+        if !label_lines.contains_key(&name) {
+            return Err(AsmError::new(
+                line,
+                column,
+                format!("label `{name}` is not defined in this file"),
+            ));
+        }
+    }
+    Ok(program)
+}
+
+struct LineParser<'a> {
+    tokens: &'a [Token],
+    pos: usize,
+    line: usize,
+    end_column: usize,
+    target: Target,
+    wave: WaveSize,
+}
+
+impl LineParser<'_> {
+    fn peek(&self, ahead: usize) -> Option<&Tok> {
+        self.tokens.get(self.pos + ahead).map(|t| &t.tok)
+    }
+
+    fn column(&self) -> usize {
+        self.tokens
+            .get(self.pos)
+            .map_or(self.end_column, |t| t.column)
+    }
+
+    fn error(&self, message: impl Into<String>) -> AsmError {
+        AsmError::new(self.line, self.column(), message)
+    }
+
+    fn next(&mut self) -> Option<Tok> {
+        let t = self.tokens.get(self.pos).map(|t| t.tok.clone());
+        self.pos += 1;
+        t
+    }
+
+    fn expect_end(&self) -> Result<(), AsmError> {
+        match self.peek(0) {
+            None => Ok(()),
+            Some(_) => Err(self.error("expected the end of the line")),
+        }
+    }
+
+    fn directive(&mut self, word: &str) -> Result<Item, AsmError> {
+        self.pos += 1;
+        let d = match word {
+            ".text" => Directive::Text,
+            ".globl" | ".global" => match self.next() {
+                Some(Tok::Word(name)) => Directive::Globl(name),
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.error("expected a label name after `.globl`"));
+                }
+            },
+            _ => {
+                self.pos -= 1;
+                return Err(self.error(format!(
+                    "unknown directive `{word}`: expected `.text` or `.globl NAME`"
+                )));
+            }
+        };
+        self.expect_end()?;
+        Ok(Item::Directive(d))
+    }
+
+    fn unknown_mnemonic(&self, name: &str) -> AsmError {
+        for info in TABLE {
+            for t in Target::ALL {
+                if info.name(t) == Some(name) {
+                    return match info.name(self.target) {
+                        Some(here) => self.error(format!(
+                            "`{name}` is the {t} spelling; on {} write `{here}`",
+                            self.target
+                        )),
+                        None => self.error(format!("`{name}` does not exist on {}", self.target)),
+                    };
+                }
+            }
+        }
+        self.error(format!("unknown instruction `{name}`"))
+    }
+
+    fn instruction(&mut self, word: &str) -> Result<Inst, AsmError> {
+        let mnemonic_column = self.column();
+        let (base, e64, e32) = if let Some(b) = word.strip_suffix("_e64") {
+            (b, true, false)
+        } else if let Some(b) = word.strip_suffix("_e32") {
+            (b, false, true)
+        } else {
+            (word, false, false)
+        };
+        let op = Opcode::from_name(self.target, base).ok_or_else(|| self.unknown_mnemonic(word))?;
+        let info = op.info();
+        let vector_alu = matches!(
+            info.format,
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+        );
+        if (e64 || e32) && !vector_alu {
+            return Err(self.unknown_mnemonic(word));
+        }
+        self.pos += 1;
+        let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
+        let mut columns = Vec::new();
+        for (i, kind) in info.slots().enumerate() {
+            if i > 0 && self.peek(0).is_some() {
+                match self.peek(0) {
+                    Some(Tok::Punct(',')) => self.pos += 1,
+                    _ => {
+                        return Err(
+                            self.error(format!("expected `,` and operand {} of `{word}`", i + 1))
+                        )
+                    }
+                }
+            }
+            if self.peek(0).is_none() {
+                return Err(self.error(format!(
+                    "`{word}` takes {} operands; operand {} is missing",
+                    info.dsts.len() + info.srcs.len(),
+                    i + 1
+                )));
+            }
+            let column = self.column();
+            let operand = if kind == Kind::Waitcnt {
+                self.waitcnt()?
+            } else {
+                self.operand()?
+            };
+            check_operand(kind, &operand, self.target, self.wave)
+                .map_err(|m| AsmError::new(self.line, column, m))?;
+            operands.push(operand);
+            columns.push(column);
+        }
+        let mods = self.modifiers(info.format)?;
+        let inst = Inst {
+            op,
+            operands,
+            mods,
+            e64,
+        };
+        if e32 && uses_vop3(&inst, self.target, self.wave) {
+            return Err(AsmError::new(
+                self.line,
+                mnemonic_column,
+                "these operands need the 64-bit encoding (`_e64`)",
+            ));
+        }
+        check_inst(&inst, self.target, self.wave).map_err(|v| {
+            let column = v
+                .operand
+                .and_then(|i| columns.get(i).copied())
+                .unwrap_or(mnemonic_column);
+            AsmError::new(self.line, column, v.message)
+        })?;
+        Ok(inst)
+    }
+
+    fn number(&mut self, negative: bool) -> Result<Imm, AsmError> {
+        let column = self.column();
+        let Some(Tok::Number(text)) = self.next() else {
+            self.pos -= 1;
+            return Err(self.error("expected a number"));
+        };
+        let bad = || AsmError::new(self.line, column, format!("`{text}` is not a valid number"));
+        let sign = if negative { -1 } else { 1 };
+        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            let v = u64::from_str_radix(hex, 16).map_err(|_| bad())?;
+            let v = i64::try_from(v).map_err(|_| bad())?;
+            Ok(Imm::Int(sign * v))
+        } else if text.contains(['.', 'e', 'E']) {
+            let v: f64 = text.parse().map_err(|_| bad())?;
+            Ok(Imm::Float(f64::from(sign as i8) * v))
+        } else {
+            let v: i64 = text.parse().map_err(|_| bad())?;
+            Ok(Imm::Int(sign * v))
+        }
+    }
+
+    fn operand(&mut self) -> Result<Operand, AsmError> {
+        let column = self.column();
+        match self.peek(0).cloned() {
+            Some(Tok::Punct('-')) => {
+                self.pos += 1;
+                Ok(Operand::Imm(self.number(true)?))
+            }
+            Some(Tok::Number(_)) => Ok(Operand::Imm(self.number(false)?)),
+            Some(Tok::Word(w)) => {
+                self.pos += 1;
+                if w == "off" {
+                    return Ok(Operand::Off);
+                }
+                if let Some((s, _)) = Special::ALL.iter().find(|(_, n)| *n == w) {
+                    return Ok(Operand::Special(*s));
+                }
+                let b = w.as_bytes();
+                if b.len() >= 2
+                    && matches!(b[0], b's' | b'v')
+                    && (b[1].is_ascii_digit() || b[1] == b'[')
+                {
+                    let r: RegRange =
+                        w.parse().map_err(|e: gpuabi_layout::reg::RegParseError| {
+                            AsmError::new(self.line, column, e.to_string())
+                        })?;
+                    return Ok(Operand::Reg(r));
+                }
+                let mut expr = Expr::label(w);
+                if matches!(self.peek(0), Some(Tok::Punct('-'))) {
+                    if let Some(Tok::Word(m)) = self.peek(1).cloned() {
+                        self.pos += 2;
+                        expr.minus = Some(m);
+                    }
+                }
+                match self.peek(0) {
+                    Some(Tok::Punct('+')) => {
+                        self.pos += 1;
+                        expr.addend = self.int_addend(false)?;
+                    }
+                    Some(Tok::Punct('-')) => {
+                        self.pos += 1;
+                        expr.addend = self.int_addend(true)?;
+                    }
+                    _ => {}
+                }
+                Ok(Operand::Expr(Box::new(expr)))
+            }
+            _ => Err(self.error("expected an operand: a register, a constant or a label")),
+        }
+    }
+
+    fn int_addend(&mut self, negative: bool) -> Result<i64, AsmError> {
+        match self.number(negative)? {
+            Imm::Int(v) => Ok(v),
+            Imm::Float(_) => Err(self.error("expected an integer after the label")),
+        }
+    }
+
+    fn waitcnt(&mut self) -> Result<Operand, AsmError> {
+        let mut w = Waitcnt::default();
+        loop {
+            let column = self.column();
+            let Some(Tok::Word(name)) = self.peek(0).cloned() else {
+                break;
+            };
+            let slot = match name.as_str() {
+                "vmcnt" => &mut w.vmcnt,
+                "expcnt" => &mut w.expcnt,
+                "lgkmcnt" => &mut w.lgkmcnt,
+                _ => break,
+            };
+            self.pos += 1;
+            if self.next() != Some(Tok::Punct('(')) {
+                self.pos -= 1;
+                return Err(self.error(format!("expected `(` after `{name}`")));
+            }
+            let v = match self.number(false)? {
+                Imm::Int(v) if (0..=63).contains(&v) => v as u8,
+                _ => {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("`{name}` takes a count 0..63"),
+                    ))
+                }
+            };
+            if self.next() != Some(Tok::Punct(')')) {
+                self.pos -= 1;
+                return Err(self.error("expected `)`"));
+            }
+            *slot = Some(v);
+            if matches!(self.peek(0), Some(Tok::Punct('&' | ','))) {
+                self.pos += 1;
+            }
+        }
+        if w == Waitcnt::default() {
+            return Err(self.error("expected counters like `vmcnt(0) lgkmcnt(0)`"));
+        }
+        Ok(Operand::Waitcnt(w))
+    }
+
+    fn modifiers(&mut self, format: Format) -> Result<MemMods, AsmError> {
+        let mut mods = MemMods::default();
+        let memory = matches!(format, Format::Mubuf | Format::Global | Format::Scratch);
+        while let Some(tok) = self.peek(0).cloned() {
+            let Tok::Word(w) = tok else {
+                return Err(self.error("expected the end of the line or a modifier"));
+            };
+            if !memory {
+                return Err(self.error(format!("unexpected `{w}`: expected the end of the line")));
+            }
+            let flag = match w.as_str() {
+                "offen" => &mut mods.offen,
+                "idxen" => &mut mods.idxen,
+                "glc" => &mut mods.glc,
+                "slc" => &mut mods.slc,
+                "dlc" => &mut mods.dlc,
+                "offset" => {
+                    self.pos += 1;
+                    if self.next() != Some(Tok::Punct(':')) {
+                        self.pos -= 1;
+                        return Err(self.error("expected `:` after `offset`"));
+                    }
+                    let negative = matches!(self.peek(0), Some(Tok::Punct('-')));
+                    if negative {
+                        self.pos += 1;
+                    }
+                    let column = self.column();
+                    mods.offset = match self.number(negative)? {
+                        Imm::Int(v) => i32::try_from(v)
+                            .map_err(|_| AsmError::new(self.line, column, "offset out of range"))?,
+                        Imm::Float(_) => {
+                            return Err(AsmError::new(
+                                self.line,
+                                column,
+                                "expected an integer offset",
+                            ))
+                        }
+                    };
+                    continue;
+                }
+                _ => {
+                    return Err(self.error(format!(
+                        "unknown modifier `{w}`: expected offen, idxen, offset:N, glc, slc or dlc"
+                    )))
+                }
+            };
+            if *flag {
+                return Err(self.error(format!("`{w}` given twice")));
+            }
+            *flag = true;
+            self.pos += 1;
+        }
+        if mods.dlc && !self.target.is_rdna() {
+            return Err(self.error(format!("`dlc` does not exist on {}", self.target)));
+        }
+        Ok(mods)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str, target: Target, wave: WaveSize) -> AsmError {
+        parse(text, target, wave).unwrap_err()
+    }
+
+    #[test]
+    fn parses_operands_and_modifiers() {
+        let p = parse(
+            "start:\n  buffer_load_dword v0, v1, s[4:7], 0 offen offset:16 ; c\n s_branch start\n",
+            Target::Gfx8,
+            WaveSize::W64,
+        )
+        .unwrap();
+        assert_eq!(p.items.len(), 3);
+        let Item::Inst(i) = &p.items[1].item else {
+            panic!()
+        };
+        assert_eq!(i.op, Opcode::BufferLoadDword);
+        assert!(i.mods.offen);
+        assert_eq!(i.mods.offset, 16);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = err("s_nop 0\n  s_mov_b32 s0, v1\n", Target::Gfx8, WaveSize::W64);
+        assert_eq!((e.line, e.column), (2, 17));
+        let e = err(
+            "scratch_load_dword v0, off, s0",
+            Target::Gfx8,
+            WaveSize::W64,
+        );
+        assert!(e.message.contains("does not exist on gfx8"), "{e}");
+        let e = err(
+            "scratch_load_dword v0, off, s0",
+            Target::Gfx1100,
+            WaveSize::W32,
+        );
+        assert!(e.message.contains("scratch_load_b32"), "{e}");
+        let e = err("s_mov_b64 s[1:2], 0", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("aligned"), "{e}");
+        let e = err("v_cmp_eq_u32 vcc, v0, v1", Target::Gfx1030, WaveSize::W32);
+        assert!(e.message.contains("wave32 lane mask"), "{e}");
+        let e = err("v_fma_f32 v0, v1, v2, 0x1234", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("literal"), "{e}");
+        let e = err("v_add_f32_e64 v0, s1, s2", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("constant bus"), "{e}");
+        let e = err("s_branch nowhere", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("not defined"), "{e}");
+        let e = err("a:\na:", Target::Gfx8, WaveSize::W64);
+        assert_eq!(e.line, 2);
+        let e = err("s_mov_b32 s0", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("missing"), "{e}");
+        let e = err("s_mov_b32 s0, s1 glc", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("end of the line"), "{e}");
+        let e = err("s_mov_b32 s102, 0", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("s0-s101"), "{e}");
+        assert!(parse("v_nop", Target::Gfx8, WaveSize::W32).is_err());
+    }
+}

@@ -1,0 +1,62 @@
+//! Prints a [`Program`] in LLVM AMDGPU syntax, spelled for its target.
+
+use std::fmt::Write;
+
+use crate::inst::Inst;
+use crate::program::{Directive, Item, Program};
+use crate::target::Target;
+
+/// The mnemonic and operands of one instruction (no indentation, no newline).
+pub fn print_inst(inst: &Inst, target: Target) -> String {
+    let info = inst.op.info();
+    // The parser only builds instructions that exist on the program's target; code-built
+    // ones fall back to the GCN spelling so that printing never fails.
+    let name = info
+        .name(target)
+        .or_else(|| info.names.iter().copied().find(|n| !n.is_empty()))
+        .unwrap_or("?");
+    let mut out = String::from(name);
+    if inst.e64 {
+        out.push_str("_e64");
+    }
+    for (i, op) in inst.operands.iter().enumerate() {
+        out.push_str(if i == 0 { " " } else { ", " });
+        let _ = write!(out, "{op}");
+    }
+    let m = &inst.mods;
+    for (flag, text) in [(m.offen, "offen"), (m.idxen, "idxen")] {
+        if flag {
+            let _ = write!(out, " {text}");
+        }
+    }
+    if m.offset != 0 {
+        let _ = write!(out, " offset:{}", m.offset);
+    }
+    for (flag, text) in [(m.glc, "glc"), (m.slc, "slc"), (m.dlc, "dlc")] {
+        if flag {
+            let _ = write!(out, " {text}");
+        }
+    }
+    out
+}
+
+/// The whole program as assembly text: labels at the left margin, everything else
+/// indented by a tab.
+pub fn print(program: &Program) -> String {
+    let mut out = String::new();
+    for line in &program.items {
+        match &line.item {
+            Item::Label(name) => {
+                let _ = writeln!(out, "{name}:");
+            }
+            Item::Directive(Directive::Text) => out.push_str("\t.text\n"),
+            Item::Directive(Directive::Globl(name)) => {
+                let _ = writeln!(out, "\t.globl {name}");
+            }
+            Item::Inst(inst) => {
+                let _ = writeln!(out, "\t{}", print_inst(inst, program.target));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! Encoding sizes: which encoding LLVM picks for an instruction and how many bytes it takes.
+//!
+//! Program counters are byte addresses, so the layout of a program (and every label
+//! difference used as a function pointer) depends on these sizes. The llvm-mc round-trip
+//! test compares them with the bytes LLVM emits.
+
+use crate::inst::Inst;
+use crate::opcodes::{Format, Kind, Opcode};
+use crate::operand::{Operand, Special};
+use crate::target::{Target, WaveSize};
+
+/// Whether the operand in a slot of kind `kind` needs a 32-bit literal after the
+/// instruction word.
+pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
+    match (kind, operand) {
+        (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
+        (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
+        _ => false,
+    }
+}
+
+/// Whether any operand of `inst` needs a literal.
+pub fn has_literal(inst: &Inst) -> bool {
+    inst.op
+        .info()
+        .slots()
+        .zip(inst.operands.iter())
+        .any(|(k, o)| needs_literal(k, o))
+}
+
+fn is_vcc(operand: &Operand, wave: WaveSize) -> bool {
+    matches!(operand, Operand::Special(s) if s.is_vcc_mask(wave.mask_dwords()))
+}
+
+/// Whether a VOP1/VOP2/VOPC instruction must use the 64-bit VOP3 encoding (always true for
+/// VOP3-only instructions).
+///
+/// The 32-bit encodings take a VGPR as second source, and read or write the lane mask only
+/// as the implicit `vcc`. On RDNA, `v_add_co_u32`/`v_sub_co_u32` (carry out, no carry in)
+/// exist only as VOP3.
+pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
+    let info = inst.op.info();
+    match info.format {
+        Format::Vop3 => true,
+        Format::Vop1 | Format::Vop2 | Format::Vopc => {
+            if inst.e64 {
+                return true;
+            }
+            if target.is_rdna() && matches!(inst.op, Opcode::VAddCoU32 | Opcode::VSubCoU32) {
+                return true;
+            }
+            let mut src_index = 0;
+            for (kind, operand) in info.slots().zip(inst.operands.iter()) {
+                match kind {
+                    Kind::MaskDst | Kind::MaskSrc if !is_vcc(operand, wave) => return true,
+                    Kind::VSrc(_) => {
+                        if src_index == 1 && !operand.is_vgpr() {
+                            return true;
+                        }
+                        src_index += 1;
+                    }
+                    _ => {}
+                }
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+/// Size in bytes of the encoded instruction.
+pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
+    let info = inst.op.info();
+    let literal = if has_literal(inst) { 4 } else { 0 };
+    match info.format {
+        Format::Sop1 | Format::Sop2 | Format::Sopc => 4 + literal,
+        Format::Sopk | Format::Sopp => 4,
+        Format::Smem | Format::Mubuf | Format::Global | Format::Scratch => 8,
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
+            if uses_vop3(inst, target, wave) {
+                8 + literal
+            } else {
+                4 + literal
+            }
+        }
+    }
+}
+
+/// The special register `vcc` spelled for `wave` (`vcc` or `vcc_lo`).
+pub fn vcc_for(wave: WaveSize) -> Special {
+    match wave {
+        WaveSize::W32 => Special::VccLo,
+        WaveSize::W64 => Special::Vcc,
+    }
+}
+
+/// The special register `exec` spelled for `wave` (`exec` or `exec_lo`).
+pub fn exec_for(wave: WaveSize) -> Special {
+    match wave {
+        WaveSize::W32 => Special::ExecLo,
+        WaveSize::W64 => Special::Exec,
+    }
+}

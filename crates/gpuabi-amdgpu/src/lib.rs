@@ -1,0 +1,25 @@
+//! gpuabi-amdgpu: the AMD GCN/RDNA machine model of gpuabi.
+//!
+//! It names the targets (`gfx8`, `gfx1030`, `gfx1100`) and their wave sizes, the operands an
+//! instruction can take (SGPR/VGPR tuples, `vcc`, `exec`, `m0`, inline constants, literals,
+//! label expressions), a table of instructions with their format, operand kinds, mnemonic
+//! per target and class, and a parser and printer for LLVM's AMDGPU assembly syntax.
+//! Programs printed here are accepted by LLVM 19's `llvm-mc` and encode to the same bytes as
+//! the text they were parsed from.
+
+pub mod asm;
+pub mod encoding;
+pub mod error;
+pub mod inst;
+pub mod opcodes;
+pub mod operand;
+pub mod program;
+pub mod target;
+pub mod validate;
+
+pub use error::AsmError;
+pub use inst::{Inst, MemMods};
+pub use opcodes::{Class, Format, Kind, OpInfo, Opcode};
+pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
+pub use program::{Item, Program};
+pub use target::{Target, WaveSize};

@@ -1,0 +1,310 @@
+//! Operands of machine instructions: registers, special registers, constants, label
+//! expressions.
+
+use std::fmt;
+
+use gpuabi_layout::reg::{RegFile, RegRange};
+
+/// A named scalar register that is not an `sN` (LLVM spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `vcc`: the 64-bit vector condition code, `s[106:107]` in the encoding.
+    Vcc,
+    /// `vcc_lo`: its low half (the whole of it in wave32).
+    VccLo,
+    /// `vcc_hi`: its high half.
+    VccHi,
+    /// `exec`: the 64-bit execute mask.
+    Exec,
+    /// `exec_lo`: its low half (the whole of it in wave32).
+    ExecLo,
+    /// `exec_hi`: its high half.
+    ExecHi,
+    /// `m0`: the miscellaneous register.
+    M0,
+    /// `null` (RDNA): reads as zero, writes are dropped.
+    Null,
+}
+
+impl Special {
+    /// Every special register with its LLVM name.
+    pub const ALL: [(Special, &'static str); 8] = [
+        (Special::Vcc, "vcc"),
+        (Special::VccLo, "vcc_lo"),
+        (Special::VccHi, "vcc_hi"),
+        (Special::Exec, "exec"),
+        (Special::ExecLo, "exec_lo"),
+        (Special::ExecHi, "exec_hi"),
+        (Special::M0, "m0"),
+        (Special::Null, "null"),
+    ];
+
+    /// The LLVM name.
+    pub fn name(self) -> &'static str {
+        Special::ALL
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map(|(_, n)| *n)
+            .unwrap_or("?")
+    }
+
+    /// Number of 32-bit registers it spans.
+    pub const fn dwords(self) -> u8 {
+        match self {
+            Special::Vcc | Special::Exec => 2,
+            _ => 1,
+        }
+    }
+
+    /// Its first register in the hardware's scalar operand numbering (`vcc_lo` = 106,
+    /// `m0` = 124, `null` = 125, `exec_lo` = 126).
+    pub const fn hw_index(self) -> u16 {
+        match self {
+            Special::Vcc | Special::VccLo => 106,
+            Special::VccHi => 107,
+            Special::M0 => 124,
+            Special::Null => 125,
+            Special::Exec | Special::ExecLo => 126,
+            Special::ExecHi => 127,
+        }
+    }
+
+    /// Whether it is the whole lane mask `vcc` of a wave with `mask_dwords` SGPRs per mask.
+    pub const fn is_vcc_mask(self, mask_dwords: u8) -> bool {
+        matches!((self, mask_dwords), (Special::Vcc, 2) | (Special::VccLo, 1))
+    }
+}
+
+/// An immediate value as written: an integer or a floating-point number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Imm {
+    /// An integer (`5`, `-1`, `0x1234`).
+    Int(i64),
+    /// A floating-point number (`1.0`, `-0.5`).
+    Float(f64),
+}
+
+/// The f32 values the hardware has as inline constants (besides the integers -16..64):
+/// ±0.5, ±1, ±2, ±4 and 1/(2π) (GCN 1.2 and later).
+const INLINE_F32: [u32; 9] = [
+    0x3f00_0000,
+    0xbf00_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0xc000_0000,
+    0x4080_0000,
+    0xc080_0000,
+    0x3e22_f983,
+];
+
+/// The same values as f64 bit patterns, for 64-bit operands.
+const INLINE_F64: [u64; 9] = [
+    0x3fe0_0000_0000_0000,
+    0xbfe0_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x4000_0000_0000_0000,
+    0xc000_0000_0000_0000,
+    0x4010_0000_0000_0000,
+    0xc010_0000_0000_0000,
+    0x3fc4_5f30_6dc9_c882,
+];
+
+impl Imm {
+    /// The 32-bit value an operand of 32 bits receives, or `None` if it does not fit
+    /// (integers must lie in -2^31..2^32).
+    pub fn value32(self) -> Option<u32> {
+        match self {
+            Imm::Int(v) if (-(1i64 << 31)..(1i64 << 32)).contains(&v) => Some(v as u32),
+            Imm::Int(_) => None,
+            Imm::Float(f) => Some((f as f32).to_bits()),
+        }
+    }
+
+    /// The 64-bit value an operand of 64 bits receives, or `None` if it cannot be encoded.
+    ///
+    /// Inline integers are sign-extended and inline floats are doubles. A literal for a
+    /// 64-bit integer operand is 32 bits wide; the project accepts only 0..2^31 there, where
+    /// zero- and sign-extension agree.
+    pub fn value64(self) -> Option<u64> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => Some(v as u64),
+            Imm::Int(v) if (0..(1i64 << 31)).contains(&v) => Some(v as u64),
+            Imm::Int(_) => None,
+            Imm::Float(f) if INLINE_F64.contains(&f.to_bits()) => Some(f.to_bits()),
+            Imm::Float(_) => None,
+        }
+    }
+
+    /// Whether it is encoded as an inline constant in an operand of `dwords` (1 or 2)
+    /// registers; otherwise it takes a 32-bit literal.
+    pub fn is_inline(self, dwords: u8) -> bool {
+        if dwords >= 2 {
+            return match self {
+                Imm::Int(v) => (-16..=64).contains(&v),
+                Imm::Float(f) => INLINE_F64.contains(&f.to_bits()),
+            };
+        }
+        match self.value32() {
+            Some(bits) => (-16..=64).contains(&(bits as i32)) || INLINE_F32.contains(&bits),
+            None => false,
+        }
+    }
+}
+
+impl fmt::Display for Imm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Imm::Int(v) if (-16..=64).contains(&v) || v < 0 => write!(f, "{v}"),
+            Imm::Int(v) => write!(f, "0x{v:x}"),
+            Imm::Float(x) => write!(f, "{x:?}"),
+        }
+    }
+}
+
+/// A label expression: `sym`, `sym+4`, `a-b`, `a-b+4`; used as a branch target or, in a
+/// literal, as a 32-bit value (label differences make position-independent function
+/// pointers: `s_getpc_b64` plus `callee-after_getpc`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Expr {
+    /// The label added.
+    pub plus: String,
+    /// The label subtracted, if any.
+    pub minus: Option<String>,
+    /// A constant added.
+    pub addend: i64,
+}
+
+impl Expr {
+    /// Just a label.
+    pub fn label(name: impl Into<String>) -> Expr {
+        Expr {
+            plus: name.into(),
+            minus: None,
+            addend: 0,
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.plus)?;
+        if let Some(m) = &self.minus {
+            write!(f, "-{m}")?;
+        }
+        match self.addend {
+            0 => Ok(()),
+            a if a > 0 => write!(f, "+{a}"),
+            a => write!(f, "{a}"),
+        }
+    }
+}
+
+/// The counters of an `s_waitcnt` (absent = not waited for); the parser requires at least one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Waitcnt {
+    /// `vmcnt(N)`.
+    pub vmcnt: Option<u8>,
+    /// `expcnt(N)`.
+    pub expcnt: Option<u8>,
+    /// `lgkmcnt(N)`.
+    pub lgkmcnt: Option<u8>,
+}
+
+impl fmt::Display for Waitcnt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        for (name, v) in [
+            ("vmcnt", self.vmcnt),
+            ("expcnt", self.expcnt),
+            ("lgkmcnt", self.lgkmcnt),
+        ] {
+            if let Some(v) = v {
+                write!(f, "{sep}{name}({v})")?;
+                sep = " ";
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One operand of an instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// `sN`, `s[a:b]`, `vN`, `v[a:b]`.
+    Reg(RegRange),
+    /// `vcc`, `exec_lo`, `m0`, …
+    Special(Special),
+    /// An integer or float constant (inline or literal).
+    Imm(Imm),
+    /// A label expression (boxed: rare, and it keeps operands small).
+    Expr(Box<Expr>),
+    /// `off`: no address register (memory instructions).
+    Off,
+    /// The counters of `s_waitcnt`.
+    Waitcnt(Waitcnt),
+}
+
+impl Operand {
+    /// The register range if it is an SGPR/VGPR operand of `file`.
+    pub fn reg_in(&self, file: RegFile) -> Option<RegRange> {
+        match self {
+            Operand::Reg(r) if r.file() == file => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a VGPR (tuple).
+    pub fn is_vgpr(&self) -> bool {
+        self.reg_in(RegFile::Vgpr).is_some()
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Reg(r) => write!(f, "{r}"),
+            Operand::Special(s) => f.write_str(s.name()),
+            Operand::Imm(i) => write!(f, "{i}"),
+            Operand::Expr(e) => write!(f, "{e}"),
+            Operand::Off => f.write_str("off"),
+            Operand::Waitcnt(w) => write!(f, "{w}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_constants() {
+        assert!(Imm::Int(64).is_inline(1));
+        assert!(!Imm::Int(65).is_inline(1));
+        assert!(Imm::Int(-16).is_inline(1));
+        assert!(!Imm::Int(-17).is_inline(1));
+        // 0xffffffff is -1 as a 32-bit value.
+        assert!(Imm::Int(0xffff_ffff).is_inline(1));
+        // The bit pattern of 1.0f is the inline constant 1.0.
+        assert!(Imm::Int(0x3f80_0000).is_inline(1));
+        assert!(Imm::Float(-4.0).is_inline(2));
+        assert!(!Imm::Float(3.0).is_inline(1));
+        assert_eq!(Imm::Float(0.5).value32(), Some(0x3f00_0000));
+        assert_eq!(Imm::Int(-1).value64(), Some(u64::MAX));
+        assert_eq!(Imm::Int(-100).value64(), None);
+    }
+
+    #[test]
+    fn display() {
+        assert_eq!(Imm::Int(100).to_string(), "0x64");
+        assert_eq!(Imm::Int(-17).to_string(), "-17");
+        assert_eq!(Imm::Float(1.0).to_string(), "1.0");
+        let e = Expr {
+            plus: "f".into(),
+            minus: Some("pc".into()),
+            addend: -4,
+        };
+        assert_eq!(e.to_string(), "f-pc-4");
+    }
+}

@@ -1,0 +1,383 @@
+//! Operand and instruction rules: which operands a slot accepts on a target and wave size,
+//! register alignment, constant-bus and literal limits, memory modifier ranges.
+
+use gpuabi_layout::reg::{RegFile, RegRange};
+
+use crate::encoding::{needs_literal, uses_vop3};
+use crate::inst::Inst;
+use crate::opcodes::{Format, Kind, Opcode};
+use crate::operand::{Imm, Operand, Special};
+use crate::target::{Target, WaveSize};
+
+/// A rule broken by one instruction: the operand it concerns (if one) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Index of the operand in assembly order, or `None` for the whole instruction.
+    pub operand: Option<usize>,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl Violation {
+    fn at(operand: usize, message: impl Into<String>) -> Violation {
+        Violation {
+            operand: Some(operand),
+            message: message.into(),
+        }
+    }
+
+    fn whole(message: impl Into<String>) -> Violation {
+        Violation {
+            operand: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// Alignment a tuple of `dwords` SGPRs needs (pairs even, larger tuples multiples of 4).
+pub const fn sgpr_alignment(dwords: u16) -> u16 {
+    match dwords {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    }
+}
+
+fn describe(kind: Kind, wave: WaveSize) -> String {
+    match kind {
+        Kind::SDst(1) | Kind::SReg(1) => "an SGPR".into(),
+        Kind::SDst(n) | Kind::SReg(n) => format!("an aligned tuple of {n} SGPRs"),
+        Kind::SSrc(1) => "an SGPR or a constant".into(),
+        Kind::SSrc(n) => format!("an aligned tuple of {n} SGPRs or a constant"),
+        Kind::VDst(1) | Kind::VReg(1) => "a VGPR".into(),
+        Kind::VDst(n) | Kind::VReg(n) => format!("a tuple of {n} VGPRs"),
+        Kind::VSrc(1) => "a VGPR, an SGPR or a constant".into(),
+        Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
+        Kind::MaskDst | Kind::MaskSrc => match wave {
+            WaveSize::W32 => "a wave32 lane mask (one SGPR, e.g. `vcc_lo`)".into(),
+            WaveSize::W64 => "a wave64 lane mask (an SGPR pair, e.g. `vcc`)".into(),
+        },
+        Kind::Lane => "a lane index (SGPR, `m0` or an inline integer)".into(),
+        Kind::Imm16 => "an integer 0..65535".into(),
+        Kind::Simm16 => "an integer -32768..65535".into(),
+        Kind::Label => "a label".into(),
+        Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
+        Kind::SBase(2) => "an SGPR pair holding a 64-bit address".into(),
+        Kind::SBase(_) => "4 SGPRs aligned to 4 holding a buffer resource".into(),
+        Kind::SOffset => "an SGPR, `m0` or a byte offset 0..0xfffff".into(),
+        Kind::BufAddr => "a VGPR or `off`".into(),
+        Kind::Rsrc => "4 SGPRs aligned to 4 holding a buffer resource".into(),
+        Kind::BufSOffset => "an SGPR, `m0` or an inline integer".into(),
+        Kind::GlobalAddr => "a VGPR pair (with `off`) or a VGPR (with an SGPR base)".into(),
+        Kind::GlobalSAddr => "an SGPR pair or `off`".into(),
+        Kind::ScratchAddr => "a VGPR or `off`".into(),
+        Kind::ScratchSAddr => "an SGPR or `off`".into(),
+    }
+}
+
+/// Checks a scalar register range or special register of `dwords` registers.
+fn scalar_reg(operand: &Operand, dwords: u8, target: Target) -> Result<bool, String> {
+    match operand {
+        Operand::Reg(r) if r.file() == RegFile::Sgpr => {
+            if r.count != u16::from(dwords) {
+                return Ok(false);
+            }
+            if !r.is_aligned(sgpr_alignment(r.count)) {
+                return Err(format!(
+                    "`{r}` is not aligned: a tuple of {} SGPRs must start at a multiple of {}",
+                    r.count,
+                    sgpr_alignment(r.count)
+                ));
+            }
+            if r.end() > target.addressable_sgprs() {
+                return Err(format!(
+                    "`{r}` is beyond the SGPRs {target} can name (s0-s{})",
+                    target.addressable_sgprs() - 1
+                ));
+            }
+            Ok(true)
+        }
+        Operand::Special(Special::Null) if !target.is_rdna() => {
+            Err(format!("`null` does not exist on {target}"))
+        }
+        Operand::Special(s) => Ok(s.dwords() == dwords),
+        _ => Ok(false),
+    }
+}
+
+fn vector_reg(operand: &Operand, dwords: u8) -> bool {
+    matches!(operand, Operand::Reg(r) if r.file() == RegFile::Vgpr && r.count == u16::from(dwords))
+}
+
+fn imm_ok(operand: &Operand, dwords: u8) -> bool {
+    match operand {
+        Operand::Imm(imm) => {
+            if dwords >= 2 {
+                imm.value64().is_some()
+            } else {
+                imm.value32().is_some()
+            }
+        }
+        Operand::Expr(_) => dwords == 1,
+        _ => false,
+    }
+}
+
+fn inline_int(operand: &Operand) -> bool {
+    matches!(operand, Operand::Imm(Imm::Int(v)) if (-16..=64).contains(v))
+}
+
+/// Checks that `operand` fits a slot of `kind`; returns what was expected otherwise.
+pub fn check_operand(
+    kind: Kind,
+    operand: &Operand,
+    target: Target,
+    wave: WaveSize,
+) -> Result<(), String> {
+    let ok = match kind {
+        Kind::SDst(n) => {
+            !matches!(operand, Operand::Special(Special::Null) if n > 1)
+                && scalar_reg(operand, n, target)?
+        }
+        Kind::SReg(n) => scalar_reg(operand, n, target)?,
+        Kind::SSrc(n) => scalar_reg(operand, n, target)? || imm_ok(operand, n),
+        Kind::VDst(n) | Kind::VReg(n) => vector_reg(operand, n),
+        Kind::VSrc(n) => {
+            vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
+        }
+        Kind::MaskDst | Kind::MaskSrc => scalar_reg(operand, wave.mask_dwords(), target)?,
+        Kind::Lane => scalar_reg(operand, 1, target)? || inline_int(operand),
+        Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
+        Kind::Simm16 => {
+            matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
+        }
+        Kind::Label => matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0),
+        Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
+        Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
+        Kind::SOffset => {
+            scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xfffff).contains(v))
+        }
+        Kind::BufAddr | Kind::ScratchAddr => {
+            vector_reg(operand, 1) || matches!(operand, Operand::Off)
+        }
+        Kind::Rsrc => scalar_reg(operand, 4, target)? && matches!(operand, Operand::Reg(_)),
+        Kind::BufSOffset => scalar_reg(operand, 1, target)? || inline_int(operand),
+        Kind::GlobalAddr => vector_reg(operand, 1) || vector_reg(operand, 2),
+        Kind::GlobalSAddr => {
+            matches!(operand, Operand::Off)
+                || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 2, target)?)
+        }
+        Kind::ScratchSAddr => {
+            matches!(operand, Operand::Off)
+                || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected {}, found `{operand}`",
+            describe(kind, wave)
+        ))
+    }
+}
+
+/// The scalar values a vector instruction reads through the constant bus: SGPRs (by first
+/// register) and literals.
+fn constant_bus_reads(inst: &Inst, wave: WaveSize, vop3: bool) -> usize {
+    // LLVM counts `vcc_lo` and `vcc` as different values, so the key is the whole range.
+    let mut sgprs: Vec<(u16, u16)> = Vec::new();
+    let mut literals: Vec<String> = Vec::new();
+    let info = inst.op.info();
+    for (kind, operand) in info
+        .srcs
+        .iter()
+        .zip(inst.operands[info.dsts.len()..].iter())
+    {
+        match (kind, operand) {
+            (_, Operand::Reg(r))
+                if r.file() == RegFile::Sgpr && !sgprs.contains(&(r.first.num, r.count)) =>
+            {
+                sgprs.push((r.first.num, r.count));
+            }
+            (_, Operand::Reg(_)) => {}
+            (_, Operand::Special(s)) if *s != Special::Null => {
+                let key = (s.hw_index(), u16::from(s.dwords()));
+                if !sgprs.contains(&key) {
+                    sgprs.push(key);
+                }
+            }
+            (k, o) if needs_literal(*k, o) => {
+                let text = o.to_string();
+                if !literals.contains(&text) {
+                    literals.push(text);
+                }
+            }
+            _ => {}
+        }
+    }
+    // The 32-bit encodings of v_cndmask/v_addc read vcc implicitly; it is already counted
+    // as an operand above because the project spells it out, as LLVM does.
+    let _ = (wave, vop3);
+    sgprs.len() + literals.len()
+}
+
+/// Checks the rules that concern the whole instruction (after each operand was checked).
+pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Violation> {
+    let info = inst.op.info();
+    let vector_alu = matches!(
+        info.format,
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+    );
+    if inst.e64 && !vector_alu {
+        return Err(Violation::whole(
+            "`_e64` applies to vector ALU instructions only",
+        ));
+    }
+    if vector_alu {
+        let vop3 = uses_vop3(inst, target, wave);
+        let literal = info
+            .slots()
+            .zip(inst.operands.iter())
+            .position(|(k, o)| needs_literal(k, o));
+        if let Some(i) = literal {
+            if vop3 && !target.vop3_literal() {
+                return Err(Violation::at(
+                    i,
+                    format!(
+                        "{target} has no literal constants in 64-bit (VOP3) vector \
+                         instructions; move the value into a register first"
+                    ),
+                ));
+            }
+        }
+        // v_readlane/v_writelane read their lane index on the constant bus as well.
+        let limit = target.constant_bus_limit();
+        let reads = constant_bus_reads(inst, wave, vop3);
+        if reads > limit {
+            return Err(Violation::whole(format!(
+                "reads {reads} different SGPRs or literals; {target} allows {limit} \
+                 (constant bus)"
+            )));
+        }
+        if matches!(
+            inst.op,
+            Opcode::VLshlrevB64 | Opcode::VLshrrevB64 | Opcode::VAshrrevI64
+        ) && target.is_rdna()
+            && reads > 1
+        {
+            return Err(Violation::whole(format!(
+                "64-bit shifts read at most one SGPR or literal on {target} (constant bus)"
+            )));
+        }
+    }
+    match info.format {
+        Format::Smem if !matches!(inst.operands[0], Operand::Reg(_)) => {
+            return Err(Violation::at(0, "scalar loads write SGPRs only"));
+        }
+        Format::Mubuf => {
+            let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];
+            let uses_vaddr = inst.mods.offen || inst.mods.idxen;
+            if uses_vaddr && matches!(addr, Operand::Off) {
+                return Err(Violation::whole(
+                    "`offen`/`idxen` need an address VGPR, not `off`",
+                ));
+            }
+            if !uses_vaddr && !matches!(addr, Operand::Off) {
+                return Err(Violation::whole(
+                    "an address VGPR needs `offen` or `idxen` (or write `off`)",
+                ));
+            }
+            if inst.mods.offen && inst.mods.idxen {
+                return Err(Violation::whole(
+                    "`offen` together with `idxen` (a VGPR pair) is not supported",
+                ));
+            }
+            if !(0..=4095).contains(&inst.mods.offset) {
+                return Err(Violation::whole("buffer `offset:` must be 0..4095"));
+            }
+        }
+        Format::Global | Format::Scratch => {
+            if inst.mods.offen || inst.mods.idxen {
+                return Err(Violation::whole(
+                    "`offen`/`idxen` belong to buffer instructions",
+                ));
+            }
+            let (lo, hi) = match target {
+                Target::Gfx1030 => (-2048, 2047),
+                _ => (-4096, 4095),
+            };
+            if !(lo..=hi).contains(&inst.mods.offset) {
+                return Err(Violation::whole(format!(
+                    "`offset:` must be {lo}..{hi} on {target}"
+                )));
+            }
+            if info.format == Format::Scratch && target == Target::Gfx1030 {
+                let base = info.dsts.len();
+                let saddr_i = if inst.op.is_store() {
+                    base + 2
+                } else {
+                    base + 1
+                };
+                if !matches!(inst.operands[base], Operand::Off)
+                    && !matches!(inst.operands[saddr_i], Operand::Off)
+                {
+                    return Err(Violation::at(
+                        saddr_i,
+                        "gfx1030 scratch takes a VGPR or an SGPR address, not both; write `off` \
+                         for one of them",
+                    ));
+                }
+            }
+            if info.format == Format::Global {
+                let base = info.dsts.len();
+                let (addr_i, saddr_i) = if inst.op.is_store() {
+                    (base, base + 2)
+                } else {
+                    (base, base + 1)
+                };
+                let dwords = match &inst.operands[addr_i] {
+                    Operand::Reg(r) => r.count,
+                    _ => 0,
+                };
+                let want = if matches!(inst.operands[saddr_i], Operand::Off) {
+                    2
+                } else {
+                    1
+                };
+                if dwords != want {
+                    return Err(Violation::at(
+                        addr_i,
+                        if want == 2 {
+                            "without an SGPR base the address is a VGPR pair (64-bit address)"
+                        } else {
+                            "with an SGPR base the address is one VGPR (32-bit offset)"
+                        },
+                    ));
+                }
+            }
+        }
+        _ => {
+            if inst.mods != Default::default() {
+                return Err(Violation::whole(
+                    "memory modifiers on a non-memory instruction",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The register range an operand names, if any (specials are mapped to their SGPR numbers).
+pub fn operand_range(operand: &Operand) -> Option<RegRange> {
+    match operand {
+        Operand::Reg(r) => Some(*r),
+        Operand::Special(s) => Some(RegRange::new(
+            RegFile::Sgpr,
+            s.hw_index(),
+            u16::from(s.dwords()),
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,435 @@
+//! Dispatch set-up for the AMD Catalyst OpenCL 1.2 kernel ABI (spec catalyst-abi.md), from
+//! a [`KernelLayout`] of the `gpuabi-catalyst` crate: cb0 filled from the NDRange, cb1 from
+//! the argument values, buffer descriptors in the user-data SGPRs (or in the tables they
+//! point to), group ids after the user SGPRs, local ids in v0-v2, one wave per 64
+//! work-items of each work-group.
+//!
+//! Decisions where the spec is silent: a global pointer argument's cb1 value is 0 (the byte
+//! offset into the buffer its UAV descriptor covers, which is the whole buffer); cb0 dwords
+//! the spec does not document stay 0; TG_SIZE, when enabled, holds the number of waves in
+//! the work-group; images, samplers, counters, structures, local pointers and scratch are
+//! not supported and give an error naming the argument or user-data entry.
+
+use std::collections::BTreeMap;
+
+use gpuabi_catalyst::args::ArgKind;
+use gpuabi_catalyst::resource_ids::Resource;
+use gpuabi_catalyst::userdata::DataClass;
+use gpuabi_catalyst::KernelLayout;
+use gpuabi_layout::reg::{RegFile, RegRange};
+
+use crate::dispatch::{LaneValues, WaveSetup};
+use crate::exec::memory::Descriptor;
+use crate::memory::Memory;
+
+/// The NDRange of a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NdRange {
+    /// 1, 2 or 3.
+    pub work_dim: u32,
+    /// Global size per dimension (unused dimensions 1).
+    pub global: [u32; 3],
+    /// Local (work-group) size per dimension (unused dimensions 1).
+    pub local: [u32; 3],
+    /// Global offset per dimension.
+    pub offset: [u32; 3],
+}
+
+/// The value of one kernel argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// A global (or `constant`) pointer to the named buffer.
+    Buffer(String),
+    /// Numbers for a value argument, one per vector component; converted per the type.
+    Numbers(Vec<f64>),
+}
+
+/// A Catalyst dispatch that cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CatalystError {
+    /// The NDRange is invalid.
+    #[error("NDRange: {0}")]
+    NdRange(String),
+    /// An argument is missing, has the wrong kind of value or is not supported.
+    #[error("argument `{name}`: {message}")]
+    Arg {
+        /// The argument.
+        name: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// A user-data entry or register the simulator cannot fill.
+    #[error("{0}")]
+    Unsupported(String),
+    /// Global memory is full.
+    #[error("{0}")]
+    Memory(String),
+}
+
+/// Wave size of the Catalyst ABI: GCN runs wave64.
+pub const CATALYST_WAVE: usize = 64;
+const CB0_DWORDS: usize = 64;
+
+impl NdRange {
+    fn check(&self) -> Result<[u32; 3], CatalystError> {
+        if !(1..=3).contains(&self.work_dim) {
+            return Err(CatalystError::NdRange(format!(
+                "work_dim {} is not 1, 2 or 3",
+                self.work_dim
+            )));
+        }
+        let mut groups = [1; 3];
+        for (d, groups_d) in groups.iter_mut().enumerate() {
+            let (g, l) = (self.global[d], self.local[d]);
+            if d as u32 >= self.work_dim && (g != 1 || l != 1) {
+                return Err(CatalystError::NdRange(format!(
+                    "dimension {d} is beyond work_dim {} but has sizes {g}/{l}",
+                    self.work_dim
+                )));
+            }
+            if l == 0 || g == 0 || g % l != 0 {
+                return Err(CatalystError::NdRange(format!(
+                    "global size {g} of dimension {d} is not a positive multiple of the local size {l} (OpenCL 1.2)"
+                )));
+            }
+            *groups_d = g / l;
+        }
+        let items = u64::from(self.local[0]) * u64::from(self.local[1]) * u64::from(self.local[2]);
+        if items > 1024 {
+            return Err(CatalystError::NdRange(format!(
+                "a work-group of {items} work-items exceeds 1024"
+            )));
+        }
+        let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+        if total > 65536 {
+            return Err(CatalystError::NdRange(format!(
+                "{total} work-groups exceed the simulator's limit of 65536"
+            )));
+        }
+        Ok(groups)
+    }
+}
+
+fn reg(name: &str) -> Result<RegRange, CatalystError> {
+    name.parse::<RegRange>()
+        .map_err(|e| CatalystError::Unsupported(format!("register `{name}` of the layout: {e}")))
+}
+
+/// Fills cb0 (setup buffer) dwords from the field map of the layout.
+fn cb0(layout: &KernelLayout, nd: &NdRange, groups: [u32; 3]) -> Result<Vec<u32>, CatalystError> {
+    let mut d = vec![0u32; CB0_DWORDS];
+    let off = nd.offset;
+    for field in &layout.cb0 {
+        let values: Vec<u32> = match field.content {
+            c if c.starts_with("global size") => nd.global.to_vec(),
+            "work_dim" => vec![nd.work_dim],
+            c if c.starts_with("local size") => nd.local.to_vec(),
+            c if c.starts_with("number of groups") => groups.to_vec(),
+            c if c.starts_with("global offset") => off.to_vec(),
+            // Reproduced as the spec documents it (§4).
+            c if c.starts_with("off(0)") => {
+                let dim = nd.work_dim;
+                vec![off[0]
+                    .wrapping_mul(if dim >= 1 { off[1] } else { 1 })
+                    .wrapping_mul(if dim == 2 { off[2] } else { 1 })]
+            }
+            // No global constant data in simulated dispatches.
+            c if c.starts_with("offset of the global constant data") => {
+                vec![0; field.count as usize]
+            }
+            other => {
+                return Err(CatalystError::Unsupported(format!(
+                    "cb0 field `{other}` is unknown to the simulator"
+                )))
+            }
+        };
+        for (k, v) in values.into_iter().take(field.count as usize).enumerate() {
+            if let Some(slot) = d.get_mut(field.first as usize + k) {
+                *slot = v;
+            }
+        }
+    }
+    Ok(d)
+}
+
+/// Converts numbers to the dwords of a value argument of type `ty` (`uint`, `float4`, …).
+fn value_dwords(name: &str, ty: &str, numbers: &[f64]) -> Result<Vec<u32>, CatalystError> {
+    let base = ty.trim_end_matches(|c: char| c.is_ascii_digit());
+    let mut out = Vec::new();
+    for &n in numbers {
+        let int_ok = n.fract() == 0.0;
+        let bad = || CatalystError::Arg {
+            name: name.to_string(),
+            message: format!("`{n}` does not fit the type `{ty}`"),
+        };
+        match base {
+            "float" => out.push((n as f32).to_bits()),
+            "double" => {
+                let b = n.to_bits();
+                out.extend([b as u32, (b >> 32) as u32]);
+            }
+            "long" | "ulong" => {
+                if !int_ok {
+                    return Err(bad());
+                }
+                let v = if n < 0.0 { n as i64 as u64 } else { n as u64 };
+                out.extend([v as u32, (v >> 32) as u32]);
+            }
+            "char" | "uchar" | "short" | "ushort" | "int" | "uint" => {
+                if !int_ok || n < i32::MIN as f64 || n > u32::MAX as f64 {
+                    return Err(bad());
+                }
+                out.push(if n < 0.0 { n as i32 as u32 } else { n as u32 });
+            }
+            _ => {
+                return Err(CatalystError::Arg {
+                    name: name.to_string(),
+                    message: format!("values of type `{ty}` are not supported"),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn raw_descriptor(base: u64, bytes: usize) -> [u32; 4] {
+    Descriptor {
+        base,
+        stride: 0,
+        num_records: bytes as u32,
+        swizzle: false,
+        add_tid: false,
+        index_stride: 8,
+        element_size: 4,
+    }
+    .encode()
+}
+
+fn add(memory: &mut Memory, name: &str, data: Vec<u8>, limit: u64) -> Result<u64, CatalystError> {
+    let id = memory
+        .add(name, data, limit)
+        .map_err(|e| CatalystError::Memory(e.to_string()))?;
+    Ok(memory.buffer(id).base)
+}
+
+fn dwords_to_bytes(d: &[u32]) -> Vec<u8> {
+    d.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// Sets up a Catalyst dispatch: adds `cb0`, `cb1` (and descriptor tables when the user
+/// data points to them) to `memory`, where argument buffers must already be, and returns
+/// one [`WaveSetup`] per wave, work-group by work-group (x fastest).
+pub fn dispatch(
+    layout: &KernelLayout,
+    nd: &NdRange,
+    args: &BTreeMap<String, ArgValue>,
+    memory: &mut Memory,
+    global_limit: u64,
+) -> Result<Vec<WaveSetup>, CatalystError> {
+    let groups = nd.check()?;
+    for name in args.keys() {
+        if !layout.args.iter().any(|a| &a.name == name) {
+            return Err(CatalystError::Arg {
+                name: name.clone(),
+                message: format!("kernel `{}` has no such argument", layout.kernel),
+            });
+        }
+    }
+    // cb1 and the UAVs of the pointer arguments.
+    let mut cb1 = vec![0u32; (layout.args_space as usize).div_ceil(4)];
+    let mut uavs: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
+    for a in &layout.args {
+        let value = args.get(&a.name);
+        let err = |message: String| CatalystError::Arg {
+            name: a.name.clone(),
+            message,
+        };
+        match (a.kind, value) {
+            (ArgKind::Pointer, Some(ArgValue::Buffer(b))) => {
+                let buffer = memory
+                    .find(b)
+                    .ok_or_else(|| err(format!("no buffer `{b}`")))?;
+                let id = match a.resource {
+                    Some(Resource::Uav(id) | Resource::ConstUav(id)) => id,
+                    _ => {
+                        return Err(err(
+                            "only global and constant (UAV) pointers are supported".into()
+                        ))
+                    }
+                };
+                if a.used {
+                    uavs.insert(id, raw_descriptor(buffer.base, buffer.data.len()));
+                }
+                // The pointer is the byte offset into the UAV's range: 0 (32- or 64-bit).
+            }
+            (ArgKind::Pointer, None) if !a.used => {}
+            (ArgKind::Value, Some(ArgValue::Numbers(ns))) => {
+                let dw = value_dwords(&a.name, &a.type_name, ns)?;
+                if dw.len() as u32 * 4 > a.size {
+                    return Err(err(format!(
+                        "{} dwords given but the argument takes {} bytes",
+                        dw.len(),
+                        a.size
+                    )));
+                }
+                let first = a.offset as usize / 4;
+                let slot = cb1
+                    .get_mut(first..first + dw.len())
+                    .ok_or_else(|| err("the argument lies outside argsSpace".into()))?;
+                slot.copy_from_slice(&dw);
+            }
+            (ArgKind::Pointer, _) => {
+                return Err(err("expected a buffer: --arg NAME=@BUFFER".into()))
+            }
+            (ArgKind::Value, _) => {
+                return Err(err("expected numbers: --arg NAME=1 or NAME=1,2,3,4".into()))
+            }
+            (kind, _) => {
+                return Err(err(format!(
+                    "arguments of kind {kind:?} are not supported by the simulator"
+                )))
+            }
+        }
+    }
+    let cb0 = cb0(layout, nd, groups)?;
+    let cb0_base = add(memory, "cb0", dwords_to_bytes(&cb0), global_limit)?;
+    let cb1_bytes = dwords_to_bytes(&cb1);
+    let cb1_len = cb1_bytes.len().max(4);
+    let cb1_base = add(memory, "cb1", cb1_bytes, global_limit)?;
+    let cbs = [
+        raw_descriptor(cb0_base, CB0_DWORDS * 4),
+        raw_descriptor(cb1_base, cb1_len),
+    ];
+    // Unbound UAV ids (the dummy uavid) get an empty range: every access is out of range.
+    let uav = |id: u32| uavs.get(&id).copied().unwrap_or(raw_descriptor(0, 0));
+
+    // User-data SGPRs.
+    let mut sgprs: Vec<(u16, u32)> = Vec::new();
+    for e in &layout.userdata {
+        let values: Vec<u32> = match e.class {
+            DataClass::IMM_CONST_BUFFER => cbs
+                .get(e.api_slot as usize)
+                .ok_or_else(|| {
+                    CatalystError::Unsupported(format!(
+                        "user data {}: constant buffer {} (only cb0 and cb1 exist)",
+                        e.class, e.api_slot
+                    ))
+                })?
+                .to_vec(),
+            DataClass::IMM_UAV => uav(e.api_slot).to_vec(),
+            DataClass::PTR_CONST_BUFFER_TABLE => {
+                let table: Vec<u32> = cbs.iter().flatten().copied().collect();
+                let base = add(memory, "cb_table", dwords_to_bytes(&table), global_limit)?;
+                vec![base as u32, (base >> 32) as u32]
+            }
+            DataClass::PTR_UAV_TABLE => {
+                // 8 dwords per entry; buffers use the first 4 (spec §2.2).
+                let n = uavs.keys().max().map_or(0, |m| m + 1) as usize;
+                let mut table = vec![0u32; 8 * n.max(1)];
+                for (id, d) in &uavs {
+                    table[8 * *id as usize..8 * *id as usize + 4].copy_from_slice(d);
+                }
+                let base = add(memory, "uav_table", dwords_to_bytes(&table), global_limit)?;
+                vec![base as u32, (base >> 32) as u32]
+            }
+            other => {
+                return Err(CatalystError::Unsupported(format!(
+                    "user data {other} (s{}) is not supported by the simulator",
+                    e.reg_start
+                )))
+            }
+        };
+        if values.len() != e.reg_size as usize {
+            return Err(CatalystError::Unsupported(format!(
+                "user data {} has {} registers, the simulator fills {}",
+                e.class,
+                e.reg_size,
+                values.len()
+            )));
+        }
+        for (k, v) in values.into_iter().enumerate() {
+            sgprs.push((e.reg_start as u16 + k as u16, v));
+        }
+    }
+    if layout.scratch_offset_sgpr.is_some() {
+        return Err(CatalystError::Unsupported(
+            "kernels with a scratch buffer are not supported by the simulator".into(),
+        ));
+    }
+    let group_regs: Vec<(usize, RegRange)> = layout
+        .group_dims()
+        .iter()
+        .zip(&layout.group_id_sgprs)
+        .map(|(d, r)| Ok((dim_index(d), reg(r)?)))
+        .collect::<Result<_, CatalystError>>()?;
+    let local_regs: Vec<RegRange> = layout
+        .local_id_vgprs
+        .iter()
+        .map(|r| reg(r))
+        .collect::<Result<_, _>>()?;
+    let tg_size = layout.tg_size_sgpr.as_deref().map(reg).transpose()?;
+    for r in group_regs.iter().map(|(_, r)| r).chain(tg_size.iter()) {
+        if r.file() != RegFile::Sgpr {
+            return Err(CatalystError::Unsupported(format!(
+                "group register {r} is not an SGPR"
+            )));
+        }
+    }
+
+    let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
+    let waves_per_group = group_items.div_ceil(CATALYST_WAVE);
+    let mut setups = Vec::new();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let gid = [gx, gy, gz];
+                for w in 0..waves_per_group {
+                    let mut s = WaveSetup {
+                        sgprs: sgprs.clone(),
+                        ..Default::default()
+                    };
+                    for (d, r) in &group_regs {
+                        s.sgprs.push((r.first.num, gid[*d]));
+                    }
+                    if let Some(r) = tg_size {
+                        s.sgprs.push((r.first.num, waves_per_group as u32));
+                    }
+                    let first = w * CATALYST_WAVE;
+                    let lanes = (group_items - first).min(CATALYST_WAVE);
+                    let (lx, ly) = (nd.local[0], nd.local[1]);
+                    let ids = [0, 1, 2].map(|dim| {
+                        (0..CATALYST_WAVE)
+                            .map(|lane| {
+                                let i = (first + lane) as u32;
+                                match (lane < lanes, dim) {
+                                    (false, _) => 0,
+                                    (true, 0) => i % lx,
+                                    (true, 1) => (i / lx) % ly,
+                                    (true, _) => i / (lx * ly),
+                                }
+                            })
+                            .collect::<Vec<u32>>()
+                    });
+                    for (r, values) in local_regs.iter().zip(ids) {
+                        s.vgprs.push((r.first.num, LaneValues::PerLane(values)));
+                    }
+                    s.exec = Some(if lanes == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << lanes) - 1
+                    });
+                    setups.push(s);
+                }
+            }
+        }
+    }
+    Ok(setups)
+}
+
+fn dim_index(d: &str) -> usize {
+    match d {
+        "y" => 1,
+        "z" => 2,
+        _ => 0,
+    }
+}

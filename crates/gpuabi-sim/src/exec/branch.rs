@@ -1,0 +1,42 @@
+//! Program control: SOPP branches and `s_endpgm`, and the program-counter moves
+//! `s_getpc_b64`, `s_setpc_b64`, `s_swappc_b64` (byte addresses).
+
+use gpuabi_amdgpu::Opcode;
+
+use super::Flow;
+use crate::image::Decoded;
+use crate::wave::Wave;
+
+/// Executes a control instruction and says where execution continues.
+pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
+    use Opcode::*;
+    let taken = match d.op {
+        SEndpgm => return Flow::End,
+        SNop | SWaitcnt => return Flow::Next,
+        // The PC of the next instruction, as the ISA defines it.
+        SGetpcB64 => {
+            w.write_s64(d.dst[0], d.next_addr);
+            return Flow::Next;
+        }
+        SSetpcB64 => return Flow::Jump(w.s64(d.src[0])),
+        SSwappcB64 => {
+            // The source is read before the return address is written (they may overlap).
+            let target = w.s64(d.src[0]);
+            w.write_s64(d.dst[0], d.next_addr);
+            return Flow::Jump(target);
+        }
+        SBranch => true,
+        SCbranchScc0 => !w.scc,
+        SCbranchScc1 => w.scc,
+        SCbranchVccz => w.vcc() == 0,
+        SCbranchVccnz => w.vcc() != 0,
+        SCbranchExecz => w.exec() == 0,
+        SCbranchExecnz => w.exec() != 0,
+        _ => unreachable!("{:?} is not a control instruction", d.op),
+    };
+    if taken {
+        Flow::Goto(d.target)
+    } else {
+        Flow::Next
+    }
+}

@@ -1,0 +1,336 @@
+//! Memory instructions: scalar loads, buffer loads/stores through resource descriptors,
+//! global loads/stores, per-lane scratch.
+
+use gpuabi_amdgpu::{Format, Opcode};
+
+use crate::error::SimError;
+use crate::image::{Decoded, Dst, Src};
+use crate::memory::Memory;
+use crate::stats::Stats;
+use crate::wave::Wave;
+
+/// What memory instructions touch besides the wave.
+pub struct MemCtx<'a> {
+    /// Global memory.
+    pub mem: &'a mut Memory,
+    /// Counters.
+    pub stats: &'a mut Stats,
+    /// Bytes of scratch per lane.
+    pub scratch_limit: u32,
+}
+
+fn bad(d: &Decoded, what: &'static str, addr: u64, bytes: u32, lane: usize) -> SimError {
+    SimError::BadAddress {
+        what,
+        addr,
+        bytes,
+        lane: lane as u32,
+        pc: d.addr,
+        line: d.line,
+    }
+}
+
+/// A buffer resource descriptor (V#), decoded from its four dwords (GCN3 §8.1.5 layout;
+/// RDNA keeps these fields where this model uses them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Descriptor {
+    /// 48-bit base address.
+    pub base: u64,
+    /// Bytes per record (0: a raw byte range).
+    pub stride: u32,
+    /// Records (stride != 0) or bytes (stride == 0) in range.
+    pub num_records: u32,
+    /// Swizzled addressing (scratch).
+    pub swizzle: bool,
+    /// The lane id is added to the index.
+    pub add_tid: bool,
+    /// Swizzle: lanes per index group (8, 16, 32, 64).
+    pub index_stride: u32,
+    /// Swizzle: bytes per element (2, 4, 8, 16).
+    pub element_size: u32,
+}
+
+impl Descriptor {
+    /// Decodes the four dwords.
+    pub fn decode(d: [u32; 4]) -> Descriptor {
+        Descriptor {
+            base: u64::from(d[0]) | u64::from(d[1] & 0xffff) << 32,
+            stride: (d[1] >> 16) & 0x3fff,
+            swizzle: d[1] >> 31 != 0,
+            num_records: d[2],
+            add_tid: (d[3] >> 23) & 1 != 0,
+            index_stride: 8 << ((d[3] >> 21) & 3),
+            element_size: 2 << ((d[3] >> 19) & 3),
+        }
+    }
+
+    /// Encodes a descriptor (the inverse of [`Descriptor::decode`] on the fields above;
+    /// the format fields are set to a 32-bit uint format).
+    pub fn encode(&self) -> [u32; 4] {
+        let is = self.index_stride.max(8).trailing_zeros() - 3;
+        let es = self.element_size.max(2).trailing_zeros() - 1;
+        [
+            self.base as u32,
+            ((self.base >> 32) as u32 & 0xffff)
+                | (self.stride & 0x3fff) << 16
+                | u32::from(self.swizzle) << 31,
+            self.num_records,
+            // dst_sel xyzw = 4,5,6,7; num_format uint (4); data_format 32 (4).
+            4 | 5 << 3
+                | 6 << 6
+                | 7 << 9
+                | 4 << 12
+                | 4 << 15
+                | es << 19
+                | is << 21
+                | u32::from(self.add_tid) << 23,
+        ]
+    }
+
+    /// The address of byte `offset` of record `index` (before the scalar offset is added),
+    /// or `None` if out of range (then loads read 0 and stores are dropped, as the hardware
+    /// does). Raw buffers (stride 0) check the byte offset against `num_records`, structured
+    /// ones the index.
+    pub fn address(&self, index: u32, offset: u32) -> Option<u64> {
+        // Raw buffers are range-checked on the byte offset, structured ones on the index.
+        let in_range = if self.stride == 0 {
+            u64::from(offset) + 4 <= u64::from(self.num_records)
+        } else {
+            index < self.num_records
+        };
+        if !in_range {
+            return None;
+        }
+        let a = if self.swizzle {
+            // GCN3 §8.1.5 swizzled addressing (private/scratch buffers); with ADD_TID the
+            // lanes' dwords interleave, so a per-lane stack moves by bytes × wave size.
+            let (is, es) = (u64::from(self.index_stride), u64::from(self.element_size));
+            let (index, offset) = (u64::from(index), u64::from(offset));
+            let (idx_msb, idx_lsb) = (index / is, index % is);
+            let (off_msb, off_lsb) = (offset / es, offset % es);
+            (idx_msb * u64::from(self.stride) + off_msb * es) * is + idx_lsb * es + off_lsb
+        } else {
+            u64::from(index) * u64::from(self.stride) + u64::from(offset)
+        };
+        Some(self.base + a)
+    }
+}
+
+fn descriptor(w: &Wave, src: Src) -> Descriptor {
+    let i = match src {
+        Src::Sgpr(i) => i as usize,
+        _ => 0,
+    };
+    Descriptor::decode([w.sgpr[i], w.sgpr[i + 1], w.sgpr[i + 2], w.sgpr[i + 3]])
+}
+
+fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
+    use Opcode::*;
+    let n = match d.op {
+        SLoadDword | SBufferLoadDword => 1,
+        SLoadDwordx2 | SBufferLoadDwordx2 => 2,
+        SLoadDwordx4 | SBufferLoadDwordx4 => 4,
+        _ => 8,
+    };
+    let offset = w.s32(d.src[1]);
+    let Dst::Sgpr(first) = d.dst[0] else {
+        return Ok(());
+    };
+    let buffer = matches!(
+        d.op,
+        SBufferLoadDword | SBufferLoadDwordx2 | SBufferLoadDwordx4
+    );
+    for k in 0..n {
+        let value = if buffer {
+            let desc = descriptor(w, d.src[0]);
+            let off = (offset & !3).wrapping_add(4 * k);
+            match desc.address(0, off) {
+                Some(a) => ctx.mem.read_u32(a).ok_or_else(|| bad(d, "load", a, 4, 0))?,
+                None => 0,
+            }
+        } else {
+            let base = w.s64(d.src[0]) & 0xffff_ffff_ffff;
+            let a = (base + u64::from(offset) + u64::from(4 * k)) & !3;
+            ctx.mem.read_u32(a).ok_or_else(|| bad(d, "load", a, 4, 0))?
+        };
+        w.sgpr[first as usize + k as usize] = value;
+    }
+    Ok(())
+}
+
+/// Per-lane byte addresses of a vector memory instruction: `Some(address)` or `None` when a
+/// buffer access is out of its descriptor's range.
+fn lane_addresses(
+    d: &Decoded,
+    w: &Wave,
+    lane: usize,
+    addr_src: Src,
+    third: Src,
+    fourth: Src,
+) -> Option<u64> {
+    let vaddr = match addr_src {
+        Src::Vgpr(r) => Some(r),
+        _ => None,
+    };
+    let inst_offset = d.mods.offset;
+    match d.op.info().format {
+        Format::Mubuf => {
+            let desc = descriptor(w, third);
+            let soffset = w.s32(fourth);
+            let v = vaddr.map_or(0, |r| w.v(r, lane));
+            let vindex = if d.mods.idxen { v } else { 0 };
+            let voffset = if d.mods.offen { v } else { 0 };
+            let index = vindex.wrapping_add(if desc.add_tid { lane as u32 } else { 0 });
+            // The scalar offset is added after swizzling and range checking (GCN3 §8.1.5:
+            // ADDR = base + sgpr_offset + buffer_offset), as a wave's scratch offset is.
+            let offset = voffset.wrapping_add(inst_offset as u32);
+            desc.address(index, offset)
+                .map(|a| a.wrapping_add(u64::from(soffset)))
+        }
+        Format::Global => {
+            let a = match (third, vaddr) {
+                (Src::Sgpr(_), Some(r)) => w.s64(third).wrapping_add(u64::from(w.v(r, lane))),
+                (_, Some(r)) => u64::from(w.v(r, lane)) | u64::from(w.v(r + 1, lane)) << 32,
+                _ => 0,
+            };
+            Some(a.wrapping_add(inst_offset as i64 as u64))
+        }
+        _ => {
+            // Scratch: a per-lane byte offset, checked by the caller.
+            let s = match third {
+                Src::Sgpr(_) => u64::from(w.s32(third)),
+                _ => 0,
+            };
+            let v = vaddr.map_or(0, |r| u64::from(w.v(r, lane)));
+            Some((s + v).wrapping_add(inst_offset as i64 as u64) & 0xffff_ffff)
+        }
+    }
+}
+
+/// Executes a memory instruction.
+pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
+    let format = d.op.info().format;
+    if format == Format::Smem {
+        return smem(d, w, ctx);
+    }
+    let n = u32::from(d.op.mem_dwords());
+    let store = d.op.is_store();
+    // Operand positions: loads `vdst, addr, X, Y`; stores `vdata, addr, X, Y` (buffer) or
+    // `addr, vdata, saddr` (global, scratch).
+    let (data, addr_src, third, fourth) = match (format, store) {
+        (Format::Mubuf, false) => (d.dst[0], d.src[0], d.src[1], d.src[2]),
+        (Format::Mubuf, true) => (vdst(d.src[0]), d.src[1], d.src[2], d.src[3]),
+        (_, false) => (d.dst[0], d.src[0], d.src[1], Src::None),
+        (_, true) => (vdst(d.src[1]), d.src[0], d.src[2], Src::None),
+    };
+    let Dst::Vgpr(data) = data else {
+        return Ok(());
+    };
+    let scratch = format == Format::Scratch;
+    let exec = w.exec();
+    let mut m = exec;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth) else {
+            ctx.stats.buffer_out_of_range += 1;
+            if !store {
+                for k in 0..n {
+                    w.set_v(data + k as u16, lane, 0);
+                }
+            }
+            continue;
+        };
+        if scratch {
+            let end = addr + u64::from(4 * n);
+            if end > u64::from(ctx.scratch_limit) {
+                return Err(SimError::ScratchLimit {
+                    what: if store { "store" } else { "load" },
+                    offset: addr,
+                    bytes: 4 * n,
+                    lane: lane as u32,
+                    limit: ctx.scratch_limit,
+                    pc: d.addr,
+                    line: d.line,
+                });
+            }
+            let mem = &mut w.scratch[lane];
+            if store && mem.len() < end as usize {
+                mem.resize(end as usize, 0);
+            }
+            for k in 0..n as usize {
+                let at = addr as usize + 4 * k;
+                if store {
+                    let v = w.vgpr[(data as usize + k) * crate::wave::LANE_STRIDE + lane];
+                    w.scratch[lane][at..at + 4].copy_from_slice(&v.to_le_bytes());
+                } else {
+                    // Scratch never written reads as 0.
+                    let s = &w.scratch[lane];
+                    let v = s
+                        .get(at..at + 4)
+                        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                    w.set_v(data + k as u16, lane, v);
+                }
+            }
+            if store {
+                ctx.stats.scratch_bytes_stored += u64::from(4 * n);
+            } else {
+                ctx.stats.scratch_bytes_loaded += u64::from(4 * n);
+            }
+            continue;
+        }
+        for k in 0..n {
+            let a = addr.wrapping_add(u64::from(4 * k));
+            if store {
+                let v = w.v(data + k as u16, lane);
+                ctx.mem
+                    .write_u32(a, v)
+                    .ok_or_else(|| bad(d, "store", a, 4, lane))?;
+            } else {
+                let v = ctx
+                    .mem
+                    .read_u32(a)
+                    .ok_or_else(|| bad(d, "load", a, 4, lane))?;
+                w.set_v(data + k as u16, lane, v);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn vdst(src: Src) -> Dst {
+    match src {
+        Src::Vgpr(r) => Dst::Vgpr(r),
+        _ => Dst::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptor_round_trip_and_swizzle() {
+        let d = Descriptor {
+            base: 0x1_0000_0000,
+            stride: 4,
+            num_records: u32::MAX,
+            swizzle: true,
+            add_tid: true,
+            index_stride: 64,
+            element_size: 4,
+        };
+        assert_eq!(Descriptor::decode(d.encode()), d);
+        // Swizzled scratch: dword k of lane l lies at base + k*4*64 + l*4.
+        assert_eq!(d.address(3, 8), Some(0x1_0000_0000 + 2 * 4 * 64 + 3 * 4));
+        let raw = Descriptor {
+            stride: 0,
+            swizzle: false,
+            add_tid: false,
+            num_records: 16,
+            ..d
+        };
+        assert_eq!(raw.address(0, 12), Some(0x1_0000_000c));
+        assert_eq!(raw.address(0, 13), None);
+    }
+}

@@ -1,0 +1,182 @@
+//! Scalar ALU: SOP1, SOP2, SOPC, SOPK.
+
+use gpuabi_amdgpu::Opcode;
+
+use crate::image::Decoded;
+use crate::wave::{Wave, EXEC};
+
+fn saveexec(w: &mut Wave, d: &Decoded, wide: bool, f: impl Fn(u64, u64) -> u64) {
+    // D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0. The b32 forms work on EXEC_LO only
+    // (all of the mask in wave32).
+    if wide {
+        let exec = w.exec();
+        let s0 = w.s64(d.src[0]);
+        w.write_s64(d.dst[0], exec);
+        let new = f(s0, exec) & w.size.full_mask();
+        w.set_exec(new);
+        w.scc = new != 0;
+    } else {
+        let exec = u64::from(w.sgpr[EXEC]);
+        let s0 = u64::from(w.s32(d.src[0]));
+        w.write_s32(d.dst[0], exec as u32);
+        let new = f(s0, exec) as u32;
+        w.sgpr[EXEC] = new;
+        w.scc = new != 0;
+    }
+}
+
+/// Executes a scalar ALU instruction other than the program-counter moves.
+pub fn exec(d: &Decoded, w: &mut Wave) {
+    use Opcode::*;
+    let a = w.s32(d.src[0]);
+    let b = w.s32(d.src[1]);
+    let a64 = w.s64(d.src[0]);
+    let b64 = w.s64(d.src[1]);
+    let dst = d.dst[0];
+    match d.op {
+        SMovB32 | SMovkI32 => w.write_s32(dst, a),
+        SMovB64 => w.write_s64(dst, a64),
+        SNotB32 => {
+            let r = !a;
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SNotB64 => {
+            let r = !a64;
+            w.write_s64(dst, r);
+            w.scc = r != 0;
+        }
+        SBcnt1I32B32 => {
+            let r = a.count_ones();
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SBcnt1I32B64 => {
+            let r = a64.count_ones();
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        // Index of the lowest set bit, -1 if none; SCC unchanged.
+        SFf1I32B32 => w.write_s32(dst, if a == 0 { u32::MAX } else { a.trailing_zeros() }),
+        SFf1I32B64 => w.write_s32(
+            dst,
+            if a64 == 0 {
+                u32::MAX
+            } else {
+                a64.trailing_zeros()
+            },
+        ),
+        SBitset0B32 | SBitset1B32 => {
+            let cur = match dst {
+                crate::image::Dst::Sgpr(i) => w.sgpr[i as usize],
+                _ => 0,
+            };
+            let bit = 1u32 << (a & 31);
+            let r = if d.op == SBitset0B32 {
+                cur & !bit
+            } else {
+                cur | bit
+            };
+            w.write_s32(dst, r);
+        }
+        SAndSaveexecB64 => saveexec(w, d, true, |s, e| s & e),
+        SOrSaveexecB64 => saveexec(w, d, true, |s, e| s | e),
+        SXorSaveexecB64 => saveexec(w, d, true, |s, e| s ^ e),
+        SAndn2SaveexecB64 => saveexec(w, d, true, |s, e| s & !e),
+        SAndSaveexecB32 => saveexec(w, d, false, |s, e| s & e),
+        SOrSaveexecB32 => saveexec(w, d, false, |s, e| s | e),
+        SXorSaveexecB32 => saveexec(w, d, false, |s, e| s ^ e),
+        SAndn2SaveexecB32 => saveexec(w, d, false, |s, e| s & !e),
+        SAddU32 => {
+            let (r, c) = a.overflowing_add(b);
+            w.write_s32(dst, r);
+            w.scc = c;
+        }
+        SAddcU32 => {
+            let r = u64::from(a) + u64::from(b) + u64::from(w.scc);
+            w.write_s32(dst, r as u32);
+            w.scc = r >> 32 != 0;
+        }
+        SSubU32 => {
+            w.write_s32(dst, a.wrapping_sub(b));
+            w.scc = b > a;
+        }
+        SSubbU32 => {
+            let borrow_in = u64::from(w.scc);
+            w.write_s32(dst, a.wrapping_sub(b).wrapping_sub(borrow_in as u32));
+            w.scc = u64::from(b) + borrow_in > u64::from(a);
+        }
+        SAddI32 => {
+            let (r, o) = (a as i32).overflowing_add(b as i32);
+            w.write_s32(dst, r as u32);
+            w.scc = o;
+        }
+        SSubI32 => {
+            let (r, o) = (a as i32).overflowing_sub(b as i32);
+            w.write_s32(dst, r as u32);
+            w.scc = o;
+        }
+        SAndB32 | SOrB32 | SXorB32 | SAndn2B32 | SOrn2B32 | SLshlB32 | SLshrB32 | SAshrI32 => {
+            let r = match d.op {
+                SAndB32 => a & b,
+                SOrB32 => a | b,
+                SXorB32 => a ^ b,
+                SAndn2B32 => a & !b,
+                SOrn2B32 => a | !b,
+                SLshlB32 => a << (b & 31),
+                SLshrB32 => a >> (b & 31),
+                _ => ((a as i32) >> (b & 31)) as u32,
+            };
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64 | SLshlB64 | SLshrB64 | SAshrI64 => {
+            let r = match d.op {
+                SAndB64 => a64 & b64,
+                SOrB64 => a64 | b64,
+                SXorB64 => a64 ^ b64,
+                SAndn2B64 => a64 & !b64,
+                SOrn2B64 => a64 | !b64,
+                SLshlB64 => a64 << (b & 63),
+                SLshrB64 => a64 >> (b & 63),
+                _ => ((a64 as i64) >> (b & 63)) as u64,
+            };
+            w.write_s64(dst, r);
+            w.scc = r != 0;
+        }
+        SMulI32 => w.write_s32(dst, (a as i32).wrapping_mul(b as i32) as u32),
+        SMinI32 => {
+            w.scc = (a as i32) < (b as i32);
+            w.write_s32(dst, if w.scc { a } else { b });
+        }
+        SMinU32 => {
+            w.scc = a < b;
+            w.write_s32(dst, if w.scc { a } else { b });
+        }
+        SMaxI32 => {
+            w.scc = (a as i32) > (b as i32);
+            w.write_s32(dst, if w.scc { a } else { b });
+        }
+        SMaxU32 => {
+            w.scc = a > b;
+            w.write_s32(dst, if w.scc { a } else { b });
+        }
+        SCselectB32 => w.write_s32(dst, if w.scc { a } else { b }),
+        SCselectB64 => w.write_s64(dst, if w.scc { a64 } else { b64 }),
+        SCmpEqU32 | SCmpEqI32 => w.scc = a == b,
+        SCmpLgU32 | SCmpLgI32 => w.scc = a != b,
+        SCmpGtU32 => w.scc = a > b,
+        SCmpGeU32 => w.scc = a >= b,
+        SCmpLtU32 => w.scc = a < b,
+        SCmpLeU32 => w.scc = a <= b,
+        SCmpGtI32 => w.scc = (a as i32) > (b as i32),
+        SCmpGeI32 => w.scc = (a as i32) >= (b as i32),
+        SCmpLtI32 => w.scc = (a as i32) < (b as i32),
+        SCmpLeI32 => w.scc = (a as i32) <= (b as i32),
+        SCmpEqU64 => w.scc = a64 == b64,
+        SCmpLgU64 => w.scc = a64 != b64,
+        SBitcmp0B32 => w.scc = (a >> (b & 31)) & 1 == 0,
+        SBitcmp1B32 => w.scc = (a >> (b & 31)) & 1 == 1,
+        _ => unreachable!("{:?} is not a scalar ALU instruction", d.op),
+    }
+}

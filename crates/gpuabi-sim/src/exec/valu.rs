@@ -1,0 +1,311 @@
+//! Vector ALU: VOP1, VOP2, VOP3, VOPC. Results are written only for lanes active in
+//! `exec`; lane masks written by compares and carries have 0 for inactive lanes (as the
+//! hardware writes them).
+//!
+//! Decisions: `v_rcp_f32` and `v_sqrt_f32` are computed exactly (IEEE division and square
+//! root; the hardware's results are within 1 ulp of these). f32 denormals are kept, never
+//! flushed, whatever the program's float mode. `v_min_f32`/`v_max_f32` follow IEEE mode
+//! for quiet NaNs (see [`fmin`]).
+
+use gpuabi_amdgpu::Opcode;
+
+use crate::image::{Decoded, Dst, Src};
+use crate::wave::{Wave, LANE_STRIDE};
+
+type Lanes = [u32; LANE_STRIDE];
+
+#[inline(always)]
+fn gather(w: &Wave, src: Src, out: &mut Lanes) {
+    match src {
+        Src::Vgpr(r) => *out = *w.vreg(r),
+        other => *out = [w.s32(other); LANE_STRIDE],
+    }
+}
+
+/// Calls `f` for every active lane: a straight loop when all lanes run (so the compiler can
+/// vectorise it), a walk over the set bits otherwise.
+#[inline(always)]
+fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
+    if exec.count_ones() as usize == lanes {
+        for l in 0..lanes {
+            f(l);
+        }
+    } else {
+        let mut m = exec;
+        while m != 0 {
+            f(m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
+    }
+}
+
+#[inline(always)]
+fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
+    let mut a = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l]));
+    }
+}
+
+#[inline(always)]
+fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    gather(w, d.src[1], &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l]));
+    }
+}
+
+#[inline(always)]
+fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    let mut c = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    gather(w, d.src[1], &mut b);
+    gather(w, d.src[2], &mut c);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l], c[l]));
+    }
+}
+
+/// Two sources, a carry in (bit per lane) and a carry out written to the mask destination.
+#[inline(always)]
+fn map2_carry(w: &mut Wave, d: &Decoded, carry_in: u64, f: impl Fn(u32, u32, bool) -> (u32, bool)) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    gather(w, d.src[1], &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut carry = 0u64;
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| {
+            let (v, c) = f(a[l], b[l], carry_in >> l & 1 != 0);
+            out[l] = v;
+            carry |= u64::from(c) << l;
+        });
+    }
+    w.write_mask(d.dst[1], carry);
+}
+
+#[inline(always)]
+fn compare(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    gather(w, d.src[1], &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| bits |= u64::from(f(a[l], b[l])) << l);
+    w.write_mask(d.dst[0], bits);
+}
+
+#[inline(always)]
+fn cmpf(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
+    compare(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
+}
+
+#[inline(always)]
+fn mapf1(w: &mut Wave, d: &Decoded, f: impl Fn(f32) -> f32) {
+    map1(w, d, |a| f(f32::from_bits(a)).to_bits());
+}
+
+#[inline(always)]
+fn mapf2(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> f32) {
+    map2(w, d, |a, b| {
+        f(f32::from_bits(a), f32::from_bits(b)).to_bits()
+    });
+}
+
+/// 64-bit shift: the amount is `src0` (32-bit), the value `src1` (64-bit).
+fn shift64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let Dst::Vgpr(r) = d.dst[0] else {
+        return;
+    };
+    let mut results = [0u64; LANE_STRIDE];
+    for_active(exec, lanes, |l| {
+        let amount = match d.src[0] {
+            Src::Vgpr(v) => w.v(v, l),
+            s => w.s32(s),
+        };
+        let value = match d.src[1] {
+            Src::Vgpr(v) => u64::from(w.v(v, l)) | u64::from(w.v(v + 1, l)) << 32,
+            s => w.s64(s),
+        };
+        results[l] = f(value, amount & 63);
+    });
+    for_active(exec, lanes, |l| {
+        w.set_v(r, l, results[l] as u32);
+        w.set_v(r + 1, l, (results[l] >> 32) as u32);
+    });
+}
+
+/// `v_min_f32`: a NaN operand is ignored (the other is returned; NaN only if both are),
+/// and -0 is below +0, as the hardware does in IEEE mode for quiet NaNs.
+pub fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return if b.is_nan() { f32::NAN } else { b };
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// `v_max_f32`: as [`fmin`], with +0 above -0.
+pub fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return if b.is_nan() { f32::NAN } else { b };
+    }
+    if b.is_nan() {
+        return a;
+    }
+    if a > b || (a == b && a.is_sign_positive()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// Executes a vector ALU instruction.
+pub fn exec(d: &Decoded, w: &mut Wave) {
+    use Opcode::*;
+    match d.op {
+        VMovB32 => map1(w, d, |a| a),
+        VNotB32 => map1(w, d, |a| !a),
+        VRcpF32 => mapf1(w, d, |a| 1.0 / a),
+        VSqrtF32 => mapf1(w, d, f32::sqrt),
+        VFloorF32 => mapf1(w, d, f32::floor),
+        VCvtF32I32 => map1(w, d, |a| (a as i32 as f32).to_bits()),
+        VCvtF32U32 => map1(w, d, |a| (a as f32).to_bits()),
+        // Saturating, NaN gives 0 (Rust's `as` is exactly the hardware's rule).
+        VCvtI32F32 => map1(w, d, |a| f32::from_bits(a) as i32 as u32),
+        VCvtU32F32 => map1(w, d, |a| f32::from_bits(a) as u32),
+        VReadfirstlaneB32 => {
+            let exec = w.exec();
+            let lane = if exec == 0 {
+                0
+            } else {
+                exec.trailing_zeros() as usize
+            };
+            let v = match d.src[0] {
+                Src::Vgpr(r) => w.v(r, lane),
+                s => w.s32(s),
+            };
+            w.write_s32(d.dst[0], v);
+        }
+        VReadlaneB32 => {
+            let lane = w.s32(d.src[1]) as usize & (w.lanes() - 1);
+            let v = match d.src[0] {
+                Src::Vgpr(r) => w.v(r, lane),
+                s => w.s32(s),
+            };
+            w.write_s32(d.dst[0], v);
+        }
+        VWritelaneB32 => {
+            let lane = w.s32(d.src[1]) as usize & (w.lanes() - 1);
+            let v = w.s32(d.src[0]);
+            if let Dst::Vgpr(r) = d.dst[0] {
+                w.set_v(r, lane, v);
+            }
+        }
+        VAddF32 => mapf2(w, d, |a, b| a + b),
+        VSubF32 => mapf2(w, d, |a, b| a - b),
+        VMulF32 => mapf2(w, d, |a, b| a * b),
+        VMinF32 => mapf2(w, d, fmin),
+        VMaxF32 => mapf2(w, d, fmax),
+        VMinI32 => map2(w, d, |a, b| (a as i32).min(b as i32) as u32),
+        VMaxI32 => map2(w, d, |a, b| (a as i32).max(b as i32) as u32),
+        VMinU32 => map2(w, d, |a, b| a.min(b)),
+        VMaxU32 => map2(w, d, |a, b| a.max(b)),
+        VAndB32 => map2(w, d, |a, b| a & b),
+        VOrB32 => map2(w, d, |a, b| a | b),
+        VXorB32 => map2(w, d, |a, b| a ^ b),
+        // The "rev" shifts take the amount first: D = S1 << S0[4:0].
+        VLshlrevB32 => map2(w, d, |a, b| b << (a & 31)),
+        VLshrrevB32 => map2(w, d, |a, b| b >> (a & 31)),
+        VAshrrevI32 => map2(w, d, |a, b| ((b as i32) >> (a & 31)) as u32),
+        VAddNcU32 => map2(w, d, |a, b| a.wrapping_add(b)),
+        VSubNcU32 => map2(w, d, |a, b| a.wrapping_sub(b)),
+        VCndmaskB32 => {
+            let mask = w.mask(d.src[2]);
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            gather(w, d.src[0], &mut a);
+            gather(w, d.src[1], &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    out[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] }
+                });
+            }
+        }
+        VAddCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_add(b)),
+        VSubCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_sub(b)),
+        VAddcCoU32 => {
+            let cin = w.mask(d.src[2]);
+            map2_carry(w, d, cin, |a, b, c| {
+                let r = u64::from(a) + u64::from(b) + u64::from(c);
+                (r as u32, r >> 32 != 0)
+            })
+        }
+        VSubbCoU32 => {
+            let cin = w.mask(d.src[2]);
+            map2_carry(w, d, cin, |a, b, c| {
+                let r = a.wrapping_sub(b).wrapping_sub(u32::from(c));
+                (r, u64::from(b) + u64::from(c) > u64::from(a))
+            })
+        }
+        VMulLoU32 => map2(w, d, |a, b| a.wrapping_mul(b)),
+        VMulHiU32 => map2(w, d, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32),
+        VMulHiI32 => map2(w, d, |a, b| {
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
+        }),
+        VFmaF32 => map3(w, d, |a, b, c| {
+            f32::from_bits(a)
+                .mul_add(f32::from_bits(b), f32::from_bits(c))
+                .to_bits()
+        }),
+        VLshlrevB64 => shift64(w, d, |v, s| v << s),
+        VLshrrevB64 => shift64(w, d, |v, s| v >> s),
+        VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
+        VCmpEqU32 => compare(w, d, |a, b| a == b),
+        VCmpNeU32 => compare(w, d, |a, b| a != b),
+        VCmpLtU32 => compare(w, d, |a, b| a < b),
+        VCmpLeU32 => compare(w, d, |a, b| a <= b),
+        VCmpGtU32 => compare(w, d, |a, b| a > b),
+        VCmpGeU32 => compare(w, d, |a, b| a >= b),
+        VCmpEqI32 => compare(w, d, |a, b| a as i32 == b as i32),
+        VCmpNeI32 => compare(w, d, |a, b| a as i32 != b as i32),
+        VCmpLtI32 => compare(w, d, |a, b| (a as i32) < (b as i32)),
+        VCmpLeI32 => compare(w, d, |a, b| (a as i32) <= (b as i32)),
+        VCmpGtI32 => compare(w, d, |a, b| (a as i32) > (b as i32)),
+        VCmpGeI32 => compare(w, d, |a, b| (a as i32) >= (b as i32)),
+        VCmpEqF32 => cmpf(w, d, |a, b| a == b),
+        // lg is ordered (false on NaN); neq is its unordered negation of eq (true on NaN).
+        VCmpLgF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan() && a != b),
+        VCmpNeqF32 => cmpf(w, d, |a, b| a != b),
+        VCmpLtF32 => cmpf(w, d, |a, b| a < b),
+        VCmpLeF32 => cmpf(w, d, |a, b| a <= b),
+        VCmpGtF32 => cmpf(w, d, |a, b| a > b),
+        VCmpGeF32 => cmpf(w, d, |a, b| a >= b),
+        VCmpUF32 => cmpf(w, d, |a, b| a.is_nan() || b.is_nan()),
+        _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
+    }
+}

@@ -1,0 +1,226 @@
+//! A program decoded once for execution: operands resolved to register indices and
+//! constant values, labels to instruction indices, every instruction at its byte address.
+
+use std::collections::HashMap;
+
+use gpuabi_amdgpu::asm::printer::print_inst;
+use gpuabi_amdgpu::opcodes::Kind;
+use gpuabi_amdgpu::program::Item;
+use gpuabi_amdgpu::{
+    encoding, Class, MemMods, Opcode, Operand, Program, Special, Target, WaveSize,
+};
+use gpuabi_layout::reg::RegFile;
+
+/// Byte address the program is loaded at (so `s_getpc_b64` returns plausible addresses and
+/// address 0 is never code: a PC of 0 means "no function" in the call ABIs).
+pub const CODE_BASE: u64 = 0x10_0000;
+
+/// A decoded source operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    /// Absent (`off`, or no such slot).
+    None,
+    /// A VGPR (first of a tuple).
+    Vgpr(u16),
+    /// A scalar register in hardware numbering (first of a tuple; `vcc` = 106, `exec` = 126).
+    Sgpr(u16),
+    /// A constant, already widened for its slot (64-bit slots hold 64-bit values).
+    Const(u64),
+}
+
+/// A decoded destination operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dst {
+    /// Absent.
+    None,
+    /// A VGPR (first of a tuple).
+    Vgpr(u16),
+    /// A scalar register in hardware numbering.
+    Sgpr(u16),
+    /// `null`: the write is dropped.
+    Null,
+}
+
+/// One decoded instruction.
+#[derive(Debug, Clone, Copy)]
+pub struct Decoded {
+    /// The instruction.
+    pub op: Opcode,
+    /// Its class.
+    pub class: Class,
+    /// Destinations in table order.
+    pub dst: [Dst; 2],
+    /// Sources in table order.
+    pub src: [Src; 4],
+    /// Memory modifiers.
+    pub mods: MemMods,
+    /// Its byte address.
+    pub addr: u64,
+    /// Byte address of the next instruction.
+    pub next_addr: u64,
+    /// Instruction index a branch goes to.
+    pub target: u32,
+    /// Source line (0 if built in code).
+    pub line: usize,
+}
+
+/// A program ready to run.
+#[derive(Debug, Clone)]
+pub struct Image {
+    /// Instructions in address order.
+    pub insts: Vec<Decoded>,
+    /// The printed text of each instruction (for traces and reports).
+    pub texts: Vec<String>,
+    /// The target.
+    pub target: Target,
+    /// The wave size.
+    pub wave: WaveSize,
+    index_of: HashMap<u64, u32>,
+    labels: HashMap<String, u64>,
+}
+
+fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Option<i64>) -> Src {
+    match operand {
+        Operand::Reg(r) if r.file() == RegFile::Vgpr => Src::Vgpr(r.first.num),
+        Operand::Reg(r) => Src::Sgpr(r.first.num),
+        Operand::Special(Special::Null) => Src::Const(0),
+        Operand::Special(s) => Src::Sgpr(s.hw_index()),
+        Operand::Imm(imm) => {
+            let wide = matches!(kind, Kind::SSrc(2) | Kind::VSrc(2));
+            let v = if wide {
+                imm.value64().unwrap_or(0)
+            } else {
+                u64::from(imm.value32().unwrap_or(0))
+            };
+            // s_movk_i32 sign-extends its 16-bit immediate.
+            if kind == Kind::Simm16 {
+                return Src::Const(u64::from(v as u16 as i16 as i32 as u32));
+            }
+            Src::Const(v)
+        }
+        Operand::Expr(_) => Src::Const(layout_eval(operand).unwrap_or(0) as u32 as u64),
+        Operand::Off | Operand::Waitcnt(_) => Src::None,
+    }
+}
+
+fn dst_of(operand: &Operand) -> Dst {
+    match operand {
+        Operand::Reg(r) if r.file() == RegFile::Vgpr => Dst::Vgpr(r.first.num),
+        Operand::Reg(r) => Dst::Sgpr(r.first.num),
+        Operand::Special(Special::Null) => Dst::Null,
+        Operand::Special(s) => Dst::Sgpr(s.hw_index()),
+        _ => Dst::None,
+    }
+}
+
+impl Image {
+    /// Decodes `program` loaded at [`CODE_BASE`]. The program must come from the parser
+    /// (or otherwise satisfy its checks); labels that do not exist decode as address 0.
+    pub fn new(program: &Program) -> Image {
+        let layout = program.layout();
+        let base = CODE_BASE;
+        let mut labels: HashMap<String, u64> = layout
+            .labels
+            .iter()
+            .map(|(k, v)| (k.clone(), base + u64::from(*v)))
+            .collect();
+        labels.shrink_to_fit();
+        // Instruction index of every label: the first instruction at or after it.
+        let mut insts = Vec::new();
+        let mut texts = Vec::new();
+        let mut index_of = HashMap::new();
+        let mut pending: Vec<(usize, String)> = Vec::new();
+        for (item, offset) in program.items.iter().zip(&layout.offsets) {
+            let Item::Inst(inst) = &item.item else {
+                continue;
+            };
+            let info = inst.op.info();
+            let eval = |o: &Operand| match o {
+                Operand::Expr(e) => layout.eval(e, base),
+                _ => None,
+            };
+            let mut dst = [Dst::None; 2];
+            for (i, o) in inst.operands.iter().take(info.dsts.len()).enumerate() {
+                dst[i] = dst_of(o);
+            }
+            let mut src = [Src::None; 4];
+            for (i, (kind, o)) in info
+                .srcs
+                .iter()
+                .zip(inst.operands.iter().skip(info.dsts.len()))
+                .enumerate()
+            {
+                src[i] = src_of(o, *kind, &eval);
+                if *kind == Kind::Label {
+                    if let Operand::Expr(e) = o {
+                        pending.push((insts.len(), e.plus.clone()));
+                    }
+                }
+            }
+            let addr = base + u64::from(*offset);
+            let size = u64::from(encoding::size(inst, program.target, program.wave));
+            index_of.insert(addr, insts.len() as u32);
+            insts.push(Decoded {
+                op: inst.op,
+                class: info.class,
+                dst,
+                src,
+                mods: inst.mods,
+                addr,
+                next_addr: addr + size,
+                target: 0,
+                line: item.line,
+            });
+            texts.push(print_inst(inst, program.target));
+        }
+        let end = insts.len() as u32;
+        let mut image = Image {
+            insts,
+            texts,
+            target: program.target,
+            wave: program.wave,
+            index_of,
+            labels,
+        };
+        for (i, label) in pending {
+            let addr = image.labels.get(&label).copied().unwrap_or(0);
+            image.insts[i].target = image.index_at_or_after(addr).unwrap_or(end);
+        }
+        image
+    }
+
+    fn index_at_or_after(&self, addr: u64) -> Option<u32> {
+        // Instructions are in address order.
+        let i = self.insts.partition_point(|d| d.addr < addr);
+        (i < self.insts.len()).then_some(i as u32)
+    }
+
+    /// Index of the instruction that starts at byte address `addr`.
+    pub fn index_at(&self, addr: u64) -> Option<u32> {
+        self.index_of.get(&addr).copied()
+    }
+
+    /// Byte address of `label`.
+    pub fn label_addr(&self, label: &str) -> Option<u64> {
+        self.labels.get(label).copied()
+    }
+
+    /// The label at byte address `addr`, if one names it (for reports).
+    pub fn label_at(&self, addr: u64) -> Option<&str> {
+        let mut best: Option<&str> = None;
+        for (name, a) in &self.labels {
+            if *a == addr && best.is_none_or(|b| name.as_str() < b) {
+                best = Some(name);
+            }
+        }
+        best
+    }
+
+    /// `label (0x…)` or just the address.
+    pub fn describe(&self, addr: u64) -> String {
+        match self.label_at(addr) {
+            Some(l) => format!("{l} (0x{addr:x})"),
+            None => format!("0x{addr:x}"),
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! gpuabi-sim: a SIMT simulator for gpuabi's AMD machine programs.
+//!
+//! Waves of 32 or 64 lanes execute in lockstep under `exec`, with `vcc` and `scc`,
+//! byte-address program counters (so `s_getpc_b64`, `s_setpc_b64`, `s_swappc_b64` and
+//! function pointers work), global memory as bounded byte buffers, per-lane scratch and
+//! buffer resource descriptors. Runs end with an error naming the instruction when a limit
+//! is hit, an address is bad or a jump leaves the program. An optional ABI contract checker
+//! verifies that every call preserves what its ABI promises, and optional tracking reports
+//! reads of registers nothing wrote.
+
+pub mod catalyst;
+pub mod contract;
+pub mod dispatch;
+pub mod error;
+mod exec;
+pub mod image;
+pub mod limits;
+pub mod machine;
+pub mod memory;
+pub mod stats;
+pub mod undef;
+pub mod wave;
+
+pub use contract::{Contract, ContractViolation};
+pub use dispatch::{LaneValues, WaveSetup};
+pub use error::SimError;
+pub use exec::memory::Descriptor;
+pub use image::Image;
+pub use limits::Limits;
+pub use machine::{Machine, WaveOutcome};
+pub use memory::{BufferId, Memory};
+pub use stats::Stats;
+pub use wave::Wave;

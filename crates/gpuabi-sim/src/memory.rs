@@ -1,0 +1,129 @@
+//! Global memory: named byte buffers at fixed addresses, with bounds.
+
+/// Where the first buffer starts; buffers are 64 KiB aligned with a 64 KiB gap after each,
+/// so that running off the end of one never reaches the next.
+pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+const ALIGN: u64 = 0x1_0000;
+
+/// Index of a buffer in [`Memory`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BufferId(pub usize);
+
+/// One global buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buffer {
+    /// Name for reports (`out`, `cb0`, `scratch`).
+    pub name: String,
+    /// Byte address of its first byte.
+    pub base: u64,
+    /// Its contents.
+    pub data: Vec<u8>,
+}
+
+/// All global buffers of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Memory {
+    buffers: Vec<Buffer>,
+    next: u64,
+    total: u64,
+}
+
+/// An allocation would exceed the global memory limit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("buffer `{name}` of {bytes} bytes exceeds the global memory limit of {limit} bytes")]
+pub struct TooLarge {
+    /// Buffer name.
+    pub name: String,
+    /// Requested size.
+    pub bytes: u64,
+    /// The limit.
+    pub limit: u64,
+}
+
+impl Memory {
+    /// No buffers.
+    pub fn new() -> Memory {
+        Memory {
+            buffers: Vec::new(),
+            next: GLOBAL_BASE,
+            total: 0,
+        }
+    }
+
+    /// Adds a buffer with `data`; fails if all buffers together would exceed `limit` bytes.
+    pub fn add(&mut self, name: &str, data: Vec<u8>, limit: u64) -> Result<BufferId, TooLarge> {
+        let bytes = data.len() as u64;
+        if self.total + bytes > limit {
+            return Err(TooLarge {
+                name: name.to_string(),
+                bytes,
+                limit,
+            });
+        }
+        let base = self.next.max(GLOBAL_BASE);
+        self.next = (base + bytes).div_ceil(ALIGN) * ALIGN + ALIGN;
+        self.total += bytes;
+        self.buffers.push(Buffer {
+            name: name.to_string(),
+            base,
+            data,
+        });
+        Ok(BufferId(self.buffers.len() - 1))
+    }
+
+    /// The buffer `id`.
+    pub fn buffer(&self, id: BufferId) -> &Buffer {
+        &self.buffers[id.0]
+    }
+
+    /// The buffer named `name`.
+    pub fn find(&self, name: &str) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.name == name)
+    }
+
+    /// All buffers in allocation order.
+    pub fn buffers(&self) -> &[Buffer] {
+        &self.buffers
+    }
+
+    fn locate(&self, addr: u64, bytes: u32) -> Option<(usize, usize)> {
+        let end = addr.checked_add(u64::from(bytes))?;
+        self.buffers.iter().enumerate().find_map(|(i, b)| {
+            (addr >= b.base && end <= b.base + b.data.len() as u64)
+                .then(|| (i, (addr - b.base) as usize))
+        })
+    }
+
+    /// Reads a little-endian dword; `None` if outside every buffer.
+    pub fn read_u32(&self, addr: u64) -> Option<u32> {
+        let (i, off) = self.locate(addr, 4)?;
+        let d = &self.buffers[i].data[off..off + 4];
+        Some(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+    }
+
+    /// Writes a little-endian dword; `None` if outside every buffer.
+    pub fn write_u32(&mut self, addr: u64, value: u32) -> Option<()> {
+        let (i, off) = self.locate(addr, 4)?;
+        self.buffers[i].data[off..off + 4].copy_from_slice(&value.to_le_bytes());
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_and_gaps() {
+        let mut m = Memory::new();
+        let a = m.add("a", vec![0; 8], 1 << 20).unwrap();
+        let b = m.add("b", vec![0; 4], 1 << 20).unwrap();
+        let (ba, bb) = (m.buffer(a).base, m.buffer(b).base);
+        assert!(bb >= ba + 8 + ALIGN);
+        m.write_u32(ba + 4, 0xdead_beef).unwrap();
+        assert_eq!(m.read_u32(ba + 4), Some(0xdead_beef));
+        assert_eq!(m.read_u32(ba + 6), None);
+        assert_eq!(m.read_u32(ba + 8), None);
+        assert!(m.add("c", vec![0; 1 << 20], 1 << 20).is_err());
+    }
+}

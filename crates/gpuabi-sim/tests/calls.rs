@@ -1,0 +1,127 @@
+//! The divergent-call program of spec aco-calls.md §7 runs correctly under the contract of
+//! its ABI; a callee that clobbers a preserved register is caught.
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_layout::aco::Abi;
+use gpuabi_layout::reg::{RegFile, RegRange};
+use gpuabi_sim::{Contract, Image, LaneValues, Machine, WaveSetup};
+
+const GOOD: &str = include_str!("../../../examples/asm/divergent_call.s");
+const BROKEN: &str = include_str!("../../../examples/asm/divergent_call_broken.s");
+
+fn run(text: &str) -> Machine {
+    let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
+    let mut m = Machine::new(Image::new(&p));
+    let abi = Abi::builtin("ahit-isec").unwrap();
+    m.contract = Some(
+        Contract::from_aco(
+            &abi,
+            Target::Gfx1030,
+            WaveSize::W32,
+            None,
+            &[],
+            Some(RegRange::new(RegFile::Sgpr, 84, 1)),
+        )
+        .unwrap(),
+    );
+    let out = m.memory.add("out", vec![0; 256], 1 << 20).unwrap();
+    let base = m.memory.buffer(out).base;
+    let setup = WaveSetup {
+        exec: None,
+        sgprs: vec![(2, base as u32), (3, (base >> 32) as u32)],
+        vgprs: vec![(0, LaneValues::LaneId(0))],
+    };
+    m.run("main", &[setup]).unwrap();
+    m
+}
+
+fn dword(m: &Machine, i: usize) -> u32 {
+    let d = &m.memory.find("out").unwrap().data;
+    u32::from_le_bytes(d[4 * i..4 * i + 4].try_into().unwrap())
+}
+
+#[test]
+fn divergent_call_chain_runs_and_keeps_the_contract() {
+    let m = run(GOOD);
+    for lane in 0..32u32 {
+        // Spec test vector pattern: lane & 3 = 0, 2 -> A (2 * lane), 1 -> B (lane + 1000),
+        // 3 -> no callee (the value set before the call stays).
+        let want = match lane & 3 {
+            0 | 2 => 2 * lane,
+            1 => lane + 1000,
+            _ => 0xdead,
+        };
+        assert_eq!(dword(&m, lane as usize), want, "lane {lane}");
+        assert_eq!(dword(&m, 32 + lane as usize), 100 + lane + 0x1234);
+    }
+    let c = m.contract.as_ref().unwrap();
+    assert_eq!(c.violations, vec![]);
+    assert_eq!(c.checked_returns, 1);
+    assert_eq!(
+        m.stats.calls, 1,
+        "the caller makes exactly one hardware call"
+    );
+}
+
+#[test]
+fn broken_callee_is_caught() {
+    let m = run(BROKEN);
+    let c = m.contract.as_ref().unwrap();
+    // B runs lanes 1, 5, 9, … (lane & 3 == 1) and writes 7 to v10 there.
+    let lanes: Vec<u32> = (0..32).filter(|l| l & 3 == 1).collect();
+    assert_eq!(c.violations.len(), lanes.len(), "{:#?}", c.violations);
+    for (v, lane) in c.violations.iter().zip(&lanes) {
+        assert_eq!(v.register, "v10");
+        assert_eq!(v.lane, Some(*lane));
+        assert_eq!(v.before, u64::from(100 + lane));
+        assert_eq!(v.after, 7);
+        // Reported against the callee the call went to (the first lane's, A) and the
+        // call instruction.
+        assert!(v.callee.starts_with("callee_a"), "{}", v.callee);
+        assert_eq!(v.chain.len(), 1);
+        assert!(v.chain[0].starts_with("callee_b"), "{:?}", v.chain);
+        let call_line = BROKEN
+            .lines()
+            .position(|l| l.contains("s_swappc_b64"))
+            .unwrap()
+            + 1;
+        assert_eq!(v.call_line, call_line);
+    }
+    // The wrong value is visible in the output too.
+    assert_eq!(dword(&m, 32 + 1), 7 + 0x1234);
+}
+
+#[test]
+fn stack_pointer_exec_and_preserved_sgprs_are_checked() {
+    // A callee that bumps the stack pointer without undoing it, leaves exec narrowed and
+    // writes the preserved s5; the clobbered s90 is free to change.
+    let text = "main:\n s_getpc_b64 s[0:1]\npc:\n s_add_u32 s0, s0, f-pc\n s_addc_u32 s1, s1, 0\n \
+                s_mov_b32 s32, 64\n s_swappc_b64 s[30:31], s[0:1]\n s_endpgm\n\
+                f:\n s_add_u32 s32, s32, 16\n s_mov_b32 exec_lo, 1\n s_mov_b32 s5, 9\n s_mov_b32 s90, 1\n s_setpc_b64 s[30:31]\n";
+    let p = parse(text, Target::Gfx1100, WaveSize::W32).unwrap();
+    let mut m = Machine::new(Image::new(&p));
+    let abi = Abi::builtin("ahit-isec").unwrap();
+    m.contract = Some(
+        Contract::from_aco(
+            &abi,
+            Target::Gfx1100,
+            WaveSize::W32,
+            None,
+            &[],
+            Some(RegRange::new(RegFile::Sgpr, 32, 1)),
+        )
+        .unwrap(),
+    );
+    m.run("main", &[WaveSetup::default()]).unwrap();
+    let c = m.contract.as_ref().unwrap();
+    let regs: Vec<&str> = c.violations.iter().map(|v| v.register.as_str()).collect();
+    // s32 is both preserved (s0-s79) and the stack pointer: reported for both roles.
+    assert_eq!(regs, vec!["exec", "s5", "s32", "stack pointer s32"]);
+    assert_eq!(
+        (c.violations[0].before, c.violations[0].after),
+        (0xffff_ffff, 1)
+    );
+    assert_eq!((c.violations[3].before, c.violations[3].after), (64, 80));
+    assert!(c.violations.iter().all(|v| v.callee.starts_with("f ")));
+}

@@ -1,0 +1,97 @@
+//! A Catalyst OpenCL kernel written in assembly reads its arguments from cb1 and its
+//! NDRange from cb0, and writes a buffer, over several work-groups and waves.
+
+use std::collections::BTreeMap;
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_catalyst::driver::Device;
+use gpuabi_catalyst::opencl::{parse_kernels, select_kernel};
+use gpuabi_catalyst::registers::Dims;
+use gpuabi_catalyst::{layout, KernelLayout, Options};
+use gpuabi_sim::catalyst::{dispatch, ArgValue, CatalystError, NdRange};
+use gpuabi_sim::{Image, Machine};
+
+const CL: &str = include_str!("../../../examples/asm/catalyst_scale.cl");
+const ASM: &str = include_str!("../../../examples/asm/catalyst_scale.s");
+
+fn kernel_layout() -> KernelLayout {
+    let kernel = select_kernel(parse_kernels(CL).unwrap(), None).unwrap();
+    let opts = Options {
+        device: Device::from_name("tonga").unwrap(),
+        dims: Some(Dims::parse("x").unwrap()),
+        ..Options::default()
+    };
+    layout(&kernel, &opts).unwrap()
+}
+
+fn nd(global: u32, local: u32, offset: u32) -> NdRange {
+    NdRange {
+        work_dim: 1,
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+        offset: [offset, 0, 0],
+    }
+}
+
+#[test]
+fn kernel_reads_cb0_cb1_and_writes_its_buffer() {
+    let l = kernel_layout();
+    let p = parse(ASM, Target::Gfx8, WaveSize::W64).unwrap();
+    let mut m = Machine::new(Image::new(&p));
+    // 3 work-groups of 96 items: two waves per group, the second with 32 lanes.
+    let (global, local, offset) = (288u32, 96u32, 5u32);
+    m.memory.add("out", vec![0; 4 * 300], 1 << 20).unwrap();
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("out".into())),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+    ]);
+    let setups = dispatch(
+        &l,
+        &nd(global, local, offset),
+        &args,
+        &mut m.memory,
+        1 << 20,
+    )
+    .unwrap();
+    assert_eq!(setups.len(), 6);
+    assert_eq!(setups[1].exec, Some((1u64 << 32) - 1));
+    m.run("main", &setups).unwrap();
+    let out = &m.memory.find("out").unwrap().data;
+    for i in 0..300u32 {
+        let v = u32::from_le_bytes(out[4 * i as usize..4 * i as usize + 4].try_into().unwrap());
+        let want = if (offset..offset + global).contains(&i) {
+            i * 3 + 7
+        } else {
+            0
+        };
+        assert_eq!(v, want, "out[{i}]");
+    }
+    assert_eq!(m.stats.waves, 6);
+    assert_eq!(m.stats.buffer_out_of_range, 0);
+}
+
+#[test]
+fn bad_dispatches_are_reported() {
+    let l = kernel_layout();
+    let mut m = gpuabi_sim::Memory::new();
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("nope".into())),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+    ]);
+    let e = dispatch(&l, &nd(100, 64, 0), &args, &mut m, 1 << 20).unwrap_err();
+    assert!(matches!(e, CatalystError::NdRange(_)), "{e}");
+    let e = dispatch(&l, &nd(128, 64, 0), &args, &mut m, 1 << 20).unwrap_err();
+    assert_eq!(e.to_string(), "argument `out`: no buffer `nope`");
+    let mut bad = args.clone();
+    bad.insert("out".into(), ArgValue::Buffer("o".into()));
+    m.add("o", vec![0; 16], 1 << 20).unwrap();
+    bad.insert("factor".into(), ArgValue::Numbers(vec![1.5]));
+    let e = dispatch(&l, &nd(128, 64, 0), &bad, &mut m, 1 << 20).unwrap_err();
+    assert!(e.to_string().contains("does not fit"), "{e}");
+    bad.insert("extra".into(), ArgValue::Numbers(vec![1.0]));
+    let e = dispatch(&l, &nd(128, 64, 0), &bad, &mut m, 1 << 20).unwrap_err();
+    assert!(e.to_string().contains("no such argument"), "{e}");
+}

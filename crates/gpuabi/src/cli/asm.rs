@@ -1,0 +1,95 @@
+//! `gpuabi asm ...`: check and format AMD GCN/RDNA assembly (LLVM syntax).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context, Result};
+use clap::{Args, Subcommand};
+use gpuabi_amdgpu::asm::{parse, print};
+use gpuabi_amdgpu::{Program, Target, WaveSize};
+
+use super::write_output;
+
+/// Commands about assembly files.
+#[derive(Debug, Subcommand)]
+pub enum AsmCommand {
+    /// Parse and validate a file for a target; print a summary.
+    Check(AsmArgs),
+    /// Print a file back through gpuabi's printer (the form llvm-mc accepts).
+    Fmt(AsmArgs),
+}
+
+/// The file and its target.
+#[derive(Debug, Args)]
+pub struct AsmArgs {
+    /// The assembly file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub target: MachineArgs,
+}
+
+/// Target and wave size of a machine program.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct MachineArgs {
+    /// GPU generation: gfx8, gfx1030 or gfx1100.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Target,
+    /// Lanes per wave: 32 or 64 (default: 64 on gfx8, 32 on RDNA).
+    #[arg(long, value_parser = parse_wave)]
+    pub wave: Option<WaveSize>,
+}
+
+impl MachineArgs {
+    /// The wave size, defaulted per target and checked against it.
+    pub fn wave(&self) -> Result<WaveSize> {
+        let wave = self.wave.unwrap_or(self.target.default_wave());
+        if !self.target.supports(wave) {
+            return Err(anyhow!(
+                "--wave: {} runs wave64 only, not {wave}",
+                self.target
+            ));
+        }
+        Ok(wave)
+    }
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    s.parse::<Target>().map_err(|e| e.to_string())
+}
+
+fn parse_wave(s: &str) -> Result<WaveSize, String> {
+    s.parse::<u32>()
+        .ok()
+        .and_then(WaveSize::from_lanes)
+        .ok_or_else(|| format!("expected 32 or 64, found `{s}`"))
+}
+
+/// Reads and parses an assembly file; errors name `file:line:column`.
+pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
+    let wave = machine.wave()?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse(&text, machine.target, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
+}
+
+/// Runs an `asm` command.
+pub fn run(cmd: AsmCommand) -> Result<()> {
+    match cmd {
+        AsmCommand::Check(args) => {
+            let program = load(&args.file, &args.target)?;
+            let layout = program.layout();
+            write_output(&format!(
+                "{}: ok: {} instructions, {} labels, {} bytes ({} {})\n",
+                args.file.display(),
+                program.insts().count(),
+                layout.labels.len(),
+                layout.size,
+                program.target,
+                program.wave
+            ))
+        }
+        AsmCommand::Fmt(args) => {
+            let program = load(&args.file, &args.target)?;
+            write_output(&print(&program))
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! `gpuabi sim run ...`: run an assembly program in the SIMT simulator, with the call-ABI
+//! contract checked when `--abi` is given.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand};
+use gpuabi_amdgpu::Class;
+use gpuabi_layout::aco::{Abi, Demand};
+use gpuabi_layout::reg::{RegFile, RegRange};
+use gpuabi_sim::{Contract, Descriptor, Image, LaneValues, Machine, Stats, WaveSetup};
+
+use super::asm::{load, MachineArgs};
+use super::write_output;
+
+/// Commands of the simulator.
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    /// Run a program: raw register set-up, optional call-ABI contract, buffers printed.
+    Run(RunArgs),
+}
+
+/// Flags of `sim run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The assembly file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    /// Label where every wave starts.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Check calls against this ACO call ABI: rt-recursive, traversal, ahit-isec or a TOML
+    /// ABI file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub abi: Option<String>,
+    /// Register limit for the ABI's preserved ranges as SGPRS,VGPRS (default: the target's).
+    #[arg(long, value_name = "SGPRS,VGPRS")]
+    pub limit: Option<String>,
+    /// The stack-pointer register(s), which calls must leave unchanged.
+    #[arg(long, value_name = "REG")]
+    pub sp: Option<String>,
+    /// Extra registers callees must preserve (parameters needing explicit preservation).
+    #[arg(long, value_name = "REG")]
+    pub preserve: Vec<String>,
+    /// A global buffer: NAME=BYTES (zero-filled) or NAME=u32:V,V,... (dwords).
+    #[arg(long, value_name = "SPEC")]
+    pub buffer: Vec<String>,
+    /// Initial register values: REG=VALUE where VALUE is a number, `lane` (VGPRs: the lane
+    /// index), `@NAME` (a buffer's address, 2 SGPRs) or `@NAME:rsrc` (a buffer resource
+    /// descriptor covering the buffer, 4 SGPRs).
+    #[arg(long, value_name = "REG=VALUE")]
+    pub set: Vec<String>,
+    /// Initial execute mask (default: all lanes).
+    #[arg(long, value_name = "MASK")]
+    pub exec: Option<String>,
+    /// Number of waves to run, one after the other, with the same set-up.
+    #[arg(long, default_value_t = 1)]
+    pub waves: u32,
+    /// Buffers to print after the run (default: all).
+    #[arg(long, value_name = "NAME")]
+    pub print: Vec<String>,
+    /// Print every executed instruction.
+    #[arg(long)]
+    pub trace: bool,
+    /// Print statistics.
+    #[arg(long)]
+    pub stats: bool,
+    /// Report reads of registers nothing wrote.
+    #[arg(long)]
+    pub undef: bool,
+    /// Set the waves up for the Catalyst OpenCL ABI from this kernel's layout (an OpenCL C
+    /// file); gfx8 only.
+    #[arg(long, value_name = "KERNEL.cl")]
+    pub catalyst: Option<PathBuf>,
+    /// Kernel of the --catalyst file (needed when it has several).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
+    #[arg(long, default_value = "tonga")]
+    pub device: String,
+    /// Catalyst driver version, major*100+minor.
+    #[arg(long, default_value_t = gpuabi_catalyst::driver::DEFAULT_DRIVER)]
+    pub driver: u32,
+    /// Catalyst binary bitness: 32 or 64.
+    #[arg(long, default_value_t = 32)]
+    pub bits: u32,
+    /// Catalyst dimensions with group/local ids ("x", "xy", "xyz").
+    #[arg(long, default_value = "x")]
+    pub dims: String,
+    /// Global size X[,Y[,Z]]; the number of sizes is work_dim.
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub global: Option<String>,
+    /// Local (work-group) size X[,Y[,Z]].
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub local: Option<String>,
+    /// Global offset X[,Y[,Z]].
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub offset: Option<String>,
+    /// A kernel argument: NAME=@BUFFER for pointers, NAME=N[,N...] for values.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub arg: Vec<String>,
+    /// Instructions one wave may execute.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_instructions: u64,
+    /// Bytes of scratch per lane.
+    #[arg(long, default_value_t = 65536)]
+    pub scratch_per_lane: u32,
+}
+
+/// Parses a number: decimal, `0x` hex, optionally negative (as two's complement).
+pub fn parse_number(text: &str) -> Option<u64> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => body.parse::<u64>().ok()?,
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+fn parse_buffer(spec: &str) -> Result<(String, Vec<u8>)> {
+    let (name, value) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow!("--buffer `{spec}`: expected NAME=BYTES or NAME=u32:V,V,..."))?;
+    if name.is_empty() {
+        bail!("--buffer `{spec}`: the name is empty");
+    }
+    let data = if let Some(list) = value.strip_prefix("u32:") {
+        let mut bytes = Vec::new();
+        for v in list.split(',').filter(|v| !v.is_empty()) {
+            let n = parse_number(v.trim())
+                .filter(|n| *n <= u64::from(u32::MAX) || *n >= (i32::MIN as i64) as u64)
+                .ok_or_else(|| anyhow!("--buffer `{spec}`: `{v}` is not a 32-bit number"))?;
+            bytes.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        bytes
+    } else {
+        let n = parse_number(value)
+            .filter(|n| *n <= 1 << 30)
+            .ok_or_else(|| {
+                anyhow!("--buffer `{spec}`: expected a size in bytes (at most 1 GiB)")
+            })?;
+        vec![0; n as usize]
+    };
+    Ok((name.to_string(), data))
+}
+
+fn parse_reg(text: &str, flag: &str) -> Result<RegRange> {
+    text.parse::<RegRange>()
+        .map_err(|e| anyhow!("{flag} `{text}`: {e}"))
+}
+
+fn apply_set(spec: &str, machine: &Machine, setup: &mut WaveSetup) -> Result<()> {
+    let (reg, value) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow!("--set `{spec}`: expected REG=VALUE"))?;
+    let range = reg
+        .parse::<RegRange>()
+        .map_err(|e| anyhow!("--set `{spec}`: {e}"))?;
+    let values: Vec<u32> = if value == "lane" {
+        if range.file() != RegFile::Vgpr || range.count != 1 {
+            bail!("--set `{spec}`: `lane` needs one VGPR");
+        }
+        setup.vgprs.push((range.first.num, LaneValues::LaneId(0)));
+        return Ok(());
+    } else if let Some(name) = value.strip_prefix('@') {
+        let (name, rsrc) = match name.strip_suffix(":rsrc") {
+            Some(n) => (n, true),
+            None => (name, false),
+        };
+        let buffer = machine.memory.find(name).ok_or_else(|| {
+            anyhow!("--set `{spec}`: no buffer `{name}` (define it with --buffer)")
+        })?;
+        if rsrc {
+            Descriptor {
+                base: buffer.base,
+                stride: 0,
+                num_records: buffer.data.len() as u32,
+                swizzle: false,
+                add_tid: false,
+                index_stride: 8,
+                element_size: 4,
+            }
+            .encode()
+            .to_vec()
+        } else {
+            vec![buffer.base as u32, (buffer.base >> 32) as u32]
+        }
+    } else {
+        let n = parse_number(value).ok_or_else(|| {
+            anyhow!("--set `{spec}`: `{value}` is not a number, `lane` or `@BUFFER`")
+        })?;
+        match range.count {
+            1 => vec![n as u32],
+            2 => vec![n as u32, (n >> 32) as u32],
+            _ => bail!(
+                "--set `{spec}`: a number fills 1 or 2 registers; {range} has {}",
+                range.count
+            ),
+        }
+    };
+    if values.len() != usize::from(range.count) {
+        bail!(
+            "--set `{spec}`: the value fills {} registers but {range} has {}",
+            values.len(),
+            range.count
+        );
+    }
+    setup
+        .set(range, &values)
+        .map_err(|e| anyhow!("--set `{spec}`: {e}"))
+}
+
+/// Formats the statistics of a run.
+pub fn stats_text(stats: &Stats) -> String {
+    let mut out = String::from("statistics:\n");
+    let _ = writeln!(out, "  waves                      {}", stats.waves);
+    let _ = writeln!(out, "  instructions               {}", stats.instructions());
+    for class in Class::ALL {
+        let _ = writeln!(out, "    {:<24} {}", class.name(), stats.count(class));
+    }
+    let _ = writeln!(
+        out,
+        "  lane-instructions          {}",
+        stats.lane_instructions
+    );
+    let _ = writeln!(
+        out,
+        "  average active lanes/VALU  {:.2}",
+        stats.average_valu_lanes()
+    );
+    let _ = writeln!(out, "  calls                      {}", stats.calls);
+    let _ = writeln!(
+        out,
+        "  scratch bytes loaded/stored {}/{}",
+        stats.scratch_bytes_loaded, stats.scratch_bytes_stored
+    );
+    let _ = writeln!(
+        out,
+        "  buffer accesses out of range {}",
+        stats.buffer_out_of_range
+    );
+    out
+}
+
+/// Formats a buffer as dwords, eight per line.
+pub fn buffer_text(name: &str, base: u64, data: &[u8]) -> String {
+    let mut out = format!("buffer {name} ({} bytes at 0x{base:x}):\n", data.len());
+    for (i, chunk) in data.chunks(32).enumerate() {
+        let _ = write!(out, "  0x{:04x}:", i * 32);
+        for d in chunk.chunks(4) {
+            let mut b = [0u8; 4];
+            b[..d.len()].copy_from_slice(d);
+            let _ = write!(out, " {:>10}", u32::from_le_bytes(b));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Builds the contract of `--abi`.
+fn contract(
+    args: &RunArgs,
+    target: gpuabi_amdgpu::Target,
+    wave: gpuabi_amdgpu::WaveSize,
+) -> Result<Contract> {
+    let Some(name) = &args.abi else {
+        bail!("internal: no --abi");
+    };
+    let abi = match Abi::builtin(name) {
+        Some(abi) => abi,
+        None => {
+            let text = std::fs::read_to_string(name).with_context(|| {
+                format!("--abi `{name}`: not a built-in ABI (rt-recursive, traversal, ahit-isec) and not a readable file")
+            })?;
+            Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
+        }
+    };
+    let limit = match &args.limit {
+        None => None,
+        Some(text) => {
+            let (s, v) = text
+                .split_once(',')
+                .ok_or_else(|| anyhow!("--limit `{text}`: expected SGPRS,VGPRS"))?;
+            let (s, v) = (s.trim().parse::<u16>(), v.trim().parse::<u16>());
+            match (s, v) {
+                (Ok(s), Ok(v)) => Some(Demand::new(s, v)),
+                _ => bail!("--limit `{text}`: expected two numbers SGPRS,VGPRS"),
+            }
+        }
+    };
+    let sp = args
+        .sp
+        .as_deref()
+        .map(|t| parse_reg(t, "--sp"))
+        .transpose()?;
+    if let Some(r) = sp {
+        if r.file() != RegFile::Sgpr {
+            bail!("--sp `{r}`: the stack pointer is an SGPR (GFX9+) or 4 SGPRs (a scratch resource before GFX9)");
+        }
+    }
+    let explicit = args
+        .preserve
+        .iter()
+        .map(|t| parse_reg(t, "--preserve"))
+        .collect::<Result<Vec<_>>>()?;
+    Contract::from_aco(&abi, target, wave, limit, &explicit, sp)
+        .map_err(|e| anyhow!("--abi {name}: {e}"))
+}
+
+fn sizes(text: Option<&str>, flag: &str, default: u32) -> Result<(u32, [u32; 3])> {
+    let Some(text) = text else {
+        return Ok((
+            1,
+            [
+                default,
+                if default == 0 { 0 } else { 1 },
+                if default == 0 { 0 } else { 1 },
+            ],
+        ));
+    };
+    let v: Vec<u32> = text
+        .split(',')
+        .map(|s| {
+            parse_number(s.trim())
+                .filter(|n| *n <= u64::from(u32::MAX))
+                .map(|n| n as u32)
+                .ok_or_else(|| anyhow!("{flag} `{text}`: `{s}` is not a number"))
+        })
+        .collect::<Result<_>>()?;
+    if v.is_empty() || v.len() > 3 {
+        bail!("{flag} `{text}`: expected 1 to 3 sizes X[,Y,Z]");
+    }
+    let fill = if default == 0 { 0 } else { 1 };
+    let mut out = [fill; 3];
+    out[..v.len()].copy_from_slice(&v);
+    Ok((v.len() as u32, out))
+}
+
+fn catalyst_setups(
+    args: &RunArgs,
+    path: &std::path::Path,
+    machine: &mut Machine,
+    target: gpuabi_amdgpu::Target,
+) -> Result<Vec<WaveSetup>> {
+    use gpuabi_catalyst::driver::Device;
+    use gpuabi_catalyst::opencl::{parse_kernels, select_kernel};
+    use gpuabi_catalyst::registers::Dims;
+    use gpuabi_sim::catalyst::{dispatch, ArgValue, NdRange};
+
+    if target != gpuabi_amdgpu::Target::Gfx8 {
+        bail!("--catalyst: the Catalyst OpenCL ABI is for GCN; use --target gfx8");
+    }
+    if !args.set.is_empty() || args.exec.is_some() {
+        bail!("--catalyst sets up the registers itself; drop --set and --exec");
+    }
+    let src =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let kernels = parse_kernels(&src)
+        .map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
+    let kernel = select_kernel(kernels, args.kernel.as_deref())
+        .map_err(|m| anyhow!("--catalyst {}: {m}", path.display()))?;
+    let options = gpuabi_catalyst::Options {
+        device: Device::from_name(&args.device).context("--device")?,
+        driver: args.driver,
+        is_64bit: match args.bits {
+            32 => false,
+            64 => true,
+            b => bail!("--bits {b}: expected 32 or 64"),
+        },
+        dims: Some(Dims::parse(&args.dims).context("--dims")?),
+        ..Default::default()
+    };
+    let layout = gpuabi_catalyst::layout(&kernel, &options)
+        .with_context(|| format!("--catalyst: kernel `{}`", kernel.name))?;
+    let (work_dim, global) = sizes(args.global.as_deref(), "--global", 64)?;
+    let (local_dim, local) = sizes(
+        args.local.as_deref().or(args.global.as_deref()),
+        "--local",
+        64,
+    )?;
+    let (_, offset) = sizes(args.offset.as_deref(), "--offset", 0)?;
+    if local_dim != work_dim {
+        bail!("--local: give as many sizes as --global ({work_dim})");
+    }
+    let mut values = std::collections::BTreeMap::new();
+    for spec in &args.arg {
+        let (name, value) = spec
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--arg `{spec}`: expected NAME=@BUFFER or NAME=N[,N...]"))?;
+        let v = match value.strip_prefix('@') {
+            Some(b) => ArgValue::Buffer(b.to_string()),
+            None => ArgValue::Numbers(
+                value
+                    .split(',')
+                    .map(|n| {
+                        let n = n.trim();
+                        parse_number(n)
+                            .map(|i| {
+                                if n.starts_with('-') {
+                                    i as i64 as f64
+                                } else {
+                                    i as f64
+                                }
+                            })
+                            .or_else(|| n.parse::<f64>().ok())
+                            .ok_or_else(|| anyhow!("--arg `{spec}`: `{n}` is not a number"))
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+        };
+        values.insert(name.to_string(), v);
+    }
+    let nd = NdRange {
+        work_dim,
+        global,
+        local,
+        offset,
+    };
+    let limit = machine.limits.global_bytes;
+    dispatch(&layout, &nd, &values, &mut machine.memory, limit)
+        .map_err(|e| anyhow!("--catalyst: {e}"))
+}
+
+/// Runs a `sim` command.
+pub fn run(cmd: SimCommand) -> Result<()> {
+    let SimCommand::Run(args) = cmd;
+    let program = load(&args.file, &args.machine)?;
+    let wave = args.machine.wave()?;
+    let mut machine = Machine::new(Image::new(&program));
+    machine.limits.instructions_per_wave = args.max_instructions;
+    machine.limits.scratch_bytes_per_lane = args.scratch_per_lane;
+    machine.track_undefined = args.undef;
+    if args.trace {
+        machine.trace = Some(Vec::new());
+    }
+    if args.abi.is_some() {
+        machine.contract = Some(contract(&args, program.target, wave)?);
+    }
+    for spec in &args.buffer {
+        let (name, data) = parse_buffer(spec)?;
+        if machine.memory.find(&name).is_some() {
+            bail!("--buffer `{spec}`: a buffer `{name}` already exists");
+        }
+        let limit = machine.limits.global_bytes;
+        machine
+            .memory
+            .add(&name, data, limit)
+            .map_err(|e| anyhow!("--buffer `{spec}`: {e}"))?;
+    }
+    let setups = match &args.catalyst {
+        Some(path) => catalyst_setups(&args, path, &mut machine, program.target)?,
+        None => {
+            let mut setup = WaveSetup::default();
+            for spec in &args.set {
+                apply_set(spec, &machine, &mut setup)?;
+            }
+            if let Some(mask) = &args.exec {
+                setup.exec = Some(
+                    parse_number(mask).ok_or_else(|| anyhow!("--exec `{mask}`: not a number"))?,
+                );
+            }
+            if args.waves == 0 || args.waves > 4096 {
+                bail!("--waves {}: expected 1..4096", args.waves);
+            }
+            vec![setup; args.waves as usize]
+        }
+    };
+    let result = machine.run(&args.entry, &setups);
+    let mut out = String::new();
+    if let Some(trace) = &machine.trace {
+        for line in trace {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let path = args.file.display();
+    if let Err(e) = result {
+        write_output(&out)?;
+        return Err(anyhow!("{path}: {e}"));
+    }
+    let names: Vec<String> = if args.print.is_empty() {
+        machine
+            .memory
+            .buffers()
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    } else {
+        args.print.clone()
+    };
+    for name in &names {
+        let b = machine
+            .memory
+            .find(name)
+            .ok_or_else(|| anyhow!("--print `{name}`: no such buffer"))?;
+        out.push_str(&buffer_text(&b.name, b.base, &b.data));
+    }
+    if args.stats {
+        out.push_str(&stats_text(&machine.stats));
+    }
+    for u in &machine.undefined {
+        let _ = writeln!(
+            out,
+            "warning: {path}:{}: reads {} before anything wrote it{}",
+            u.line,
+            u.register,
+            if u.lanes != 0 {
+                format!(" (lanes 0x{:x})", u.lanes)
+            } else {
+                String::new()
+            }
+        );
+    }
+    let mut violations = 0;
+    if let Some(c) = &machine.contract {
+        let _ = writeln!(
+            out,
+            "contract {}: {} calls returned, {} violations",
+            c.abi,
+            c.checked_returns,
+            c.violations.len()
+        );
+        for v in &c.violations {
+            let _ = writeln!(out, "  violation: {v}");
+        }
+        violations = c.violations.len();
+    }
+    write_output(&out)?;
+    if violations > 0 {
+        bail!(
+            "{path}: {violations} violations of the {} call contract",
+            args.abi.as_deref().unwrap_or("")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! `gpuabi asm` and `gpuabi sim` through the built binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn gpuabi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuabi"))
+        .args(args)
+        .current_dir(examples())
+        .output()
+        .unwrap()
+}
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/asm")
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+fn tmp(name: &str, content: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("asm_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn check_and_fmt() {
+    let o = gpuabi(&["asm", "check", "divergent_call.s", "--target", "gfx1030"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("ok: 72 instructions"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = gpuabi(&["asm", "fmt", "catalyst_scale.s", "--target", "gfx8"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("\tbuffer_store_dword v2, v3, s[4:7], 0 offen\n"),
+        "{out}"
+    );
+    assert!(!out.contains(';'), "comments are not printed");
+}
+
+#[test]
+fn parse_errors_name_file_line_column() {
+    let f = tmp("bad.s", "main:\n  s_mov_b32 s0, v1\n");
+    let o = gpuabi(&["asm", "check", &f, "--target", "gfx8"]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("bad.s:2:17: expected an SGPR or a constant, found `v1`"),
+        "{err}"
+    );
+    let o = gpuabi(&["asm", "check", &f, "--target", "gfx8", "--wave", "32"]);
+    assert!(text(&o.stderr).contains("--wave"), "{}", text(&o.stderr));
+    let o = gpuabi(&["asm", "check", &f, "--target", "gfx9000"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn sim_runs_the_divergent_call_with_the_contract() {
+    let common = [
+        "sim",
+        "run",
+        "--target",
+        "gfx1030",
+        "--wave",
+        "32",
+        "--abi",
+        "ahit-isec",
+        "--sp",
+        "s84",
+        "--buffer",
+        "out=256",
+        "--set",
+        "s[2:3]=@out",
+        "--set",
+        "v0=lane",
+        "--stats",
+    ];
+    let mut args = common.to_vec();
+    args.insert(2, "divergent_call.s");
+    let o = gpuabi(&args);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}{}", out, text(&o.stderr));
+    assert!(
+        out.contains("contract ahit-isec: 1 calls returned, 0 violations"),
+        "{out}"
+    );
+    assert!(out.contains("calls                      1"), "{out}");
+    // Lane 1 went to callee B: 1 + 1000.
+    assert!(
+        out.contains("  0x0000:          0       1001          4      57005"),
+        "{out}"
+    );
+
+    let mut args = common.to_vec();
+    args.insert(2, "divergent_call_broken.s");
+    let o = gpuabi(&args);
+    assert!(!o.status.success());
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("changed v10 in lane 1: 0x65 before the call, 0x7 after"),
+        "{out}"
+    );
+    assert!(
+        text(&o.stderr).contains("8 violations"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn sim_catalyst_dispatch_and_errors() {
+    let o = gpuabi(&[
+        "sim",
+        "run",
+        "catalyst_scale.s",
+        "--target",
+        "gfx8",
+        "--catalyst",
+        "catalyst_scale.cl",
+        "--global",
+        "128",
+        "--local",
+        "64",
+        "--arg",
+        "out=@out",
+        "--arg",
+        "factor=2",
+        "--arg",
+        "bias=1",
+        "--buffer",
+        "out=512",
+        "--print",
+        "out",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.starts_with("buffer out (512 bytes"), "{out}");
+    assert!(
+        out.contains("  0x0000:          1          3          5          7"),
+        "{out}"
+    );
+
+    let f = tmp("spin.s", "main:\n s_branch main\n");
+    let o = gpuabi(&[
+        "sim",
+        "run",
+        &f,
+        "--target",
+        "gfx8",
+        "--max-instructions",
+        "100",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("instruction limit of 100 reached"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--set", "x=1"]);
+    assert!(
+        text(&o.stderr).contains("--set `x=1`"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--buffer", "b"]);
+    assert!(
+        text(&o.stderr).contains("--buffer `b`"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--abi", "nonesuch"]);
+    assert!(
+        text(&o.stderr).contains("--abi `nonesuch`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn sim_reports_undefined_reads_and_traces() {
+    let f = tmp("undef.s", "main:\n v_add_nc_u32 v1, v0, v2\n s_endpgm\n");
+    let o = gpuabi(&[
+        "sim", "run", &f, "--target", "gfx1100", "--wave", "64", "--set", "v0=lane", "--undef",
+        "--trace",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("reads v2 before anything wrote it"), "{out}");
+    assert!(!out.contains("reads v0"), "{out}");
+    assert!(
+        out.contains("w0 0x100000 exec=ffffffffffffffff v_add_nc_u32 v1, v0, v2"),
+        "{out}"
+    );
+}
