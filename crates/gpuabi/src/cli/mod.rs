@@ -1,8 +1,8 @@
 //! One module per command family; each turns flags into engine calls and prints the result.
 
 pub mod aco;
-pub mod asm;
 pub mod agx;
+pub mod asm;
 pub mod catalyst;
 mod output;
 pub mod sim;
