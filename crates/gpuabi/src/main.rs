@@ -33,6 +33,11 @@ enum Command {
     /// SIMT simulator of AMD machine programs with the call-ABI contract checker.
     #[command(subcommand)]
     Sim(cli::sim::SimCommand),
+    /// Shader IR (.gsir): check and format files.
+    #[command(subcommand)]
+    Ir(cli::ir::IrCommand),
+    /// Run a kernel of a .gsir file in the reference interpreter.
+    Run(cli::run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +46,8 @@ fn main() -> ExitCode {
         Command::Aco(cmd) => cli::aco::run(cmd),
         Command::Asm(cmd) => cli::asm::run(cmd),
         Command::Sim(cmd) => cli::sim::run(cmd),
+        Command::Ir(cmd) => cli::ir::run(cmd),
+        Command::Run(args) => cli::run::run(args),
         Command::Agx(cmd) => cli::agx::run(cmd),
         Command::Catalyst(cmd) => cli::catalyst::run(cmd),
     };

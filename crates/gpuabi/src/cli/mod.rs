@@ -4,7 +4,9 @@ pub mod aco;
 pub mod agx;
 pub mod asm;
 pub mod catalyst;
+pub mod ir;
 mod output;
+pub mod run;
 pub mod sim;
 
 pub use output::{write_output, Format};

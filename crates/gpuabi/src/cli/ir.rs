@@ -1,0 +1,92 @@
+//! `gpuabi ir ...`: check and format shader IR (`.gsir`) files.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand};
+use gpuabi_ir::{diagnostic::render_all, parse, print, verify, Module};
+
+use super::write_output;
+
+/// Commands on `.gsir` files.
+#[derive(Debug, Subcommand)]
+pub enum IrCommand {
+    /// Parse and verify a file; print its errors with line, column and a caret.
+    Check(FileArgs),
+    /// Print a file in canonical form (or rewrite it with --write).
+    Fmt(FmtArgs),
+}
+
+/// A `.gsir` file.
+#[derive(Debug, Args)]
+pub struct FileArgs {
+    /// The `.gsir` file.
+    file: PathBuf,
+}
+
+/// Flags of `ir fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// The `.gsir` file.
+    file: PathBuf,
+    /// Rewrite the file in place instead of printing it (refused when the file has
+    /// comments, which the canonical form does not keep).
+    #[arg(long, short)]
+    write: bool,
+}
+
+/// Runs an `ir` command.
+pub fn run(cmd: IrCommand) -> Result<()> {
+    match cmd {
+        IrCommand::Check(a) => {
+            let m = load(&a.file)?;
+            write_output(&format!(
+                "{}: ok ({} function(s), {} signature(s))",
+                a.file.display(),
+                m.functions.len(),
+                m.sigs.len()
+            ))
+        }
+        IrCommand::Fmt(a) => {
+            let (m, source) = load_with_source(&a.file)?;
+            let text = print(&m);
+            if a.write {
+                // `;` only ever starts a comment in the text format.
+                let comments = source.lines().filter(|l| l.contains(';')).count();
+                if comments > 0 {
+                    bail!(
+                        "--write: {} has {comments} line(s) with comments, which the canonical form drops; print to standard output instead",
+                        a.file.display()
+                    );
+                }
+                std::fs::write(&a.file, text)
+                    .with_context(|| format!("cannot write {}", a.file.display()))
+            } else {
+                write_output(&text)
+            }
+        }
+    }
+}
+
+/// Reads, parses and verifies a `.gsir` file; diagnostics go to standard error.
+pub fn load(path: &Path) -> Result<Module> {
+    Ok(load_with_source(path)?.0)
+}
+
+/// Like [`load`], also returning the source text (for runtime error positions).
+pub fn load_with_source(path: &Path) -> Result<(Module, String)> {
+    let name = path.display().to_string();
+    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    let module = match parse(&source) {
+        Ok(m) => m,
+        Err(e) => {
+            eprint!("{}", e.0.render(&name, &source));
+            return Err(anyhow!("{name}: syntax error"));
+        }
+    };
+    if let Err(e) = verify(&module) {
+        eprint!("{}", render_all(&e.0, &name, &source));
+        return Err(anyhow!("{name}: {} verifier error(s)", e.0.len()));
+    }
+    Ok((module, source))
+}
