@@ -1,29 +1,11 @@
 //! `gpuabi agx ...` end to end: outputs and errors (non-zero exit, message naming the flag).
 
-use std::process::{Command, Output};
+mod common;
 
-fn gpuabi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuabi"))
-        .args(args)
-        .output()
-        .expect("run gpuabi")
-}
-
-fn fails_naming(args: &[&str], flag: &str) {
-    let out = gpuabi(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(flag),
-        "{args:?}: stderr does not name {flag}: {err}"
-    );
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-}
+use common::{fails_naming, gpuabi};
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpuabi-agx-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch(&format!("agx-{name}")).join(name)
 }
 
 #[test]
@@ -38,8 +20,8 @@ fn vs_json_fields() {
         "--format",
         "json",
     ]);
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.success());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["n"], 4);
     // align(6·4 + 12, 4) = 36.
     assert_eq!(v["first_free_uniform_half"], 36);
@@ -64,8 +46,8 @@ fn vs_svg_and_text() {
         "--format",
         "svg",
     ]);
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<svg"));
+    assert!(out.success());
+    assert!(out.stdout.starts_with("<svg"));
     let out = gpuabi(&[
         "agx",
         "vs",
@@ -74,9 +56,9 @@ fn vs_svg_and_text() {
         "--profile",
         "readme",
     ]);
-    assert!(out.status.success());
+    assert!(out.success());
     // readme, hardware VS, n = 4: 6·4 + 5 = 29.
-    assert!(String::from_utf8_lossy(&out.stdout).contains("half 29"));
+    assert!(out.stdout.contains("half 29"));
 }
 
 #[test]
@@ -115,8 +97,8 @@ fn fs_output_and_errors() {
         "--format",
         "json",
     ]);
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.success());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let regs = v["registers"].as_array().unwrap();
     assert!(regs.iter().any(|r| r["reg"] == "r8" && r["half"] == 16));
     assert_eq!(v["first_free_uniform_half"], 16);
@@ -150,8 +132,8 @@ fn tilebuffer_output_and_errors() {
         "--samples",
         "4",
     ]);
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("tile 32x16"));
+    assert!(out.success());
+    assert!(out.stdout.contains("tile 32x16"));
     fails_naming(
         &[
             "agx",
@@ -187,16 +169,12 @@ fn link_writes_bytes_and_warns() {
         "-o",
         out_path.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.success(), "{}", out.stderr);
     let bytes = std::fs::read(&out_path).unwrap();
     let mut want = vec![5u8, 6, 1, 2, 3, 4, 0x88, 0x00];
     want.extend([0x08, 0x00].repeat(8));
     assert_eq!(bytes, want);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("warning: prolog uses 40 GPR halves"));
+    assert!(out.stdout.contains("warning: prolog uses 40 GPR halves"));
 }
 
 #[test]
@@ -242,8 +220,8 @@ fn velem_output_and_errors() {
         "--format",
         "json",
     ]);
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.success());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["shift"], 2);
     assert_eq!(v["format"]["interchange"], "R32_UINT");
     fails_naming(

@@ -1,42 +1,10 @@
 //! The `gpuabi ir` and `gpuabi run` commands end to end.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
-fn gpuabi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpuabi"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the gpuabi binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let (code, stdout, stderr) = gpuabi(args);
-    assert_eq!(code, 0, "gpuabi {args:?} failed: {stderr}");
-    stdout
-}
-
-/// Runs a command that must fail; returns its standard error.
-fn fails(args: &[&str]) -> String {
-    let (code, _, stderr) = gpuabi(args);
-    assert_eq!(code, 1, "gpuabi {args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuabi-ir-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{fails, ok, scratch};
 
 fn s(p: &std::path::Path) -> String {
     p.display().to_string()
