@@ -1,6 +1,19 @@
 //! The ACO/RADV function-call ABI: register blocks, preserved/clobbered ranges, register
 //! limits and parameter assignment, as Mesa's ACO compiler and RADV driver define them
 //! (`aco_ir.h`, `aco_isel_helpers.cpp`, `radv_nir_lower_call_abi.c`).
+//!
+//! Where Mesa's revisions differ or its behaviour is undefined, gpuabi decides:
+//! - An ABI without a register block means Mesa's all-clobbered block
+//!   ([`RegisterBlock::ALL_CLOBBERED`]); the seed's "optional block" and the reviewed code's
+//!   "always a block" are the same ABI.
+//! - A block whose P + C is 0 in a file is an error rather than Mesa's endless loop; P = 0
+//!   with the preserved part first preserves nothing (Mesa's release builds) with a warning.
+//! - The default register limit uses the newest Mesa device table and `min_waves = 1`;
+//!   every caller can pass an explicit limit instead.
+//! - Registers at or above the limit stay available to clobbered parameters in both
+//!   policies, as in Mesa (hazard H3); such a placement is reported as a warning.
+//! - The traversal stage marks no parameter DISCARDABLE, as the reference specification
+//!   says; newer RADV revisions mark its hit-state parameters DISCARDABLE.
 
 mod abi;
 mod assign;
