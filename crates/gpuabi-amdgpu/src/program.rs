@@ -63,12 +63,14 @@ impl Layout {
     /// The value of `expr` when the program starts at byte address `base`, or `None` if a
     /// label is unknown. A difference of labels does not depend on `base`.
     pub fn eval(&self, expr: &Expr, base: u64) -> Option<i64> {
+        // 64-bit two's complement, as LLVM's MC evaluates expressions: the addend is user
+        // text and may be near the i64 limits.
         let plus = i64::from(*self.labels.get(&expr.plus)?);
         let value = match &expr.minus {
             Some(m) => plus - i64::from(*self.labels.get(m)?),
-            None => plus + base as i64,
+            None => plus.wrapping_add(base as i64),
         };
-        Some(value + expr.addend)
+        Some(value.wrapping_add(expr.addend))
     }
 }
 

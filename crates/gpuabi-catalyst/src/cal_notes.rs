@@ -1,6 +1,8 @@
 //! The contents of the seventeen ATI CAL notes of a kernel: inputs, UAVs, constant
 //! buffers, input samplers, scratch, PROGINFO and the UAV op mask.
 
+use serde::Serialize;
+
 use crate::driver::{Driver, Generation};
 use crate::layout::ArgLayout;
 use crate::registers::RegisterState;
@@ -97,23 +99,25 @@ pub struct NotesInput<'a> {
     pub cws: [u32; 3],
 }
 
-/// Contents of the notes that are not empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Contents of the notes that are not empty. Field order and serialised names are those of
+/// the layout's JSON output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CalNotes {
-    /// INPUTS.
-    pub inputs: Vec<u32>,
     /// UAV entries `[id, f1, f2, type]`.
+    #[serde(rename = "uav_note")]
     pub uav: Vec<[u32; 4]>,
     /// CONSTANT_BUFFERS entries `[index, size]`.
     pub cbmask: Vec<[u32; 2]>,
+    /// INPUTS.
+    pub inputs: Vec<u32>,
     /// INPUT_SAMPLERS entries `[0, sampler]`.
     pub input_samplers: Vec<[u32; 2]>,
-    /// SCRATCH_BUFFERS value.
-    pub scratch_dwords: u32,
     /// PROGINFO entries `[address, value]`.
     pub proginfo: Vec<[u32; 2]>,
     /// UAV_OP_MASK as 32 dwords.
     pub uav_mask: [u32; 32],
+    /// SCRATCH_BUFFERS value (dwords).
+    pub scratch_dwords: u32,
 }
 
 fn entry(id: u32, f: (u32, u32, u32)) -> [u32; 4] {
@@ -291,12 +295,12 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
     p.push([addr::LDS_SIZE, n.regs.lds_size_field << 8]);
 
     CalNotes {
-        inputs,
         uav,
         cbmask,
+        inputs,
         input_samplers,
-        scratch_dwords,
         proginfo: p,
         uav_mask: mask,
+        scratch_dwords,
     }
 }

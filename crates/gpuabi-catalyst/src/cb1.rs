@@ -1,10 +1,12 @@
 //! cb1, the argument buffer: each argument's byte offset and size in declaration order.
 
+use serde::Serialize;
+
 use crate::args::{cb1_bytes, Vec3Policy};
 use crate::types::KernelArg;
 
 /// Offset and size in bytes of one argument in cb1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Slot {
     /// Byte offset from the start of cb1 (a multiple of 16).
     pub offset: u32,

@@ -6,12 +6,12 @@ use serde::Serialize;
 use crate::args::{old_uavprivate_bytes, roundup16, ArgKind, Vec3Policy};
 use crate::cal_notes::{self, CalNotes};
 use crate::cb0::{self, Cb0Field};
-use crate::cb1;
+use crate::cb1::{self, Slot};
 use crate::driver::{Device, Driver, Generation, DEFAULT_DRIVER};
 use crate::error::LayoutError;
 use crate::header::header;
 use crate::metadata;
-use crate::registers::{self, Dims, RegisterInput, MAX_LDS};
+use crate::registers::{self, Dims, RegisterInput, RegisterState, MAX_LDS};
 use crate::resource_ids::{self, ExplicitSpecialIds, Resource, SpecialIds};
 use crate::types::{AddrSpace, ArgType, Kernel};
 use crate::userdata::{self, UsedResources, UserDataEntry, EMPTY_USER_SGPRS};
@@ -136,10 +136,9 @@ pub struct ArgLayout {
     /// Reflection type name.
     #[serde(rename = "type")]
     pub type_name: String,
-    /// Byte offset in cb1.
-    pub offset: u32,
-    /// Bytes in cb1.
-    pub size: u32,
+    /// Byte offset and size in cb1.
+    #[serde(flatten)]
+    pub slot: Slot,
     /// Bound resource, if any.
     pub resource: Option<Resource>,
     /// Whether the kernel uses the argument.
@@ -149,7 +148,12 @@ pub struct ArgLayout {
     pub ty: ArgType,
 }
 
-/// The complete ABI of one kernel. Field names are those of the JSON output.
+/// The complete ABI of one kernel. Field names are those of the JSON output; the results of
+/// the sub-engines (special ids, register state, CAL notes, each argument's cb1 slot) are
+/// held as they are and flattened into it, so each value is stored once.
+///
+/// The keys of a flattened sub-result stay together in the JSON output (the CAL-note keys
+/// `uav_note` … `scratch_dwords`, then `metadata`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct KernelLayout {
     /// Kernel name.
@@ -170,52 +174,27 @@ pub struct KernelLayout {
     pub args: Vec<ArgLayout>,
     /// Bytes of cb1 used by arguments.
     pub args_space: u32,
-    /// Default/dummy UAV id.
-    pub uavid: Option<u32>,
-    /// Global-constant-data UAV id.
-    pub cbid: Option<u32>,
-    /// Printf UAV id.
-    pub printfid: Option<u32>,
-    /// Private-memory UAV id.
-    pub privateid: Option<u32>,
+    /// The special UAV ids (`uavid`, `cbid`, `printfid`, `privateid`).
+    #[serde(flatten)]
+    pub ids: SpecialIds,
     /// `memory:uavprivate`.
     pub uavprivate: u32,
     /// User-data entries.
     pub userdata: Vec<UserDataEntry>,
     /// USER_SGPR.
     pub user_sgprs: u32,
-    /// SGPRs holding the group ids.
-    pub group_id_sgprs: Vec<String>,
-    /// SGPR holding TG_SIZE.
-    pub tg_size_sgpr: Option<String>,
-    /// SGPR holding the scratch wave offset.
-    pub scratch_offset_sgpr: Option<String>,
-    /// VGPRs holding the local ids.
-    pub local_id_vgprs: Vec<String>,
-    /// Used SGPRs (excluding VCC).
-    pub sgprs: u32,
-    /// Used VGPRs.
-    pub vgprs: u32,
-    /// PGM_RSRC2.
-    pub pgm_rsrc2: u32,
+    /// The initial register state (group-id and TG_SIZE SGPRs, scratch offset, local-id
+    /// VGPRs), the used SGPR/VGPR counts and PGM_RSRC2.
+    #[serde(flatten)]
+    pub regs: RegisterState,
     /// Kernel header dwords.
     pub header: [u32; 8],
-    /// UAV note entries `[id, f1, f2, type]`.
-    pub uav_note: Vec<[u32; 4]>,
-    /// Constant-buffers note entries `[index, size]`.
-    pub cbmask: Vec<[u32; 2]>,
-    /// Inputs note.
-    pub inputs: Vec<u32>,
-    /// Input-samplers note entries `[0, sampler id]`.
-    pub input_samplers: Vec<[u32; 2]>,
+    /// The CAL notes (UAV, constant buffers, inputs, input samplers, PROGINFO, UAV op
+    /// mask, scratch buffers).
+    #[serde(flatten)]
+    pub notes: CalNotes,
     /// Metadata string.
     pub metadata: String,
-    /// PROGINFO entries `[address, value]`.
-    pub proginfo: Vec<[u32; 2]>,
-    /// The 1024-bit UAV mask as 32 dwords.
-    pub uav_mask: Vec<u32>,
-    /// Scratch-buffers note value (dwords).
-    pub scratch_dwords: u32,
     /// cb0 map.
     pub cb0: Vec<Cb0Field>,
     /// Things CLRX accepts but that are probably mistakes (overlapping user data, …).
@@ -374,8 +353,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             name: a.name.clone(),
             kind: ArgKind::of(&a.ty),
             type_name: a.type_name.clone(),
-            offset: slot.offset,
-            size: slot.size,
+            slot,
             resource,
             used: a.used,
             ty: a.ty.clone(),
@@ -466,29 +444,14 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         cws,
         args,
         args_space,
-        uavid: ids.uavid,
-        cbid: ids.cbid,
-        printfid: ids.printfid,
-        privateid: ids.privateid,
+        ids,
         uavprivate,
         userdata: entries,
         user_sgprs,
-        group_id_sgprs: regs.group_id_sgprs.clone(),
-        tg_size_sgpr: regs.tg_size_sgpr.clone(),
-        scratch_offset_sgpr: regs.scratch_offset_sgpr.clone(),
-        local_id_vgprs: regs.local_id_vgprs.clone(),
-        sgprs: regs.sgprs,
-        vgprs: regs.vgprs,
-        pgm_rsrc2: regs.pgm_rsrc2,
+        regs,
         header: header(drv, uavprivate, opts.hwlocal, opts.is_64bit, opts.printf),
-        uav_note: notes.uav,
-        cbmask: notes.cbmask,
-        inputs: notes.inputs,
-        input_samplers: notes.input_samplers,
+        notes,
         metadata,
-        proginfo: notes.proginfo,
-        uav_mask: notes.uav_mask.to_vec(),
-        scratch_dwords: notes.scratch_dwords,
         cb0: cb0::map(opts.is_64bit),
         warnings,
         options: opts.clone(),

@@ -104,7 +104,7 @@ pub fn build(m: &MetadataInput<'_>) -> String {
 
 /// The argument's own line (`;value:`, `;pointer:`, `;image:`, `;counter:`).
 fn arg_line(s: &mut String, a: &ArgLayout) {
-    let off = a.offset;
+    let off = a.slot.offset;
     let id = a.resource.map(Resource::id).unwrap_or(0);
     match &a.ty {
         ArgType::Value { ty } => {
@@ -135,12 +135,8 @@ fn arg_line(s: &mut String, a: &ArgLayout) {
                 Pointee::Struct { ty } if ty.size == 0 => "opaque",
                 Pointee::Struct { .. } => "struct",
             };
-            let space_text = match a.resource {
-                Some(Resource::Uav(_)) => "uav",
-                Some(Resource::ConstUav(_)) => "c",
-                Some(Resource::ConstBuffer(_)) => "hc",
-                _ => "hl",
-            };
+            // Pointers are always bound (local ones to `hl:1`).
+            let space_text = a.resource.map_or("hl", Resource::space);
             let access = if *is_const || *space == AddrSpace::Constant {
                 "RO"
             } else {

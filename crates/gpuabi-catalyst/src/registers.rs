@@ -192,7 +192,8 @@ pub struct RegisterState {
     pub vgprs: u32,
     /// PGM_RSRC2 value.
     pub pgm_rsrc2: u32,
-    /// LDS_SIZE field of PGM_RSRC2.
+    /// LDS_SIZE field of PGM_RSRC2 (not serialised: it is part of `pgm_rsrc2`).
+    #[serde(skip)]
     pub lds_size_field: u32,
 }
 

@@ -123,37 +123,54 @@ pub fn special_ids(
     })
 }
 
-/// The resource an argument is bound to, in the metadata's id spaces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(tag = "space", content = "id")]
+/// The resource an argument is bound to, in the metadata's id spaces. Serialised as
+/// `{"space": <space name>, "id": <id>}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Resource {
     /// Global pointer: a UAV (`uav:`).
-    #[serde(rename = "uav")]
     Uav(u32),
     /// `constant` pointer from 1348.05: a UAV, written `c:`.
-    #[serde(rename = "c")]
     ConstUav(u32),
     /// `constant` pointer before 1348.05: a constant buffer, written `hc:`.
-    #[serde(rename = "hc")]
     ConstBuffer(u32),
     /// Local pointer: always `hl:1`.
-    #[serde(rename = "hl")]
     Local(u32),
     /// Read-only image: resource-table index.
-    #[serde(rename = "image_ro")]
     ImageRo(u32),
     /// Write-only image: UAV id 0..7.
-    #[serde(rename = "image_wo")]
     ImageWo(u32),
     /// `counter32_t`: counter id.
-    #[serde(rename = "counter")]
     Counter(u32),
     /// Sampler argument: sampler id.
-    #[serde(rename = "sampler")]
     Sampler(u32),
 }
 
+impl Serialize for Resource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Resource", 2)?;
+        st.serialize_field("space", self.space())?;
+        st.serialize_field("id", &self.id())?;
+        st.end()
+    }
+}
+
 impl Resource {
+    /// Name of the id space: the metadata's pointer spaces `uav`, `c`, `hc`, `hl`, and
+    /// `image_ro`, `image_wo`, `counter`, `sampler` for the other kinds.
+    pub fn space(self) -> &'static str {
+        match self {
+            Resource::Uav(_) => "uav",
+            Resource::ConstUav(_) => "c",
+            Resource::ConstBuffer(_) => "hc",
+            Resource::Local(_) => "hl",
+            Resource::ImageRo(_) => "image_ro",
+            Resource::ImageWo(_) => "image_wo",
+            Resource::Counter(_) => "counter",
+            Resource::Sampler(_) => "sampler",
+        }
+    }
+
     /// The id within its space.
     pub fn id(self) -> u32 {
         match self {

@@ -145,9 +145,20 @@ pub struct UserDataEntry {
 }
 
 impl UserDataEntry {
+    /// The entry `s[reg_start .. reg_start+reg_size-1]` = `class` for `api_slot`.
+    pub const fn new(class: DataClass, api_slot: u32, reg_start: u32, reg_size: u32) -> Self {
+        UserDataEntry {
+            class,
+            api_slot,
+            reg_start,
+            reg_size,
+        }
+    }
+
     /// One past the last SGPR.
     pub fn end(&self) -> u32 {
-        self.reg_start + self.reg_size
+        // Saturating: the fields come from user text and are range-checked only in `validate`.
+        self.reg_start.saturating_add(self.reg_size)
     }
 }
 
@@ -411,20 +422,11 @@ pub fn implicit_sampler(drv: Driver) -> bool {
 mod tests {
     use super::*;
 
-    fn e(class: DataClass, api_slot: u32, reg_start: u32, reg_size: u32) -> UserDataEntry {
-        UserDataEntry {
-            class,
-            api_slot,
-            reg_start,
-            reg_size,
-        }
-    }
-
     #[test]
     fn parse_and_names() {
         let l = parse_list("ptr_uav_table,0,2,2; IMM_CONST_BUFFER, 1, 8, 4;0x2,0,4,4").unwrap();
         assert_eq!(l.len(), 3);
-        assert_eq!(l[0], e(DataClass::PTR_UAV_TABLE, 0, 2, 2));
+        assert_eq!(l[0], UserDataEntry::new(DataClass::PTR_UAV_TABLE, 0, 2, 2));
         assert_eq!(l[2].class, DataClass::IMM_CONST_BUFFER);
         assert!(parse_list("FOO,0,0,0").is_err());
         assert!(parse_list("IMM_UAV,0,0").is_err());
@@ -444,10 +446,10 @@ mod tests {
         assert_eq!(
             derive_amd(&used),
             vec![
-                e(DataClass::PTR_INTERNAL_GLOBAL_TABLE, 0, 2, 2),
-                e(DataClass::IMM_UAV, 12, 4, 4),
-                e(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
-                e(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
+                UserDataEntry::new(DataClass::PTR_INTERNAL_GLOBAL_TABLE, 0, 2, 2),
+                UserDataEntry::new(DataClass::IMM_UAV, 12, 4, 4),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
             ]
         );
         assert!(derive_amd(&UsedResources::default()).is_empty());
@@ -455,24 +457,24 @@ mod tests {
 
     #[test]
     fn clrx_limits() {
-        let ok = vec![e(DataClass::IMM_UAV, 12, 12, 4)];
+        let ok = vec![UserDataEntry::new(DataClass::IMM_UAV, 12, 12, 4)];
         assert!(validate(&ok).unwrap().is_empty());
         assert_eq!(
-            validate(&[e(DataClass::IMM_UAV, 12, 16, 0)]),
+            validate(&[UserDataEntry::new(DataClass::IMM_UAV, 12, 16, 0)]),
             Err(LayoutError::RegStartOutOfRange {
                 index: 0,
                 reg_start: 16
             })
         );
         assert!(matches!(
-            validate(&[e(DataClass::IMM_UAV, 12, 13, 4)]),
+            validate(&[UserDataEntry::new(DataClass::IMM_UAV, 12, 13, 4)]),
             Err(LayoutError::RegEndOutOfRange { .. })
         ));
-        let many = vec![e(DataClass::IMM_UAV, 0, 0, 1); 17];
+        let many = vec![UserDataEntry::new(DataClass::IMM_UAV, 0, 0, 1); 17];
         assert_eq!(validate(&many), Err(LayoutError::TooManyUserData(17)));
         let w = validate(&[
-            e(DataClass::PTR_UAV_TABLE, 0, 3, 2),
-            e(DataClass::IMM_UAV, 1, 4, 4),
+            UserDataEntry::new(DataClass::PTR_UAV_TABLE, 0, 3, 2),
+            UserDataEntry::new(DataClass::IMM_UAV, 1, 4, 4),
         ])
         .unwrap();
         assert_eq!(w.len(), 2, "{w:?}");

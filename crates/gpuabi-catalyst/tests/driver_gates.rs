@@ -37,34 +37,29 @@ fn gate_112402_metadata_version_and_notes() {
     assert!(old.metadata.contains(";version:3:1:104\n"));
     assert!(new.metadata.contains(";version:3:1:111\n"));
     // INPUTS: reversed on old drivers.
-    assert_eq!(old.inputs, [1, 0]);
-    assert_eq!(new.inputs, [0, 1]);
+    assert_eq!(old.notes.inputs, [1, 0]);
+    assert_eq!(new.notes.inputs, [0, 1]);
     // UAV note: old = images (id, 2, dim, 3), printf (uavid, 4, 0, 5), pointers;
     // new = argument order, then printf (uavid, 0, 0, 5). 1D image: dim code 1.
     assert_eq!(
-        old.uav_note,
+        old.notes.uav,
         vec![[0, 2, 1, 3], [9, 4, 0, 5], [10, 4, 0, 5]]
     );
     assert_eq!(
-        new.uav_note,
+        new.notes.uav,
         vec![[10, 4, 0, 5], [0, 2, 2, 5], [9, 0, 0, 5]]
     );
     // Constant-buffer note: old = (1, ceil(argsSpace/16)), (0, 15); new = (0,0), (1,0).
-    assert_eq!(old.cbmask, vec![[1, old.args_space / 16], [0, 15]]);
-    assert_eq!(new.cbmask, vec![[0, 0], [1, 0]]);
+    assert_eq!(old.notes.cbmask, vec![[1, old.args_space / 16], [0, 15]]);
+    assert_eq!(new.notes.cbmask, vec![[0, 0], [1, 0]]);
     // PROGINFO: user data padded to 16 entries on old drivers.
-    let ex = vec![UserDataEntry {
-        class: DataClass::IMM_UAV,
-        api_slot: 10,
-        reg_start: 2,
-        reg_size: 4,
-    }];
+    let ex = vec![UserDataEntry::new(DataClass::IMM_UAV, 10, 2, 4)];
     let o = |d| Options {
         userdata: UserDataPolicy::Explicit(ex.clone()),
         ..drv(d)
     };
-    assert_eq!(lay(IMAGES, o(112401)).proginfo.len(), 50 + 4 * 16);
-    assert_eq!(lay(IMAGES, o(112402)).proginfo.len(), 50 + 4);
+    assert_eq!(lay(IMAGES, o(112401)).notes.proginfo.len(), 50 + 4 * 16);
+    assert_eq!(lay(IMAGES, o(112402)).notes.proginfo.len(), 50 + 4);
 }
 
 #[test]
@@ -72,9 +67,12 @@ fn gate_134805_uavid_constant_buffers_header() {
     let src = "struct s { int a; }; kernel void k(global int* g, constant int* c, struct s v) {}";
     let old = lay(src, drv(134804));
     let new = lay(src, drv(134805));
-    assert_eq!((old.uavid, old.cbid, old.printfid), (Some(9), None, None));
     assert_eq!(
-        (new.uavid, new.cbid, new.printfid),
+        (old.ids.uavid, old.ids.cbid, old.ids.printfid),
+        (Some(9), None, None)
+    );
+    assert_eq!(
+        (new.ids.uavid, new.ids.cbid, new.ids.printfid),
         (Some(11), Some(10), None)
     );
     assert_eq!(old.args[0].resource, Some(Resource::Uav(10)));
@@ -92,10 +90,10 @@ fn gate_134805_uavid_constant_buffers_header() {
         },
     );
     assert_eq!(old_data.args[1].resource, Some(Resource::ConstBuffer(3)));
-    assert_eq!(old_data.cbmask, vec![[0, 0], [1, 0], [3, 0], [2, 0]]);
+    assert_eq!(old_data.notes.cbmask, vec![[0, 0], [1, 0], [3, 0], [2, 0]]);
     // uav mask: constant pointers count from 1348.05 only.
-    assert_eq!(old.uav_mask[0], 1 << 10);
-    assert_eq!(new.uav_mask[0], (1 << 12) | (1 << 13));
+    assert_eq!(old.notes.uav_mask[0], 1 << 10);
+    assert_eq!(new.notes.uav_mask[0], (1 << 12) | (1 << 13));
     // Header dword 2 = uavprivate from 1348.05 (old formula below 1598.05: 32 * 3 = 96).
     assert_eq!(old.header[2], 0);
     assert_eq!(new.header[2], 96);
@@ -104,9 +102,9 @@ fn gate_134805_uavid_constant_buffers_header() {
 #[test]
 fn gate_144505_conditional_uavid() {
     let src = "kernel void k(int a, float b) {}";
-    assert_eq!(lay(src, drv(144505)).uavid, None);
-    assert_eq!(lay(src, drv(134805)).uavid, None);
-    assert_eq!(lay(src, drv(144506)).uavid, Some(11));
+    assert_eq!(lay(src, drv(144505)).ids.uavid, None);
+    assert_eq!(lay(src, drv(134805)).ids.uavid, None);
+    assert_eq!(lay(src, drv(144506)).ids.uavid, Some(11));
     assert_eq!(
         lay(
             src,
@@ -115,11 +113,14 @@ fn gate_144505_conditional_uavid() {
                 ..drv(144505)
             }
         )
+        .ids
         .uavid,
         Some(11)
     );
     assert_eq!(
-        lay("kernel void k(constant int* c) {}", drv(144505)).uavid,
+        lay("kernel void k(constant int* c) {}", drv(144505))
+            .ids
+            .uavid,
         Some(11)
     );
     assert!(!lay(src, drv(144505)).metadata.contains(";uavid:"));
@@ -128,8 +129,8 @@ fn gate_144505_conditional_uavid() {
 #[test]
 fn gate_152603_printfid() {
     let src = "kernel void k(int a) {}";
-    assert_eq!(lay(src, drv(152602)).printfid, None);
-    assert_eq!(lay(src, drv(152603)).printfid, Some(9));
+    assert_eq!(lay(src, drv(152602)).ids.printfid, None);
+    assert_eq!(lay(src, drv(152603)).ids.printfid, Some(9));
     assert_eq!(
         lay(
             src,
@@ -138,6 +139,7 @@ fn gate_152603_printfid() {
                 ..drv(152602)
             }
         )
+        .ids
         .printfid,
         Some(9)
     );
@@ -149,6 +151,7 @@ fn gate_152603_printfid() {
                 ..drv(134804)
             }
         )
+        .ids
         .printfid,
         None
     );
@@ -178,29 +181,23 @@ fn gate_164205_header_dword0() {
 #[test]
 fn gate_134805_implicit_sampler_in_amd_user_data() {
     let src = "kernel void k(read_only image2d_t img, global float* out) {}";
-    let u = |c, s, r, n| UserDataEntry {
-        class: c,
-        api_slot: s,
-        reg_start: r,
-        reg_size: n,
-    };
     // Hand computation with the §12.2 budget (see the decision in userdata.rs).
     assert_eq!(
         lay(src, drv(134804)).userdata,
         vec![
-            u(DataClass::PTR_RESOURCE_TABLE, 0, 2, 2),
-            u(DataClass::IMM_SAMPLER, 0, 4, 4),
-            u(DataClass::IMM_UAV, 10, 8, 4),
-            u(DataClass::PTR_CONST_BUFFER_TABLE, 0, 12, 2),
+            UserDataEntry::new(DataClass::PTR_RESOURCE_TABLE, 0, 2, 2),
+            UserDataEntry::new(DataClass::IMM_SAMPLER, 0, 4, 4),
+            UserDataEntry::new(DataClass::IMM_UAV, 10, 8, 4),
+            UserDataEntry::new(DataClass::PTR_CONST_BUFFER_TABLE, 0, 12, 2),
         ]
     );
     assert_eq!(
         lay(src, drv(134805)).userdata,
         vec![
-            u(DataClass::PTR_RESOURCE_TABLE, 0, 2, 2),
-            u(DataClass::IMM_UAV, 12, 4, 4),
-            u(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
-            u(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
+            UserDataEntry::new(DataClass::PTR_RESOURCE_TABLE, 0, 2, 2),
+            UserDataEntry::new(DataClass::IMM_UAV, 12, 4, 4),
+            UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
+            UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
         ]
     );
 }

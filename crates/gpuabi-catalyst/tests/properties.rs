@@ -62,17 +62,17 @@ proptest! {
         let l = layout(&k, &Options { driver, is_64bit, vec3_64: policy, ..Options::default() }).unwrap();
         let mut end = 0;
         for a in &l.args {
-            prop_assert_eq!(a.offset % 16, 0);
-            prop_assert_eq!(a.size % 16, 0);
-            prop_assert!(a.offset >= end, "overlap at {}", a.name);
-            end = a.offset + a.size;
+            prop_assert_eq!(a.slot.offset % 16, 0);
+            prop_assert_eq!(a.slot.size % 16, 0);
+            prop_assert!(a.slot.offset >= end, "overlap at {}", a.name);
+            end = a.slot.offset + a.slot.size;
         }
         prop_assert_eq!(end, l.args_space);
         let mut seen = HashSet::new();
         for a in l.args.iter().filter(|a| a.used) {
             if let Some(Resource::Uav(id) | Resource::ConstUav(id)) = a.resource {
                 prop_assert!(seen.insert(id), "uav {} twice", id);
-                prop_assert!(Some(id) > l.uavid);
+                prop_assert!(Some(id) > l.ids.uavid);
             }
         }
         // USER_SGPR never exceeds 16 and the metadata names every argument once.

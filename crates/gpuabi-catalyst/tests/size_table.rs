@@ -22,9 +22,9 @@ fn size_of(prelude: &str, decl: &str, policy: Vec3Policy) -> u32 {
             },
         )
         .unwrap();
-        assert_eq!(l.args[0].offset, 0);
-        assert_eq!(l.args[1].offset, l.args[0].size, "{decl}");
-        sizes.push(l.args[1].offset);
+        assert_eq!(l.args[0].slot.offset, 0);
+        assert_eq!(l.args[1].slot.offset, l.args[0].slot.size, "{decl}");
+        sizes.push(l.args[1].slot.offset);
     }
     assert_eq!(sizes[0], sizes[1], "{decl}: 32- and 64-bit differ");
     sizes[0]

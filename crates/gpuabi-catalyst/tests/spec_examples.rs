@@ -25,20 +25,26 @@ fn opts(driver: u32, is_64bit: bool) -> Options {
     }
 }
 
-fn ud(class: DataClass, api_slot: u32, reg_start: u32, reg_size: u32) -> UserDataEntry {
-    UserDataEntry {
-        class,
-        api_slot,
-        reg_start,
-        reg_size,
-    }
+/// Checks the user data, USER_SGPR, PGM_RSRC2 and the group-id x SGPR of a `.dims x` kernel
+/// against the values of a spec example.
+fn assert_user_sgprs(
+    l: &KernelLayout,
+    userdata: &[UserDataEntry],
+    user_sgprs: u32,
+    pgm_rsrc2: u32,
+    group_id_x: &str,
+) {
+    assert_eq!(l.userdata, userdata, "driver {}", l.driver);
+    assert_eq!(l.user_sgprs, user_sgprs, "driver {}", l.driver);
+    assert_eq!(l.regs.pgm_rsrc2, pgm_rsrc2, "driver {}", l.driver);
+    assert_eq!(l.regs.group_id_sgprs, [group_id_x], "driver {}", l.driver);
 }
 
 #[test]
 fn e1_both_bitnesses() {
     for is_64bit in [false, true] {
         let l = lay(E1, &opts(170203, is_64bit));
-        let offsets: Vec<u32> = l.args.iter().map(|a| a.offset).collect();
+        let offsets: Vec<u32> = l.args.iter().map(|a| a.slot.offset).collect();
         assert_eq!(offsets, [0, 16, 32, 48]);
         assert_eq!(l.args_space, 64);
         assert_eq!(l.args[0].resource, None);
@@ -55,58 +61,56 @@ fn e1_both_bitnesses() {
             .metadata
             .contains(";pointer:c:u32:1:1:48:uav:14:4:RW:0:0\n"));
         assert_eq!(
-            (l.uavid, l.printfid, l.cbid, l.privateid),
+            (l.ids.uavid, l.ids.printfid, l.ids.cbid, l.ids.privateid),
             (Some(11), Some(9), Some(10), Some(8))
         );
         assert_eq!(l.uavprivate, 0);
-        assert_eq!(l.uav_mask[0], 0x7000);
-        assert_eq!(
-            l.userdata,
-            vec![
-                ud(DataClass::PTR_UAV_TABLE, 0, 2, 2),
-                ud(DataClass::IMM_CONST_BUFFER, 0, 4, 4),
-                ud(DataClass::IMM_CONST_BUFFER, 1, 8, 4),
-            ]
+        assert_eq!(l.notes.uav_mask[0], 0x7000);
+        assert_user_sgprs(
+            &l,
+            &[
+                UserDataEntry::new(DataClass::PTR_UAV_TABLE, 0, 2, 2),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 0, 4, 4),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 1, 8, 4),
+            ],
+            12,
+            0x98,
+            "s12",
         );
-        assert_eq!(l.user_sgprs, 12);
-        assert_eq!(l.pgm_rsrc2, 0x98);
-        assert_eq!(l.group_id_sgprs, ["s12"]);
-        assert_eq!(l.local_id_vgprs, ["v0"]);
+        assert_eq!(l.regs.local_id_vgprs, ["v0"]);
         assert_eq!(l.metadata.contains(";memory:64bitABI\n"), is_64bit);
         assert_eq!(l.header[4], if is_64bit { 8 } else { 0 });
     }
 }
 
 #[test]
-fn e2_drivers_1348_to_1642() {
-    for driver in [134805, 140000, 144505, 152603, 164205] {
+fn e2_drivers_1016_to_1642() {
+    // (driver, uavid, UAV of `inout`): 1348.5-1642.5, then 1016.4 ("the rest unchanged").
+    let cases = [
+        (134805, 11, 12),
+        (140000, 11, 12),
+        (144505, 11, 12),
+        (152603, 11, 12),
+        (164205, 11, 12),
+        (101604, 9, 10),
+    ];
+    for (driver, uavid, uav) in cases {
         let l = lay(E2, &opts(driver, false));
-        assert_eq!(l.args[0].offset, 0);
-        assert_eq!(l.uavid, Some(11), "driver {driver}");
-        assert_eq!(l.args[0].resource, Some(Resource::Uav(12)));
-        assert_eq!(
-            l.userdata,
-            vec![
-                ud(DataClass::IMM_UAV, 12, 4, 4),
-                ud(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
-                ud(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
-            ]
+        assert_eq!(l.args[0].slot.offset, 0);
+        assert_eq!(l.ids.uavid, Some(uavid), "driver {driver}");
+        assert_eq!(l.args[0].resource, Some(Resource::Uav(uav)));
+        assert_user_sgprs(
+            &l,
+            &[
+                UserDataEntry::new(DataClass::IMM_UAV, uav, 4, 4),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 0, 8, 4),
+                UserDataEntry::new(DataClass::IMM_CONST_BUFFER, 1, 12, 4),
+            ],
+            16,
+            0xA0,
+            "s16",
         );
-        assert_eq!(l.user_sgprs, 16);
-        assert_eq!(l.pgm_rsrc2, 0xA0);
-        assert_eq!(l.group_id_sgprs, ["s16"]);
     }
-}
-
-#[test]
-fn e2_driver_1016() {
-    let l = lay(E2, &opts(101604, false));
-    assert_eq!(l.uavid, Some(9));
-    assert_eq!(l.args[0].resource, Some(Resource::Uav(10)));
-    assert_eq!(l.userdata[0], ud(DataClass::IMM_UAV, 10, 4, 4));
-    assert_eq!(l.userdata[1], ud(DataClass::IMM_CONST_BUFFER, 0, 8, 4));
-    assert_eq!(l.userdata[2], ud(DataClass::IMM_CONST_BUFFER, 1, 12, 4));
-    assert_eq!(l.pgm_rsrc2, 0xA0);
 }
 
 #[test]
@@ -150,7 +154,7 @@ fn explicit_userdata_policy_and_empty_list() {
     let l = lay(E1, &o);
     // No entries: USER_SGPR 2, but the minimum SGPR count ignores the fallback.
     assert_eq!(l.user_sgprs, 2);
-    assert_eq!(l.group_id_sgprs, ["s2"]);
-    assert_eq!(l.sgprs, 1);
-    assert_eq!(l.pgm_rsrc2, (2 << 1) | (1 << 7));
+    assert_eq!(l.regs.group_id_sgprs, ["s2"]);
+    assert_eq!(l.regs.sgprs, 1);
+    assert_eq!(l.regs.pgm_rsrc2, (2 << 1) | (1 << 7));
 }

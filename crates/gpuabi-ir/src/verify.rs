@@ -8,11 +8,13 @@
 //! callee updates). Feeding a possibly divergent value to a `uniform` parameter is allowed:
 //! uniformity is the caller's promise, not something the IR can check per invocation.
 
+use std::collections::HashMap;
+
 use crate::diagnostic::Diagnostic;
 use crate::ir::instr::{ArgTy, ExtraKind, TyClass};
 use crate::ir::{
     Extra, FuncAttrs, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Region,
-    SigParam, Span, Type, Value,
+    SigParam, Signature, Span, Type, Value,
 };
 
 /// Largest `alloca`, in bytes.
@@ -27,6 +29,8 @@ pub struct VerifyError(pub Vec<Diagnostic>);
 pub fn verify(module: &Module) -> Result<(), VerifyError> {
     let mut v = Verifier {
         module,
+        functions: first_index(module.functions.iter().map(|f| f.name.as_str())),
+        sigs: first_index(module.sigs.iter().map(|s| s.name.as_str())),
         errors: Vec::new(),
     };
     v.module();
@@ -37,8 +41,22 @@ pub fn verify(module: &Module) -> Result<(), VerifyError> {
     }
 }
 
+/// The index of the first item of each name: lookups by name stay cheap in modules of many
+/// functions (a scan per call made verifying quadratic).
+fn first_index<'m>(names: impl Iterator<Item = &'m str>) -> HashMap<&'m str, usize> {
+    let mut map = HashMap::new();
+    for (i, n) in names.enumerate() {
+        map.entry(n).or_insert(i);
+    }
+    map
+}
+
 struct Verifier<'m> {
     module: &'m Module,
+    /// First function of each name.
+    functions: HashMap<&'m str, usize>,
+    /// First signature of each name.
+    sigs: HashMap<&'m str, usize>,
     errors: Vec<Diagnostic>,
 }
 
@@ -60,6 +78,14 @@ struct FnState<'m> {
 }
 
 impl<'m> Verifier<'m> {
+    fn function_named(&self, name: &str) -> Option<&'m Function> {
+        self.functions.get(name).map(|&i| &self.module.functions[i])
+    }
+
+    fn sig_named(&self, name: &str) -> Option<&'m Signature> {
+        self.sigs.get(name).map(|&i| &self.module.sigs[i])
+    }
+
     fn err(&mut self, msg: impl Into<String>, span: Span, label: impl Into<String>) {
         self.errors.push(Diagnostic::new(msg, span, label));
     }
@@ -67,7 +93,7 @@ impl<'m> Verifier<'m> {
     fn module(&mut self) {
         let m = self.module;
         for (i, s) in m.sigs.iter().enumerate() {
-            if m.sigs[..i].iter().any(|o| o.name == s.name) {
+            if self.sigs.get(s.name.as_str()) != Some(&i) {
                 self.err(
                     format!("signature `${}` is defined twice", s.name),
                     s.span,
@@ -84,7 +110,7 @@ impl<'m> Verifier<'m> {
             self.check_params(&s.params, &s.attrs, s.span, &format!("${}", s.name));
         }
         for (i, f) in m.functions.iter().enumerate() {
-            if m.functions[..i].iter().any(|o| o.name == f.name) {
+            if self.functions.get(f.name.as_str()) != Some(&i) {
                 self.err(
                     format!("function `@{}` is defined twice", f.name),
                     f.span,
@@ -435,7 +461,7 @@ impl<'m> Verifier<'m> {
             }
             InstrKind::Unreachable => self.results(st, i, &[]),
             InstrKind::FuncAddr { func } => {
-                match self.module.function(func) {
+                match self.function_named(func) {
                     None => self.err(
                         format!("`func_addr` of undefined function `@{func}`"),
                         span,
@@ -451,7 +477,7 @@ impl<'m> Verifier<'m> {
                 self.results(st, i, &[Type::Ptr]);
             }
             InstrKind::Call { callee, args } => {
-                let Some(f) = self.module.function(callee) else {
+                let Some(f) = self.function_named(callee) else {
                     self.err(
                         format!("call to undefined function `@{callee}`"),
                         span,
@@ -474,7 +500,7 @@ impl<'m> Verifier<'m> {
             }
             InstrKind::CallIndirect { sig, callee, args } => {
                 self.expect_type(st, callee, Type::Ptr, span, "the called address");
-                let Some(s) = self.module.sig(sig) else {
+                let Some(s) = self.sig_named(sig) else {
                     self.err(
                         format!("indirect call names undefined signature `${sig}`"),
                         span,

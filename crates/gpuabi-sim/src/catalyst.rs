@@ -20,6 +20,7 @@ use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::dispatch::{LaneValues, WaveSetup};
 use crate::exec::memory::Descriptor;
+use crate::limits::MAX_WAVES;
 use crate::memory::Memory;
 
 /// The NDRange of a dispatch.
@@ -94,16 +95,27 @@ impl NdRange {
             }
             *groups_d = g / l;
         }
-        let items = u64::from(self.local[0]) * u64::from(self.local[1]) * u64::from(self.local[2]);
+        // Saturating: three 32-bit sizes may need 96 bits; such a group is refused below.
+        let items = self
+            .local
+            .iter()
+            .fold(1u64, |n, &l| n.saturating_mul(u64::from(l)));
         if items > 1024 {
             return Err(CatalystError::NdRange(format!(
-                "a work-group of {items} work-items exceeds 1024"
+                "a work-group of {}x{}x{} work-items exceeds 1024",
+                self.local[0], self.local[1], self.local[2]
             )));
         }
-        let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
-        if total > 65536 {
+        // Three 32-bit group counts may need 96 bits: saturate, any such count is refused.
+        let total = groups
+            .iter()
+            .fold(1u64, |n, &g| n.saturating_mul(u64::from(g)));
+        let waves = total.saturating_mul(items.div_ceil(CATALYST_WAVE as u64));
+        if waves > MAX_WAVES as u64 {
+            let [x, y, z] = groups;
             return Err(CatalystError::NdRange(format!(
-                "{total} work-groups exceed the simulator's limit of 65536"
+                "{x}x{y}x{z} work-groups of {items} work-items need more waves than the \
+                 simulator's limit of {MAX_WAVES}"
             )));
         }
         Ok(groups)
@@ -265,14 +277,14 @@ pub fn dispatch(
             (ArgKind::Pointer, None) if !a.used => {}
             (ArgKind::Value, Some(ArgValue::Numbers(ns))) => {
                 let dw = value_dwords(&a.name, &a.type_name, ns)?;
-                if dw.len() as u32 * 4 > a.size {
+                if dw.len() as u32 * 4 > a.slot.size {
                     return Err(err(format!(
                         "{} dwords given but the argument takes {} bytes",
                         dw.len(),
-                        a.size
+                        a.slot.size
                     )));
                 }
-                let first = a.offset as usize / 4;
+                let first = a.slot.offset as usize / 4;
                 let slot = cb1
                     .get_mut(first..first + dw.len())
                     .ok_or_else(|| err("the argument lies outside argsSpace".into()))?;
@@ -351,7 +363,7 @@ pub fn dispatch(
             sgprs.push((e.reg_start as u16 + k as u16, v));
         }
     }
-    if layout.scratch_offset_sgpr.is_some() {
+    if layout.regs.scratch_offset_sgpr.is_some() {
         return Err(CatalystError::Unsupported(
             "kernels with a scratch buffer are not supported by the simulator".into(),
         ));
@@ -359,15 +371,16 @@ pub fn dispatch(
     let group_regs: Vec<(usize, RegRange)> = layout
         .group_dims()
         .iter()
-        .zip(&layout.group_id_sgprs)
+        .zip(&layout.regs.group_id_sgprs)
         .map(|(d, r)| Ok((dim_index(d), reg(r)?)))
         .collect::<Result<_, CatalystError>>()?;
     let local_regs: Vec<RegRange> = layout
+        .regs
         .local_id_vgprs
         .iter()
         .map(|r| reg(r))
         .collect::<Result<_, _>>()?;
-    let tg_size = layout.tg_size_sgpr.as_deref().map(reg).transpose()?;
+    let tg_size = layout.regs.tg_size_sgpr.as_deref().map(reg).transpose()?;
     for r in group_regs.iter().map(|(_, r)| r).chain(tg_size.iter()) {
         if r.file() != RegFile::Sgpr {
             return Err(CatalystError::Unsupported(format!(

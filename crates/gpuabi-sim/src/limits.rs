@@ -1,5 +1,14 @@
 //! Limits that keep every run finite and bounded in memory.
 
+/// Most waves one run may have: every finished wave's registers are kept for the report
+/// (about 70 KiB each in wave64), so this bounds a run's memory to a few hundred MiB.
+pub const MAX_WAVES: usize = 4096;
+
+/// Most scratch bytes per lane a run may use, whatever [`Limits::scratch_bytes_per_lane`]
+/// says: 64 MiB per wave64, well above what the hardware gives a lane (its per-wave scratch
+/// size field tops out at a few MiB), and small enough that a wave's scratch fits in memory.
+pub const MAX_SCRATCH_BYTES_PER_LANE: u32 = 1 << 20;
+
 /// Bounds on a run; reaching one ends it with a [`crate::SimError`] that names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -7,7 +16,8 @@ pub struct Limits {
     pub instructions_per_wave: u64,
     /// Nested `s_swappc_b64` calls not yet returned.
     pub call_depth: u32,
-    /// Bytes of scratch per lane (RDNA `scratch_*` instructions).
+    /// Bytes of scratch per lane (RDNA `scratch_*` instructions); at most
+    /// [`MAX_SCRATCH_BYTES_PER_LANE`] take effect.
     pub scratch_bytes_per_lane: u32,
     /// Bytes of all global buffers together.
     pub global_bytes: u64,

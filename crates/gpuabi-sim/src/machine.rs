@@ -9,7 +9,7 @@ use crate::error::SimError;
 use crate::exec::memory::MemCtx;
 use crate::exec::{branch, memory, salu, valu, Flow};
 use crate::image::Image;
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
 use crate::stats::Stats;
 use crate::undef::{UndefTracker, UndefinedRead};
@@ -18,7 +18,8 @@ use crate::wave::Wave;
 /// A wave after `s_endpgm`.
 #[derive(Debug, Clone)]
 pub struct WaveOutcome {
-    /// Its final registers.
+    /// Its final registers. Its scratch is released when the wave ends (empty here): every
+    /// outcome is kept, and thousands of waves' scratch would not fit in memory.
     pub wave: Wave,
 }
 
@@ -80,6 +81,7 @@ impl Machine {
             if let Some(t) = tracker {
                 self.undefined.extend(t.reads);
             }
+            wave.scratch = Vec::new();
             out.push(WaveOutcome { wave });
         }
         Ok(out)
@@ -160,7 +162,9 @@ impl Machine {
                     let mut ctx = MemCtx {
                         mem,
                         stats,
-                        scratch_limit: limits.scratch_bytes_per_lane,
+                        scratch_limit: limits
+                            .scratch_bytes_per_lane
+                            .min(MAX_SCRATCH_BYTES_PER_LANE),
                     };
                     memory::exec(d, wave, &mut ctx)?;
                     Flow::Next

@@ -758,12 +758,10 @@ impl<'a> Parser<'a> {
         } else {
             self.expect(Tok::Semi, "a kernel body '{' or ';'")?;
         }
-        for (i, a) in args.iter().enumerate() {
-            if let Some(prev) = args[..i]
-                .iter()
-                .find(|p: &&(KernelArg, Token)| p.0.name == a.0.name)
-            {
-                let _ = prev;
+        // A set, not a scan of the earlier arguments: a generated kernel may have many.
+        let mut seen = std::collections::HashSet::new();
+        for a in &args {
+            if !seen.insert(a.0.name.as_str()) {
                 return Err(self.err_tok(
                     a.1,
                     format!("Kernel argument '{}' is already defined", a.0.name),

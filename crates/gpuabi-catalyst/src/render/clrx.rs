@@ -118,54 +118,38 @@ pub fn render(l: &KernelLayout) -> String {
             e.class, e.api_slot, e.reg_start, e.reg_size
         ));
     }
-    for (name, v) in [
-        ("uavid", l.uavid),
-        ("cbid", l.cbid),
-        ("printfid", l.printfid),
-        ("privateid", l.privateid),
-    ] {
-        if let Some(v) = v {
-            cfg(format!(".{name} {v}"));
+    // Directives that are a name and at most one number, in the order CLRX lists them;
+    // `None` leaves the directive out (its default applies).
+    let dec = |v: Option<u32>| v.map(|v| format!(" {v}"));
+    let hex = |v: Option<u32>| v.map(|v| format!(" {v:#x}"));
+    let nonzero = |v: u32| (v != 0).then_some(v);
+    let flag = |on: bool| on.then(String::new);
+    let directives = [
+        ("uavid", dec(l.ids.uavid)),
+        ("cbid", dec(l.ids.cbid)),
+        ("printfid", dec(l.ids.printfid)),
+        ("privateid", dec(l.ids.privateid)),
+        ("uavprivate", dec(o.uavprivate)),
+        ("hwlocal", dec(nonzero(o.hwlocal))),
+        ("hwregion", dec(nonzero(o.hwregion))),
+        ("tgsize", flag(o.tgsize)),
+        ("scratchbuffer", dec(nonzero(o.scratch_bytes))),
+        ("useprintf", flag(o.printf)),
+        ("useconstdata", flag(o.const_data)),
+        ("sgprsnum", dec(o.sgprs)),
+        ("vgprsnum", dec(o.vgprs)),
+        ("pgmrsrc2", hex(nonzero(o.pgm_rsrc2))),
+        ("exceptions", hex(nonzero(o.exceptions))),
+        (
+            "floatmode",
+            hex((o.float_mode != DEFAULT_FLOAT_MODE).then_some(o.float_mode)),
+        ),
+        ("ieeemode", flag(o.ieee_mode)),
+    ];
+    for (name, value) in directives {
+        if let Some(value) = value {
+            cfg(format!(".{name}{value}"));
         }
-    }
-    if let Some(v) = o.uavprivate {
-        cfg(format!(".uavprivate {v}"));
-    }
-    if o.hwlocal != 0 {
-        cfg(format!(".hwlocal {}", o.hwlocal));
-    }
-    if o.hwregion != 0 {
-        cfg(format!(".hwregion {}", o.hwregion));
-    }
-    if o.tgsize {
-        cfg(".tgsize".into());
-    }
-    if o.scratch_bytes != 0 {
-        cfg(format!(".scratchbuffer {}", o.scratch_bytes));
-    }
-    if o.printf {
-        cfg(".useprintf".into());
-    }
-    if o.const_data {
-        cfg(".useconstdata".into());
-    }
-    if let Some(v) = o.sgprs {
-        cfg(format!(".sgprsnum {v}"));
-    }
-    if let Some(v) = o.vgprs {
-        cfg(format!(".vgprsnum {v}"));
-    }
-    if o.pgm_rsrc2 != 0 {
-        cfg(format!(".pgmrsrc2 {:#x}", o.pgm_rsrc2));
-    }
-    if o.exceptions != 0 {
-        cfg(format!(".exceptions {:#x}", o.exceptions));
-    }
-    if o.float_mode != DEFAULT_FLOAT_MODE {
-        cfg(format!(".floatmode {:#x}", o.float_mode));
-    }
-    if o.ieee_mode {
-        cfg(".ieeemode".into());
     }
     if l.cws.iter().any(|&c| c != 0) {
         cfg(format!(".cws {}, {}, {}", l.cws[0], l.cws[1], l.cws[2]));

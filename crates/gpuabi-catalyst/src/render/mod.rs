@@ -27,8 +27,8 @@ pub fn userdata_content(l: &KernelLayout, e: &UserDataEntry) -> String {
             });
             match who {
                 Some(a) => format!("uav {slot} ({})", a.name),
-                None if Some(slot) == l.printfid => format!("uav {slot} (printf)"),
-                None if Some(slot) == l.cbid => format!("uav {slot} (global data)"),
+                None if Some(slot) == l.ids.printfid => format!("uav {slot} (printf)"),
+                None if Some(slot) == l.ids.cbid => format!("uav {slot} (global data)"),
                 None => format!("uav {slot}"),
             }
         }
@@ -45,20 +45,5 @@ pub fn userdata_content(l: &KernelLayout, e: &UserDataEntry) -> String {
 
 /// `uav:12`-style text of a resource.
 pub fn resource_text(r: Option<Resource>) -> String {
-    match r {
-        None => "-".to_string(),
-        Some(r) => {
-            let space = match r {
-                Resource::Uav(_) => "uav",
-                Resource::ConstUav(_) => "c",
-                Resource::ConstBuffer(_) => "hc",
-                Resource::Local(_) => "hl",
-                Resource::ImageRo(_) => "image_ro",
-                Resource::ImageWo(_) => "image_wo",
-                Resource::Counter(_) => "counter",
-                Resource::Sampler(_) => "sampler",
-            };
-            format!("{space}:{}", r.id())
-        }
-    }
+    r.map_or_else(|| "-".to_string(), |r| format!("{}:{}", r.space(), r.id()))
 }

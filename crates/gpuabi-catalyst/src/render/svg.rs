@@ -24,11 +24,17 @@ fn colour(kind: &str) -> &'static str {
     }
 }
 
+/// Arguments of at most this many 16-byte slots get one box per slot.
+const MAX_SLOT_BOXES: usize = 64;
+
 /// The SVG picture.
 pub fn render(l: &KernelLayout) -> String {
-    let sgpr_rows = l.sgprs.max(l.user_sgprs) as usize;
+    let sgpr_rows = l.regs.sgprs.max(l.user_sgprs) as usize;
     let cb1_rows = (l.args_space / 16) as usize;
-    let rows = sgpr_rows.max(cb1_rows).max(l.local_id_vgprs.len()).max(1);
+    let rows = sgpr_rows
+        .max(cb1_rows)
+        .max(l.regs.local_id_vgprs.len())
+        .max(1);
     let height = TOP + ROW * rows as f64 + 30.0;
     let mut svg = Svg::new(COL_W * 3.0 + 20.0, height);
     svg.text(
@@ -38,7 +44,7 @@ pub fn render(l: &KernelLayout) -> String {
         "start",
         &format!(
             "{}  driver {}  {}  {}-bit  PGM_RSRC2 {:#x}",
-            l.kernel, l.driver, l.device, l.bits, l.pgm_rsrc2
+            l.kernel, l.driver, l.device, l.bits, l.regs.pgm_rsrc2
         ),
     );
     for (i, title) in ["SGPRs", "VGPRs", "cb1 (16-byte slots)"].iter().enumerate() {
@@ -59,17 +65,20 @@ pub fn render(l: &KernelLayout) -> String {
         }
     }
     let sys = l
+        .regs
         .group_id_sgprs
         .iter()
         .zip(l.group_dims())
         .map(|(r, d)| (r.clone(), format!("group id {d}")))
         .chain(
-            l.tg_size_sgpr
+            l.regs
+                .tg_size_sgpr
                 .iter()
                 .map(|r| (r.clone(), "TG_SIZE".to_string())),
         )
         .chain(
-            l.scratch_offset_sgpr
+            l.regs
+                .scratch_offset_sgpr
                 .iter()
                 .map(|r| (r.clone(), "scratch offset".to_string())),
         );
@@ -93,7 +102,7 @@ pub fn render(l: &KernelLayout) -> String {
         svg.text(14.0, y + 12.0, 10.0, "start", &format!("s{i}"));
         svg.text(10.0 + BOX_W + 4.0, y + 12.0, 9.0, "start", short);
     }
-    for (i, reg) in l.local_id_vgprs.iter().enumerate() {
+    for (i, reg) in l.regs.local_id_vgprs.iter().enumerate() {
         let y = TOP + ROW * i as f64;
         let dim = ["x", "y", "z"][i.min(2)];
         svg.rect(
@@ -119,15 +128,18 @@ pub fn render(l: &KernelLayout) -> String {
             crate::args::ArgKind::Image => "image",
             _ => "value",
         };
-        let first = (a.offset / 16) as usize;
-        let n = (a.size / 16) as usize;
-        for k in 0..n {
+        let first = (a.slot.offset / 16) as usize;
+        let n = (a.slot.size / 16) as usize;
+        // One box per 16-byte slot; an argument of more slots (a structure with an array can
+        // take megabytes) is one tall box, so the picture stays small.
+        let (boxes, box_rows) = if n <= MAX_SLOT_BOXES { (n, 1) } else { (1, n) };
+        for k in 0..boxes {
             let y = TOP + ROW * (first + k) as f64;
             let tip = format!(
                 "{} @ {} ({} bytes): {} {}",
                 a.name,
-                a.offset,
-                a.size,
+                a.slot.offset,
+                a.slot.size,
                 a.type_name,
                 resource_text(a.resource)
             );
@@ -135,7 +147,7 @@ pub fn render(l: &KernelLayout) -> String {
                 10.0 + 2.0 * COL_W,
                 y,
                 BOX_W,
-                ROW - 2.0,
+                ROW * box_rows as f64 - 2.0,
                 colour(kind),
                 Some(&tip),
             );
@@ -144,7 +156,7 @@ pub fn render(l: &KernelLayout) -> String {
                 y + 12.0,
                 10.0,
                 "start",
-                &format!("{}", a.offset + 16 * k as u32),
+                &format!("{}", a.slot.offset + 16 * k as u32),
             );
             if k == 0 {
                 svg.text(

@@ -35,10 +35,10 @@ pub fn render(l: &KernelLayout) -> String {
     let _ = writeln!(
         s,
         "uavid {}  cbid {}  printfid {}  privateid {}  uavprivate {}  argsSpace {}",
-        id_text(l.uavid),
-        id_text(l.cbid),
-        id_text(l.printfid),
-        id_text(l.privateid),
+        id_text(l.ids.uavid),
+        id_text(l.ids.cbid),
+        id_text(l.ids.printfid),
+        id_text(l.ids.privateid),
         l.uavprivate,
         l.args_space
     );
@@ -52,19 +52,19 @@ pub fn render(l: &KernelLayout) -> String {
             format!("{}({}): {}", e.class, e.api_slot, userdata_content(l, e)),
         ]);
     }
-    for (reg, dim) in l.group_id_sgprs.iter().zip(l.group_dims()) {
+    for (reg, dim) in l.regs.group_id_sgprs.iter().zip(l.group_dims()) {
         sg.add_row(vec![reg.clone(), format!("group id {dim}")]);
     }
-    if let Some(r) = &l.tg_size_sgpr {
+    if let Some(r) = &l.regs.tg_size_sgpr {
         sg.add_row(vec![r.clone(), "TG_SIZE".to_string()]);
     }
-    if let Some(r) = &l.scratch_offset_sgpr {
+    if let Some(r) = &l.regs.scratch_offset_sgpr {
         sg.add_row(vec![r.clone(), "scratch wave offset".to_string()]);
     }
     let _ = writeln!(
         s,
         "SGPRs (USER_SGPR {}, {} used)\n{sg}",
-        l.user_sgprs, l.sgprs
+        l.user_sgprs, l.regs.sgprs
     );
     let _ = writeln!(
         s,
@@ -73,10 +73,10 @@ pub fn render(l: &KernelLayout) -> String {
     );
 
     let mut vg = table(&["VGPR", "content"]);
-    for (reg, dim) in l.local_id_vgprs.iter().zip(["x", "y", "z"]) {
+    for (reg, dim) in l.regs.local_id_vgprs.iter().zip(["x", "y", "z"]) {
         vg.add_row(vec![reg.clone(), format!("local id {dim}")]);
     }
-    let _ = writeln!(s, "VGPRs ({} used)\n{vg}", l.vgprs);
+    let _ = writeln!(s, "VGPRs ({} used)\n{vg}", l.regs.vgprs);
 
     // Scalar loads address cb1 in dwords on GCN 1.0/1.1 and in bytes on GCN 1.2.
     let byte_units = l.generation.smrd_byte_offsets();
@@ -90,11 +90,15 @@ pub fn render(l: &KernelLayout) -> String {
         "used",
     ]);
     for a in &l.args {
-        let imm = if byte_units { a.offset } else { a.offset / 4 };
+        let imm = if byte_units {
+            a.slot.offset
+        } else {
+            a.slot.offset / 4
+        };
         cb1.add_row(vec![
-            a.offset.to_string(),
+            a.slot.offset.to_string(),
             format!("{imm:#x}"),
-            a.size.to_string(),
+            a.slot.size.to_string(),
             a.name.clone(),
             a.type_name.clone(),
             resource_text(a.resource),
@@ -118,7 +122,7 @@ pub fn render(l: &KernelLayout) -> String {
     }
     let _ = writeln!(s, "cb0 (setup buffer, {}-bit)\n{cb0}", l.bits);
 
-    let _ = writeln!(s, "PGM_RSRC2 {:#010x}", l.pgm_rsrc2);
+    let _ = writeln!(s, "PGM_RSRC2 {:#010x}", l.regs.pgm_rsrc2);
     let header: Vec<String> = l.header.iter().map(|d| d.to_string()).collect();
     let _ = writeln!(s, "header [{}]", header.join(", "));
     for w in &l.warnings {

@@ -149,21 +149,41 @@ enum Ctx {
 }
 
 struct Lower<'m> {
-    module: &'m Module,
+    /// Index of each function and signature by name (a scan per call made lowering a
+    /// module of many functions quadratic).
+    names: &'m Names<'m>,
     f: &'m Function,
     out: CFunc,
     const_slots: HashMap<u64, u32>,
     ctx: Vec<Ctx>,
 }
 
+/// Function and signature indices by name (the first of each name; the verifier rejects
+/// duplicates).
+struct Names<'m> {
+    functions: HashMap<&'m str, usize>,
+    sigs: HashMap<&'m str, usize>,
+}
+
 /// Lowers every function; `module` must have passed the verifier.
 pub(crate) fn lower(module: &Module) -> Vec<CFunc> {
+    let mut names = Names {
+        functions: HashMap::new(),
+        sigs: HashMap::new(),
+    };
+    for (i, f) in module.functions.iter().enumerate() {
+        names.functions.entry(f.name.as_str()).or_insert(i);
+    }
+    for (i, s) in module.sigs.iter().enumerate() {
+        names.sigs.entry(s.name.as_str()).or_insert(i);
+    }
+    let names = &names;
     module
         .functions
         .iter()
         .map(|f| {
             let mut l = Lower {
-                module,
+                names,
                 f,
                 out: CFunc {
                     name: f.name.clone(),
@@ -350,10 +370,10 @@ impl Lower<'_> {
             }
             InstrKind::FuncAddr { func } => {
                 let idx = self
-                    .module
+                    .names
                     .functions
-                    .iter()
-                    .position(|f| &f.name == func)
+                    .get(func.as_str())
+                    .copied()
                     .unwrap_or(0);
                 let s = self.slot(&Operand::Imm {
                     ty: Type::Ptr,
@@ -363,21 +383,16 @@ impl Lower<'_> {
             }
             InstrKind::Call { callee, args } => {
                 let idx = self
-                    .module
+                    .names
                     .functions
-                    .iter()
-                    .position(|f| &f.name == callee)
+                    .get(callee.as_str())
+                    .copied()
                     .unwrap_or(0);
                 let at = self.call_pool(args, i);
                 self.emit(Code::Call, 0, 0, idx as u32, at, 0, span);
             }
             InstrKind::CallIndirect { sig, callee, args } => {
-                let sidx = self
-                    .module
-                    .sigs
-                    .iter()
-                    .position(|s| &s.name == sig)
-                    .unwrap_or(0);
+                let sidx = self.names.sigs.get(sig.as_str()).copied().unwrap_or(0);
                 let c = self.slot(callee);
                 let at = self.call_pool(args, i);
                 self.emit(Code::CallIndirect, 0, 0, c, at, sidx as u32, span);

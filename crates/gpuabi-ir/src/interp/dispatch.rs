@@ -66,8 +66,8 @@ pub enum DispatchError {
     /// More invocations than the limit allows.
     #[error("the dispatch has {count} invocations, more than the limit of {limit}")]
     TooManyInvocations {
-        /// Invocations asked for.
-        count: u64,
+        /// Invocations asked for (three 32-bit sizes may need 96 bits).
+        count: u128,
         /// The limit.
         limit: u64,
     },
@@ -125,8 +125,13 @@ impl Program {
             }
             *n = g / l;
         }
-        let count = d.global_size.iter().map(|n| u64::from(*n)).product::<u64>();
-        if count > limits.max_invocations {
+        // Three 32-bit sizes may need 96 bits, which u128 holds exactly.
+        let count = d
+            .global_size
+            .iter()
+            .map(|&g| u128::from(g))
+            .product::<u128>();
+        if count > u128::from(limits.max_invocations) {
             return Err(DispatchError::TooManyInvocations {
                 count,
                 limit: limits.max_invocations,

@@ -12,6 +12,15 @@ pub enum RunErrorKind {
     /// Call-depth limit.
     #[error("call depth limit hit: more than {0} nested calls")]
     CallDepth(u32),
+    /// The frames on the call stack hold more than [`super::MAX_FRAME_SLOTS`] registers.
+    #[error(
+        "register limit hit: {depth} nested calls need more than {} registers",
+        super::MAX_FRAME_SLOTS
+    )]
+    FrameRegisters {
+        /// Calls on the stack when the limit was hit.
+        depth: u32,
+    },
     /// Stack-bytes limit.
     #[error("stack limit hit: the frames need {need} bytes of stack arrays, limit {limit}")]
     StackBytes {
@@ -87,8 +96,16 @@ impl RunError {
         if !text.is_empty() {
             s.push_str(&format!("\n    {}", text.lines().next().unwrap_or("")));
         }
-        for f in &self.call_stack {
-            s.push_str(&format!("\n  called from `@{f}`"));
+        // Deep recursion leaves millions of frames: show both ends of the stack.
+        const SHOWN: usize = 20;
+        let n = self.call_stack.len();
+        for (k, f) in self.call_stack.iter().enumerate() {
+            if n > 2 * SHOWN && k == SHOWN {
+                s.push_str(&format!("\n  ... {} more calls", n - 2 * SHOWN));
+            }
+            if n <= 2 * SHOWN || k < SHOWN || k >= n - SHOWN {
+                s.push_str(&format!("\n  called from `@{f}`"));
+            }
         }
         s
     }

@@ -3,7 +3,7 @@
 use super::builtins;
 use super::compile::{function_index, CFunc, Code};
 use super::error::{RunError, RunErrorKind};
-use super::limits::Limits;
+use super::limits::{Limits, MAX_FRAME_SLOTS};
 use super::memory::Memory;
 use super::Program;
 use crate::ir::Cond;
@@ -362,7 +362,7 @@ impl Machine {
                         let Some(idx) = function_index(addr, funcs.len()) else {
                             err!(RunErrorKind::NotAFunction(addr));
                         };
-                        if !prog.sig_ok[i.c as usize][idx] {
+                        if prog.sig_shapes[i.c as usize] != prog.func_shapes[idx] {
                             err!(RunErrorKind::SignatureMismatch {
                                 callee: funcs[idx].name.clone(),
                                 sig: prog.sig_names[i.c as usize].clone(),
@@ -383,6 +383,11 @@ impl Machine {
                         });
                     }
                     let new_bp = bp + func.nregs as usize;
+                    if new_bp + g.nregs as usize + 4 * (self.frames.len() + 1) > MAX_FRAME_SLOTS {
+                        err!(RunErrorKind::FrameRegisters {
+                            depth: self.frames.len() as u32
+                        });
+                    }
                     self.enter(regs, g, new_bp, new_sp);
                     for (k, slot) in g.param_slots.iter().enumerate() {
                         let src = func.pool[i.b as usize + k];

@@ -1,5 +1,11 @@
 //! Resource limits of a run: each ends the run with an error naming the limit.
 
+/// Register slots (64-bit values) the frames on one invocation's call stack may hold
+/// together, each frame's bookkeeping counted as 4 more: 128 MiB of registers at most, so
+/// that deep recursion under a raised `max_call_depth` ends with an error instead of taking
+/// all memory.
+pub const MAX_FRAME_SLOTS: usize = 1 << 24;
+
 /// Limits enforced by the interpreter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

@@ -15,18 +15,24 @@ mod memory;
 pub use compile::function_address;
 pub use dispatch::{Dispatch, DispatchError, RunStats};
 pub use error::{RunError, RunErrorKind};
-pub use limits::Limits;
+pub use limits::{Limits, MAX_FRAME_SLOTS};
 pub use memory::{Buffer, Memory, MemoryError, MAX_BUFFER_BYTES};
 
-use crate::ir::{Module, Type};
+use std::collections::HashMap;
+
+use crate::ir::{FuncAttrs, Module, SigParam, Type};
 use crate::verify::{verify, VerifyError};
 
 /// A verified module lowered for execution.
 #[derive(Debug, Clone)]
 pub struct Program {
     funcs: Vec<compile::CFunc>,
-    /// `sig_ok[s][f]`: function `f` has signature `s`.
-    sig_ok: Vec<Vec<bool>>,
+    /// Shape (parameter types and attributes, ABI, `divergent_call`, `noreturn`) of each
+    /// signature: function `f` has signature `s` when `sig_shapes[s] == func_shapes[f]`.
+    /// Numbered shapes keep this linear in size; a table of every pair was quadratic.
+    sig_shapes: Vec<u32>,
+    /// Shape of each function, numbered as in `sig_shapes`.
+    func_shapes: Vec<u32>,
     sig_names: Vec<String>,
     kernels: Vec<(String, Vec<(String, Type)>)>,
 }
@@ -35,10 +41,22 @@ impl Program {
     /// Verifies and lowers a module.
     pub fn new(module: &Module) -> Result<Program, VerifyError> {
         verify(module)?;
-        let sig_ok = module
+        // The fields `Signature::matches` compares, as one key.
+        let mut shapes = HashMap::new();
+        let mut shape = |params: Vec<SigParam>, a: &FuncAttrs| {
+            let key = (params, a.abi.clone(), a.divergent_call, a.noreturn);
+            let next = shapes.len() as u32;
+            *shapes.entry(key).or_insert(next)
+        };
+        let sig_shapes = module
             .sigs
             .iter()
-            .map(|s| module.functions.iter().map(|f| s.matches(f)).collect())
+            .map(|s| shape(s.params.clone(), &s.attrs))
+            .collect();
+        let func_shapes = module
+            .functions
+            .iter()
+            .map(|f| shape(f.sig_params(), &f.attrs))
             .collect();
         let kernels = module
             .functions
@@ -55,7 +73,8 @@ impl Program {
             .collect();
         Ok(Program {
             funcs: compile::lower(module),
-            sig_ok,
+            sig_shapes,
+            func_shapes,
             sig_names: module.sigs.iter().map(|s| s.name.clone()).collect(),
             kernels,
         })

@@ -55,6 +55,16 @@ pub enum AcoError {
     /// A parameter that must be in registers (system parameters, the two PCs) found none.
     #[error("parameter `{0}` must be in registers but no register fits (Mesa asserts here)")]
     ForcedParamUnplaceable(String),
+    /// A ray payload or hit-attribute size beyond what gpuabi lays out.
+    #[error("{what}: {bytes} bytes, more than the {max} bytes gpuabi lays out")]
+    StageDataTooLarge {
+        /// `ray payload` or `hit attributes`.
+        what: &'static str,
+        /// The size asked for.
+        bytes: u32,
+        /// [`crate::aco::MAX_STAGE_DATA_BYTES`].
+        max: u32,
+    },
     /// A signature that could not be read.
     #[error("{line}:{column}: {message}")]
     Signature {
@@ -69,7 +79,12 @@ pub enum AcoError {
 
 /// 1-based line and column of byte `offset` in `text`.
 pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    // Back off to a character boundary so that a stray offset cannot split a character.
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)

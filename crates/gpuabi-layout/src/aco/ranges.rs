@@ -25,11 +25,12 @@ fn preserved_runs(p: u16, c: u16, clobbered_first: bool, limit: u16) -> Vec<(u16
     let mut runs = Vec::new();
     let mut off = if clobbered_first { c } else { 0 };
     while off < limit {
-        let end = limit.min(off + p);
+        // Saturating: P and C come from user files and may be near u16::MAX.
+        let end = limit.min(off.saturating_add(p));
         if end > off {
             runs.push((off, end));
         }
-        off = end + c;
+        off = end.saturating_add(c);
     }
     runs
 }

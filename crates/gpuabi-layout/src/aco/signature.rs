@@ -5,6 +5,7 @@
 //! followed by `xN` for N components (1..=16), e.g.
 //! `launch_id: u32x3, launch_size: u32x3 uniform, payload: u32 return, hit: bool`.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -244,6 +245,7 @@ fn parse_type(s: &Scanner<'_>, at: usize, word: &str) -> Result<(ScalarType, u8)
 pub fn parse_signature(text: &str) -> Result<Signature, AcoError> {
     let mut s = Scanner { text, pos: 0 };
     let mut sig = Signature::default();
+    let mut seen = HashSet::new();
     if s.peek().is_none() {
         return Ok(sig);
     }
@@ -252,7 +254,7 @@ pub fn parse_signature(text: &str) -> Result<Signature, AcoError> {
         if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
             return Err(s.error(at, "expected a parameter name"));
         }
-        check_name(&sig, name).map_err(|m| s.error(at, m))?;
+        check_name(&mut seen, name).map_err(|m| s.error(at, m))?;
         if s.peek() != Some(':') {
             return Err(s.error(s.pos, format!("expected `:` after `{name}`")));
         }
@@ -289,11 +291,13 @@ pub fn parse_signature(text: &str) -> Result<Signature, AcoError> {
     }
 }
 
-fn check_name(sig: &Signature, name: &str) -> Result<(), String> {
+/// Checks a new parameter name against the reserved ones and the names `seen` so far (a set:
+/// a scan of the earlier parameters made long signatures quadratic), then records it.
+fn check_name(seen: &mut HashSet<String>, name: &str) -> Result<(), String> {
     if RESERVED_NAMES.contains(&name) {
         return Err(format!("`{name}` is the name of a system parameter"));
     }
-    if sig.params.iter().any(|p| p.name == name) {
+    if !seen.insert(name.to_string()) {
         return Err(format!("parameter `{name}` is declared twice"));
     }
     Ok(())
@@ -334,16 +338,26 @@ pub fn signature_from_toml(text: &str) -> Result<Signature, AcoError> {
     let file: SignatureFile = toml::from_str(text)
         .map_err(|e| located(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
     let mut sig = Signature::default();
+    let mut seen = HashSet::new();
     for p in file.param {
-        // serde does not keep spans of table entries: point at the parameter's name.
-        let at = text.find(&format!("\"{}\"", p.name)).unwrap_or(0);
-        check_name(&sig, &p.name).map_err(|m| located(at, m))?;
-        let scanner = Scanner { text, pos: at };
-        let (ty, components) = parse_type(&scanner, at, &p.ty)
-            .map_err(|e| located(at, format!("parameter `{}`: {e}", p.name)))?;
+        // serde does not keep spans of table entries: errors point at the parameter's name,
+        // searched for only then (a search per parameter made long files quadratic).
+        let at = |name: &str| text.find(&format!("\"{name}\"")).unwrap_or(0);
+        check_name(&mut seen, &p.name).map_err(|m| located(at(&p.name), m))?;
+        let (ty, components) = match parse_type(&Scanner { text, pos: 0 }, 0, &p.ty) {
+            Ok(t) => t,
+            Err(_) => {
+                // Again with the position, which only an error needs.
+                let at = at(&p.name);
+                match parse_type(&Scanner { text, pos: at }, at, &p.ty) {
+                    Ok(t) => t,
+                    Err(e) => return Err(located(at, format!("parameter `{}`: {e}", p.name))),
+                }
+            }
+        };
         if p.uniform && p.is_return {
             return Err(located(
-                at,
+                at(&p.name),
                 format!(
                     "parameter `{}`: a return parameter cannot be uniform",
                     p.name

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::abi::{NirAbi, DIVERGENT_CALL, NORETURN};
+use super::error::AcoError;
 use super::signature::{Param, ScalarType, Signature};
 
 /// A ray-tracing stage compiled as a callable function.
@@ -121,8 +122,18 @@ fn dwords_of(bytes: u32, prefix: &str) -> impl Iterator<Item = Param> + '_ {
     (0..bytes.div_ceil(4)).map(move |i| u32p(&format!("{prefix}{i}")).returned())
 }
 
+/// Largest ray payload and largest hit-attribute size [`stage_signature`] accepts, in bytes.
+///
+/// Vulkan leaves the payload size to the pipeline (`maxPipelineRayPayloadSize`) and RADV
+/// caps hit attributes at 32 bytes; each dword becomes a parameter, so an unbounded size
+/// would mean an unbounded signature. 64 KiB is far beyond any real payload (they take
+/// registers or scratch per lane) and keeps a signature at 16384 parameters at most.
+pub const MAX_STAGE_DATA_BYTES: u32 = 64 * 1024;
+
 /// The signature RADV gives `stage` for a pipeline with `payload_bytes` of ray payload and
 /// `hit_attrib_bytes` of hit attributes (each rounded up to dwords).
+///
+/// Errors when either size exceeds [`MAX_STAGE_DATA_BYTES`].
 ///
 /// The traversal function marks no parameter DISCARDABLE, as the reference specification
 /// says (newer RADV revisions mark the hit-state parameters of traversal DISCARDABLE).
@@ -130,7 +141,19 @@ pub fn stage_signature(
     stage: RtStage,
     payload_bytes: u32,
     hit_attrib_bytes: u32,
-) -> StageSignature {
+) -> Result<StageSignature, AcoError> {
+    for (what, bytes) in [
+        ("ray payload", payload_bytes),
+        ("hit attributes", hit_attrib_bytes),
+    ] {
+        if bytes > MAX_STAGE_DATA_BYTES {
+            return Err(AcoError::StageDataTooLarge {
+                what,
+                bytes,
+                max: MAX_STAGE_DATA_BYTES,
+            });
+        }
+    }
     let mut params = common();
     let (abi, flags) = match stage {
         RtStage::Raygen | RtStage::Callable => {
@@ -177,9 +200,9 @@ pub fn stage_signature(
             (NirAbi::AhitIsec, DIVERGENT_CALL)
         }
     };
-    StageSignature {
+    Ok(StageSignature {
         signature: Signature { params },
         abi,
         flags,
-    }
+    })
 }

@@ -124,7 +124,7 @@ impl FromStr for AgxRange {
                 }
                 _ => (num.saturating_mul(2), 2),
             };
-            if first + halves > u32::from(file.halves()) {
+            if first.saturating_add(halves) > u32::from(file.halves()) {
                 return Err(RegParseError::new(
                     text,
                     piece_start + 2,

@@ -157,8 +157,8 @@ fn load_abi(spec: &str) -> Result<Abi> {
             "--abi: unknown ABI `{spec}`: expected rt-recursive, traversal, ahit-isec or the path of a TOML ABI file"
         );
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--abi: cannot read {}", path.display()))?;
+    let text =
+        super::read_text(path).with_context(|| format!("--abi: cannot read {}", path.display()))?;
     Abi::from_toml(&text).map_err(|e| anyhow!("{}:{e}", path.display()))
 }
 
@@ -170,7 +170,7 @@ fn signature_error(source: &str, text: &str, err: AcoError) -> anyhow::Error {
             column,
             message,
         } => {
-            let shown = text.lines().nth(line - 1).unwrap_or("");
+            let shown = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
             let caret = " ".repeat(column.saturating_sub(1));
             anyhow!("{source}:{line}:{column}: {message}\n  {shown}\n  {caret}^")
         }
@@ -182,7 +182,7 @@ fn load_signature(spec: &str) -> Result<Signature> {
     let path = Path::new(spec);
     let looks_like_file = !spec.contains(':') || spec.ends_with(".toml") || spec.ends_with(".sig");
     if looks_like_file && path.is_file() {
-        let text = std::fs::read_to_string(path)
+        let text = super::read_text(path)
             .with_context(|| format!("--sig: cannot read {}", path.display()))?;
         let source = path.display().to_string();
         let parsed = if spec.ends_with(".toml") {
@@ -262,7 +262,7 @@ fn stage_hints(
     if !matches!(stage, RtStage::AnyHit | RtStage::Intersection) {
         return Ok(None);
     }
-    let traversal = stage_signature(RtStage::Traversal, payload, 0);
+    let traversal = stage_signature(RtStage::Traversal, payload, 0).context("--payload")?;
     let report = assignment_report(
         &NirAbi::Traversal.abi(),
         &traversal.signature,
@@ -282,7 +282,16 @@ fn run_assign(args: &AssignArgs) -> Result<()> {
     let (signature, default_abi, hints) = match (&args.sig, args.stage) {
         (Some(sig), _) => (load_signature(sig)?, None, None),
         (None, Some(stage)) => {
-            let s = stage_signature(stage, args.payload, args.hit_attribs);
+            let s = stage_signature(stage, args.payload, args.hit_attribs).map_err(|e| {
+                let flag = match e {
+                    AcoError::StageDataTooLarge {
+                        what: "hit attributes",
+                        ..
+                    } => "--hit-attribs",
+                    _ => "--payload",
+                };
+                anyhow::anyhow!("{flag}: {e}")
+            })?;
             let hints = stage_hints(stage, args.payload, policy, &args.target)?;
             (s.signature, Some(s.abi.abi()), hints)
         }
@@ -306,7 +315,8 @@ pub fn run(cmd: AcoCommand) -> Result<()> {
             for abi in NirAbi::ALL {
                 print_ranges(&abi.abi(), &args)?;
             }
-            let raygen = stage_signature(RtStage::Raygen, 0, 0);
+            // Sizes 0 are within every limit.
+            let raygen = stage_signature(RtStage::Raygen, 0, 0)?;
             let report = assignment_report(
                 &raygen.abi.abi(),
                 &raygen.signature,

@@ -341,7 +341,9 @@ fn read_part(flag: &str, path: &Path) -> anyhow::Result<Vec<u8>> {
             MAX_PART_BYTES >> 20
         );
     }
-    std::fs::read(path).with_context(|| format!("{flag} {}: cannot read the file", path.display()))
+    // Bounded read: the size from the metadata is 0 for devices and pipes.
+    super::read_bytes(path, MAX_PART_BYTES)
+        .with_context(|| format!("{flag} {}: cannot read the file", path.display()))
 }
 
 /// A part with only its GPR count known; the other facts keep their neutral values.

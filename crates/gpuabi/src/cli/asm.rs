@@ -66,8 +66,7 @@ fn parse_wave(s: &str) -> Result<WaveSize, String> {
 /// Reads and parses an assembly file; errors name `file:line:column`.
 pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
     let wave = machine.wave()?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     parse(&text, machine.target, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
 }
 

@@ -191,8 +191,7 @@ fn located(path: &Path, src: &str, e: &SourceError) -> anyhow::Error {
 
 fn read_kernel(a: &LayoutArgs) -> anyhow::Result<Kernel> {
     let path = &a.file;
-    let src =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let src = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

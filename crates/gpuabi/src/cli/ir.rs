@@ -76,7 +76,7 @@ pub fn load(path: &Path) -> Result<Module> {
 /// Like [`load`], also returning the source text (for runtime error positions).
 pub fn load_with_source(path: &Path) -> Result<(Module, String)> {
     let name = path.display().to_string();
-    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    let source = super::read_text(path).with_context(|| format!("cannot read {name}"))?;
     let module = match parse(&source) {
         Ok(m) => m,
         Err(e) => {

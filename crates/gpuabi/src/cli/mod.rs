@@ -4,11 +4,13 @@ pub mod aco;
 pub mod agx;
 pub mod asm;
 pub mod catalyst;
+mod input;
 pub mod ir;
 mod output;
 pub mod run;
 pub mod sim;
 
+pub use input::{read_bytes, read_text};
 pub use output::{write_output, Format};
 
 /// Prints an error with its context chain (`--flag: what was wrong`) to standard error.

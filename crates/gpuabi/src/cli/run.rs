@@ -186,15 +186,11 @@ fn buffer_flag(flag: &str, max_memory: u64) -> Result<(String, Vec<u8>)> {
         bail!("--buffer {flag}: {size} bytes exceeds the memory limit of {max_memory} bytes (--max-memory)");
     }
     let mut data = match file {
-        Some(f) => std::fs::read(f).with_context(|| format!("--buffer {flag}: cannot read {f}"))?,
+        // At most `size` bytes are read, so an endless file cannot exhaust memory.
+        Some(f) => super::read_bytes(f, size)
+            .with_context(|| format!("--buffer {flag}: cannot read {f}"))?,
         None => Vec::new(),
     };
-    if data.len() as u64 > size {
-        bail!(
-            "--buffer {flag}: the file has {} bytes, more than the size {size}",
-            data.len()
-        );
-    }
     data.resize(size as usize, 0);
     Ok((name.to_string(), data))
 }
@@ -279,7 +275,7 @@ fn arg_value(s: &str, ty: Type, mem: &Memory) -> Option<u64> {
                 None => (s, 0),
             };
             match mem.address(name) {
-                Some(a) => Some(a + off),
+                Some(a) => a.checked_add(off),
                 None => parse_u64(s),
             }
         }
@@ -365,7 +361,11 @@ fn png_out(flag: &str, mem: &Memory) -> Result<()> {
     let buf = mem
         .buffer(name)
         .ok_or_else(|| anyhow!("--png {flag}: no buffer `{name}`"))?;
-    let need = u64::from(w) * u64::from(h) * 4;
+    // At most (2^32 - 1)^2 * 4, which needs more than 64 bits: checked.
+    let need = u64::from(w)
+        .checked_mul(u64::from(h))
+        .and_then(|n| n.checked_mul(4))
+        .unwrap_or(u64::MAX);
     if (buf.data.len() as u64) < need {
         bail!(
             "--png {flag}: {w}x{h} RGBA8 needs {need} bytes but buffer `{name}` has {}",

@@ -58,7 +58,7 @@ pub struct RunArgs {
     /// Number of waves to run, one after the other, with the same set-up.
     #[arg(long, default_value_t = 1)]
     pub waves: u32,
-    /// Buffers to print after the run (default: all).
+    /// Buffers to print after the run (default: all, at most 64 KiB of each).
     #[arg(long, value_name = "NAME")]
     pub print: Vec<String>,
     /// Print every executed instruction.
@@ -247,10 +247,10 @@ pub fn stats_text(stats: &Stats) -> String {
     out
 }
 
-/// Formats a buffer as dwords, eight per line.
-pub fn buffer_text(name: &str, base: u64, data: &[u8]) -> String {
+/// Formats the first `limit` bytes of a buffer as dwords, eight per line.
+pub fn buffer_text(name: &str, base: u64, data: &[u8], limit: usize) -> String {
     let mut out = format!("buffer {name} ({} bytes at 0x{base:x}):\n", data.len());
-    for (i, chunk) in data.chunks(32).enumerate() {
+    for (i, chunk) in data[..data.len().min(limit)].chunks(32).enumerate() {
         let _ = write!(out, "  0x{:04x}:", i * 32);
         for d in chunk.chunks(4) {
             let mut b = [0u8; 4];
@@ -259,8 +259,19 @@ pub fn buffer_text(name: &str, base: u64, data: &[u8]) -> String {
         }
         out.push('\n');
     }
+    if data.len() > limit {
+        let _ = writeln!(
+            out,
+            "  ... {} more bytes (--print {name} prints them all)",
+            data.len() - limit
+        );
+    }
     out
 }
+
+/// Bytes of each buffer printed when no `--print` names them: a gigabyte buffer would
+/// otherwise become gigabytes of text.
+const DEFAULT_PRINT_BYTES: usize = 64 * 1024;
 
 /// Builds the contract of `--abi`.
 fn contract(
@@ -274,7 +285,7 @@ fn contract(
     let abi = match Abi::builtin(name) {
         Some(abi) => abi,
         None => {
-            let text = std::fs::read_to_string(name).with_context(|| {
+            let text = super::read_text(name).with_context(|| {
                 format!("--abi `{name}`: not a built-in ABI (rt-recursive, traversal, ahit-isec) and not a readable file")
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
@@ -358,8 +369,7 @@ fn catalyst_setups(
     if !args.set.is_empty() || args.exec.is_some() {
         bail!("--catalyst sets up the registers itself; drop --set and --exec");
     }
-    let src =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let src = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     let kernels = parse_kernels(&src)
         .map_err(|e| anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message))?;
     let kernel = select_kernel(kernels, args.kernel.as_deref())
@@ -433,6 +443,13 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     let wave = args.machine.wave()?;
     let mut machine = Machine::new(Image::new(&program));
     machine.limits.instructions_per_wave = args.max_instructions;
+    if args.scratch_per_lane > gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE {
+        bail!(
+            "--scratch-per-lane {}: at most {} bytes",
+            args.scratch_per_lane,
+            gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE
+        );
+    }
     machine.limits.scratch_bytes_per_lane = args.scratch_per_lane;
     machine.track_undefined = args.undef;
     if args.trace {
@@ -464,8 +481,12 @@ pub fn run(cmd: SimCommand) -> Result<()> {
                     parse_number(mask).ok_or_else(|| anyhow!("--exec `{mask}`: not a number"))?,
                 );
             }
-            if args.waves == 0 || args.waves > 4096 {
-                bail!("--waves {}: expected 1..4096", args.waves);
+            if args.waves == 0 || args.waves as usize > gpuabi_sim::limits::MAX_WAVES {
+                bail!(
+                    "--waves {}: expected 1..{}",
+                    args.waves,
+                    gpuabi_sim::limits::MAX_WAVES
+                );
             }
             vec![setup; args.waves as usize]
         }
@@ -498,7 +519,12 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             .memory
             .find(name)
             .ok_or_else(|| anyhow!("--print `{name}`: no such buffer"))?;
-        out.push_str(&buffer_text(&b.name, b.base, &b.data));
+        let limit = if args.print.is_empty() {
+            DEFAULT_PRINT_BYTES
+        } else {
+            usize::MAX
+        };
+        out.push_str(&buffer_text(&b.name, b.base, &b.data, limit));
     }
     if args.stats {
         out.push_str(&stats_text(&machine.stats));
