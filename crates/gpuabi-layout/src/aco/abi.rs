@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::demand::Demand;
 use super::error::{line_column, AcoError};
+use crate::reg::RegFile;
 
 /// One block of the register pattern: `[P preserved][C clobbered]`, or `[C][P]` when
 /// `clobbered_first`, repeated up to the register limit (Mesa's `ABI::RegisterBlock`).
@@ -20,11 +21,15 @@ pub struct RegisterBlock {
     pub clobbered_first: bool,
 }
 
+/// Both register files whole (128 SGPRs, 256 VGPRs): as a clobbered count it covers every
+/// register, whatever the limit.
+const WHOLE_FILES: Demand = Demand::new(RegFile::Sgpr.capacity(), RegFile::Vgpr.capacity());
+
 impl RegisterBlock {
     /// The block Mesa uses to say "everything clobbered": `C = {128, 256}`, `P = {0, 0}`,
     /// clobbered first. An ABI written without a block means this (spec §2).
     pub const ALL_CLOBBERED: RegisterBlock = RegisterBlock {
-        clobbered: Demand::new(128, 256),
+        clobbered: WHOLE_FILES,
         preserved: Demand::new(0, 0),
         clobbered_first: true,
     };
@@ -93,7 +98,7 @@ impl NirAbi {
         let block = match self {
             NirAbi::RtRecursive | NirAbi::Traversal => RegisterBlock::ALL_CLOBBERED,
             NirAbi::AhitIsec => RegisterBlock {
-                clobbered: Demand::new(128, 256),
+                clobbered: WHOLE_FILES,
                 preserved: Demand::new(80, 80),
                 clobbered_first: false,
             },
