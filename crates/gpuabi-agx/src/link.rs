@@ -12,8 +12,9 @@ use thiserror::Error;
 use crate::abi::{is_valid_sample_count, FIN_SAMPLE_MASK, GPR_HALVES, NESTING_COUNTER};
 use crate::encode::{EncodeError, ICond, Instr, Src};
 
-/// What the linker needs to know about a part besides its code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the linker needs to know about a part besides its code; also the same facts of the
+/// linked program as a whole (see [`PartInfo::combine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PartInfo {
     /// GPRs the part uses, in 16-bit halves (Mesa's `nr_gprs`).
     pub gpr_halves: u16,
@@ -33,6 +34,24 @@ pub struct PartInfo {
     pub tag_write_disable: bool,
 }
 
+impl PartInfo {
+    /// The facts of two parts run as one program: the larger GPR count and scratch size,
+    /// each flag that either part sets, and tag-write disabling only if both allow it.
+    pub fn combine(self, other: PartInfo) -> PartInfo {
+        PartInfo {
+            gpr_halves: self.gpr_halves.max(other.gpr_halves),
+            scratch_bytes: self.scratch_bytes.max(other.scratch_bytes),
+            reads_tib: self.reads_tib || other.reads_tib,
+            writes_sample_mask: self.writes_sample_mask || other.writes_sample_mask,
+            disable_tri_merging: self.disable_tri_merging || other.disable_tri_merging,
+            uses_txf: self.uses_txf || other.uses_txf,
+            uses_base_param: self.uses_base_param || other.uses_base_param,
+            tag_write_disable: self.tag_write_disable && other.tag_write_disable,
+        }
+    }
+}
+
+/// A part that needs nothing; combining it with another part changes nothing.
 impl Default for PartInfo {
     fn default() -> PartInfo {
         PartInfo {
@@ -139,22 +158,9 @@ pub enum PassType {
 /// The combined state of the linked program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Combined {
-    /// Max of the parts' GPR halves.
-    pub gpr_halves: u16,
-    /// Max of the parts' scratch.
-    pub scratch_bytes: u32,
-    /// OR over the parts.
-    pub reads_tib: bool,
-    /// OR over the parts.
-    pub writes_sample_mask: bool,
-    /// OR over the parts.
-    pub disable_tri_merging: bool,
-    /// OR over the parts.
-    pub uses_txf: bool,
-    /// OR over the parts.
-    pub uses_base_param: bool,
-    /// AND over the parts.
-    pub tag_write_disable: bool,
+    /// The parts' facts, combined by [`PartInfo::combine`].
+    #[serde(flatten)]
+    pub info: PartInfo,
     /// Fragment pass type.
     pub pass_type: PassType,
     /// Early depth testing is allowed (no part writes the sample mask).
@@ -348,26 +354,20 @@ pub fn link(input: &LinkInput) -> Result<LinkedProgram, LinkError> {
     }
     w.terminal()?;
 
-    let infos = parts.iter().map(|(_, p)| p.info);
-    let reads_tib = infos.clone().any(|i| i.reads_tib);
-    let writes_sample_mask = infos.clone().any(|i| i.writes_sample_mask);
-    let pass_type = match (reads_tib, writes_sample_mask) {
+    let info = parts
+        .iter()
+        .map(|(_, p)| p.info)
+        .fold(PartInfo::default(), PartInfo::combine);
+    let pass_type = match (info.reads_tib, info.writes_sample_mask) {
         (true, true) => PassType::TranslucentPunchThrough,
         (true, false) => PassType::Translucent,
         (false, true) => PassType::PunchThrough,
         (false, false) => PassType::Opaque,
     };
     let combined = Combined {
-        gpr_halves: infos.clone().map(|i| i.gpr_halves).max().unwrap_or(0),
-        scratch_bytes: infos.clone().map(|i| i.scratch_bytes).max().unwrap_or(0),
-        reads_tib,
-        writes_sample_mask,
-        disable_tri_merging: infos.clone().any(|i| i.disable_tri_merging),
-        uses_txf: infos.clone().any(|i| i.uses_txf),
-        uses_base_param: infos.clone().any(|i| i.uses_base_param),
-        tag_write_disable: infos.clone().all(|i| i.tag_write_disable),
+        info,
         pass_type,
-        early_z: !writes_sample_mask,
+        early_z: !info.writes_sample_mask,
     };
     Ok(LinkedProgram {
         code: w.code,

@@ -59,7 +59,7 @@ fn no_sample_shading_is_plain_concatenation() {
     want.extend_from_slice(&EPILOG);
     want.extend(stop_traps());
     assert_eq!(p.code, want);
-    assert_eq!(p.combined.gpr_halves, 24);
+    assert_eq!(p.combined.info.gpr_halves, 24);
     assert!(p.warnings.is_empty());
     assert_eq!(p.loop_jump_offset, None);
 }
@@ -151,7 +151,7 @@ fn vertex_program_and_gpr_warning() {
     want.extend_from_slice(&MAIN);
     want.extend(stop_traps());
     assert_eq!(p.code, want);
-    assert_eq!(p.combined.gpr_halves, 40);
+    assert_eq!(p.combined.info.gpr_halves, 40);
     assert_eq!(p.warnings.len(), 1);
     assert!(p.warnings[0].contains("prolog uses 40 GPR halves"));
 }
@@ -215,10 +215,10 @@ fn combined_state() {
     };
     let c = run(info(false, false, true), info(false, false, true));
     assert_eq!(c.pass_type, PassType::Opaque);
-    assert!(c.early_z && c.tag_write_disable);
+    assert!(c.early_z && c.info.tag_write_disable);
     let c = run(info(false, true, true), info(true, false, false));
     assert_eq!(c.pass_type, PassType::TranslucentPunchThrough);
-    assert!(!c.early_z && !c.tag_write_disable);
+    assert!(!c.early_z && !c.info.tag_write_disable);
     assert_eq!(
         run(info(true, false, true), info(false, false, true)).pass_type,
         PassType::Translucent
@@ -227,4 +227,80 @@ fn combined_state() {
         run(info(false, false, true), info(false, true, true)).pass_type,
         PassType::PunchThrough
     );
+}
+
+#[test]
+fn part_facts_combine_field_by_field() {
+    let a = PartInfo {
+        gpr_halves: 30,
+        scratch_bytes: 16,
+        reads_tib: true,
+        uses_txf: true,
+        ..PartInfo::default()
+    };
+    let b = PartInfo {
+        gpr_halves: 12,
+        scratch_bytes: 64,
+        writes_sample_mask: true,
+        disable_tri_merging: true,
+        uses_base_param: true,
+        tag_write_disable: false,
+        ..PartInfo::default()
+    };
+    let want = PartInfo {
+        gpr_halves: 30,
+        scratch_bytes: 64,
+        reads_tib: true,
+        writes_sample_mask: true,
+        disable_tri_merging: true,
+        uses_txf: true,
+        uses_base_param: true,
+        tag_write_disable: false,
+    };
+    assert_eq!(a.combine(b), want);
+    assert_eq!(b.combine(a), want);
+    // The default part needs nothing, so it leaves any part as it is.
+    for p in [a, b, want] {
+        assert_eq!(p.combine(PartInfo::default()), p);
+    }
+}
+
+#[test]
+fn combined_facts_are_flat_in_json() {
+    // The combined facts sit beside the pass type, not in an object of their own.
+    let p = link(&LinkInput {
+        prolog: None,
+        main: Part {
+            code: &[0; 4],
+            info: PartInfo {
+                gpr_halves: 8,
+                ..PartInfo::default()
+            },
+        },
+        epilog: None,
+        samples: None,
+    })
+    .unwrap();
+    let v = serde_json::to_value(&p).unwrap();
+    let keys: Vec<&str> = v["combined"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut want = vec![
+        "gpr_halves",
+        "scratch_bytes",
+        "reads_tib",
+        "writes_sample_mask",
+        "disable_tri_merging",
+        "uses_txf",
+        "uses_base_param",
+        "tag_write_disable",
+        "pass_type",
+        "early_z",
+    ];
+    want.sort_unstable();
+    assert_eq!(keys, want);
+    assert_eq!(v["combined"]["gpr_halves"], 8);
 }

@@ -8,6 +8,8 @@ use gpuabi_amdgpu::asm::{parse, print};
 use gpuabi_amdgpu::opcodes::TABLE;
 use gpuabi_amdgpu::validate::{check_inst, operand_range};
 use gpuabi_amdgpu::{Operand, Target, WaveSize};
+use gpuabi_fuzz::Edit::{Delete, Duplicate, Move, Replace};
+use gpuabi_fuzz::Mutator;
 
 const BUDGET_MS: u64 = 1500;
 
@@ -65,39 +67,24 @@ fn token_program(u: &mut Unstructured<'_>) -> Result<String> {
     Ok(s)
 }
 
+/// Example edits: an edit in five is a new operand, one a new mnemonic.
+const MUTATOR: Mutator = Mutator {
+    ends_word: |c| matches!(c, ' ' | '\n' | ',' | '\t'),
+    max_edits: 5,
+    edits: &[Delete, Duplicate, Move, Replace, Replace],
+};
+
 /// An example with random token-level edits.
 fn mutate(u: &mut Unstructured<'_>) -> Result<String> {
     let text = *u.choose(&EXAMPLES)?;
-    let mut words: Vec<String> = text
-        .split_inclusive([' ', '\n', ',', '\t'])
-        .map(str::to_string)
-        .collect();
-    for _ in 0..u.int_in_range(1..=5)? {
-        if words.is_empty() {
-            break;
-        }
-        let i = u.choose_index(words.len())?;
-        match u.int_in_range(0..=4)? {
-            0 => {
-                words.remove(i);
-            }
-            1 => {
-                let w = words[i].clone();
-                words.insert(i, w);
-            }
-            2 => {
-                let w = words.remove(i);
-                let j = u.int_in_range(0..=words.len())?;
-                words.insert(j, w);
-            }
-            3 => words[i] = format!("{} ", u.choose(OPERANDS)?),
-            _ => {
-                let info = u.choose(TABLE)?;
-                words[i] = format!("{} ", u.choose(&info.names)?);
-            }
-        }
-    }
-    Ok(words.concat())
+    MUTATOR.mutate(u, text, |u, _| {
+        Ok(if u.arbitrary()? {
+            format!("{} ", u.choose(OPERANDS)?)
+        } else {
+            let info = u.choose(TABLE)?;
+            format!("{} ", u.choose(&info.names)?)
+        })
+    })
 }
 
 /// Source text of one of the three kinds.

@@ -12,6 +12,8 @@ use gpuabi_catalyst::render;
 use gpuabi_catalyst::types::Kernel;
 use gpuabi_catalyst::userdata::parse_list;
 use gpuabi_catalyst::{layout, Options, UserDataPolicy};
+use gpuabi_fuzz::Edit::{Delete, Duplicate, Insert, Replace};
+use gpuabi_fuzz::Mutator;
 
 const BUDGET_MS: u64 = 1500;
 
@@ -61,42 +63,32 @@ fn token_text(u: &mut Unstructured<'_>, vocab: &[&str]) -> Result<String> {
     Ok(s)
 }
 
-/// An example file with random token-level edits: deletions, duplications, replacements
-/// by grammar tokens, and number swaps.
+/// Example edits: deletions, duplications, replacements by grammar tokens and inserted
+/// numbers, equally often.
+const MUTATOR: Mutator = Mutator {
+    ends_word: |c| !c.is_alphanumeric() && c != '_',
+    max_edits: 6,
+    edits: &[Delete, Duplicate, Replace, Insert],
+};
+
+/// An example file with random token-level edits.
 fn mutate(u: &mut Unstructured<'_>, text: &str, vocab: &[&str]) -> Result<String> {
-    let mut words: Vec<String> = text
-        .split_inclusive(|c: char| !c.is_alphanumeric() && c != '_')
-        .map(str::to_string)
-        .collect();
-    for _ in 0..u.int_in_range(1..=6)? {
-        if words.is_empty() {
-            break;
-        }
-        let i = u.choose_index(words.len())?;
-        match u.int_in_range(0..=3)? {
-            0 => {
-                words.remove(i);
-            }
-            1 => {
-                let w = words[i].clone();
-                words.insert(i, w);
-            }
-            2 => words[i] = format!("{} ", u.choose(vocab)?),
-            _ => {
-                let n = *u.choose(&[
-                    "0",
-                    "1",
-                    "3",
-                    "65535",
-                    "4294967295",
-                    "4294967296",
-                    "99999999999999999999",
-                ])?;
-                words.insert(i, n.to_string());
-            }
-        }
-    }
-    Ok(words.concat())
+    MUTATOR.mutate(u, text, |u, edit| {
+        Ok(if edit == Insert {
+            let n = *u.choose(&[
+                "0",
+                "1",
+                "3",
+                "65535",
+                "4294967295",
+                "4294967296",
+                "99999999999999999999",
+            ])?;
+            n.to_string()
+        } else {
+            format!("{} ", u.choose(vocab)?)
+        })
+    })
 }
 
 fn options(u: &mut Unstructured<'_>) -> Result<Options> {

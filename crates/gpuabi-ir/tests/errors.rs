@@ -221,3 +221,81 @@ fn parse_nesting_is_bounded() {
         );
     }
 }
+
+#[test]
+fn parse_parenthesised_lists() {
+    // Each list's own words in its messages, with the place of the offending token.
+    let g = "fn @g(%a: i32) {\n  ret\n}\n";
+    let cases = [
+        (
+            "sig $s i32)\n",
+            "expected `(` to start the parameter list",
+            "1:8",
+        ),
+        (
+            "sig $s(i32 i32)\n",
+            "expected `,` or `)` in the parameter list",
+            "1:12",
+        ),
+        (
+            "sig $s(i32,\n",
+            "expected a type (i1, i32, i64, f32, ptr, stack)",
+            "1:12",
+        ),
+        (
+            "fn @f %a: i32) {\n  ret\n}\n",
+            "expected `(` to start the parameter list",
+            "1:7",
+        ),
+        (
+            "fn @f(%a: i32 %b: i32) {\n  ret\n}\n",
+            "expected `,` or `)` in the parameter list",
+            "1:15",
+        ),
+        (
+            "fn @f(i32) {\n  ret\n}\n",
+            "expected a parameter like `%x: i32`",
+            "1:7",
+        ),
+        (
+            "fn @f(%a i32) {\n  ret\n}\n",
+            "expected `:` and the parameter type",
+            "1:10",
+        ),
+        (
+            "fn @f(%a: i32) {\n  call @g %a)\n  ret\n}\n",
+            "expected `(` to start the arguments",
+            "2:11",
+        ),
+        (
+            "fn @f(%a: i32) {\n  call @g(%a %a)\n  ret\n}\n",
+            "expected `,` or `)` in the argument list",
+            "2:14",
+        ),
+        (
+            "fn @f() {\n  loop (%i: i32 = 0 %j: i32 = 0) {\n    break\n  }\n  ret\n}\n",
+            "expected `,` or `)` after a loop variable",
+            "2:21",
+        ),
+        (
+            "fn @f() {\n  loop (i32) {\n    break\n  }\n  ret\n}\n",
+            "expected a loop variable like `%i: i32 = 0`",
+            "2:9",
+        ),
+    ];
+    for (src, message, place) in cases {
+        let src = format!("{g}{src}");
+        let text = parse_error(&src);
+        assert!(text.starts_with(&format!("error: {message}\n")), "{text}");
+        // Line numbers count the three lines of `@g` in front.
+        let (line, col) = place.split_once(':').unwrap();
+        let line: usize = line.parse::<usize>().unwrap() + 3;
+        assert!(
+            text.contains(&format!("test.gsir:{line}:{col}\n")),
+            "{text}"
+        );
+    }
+    // Empty lists, and a loop without one.
+    let ok = "sig $s()\nfn @f() {\n  call @f()\n  loop () {\n    break\n  }\n  loop {\n    break\n  }\n  ret\n}\n";
+    assert!(parse(ok).is_ok(), "{:?}", parse(ok).err());
+}

@@ -5,6 +5,8 @@
 //! the property is "an error or a value, never a panic or a hang".
 
 use arbitrary::{Result, Unstructured};
+use gpuabi_fuzz::Edit::{Delete, Duplicate, Move, Replace};
+use gpuabi_fuzz::Mutator;
 use gpuabi_ir::ir::Type;
 use gpuabi_ir::{parse, print, verify, Dispatch, Limits, Memory, Program};
 
@@ -44,35 +46,17 @@ fn token_text(u: &mut Unstructured<'_>) -> Result<String> {
     Ok(s)
 }
 
+/// Example edits: two in five replace a word by a token of the language.
+const MUTATOR: Mutator = Mutator {
+    ends_word: |c| matches!(c, ' ' | '\n' | ',' | '(' | ')'),
+    max_edits: 4,
+    edits: &[Delete, Duplicate, Move, Replace, Replace],
+};
+
 /// An example with random token-level edits.
 fn mutate(u: &mut Unstructured<'_>) -> Result<String> {
     let text = *u.choose(&EXAMPLES)?;
-    let mut words: Vec<String> = text
-        .split_inclusive([' ', '\n', ',', '(', ')'])
-        .map(str::to_string)
-        .collect();
-    for _ in 0..u.int_in_range(1..=4)? {
-        if words.is_empty() {
-            break;
-        }
-        let i = u.choose_index(words.len())?;
-        match u.int_in_range(0..=4)? {
-            0 => {
-                words.remove(i);
-            }
-            1 => {
-                let w = words[i].clone();
-                words.insert(i, w);
-            }
-            2 => {
-                let w = words.remove(i);
-                let j = u.int_in_range(0..=words.len())?;
-                words.insert(j, w);
-            }
-            _ => words[i] = format!("{} ", u.choose(TOKENS)?),
-        }
-    }
-    Ok(words.concat())
+    MUTATOR.mutate(u, text, |u, _| Ok(format!("{} ", u.choose(TOKENS)?)))
 }
 
 fn source(u: &mut Unstructured<'_>) -> Result<String> {

@@ -27,7 +27,7 @@ pub use error::SimError;
 pub use exec::memory::Descriptor;
 pub use image::Image;
 pub use limits::Limits;
-pub use machine::{Machine, WaveOutcome};
+pub use machine::Machine;
 pub use memory::{BufferId, Memory};
 pub use stats::Stats;
 pub use wave::Wave;

@@ -1,7 +1,7 @@
 //! Limits that keep every run finite and bounded in memory.
 
-/// Most waves one run may have: every finished wave's registers are kept for the report
-/// (about 70 KiB each in wave64), so this bounds a run's memory to a few hundred MiB.
+/// Most waves one run may have. Waves run one after another in one reused register file, so
+/// this bounds how long a dispatch can take rather than its memory.
 pub const MAX_WAVES: usize = 4096;
 
 /// Most scratch bytes per lane a run may use, whatever [`Limits::scratch_bytes_per_lane`]

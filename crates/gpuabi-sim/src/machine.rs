@@ -15,14 +15,6 @@ use crate::stats::Stats;
 use crate::undef::{UndefTracker, UndefinedRead};
 use crate::wave::Wave;
 
-/// A wave after `s_endpgm`.
-#[derive(Debug, Clone)]
-pub struct WaveOutcome {
-    /// Its final registers. Its scratch is released when the wave ends (empty here): every
-    /// outcome is kept, and thousands of waves' scratch would not fit in memory.
-    pub wave: Wave,
-}
-
 /// Everything a run needs besides the waves.
 #[derive(Debug)]
 pub struct Machine {
@@ -59,8 +51,14 @@ impl Machine {
         }
     }
 
-    /// Runs one wave per set-up, in order, each from `entry` (a label).
-    pub fn run(&mut self, entry: &str, setups: &[WaveSetup]) -> Result<Vec<WaveOutcome>, SimError> {
+    /// Runs one wave per set-up, in order, each from `entry` (a label), and returns the final
+    /// state of the last wave (`None` without set-ups).
+    ///
+    /// The waves share one register file, reset between them: memory, statistics, the trace
+    /// and the contract report are what a run leaves behind, and keeping every wave's 64 KiB
+    /// of VGPRs would make a large dispatch's memory (and the allocator's churn) grow with
+    /// its wave count.
+    pub fn run(&mut self, entry: &str, setups: &[WaveSetup]) -> Result<Option<Wave>, SimError> {
         let addr = self
             .image
             .label_addr(entry)
@@ -71,9 +69,11 @@ impl Machine {
             .iter()
             .position(|d| d.addr >= addr)
             .unwrap_or(self.image.insts.len()) as u32;
-        let mut out = Vec::with_capacity(setups.len());
+        let mut wave = Wave::new(self.image.wave);
         for (i, setup) in setups.iter().enumerate() {
-            let mut wave = Wave::new(self.image.wave);
+            if i > 0 {
+                wave.reset();
+            }
             let mut tracker = self.track_undefined.then(UndefTracker::new);
             setup.apply(&mut wave, tracker.as_mut())?;
             wave.pc = start;
@@ -81,10 +81,8 @@ impl Machine {
             if let Some(t) = tracker {
                 self.undefined.extend(t.reads);
             }
-            wave.scratch = Vec::new();
-            out.push(WaveOutcome { wave });
         }
-        Ok(out)
+        Ok((!setups.is_empty()).then_some(wave))
     }
 
     /// Runs `wave` from its `pc` until `s_endpgm`.

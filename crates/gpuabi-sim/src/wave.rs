@@ -50,6 +50,20 @@ impl Wave {
         w
     }
 
+    /// Returns the wave to the state of [`Wave::new`], keeping its allocations: waves that
+    /// run one after another reuse one register file instead of allocating and zeroing a
+    /// fresh one each.
+    pub fn reset(&mut self) {
+        self.sgpr = [0; SCALARS];
+        self.vgpr.fill(0);
+        self.scc = false;
+        self.pc = 0;
+        for lane in &mut self.scratch {
+            lane.clear();
+        }
+        self.set_exec(self.size.full_mask());
+    }
+
     /// Number of lanes.
     #[inline]
     pub fn lanes(&self) -> usize {

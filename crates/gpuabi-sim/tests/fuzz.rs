@@ -11,6 +11,8 @@ use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::opcodes::TABLE;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_catalyst::opencl::parse_kernels;
+use gpuabi_fuzz::Edit::{Delete, Duplicate, Move, Replace};
+use gpuabi_fuzz::Mutator;
 use gpuabi_layout::aco::{Abi, Demand};
 use gpuabi_layout::reg::{RegFile, RegRange};
 use gpuabi_sim::catalyst::{dispatch, ArgValue, NdRange};
@@ -45,43 +47,27 @@ const OPERANDS: &[&str] = &[
     "main+9223372036854775807", "callee_a-main-9223372036854775808", "pc0+0x7fffffff",
 ];
 
+/// Example edits: half replace a word, by a mnemonic one time in three and otherwise by an
+/// operand that ends its operand list or continues it.
+const MUTATOR: Mutator = Mutator {
+    ends_word: |c| matches!(c, ' ' | '\n' | ',' | '\t'),
+    max_edits: 4,
+    edits: &[Delete, Duplicate, Move, Replace, Replace, Replace],
+};
+
 fn mutate(u: &mut Unstructured<'_>, text: &str) -> Result<String> {
-    let mut words: Vec<String> = text
-        .split_inclusive([' ', '\n', ',', '\t'])
-        .map(str::to_string)
-        .collect();
-    for _ in 0..u.int_in_range(1..=4)? {
-        if words.is_empty() {
-            break;
-        }
-        let i = u.choose_index(words.len())?;
-        match u.int_in_range(0..=5)? {
-            0 => {
-                words.remove(i);
-            }
-            1 => {
-                let w = words[i].clone();
-                words.insert(i, w);
-            }
-            2 => {
-                let w = words.remove(i);
-                let j = u.int_in_range(0..=words.len())?;
-                words.insert(j, w);
-            }
-            3 => {
-                let info = u.choose(TABLE)?;
-                words[i] = format!("{} ", u.choose(&info.names)?);
-            }
-            _ => {
-                words[i] = format!(
-                    "{}{}",
-                    u.choose(OPERANDS)?,
-                    if u.arbitrary()? { ", " } else { "\n" }
-                )
-            }
-        }
-    }
-    Ok(words.concat())
+    MUTATOR.mutate(u, text, |u, _| {
+        Ok(if u.ratio(1, 3)? {
+            let info = u.choose(TABLE)?;
+            format!("{} ", u.choose(&info.names)?)
+        } else {
+            format!(
+                "{}{}",
+                u.choose(OPERANDS)?,
+                if u.arbitrary()? { ", " } else { "\n" }
+            )
+        })
+    })
 }
 
 fn machine(u: &mut Unstructured<'_>, image: Image) -> Result<Machine> {
@@ -259,16 +245,23 @@ fn regressions() {
 }
 
 #[test]
-fn finished_waves_release_their_scratch() {
-    // Every outcome is kept: with 4096 wave64 waves of 64 KiB scratch per lane that was
-    // 16 GiB. The effective per-lane limit is also capped whatever the limits say.
+fn waves_share_one_register_file_and_scratch() {
+    // Keeping every wave's state made memory grow with the wave count (4096 wave64 waves of
+    // 64 KiB scratch per lane were 16 GiB). Waves now reuse one state, reset between them.
+    // The effective per-lane limit is also capped whatever the limits say.
     let text = "main:\n  v_mov_b32 v1, 0xfff0\n  scratch_store_dword v1, v1, off\n  s_endpgm\n";
     let program = parse(text, Target::Gfx1030, WaveSize::W64).unwrap();
     let mut m = Machine::new(Image::new(&program));
-    let out = m.run("main", &vec![WaveSetup::default(); 3]).unwrap();
-    assert_eq!(out.len(), 3);
-    assert!(out.iter().all(|o| o.wave.scratch.iter().all(Vec::is_empty)));
+    let last = m
+        .run("main", &vec![WaveSetup::default(); 3])
+        .unwrap()
+        .unwrap();
     assert_eq!(m.stats.scratch_bytes_stored, 3 * 64 * 4);
+    // The last wave's scratch holds its own store (4 bytes at 0xfff0 per lane) and nothing
+    // older; v1 holds what the last wave wrote.
+    assert!(last.scratch.iter().all(|lane| lane.len() == 0xfff0 + 4));
+    assert_eq!(last.vgpr[64], 0xfff0);
+    assert!(m.run("main", &[]).unwrap().is_none());
 
     let far = "main:\n  v_mov_b32 v1, 0x7ffffff0\n  scratch_store_dword v1, v1, off\n  s_endpgm\n";
     let program = parse(far, Target::Gfx1030, WaveSize::W64).unwrap();

@@ -12,7 +12,7 @@ fn machine(target: Target, wave: WaveSize, body: &str) -> Machine {
 
 fn run_on(target: Target, wave: WaveSize, body: &str, setup: WaveSetup) -> Wave {
     let mut m = machine(target, wave, body);
-    m.run("main", &[setup]).unwrap().pop().unwrap().wave
+    m.run("main", &[setup]).unwrap().expect("one wave")
 }
 
 fn run64(body: &str, setup: WaveSetup) -> Wave {
@@ -301,9 +301,7 @@ fn getpc_and_function_pointers() {
     let w = m
         .run("main", &[WaveSetup::default()])
         .unwrap()
-        .pop()
-        .unwrap()
-        .wave;
+        .expect("one wave");
     assert_eq!(w.sgpr[5], 42);
     let ret = u64::from(w.sgpr[30]) | u64::from(w.sgpr[31]) << 32;
     assert_eq!(ret, swappc.next_addr);
@@ -339,7 +337,7 @@ fn global_buffer_and_scratch_memory() {
         vgprs: vec![(0, LaneValues::LaneId(0))],
         ..Default::default()
     };
-    let w = m.run("main", &[setup]).unwrap().pop().unwrap().wave;
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
     let out = &m.memory.buffer(b).data;
     for i in 0..32usize {
         let v = u32::from_le_bytes(out[4 + 4 * i..8 + 4 * i].try_into().unwrap());
@@ -393,7 +391,7 @@ fn buffer_descriptor_bounds() {
         sgprs: (4..8).zip(desc).collect(),
         vgprs: vec![(0, LaneValues::LaneId(0))],
     };
-    let w = m.run("main", &[setup]).unwrap().pop().unwrap().wave;
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
     assert_eq!((w.v(2, 0), w.v(2, 1), w.v(2, 2)), (8, 10, 1));
     let data = &m.memory.buffer(id).data;
     // Lane 0 stores 8 at offset 4; lane 1's store at offset 8 is out of range (dropped).
@@ -495,7 +493,7 @@ fn gfx8_scratch_through_a_swizzled_buffer_resource() {
         sgprs: (8..12).zip(desc).chain([(12, 256)]).collect(),
         vgprs: vec![(1, LaneValues::LaneId(1000))],
     };
-    let w = m.run("main", &[setup]).unwrap().pop().unwrap().wave;
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
     let data = &m.memory.buffer(id).data;
     // Buffer offset 4 (swizzled: element 1 of each lane, 4 * 64 bytes on) plus the
     // unswizzled scalar offset 256.

@@ -185,8 +185,8 @@ pub fn link(prog: &LinkedProgram) -> String {
     let mut out = format!(
         "{t}\n\n{ins}\n\ntotal {} bytes, GPRs {} halves ({} registers)",
         prog.code.len(),
-        prog.combined.gpr_halves,
-        prog.combined.gpr_halves.div_ceil(2)
+        prog.combined.info.gpr_halves,
+        prog.combined.info.gpr_halves.div_ceil(2)
     );
     if let Some(off) = prog.loop_jump_offset {
         let _ = write!(out, ", sample-loop jump offset {off}");

@@ -142,6 +142,37 @@ impl<'s> Parser<'s> {
         self.eat(Tok::Ident(word))
     }
 
+    /// Reads `( item, item, ... )`; `open` and `separator` describe the expected `(` and
+    /// `,`-or-`)` in error messages.
+    fn paren_list<T>(
+        &mut self,
+        open: &str,
+        separator: &str,
+        item: impl FnMut(&mut Self, usize) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        self.expect(Tok::LParen, open)?;
+        self.list_rest(separator, item)
+    }
+
+    /// Reads `item, item, ... )` after an opening `(`; `item` gets the index of the item.
+    fn list_rest<T>(
+        &mut self,
+        separator: &str,
+        mut item: impl FnMut(&mut Self, usize) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut items = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                items.push(item(self, items.len())?);
+                if self.eat(Tok::RParen) {
+                    break;
+                }
+                self.expect(Tok::Comma, separator)?;
+            }
+        }
+        Ok(items)
+    }
+
     fn skip_newlines(&mut self) {
         while self.eat(Tok::Newline) {}
     }
@@ -278,19 +309,15 @@ impl<'s> Parser<'s> {
             return self.error("a signature name like `$hit`");
         };
         self.pos += 1;
-        self.expect(Tok::LParen, "`(` to start the parameter list")?;
-        let mut params = Vec::new();
-        if !self.eat(Tok::RParen) {
-            loop {
-                let ty = self.type_name()?;
-                let attrs = self.param_attrs();
-                params.push(SigParam { ty, attrs });
-                if self.eat(Tok::RParen) {
-                    break;
-                }
-                self.expect(Tok::Comma, "`,` or `)` in the parameter list")?;
-            }
-        }
+        let params = self.paren_list(
+            "`(` to start the parameter list",
+            "`,` or `)` in the parameter list",
+            |p, _| {
+                let ty = p.type_name()?;
+                let attrs = p.param_attrs();
+                Ok(SigParam { ty, attrs })
+            },
+        )?;
         let attrs = self.func_attrs()?;
         let span = Span {
             start: start.start,
@@ -333,26 +360,22 @@ impl<'s> Parser<'s> {
         self.values.clear();
         self.names.clear();
         self.ctx.clear();
-        self.expect(Tok::LParen, "`(` to start the parameter list")?;
-        let mut params = Vec::new();
-        if !self.eat(Tok::RParen) {
-            loop {
-                let Some(Tok::Value(pname)) = self.peek() else {
-                    return self.error("a parameter like `%x: i32`");
+        let params = self.paren_list(
+            "`(` to start the parameter list",
+            "`,` or `)` in the parameter list",
+            |p, _| {
+                let Some(Tok::Value(pname)) = p.peek() else {
+                    return p.error("a parameter like `%x: i32`");
                 };
-                let pspan = self.span();
-                self.pos += 1;
-                self.expect(Tok::Colon, "`:` and the parameter type")?;
-                let ty = self.type_name()?;
-                let value = self.define(pname, ty, pspan)?;
-                let attrs = self.param_attrs();
-                params.push(Param { value, attrs });
-                if self.eat(Tok::RParen) {
-                    break;
-                }
-                self.expect(Tok::Comma, "`,` or `)` in the parameter list")?;
-            }
-        }
+                let pspan = p.span();
+                p.pos += 1;
+                p.expect(Tok::Colon, "`:` and the parameter type")?;
+                let ty = p.type_name()?;
+                let value = p.define(pname, ty, pspan)?;
+                let attrs = p.param_attrs();
+                Ok(Param { value, attrs })
+            },
+        )?;
         let attrs = self.func_attrs()?;
         let span = Span {
             start: start.start,
@@ -477,24 +500,21 @@ impl<'s> Parser<'s> {
                 });
             }
             "loop" => {
+                // The variable list is optional: `loop {` has none.
                 let mut vars = Vec::new();
-                if self.eat(Tok::LParen) && !self.eat(Tok::RParen) {
-                    loop {
-                        let Some(Tok::Value(n)) = self.peek() else {
-                            return self.error("a loop variable like `%i: i32 = 0`");
+                if self.eat(Tok::LParen) {
+                    vars = self.list_rest("`,` or `)` after a loop variable", |p, _| {
+                        let Some(Tok::Value(n)) = p.peek() else {
+                            return p.error("a loop variable like `%i: i32 = 0`");
                         };
-                        let vspan = self.span();
-                        self.pos += 1;
-                        self.expect(Tok::Colon, "`:` and the loop variable's type")?;
-                        let ty = self.type_name()?;
-                        self.expect(Tok::Eq, "`=` and the loop variable's initial value")?;
-                        let init = self.operand(Some(ty))?;
-                        vars.push((n, vspan, ty, init));
-                        if self.eat(Tok::RParen) {
-                            break;
-                        }
-                        self.expect(Tok::Comma, "`,` or `)` after a loop variable")?;
-                    }
+                        let vspan = p.span();
+                        p.pos += 1;
+                        p.expect(Tok::Colon, "`:` and the loop variable's type")?;
+                        let ty = p.type_name()?;
+                        p.expect(Tok::Eq, "`=` and the loop variable's initial value")?;
+                        let init = p.operand(Some(ty))?;
+                        Ok((n, vspan, ty, init))
+                    })?;
                 }
                 let types = self.result_types()?;
                 let span = header_end(self);
@@ -578,18 +598,14 @@ impl<'s> Parser<'s> {
                     Some(self.operand(Some(Type::Ptr))?)
                 };
                 let header = self.headers.get(&key).cloned();
-                self.expect(Tok::LParen, "`(` to start the arguments")?;
-                let mut args = Vec::new();
-                if !self.eat(Tok::RParen) {
-                    loop {
-                        let expected = header.as_ref().and_then(|h| h.get(args.len())).map(|p| p.0);
-                        args.push(self.operand(expected)?);
-                        if self.eat(Tok::RParen) {
-                            break;
-                        }
-                        self.expect(Tok::Comma, "`,` or `)` in the argument list")?;
-                    }
-                }
+                let args = self.paren_list(
+                    "`(` to start the arguments",
+                    "`,` or `)` in the argument list",
+                    |p, i| {
+                        let expected = header.as_ref().and_then(|h| h.get(i)).map(|param| param.0);
+                        p.operand(expected)
+                    },
+                )?;
                 // An unknown callee gives placeholder result types; the verifier reports it.
                 let types: Vec<Type> = match &header {
                     Some(h) => h.iter().filter(|p| p.1).map(|p| p.0).collect(),

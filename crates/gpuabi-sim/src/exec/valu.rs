@@ -22,6 +22,15 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
     }
 }
 
+/// The 32-bit value of `src` in lane `lane` (a scalar source is the same in every lane).
+#[inline(always)]
+fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
+    match src {
+        Src::Vgpr(r) => w.v(r, lane),
+        other => w.s32(other),
+    }
+}
+
 /// Calls `f` for every active lane: a straight loop when all lanes run (so the compiler can
 /// vectorise it), a walk over the set bits otherwise.
 #[inline(always)]
@@ -135,10 +144,7 @@ fn shift64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
     };
     let mut results = [0u64; LANE_STRIDE];
     for_active(exec, lanes, |l| {
-        let amount = match d.src[0] {
-            Src::Vgpr(v) => w.v(v, l),
-            s => w.s32(s),
-        };
+        let amount = lane_value(w, d.src[0], l);
         let value = match d.src[1] {
             Src::Vgpr(v) => u64::from(w.v(v, l)) | u64::from(w.v(v + 1, l)) << 32,
             s => w.s64(s),
@@ -203,18 +209,12 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             } else {
                 exec.trailing_zeros() as usize
             };
-            let v = match d.src[0] {
-                Src::Vgpr(r) => w.v(r, lane),
-                s => w.s32(s),
-            };
+            let v = lane_value(w, d.src[0], lane);
             w.write_s32(d.dst[0], v);
         }
         VReadlaneB32 => {
             let lane = w.s32(d.src[1]) as usize & (w.lanes() - 1);
-            let v = match d.src[0] {
-                Src::Vgpr(r) => w.v(r, lane),
-                s => w.s32(s),
-            };
+            let v = lane_value(w, d.src[0], lane);
             w.write_s32(d.dst[0], v);
         }
         VWritelaneB32 => {
