@@ -76,13 +76,18 @@ pub fn vertex(abi: &VertexAbi) -> String {
         "Undefined at entry to the main shader:\n{}\n",
         reg_table(&abi.undefined)
     );
-    let _ = writeln!(out, "Uniforms:\n{}\n", uniform_table(&abi.uniforms));
+    uniform_map(&mut out, &abi.uniforms, abi.first_free_uniform_half);
+    out
+}
+
+/// The uniform map and the first half the main shader may use, the end of both ABIs' text.
+fn uniform_map(out: &mut String, uniforms: &[UniformSlot], first_free: u16) {
+    let _ = writeln!(out, "Uniforms:\n{}\n", uniform_table(uniforms));
     let _ = writeln!(
         out,
         "First uniform half free for the main shader: {}",
-        uniform_half(abi.first_free_uniform_half)
+        uniform_half(first_free)
     );
-    out
 }
 
 /// The fragment ABI as text.
@@ -122,12 +127,7 @@ pub fn fragment(abi: &FragmentAbi) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let _ = writeln!(out, "Uniforms:\n{}\n", uniform_table(&abi.uniforms));
-    let _ = writeln!(
-        out,
-        "First uniform half free for the main shader: {}",
-        uniform_half(abi.first_free_uniform_half)
-    );
+    uniform_map(&mut out, &abi.uniforms, abi.first_free_uniform_half);
     out
 }
 
