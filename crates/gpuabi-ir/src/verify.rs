@@ -3,18 +3,18 @@
 //! Rules beyond types: a value may be used only where its definition dominates the use
 //! (later in the same region, or inside a region nested there); `yield` ends an `if` arm,
 //! `break`/`continue` need an enclosing loop; regions that must produce values may not run
-//! off their end; calls name existing, non-kernel functions or signatures, with arguments of
+//! off their end; calls name non-kernel functions or signatures of the module, with arguments of
 //! the parameter types, and a `return` argument must be a value (it is the variable the
 //! callee updates). Feeding a possibly divergent value to a `uniform` parameter is allowed:
 //! uniformity is the caller's promise, not something the IR can check per invocation.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::instr::{ArgTy, ExtraKind, TyClass};
 use crate::ir::{
-    Extra, FuncAttrs, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Region,
-    SigParam, Signature, Span, Type, Value,
+    Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Region,
+    SigId, SigParam, Signature, Span, Type, Value,
 };
 
 /// Largest `alloca`, in bytes.
@@ -29,8 +29,6 @@ pub struct VerifyError(pub Vec<Diagnostic>);
 pub fn verify(module: &Module) -> Result<(), VerifyError> {
     let mut v = Verifier {
         module,
-        functions: first_index(module.functions.iter().map(|f| f.name.as_str())),
-        sigs: first_index(module.sigs.iter().map(|s| s.name.as_str())),
         errors: Vec::new(),
     };
     v.module();
@@ -41,22 +39,8 @@ pub fn verify(module: &Module) -> Result<(), VerifyError> {
     }
 }
 
-/// The index of the first item of each name: lookups by name stay cheap in modules of many
-/// functions (a scan per call made verifying quadratic).
-fn first_index<'m>(names: impl Iterator<Item = &'m str>) -> HashMap<&'m str, usize> {
-    let mut map = HashMap::new();
-    for (i, n) in names.enumerate() {
-        map.entry(n).or_insert(i);
-    }
-    map
-}
-
 struct Verifier<'m> {
     module: &'m Module,
-    /// First function of each name.
-    functions: HashMap<&'m str, usize>,
-    /// First signature of each name.
-    sigs: HashMap<&'m str, usize>,
     errors: Vec<Diagnostic>,
 }
 
@@ -78,12 +62,31 @@ struct FnState<'m> {
 }
 
 impl<'m> Verifier<'m> {
-    fn function_named(&self, name: &str) -> Option<&'m Function> {
-        self.functions.get(name).map(|&i| &self.module.functions[i])
+    /// The function `id` names, or an error at `span` for an id of no function of the
+    /// module (possible only in modules built by hand).
+    fn func(&mut self, id: FuncId, span: Span) -> Option<&'m Function> {
+        let f = self.module.functions.get(id.index());
+        if f.is_none() {
+            self.err(
+                format!("function id {} is not in the module", id.0),
+                span,
+                "no such function",
+            );
+        }
+        f
     }
 
-    fn sig_named(&self, name: &str) -> Option<&'m Signature> {
-        self.sigs.get(name).map(|&i| &self.module.sigs[i])
+    /// The signature `id` names, or an error at `span`.
+    fn sig(&mut self, id: SigId, span: Span) -> Option<&'m Signature> {
+        let s = self.module.sigs.get(id.index());
+        if s.is_none() {
+            self.err(
+                format!("signature id {} is not in the module", id.0),
+                span,
+                "no such signature",
+            );
+        }
+        s
     }
 
     fn err(&mut self, msg: impl Into<String>, span: Span, label: impl Into<String>) {
@@ -92,8 +95,9 @@ impl<'m> Verifier<'m> {
 
     fn module(&mut self) {
         let m = self.module;
-        for (i, s) in m.sigs.iter().enumerate() {
-            if self.sigs.get(s.name.as_str()) != Some(&i) {
+        let mut seen = HashSet::new();
+        for s in &m.sigs {
+            if !seen.insert(s.name.as_str()) {
                 self.err(
                     format!("signature `${}` is defined twice", s.name),
                     s.span,
@@ -109,8 +113,9 @@ impl<'m> Verifier<'m> {
             }
             self.check_params(&s.params, &s.attrs, s.span, &format!("${}", s.name));
         }
-        for (i, f) in m.functions.iter().enumerate() {
-            if self.functions.get(f.name.as_str()) != Some(&i) {
+        let mut seen = HashSet::new();
+        for f in &m.functions {
+            if !seen.insert(f.name.as_str()) {
                 self.err(
                     format!("function `@{}` is defined twice", f.name),
                     f.span,
@@ -461,28 +466,19 @@ impl<'m> Verifier<'m> {
             }
             InstrKind::Unreachable => self.results(st, i, &[]),
             InstrKind::FuncAddr { func } => {
-                match self.function_named(func) {
-                    None => self.err(
-                        format!("`func_addr` of undefined function `@{func}`"),
-                        span,
-                        "no such function",
-                    ),
-                    Some(f) if f.attrs.kernel => self.err(
-                        format!("`func_addr` of kernel `@{func}`"),
-                        span,
-                        "kernels cannot be called",
-                    ),
-                    Some(_) => {}
+                if let Some(f) = self.func(*func, span) {
+                    if f.attrs.kernel {
+                        self.err(
+                            format!("`func_addr` of kernel `@{}`", f.name),
+                            span,
+                            "kernels cannot be called",
+                        );
+                    }
                 }
                 self.results(st, i, &[Type::Ptr]);
             }
             InstrKind::Call { callee, args } => {
-                let Some(f) = self.function_named(callee) else {
-                    self.err(
-                        format!("call to undefined function `@{callee}`"),
-                        span,
-                        "no such function",
-                    );
+                let Some(f) = self.func(*callee, span) else {
                     for v in &i.results {
                         self.define(st, *v, span);
                     }
@@ -490,28 +486,23 @@ impl<'m> Verifier<'m> {
                 };
                 if f.attrs.kernel {
                     self.err(
-                        format!("call to kernel `@{callee}`"),
+                        format!("call to kernel `@{}`", f.name),
                         span,
                         "kernels are entry points and cannot be called",
                     );
                 }
-                self.call_args(st, &f.sig_params(), args, span, &format!("@{callee}"));
+                self.call_args(st, &f.sig_params(), args, span, &format!("@{}", f.name));
                 self.results(st, i, &f.return_types());
             }
             InstrKind::CallIndirect { sig, callee, args } => {
                 self.expect_type(st, callee, Type::Ptr, span, "the called address");
-                let Some(s) = self.sig_named(sig) else {
-                    self.err(
-                        format!("indirect call names undefined signature `${sig}`"),
-                        span,
-                        "no such signature",
-                    );
+                let Some(s) = self.sig(*sig, span) else {
                     for v in &i.results {
                         self.define(st, *v, span);
                     }
                     return;
                 };
-                self.call_args(st, &s.params, args, span, &format!("${sig}"));
+                self.call_args(st, &s.params, args, span, &format!("${}", s.name));
                 self.results(st, i, &s.return_types());
             }
         }

@@ -73,8 +73,45 @@ fn parse_result_count() {
 }
 
 #[test]
-fn parse_literal_argument_of_unknown_callee() {
-    insta::assert_snapshot!(parse_error("fn @f(%a: i32) {\n  call @g(1)\n}\n"));
+fn parse_surplus_literal_argument() {
+    insta::assert_snapshot!(parse_error(
+        "fn @g(%x: i32) {\n}\n\nfn @f(%a: i32) {\n  call @g(1, 2)\n}\n"
+    ));
+}
+
+#[test]
+fn parse_undefined_function() {
+    insta::assert_snapshot!(parse_error("fn @f(%a: i32) {\n  %r = call @g(%a)\n}\n"));
+}
+
+#[test]
+fn parse_undefined_function_address() {
+    insta::assert_snapshot!(parse_error("fn @f() {\n  %p = func_addr @nowhere\n}\n"));
+}
+
+#[test]
+fn parse_undefined_signature() {
+    insta::assert_snapshot!(parse_error(
+        "fn @f(%p: ptr) {\n  call_indirect $s %p()\n}\n"
+    ));
+}
+
+#[test]
+fn functions_may_be_used_before_their_definition() {
+    let src = "sig $s(i32)\n\nfn @k() kernel {\n  %f = func_addr @b\n  call_indirect $s %f(1)\n  call @b(2)\n}\n\nfn @a(%x: i32) {\n}\n\nfn @b(%x: i32) {\n  call @a(%x)\n}\n";
+    let m = parse(src).unwrap();
+    let k = &m.functions[0];
+    // `@b` is the third function of the file: id 2, although it is defined after its use.
+    let ids: Vec<String> = k
+        .body
+        .instrs
+        .iter()
+        .map(|i| format!("{:?}", i.kind))
+        .collect();
+    assert!(ids[0].contains("FuncAddr { func: FuncId(2) }"), "{ids:?}");
+    assert!(ids[1].contains("sig: SigId(0)"), "{ids:?}");
+    assert!(ids[2].contains("callee: FuncId(2)"), "{ids:?}");
+    assert!(verify(&m).is_ok());
 }
 
 #[test]
@@ -106,18 +143,6 @@ fn verify_break_outside_loop() {
 #[test]
 fn verify_yield_outside_if() {
     insta::assert_snapshot!(verify_error("fn @f() {\n  loop {\n    yield\n  }\n}\n"));
-}
-
-#[test]
-fn verify_undefined_function() {
-    insta::assert_snapshot!(verify_error("fn @f(%a: i32) {\n  %r = call @g(%a)\n}\n"));
-}
-
-#[test]
-fn verify_undefined_signature() {
-    insta::assert_snapshot!(verify_error(
-        "fn @f(%p: ptr) {\n  call_indirect $s %p()\n}\n"
-    ));
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //! body), so the parsed module must equal the generated one exactly.
 
 use gpuabi_ir::ir::{
-    Abi, Extra, FuncAttrs, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Param,
-    ParamAttrs, Region, SigParam, Signature, Span, Type, Value, ValueData,
+    Abi, Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand,
+    Param, ParamAttrs, Region, SigId, SigParam, Signature, Span, Type, Value, ValueData,
 };
 use gpuabi_ir::{parse, print, verify};
 use proptest::prelude::*;
@@ -280,8 +280,8 @@ impl FnGen<'_, '_> {
                 ));
             }
             9 => {
-                let (name, iface) =
-                    self.funcs[self.rng.next(self.funcs.len() as u32) as usize].clone();
+                let k = self.rng.next(self.funcs.len() as u32);
+                let iface = self.funcs[k as usize].1.clone();
                 if iface.attrs.kernel {
                     let v = self.define(Type::I32);
                     out.push(op(Opcode::WorkDim, None, Extra::None, smallvec![], Some(v)));
@@ -289,27 +289,28 @@ impl FnGen<'_, '_> {
                 }
                 let args = self.call_args(&iface.params, out);
                 let results = self.results(&iface.params);
-                out.push(instr(results, InstrKind::Call { callee: name, args }));
+                let callee = FuncId(k);
+                out.push(instr(results, InstrKind::Call { callee, args }));
             }
             10 => {
                 if self.sigs.is_empty() || self.rng.chance(30) {
-                    let (name, iface) =
-                        self.funcs[self.rng.next(self.funcs.len() as u32) as usize].clone();
-                    if !iface.attrs.kernel {
+                    let k = self.rng.next(self.funcs.len() as u32);
+                    if !self.funcs[k as usize].1.attrs.kernel {
                         let v = self.define(Type::Ptr);
-                        out.push(instr(smallvec![v], InstrKind::FuncAddr { func: name }));
+                        let func = FuncId(k);
+                        out.push(instr(smallvec![v], InstrKind::FuncAddr { func }));
                     }
                     return;
                 }
-                let (name, iface) =
-                    self.sigs[self.rng.next(self.sigs.len() as u32) as usize].clone();
+                let k = self.rng.next(self.sigs.len() as u32);
+                let iface = self.sigs[k as usize].1.clone();
                 let callee = self.operand(Type::Ptr);
                 let args = self.call_args(&iface.params, out);
                 let results = self.results(&iface.params);
                 out.push(instr(
                     results,
                     InstrKind::CallIndirect {
-                        sig: name,
+                        sig: SigId(k),
                         callee,
                         args,
                     },

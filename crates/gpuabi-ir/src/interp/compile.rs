@@ -3,7 +3,7 @@
 //! Each function becomes a list of [`Inst`] over frame slots: slot `i < values.len()` is
 //! value `i`, the slots after it hold the function's literals (copied in at entry). `if`
 //! and `loop` become jumps; `yield`, `break`, `continue` and loop entry become one parallel
-//! copy plus jump. Names are resolved to indices here so the hot loop sees none.
+//! copy plus jump.
 
 use std::collections::HashMap;
 
@@ -149,41 +149,19 @@ enum Ctx {
 }
 
 struct Lower<'m> {
-    /// Index of each function and signature by name (a scan per call made lowering a
-    /// module of many functions quadratic).
-    names: &'m Names<'m>,
     f: &'m Function,
     out: CFunc,
     const_slots: HashMap<u64, u32>,
     ctx: Vec<Ctx>,
 }
 
-/// Function and signature indices by name (the first of each name; the verifier rejects
-/// duplicates).
-struct Names<'m> {
-    functions: HashMap<&'m str, usize>,
-    sigs: HashMap<&'m str, usize>,
-}
-
 /// Lowers every function; `module` must have passed the verifier.
 pub(crate) fn lower(module: &Module) -> Vec<CFunc> {
-    let mut names = Names {
-        functions: HashMap::new(),
-        sigs: HashMap::new(),
-    };
-    for (i, f) in module.functions.iter().enumerate() {
-        names.functions.entry(f.name.as_str()).or_insert(i);
-    }
-    for (i, s) in module.sigs.iter().enumerate() {
-        names.sigs.entry(s.name.as_str()).or_insert(i);
-    }
-    let names = &names;
     module
         .functions
         .iter()
         .map(|f| {
             let mut l = Lower {
-                names,
                 f,
                 out: CFunc {
                     name: f.name.clone(),
@@ -369,33 +347,20 @@ impl Lower<'_> {
                 self.emit(Code::Unreachable, 0, 0, 0, 0, 0, span);
             }
             InstrKind::FuncAddr { func } => {
-                let idx = self
-                    .names
-                    .functions
-                    .get(func.as_str())
-                    .copied()
-                    .unwrap_or(0);
                 let s = self.slot(&Operand::Imm {
                     ty: Type::Ptr,
-                    bits: function_address(idx),
+                    bits: function_address(func.index()),
                 });
                 self.emit(Code::Copy, 0, dst, s, 0, 0, span);
             }
             InstrKind::Call { callee, args } => {
-                let idx = self
-                    .names
-                    .functions
-                    .get(callee.as_str())
-                    .copied()
-                    .unwrap_or(0);
                 let at = self.call_pool(args, i);
-                self.emit(Code::Call, 0, 0, idx as u32, at, 0, span);
+                self.emit(Code::Call, 0, 0, callee.0, at, 0, span);
             }
             InstrKind::CallIndirect { sig, callee, args } => {
-                let sidx = self.names.sigs.get(sig.as_str()).copied().unwrap_or(0);
                 let c = self.slot(callee);
                 let at = self.call_pool(args, i);
-                self.emit(Code::CallIndirect, 0, 0, c, at, sidx as u32, span);
+                self.emit(Code::CallIndirect, 0, 0, c, at, sig.0, span);
             }
         }
     }

@@ -4,10 +4,16 @@
 //! token it takes, its operand types, its result type and any extra token (condition code,
 //! conversion target, dimension, size). The parser, printer, verifier and interpreter all
 //! read this table instead of matching on opcodes one by one.
+//!
+//! f32 operations are defined bit for bit, so that AMD hardware can reproduce them
+//! (`gpuabi_ir::interp::float` holds the formulas). The NaN rule, referred to below: when
+//! the exact IEEE result of an operation is NaN, the result is the first NaN operand in
+//! operand order with its quiet bit (bit 22) set, or the default NaN `0x7fc00000` when no
+//! operand is NaN.
 
 use smallvec::SmallVec;
 
-use super::{Region, Span, Type, Value};
+use super::{FuncId, Region, SigId, Span, Type, Value};
 
 /// An operand: an SSA value or a literal of a known type (raw bits, `f32` as its bit pattern).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,15 +76,15 @@ pub enum InstrKind {
     Unreachable,
     /// Direct call; results are the new values of the callee's `return` parameters.
     Call {
-        /// Callee name (without `@`).
-        callee: String,
+        /// The function called.
+        callee: FuncId,
         /// One argument per parameter.
         args: Vec<Operand>,
     },
     /// Call through a function address with a named signature.
     CallIndirect {
-        /// Signature name (without `$`).
-        sig: String,
+        /// The signature the callee must have.
+        sig: SigId,
         /// `ptr` holding a function address from `func_addr`.
         callee: Operand,
         /// One argument per parameter.
@@ -86,8 +92,8 @@ pub enum InstrKind {
     },
     /// The address of a function, usable by `call_indirect`.
     FuncAddr {
-        /// Function name (without `@`).
-        func: String,
+        /// The function.
+        func: FuncId,
     },
 }
 
@@ -382,43 +388,52 @@ opcodes! {
     Neg = "neg", Int, None, [T], ResTy::T;
     /// Number of set bits.
     Popcount = "popcount", Int, None, [T], ResTy::T;
-    /// f32 addition.
+    /// f32 addition, round to nearest even; NaN rule.
     Fadd = "fadd", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// f32 subtraction.
+    /// f32 subtraction, round to nearest even; NaN rule.
     Fsub = "fsub", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// f32 multiplication.
+    /// f32 multiplication, round to nearest even; NaN rule.
     Fmul = "fmul", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// f32 division.
+    /// f32 division `a / b`, correctly rounded; NaN rule with `b` looked at before `a` (as
+    /// AMD's `v_div_fixup_f32` checks the denominator first).
     Fdiv = "fdiv", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Minimum; a NaN operand gives the other operand.
+    /// Minimum: a NaN operand gives the other operand, two NaNs give the first quieted; -0
+    /// orders below +0.
     Fmin = "fmin", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Maximum; a NaN operand gives the other operand.
+    /// Maximum: a NaN operand gives the other operand, two NaNs give the first quieted; +0
+    /// orders above -0.
     Fmax = "fmax", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Fused multiply-add `a * b + c`, rounded once.
+    /// Fused multiply-add `a * b + c`, rounded once; NaN rule.
     Ffma = "ffma", None, None, [Is(F32), Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Negation.
+    /// Negation: flips the sign bit only (NaNs included).
     Fneg = "fneg", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Absolute value.
+    /// Absolute value: clears the sign bit only (NaNs included).
     Fabs = "fabs", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Square root.
+    /// Square root, correctly rounded; NaN rule (a negative operand gives `0x7fc00000`).
     Fsqrt = "fsqrt", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Reciprocal square root `1 / sqrt(x)`.
+    /// Reciprocal square root, defined as `fdiv(1.0, fsqrt(x))`: two correctly rounded steps.
     Frsq = "frsq", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Round toward minus infinity.
+    /// Round toward minus infinity; NaN rule.
     Ffloor = "ffloor", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Round toward plus infinity.
+    /// Round toward plus infinity; NaN rule.
     Fceil = "fceil", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Round toward zero.
+    /// Round toward zero; NaN rule.
     Ftrunc = "ftrunc", None, None, [Is(F32)], ResTy::Is(F32);
-    /// `x - floor(x)`.
+    /// `x - ffloor(x)` computed as one f32 subtraction; NaN rule (`ffract inf` gives
+    /// `0x7fc00000`).
     Ffract = "ffract", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Sine (radians).
+    /// Sine of radians: `t = x * f32(1/(2π))` (`0x3e22f983`, one rounded f32
+    /// multiplication), then `S(t)`: NaN rule when `t` is NaN, `0x7fc00000` when `t` is
+    /// infinite, else `f32(sin(r * 2π))` computed in f64 with `r = t - round_ties_even(t)`.
+    /// This is AMD's `v_mul_f32` by `1/(2π)` followed by `v_sin_f32`, whose input is in
+    /// revolutions.
     Fsin = "fsin", None, None, [Is(F32)], ResTy::Is(F32);
-    /// Cosine (radians).
+    /// Cosine of radians: as `fsin`, with the cosine (AMD's `v_cos_f32`).
     Fcos = "fcos", None, None, [Is(F32)], ResTy::Is(F32);
-    /// `2^x`.
+    /// `2^x`: `f32(exp2(f64(x)))`; NaN rule.
     Fexp2 = "fexp2", None, None, [Is(F32)], ResTy::Is(F32);
-    /// `log2(x)`.
+    /// `log2(x)`: `f32(log2(f64(x)))`; a negative `x` (and -inf) gives `0x7fc00000`, ±0 gives
+    /// -inf, a NaN `x` follows the NaN rule.
     Flog2 = "flog2", None, None, [Is(F32)], ResTy::Is(F32);
     /// Integer or pointer comparison: `icmp ult i32 %a, %b`.
     Icmp = "icmp", IntPtr, IntCond, [T, T], ResTy::Is(I1);
@@ -432,9 +447,9 @@ opcodes! {
     Sext = "sext", IntBool, To, [T], ResTy::To;
     /// Truncation to a narrower integer.
     Trunc = "trunc", IntBool, To, [T], ResTy::To;
-    /// Signed integer to f32 (round to nearest even).
+    /// Signed integer to f32 (round to nearest even; never NaN).
     Sitofp = "sitofp", Int, To, [T], ResTy::To;
-    /// Unsigned integer to f32.
+    /// Unsigned integer to f32 (round to nearest even; never NaN).
     Uitofp = "uitofp", Int, To, [T], ResTy::To;
     /// f32 to signed integer, toward zero, saturating; NaN gives 0.
     Fptosi = "fptosi", Value, To, [T], ResTy::To;

@@ -8,7 +8,7 @@ pub mod types;
 
 pub use function::{Function, Param, ParamAttrs, Value, ValueData};
 pub use instr::{Cond, Extra, Instr, InstrKind, OpInstr, Opcode, Operand};
-pub use module::{Abi, FuncAttrs, Module, SigParam, Signature};
+pub use module::{Abi, FuncAttrs, FuncId, Module, SigId, SigParam, Signature};
 pub use region::Region;
 pub use types::Type;
 

@@ -96,6 +96,30 @@ impl Signature {
     }
 }
 
+/// A function of a module: an index into [`Module::functions`], resolved from its name by
+/// the parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+impl FuncId {
+    /// Index into [`Module::functions`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A signature of a module: an index into [`Module::sigs`], resolved from its name by the
+/// parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SigId(pub u32);
+
+impl SigId {
+    /// Index into [`Module::sigs`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A module: named signatures and functions.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {
@@ -106,6 +130,34 @@ pub struct Module {
 }
 
 impl Module {
+    /// The function `id` refers to; panics when `id` is not of this module (the verifier
+    /// rejects such ids).
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// The signature `id` refers to; panics when `id` is not of this module (the verifier
+    /// rejects such ids).
+    pub fn signature(&self, id: SigId) -> &Signature {
+        &self.sigs[id.index()]
+    }
+
+    /// The id of the first function named `name`.
+    pub fn func_id(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    /// The id of the first signature named `name`.
+    pub fn sig_id(&self, name: &str) -> Option<SigId> {
+        self.sigs
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SigId(i as u32))
+    }
+
     /// A function by name.
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)

@@ -18,7 +18,9 @@
 //!
 //! Literals take their type from where they stand (the opcode table, the `if`/`loop` result
 //! types, the loop variable, the function's `return` parameters, the callee's parameters).
-//! The parser resolves names; types and structure are checked by the verifier.
+//! The parser resolves names: values, and functions and signatures to their
+//! [`FuncId`]/[`SigId`] (a function may be used before its definition; an unknown name is an
+//! error here). Types and structure are checked by the verifier.
 
 use std::collections::HashMap;
 
@@ -28,8 +30,8 @@ use super::lexer::{lex, Tok};
 use crate::diagnostic::Diagnostic;
 use crate::ir::instr::{ArgTy, ExtraKind, TyClass};
 use crate::ir::{
-    Abi, Cond, Extra, FuncAttrs, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand,
-    Param, ParamAttrs, Region, SigParam, Signature, Span, Type, Value, ValueData,
+    Abi, Cond, Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, OpInstr, Opcode,
+    Operand, Param, ParamAttrs, Region, SigId, SigParam, Signature, Span, Type, Value, ValueData,
 };
 
 /// Deepest nesting of `if`/`loop` blocks the parser accepts; the verifier, printer and
@@ -55,7 +57,9 @@ pub fn parse(source: &str) -> Result<Module, ParseError> {
         headers: HashMap::new(),
     };
     p.prescan();
-    p.module().map_err(ParseError)
+    let module = p.module().map_err(ParseError)?;
+    p.check_prescan(&module).map_err(ParseError)?;
+    Ok(module)
 }
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -63,6 +67,10 @@ type PResult<T> = Result<T, Diagnostic>;
 /// Parameter types of a function or signature and which are `return` parameters, read
 /// ahead so calls can type their literal arguments and results before the callee is parsed.
 type Header = Vec<(Type, bool)>;
+
+/// What the prescan knows of a name: the index of its first definition among the
+/// functions (or signatures) and its header.
+type Entry = (u32, Header);
 
 /// Enclosing construct, for the types of literals in `yield`, `break` and `continue`.
 enum Ctx {
@@ -82,8 +90,8 @@ struct Parser<'s> {
     names: HashMap<String, Value>,
     ctx: Vec<Ctx>,
     ret_types: Vec<Type>,
-    /// Headers by `@name` / `$name`.
-    headers: HashMap<String, Header>,
+    /// Index and header of the first definition of each `@name` / `$name`.
+    headers: HashMap<String, Entry>,
 }
 
 impl<'s> Parser<'s> {
@@ -206,19 +214,27 @@ impl<'s> Parser<'s> {
         Ok(module)
     }
 
-    /// Reads the parameter lists of every top-level `fn` and `sig` ahead of the real parse.
-    /// Malformed headers are skipped here; the real parse reports them.
+    /// Reads the names, indices and parameter lists of every top-level `fn` and `sig` ahead
+    /// of the real parse, so that uses can be resolved before definitions. Malformed headers
+    /// are skipped here; the real parse reports them.
     fn prescan(&mut self) {
         let mut depth = 0usize;
         let mut i = 0;
+        let (mut nfuncs, mut nsigs) = (0u32, 0u32);
         while i < self.toks.len() {
             match self.toks[i].0 {
                 Tok::LBrace => depth += 1,
                 Tok::RBrace => depth = depth.saturating_sub(1),
                 Tok::Ident(kw @ ("fn" | "sig")) if depth == 0 => {
-                    let key = match (kw, self.toks.get(i + 1).map(|t| t.0)) {
-                        ("fn", Some(Tok::Func(n))) => format!("@{n}"),
-                        ("sig", Some(Tok::Sig(n))) => format!("${n}"),
+                    let (key, index) = match (kw, self.toks.get(i + 1).map(|t| t.0)) {
+                        ("fn", Some(Tok::Func(n))) => {
+                            nfuncs += 1;
+                            (format!("@{n}"), nfuncs - 1)
+                        }
+                        ("sig", Some(Tok::Sig(n))) => {
+                            nsigs += 1;
+                            (format!("${n}"), nsigs - 1)
+                        }
                         _ => {
                             i += 1;
                             continue;
@@ -243,7 +259,7 @@ impl<'s> Parser<'s> {
                         }
                         j += 1;
                     }
-                    self.headers.entry(key).or_insert(header);
+                    self.headers.entry(key).or_insert((index, header));
                     i = j;
                     continue;
                 }
@@ -251,6 +267,45 @@ impl<'s> Parser<'s> {
             }
             i += 1;
         }
+    }
+
+    /// Checks that every id handed out by the prescan names the definition it was meant
+    /// for; a mismatch would mean the prescan misread the file's structure.
+    fn check_prescan(&self, module: &Module) -> PResult<()> {
+        for (key, (index, _)) in &self.headers {
+            let (kind, name) = key.split_at(1);
+            let found = match kind {
+                "@" => module
+                    .functions
+                    .get(*index as usize)
+                    .map(|f| f.name.as_str()),
+                _ => module.sigs.get(*index as usize).map(|s| s.name.as_str()),
+            };
+            if found != Some(name) {
+                return Err(Diagnostic::new(
+                    format!("could not resolve `{key}`"),
+                    self.eof,
+                    "the definitions could not be numbered",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves `@name` (`kind` `@`) or `$name` (`kind` `$`) at `span`.
+    fn resolve(&self, kind: char, name: &str, span: Span, what: &str) -> PResult<&Entry> {
+        self.headers.get(&format!("{kind}{name}")).ok_or_else(|| {
+            let (thing, label) = if kind == '@' {
+                ("function", "no such function")
+            } else {
+                ("signature", "no such signature")
+            };
+            Diagnostic::new(
+                format!("{what} undefined {thing} `{kind}{name}`"),
+                span,
+                label,
+            )
+        })
     }
 
     fn type_name(&mut self) -> PResult<Type> {
@@ -572,51 +627,45 @@ impl<'s> Parser<'s> {
                 let Some(Tok::Func(f)) = self.peek() else {
                     return self.error("a function name like `@f`");
                 };
+                let func = FuncId(self.resolve('@', f, self.span(), "`func_addr` of")?.0);
                 self.pos += 1;
                 results = results_of(self, &[Type::Ptr])?;
-                kind = InstrKind::FuncAddr {
-                    func: f.to_string(),
-                };
+                kind = InstrKind::FuncAddr { func };
             }
             "call" | "call_indirect" => {
-                let key;
-                let callee_op = if word == "call" {
+                let (index, header, callee_op) = if word == "call" {
                     let Some(Tok::Func(f)) = self.peek() else {
                         return self.error("a function name like `@f`");
                     };
+                    let (index, header) = self.resolve('@', f, self.span(), "call to")?.clone();
                     self.pos += 1;
-                    key = format!("@{f}");
-                    None
+                    (index, header, None)
                 } else {
                     let Some(Tok::Sig(s)) = self.peek() else {
                         return self.error(
                             "a signature name like `$hit` (indirect calls name their signature)",
                         );
                     };
+                    let (index, header) = self
+                        .resolve('$', s, self.span(), "indirect call names")?
+                        .clone();
                     self.pos += 1;
-                    key = format!("${s}");
-                    Some(self.operand(Some(Type::Ptr))?)
+                    (index, header, Some(self.operand(Some(Type::Ptr))?))
                 };
-                let header = self.headers.get(&key).cloned();
                 let args = self.paren_list(
                     "`(` to start the arguments",
                     "`,` or `)` in the argument list",
-                    |p, i| {
-                        let expected = header.as_ref().and_then(|h| h.get(i)).map(|param| param.0);
-                        p.operand(expected)
-                    },
+                    |p, i| p.operand(header.get(i).map(|param| param.0)),
                 )?;
-                // An unknown callee gives placeholder result types; the verifier reports it.
-                let types: Vec<Type> = match &header {
-                    Some(h) => h.iter().filter(|p| p.1).map(|p| p.0).collect(),
-                    None => vec![Type::I32; result_names.len()],
-                };
+                let types: Vec<Type> = header.iter().filter(|p| p.1).map(|p| p.0).collect();
                 results = results_of(self, &types)?;
-                let name = key[1..].to_string();
                 kind = match callee_op {
-                    None => InstrKind::Call { callee: name, args },
+                    None => InstrKind::Call {
+                        callee: FuncId(index),
+                        args,
+                    },
                     Some(callee) => InstrKind::CallIndirect {
-                        sig: name,
+                        sig: SigId(index),
                         callee,
                         args,
                     },
@@ -761,7 +810,7 @@ impl<'s> Parser<'s> {
                         span,
                         "write a value defined with `const`",
                     )
-                    .with_note("literals need a known type: arguments of undefined callees and surplus operands must be values"));
+                    .with_note("literals need a known type: surplus operands must be values"));
                 };
                 let tok = self.bump().unwrap_or(Tok::Newline);
                 match literal(tok, ty) {

@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use crate::ir::{
-    Extra, FuncAttrs, Function, Instr, InstrKind, Module, Operand, ParamAttrs, Region, Type,
+    Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, Operand, ParamAttrs, Region,
+    SigId, Type,
 };
 
 /// Prints a module in the canonical text form (two-space indentation).
@@ -27,7 +28,7 @@ pub fn print(module: &Module) -> String {
         if i > 0 || !module.sigs.is_empty() {
             out.push('\n');
         }
-        print_function(&mut out, f);
+        print_function(&mut out, module, f);
     }
     out
 }
@@ -63,7 +64,7 @@ fn func_attrs(a: &FuncAttrs) -> String {
     s
 }
 
-fn print_function(out: &mut String, f: &Function) {
+fn print_function(out: &mut String, m: &Module, f: &Function) {
     let params: Vec<String> = f
         .params
         .iter()
@@ -83,13 +84,13 @@ fn print_function(out: &mut String, f: &Function) {
         params.join(", "),
         func_attrs(&f.attrs)
     );
-    print_region(out, f, &f.body, 1);
+    print_region(out, m, f, &f.body, 1);
     out.push_str("}\n");
 }
 
-fn print_region(out: &mut String, f: &Function, r: &Region, depth: usize) {
+fn print_region(out: &mut String, m: &Module, f: &Function, r: &Region, depth: usize) {
     for i in &r.instrs {
-        print_instr(out, f, i, depth);
+        print_instr(out, m, f, i, depth);
     }
 }
 
@@ -135,7 +136,7 @@ fn result_types(f: &Function, i: &Instr) -> String {
     format!(" -> {}", t.join(", "))
 }
 
-fn print_instr(out: &mut String, f: &Function, i: &Instr, depth: usize) {
+fn print_instr(out: &mut String, m: &Module, f: &Function, i: &Instr, depth: usize) {
     let indent = "  ".repeat(depth);
     out.push_str(&indent);
     if !i.results.is_empty() {
@@ -171,12 +172,12 @@ fn print_instr(out: &mut String, f: &Function, i: &Instr, depth: usize) {
             else_region,
         } => {
             let _ = writeln!(out, "if {}{} {{", operand(f, cond), result_types(f, i));
-            print_region(out, f, then_region, depth + 1);
+            print_region(out, m, f, then_region, depth + 1);
             if else_region.instrs.is_empty() {
                 let _ = write!(out, "{indent}}}");
             } else {
                 let _ = writeln!(out, "{indent}}} else {{");
-                print_region(out, f, else_region, depth + 1);
+                print_region(out, m, f, else_region, depth + 1);
                 let _ = write!(out, "{indent}}}");
             }
         }
@@ -193,7 +194,7 @@ fn print_instr(out: &mut String, f: &Function, i: &Instr, depth: usize) {
                 let _ = write!(out, " ({})", vars.join(", "));
             }
             let _ = writeln!(out, "{} {{", result_types(f, i));
-            print_region(out, f, body, depth + 1);
+            print_region(out, m, f, body, depth + 1);
             let _ = write!(out, "{indent}}}");
         }
         InstrKind::Yield(ops) => keyword_ops(out, f, "yield", ops),
@@ -202,21 +203,42 @@ fn print_instr(out: &mut String, f: &Function, i: &Instr, depth: usize) {
         InstrKind::Ret(ops) => keyword_ops(out, f, "ret", ops),
         InstrKind::Unreachable => out.push_str("unreachable"),
         InstrKind::Call { callee, args } => {
-            let _ = write!(out, "call @{callee}({})", operands(f, args));
+            let _ = write!(
+                out,
+                "call @{}({})",
+                func_name(m, *callee),
+                operands(f, args)
+            );
         }
         InstrKind::CallIndirect { sig, callee, args } => {
             let _ = write!(
                 out,
-                "call_indirect ${sig} {}({})",
+                "call_indirect ${} {}({})",
+                sig_name(m, *sig),
                 operand(f, callee),
                 operands(f, args)
             );
         }
         InstrKind::FuncAddr { func } => {
-            let _ = write!(out, "func_addr @{func}");
+            let _ = write!(out, "func_addr @{}", func_name(m, *func));
         }
     }
     out.push('\n');
+}
+
+/// Name of function `id`; an id outside the module (only in hand-built modules, which the
+/// verifier rejects) prints as its number so the printer never panics.
+pub fn func_name(m: &Module, id: FuncId) -> String {
+    m.functions
+        .get(id.index())
+        .map_or_else(|| format!("#{}", id.0), |f| f.name.clone())
+}
+
+/// Name of signature `id`, or its number when it is not of the module.
+pub fn sig_name(m: &Module, id: SigId) -> String {
+    m.sigs
+        .get(id.index())
+        .map_or_else(|| format!("#{}", id.0), |s| s.name.clone())
 }
 
 fn keyword_ops(out: &mut String, f: &Function, word: &str, ops: &[Operand]) {
