@@ -3,6 +3,7 @@
 use super::builtins;
 use super::compile::{function_index, CFunc, Code};
 use super::error::{RunError, RunErrorKind};
+use super::float;
 use super::limits::{Limits, MAX_FRAME_SLOTS};
 use super::memory::Memory;
 use super::Program;
@@ -216,28 +217,27 @@ impl Machine {
                 Code::Not => !r!(i.a) & mask(w),
                 Code::Neg => r!(i.a).wrapping_neg() & mask(w),
                 Code::Popcount => u64::from(r!(i.a).count_ones()),
-                Code::Fadd => fb(f(r!(i.a)) + f(r!(i.b))),
-                Code::Fsub => fb(f(r!(i.a)) - f(r!(i.b))),
-                Code::Fmul => fb(f(r!(i.a)) * f(r!(i.b))),
-                Code::Fdiv => fb(f(r!(i.a)) / f(r!(i.b))),
-                Code::Fmin => fb(f(r!(i.a)).min(f(r!(i.b)))),
-                Code::Fmax => fb(f(r!(i.a)).max(f(r!(i.b)))),
-                Code::Ffma => fb(f(r!(i.a)).mul_add(f(r!(i.b)), f(r!(i.c)))),
-                Code::Fneg => fb(-f(r!(i.a))),
-                Code::Fabs => fb(f(r!(i.a)).abs()),
-                Code::Fsqrt => fb(f(r!(i.a)).sqrt()),
-                Code::Frsq => fb(1.0 / f(r!(i.a)).sqrt()),
-                Code::Ffloor => fb(f(r!(i.a)).floor()),
-                Code::Fceil => fb(f(r!(i.a)).ceil()),
-                Code::Ftrunc => fb(f(r!(i.a)).trunc()),
-                Code::Ffract => {
-                    let x = f(r!(i.a));
-                    fb(x - x.floor())
+                Code::Fadd => u64::from(float::fadd(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Fsub => u64::from(float::fsub(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Fmul => u64::from(float::fmul(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Fdiv => u64::from(float::fdiv(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Fmin => u64::from(float::fmin(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Fmax => u64::from(float::fmax(r!(i.a) as u32, r!(i.b) as u32)),
+                Code::Ffma => {
+                    u64::from(float::ffma(r!(i.a) as u32, r!(i.b) as u32, r!(i.c) as u32))
                 }
-                Code::Fsin => fb(f(r!(i.a)).sin()),
-                Code::Fcos => fb(f(r!(i.a)).cos()),
-                Code::Fexp2 => fb(f(r!(i.a)).exp2()),
-                Code::Flog2 => fb(f(r!(i.a)).log2()),
+                Code::Fneg => u64::from(float::fneg(r!(i.a) as u32)),
+                Code::Fabs => u64::from(float::fabs(r!(i.a) as u32)),
+                Code::Fsqrt => u64::from(float::fsqrt(r!(i.a) as u32)),
+                Code::Frsq => u64::from(float::frsq(r!(i.a) as u32)),
+                Code::Ffloor => u64::from(float::ffloor(r!(i.a) as u32)),
+                Code::Fceil => u64::from(float::fceil(r!(i.a) as u32)),
+                Code::Ftrunc => u64::from(float::ftrunc(r!(i.a) as u32)),
+                Code::Ffract => u64::from(float::ffract(r!(i.a) as u32)),
+                Code::Fsin => u64::from(float::fsin(r!(i.a) as u32)),
+                Code::Fcos => u64::from(float::fcos(r!(i.a) as u32)),
+                Code::Fexp2 => u64::from(float::fexp2(r!(i.a) as u32)),
+                Code::Flog2 => u64::from(float::flog2(r!(i.a) as u32)),
                 Code::Icmp(c) => u64::from(icmp(c, r!(i.a), r!(i.b), w)),
                 Code::Fcmp(c) => u64::from(fcmp(c, f(r!(i.a)), f(r!(i.b)))),
                 Code::Select => {

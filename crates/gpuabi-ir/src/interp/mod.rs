@@ -9,6 +9,7 @@ mod compile;
 mod dispatch;
 mod error;
 mod eval;
+pub mod float;
 mod limits;
 mod memory;
 
