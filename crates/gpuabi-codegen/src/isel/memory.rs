@@ -1,0 +1,176 @@
+//! Global memory and stack arrays.
+//!
+//! Global accesses use `global_*` on RDNA and `flat_*` on GCN 1.2 with the 64-bit address
+//! in a VGPR pair, followed by `s_waitcnt vmcnt(0)` (a load's result is used at once).
+//! Stack arrays are static slots of the per-lane frame, 8-byte aligned, zero-filled when
+//! the kernel starts (the IR's semantics), accessed through [`crate::scratch`].
+
+use gpuabi_amdgpu::{Opcode, Operand, Waitcnt};
+use gpuabi_ir::ir::{Opcode as Op, Type};
+
+use super::{dword, dwords_of, imm, Isel, Val};
+use crate::error::CodegenError;
+use crate::mir::{Opnd, Slice};
+use crate::scratch::{self, Base};
+
+impl Isel<'_> {
+    pub(crate) fn wait_vm(&mut self) {
+        self.emit(
+            Opcode::SWaitcnt,
+            [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
+                vmcnt: Some(0),
+                ..Waitcnt::default()
+            }))],
+        );
+    }
+}
+
+fn global_opcode(s: &Isel<'_>, op: Op, ty: Type, store: bool) -> Result<Opcode, CodegenError> {
+    use Opcode::*;
+    if !s.target().is_rdna() {
+        return Err(CodegenError::Unsupported {
+            function: s.func.name.clone(),
+            start: s.origin.start,
+            end: s.origin.end,
+            what: "global memory on gfx8 (flat instructions) is not compiled yet".into(),
+        });
+    }
+    let n = dwords_of(ty);
+    Ok(match (op, store, n) {
+        (Op::Load, false, 1) => GlobalLoadDword,
+        (Op::Load, false, _) => GlobalLoadDwordx2,
+        (Op::Store, true, 1) => GlobalStoreDword,
+        (Op::Store, true, _) => GlobalStoreDwordx2,
+        _ => {
+            return Err(CodegenError::Unsupported {
+                function: s.func.name.clone(),
+                start: s.origin.start,
+                end: s.origin.end,
+                what: format!("`{}` is not compiled yet", op.name()),
+            })
+        }
+    })
+}
+
+/// A global load; the result is in VGPRs.
+pub(crate) fn load(s: &mut Isel<'_>, op: Op, ty: Type, addr: Val) -> Result<Val, CodegenError> {
+    let o = global_opcode(s, op, ty, false)?;
+    let a = s.to_vgpr(addr, 2);
+    let r = s.vtemp(dwords_of(ty));
+    s.emit(
+        o,
+        [
+            Opnd::Temp(s.whole(r)),
+            Opnd::Temp(s.whole(a)),
+            Opnd::Fixed(Operand::Off),
+        ],
+    );
+    s.wait_vm();
+    Ok(Val::V(r))
+}
+
+/// A global store.
+pub(crate) fn store(s: &mut Isel<'_>, op: Op, ty: Type, value: Val, addr: Val) -> Result<(), CodegenError> {
+    let o = global_opcode(s, op, ty, true)?;
+    let a = s.to_vgpr(addr, 2);
+    let v = s.to_vgpr(value, dwords_of(ty));
+    s.emit(
+        o,
+        [
+            Opnd::Temp(s.whole(a)),
+            Opnd::Temp(s.whole(v)),
+            Opnd::Fixed(Operand::Off),
+        ],
+    );
+    Ok(())
+}
+
+/// A stack array: a frame slot, zero-filled at kernel start.
+pub(crate) fn alloca(s: &mut Isel<'_>, size: u32) -> Val {
+    let base = s.f.stack_bytes.next_multiple_of(8);
+    s.f.stack_bytes = base + size.next_multiple_of(8);
+    Val::Stack { base, size }
+}
+
+/// The address of a stack access: base register and immediate offset.
+fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
+    let max = scratch::max_offset(s.target());
+    match off {
+        Val::Const(c) => {
+            let at = i64::from(base) + i64::from(c as u32 as i32);
+            if (0..=i64::from(max)).contains(&at) {
+                return (Base::None, at as i32);
+            }
+            let t = s.vtemp(1);
+            s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at as u32)]);
+            (Base::Vgpr(dword(t, 0)), 0)
+        }
+        Val::S(t) if s.target().is_rdna() => {
+            let a = s.stemp(1);
+            s.salu(Opcode::SAddU32, vec![Opnd::Temp(dword(a, 0)), Opnd::Temp(dword(t, 0)), imm(base)]);
+            (Base::Sgpr(dword(a, 0)), 0)
+        }
+        other => {
+            let v = super::alu::v_binop(s, Op::Add, Type::I32, other, Val::Const(u64::from(base)));
+            let Val::V(t) = v else { unreachable!("vector result") };
+            (Base::Vgpr(dword(t, 0)), 0)
+        }
+    }
+}
+
+fn stack_base(handle: Val) -> u32 {
+    match handle {
+        Val::Stack { base, .. } => base,
+        _ => unreachable!("verified: stack handle"),
+    }
+}
+
+/// `sload`: always a per-lane (divergent) result.
+pub(crate) fn sload(s: &mut Isel<'_>, ty: Type, handle: Val, off: Val) -> Result<Val, CodegenError> {
+    let (b, imm_off) = stack_address(s, stack_base(handle), off);
+    let r = s.vtemp(dwords_of(ty));
+    let buffer = s.launch.scratch;
+    let inst = scratch::access(s.target(), false, s.whole(r), b, imm_off, buffer, s.origin);
+    s.push(inst);
+    s.wait_vm();
+    Ok(Val::V(r))
+}
+
+/// `sstore`.
+pub(crate) fn sstore(
+    s: &mut Isel<'_>,
+    ty: Type,
+    value: Val,
+    handle: Val,
+    off: Val,
+) -> Result<(), CodegenError> {
+    let v = s.to_vgpr(value, dwords_of(ty));
+    let (b, imm_off) = stack_address(s, stack_base(handle), off);
+    let buffer = s.launch.scratch;
+    let inst = scratch::access(s.target(), true, s.whole(v), b, imm_off, buffer, s.origin);
+    s.push(inst);
+    Ok(())
+}
+
+/// Zero-fills `bytes` of the frame from offset 0 (run in the entry block, all lanes).
+pub(crate) fn zero_frame(s: &mut Isel<'_>, bytes: u32) {
+    if bytes == 0 {
+        return;
+    }
+    let zero = s.vtemp(1);
+    s.emit(Opcode::VMovB32, [Opnd::Temp(dword(zero, 0)), imm(0)]);
+    let max = scratch::max_offset(s.target()) as u32;
+    for at in (0..bytes).step_by(4) {
+        let (b, o) = if at <= max {
+            (Base::None, at as i32)
+        } else {
+            let t = s.vtemp(1);
+            s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at)]);
+            (Base::Vgpr(dword(t, 0)), 0)
+        };
+        let data: Slice = dword(zero, 0);
+        let buffer = s.launch.scratch;
+        let inst = scratch::access(s.target(), true, data, b, o, buffer, s.origin);
+        s.push(inst);
+    }
+}

@@ -1,0 +1,262 @@
+//! gpuabi-codegen: compiles `.gsir` kernels to AMD GCN/RDNA machine programs.
+//!
+//! [`compile`] runs the passes in order and validates the machine IR between them, as
+//! ACO's `aco_interface.cpp` does:
+//!
+//! 1. uniformity analysis (`gpuabi_ir::uniformity`): which values are the same in every
+//!    lane;
+//! 2. kernel entry ([`entry`]): the launch registers taken into temps, arguments loaded;
+//! 3. instruction selection with exec-mask control flow ([`isel`]);
+//! 4. register allocation ([`register_allocation`]) over liveness ([`liveness`]), VGPRs
+//!    first, then SGPRs, spilling ([`spill`]) until everything fits the limits;
+//! 5. the allocation checker ([`check_ra`]);
+//! 6. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
+//! 7. emission of an `amdgpu::Program` ([`emit`]).
+//!
+//! Functions that call, or take function addresses, are not compiled yet: [`compile`]
+//! refuses them naming the call.
+
+#![warn(missing_docs)]
+
+pub mod check_ra;
+pub mod emit;
+pub mod entry;
+pub mod error;
+mod isel;
+pub mod liveness;
+pub mod lower_to_hw;
+pub mod mir;
+pub mod options;
+pub mod register_allocation;
+pub mod scratch;
+pub mod spill;
+
+use gpuabi_amdgpu::Program;
+use gpuabi_ir::ir::{InstrKind, Region};
+use gpuabi_ir::Module;
+use gpuabi_layout::reg::RegFile;
+use serde::Serialize;
+
+pub use entry::{HsaEntry, KernArg};
+pub use error::CodegenError;
+pub use options::{Entry, Options};
+
+use register_allocation::Outcome;
+
+/// Per-function figures of the compiled code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FunctionStats {
+    /// Function name.
+    pub name: String,
+    /// Machine instructions emitted.
+    pub instructions: usize,
+    /// SGPRs used (highest register + 1).
+    pub sgprs: u16,
+    /// VGPRs used (highest register + 1, spill VGPRs included).
+    pub vgprs: u16,
+    /// Values spilled from VGPRs to scratch.
+    pub vgpr_spills: usize,
+    /// Values spilled from SGPRs to VGPR lanes.
+    pub sgpr_spills: usize,
+    /// Bytes of scratch per lane: stack arrays and spill slots.
+    pub scratch_bytes: u32,
+}
+
+/// One compiled kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    /// Its symbol (the IR function name).
+    pub name: String,
+    /// How it is entered (`hsa`).
+    pub hsa: HsaEntry,
+    /// Figures.
+    pub stats: FunctionStats,
+}
+
+/// The result of compiling a module.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The machine program holding every kernel.
+    pub program: Program,
+    /// The source span each instruction of `program` came from, in instruction order.
+    pub origins: Vec<mir::Origin>,
+    /// The kernels.
+    pub kernels: Vec<Kernel>,
+}
+
+fn first_call(r: &Region) -> Option<gpuabi_ir::ir::Span> {
+    r.instrs.iter().find_map(|i| match &i.kind {
+        InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {
+            Some(i.span)
+        }
+        InstrKind::If {
+            then_region,
+            else_region,
+            ..
+        } => first_call(then_region).or_else(|| first_call(else_region)),
+        InstrKind::Loop { body, .. } => first_call(body),
+        _ => None,
+    })
+}
+
+fn internal(pass: &'static str) -> impl Fn(String) -> CodegenError {
+    move |message| CodegenError::Internal { pass, message }
+}
+
+/// Compiles every kernel of `module`.
+pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError> {
+    if !opts.target.supports(opts.wave) {
+        return Err(CodegenError::Options(format!(
+            "{} has no {} waves",
+            opts.target.name(),
+            opts.wave
+        )));
+    }
+    if opts.entry == Entry::Catalyst {
+        return Err(CodegenError::Options(
+            "the catalyst entry is not compiled yet".to_string(),
+        ));
+    }
+    gpuabi_ir::verify(module).map_err(|e| CodegenError::Verify(e.to_string()))?;
+    for f in &module.functions {
+        if let Some(span) = first_call(&f.body) {
+            return Err(CodegenError::Unsupported {
+                function: f.name.clone(),
+                start: span.start,
+                end: span.end,
+                what: "calls and function addresses are not compiled yet".into(),
+            });
+        }
+    }
+    let mut program = Program::new(opts.target, opts.wave);
+    program.push(gpuabi_amdgpu::Item::Directive(
+        gpuabi_amdgpu::program::Directive::Text,
+    ));
+    let mut origins = Vec::new();
+    let mut kernels = Vec::new();
+    for func in module.functions.iter().filter(|f| f.attrs.kernel) {
+        let uniform: Vec<bool> = vec![false; func.values.len()]; // TEMP
+        let (mut mf, hsa) = isel::Isel::run(opts, func, &uniform)?;
+        mir::validate(&mf).map_err(internal("instruction selection"))?;
+        let (regs, stats) = allocate(&mut mf, opts)?;
+        mir::validate(&mf).map_err(internal("spilling"))?;
+        check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
+            .map_err(internal("register allocation"))?;
+        let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
+        let o = emit::emit(&mut program, &func.name, &blocks);
+        let stats = FunctionStats {
+            name: func.name.clone(),
+            instructions: o.len(),
+            ..stats
+        };
+        origins.extend(o);
+        kernels.push(Kernel {
+            name: func.name.clone(),
+            hsa,
+            stats,
+        });
+    }
+    Ok(Compiled {
+        program,
+        origins,
+        kernels,
+    })
+}
+
+/// Allocates VGPRs, then SGPRs, spilling until both fit; SGPRs spill into VGPR lanes
+/// reserved at the top of the VGPR budget, so a round that needs more of them starts the
+/// VGPRs again with a smaller budget.
+fn allocate(
+    mf: &mut mir::Function,
+    opts: &Options,
+) -> Result<(Vec<Option<u16>>, FunctionStats), CodegenError> {
+    let mut slots = spill::Slots::default();
+    let mut reserve = 0u16;
+    let mut spilled = [0usize; 2];
+    let buffer = scratch_regs(mf);
+    for _ in 0..64 {
+        let vlimit = opts.max_vgprs.saturating_sub(reserve);
+        let vregs = rounds(mf, RegFile::Vgpr, vlimit, &mut slots, opts, buffer, &mut spilled[0])?;
+        let sregs = rounds(mf, RegFile::Sgpr, opts.max_sgprs, &mut slots, opts, buffer, &mut spilled[1])?;
+        let need = slots.sgpr_spill_vgprs(opts.wave);
+        if need > reserve {
+            reserve = need;
+            continue;
+        }
+        let regs: Vec<Option<u16>> = vregs.iter().zip(&sregs).map(|(v, s)| v.or(*s)).collect();
+        let high = |file: RegFile| {
+            mf.temps
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.file == file)
+                .filter_map(|(i, t)| regs[i].map(|r| r + u16::from(t.dwords)))
+                .max()
+                .unwrap_or(0)
+        };
+        let vgprs = if reserve > 0 {
+            opts.max_vgprs
+        } else {
+            high(RegFile::Vgpr)
+        };
+        let stats = FunctionStats {
+            sgprs: high(RegFile::Sgpr),
+            vgprs,
+            vgpr_spills: spilled[0],
+            sgpr_spills: spilled[1],
+            scratch_bytes: mf.stack_bytes.next_multiple_of(8) + slots.vgpr_bytes,
+            ..FunctionStats::default()
+        };
+        return Ok((regs, stats));
+    }
+    Err(CodegenError::Registers {
+        function: mf.name.clone(),
+        what: "register allocation did not settle".into(),
+    })
+}
+
+fn scratch_regs(mf: &mir::Function) -> Option<scratch::BufferRegs> {
+    // The private segment buffer and wave offset temps are the unspillable SGPR temps the
+    // entry made (GCN 1.2 only).
+    let mut it = mf
+        .temps
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.no_spill && t.file == RegFile::Sgpr);
+    let (r, _) = it.next()?;
+    let (w, _) = it.next()?;
+    Some(scratch::BufferRegs {
+        rsrc: mf.whole(mir::Temp(r as u32)),
+        wave_offset: mf.whole(mir::Temp(w as u32)),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rounds(
+    mf: &mut mir::Function,
+    file: RegFile,
+    limit: u16,
+    slots: &mut spill::Slots,
+    opts: &Options,
+    buffer: Option<scratch::BufferRegs>,
+    spilled: &mut usize,
+) -> Result<Vec<Option<u16>>, CodegenError> {
+    for _ in 0..256 {
+        match register_allocation::allocate(mf, file, limit) {
+            Outcome::Assigned(r) => return Ok(r),
+            Outcome::Spill(victims) => {
+                *spilled += victims.len();
+                spill::spill(mf, &victims, slots, opts.target, opts.wave, buffer)?;
+            }
+            Outcome::TooFew(what) => {
+                return Err(CodegenError::Registers {
+                    function: mf.name.clone(),
+                    what,
+                })
+            }
+        }
+    }
+    Err(CodegenError::Registers {
+        function: mf.name.clone(),
+        what: format!("{} allocation did not settle", file.name()),
+    })
+}

@@ -1,0 +1,150 @@
+//! After register allocation: temps become their registers, reserved spill VGPRs get
+//! their numbers, parallel copies become moves (cycles broken by three exclusive-ors,
+//! as ACO's `aco_lower_to_hw_instr.cpp` swaps without a free register), and moves of a
+//! register to itself disappear.
+
+use gpuabi_amdgpu::{Inst, Opcode, Operand};
+use gpuabi_layout::reg::{RegFile, RegRange};
+use smallvec::SmallVec;
+
+use crate::mir::{Function, MOp, Opnd, Origin};
+
+/// One machine instruction with its origin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HwInst {
+    /// The instruction.
+    pub inst: Inst,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// A block of lowered instructions, in order.
+pub type HwBlock = Vec<HwInst>;
+
+fn reg_of(f: &Function, regs: &[Option<u16>], o: &Opnd, max_vgprs: u16) -> Operand {
+    match o {
+        Opnd::Temp(s) => {
+            let info = f.info(s.temp);
+            let first = regs[s.temp.index()].expect("allocated") + u16::from(s.offset);
+            Operand::Reg(RegRange::new(info.file, first, u16::from(s.dwords)))
+        }
+        Opnd::Fixed(op) => op.clone(),
+        Opnd::SpillVgpr(k) => Operand::Reg(RegRange::new(RegFile::Vgpr, max_vgprs - 1 - k, 1)),
+        Opnd::Block(b) => Operand::Expr(Box::new(gpuabi_amdgpu::Expr::label(block_label(
+            &f.name, b.0,
+        )))),
+    }
+}
+
+/// The label of block `b` of function `name`.
+pub fn block_label(name: &str, b: u32) -> String {
+    if b == 0 {
+        name.to_string()
+    } else {
+        format!(".L{name}_{b}")
+    }
+}
+
+fn mov(dst: RegRange, src: Operand, origin: Origin) -> HwInst {
+    let op = match dst.file() {
+        RegFile::Sgpr => Opcode::SMovB32,
+        RegFile::Vgpr => Opcode::VMovB32,
+    };
+    HwInst {
+        inst: Inst::new(op, [Operand::Reg(dst), src]),
+        origin,
+    }
+}
+
+/// Lowers one parallel copy of single dwords.
+fn parallel_copy(mut moves: Vec<(RegRange, Operand)>, origin: Origin, out: &mut HwBlock) {
+    moves.retain(|(d, s)| *s != Operand::Reg(*d));
+    while !moves.is_empty() {
+        let ready = (0..moves.len()).find(|&i| {
+            let d = moves[i].0;
+            !moves
+                .iter()
+                .enumerate()
+                .any(|(j, (_, s))| j != i && *s == Operand::Reg(d))
+        });
+        match ready {
+            Some(i) => {
+                let (d, s) = moves.remove(i);
+                out.push(mov(d, s, origin));
+            }
+            None => {
+                // Every destination is still to be read: a cycle. Swap the first move's
+                // two registers, then the move is done and its source now holds what its
+                // destination held.
+                let (d, s) = moves.remove(0);
+                let Operand::Reg(sr) = s else {
+                    unreachable!("a constant source is never part of a cycle")
+                };
+                let xor = match d.file() {
+                    RegFile::Sgpr => Opcode::SXorB32,
+                    RegFile::Vgpr => Opcode::VXorB32,
+                };
+                for (a, b) in [(d, sr), (sr, d), (d, sr)] {
+                    out.push(HwInst {
+                        inst: Inst::new(xor, [Operand::Reg(a), Operand::Reg(a), Operand::Reg(b)]),
+                        origin,
+                    });
+                }
+                for m in &mut moves {
+                    if m.1 == Operand::Reg(d) {
+                        m.1 = Operand::Reg(sr);
+                    }
+                }
+                moves.retain(|(d, s)| *s != Operand::Reg(*d));
+            }
+        }
+    }
+}
+
+/// Lowers every block of `f` given the first register of each temp.
+pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock> {
+    let mut out = Vec::with_capacity(f.blocks.len());
+    for b in &f.blocks {
+        let mut hw = HwBlock::new();
+        for inst in &b.insts {
+            let opnds: SmallVec<[Operand; 4]> = inst
+                .opnds
+                .iter()
+                .map(|o| reg_of(f, regs, o, max_vgprs))
+                .collect();
+            match inst.op {
+                MOp::Pseudo(_) => {
+                    let mut moves = Vec::new();
+                    for pair in opnds.chunks(2) {
+                        let Operand::Reg(d) = pair[0] else { continue };
+                        for k in 0..d.count {
+                            let src = match &pair[1] {
+                                Operand::Reg(s) => Operand::Reg(RegRange::new(s.file(), s.first.num + k, 1)),
+                                other => other.clone(),
+                            };
+                            moves.push((RegRange::new(d.file(), d.first.num + k, 1), src));
+                        }
+                    }
+                    parallel_copy(moves, inst.origin, &mut hw);
+                }
+                MOp::Hw(op) => {
+                    let is_move = matches!(op, Opcode::SMovB32 | Opcode::VMovB32 | Opcode::SMovB64);
+                    if is_move && opnds[0] == opnds[1] {
+                        continue;
+                    }
+                    hw.push(HwInst {
+                        inst: Inst {
+                            op,
+                            operands: opnds,
+                            mods: inst.mods,
+                            e64: inst.e64,
+                        },
+                        origin: inst.origin,
+                    });
+                }
+            }
+        }
+        out.push(hw);
+    }
+    out
+}

@@ -1,0 +1,65 @@
+//! Text form of the machine IR, for tests and for reading what a pass did.
+//!
+//! Temps print as `%s12` (SGPR), `%v3` (VGPR) with a dword slice as `%v3[1]` or
+//! `%s4[0:1]`; blocks as `BB2`. Instruction names are the target's mnemonics.
+
+use std::fmt::Write;
+
+use gpuabi_amdgpu::Target;
+use gpuabi_layout::reg::RegFile;
+
+use super::{Function, MOp, Opnd, Pseudo, Slice};
+
+fn slice_text(f: &Function, s: Slice) -> String {
+    let info = f.info(s.temp);
+    let p = match info.file {
+        RegFile::Sgpr => 's',
+        RegFile::Vgpr => 'v',
+    };
+    if s.offset == 0 && s.dwords == info.dwords {
+        format!("%{p}{}", s.temp.0)
+    } else if s.dwords == 1 {
+        format!("%{p}{}[{}]", s.temp.0, s.offset)
+    } else {
+        format!(
+            "%{p}{}[{}:{}]",
+            s.temp.0,
+            s.offset,
+            s.offset + s.dwords - 1
+        )
+    }
+}
+
+fn opnd_text(f: &Function, o: &Opnd) -> String {
+    match o {
+        Opnd::Temp(s) => slice_text(f, *s),
+        Opnd::Fixed(op) => op.to_string(),
+        Opnd::Block(b) => format!("BB{}", b.0),
+        Opnd::SpillVgpr(n) => format!("%spill_vgpr{n}"),
+    }
+}
+
+/// Prints a function, one instruction a line.
+pub fn print_function(f: &Function, target: Target) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "function {}:", f.name);
+    for (i, b) in f.blocks.iter().enumerate() {
+        let _ = writeln!(out, "BB{i}:");
+        for inst in &b.insts {
+            let name = match inst.op {
+                MOp::Hw(op) => op.info().name(target).unwrap_or("?").to_string(),
+                MOp::Pseudo(Pseudo::ParallelCopy) => "p_parallelcopy".to_string(),
+            };
+            let ops: Vec<String> = inst.opnds.iter().map(|o| opnd_text(f, o)).collect();
+            let _ = write!(out, "  {name} {}", ops.join(", "));
+            if inst.mods.offen {
+                out.push_str(" offen");
+            }
+            if inst.mods.offset != 0 {
+                let _ = write!(out, " offset:{}", inst.mods.offset);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! Per-lane scratch (private) memory accesses: stack arrays and spill slots.
+//!
+//! RDNA uses `scratch_*` instructions, whose address is a per-lane VGPR offset, a uniform
+//! SGPR offset or neither, plus an immediate. GCN 1.2 has no scratch instructions: it
+//! uses `buffer_*` on the swizzled private segment buffer the kernel receives in `s[0:3]`,
+//! with the wave's offset as `soffset` (LLVM's and ACO's scheme on GFX8).
+
+use gpuabi_amdgpu::{MemMods, Opcode, Operand, Target};
+
+use crate::mir::{MInst, MOp, Opnd, Origin, Slice};
+
+/// The largest immediate offset of a scratch access on `target` (the encodings' field:
+/// 12 bits unsigned for MUBUF, 12 bits signed on GFX10, 13 bits signed on GFX11).
+pub fn max_offset(target: Target) -> i32 {
+    match target {
+        Target::Gfx8 => 4095,
+        Target::Gfx1030 => 2047,
+        Target::Gfx1100 => 4095,
+    }
+}
+
+/// Where a scratch access goes, besides its immediate offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// The immediate offset alone.
+    None,
+    /// A per-lane byte offset in a VGPR.
+    Vgpr(Slice),
+    /// A uniform byte offset in an SGPR (RDNA only).
+    Sgpr(Slice),
+}
+
+/// The registers GCN 1.2's buffer scratch accesses need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferRegs {
+    /// The private segment buffer descriptor (4 SGPRs).
+    pub rsrc: Slice,
+    /// The wave's byte offset in it.
+    pub wave_offset: Slice,
+}
+
+fn opcode(target: Target, store: bool, dwords: u8) -> Opcode {
+    use Opcode::*;
+    match (target.is_rdna(), store, dwords) {
+        (true, false, 1) => ScratchLoadDword,
+        (true, false, 2) => ScratchLoadDwordx2,
+        (true, false, _) => ScratchLoadDwordx4,
+        (true, true, 1) => ScratchStoreDword,
+        (true, true, 2) => ScratchStoreDwordx2,
+        (true, true, _) => ScratchStoreDwordx4,
+        (false, false, 1) => BufferLoadDword,
+        (false, false, 2) => BufferLoadDwordx2,
+        (false, false, _) => BufferLoadDwordx4,
+        (false, true, 1) => BufferStoreDword,
+        (false, true, 2) => BufferStoreDwordx2,
+        (false, true, _) => BufferStoreDwordx4,
+    }
+}
+
+/// A scratch load (`store` false, `data` written) or store (`data` read) of 1, 2 or 4
+/// dwords. The offset must be within [`max_offset`].
+pub fn access(
+    target: Target,
+    store: bool,
+    data: Slice,
+    base: Base,
+    offset: i32,
+    buffer: Option<BufferRegs>,
+    origin: Origin,
+) -> MInst {
+    let op = opcode(target, store, data.dwords);
+    let mut mods = MemMods {
+        offset,
+        ..MemMods::default()
+    };
+    let off = || Opnd::Fixed(Operand::Off);
+    let opnds: Vec<Opnd> = if target.is_rdna() {
+        let (v, s) = match base {
+            Base::None => (off(), off()),
+            Base::Vgpr(v) => (Opnd::Temp(v), off()),
+            Base::Sgpr(s) => (off(), Opnd::Temp(s)),
+        };
+        if store {
+            vec![v, Opnd::Temp(data), s]
+        } else {
+            vec![Opnd::Temp(data), v, s]
+        }
+    } else {
+        let regs = buffer.expect("GCN 1.2 scratch needs the private segment buffer");
+        let v = match base {
+            Base::Vgpr(v) => {
+                mods.offen = true;
+                Opnd::Temp(v)
+            }
+            _ => off(),
+        };
+        let rest = [v, Opnd::Temp(regs.rsrc), Opnd::Temp(regs.wave_offset)];
+        let mut o = vec![Opnd::Temp(data)];
+        o.extend(rest);
+        o
+    };
+    MInst {
+        op: MOp::Hw(op),
+        opnds: opnds.into_iter().collect(),
+        mods,
+        e64: false,
+        origin,
+    }
+}
