@@ -19,7 +19,7 @@ pub mod validate;
 
 pub use error::AsmError;
 pub use inst::{Inst, MemMods};
-pub use opcodes::{Class, Format, Kind, OpInfo, Opcode};
+pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
 pub use program::{Item, Program};
-pub use target::{Target, WaveSize};
+pub use target::{Target, WaveSize, MODELLED_TARGETS};

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::target::Target;
+use crate::target::{Target, MODELLED_TARGETS};
 
 /// The hardware encoding family of an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,7 +137,139 @@ pub enum Kind {
     ScratchSAddr,
 }
 
-/// The properties of one instruction.
+/// Which targets have an instruction: a set of bits, one per target the machine model
+/// encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Targets(u8);
+
+impl Targets {
+    /// GCN 1.2 (`gfx8`).
+    pub const GFX8: Targets = Targets(1);
+    /// RDNA 2 (`gfx1030`).
+    pub const GFX1030: Targets = Targets(2);
+    /// RDNA 3 (`gfx1100`).
+    pub const GFX1100: Targets = Targets(4);
+    /// Both RDNA targets.
+    pub const RDNA: Targets = Targets(2 | 4);
+    /// Every target of the machine model.
+    pub const ALL: Targets = Targets(1 | 2 | 4);
+
+    /// The set holding just `target` (empty for a generation without encodings).
+    pub const fn of(target: Target) -> Targets {
+        match target {
+            Target::Gfx8 => Targets::GFX8,
+            Target::Gfx1030 => Targets::GFX1030,
+            Target::Gfx1100 => Targets::GFX1100,
+        }
+    }
+
+    /// Whether `target` is in the set.
+    pub const fn contains(self, target: Target) -> bool {
+        self.0 & Targets::of(target).0 != 0
+    }
+}
+
+/// Implicit operands and effects of an instruction: what it reads or writes besides the
+/// operands written in assembly, and how it moves control. A set of flags, combined with
+/// [`Effects::union`] or `|`.
+///
+/// A lane mask written as an operand (`vcc` in `v_cmp_eq_u32 vcc, v0, v1`) is an operand,
+/// not an effect; `WRITE_VCC`/`READ_VCC` mean the instruction touches `vcc` whatever its
+/// operands say (`v_div_fmas_f32` reads it, the VOPC `_e32` forms write it but are spelled
+/// with `vcc` in LLVM's syntax). `READ_EXEC` is set on every instruction whose effect is
+/// limited to the active lanes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Effects(u16);
+
+impl Effects {
+    /// Nothing implicit.
+    pub const NONE: Effects = Effects(0);
+    /// Reads the scalar condition code.
+    pub const READ_SCC: Effects = Effects(1 << 0);
+    /// Writes the scalar condition code.
+    pub const WRITE_SCC: Effects = Effects(1 << 1);
+    /// Reads `vcc`.
+    pub const READ_VCC: Effects = Effects(1 << 2);
+    /// Writes `vcc`.
+    pub const WRITE_VCC: Effects = Effects(1 << 3);
+    /// Reads `exec` (vector instructions act on the active lanes only).
+    pub const READ_EXEC: Effects = Effects(1 << 4);
+    /// Writes `exec`.
+    pub const WRITE_EXEC: Effects = Effects(1 << 5);
+    /// Reads `m0`.
+    pub const READ_M0: Effects = Effects(1 << 6);
+    /// Writes `m0`.
+    pub const WRITE_M0: Effects = Effects(1 << 7);
+    /// Reads memory (global, buffer, scratch or constant).
+    pub const MEM_READ: Effects = Effects(1 << 8);
+    /// Writes memory.
+    pub const MEM_WRITE: Effects = Effects(1 << 9);
+    /// May continue somewhere other than the next instruction (a label or a register
+    /// address), without returning.
+    pub const BRANCH: Effects = Effects(1 << 10);
+    /// Calls: continues at a register address and is expected to return to the next
+    /// instruction.
+    pub const CALL: Effects = Effects(1 << 11);
+    /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
+    pub const TERMINATOR: Effects = Effects(1 << 12);
+
+    /// Every flag with its name, for printing.
+    pub const NAMES: [(Effects, &'static str); 13] = [
+        (Effects::READ_SCC, "read_scc"),
+        (Effects::WRITE_SCC, "write_scc"),
+        (Effects::READ_VCC, "read_vcc"),
+        (Effects::WRITE_VCC, "write_vcc"),
+        (Effects::READ_EXEC, "read_exec"),
+        (Effects::WRITE_EXEC, "write_exec"),
+        (Effects::READ_M0, "read_m0"),
+        (Effects::WRITE_M0, "write_m0"),
+        (Effects::MEM_READ, "mem_read"),
+        (Effects::MEM_WRITE, "mem_write"),
+        (Effects::BRANCH, "branch"),
+        (Effects::CALL, "call"),
+        (Effects::TERMINATOR, "terminator"),
+    ];
+
+    /// Both sets of flags.
+    pub const fn union(self, other: Effects) -> Effects {
+        Effects(self.0 | other.0)
+    }
+
+    /// The flags of `self` not in `other`.
+    pub const fn without(self, other: Effects) -> Effects {
+        Effects(self.0 & !other.0)
+    }
+
+    /// Whether every flag of `other` is set.
+    pub const fn contains(self, other: Effects) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether any flag of `other` is set.
+    pub const fn intersects(self, other: Effects) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+impl std::ops::BitOr for Effects {
+    type Output = Effects;
+    fn bitor(self, other: Effects) -> Effects {
+        self.union(other)
+    }
+}
+
+impl std::fmt::Debug for Effects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Effects::NAMES
+            .iter()
+            .filter(|(e, _)| self.contains(*e))
+            .map(|(_, n)| *n)
+            .collect();
+        write!(f, "Effects({})", names.join(" | "))
+    }
+}
+
+/// The properties of one instruction: one row of the table.
 #[derive(Debug, Clone, Copy)]
 pub struct OpInfo {
     /// The instruction.
@@ -146,19 +278,123 @@ pub struct OpInfo {
     pub format: Format,
     /// Its class.
     pub class: Class,
-    /// Mnemonic per target column (`gfx8`, `gfx1030`, `gfx1100`); empty when absent.
-    pub names: [&'static str; 3],
+    /// The mnemonic (GCN 1.2 / RDNA 2 spelling, as LLVM 19 writes it for gfx1030).
+    pub mnemonic: &'static str,
+    /// The `gfx8` spelling where it differs.
+    pub gfx8_mnemonic: Option<&'static str>,
+    /// The `gfx1100` spelling where it differs (RDNA 3 renamed many instructions).
+    pub gfx11_mnemonic: Option<&'static str>,
+    /// The targets that have the instruction.
+    pub targets: Targets,
     /// Destination operand slots, written first in assembly.
     pub dsts: &'static [Kind],
     /// Source operand slots, after the destinations.
     pub srcs: &'static [Kind],
+    /// Implicit operands and effects.
+    pub effects: Effects,
+}
+
+/// The default class and effects of a format: vector instructions act on the active lanes;
+/// memory instructions read memory, or write it when they have no destination; scalar
+/// loads read memory.
+const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
+    let mem = if dsts.is_empty() {
+        Effects::MEM_WRITE
+    } else {
+        Effects::MEM_READ
+    };
+    match format {
+        Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk => (Class::Salu, Effects::NONE),
+        Format::Sopp => (Class::Control, Effects::NONE),
+        Format::Smem => (Class::Smem, Effects::MEM_READ),
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
+            (Class::Valu, Effects::READ_EXEC)
+        }
+        Format::Mubuf | Format::Global => (Class::Vmem, Effects::READ_EXEC.union(mem)),
+        Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
+    }
+}
+
+/// A row available on every target, with the format's default class and effects.
+const fn row(
+    format: Format,
+    mnemonic: &'static str,
+    dsts: &'static [Kind],
+    srcs: &'static [Kind],
+) -> OpInfo {
+    let (class, effects) = format_defaults(format, dsts);
+    OpInfo {
+        // Replaced by the table macro.
+        op: Opcode::SNop,
+        format,
+        class,
+        mnemonic,
+        gfx8_mnemonic: None,
+        gfx11_mnemonic: None,
+        targets: Targets::ALL,
+        dsts,
+        srcs,
+        effects,
+    }
 }
 
 impl OpInfo {
+    const fn gfx8(mut self, mnemonic: &'static str) -> OpInfo {
+        self.gfx8_mnemonic = Some(mnemonic);
+        self
+    }
+
+    const fn gfx11(mut self, mnemonic: &'static str) -> OpInfo {
+        self.gfx11_mnemonic = Some(mnemonic);
+        self
+    }
+
+    const fn only(mut self, targets: Targets) -> OpInfo {
+        self.targets = targets;
+        self
+    }
+
+    const fn class(mut self, class: Class) -> OpInfo {
+        self.class = class;
+        self
+    }
+
+    const fn without(mut self, effects: Effects) -> OpInfo {
+        self.effects = self.effects.without(effects);
+        self
+    }
+
+    const fn finish(mut self, op: Opcode, effects: Effects) -> OpInfo {
+        self.op = op;
+        self.effects = self.effects.union(effects);
+        self
+    }
+
     /// The mnemonic on `target`, if the instruction exists there.
     pub fn name(&self, target: Target) -> Option<&'static str> {
-        let n = self.names[target.column()];
-        (!n.is_empty()).then_some(n)
+        if !self.targets.contains(target) {
+            return None;
+        }
+        let over = match target {
+            Target::Gfx8 => self.gfx8_mnemonic,
+            Target::Gfx1100 => self.gfx11_mnemonic,
+            _ => None,
+        };
+        Some(over.unwrap_or(self.mnemonic))
+    }
+
+    /// Every spelling of the instruction on some target (the mnemonic first).
+    pub fn spellings(&self) -> Vec<&'static str> {
+        let mut all = vec![self.mnemonic];
+        for n in [self.gfx8_mnemonic, self.gfx11_mnemonic]
+            .into_iter()
+            .flatten()
+        {
+            if !all.contains(&n) {
+                all.push(n);
+            }
+        }
+        all
     }
 
     /// All operand slots in assembly order.
@@ -167,6 +403,7 @@ impl OpInfo {
     }
 }
 
+use Format::*;
 use Kind::*;
 
 const SD1: Kind = SDst(1);
@@ -180,9 +417,15 @@ const VS2: Kind = VSrc(2);
 const VV1: Kind = VReg(1);
 const MD: Kind = MaskDst;
 const MS: Kind = MaskSrc;
+const RDNA: Targets = Targets::RDNA;
+use Class::Branch;
+const READ_EXEC: Effects = Effects::READ_EXEC;
 
+/// Rows are `Opcode = row(format, mnemonic, destinations, sources)` with per-target
+/// spellings (`.gfx8(..)`, `.gfx11(..)`), availability (`.only(..)`), a class other than the
+/// format's (`.class(..)`), then the implicit effects beyond the format's defaults.
 macro_rules! table {
-    ($( $op:ident: $fmt:ident $class:ident [$g8:literal, $g10:literal, $g11:literal] [$($d:expr),*] [$($s:expr),*]; )*) => {
+    ($( $op:ident = $row:expr, [$($fx:ident),*]; )*) => {
         /// An instruction of the machine model (named by its GCN 1.2 / RDNA 2 mnemonic).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[allow(missing_docs)]
@@ -190,195 +433,188 @@ macro_rules! table {
 
         /// Every instruction, indexed by `Opcode as usize`.
         pub static TABLE: &[OpInfo] = &[
-            $(OpInfo {
-                op: Opcode::$op,
-                format: Format::$fmt,
-                class: Class::$class,
-                names: [$g8, $g10, $g11],
-                dsts: &[$($d),*],
-                srcs: &[$($s),*],
-            }),*
+            $($row.finish(Opcode::$op, Effects::NONE $(.union(Effects::$fx))*)),*
         ];
     };
 }
 
 table! {
     // Scalar ALU, one source.
-    SMovB32: Sop1 Salu ["s_mov_b32", "s_mov_b32", "s_mov_b32"] [SD1] [SS1];
-    SMovB64: Sop1 Salu ["s_mov_b64", "s_mov_b64", "s_mov_b64"] [SD2] [SS2];
-    SNotB32: Sop1 Salu ["s_not_b32", "s_not_b32", "s_not_b32"] [SD1] [SS1];
-    SNotB64: Sop1 Salu ["s_not_b64", "s_not_b64", "s_not_b64"] [SD2] [SS2];
-    SBcnt1I32B32: Sop1 Salu ["s_bcnt1_i32_b32", "s_bcnt1_i32_b32", "s_bcnt1_i32_b32"] [SD1] [SS1];
-    SBcnt1I32B64: Sop1 Salu ["s_bcnt1_i32_b64", "s_bcnt1_i32_b64", "s_bcnt1_i32_b64"] [SD1] [SS2];
-    SFf1I32B32: Sop1 Salu ["s_ff1_i32_b32", "s_ff1_i32_b32", "s_ctz_i32_b32"] [SD1] [SS1];
-    SFf1I32B64: Sop1 Salu ["s_ff1_i32_b64", "s_ff1_i32_b64", "s_ctz_i32_b64"] [SD1] [SS2];
-    SBitset0B32: Sop1 Salu ["s_bitset0_b32", "s_bitset0_b32", "s_bitset0_b32"] [SD1] [SS1];
-    SBitset1B32: Sop1 Salu ["s_bitset1_b32", "s_bitset1_b32", "s_bitset1_b32"] [SD1] [SS1];
-    SGetpcB64: Sop1 Salu ["s_getpc_b64", "s_getpc_b64", "s_getpc_b64"] [SD2] [];
-    SSetpcB64: Sop1 Branch ["s_setpc_b64", "s_setpc_b64", "s_setpc_b64"] [] [SReg(2)];
-    SSwappcB64: Sop1 Branch ["s_swappc_b64", "s_swappc_b64", "s_swappc_b64"] [SD2] [SReg(2)];
-    SAndSaveexecB64: Sop1 Salu ["s_and_saveexec_b64", "s_and_saveexec_b64", "s_and_saveexec_b64"] [SD2] [SS2];
-    SOrSaveexecB64: Sop1 Salu ["s_or_saveexec_b64", "s_or_saveexec_b64", "s_or_saveexec_b64"] [SD2] [SS2];
-    SXorSaveexecB64: Sop1 Salu ["s_xor_saveexec_b64", "s_xor_saveexec_b64", "s_xor_saveexec_b64"] [SD2] [SS2];
-    SAndn2SaveexecB64: Sop1 Salu ["s_andn2_saveexec_b64", "s_andn2_saveexec_b64", "s_and_not1_saveexec_b64"] [SD2] [SS2];
-    SAndSaveexecB32: Sop1 Salu ["", "s_and_saveexec_b32", "s_and_saveexec_b32"] [SD1] [SS1];
-    SOrSaveexecB32: Sop1 Salu ["", "s_or_saveexec_b32", "s_or_saveexec_b32"] [SD1] [SS1];
-    SXorSaveexecB32: Sop1 Salu ["", "s_xor_saveexec_b32", "s_xor_saveexec_b32"] [SD1] [SS1];
-    SAndn2SaveexecB32: Sop1 Salu ["", "s_andn2_saveexec_b32", "s_and_not1_saveexec_b32"] [SD1] [SS1];
+    SMovB32 = row(Sop1, "s_mov_b32", &[SD1], &[SS1]), [];
+    SMovB64 = row(Sop1, "s_mov_b64", &[SD2], &[SS2]), [];
+    SNotB32 = row(Sop1, "s_not_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SNotB64 = row(Sop1, "s_not_b64", &[SD2], &[SS2]), [WRITE_SCC];
+    SBcnt1I32B32 = row(Sop1, "s_bcnt1_i32_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SBcnt1I32B64 = row(Sop1, "s_bcnt1_i32_b64", &[SD1], &[SS2]), [WRITE_SCC];
+    SFf1I32B32 = row(Sop1, "s_ff1_i32_b32", &[SD1], &[SS1]).gfx11("s_ctz_i32_b32"), [];
+    SFf1I32B64 = row(Sop1, "s_ff1_i32_b64", &[SD1], &[SS2]).gfx11("s_ctz_i32_b64"), [];
+    SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [];
+    SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [];
+    SGetpcB64 = row(Sop1, "s_getpc_b64", &[SD2], &[]), [];
+    SSetpcB64 = row(Sop1, "s_setpc_b64", &[], &[SReg(2)]).class(Branch), [BRANCH, TERMINATOR];
+    SSwappcB64 = row(Sop1, "s_swappc_b64", &[SD2], &[SReg(2)]).class(Branch), [CALL];
+    SAndSaveexecB64 = row(Sop1, "s_and_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrSaveexecB64 = row(Sop1, "s_or_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXorSaveexecB64 = row(Sop1, "s_xor_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2SaveexecB64 = row(Sop1, "s_andn2_saveexec_b64", &[SD2], &[SS2]).gfx11("s_and_not1_saveexec_b64"), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndSaveexecB32 = row(Sop1, "s_and_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrSaveexecB32 = row(Sop1, "s_or_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXorSaveexecB32 = row(Sop1, "s_xor_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2SaveexecB32 = row(Sop1, "s_andn2_saveexec_b32", &[SD1], &[SS1]).gfx11("s_and_not1_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
     // Scalar ALU, two sources.
-    SAddU32: Sop2 Salu ["s_add_u32", "s_add_u32", "s_add_u32"] [SD1] [SS1, SS1];
-    SAddcU32: Sop2 Salu ["s_addc_u32", "s_addc_u32", "s_addc_u32"] [SD1] [SS1, SS1];
-    SSubU32: Sop2 Salu ["s_sub_u32", "s_sub_u32", "s_sub_u32"] [SD1] [SS1, SS1];
-    SSubbU32: Sop2 Salu ["s_subb_u32", "s_subb_u32", "s_subb_u32"] [SD1] [SS1, SS1];
-    SAddI32: Sop2 Salu ["s_add_i32", "s_add_i32", "s_add_i32"] [SD1] [SS1, SS1];
-    SSubI32: Sop2 Salu ["s_sub_i32", "s_sub_i32", "s_sub_i32"] [SD1] [SS1, SS1];
-    SAndB32: Sop2 Salu ["s_and_b32", "s_and_b32", "s_and_b32"] [SD1] [SS1, SS1];
-    SAndB64: Sop2 Salu ["s_and_b64", "s_and_b64", "s_and_b64"] [SD2] [SS2, SS2];
-    SOrB32: Sop2 Salu ["s_or_b32", "s_or_b32", "s_or_b32"] [SD1] [SS1, SS1];
-    SOrB64: Sop2 Salu ["s_or_b64", "s_or_b64", "s_or_b64"] [SD2] [SS2, SS2];
-    SXorB32: Sop2 Salu ["s_xor_b32", "s_xor_b32", "s_xor_b32"] [SD1] [SS1, SS1];
-    SXorB64: Sop2 Salu ["s_xor_b64", "s_xor_b64", "s_xor_b64"] [SD2] [SS2, SS2];
-    SAndn2B32: Sop2 Salu ["s_andn2_b32", "s_andn2_b32", "s_and_not1_b32"] [SD1] [SS1, SS1];
-    SAndn2B64: Sop2 Salu ["s_andn2_b64", "s_andn2_b64", "s_and_not1_b64"] [SD2] [SS2, SS2];
-    SOrn2B32: Sop2 Salu ["s_orn2_b32", "s_orn2_b32", "s_or_not1_b32"] [SD1] [SS1, SS1];
-    SOrn2B64: Sop2 Salu ["s_orn2_b64", "s_orn2_b64", "s_or_not1_b64"] [SD2] [SS2, SS2];
-    SLshlB32: Sop2 Salu ["s_lshl_b32", "s_lshl_b32", "s_lshl_b32"] [SD1] [SS1, SS1];
-    SLshlB64: Sop2 Salu ["s_lshl_b64", "s_lshl_b64", "s_lshl_b64"] [SD2] [SS2, SS1];
-    SLshrB32: Sop2 Salu ["s_lshr_b32", "s_lshr_b32", "s_lshr_b32"] [SD1] [SS1, SS1];
-    SLshrB64: Sop2 Salu ["s_lshr_b64", "s_lshr_b64", "s_lshr_b64"] [SD2] [SS2, SS1];
-    SAshrI32: Sop2 Salu ["s_ashr_i32", "s_ashr_i32", "s_ashr_i32"] [SD1] [SS1, SS1];
-    SAshrI64: Sop2 Salu ["s_ashr_i64", "s_ashr_i64", "s_ashr_i64"] [SD2] [SS2, SS1];
-    SMulI32: Sop2 Salu ["s_mul_i32", "s_mul_i32", "s_mul_i32"] [SD1] [SS1, SS1];
-    SMinI32: Sop2 Salu ["s_min_i32", "s_min_i32", "s_min_i32"] [SD1] [SS1, SS1];
-    SMinU32: Sop2 Salu ["s_min_u32", "s_min_u32", "s_min_u32"] [SD1] [SS1, SS1];
-    SMaxI32: Sop2 Salu ["s_max_i32", "s_max_i32", "s_max_i32"] [SD1] [SS1, SS1];
-    SMaxU32: Sop2 Salu ["s_max_u32", "s_max_u32", "s_max_u32"] [SD1] [SS1, SS1];
-    SCselectB32: Sop2 Salu ["s_cselect_b32", "s_cselect_b32", "s_cselect_b32"] [SD1] [SS1, SS1];
-    SCselectB64: Sop2 Salu ["s_cselect_b64", "s_cselect_b64", "s_cselect_b64"] [SD2] [SS2, SS2];
+    SAddU32 = row(Sop2, "s_add_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SAddcU32 = row(Sop2, "s_addc_u32", &[SD1], &[SS1, SS1]), [READ_SCC, WRITE_SCC];
+    SSubU32 = row(Sop2, "s_sub_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SSubbU32 = row(Sop2, "s_subb_u32", &[SD1], &[SS1, SS1]), [READ_SCC, WRITE_SCC];
+    SAddI32 = row(Sop2, "s_add_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SSubI32 = row(Sop2, "s_sub_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SAndB32 = row(Sop2, "s_and_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SAndB64 = row(Sop2, "s_and_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SOrB32 = row(Sop2, "s_or_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SOrB64 = row(Sop2, "s_or_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SXorB32 = row(Sop2, "s_xor_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SXorB64 = row(Sop2, "s_xor_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SAndn2B32 = row(Sop2, "s_andn2_b32", &[SD1], &[SS1, SS1]).gfx11("s_and_not1_b32"), [WRITE_SCC];
+    SAndn2B64 = row(Sop2, "s_andn2_b64", &[SD2], &[SS2, SS2]).gfx11("s_and_not1_b64"), [WRITE_SCC];
+    SOrn2B32 = row(Sop2, "s_orn2_b32", &[SD1], &[SS1, SS1]).gfx11("s_or_not1_b32"), [WRITE_SCC];
+    SOrn2B64 = row(Sop2, "s_orn2_b64", &[SD2], &[SS2, SS2]).gfx11("s_or_not1_b64"), [WRITE_SCC];
+    SLshlB32 = row(Sop2, "s_lshl_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SLshlB64 = row(Sop2, "s_lshl_b64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SLshrB32 = row(Sop2, "s_lshr_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SLshrB64 = row(Sop2, "s_lshr_b64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SAshrI32 = row(Sop2, "s_ashr_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SAshrI64 = row(Sop2, "s_ashr_i64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SMulI32 = row(Sop2, "s_mul_i32", &[SD1], &[SS1, SS1]), [];
+    SMinI32 = row(Sop2, "s_min_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SMinU32 = row(Sop2, "s_min_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SMaxI32 = row(Sop2, "s_max_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SMaxU32 = row(Sop2, "s_max_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SCselectB32 = row(Sop2, "s_cselect_b32", &[SD1], &[SS1, SS1]), [READ_SCC];
+    SCselectB64 = row(Sop2, "s_cselect_b64", &[SD2], &[SS2, SS2]), [READ_SCC];
     // Scalar compares.
-    SCmpEqU32: Sopc Salu ["s_cmp_eq_u32", "s_cmp_eq_u32", "s_cmp_eq_u32"] [] [SS1, SS1];
-    SCmpLgU32: Sopc Salu ["s_cmp_lg_u32", "s_cmp_lg_u32", "s_cmp_lg_u32"] [] [SS1, SS1];
-    SCmpGtU32: Sopc Salu ["s_cmp_gt_u32", "s_cmp_gt_u32", "s_cmp_gt_u32"] [] [SS1, SS1];
-    SCmpGeU32: Sopc Salu ["s_cmp_ge_u32", "s_cmp_ge_u32", "s_cmp_ge_u32"] [] [SS1, SS1];
-    SCmpLtU32: Sopc Salu ["s_cmp_lt_u32", "s_cmp_lt_u32", "s_cmp_lt_u32"] [] [SS1, SS1];
-    SCmpLeU32: Sopc Salu ["s_cmp_le_u32", "s_cmp_le_u32", "s_cmp_le_u32"] [] [SS1, SS1];
-    SCmpEqI32: Sopc Salu ["s_cmp_eq_i32", "s_cmp_eq_i32", "s_cmp_eq_i32"] [] [SS1, SS1];
-    SCmpLgI32: Sopc Salu ["s_cmp_lg_i32", "s_cmp_lg_i32", "s_cmp_lg_i32"] [] [SS1, SS1];
-    SCmpGtI32: Sopc Salu ["s_cmp_gt_i32", "s_cmp_gt_i32", "s_cmp_gt_i32"] [] [SS1, SS1];
-    SCmpGeI32: Sopc Salu ["s_cmp_ge_i32", "s_cmp_ge_i32", "s_cmp_ge_i32"] [] [SS1, SS1];
-    SCmpLtI32: Sopc Salu ["s_cmp_lt_i32", "s_cmp_lt_i32", "s_cmp_lt_i32"] [] [SS1, SS1];
-    SCmpLeI32: Sopc Salu ["s_cmp_le_i32", "s_cmp_le_i32", "s_cmp_le_i32"] [] [SS1, SS1];
-    SCmpEqU64: Sopc Salu ["s_cmp_eq_u64", "s_cmp_eq_u64", "s_cmp_eq_u64"] [] [SS2, SS2];
-    SCmpLgU64: Sopc Salu ["s_cmp_lg_u64", "s_cmp_lg_u64", "s_cmp_lg_u64"] [] [SS2, SS2];
-    SBitcmp0B32: Sopc Salu ["s_bitcmp0_b32", "s_bitcmp0_b32", "s_bitcmp0_b32"] [] [SS1, SS1];
-    SBitcmp1B32: Sopc Salu ["s_bitcmp1_b32", "s_bitcmp1_b32", "s_bitcmp1_b32"] [] [SS1, SS1];
+    SCmpEqU32 = row(Sopc, "s_cmp_eq_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLgU32 = row(Sopc, "s_cmp_lg_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpGtU32 = row(Sopc, "s_cmp_gt_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpGeU32 = row(Sopc, "s_cmp_ge_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLtU32 = row(Sopc, "s_cmp_lt_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLeU32 = row(Sopc, "s_cmp_le_u32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpEqI32 = row(Sopc, "s_cmp_eq_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLgI32 = row(Sopc, "s_cmp_lg_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpGtI32 = row(Sopc, "s_cmp_gt_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpGeI32 = row(Sopc, "s_cmp_ge_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLtI32 = row(Sopc, "s_cmp_lt_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpLeI32 = row(Sopc, "s_cmp_le_i32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SCmpEqU64 = row(Sopc, "s_cmp_eq_u64", &[], &[SS2, SS2]), [WRITE_SCC];
+    SCmpLgU64 = row(Sopc, "s_cmp_lg_u64", &[], &[SS2, SS2]), [WRITE_SCC];
+    SBitcmp0B32 = row(Sopc, "s_bitcmp0_b32", &[], &[SS1, SS1]), [WRITE_SCC];
+    SBitcmp1B32 = row(Sopc, "s_bitcmp1_b32", &[], &[SS1, SS1]), [WRITE_SCC];
     // Scalar with a 16-bit immediate.
-    SMovkI32: Sopk Salu ["s_movk_i32", "s_movk_i32", "s_movk_i32"] [SD1] [Simm16];
+    SMovkI32 = row(Sopk, "s_movk_i32", &[SD1], &[Simm16]), [];
     // Program control.
-    SNop: Sopp Control ["s_nop", "s_nop", "s_nop"] [] [Imm16];
-    SEndpgm: Sopp Control ["s_endpgm", "s_endpgm", "s_endpgm"] [] [];
-    SWaitcnt: Sopp Control ["s_waitcnt", "s_waitcnt", "s_waitcnt"] [] [Kind::Waitcnt];
-    SBranch: Sopp Branch ["s_branch", "s_branch", "s_branch"] [] [Label];
-    SCbranchScc0: Sopp Branch ["s_cbranch_scc0", "s_cbranch_scc0", "s_cbranch_scc0"] [] [Label];
-    SCbranchScc1: Sopp Branch ["s_cbranch_scc1", "s_cbranch_scc1", "s_cbranch_scc1"] [] [Label];
-    SCbranchVccz: Sopp Branch ["s_cbranch_vccz", "s_cbranch_vccz", "s_cbranch_vccz"] [] [Label];
-    SCbranchVccnz: Sopp Branch ["s_cbranch_vccnz", "s_cbranch_vccnz", "s_cbranch_vccnz"] [] [Label];
-    SCbranchExecz: Sopp Branch ["s_cbranch_execz", "s_cbranch_execz", "s_cbranch_execz"] [] [Label];
-    SCbranchExecnz: Sopp Branch ["s_cbranch_execnz", "s_cbranch_execnz", "s_cbranch_execnz"] [] [Label];
+    SNop = row(Sopp, "s_nop", &[], &[Imm16]), [];
+    SEndpgm = row(Sopp, "s_endpgm", &[], &[]), [TERMINATOR];
+    SWaitcnt = row(Sopp, "s_waitcnt", &[], &[Kind::Waitcnt]), [];
+    SBranch = row(Sopp, "s_branch", &[], &[Label]).class(Branch), [BRANCH, TERMINATOR];
+    SCbranchScc0 = row(Sopp, "s_cbranch_scc0", &[], &[Label]).class(Branch), [READ_SCC, BRANCH];
+    SCbranchScc1 = row(Sopp, "s_cbranch_scc1", &[], &[Label]).class(Branch), [READ_SCC, BRANCH];
+    SCbranchVccz = row(Sopp, "s_cbranch_vccz", &[], &[Label]).class(Branch), [READ_VCC, BRANCH];
+    SCbranchVccnz = row(Sopp, "s_cbranch_vccnz", &[], &[Label]).class(Branch), [READ_VCC, BRANCH];
+    SCbranchExecz = row(Sopp, "s_cbranch_execz", &[], &[Label]).class(Branch), [READ_EXEC, BRANCH];
+    SCbranchExecnz = row(Sopp, "s_cbranch_execnz", &[], &[Label]).class(Branch), [READ_EXEC, BRANCH];
     // Scalar memory.
-    SLoadDword: Smem Smem ["s_load_dword", "s_load_dword", "s_load_b32"] [SD1] [SBase(2), SOffset];
-    SLoadDwordx2: Smem Smem ["s_load_dwordx2", "s_load_dwordx2", "s_load_b64"] [SD2] [SBase(2), SOffset];
-    SLoadDwordx4: Smem Smem ["s_load_dwordx4", "s_load_dwordx4", "s_load_b128"] [SDst(4)] [SBase(2), SOffset];
-    SLoadDwordx8: Smem Smem ["s_load_dwordx8", "s_load_dwordx8", "s_load_b256"] [SDst(8)] [SBase(2), SOffset];
-    SBufferLoadDword: Smem Smem ["s_buffer_load_dword", "s_buffer_load_dword", "s_buffer_load_b32"] [SD1] [SBase(4), SOffset];
-    SBufferLoadDwordx2: Smem Smem ["s_buffer_load_dwordx2", "s_buffer_load_dwordx2", "s_buffer_load_b64"] [SD2] [SBase(4), SOffset];
-    SBufferLoadDwordx4: Smem Smem ["s_buffer_load_dwordx4", "s_buffer_load_dwordx4", "s_buffer_load_b128"] [SDst(4)] [SBase(4), SOffset];
+    SLoadDword = row(Smem, "s_load_dword", &[SD1], &[SBase(2), SOffset]).gfx11("s_load_b32"), [];
+    SLoadDwordx2 = row(Smem, "s_load_dwordx2", &[SD2], &[SBase(2), SOffset]).gfx11("s_load_b64"), [];
+    SLoadDwordx4 = row(Smem, "s_load_dwordx4", &[SDst(4)], &[SBase(2), SOffset]).gfx11("s_load_b128"), [];
+    SLoadDwordx8 = row(Smem, "s_load_dwordx8", &[SDst(8)], &[SBase(2), SOffset]).gfx11("s_load_b256"), [];
+    SBufferLoadDword = row(Smem, "s_buffer_load_dword", &[SD1], &[SBase(4), SOffset]).gfx11("s_buffer_load_b32"), [];
+    SBufferLoadDwordx2 = row(Smem, "s_buffer_load_dwordx2", &[SD2], &[SBase(4), SOffset]).gfx11("s_buffer_load_b64"), [];
+    SBufferLoadDwordx4 = row(Smem, "s_buffer_load_dwordx4", &[SDst(4)], &[SBase(4), SOffset]).gfx11("s_buffer_load_b128"), [];
     // Vector ALU, one source.
-    VMovB32: Vop1 Valu ["v_mov_b32", "v_mov_b32", "v_mov_b32"] [VD1] [VS1];
-    VNotB32: Vop1 Valu ["v_not_b32", "v_not_b32", "v_not_b32"] [VD1] [VS1];
-    VReadfirstlaneB32: Vop1 Valu ["v_readfirstlane_b32", "v_readfirstlane_b32", "v_readfirstlane_b32"] [SD1] [VV1];
-    VRcpF32: Vop1 Valu ["v_rcp_f32", "v_rcp_f32", "v_rcp_f32"] [VD1] [VS1];
-    VSqrtF32: Vop1 Valu ["v_sqrt_f32", "v_sqrt_f32", "v_sqrt_f32"] [VD1] [VS1];
-    VFloorF32: Vop1 Valu ["v_floor_f32", "v_floor_f32", "v_floor_f32"] [VD1] [VS1];
-    VCvtF32I32: Vop1 Valu ["v_cvt_f32_i32", "v_cvt_f32_i32", "v_cvt_f32_i32"] [VD1] [VS1];
-    VCvtF32U32: Vop1 Valu ["v_cvt_f32_u32", "v_cvt_f32_u32", "v_cvt_f32_u32"] [VD1] [VS1];
-    VCvtI32F32: Vop1 Valu ["v_cvt_i32_f32", "v_cvt_i32_f32", "v_cvt_i32_f32"] [VD1] [VS1];
-    VCvtU32F32: Vop1 Valu ["v_cvt_u32_f32", "v_cvt_u32_f32", "v_cvt_u32_f32"] [VD1] [VS1];
+    VMovB32 = row(Vop1, "v_mov_b32", &[VD1], &[VS1]), [];
+    VNotB32 = row(Vop1, "v_not_b32", &[VD1], &[VS1]), [];
+    VReadfirstlaneB32 = row(Vop1, "v_readfirstlane_b32", &[SD1], &[VV1]), [];
+    VRcpF32 = row(Vop1, "v_rcp_f32", &[VD1], &[VS1]), [];
+    VSqrtF32 = row(Vop1, "v_sqrt_f32", &[VD1], &[VS1]), [];
+    VFloorF32 = row(Vop1, "v_floor_f32", &[VD1], &[VS1]), [];
+    VCvtF32I32 = row(Vop1, "v_cvt_f32_i32", &[VD1], &[VS1]), [];
+    VCvtF32U32 = row(Vop1, "v_cvt_f32_u32", &[VD1], &[VS1]), [];
+    VCvtI32F32 = row(Vop1, "v_cvt_i32_f32", &[VD1], &[VS1]), [];
+    VCvtU32F32 = row(Vop1, "v_cvt_u32_f32", &[VD1], &[VS1]), [];
     // Vector ALU, two sources.
-    VAddF32: Vop2 Valu ["v_add_f32", "v_add_f32", "v_add_f32"] [VD1] [VS1, VS1];
-    VSubF32: Vop2 Valu ["v_sub_f32", "v_sub_f32", "v_sub_f32"] [VD1] [VS1, VS1];
-    VMulF32: Vop2 Valu ["v_mul_f32", "v_mul_f32", "v_mul_f32"] [VD1] [VS1, VS1];
-    VMinF32: Vop2 Valu ["v_min_f32", "v_min_f32", "v_min_f32"] [VD1] [VS1, VS1];
-    VMaxF32: Vop2 Valu ["v_max_f32", "v_max_f32", "v_max_f32"] [VD1] [VS1, VS1];
-    VMinI32: Vop2 Valu ["v_min_i32", "v_min_i32", "v_min_i32"] [VD1] [VS1, VS1];
-    VMaxI32: Vop2 Valu ["v_max_i32", "v_max_i32", "v_max_i32"] [VD1] [VS1, VS1];
-    VMinU32: Vop2 Valu ["v_min_u32", "v_min_u32", "v_min_u32"] [VD1] [VS1, VS1];
-    VMaxU32: Vop2 Valu ["v_max_u32", "v_max_u32", "v_max_u32"] [VD1] [VS1, VS1];
-    VAndB32: Vop2 Valu ["v_and_b32", "v_and_b32", "v_and_b32"] [VD1] [VS1, VS1];
-    VOrB32: Vop2 Valu ["v_or_b32", "v_or_b32", "v_or_b32"] [VD1] [VS1, VS1];
-    VXorB32: Vop2 Valu ["v_xor_b32", "v_xor_b32", "v_xor_b32"] [VD1] [VS1, VS1];
-    VLshlrevB32: Vop2 Valu ["v_lshlrev_b32", "v_lshlrev_b32", "v_lshlrev_b32"] [VD1] [VS1, VS1];
-    VLshrrevB32: Vop2 Valu ["v_lshrrev_b32", "v_lshrrev_b32", "v_lshrrev_b32"] [VD1] [VS1, VS1];
-    VAshrrevI32: Vop2 Valu ["v_ashrrev_i32", "v_ashrrev_i32", "v_ashrrev_i32"] [VD1] [VS1, VS1];
-    VCndmaskB32: Vop2 Valu ["v_cndmask_b32", "v_cndmask_b32", "v_cndmask_b32"] [VD1] [VS1, VS1, MS];
-    VAddNcU32: Vop2 Valu ["", "v_add_nc_u32", "v_add_nc_u32"] [VD1] [VS1, VS1];
-    VSubNcU32: Vop2 Valu ["", "v_sub_nc_u32", "v_sub_nc_u32"] [VD1] [VS1, VS1];
-    VAddCoU32: Vop2 Valu ["v_add_u32", "v_add_co_u32", "v_add_co_u32"] [VD1, MD] [VS1, VS1];
-    VSubCoU32: Vop2 Valu ["v_sub_u32", "v_sub_co_u32", "v_sub_co_u32"] [VD1, MD] [VS1, VS1];
-    VAddcCoU32: Vop2 Valu ["v_addc_u32", "v_add_co_ci_u32", "v_add_co_ci_u32"] [VD1, MD] [VS1, VS1, MS];
-    VSubbCoU32: Vop2 Valu ["v_subb_u32", "v_sub_co_ci_u32", "v_sub_co_ci_u32"] [VD1, MD] [VS1, VS1, MS];
+    VAddF32 = row(Vop2, "v_add_f32", &[VD1], &[VS1, VS1]), [];
+    VSubF32 = row(Vop2, "v_sub_f32", &[VD1], &[VS1, VS1]), [];
+    VMulF32 = row(Vop2, "v_mul_f32", &[VD1], &[VS1, VS1]), [];
+    VMinF32 = row(Vop2, "v_min_f32", &[VD1], &[VS1, VS1]), [];
+    VMaxF32 = row(Vop2, "v_max_f32", &[VD1], &[VS1, VS1]), [];
+    VMinI32 = row(Vop2, "v_min_i32", &[VD1], &[VS1, VS1]), [];
+    VMaxI32 = row(Vop2, "v_max_i32", &[VD1], &[VS1, VS1]), [];
+    VMinU32 = row(Vop2, "v_min_u32", &[VD1], &[VS1, VS1]), [];
+    VMaxU32 = row(Vop2, "v_max_u32", &[VD1], &[VS1, VS1]), [];
+    VAndB32 = row(Vop2, "v_and_b32", &[VD1], &[VS1, VS1]), [];
+    VOrB32 = row(Vop2, "v_or_b32", &[VD1], &[VS1, VS1]), [];
+    VXorB32 = row(Vop2, "v_xor_b32", &[VD1], &[VS1, VS1]), [];
+    VLshlrevB32 = row(Vop2, "v_lshlrev_b32", &[VD1], &[VS1, VS1]), [];
+    VLshrrevB32 = row(Vop2, "v_lshrrev_b32", &[VD1], &[VS1, VS1]), [];
+    VAshrrevI32 = row(Vop2, "v_ashrrev_i32", &[VD1], &[VS1, VS1]), [];
+    VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]), [];
+    VAddNcU32 = row(Vop2, "v_add_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubNcU32 = row(Vop2, "v_sub_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VAddCoU32 = row(Vop2, "v_add_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_add_u32"), [];
+    VSubCoU32 = row(Vop2, "v_sub_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_sub_u32"), [];
+    VAddcCoU32 = row(Vop2, "v_add_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_addc_u32"), [];
+    VSubbCoU32 = row(Vop2, "v_sub_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subb_u32"), [];
     // Vector ALU, 64-bit encoding only.
-    VMulLoU32: Vop3 Valu ["v_mul_lo_u32", "v_mul_lo_u32", "v_mul_lo_u32"] [VD1] [VS1, VS1];
-    VMulHiU32: Vop3 Valu ["v_mul_hi_u32", "v_mul_hi_u32", "v_mul_hi_u32"] [VD1] [VS1, VS1];
-    VMulHiI32: Vop3 Valu ["v_mul_hi_i32", "v_mul_hi_i32", "v_mul_hi_i32"] [VD1] [VS1, VS1];
-    VFmaF32: Vop3 Valu ["v_fma_f32", "v_fma_f32", "v_fma_f32"] [VD1] [VS1, VS1, VS1];
-    VLshlrevB64: Vop3 Valu ["v_lshlrev_b64", "v_lshlrev_b64", "v_lshlrev_b64"] [VD2] [VS1, VS2];
-    VLshrrevB64: Vop3 Valu ["v_lshrrev_b64", "v_lshrrev_b64", "v_lshrrev_b64"] [VD2] [VS1, VS2];
-    VAshrrevI64: Vop3 Valu ["v_ashrrev_i64", "v_ashrrev_i64", "v_ashrrev_i64"] [VD2] [VS1, VS2];
-    VReadlaneB32: Vop3 Valu ["v_readlane_b32", "v_readlane_b32", "v_readlane_b32"] [SD1] [VV1, Lane];
-    VWritelaneB32: Vop3 Valu ["v_writelane_b32", "v_writelane_b32", "v_writelane_b32"] [VD1] [SS1, Lane];
+    VMulLoU32 = row(Vop3, "v_mul_lo_u32", &[VD1], &[VS1, VS1]), [];
+    VMulHiU32 = row(Vop3, "v_mul_hi_u32", &[VD1], &[VS1, VS1]), [];
+    VMulHiI32 = row(Vop3, "v_mul_hi_i32", &[VD1], &[VS1, VS1]), [];
+    VFmaF32 = row(Vop3, "v_fma_f32", &[VD1], &[VS1, VS1, VS1]), [];
+    VLshlrevB64 = row(Vop3, "v_lshlrev_b64", &[VD2], &[VS1, VS2]), [];
+    VLshrrevB64 = row(Vop3, "v_lshrrev_b64", &[VD2], &[VS1, VS2]), [];
+    VAshrrevI64 = row(Vop3, "v_ashrrev_i64", &[VD2], &[VS1, VS2]), [];
+    VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC), [];
+    VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC), [];
     // Vector compares.
-    VCmpEqU32: Vopc Valu ["v_cmp_eq_u32", "v_cmp_eq_u32", "v_cmp_eq_u32"] [MD] [VS1, VS1];
-    VCmpNeU32: Vopc Valu ["v_cmp_ne_u32", "v_cmp_ne_u32", "v_cmp_ne_u32"] [MD] [VS1, VS1];
-    VCmpLtU32: Vopc Valu ["v_cmp_lt_u32", "v_cmp_lt_u32", "v_cmp_lt_u32"] [MD] [VS1, VS1];
-    VCmpLeU32: Vopc Valu ["v_cmp_le_u32", "v_cmp_le_u32", "v_cmp_le_u32"] [MD] [VS1, VS1];
-    VCmpGtU32: Vopc Valu ["v_cmp_gt_u32", "v_cmp_gt_u32", "v_cmp_gt_u32"] [MD] [VS1, VS1];
-    VCmpGeU32: Vopc Valu ["v_cmp_ge_u32", "v_cmp_ge_u32", "v_cmp_ge_u32"] [MD] [VS1, VS1];
-    VCmpEqI32: Vopc Valu ["v_cmp_eq_i32", "v_cmp_eq_i32", "v_cmp_eq_i32"] [MD] [VS1, VS1];
-    VCmpNeI32: Vopc Valu ["v_cmp_ne_i32", "v_cmp_ne_i32", "v_cmp_ne_i32"] [MD] [VS1, VS1];
-    VCmpLtI32: Vopc Valu ["v_cmp_lt_i32", "v_cmp_lt_i32", "v_cmp_lt_i32"] [MD] [VS1, VS1];
-    VCmpLeI32: Vopc Valu ["v_cmp_le_i32", "v_cmp_le_i32", "v_cmp_le_i32"] [MD] [VS1, VS1];
-    VCmpGtI32: Vopc Valu ["v_cmp_gt_i32", "v_cmp_gt_i32", "v_cmp_gt_i32"] [MD] [VS1, VS1];
-    VCmpGeI32: Vopc Valu ["v_cmp_ge_i32", "v_cmp_ge_i32", "v_cmp_ge_i32"] [MD] [VS1, VS1];
-    VCmpEqF32: Vopc Valu ["v_cmp_eq_f32", "v_cmp_eq_f32", "v_cmp_eq_f32"] [MD] [VS1, VS1];
-    VCmpLgF32: Vopc Valu ["v_cmp_lg_f32", "v_cmp_lg_f32", "v_cmp_lg_f32"] [MD] [VS1, VS1];
-    VCmpNeqF32: Vopc Valu ["v_cmp_neq_f32", "v_cmp_neq_f32", "v_cmp_neq_f32"] [MD] [VS1, VS1];
-    VCmpLtF32: Vopc Valu ["v_cmp_lt_f32", "v_cmp_lt_f32", "v_cmp_lt_f32"] [MD] [VS1, VS1];
-    VCmpLeF32: Vopc Valu ["v_cmp_le_f32", "v_cmp_le_f32", "v_cmp_le_f32"] [MD] [VS1, VS1];
-    VCmpGtF32: Vopc Valu ["v_cmp_gt_f32", "v_cmp_gt_f32", "v_cmp_gt_f32"] [MD] [VS1, VS1];
-    VCmpGeF32: Vopc Valu ["v_cmp_ge_f32", "v_cmp_ge_f32", "v_cmp_ge_f32"] [MD] [VS1, VS1];
-    VCmpUF32: Vopc Valu ["v_cmp_u_f32", "v_cmp_u_f32", "v_cmp_u_f32"] [MD] [VS1, VS1];
+    VCmpEqU32 = row(Vopc, "v_cmp_eq_u32", &[MD], &[VS1, VS1]), [];
+    VCmpNeU32 = row(Vopc, "v_cmp_ne_u32", &[MD], &[VS1, VS1]), [];
+    VCmpLtU32 = row(Vopc, "v_cmp_lt_u32", &[MD], &[VS1, VS1]), [];
+    VCmpLeU32 = row(Vopc, "v_cmp_le_u32", &[MD], &[VS1, VS1]), [];
+    VCmpGtU32 = row(Vopc, "v_cmp_gt_u32", &[MD], &[VS1, VS1]), [];
+    VCmpGeU32 = row(Vopc, "v_cmp_ge_u32", &[MD], &[VS1, VS1]), [];
+    VCmpEqI32 = row(Vopc, "v_cmp_eq_i32", &[MD], &[VS1, VS1]), [];
+    VCmpNeI32 = row(Vopc, "v_cmp_ne_i32", &[MD], &[VS1, VS1]), [];
+    VCmpLtI32 = row(Vopc, "v_cmp_lt_i32", &[MD], &[VS1, VS1]), [];
+    VCmpLeI32 = row(Vopc, "v_cmp_le_i32", &[MD], &[VS1, VS1]), [];
+    VCmpGtI32 = row(Vopc, "v_cmp_gt_i32", &[MD], &[VS1, VS1]), [];
+    VCmpGeI32 = row(Vopc, "v_cmp_ge_i32", &[MD], &[VS1, VS1]), [];
+    VCmpEqF32 = row(Vopc, "v_cmp_eq_f32", &[MD], &[VS1, VS1]), [];
+    VCmpLgF32 = row(Vopc, "v_cmp_lg_f32", &[MD], &[VS1, VS1]), [];
+    VCmpNeqF32 = row(Vopc, "v_cmp_neq_f32", &[MD], &[VS1, VS1]), [];
+    VCmpLtF32 = row(Vopc, "v_cmp_lt_f32", &[MD], &[VS1, VS1]), [];
+    VCmpLeF32 = row(Vopc, "v_cmp_le_f32", &[MD], &[VS1, VS1]), [];
+    VCmpGtF32 = row(Vopc, "v_cmp_gt_f32", &[MD], &[VS1, VS1]), [];
+    VCmpGeF32 = row(Vopc, "v_cmp_ge_f32", &[MD], &[VS1, VS1]), [];
+    VCmpUF32 = row(Vopc, "v_cmp_u_f32", &[MD], &[VS1, VS1]), [];
     // Buffer memory.
-    BufferLoadDword: Mubuf Vmem ["buffer_load_dword", "buffer_load_dword", "buffer_load_b32"] [VD1] [BufAddr, Rsrc, BufSOffset];
-    BufferLoadDwordx2: Mubuf Vmem ["buffer_load_dwordx2", "buffer_load_dwordx2", "buffer_load_b64"] [VD2] [BufAddr, Rsrc, BufSOffset];
-    BufferLoadDwordx4: Mubuf Vmem ["buffer_load_dwordx4", "buffer_load_dwordx4", "buffer_load_b128"] [VDst(4)] [BufAddr, Rsrc, BufSOffset];
-    BufferStoreDword: Mubuf Vmem ["buffer_store_dword", "buffer_store_dword", "buffer_store_b32"] [] [VV1, BufAddr, Rsrc, BufSOffset];
-    BufferStoreDwordx2: Mubuf Vmem ["buffer_store_dwordx2", "buffer_store_dwordx2", "buffer_store_b64"] [] [VReg(2), BufAddr, Rsrc, BufSOffset];
-    BufferStoreDwordx4: Mubuf Vmem ["buffer_store_dwordx4", "buffer_store_dwordx4", "buffer_store_b128"] [] [VReg(4), BufAddr, Rsrc, BufSOffset];
+    BufferLoadDword = row(Mubuf, "buffer_load_dword", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b32"), [];
+    BufferLoadDwordx2 = row(Mubuf, "buffer_load_dwordx2", &[VD2], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b64"), [];
+    BufferLoadDwordx4 = row(Mubuf, "buffer_load_dwordx4", &[VDst(4)], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b128"), [];
+    BufferStoreDword = row(Mubuf, "buffer_store_dword", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b32"), [];
+    BufferStoreDwordx2 = row(Mubuf, "buffer_store_dwordx2", &[], &[VReg(2), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b64"), [];
+    BufferStoreDwordx4 = row(Mubuf, "buffer_store_dwordx4", &[], &[VReg(4), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b128"), [];
     // Global memory.
-    GlobalLoadDword: Global Vmem ["", "global_load_dword", "global_load_b32"] [VD1] [GlobalAddr, GlobalSAddr];
-    GlobalLoadDwordx2: Global Vmem ["", "global_load_dwordx2", "global_load_b64"] [VD2] [GlobalAddr, GlobalSAddr];
-    GlobalLoadDwordx4: Global Vmem ["", "global_load_dwordx4", "global_load_b128"] [VDst(4)] [GlobalAddr, GlobalSAddr];
-    GlobalStoreDword: Global Vmem ["", "global_store_dword", "global_store_b32"] [] [GlobalAddr, VV1, GlobalSAddr];
-    GlobalStoreDwordx2: Global Vmem ["", "global_store_dwordx2", "global_store_b64"] [] [GlobalAddr, VReg(2), GlobalSAddr];
-    GlobalStoreDwordx4: Global Vmem ["", "global_store_dwordx4", "global_store_b128"] [] [GlobalAddr, VReg(4), GlobalSAddr];
+    GlobalLoadDword = row(Global, "global_load_dword", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b32").only(RDNA), [];
+    GlobalLoadDwordx2 = row(Global, "global_load_dwordx2", &[VD2], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b64").only(RDNA), [];
+    GlobalLoadDwordx4 = row(Global, "global_load_dwordx4", &[VDst(4)], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b128").only(RDNA), [];
+    GlobalStoreDword = row(Global, "global_store_dword", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b32").only(RDNA), [];
+    GlobalStoreDwordx2 = row(Global, "global_store_dwordx2", &[], &[GlobalAddr, VReg(2), GlobalSAddr]).gfx11("global_store_b64").only(RDNA), [];
+    GlobalStoreDwordx4 = row(Global, "global_store_dwordx4", &[], &[GlobalAddr, VReg(4), GlobalSAddr]).gfx11("global_store_b128").only(RDNA), [];
     // Scratch memory.
-    ScratchLoadDword: Scratch Scratch ["", "scratch_load_dword", "scratch_load_b32"] [VD1] [ScratchAddr, ScratchSAddr];
-    ScratchLoadDwordx2: Scratch Scratch ["", "scratch_load_dwordx2", "scratch_load_b64"] [VD2] [ScratchAddr, ScratchSAddr];
-    ScratchLoadDwordx4: Scratch Scratch ["", "scratch_load_dwordx4", "scratch_load_b128"] [VDst(4)] [ScratchAddr, ScratchSAddr];
-    ScratchStoreDword: Scratch Scratch ["", "scratch_store_dword", "scratch_store_b32"] [] [ScratchAddr, VV1, ScratchSAddr];
-    ScratchStoreDwordx2: Scratch Scratch ["", "scratch_store_dwordx2", "scratch_store_b64"] [] [ScratchAddr, VReg(2), ScratchSAddr];
-    ScratchStoreDwordx4: Scratch Scratch ["", "scratch_store_dwordx4", "scratch_store_b128"] [] [ScratchAddr, VReg(4), ScratchSAddr];
+    ScratchLoadDword = row(Scratch, "scratch_load_dword", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b32").only(RDNA), [];
+    ScratchLoadDwordx2 = row(Scratch, "scratch_load_dwordx2", &[VD2], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b64").only(RDNA), [];
+    ScratchLoadDwordx4 = row(Scratch, "scratch_load_dwordx4", &[VDst(4)], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b128").only(RDNA), [];
+    ScratchStoreDword = row(Scratch, "scratch_store_dword", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b32").only(RDNA), [];
+    ScratchStoreDwordx2 = row(Scratch, "scratch_store_dwordx2", &[], &[ScratchAddr, VReg(2), ScratchSAddr]).gfx11("scratch_store_b64").only(RDNA), [];
+    ScratchStoreDwordx4 = row(Scratch, "scratch_store_dwordx4", &[], &[ScratchAddr, VReg(4), ScratchSAddr]).gfx11("scratch_store_b128").only(RDNA), [];
 }
 
 impl Opcode {
@@ -389,28 +625,24 @@ impl Opcode {
 
     /// The instruction whose mnemonic on `target` is `name`.
     pub fn from_name(target: Target, name: &str) -> Option<Opcode> {
-        static MAPS: OnceLock<[HashMap<&'static str, Opcode>; 3]> = OnceLock::new();
-        let maps = MAPS.get_or_init(|| {
-            let mut maps: [HashMap<&'static str, Opcode>; 3] = Default::default();
+        static MAPS: OnceLock<HashMap<(Target, &'static str), Opcode>> = OnceLock::new();
+        let map = MAPS.get_or_init(|| {
+            let mut map = HashMap::new();
             for info in TABLE {
-                for (col, map) in maps.iter_mut().enumerate() {
-                    if !info.names[col].is_empty() {
-                        map.insert(info.names[col], info.op);
+                for t in MODELLED_TARGETS {
+                    if let Some(n) = info.name(t) {
+                        map.insert((t, n), info.op);
                     }
                 }
             }
-            maps
+            map
         });
-        maps[target.column()].get(name).copied()
+        map.get(&(target, name)).copied()
     }
 
     /// Whether the instruction is a memory access that writes memory.
     pub fn is_store(self) -> bool {
-        let info = self.info();
-        matches!(
-            info.format,
-            Format::Mubuf | Format::Global | Format::Scratch
-        ) && info.dsts.is_empty()
+        self.info().effects.contains(Effects::MEM_WRITE)
     }
 
     /// Number of dwords a memory instruction moves per lane (0 for non-memory).
@@ -442,7 +674,7 @@ mod tests {
 
     #[test]
     fn mnemonics_are_unique_per_target() {
-        for t in Target::ALL {
+        for t in MODELLED_TARGETS {
             let mut seen = std::collections::HashSet::new();
             for info in TABLE {
                 if let Some(n) = info.name(t) {

@@ -14,6 +14,9 @@ pub enum Target {
     Gfx1100,
 }
 
+/// The targets the machine model has encodings for, oldest first.
+pub const MODELLED_TARGETS: [Target; 3] = [Target::Gfx8, Target::Gfx1030, Target::Gfx1100];
+
 /// The number of lanes of a wave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WaveSize {

@@ -48,7 +48,7 @@ fn token_program(u: &mut Unstructured<'_>) -> Result<String> {
             1 => s.push_str(u.choose(GLUE)?),
             _ => {
                 let info = u.choose(TABLE)?;
-                s.push_str(u.choose(&info.names)?);
+                s.push_str(u.choose(&info.spellings())?);
                 s.push_str(u.choose(&["", "", "_e32", "_e64"])?);
                 s.push(' ');
                 for k in 0..u.int_in_range(0..=5)? {
@@ -82,7 +82,7 @@ fn mutate(u: &mut Unstructured<'_>) -> Result<String> {
             format!("{} ", u.choose(OPERANDS)?)
         } else {
             let info = u.choose(TABLE)?;
-            format!("{} ", u.choose(&info.names)?)
+            format!("{} ", u.choose(&info.spellings())?)
         })
     })
 }

@@ -59,7 +59,7 @@ fn mutate(u: &mut Unstructured<'_>, text: &str) -> Result<String> {
     MUTATOR.mutate(u, text, |u, _| {
         Ok(if u.ratio(1, 3)? {
             let info = u.choose(TABLE)?;
-            format!("{} ", u.choose(&info.names)?)
+            format!("{} ", u.choose(&info.spellings())?)
         } else {
             format!(
                 "{}{}",

@@ -13,7 +13,7 @@ use crate::inst::{Inst, MemMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::program::{Directive, Item, Line, Program};
-use crate::target::{Target, WaveSize};
+use crate::target::{Target, WaveSize, MODELLED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
 /// Parses a whole file. Errors name the line and column and say what was expected.
@@ -149,7 +149,7 @@ impl LineParser<'_> {
 
     fn unknown_mnemonic(&self, name: &str) -> AsmError {
         for info in TABLE {
-            for t in Target::ALL {
+            for t in MODELLED_TARGETS {
                 if info.name(t) == Some(name) {
                     return match info.name(self.target) {
                         Some(here) => self.error(format!(

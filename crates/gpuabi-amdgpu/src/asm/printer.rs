@@ -11,10 +11,7 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     let info = inst.op.info();
     // The parser only builds instructions that exist on the program's target; code-built
     // ones fall back to the GCN spelling so that printing never fails.
-    let name = info
-        .name(target)
-        .or_else(|| info.names.iter().copied().find(|n| !n.is_empty()))
-        .unwrap_or("?");
+    let name = info.name(target).unwrap_or(info.mnemonic);
     let mut out = String::from(name);
     if inst.e64 {
         out.push_str("_e64");

@@ -140,16 +140,17 @@ fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
         d.op,
         SBufferLoadDword | SBufferLoadDwordx2 | SBufferLoadDwordx4
     );
+    // The address is formed once, at issue: the destination may overlap the base.
+    let desc = descriptor(w, d.src[0]);
+    let base = w.s64(d.src[0]) & 0xffff_ffff_ffff;
     for k in 0..n {
         let value = if buffer {
-            let desc = descriptor(w, d.src[0]);
             let off = (offset & !3).wrapping_add(4 * k);
             match desc.address(0, off) {
                 Some(a) => ctx.mem.read_u32(a).ok_or_else(|| bad(d, "load", a, 4, 0))?,
                 None => 0,
             }
         } else {
-            let base = w.s64(d.src[0]) & 0xffff_ffff_ffff;
             let a = (base + u64::from(offset) + u64::from(4 * k)) & !3;
             ctx.mem.read_u32(a).ok_or_else(|| bad(d, "load", a, 4, 0))?
         };

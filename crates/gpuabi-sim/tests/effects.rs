@@ -1,0 +1,467 @@
+//! The instruction table's implicit effects against the simulator: every instruction of
+//! every target and wave size runs on random operands and random state, and
+//!
+//! - SCC, VCC, EXEC and M0 change only where the row declares a write (`vcc`/`exec` are
+//!   never chosen as explicit operands here, so every change is implicit);
+//! - a row declaring an SCC write does change SCC on some input, and when it does not read
+//!   SCC, its SCC result does not depend on the SCC it started with;
+//! - a row that does not declare a read of SCC, VCC, EXEC or M0 ends in the same state
+//!   (registers, memory, control flow) whatever that register held, and a row that declares
+//!   the read ends differently for some input.
+//!
+//! Control flow is observed through a marker: a taken branch or call reaches a label that
+//! writes `s100`.
+
+use gpuabi_amdgpu::operand::{Expr, Imm, Operand, Waitcnt};
+use gpuabi_amdgpu::program::Item;
+use gpuabi_amdgpu::validate::{check_inst, check_operand};
+use gpuabi_amdgpu::{
+    Effects, Format, Inst, Kind, Opcode, Program, Target, WaveSize, MODELLED_TARGETS,
+};
+use gpuabi_layout::reg::{RegFile, RegRange};
+use gpuabi_sim::memory::GLOBAL_BASE;
+use gpuabi_sim::{Descriptor, Image, Machine, Wave};
+
+const TRIALS: usize = 16;
+const MARKER: usize = 100;
+const BUFFER_BYTES: usize = 1 << 14;
+const VCC: usize = 106;
+const M0: usize = 124;
+const EXEC: usize = 126;
+
+/// xorshift64*: a fixed-seed generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn u32(&mut self) -> u32 {
+        (self.next() >> 16) as u32
+    }
+
+    /// A register value: half of the time one of a few special values (small integers,
+    /// 1.0, -0.0, -inf, a quiet NaN), so that compares see equal and unordered values.
+    fn value(&mut self) -> u32 {
+        const SPECIAL: [u32; 7] = [0, 1, 2, 0x3f80_0000, 0x8000_0000, 0xff80_0000, 0x7fc0_0000];
+        if self.chance(2) {
+            SPECIAL[self.below(7) as usize]
+        } else {
+            self.u32()
+        }
+    }
+
+    fn chance(&mut self, one_in: u64) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+/// What an operand is, for the set-up that makes memory addresses valid.
+#[derive(Clone, Copy)]
+enum Role {
+    Plain,
+    /// An SGPR pair holding the buffer's address.
+    Base,
+    /// Four SGPRs holding a raw buffer descriptor of the buffer.
+    Rsrc,
+    /// A VGPR pair holding per-lane addresses in the buffer.
+    AddrPair,
+    /// A VGPR holding small per-lane byte offsets.
+    Offset,
+    /// An SGPR pair holding the address of the label `target`.
+    CodeAddr,
+}
+
+fn sgprs(rng: &mut Rng, n: u16) -> Operand {
+    let align = match n {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    // s0-s95: below every target's special registers, and clear of the marker.
+    let first = rng.below(u64::from(96 / align - n.div_ceil(align))) as u16 * align;
+    Operand::Reg(RegRange::new(RegFile::Sgpr, first, n))
+}
+
+fn vgprs(rng: &mut Rng, n: u16) -> Operand {
+    Operand::Reg(RegRange::new(
+        RegFile::Vgpr,
+        rng.below(u64::from(250 - n)) as u16,
+        n,
+    ))
+}
+
+fn constant(rng: &mut Rng) -> Operand {
+    match rng.below(4) {
+        0 => Operand::Imm(Imm::Int(rng.below(81) as i64 - 16)),
+        1 => Operand::Imm(Imm::Float([0.5, -1.0, 2.0, 4.0][rng.below(4) as usize])),
+        _ => Operand::Imm(Imm::Int(i64::from(rng.u32()))),
+    }
+}
+
+fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
+    let plain = |o| (o, Role::Plain);
+    let mask = u16::from(wave.mask_dwords());
+    match kind {
+        Kind::SReg(n) => (sgprs(rng, u16::from(n)), Role::CodeAddr),
+        Kind::SDst(n) => plain(sgprs(rng, u16::from(n))),
+        Kind::SSrc(n) => {
+            if rng.chance(3) {
+                plain(constant(rng))
+            } else {
+                plain(sgprs(rng, u16::from(n)))
+            }
+        }
+        Kind::VDst(n) | Kind::VReg(n) => plain(vgprs(rng, u16::from(n))),
+        Kind::VSrc(n) => match rng.below(5) {
+            0 => plain(sgprs(rng, u16::from(n))),
+            1 => plain(constant(rng)),
+            _ => plain(vgprs(rng, u16::from(n))),
+        },
+        Kind::MaskDst | Kind::MaskSrc => plain(sgprs(rng, mask)),
+        Kind::Lane => {
+            if rng.chance(2) {
+                plain(Operand::Imm(Imm::Int(rng.below(32) as i64)))
+            } else {
+                plain(sgprs(rng, 1))
+            }
+        }
+        Kind::Imm16 => plain(Operand::Imm(Imm::Int(rng.below(8) as i64))),
+        Kind::Simm16 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64 - 0x8000))),
+        Kind::Label => plain(Operand::Expr(Box::new(Expr::label("target")))),
+        Kind::Waitcnt => plain(Operand::Waitcnt(Waitcnt {
+            vmcnt: Some(0),
+            ..Default::default()
+        })),
+        Kind::SBase(2) => (sgprs(rng, 2), Role::Base),
+        Kind::SBase(_) | Kind::Rsrc => (sgprs(rng, 4), Role::Rsrc),
+        Kind::SOffset => plain(Operand::Imm(Imm::Int(4 * rng.below(16) as i64))),
+        Kind::BufSOffset => plain(Operand::Imm(Imm::Int(4 * rng.below(4) as i64))),
+        Kind::BufAddr | Kind::ScratchAddr => {
+            if rng.chance(2) {
+                plain(Operand::Off)
+            } else {
+                (vgprs(rng, 1), Role::Offset)
+            }
+        }
+        Kind::GlobalAddr => (vgprs(rng, 2), Role::AddrPair),
+        Kind::GlobalSAddr | Kind::ScratchSAddr => plain(Operand::Off),
+    }
+}
+
+/// A random valid instance of `op` with the roles of its operands.
+fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst, Vec<Role>) {
+    let info = op.info();
+    for _ in 0..1000 {
+        let mut inst = Inst::new(op, []);
+        let mut roles = Vec::new();
+        let mut ok = true;
+        for kind in info.slots() {
+            let (o, role) = operand(rng, kind, wave);
+            ok &= check_operand(kind, &o, target, wave).is_ok();
+            inst.operands.push(o);
+            roles.push(role);
+        }
+        if info.format == Format::Mubuf {
+            let vaddr = info.dsts.len() + usize::from(op.is_store());
+            inst.mods.offen = !matches!(inst.operands[vaddr], Operand::Off);
+        }
+        if ok && check_inst(&inst, target, wave).is_ok() {
+            return (inst, roles);
+        }
+    }
+    panic!("no valid random instance of {op:?} on {target} {wave}");
+}
+
+/// Everything the run leaves behind.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct State {
+    sgpr: Vec<u32>,
+    scc: bool,
+    vgpr: Vec<u32>,
+    memory: Vec<u8>,
+    scratch: Vec<Vec<u8>>,
+}
+
+impl State {
+    fn of(w: &Wave, m: &Machine) -> State {
+        State {
+            sgpr: w.sgpr.to_vec(),
+            scc: w.scc,
+            vgpr: w.vgpr.clone(),
+            memory: m.memory.buffers()[0].data.clone(),
+            scratch: w.scratch.clone(),
+        }
+    }
+
+    /// The state with the register pair at `at` blanked (for comparing runs that started
+    /// with different values there).
+    fn without(&self, at: usize) -> State {
+        let mut s = self.clone();
+        s.sgpr[at] = 0;
+        s.sgpr[at + 1] = 0;
+        s
+    }
+}
+
+struct Case {
+    program: Program,
+    roles: Vec<Role>,
+    inst: Inst,
+}
+
+fn case(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> Case {
+    let (inst, roles) = instance(rng, op, target, wave);
+    let mut program = Program::new(target, wave);
+    program.push(Item::Inst(inst.clone()));
+    program.push(Item::Inst(Inst::new(Opcode::SEndpgm, [])));
+    program.push(Item::Label("target".into()));
+    program.push(Item::Inst(Inst::new(
+        Opcode::SMovkI32,
+        [
+            Operand::Reg(RegRange::new(RegFile::Sgpr, MARKER as u16, 1)),
+            Operand::Imm(Imm::Int(0x1234)),
+        ],
+    )));
+    program.push(Item::Inst(Inst::new(Opcode::SEndpgm, [])));
+    Case {
+        program,
+        roles,
+        inst,
+    }
+}
+
+/// Random registers, then the address operands pointed into the buffer.
+fn initial(rng: &mut Rng, c: &Case, wave: WaveSize, image: &Image) -> Wave {
+    let mut w = Wave::new(wave);
+    for s in w.sgpr.iter_mut() {
+        *s = rng.value();
+    }
+    w.sgpr[MARKER] = 0;
+    for v in w.vgpr.iter_mut() {
+        *v = rng.value();
+    }
+    w.scc = rng.chance(2);
+    let exec = match rng.below(4) {
+        0 => wave.full_mask(),
+        _ => rng.next() & wave.full_mask(),
+    };
+    w.set_exec(exec);
+    let lanes = wave.lanes() as usize;
+    for (o, role) in c.inst.operands.iter().zip(&c.roles) {
+        let Operand::Reg(r) = o else { continue };
+        let first = r.first.num as usize;
+        match role {
+            Role::Plain => {}
+            Role::Base => {
+                w.sgpr[first] = GLOBAL_BASE as u32;
+                w.sgpr[first + 1] = (GLOBAL_BASE >> 32) as u32;
+            }
+            Role::Rsrc => {
+                let d = Descriptor {
+                    base: GLOBAL_BASE,
+                    stride: 0,
+                    num_records: BUFFER_BYTES as u32,
+                    swizzle: false,
+                    add_tid: false,
+                    index_stride: 8,
+                    element_size: 4,
+                }
+                .encode();
+                w.sgpr[first..first + 4].copy_from_slice(&d);
+            }
+            Role::CodeAddr => {
+                let a = image.label_addr("target").expect("label");
+                w.sgpr[first] = a as u32;
+                w.sgpr[first + 1] = (a >> 32) as u32;
+            }
+            Role::AddrPair => {
+                for l in 0..lanes {
+                    let a = GLOBAL_BASE + 64 * l as u64 + 4 * rng.below(4);
+                    w.set_v(first as u16, l, a as u32);
+                    w.set_v(first as u16 + 1, l, (a >> 32) as u32);
+                }
+            }
+            Role::Offset => {
+                for l in 0..lanes {
+                    w.set_v(first as u16, l, 64 * l as u32 + 4 * rng.below(4) as u32);
+                }
+            }
+        }
+    }
+    w
+}
+
+fn run(c: &Case, start: &Wave) -> State {
+    let image = Image::new(&c.program);
+    let mut m = Machine::new(image);
+    m.memory
+        .add("buffer", vec![0x5a; BUFFER_BYTES], 1 << 20)
+        .expect("buffer");
+    let mut w = start.clone();
+    w.pc = 0;
+    m.run_wave(&mut w, 0, None)
+        .unwrap_or_else(|e| panic!("{:?}: {e}", c.inst));
+    State::of(&w, &m)
+}
+
+fn lane_mask_changed(a: &State, b: &State, at: usize, wave: WaveSize) -> bool {
+    a.sgpr[at] != b.sgpr[at] || (wave == WaveSize::W64 && a.sgpr[at + 1] != b.sgpr[at + 1])
+}
+
+/// Tallies over the trials of one row on one target and wave size.
+#[derive(Default)]
+struct Seen {
+    scc_changed: bool,
+    depends: [bool; 4],
+}
+
+/// The implicit registers a row may read, with how to perturb them.
+const INPUTS: [(Effects, &str); 4] = [
+    (Effects::READ_SCC, "scc"),
+    (Effects::READ_VCC, "vcc"),
+    (Effects::READ_EXEC, "exec"),
+    (Effects::READ_M0, "m0"),
+];
+
+fn perturb(rng: &mut Rng, w: &Wave, which: usize) -> Wave {
+    let mut p = w.clone();
+    match which {
+        0 => p.scc = !p.scc,
+        1 => {
+            // Zero half of the time, so that vccz/vccnz see both outcomes.
+            let zero = rng.chance(2);
+            p.sgpr[VCC] = if zero { 0 } else { rng.u32() };
+            p.sgpr[VCC + 1] = if zero { 0 } else { rng.u32() };
+        }
+        2 => {
+            let e = if rng.chance(3) {
+                0
+            } else {
+                rng.next() & w.size.full_mask()
+            };
+            p.set_exec(e);
+        }
+        _ => p.sgpr[M0] = rng.u32(),
+    }
+    p
+}
+
+fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
+    let info = op.info();
+    let fx = info.effects;
+    let mut seen = Seen::default();
+    for _ in 0..TRIALS {
+        let c = case(rng, op, target, wave);
+        let image = Image::new(&c.program);
+        let start = initial(rng, &c, wave, &image);
+        let text = gpuabi_amdgpu::asm::printer::print_inst(&c.inst, target);
+        let end = run(&c, &start);
+        if end.scc != start.scc {
+            assert!(
+                fx.contains(Effects::WRITE_SCC),
+                "`{text}` on {target} {wave} changed SCC; its row does not declare a write"
+            );
+            seen.scc_changed = true;
+        }
+        let start_sgpr = start.sgpr.to_vec();
+        let start_state = State {
+            sgpr: start_sgpr,
+            ..end.clone()
+        };
+        for (at, flag, name) in [
+            (VCC, Effects::WRITE_VCC, "VCC"),
+            (EXEC, Effects::WRITE_EXEC, "EXEC"),
+        ] {
+            if lane_mask_changed(&start_state, &end, at, wave) {
+                assert!(
+                    fx.contains(flag),
+                    "`{text}` on {target} {wave} changed {name}; its row does not declare a write"
+                );
+            }
+        }
+        if end.sgpr[M0] != start.sgpr[M0] {
+            assert!(
+                fx.contains(Effects::WRITE_M0),
+                "`{text}` on {target} {wave} changed M0; its row does not declare a write"
+            );
+        }
+        // Reads: the same run with one implicit input changed.
+        for (which, (flag, name)) in INPUTS.iter().enumerate() {
+            let other = perturb(rng, &start, which);
+            let end2 = run(&c, &other);
+            let (a, b) = match which {
+                0 => {
+                    let mut a = end.clone();
+                    let mut b = end2.clone();
+                    if fx.contains(Effects::WRITE_SCC) && !fx.contains(Effects::READ_SCC) {
+                        assert_eq!(
+                            a.scc, b.scc,
+                            "`{text}` on {target} {wave}: its SCC result depends on the SCC it \
+                             started with, but its row does not declare a read"
+                        );
+                    }
+                    if !fx.contains(Effects::WRITE_SCC) {
+                        a.scc = false;
+                        b.scc = false;
+                    }
+                    (a, b)
+                }
+                1 => (end.without(VCC), end2.without(VCC)),
+                2 => (end.without(EXEC), end2.without(EXEC)),
+                _ => (end.without(M0), end2.without(M0)),
+            };
+            // The perturbed register was blanked above, so any difference is in what the
+            // instruction computed or where it went.
+            if a != b {
+                assert!(
+                    fx.contains(*flag),
+                    "`{text}` on {target} {wave} depends on {name}; its row does not declare \
+                     a read"
+                );
+                seen.depends[which] = true;
+            }
+        }
+    }
+    if fx.contains(Effects::WRITE_SCC) {
+        assert!(
+            seen.scc_changed,
+            "{op:?} on {target} {wave} declares an SCC write but never changed SCC in \
+             {TRIALS} random runs"
+        );
+    }
+    for (which, (flag, name)) in INPUTS.iter().enumerate() {
+        if fx.contains(*flag) {
+            assert!(
+                seen.depends[which],
+                "{op:?} on {target} {wave} declares a read of {name} but its result never \
+                 depended on it in {TRIALS} random runs"
+            );
+        }
+    }
+}
+
+#[test]
+fn simulator_agrees_with_the_table_effects() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for target in MODELLED_TARGETS {
+        for wave in [WaveSize::W32, WaveSize::W64] {
+            if !target.supports(wave) {
+                continue;
+            }
+            for info in gpuabi_amdgpu::opcodes::TABLE {
+                if info.name(target).is_some() {
+                    check_row(&mut rng, info.op, target, wave);
+                }
+            }
+        }
+    }
+}
