@@ -10,6 +10,7 @@
 pub mod asm;
 pub mod encoding;
 pub mod error;
+pub mod hsa;
 pub mod inst;
 pub mod opcodes;
 pub mod operand;

@@ -1,0 +1,28 @@
+//! The AMDHSA kernel entry ABI as LLVM's AMDGPU backend uses it for `amdgpu_kernel`
+//! functions (LLVM's AMDGPUUsage document, sections "Kernel Descriptor", "Initial Kernel
+//! Execution State", "Kernel Dispatch" and "Code Object V5 Metadata").
+//!
+//! A [`KernelDescriptor`] names its fields after LLVM's `.amdhsa_*` assembler directives, so
+//! that the descriptors gpuabi's code generator fills and the ones llc-19 prints are the same
+//! data. [`initial_state`] says where every value the hardware loads at wave launch lands;
+//! [`layout_kernargs`] places explicit and hidden kernel arguments as LLVM 19 does for code
+//! object version 5; [`print_kernel_descriptor`] prints the `.amdhsa_kernel` block that
+//! llvm-mc-19 assembles.
+
+mod descriptor;
+pub mod dispatch_packet;
+mod features;
+mod initial_state;
+mod kernarg;
+mod print;
+
+pub use descriptor::{DescriptorError, KernelDescriptor, MAX_USER_SGPRS};
+pub use features::{features, HsaFeatures};
+pub use initial_state::{
+    initial_state, InitialState, SgprInput, PACKED_WORK_ITEM_ID_BITS, PACKED_WORK_ITEM_ID_SHIFT,
+};
+pub use kernarg::{
+    hidden_arg, layout_kernargs, ArgSpec, HiddenArgs, KernArg, KernargLayout, Kernel, LayoutError,
+    UnknownValueKind, ValueKind, ValueType, HIDDEN_AREA_ALIGN, HIDDEN_AREA_BYTES,
+};
+pub use print::{print_kernel_descriptor, print_preamble, CODE_OBJECT_VERSION};

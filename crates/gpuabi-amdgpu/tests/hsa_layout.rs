@@ -1,0 +1,363 @@
+//! The AMDHSA entry ABI against what llc-19 does: argument layouts and initial register
+//! placement. Every expected value below was read from llc-19's output for the LLVM IR
+//! kernel quoted beside it (commands in the comments), not computed by gpuabi.
+
+use gpuabi_amdgpu::hsa::{
+    initial_state, layout_kernargs, ArgSpec, HiddenArgs, KernelDescriptor, SgprInput, ValueKind,
+};
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_layout::reg::{Reg, RegRange};
+
+fn spec(name: &str, size: u32, align: u32, kind: ValueKind) -> ArgSpec {
+    ArgSpec {
+        name: name.into(),
+        size,
+        align,
+        kind,
+        value_type: None,
+    }
+}
+
+/// `ptr addrspace(1) %out, i32 %n, i8 %c, i64 %l, <3 x i32> %v, float %f, i16 %h`.
+fn seven_args() -> Vec<ArgSpec> {
+    use ValueKind::*;
+    vec![
+        spec("out", 8, 8, GlobalBuffer),
+        spec("n", 4, 4, ByValue),
+        spec("c", 1, 1, ByValue),
+        spec("l", 8, 8, ByValue),
+        spec("v", 16, 16, ByValue),
+        spec("f", 4, 4, ByValue),
+        spec("h", 2, 2, ByValue),
+    ]
+}
+
+fn triples(layout: &gpuabi_amdgpu::hsa::KernargLayout) -> Vec<(u32, u32, &'static str)> {
+    layout
+        .args
+        .iter()
+        .map(|a| (a.offset, a.size, a.kind.name()))
+        .collect()
+}
+
+/// `define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n, i8 %c, i64 %l,
+/// <3 x i32> %v, float %f, i16 %h)` without attributes, which reads work-item and
+/// work-group ids; `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=tonga k.ll -o -`, `.args` of
+/// `.amdgpu_metadata`, and the same with `-mcpu=gfx1030` (which has no private/shared
+/// base: aperture registers).
+#[test]
+fn seven_arguments_with_llvm_default_hidden_area() {
+    let explicit = [
+        (0, 8, "global_buffer"),
+        (8, 4, "by_value"),
+        (12, 1, "by_value"),
+        (16, 8, "by_value"),
+        (32, 16, "by_value"),
+        (48, 4, "by_value"),
+        (52, 2, "by_value"),
+    ];
+    let hidden_common = [
+        (56, 4, "hidden_block_count_x"),
+        (60, 4, "hidden_block_count_y"),
+        (64, 4, "hidden_block_count_z"),
+        (68, 2, "hidden_group_size_x"),
+        (70, 2, "hidden_group_size_y"),
+        (72, 2, "hidden_group_size_z"),
+        (74, 2, "hidden_remainder_x"),
+        (76, 2, "hidden_remainder_y"),
+        (78, 2, "hidden_remainder_z"),
+        (96, 8, "hidden_global_offset_x"),
+        (104, 8, "hidden_global_offset_y"),
+        (112, 8, "hidden_global_offset_z"),
+        (120, 2, "hidden_grid_dims"),
+        (136, 8, "hidden_hostcall_buffer"),
+        (144, 8, "hidden_multigrid_sync_arg"),
+        (152, 8, "hidden_heap_v1"),
+        (160, 8, "hidden_default_queue"),
+        (168, 8, "hidden_completion_action"),
+    ];
+    let apertures = [
+        (248, 4, "hidden_private_base"),
+        (252, 4, "hidden_shared_base"),
+    ];
+    let queue = [(256, 8, "hidden_queue_ptr")];
+
+    let gfx8: Vec<_> = explicit
+        .iter()
+        .chain(&hidden_common)
+        .chain(&apertures)
+        .chain(&queue)
+        .copied()
+        .collect();
+    let l = layout_kernargs(&seven_args(), Some(HiddenArgs::LLVM_DEFAULT), Target::Gfx8).unwrap();
+    assert_eq!(triples(&l), gfx8);
+    assert_eq!((l.size, l.align), (312, 16));
+    assert_eq!(l.hidden_offset, Some(56));
+
+    let gfx1030: Vec<_> = explicit
+        .iter()
+        .chain(&hidden_common)
+        .chain(&queue)
+        .copied()
+        .collect();
+    for target in [Target::Gfx1030, Target::Gfx1100] {
+        let l = layout_kernargs(&seven_args(), Some(HiddenArgs::LLVM_DEFAULT), target).unwrap();
+        assert_eq!(triples(&l), gfx1030, "{target}");
+        assert_eq!((l.size, l.align), (312, 16));
+    }
+}
+
+/// The same kernel with `"amdgpu-no-implicitarg-ptr"` (and no dispatch/queue pointer or
+/// dispatch id): llc-19 -mcpu=tonga gives `.kernarg_segment_size: 56`,
+/// `.kernarg_segment_align: 16` and no hidden arguments.
+#[test]
+fn no_hidden_area() {
+    let l = layout_kernargs(&seven_args(), None, Target::Gfx8).unwrap();
+    assert_eq!(l.args.len(), 7);
+    assert_eq!(l.args[6].offset, 52);
+    assert_eq!((l.size, l.align, l.hidden_offset), (56, 16, None));
+}
+
+/// `define amdgpu_kernel void @k(ptr addrspace(1) %out)` without attributes:
+/// `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100` puts hidden_block_count_x at 8,
+/// hidden_global_offset_x at 48, hidden_grid_dims at 72, hidden_queue_ptr at 208,
+/// `.kernarg_segment_size: 264`, `.kernarg_segment_align: 8`.
+#[test]
+fn pointer_only() {
+    let l = layout_kernargs(
+        &[spec("out", 8, 8, ValueKind::GlobalBuffer)],
+        Some(HiddenArgs::LLVM_DEFAULT),
+        Target::Gfx1100,
+    )
+    .unwrap();
+    let at = |k: ValueKind| l.args.iter().find(|a| a.kind == k).map(|a| a.offset);
+    assert_eq!(at(ValueKind::HiddenBlockCountX), Some(8));
+    assert_eq!(at(ValueKind::HiddenGlobalOffsetX), Some(48));
+    assert_eq!(at(ValueKind::HiddenGridDims), Some(72));
+    assert_eq!(at(ValueKind::HiddenQueuePtr), Some(208));
+    assert_eq!((l.size, l.align), (264, 8));
+}
+
+/// `define amdgpu_kernel void @d(i8 %a, double %b, <2 x i16> %c, ptr addrspace(1) %p)`
+/// reading `llvm.amdgcn.implicitarg.ptr`, with attributes "amdgpu-no-hostcall-ptr"
+/// "amdgpu-no-multigrid-sync-arg" "amdgpu-no-heap-ptr" "amdgpu-no-default-queue"
+/// "amdgpu-no-completion-action" "amdgpu-no-queue-ptr";
+/// `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 d.ll -o -`.
+#[test]
+fn dispatch_only_hidden_area() {
+    use ValueKind::*;
+    let args = [
+        spec("a", 1, 1, ByValue),
+        spec("b", 8, 8, ByValue),
+        spec("c", 4, 4, ByValue),
+        spec("p", 8, 8, GlobalBuffer),
+    ];
+    let l = layout_kernargs(&args, Some(HiddenArgs::DISPATCH_ONLY), Target::Gfx1100).unwrap();
+    let expected = vec![
+        (0, 1, "by_value"),
+        (8, 8, "by_value"),
+        (16, 4, "by_value"),
+        (24, 8, "global_buffer"),
+        (32, 4, "hidden_block_count_x"),
+        (36, 4, "hidden_block_count_y"),
+        (40, 4, "hidden_block_count_z"),
+        (44, 2, "hidden_group_size_x"),
+        (46, 2, "hidden_group_size_y"),
+        (48, 2, "hidden_group_size_z"),
+        (50, 2, "hidden_remainder_x"),
+        (52, 2, "hidden_remainder_y"),
+        (54, 2, "hidden_remainder_z"),
+        (72, 8, "hidden_global_offset_x"),
+        (80, 8, "hidden_global_offset_y"),
+        (88, 8, "hidden_global_offset_z"),
+        (96, 2, "hidden_grid_dims"),
+    ];
+    assert_eq!(triples(&l), expected);
+    assert_eq!((l.size, l.align), (288, 8));
+}
+
+#[test]
+fn bad_argument_lists_name_the_argument() {
+    let e =
+        layout_kernargs(&[spec("x", 4, 3, ValueKind::ByValue)], None, Target::Gfx8).unwrap_err();
+    assert_eq!(e.name, "x");
+    let e = layout_kernargs(
+        &[spec("g", 4, 4, ValueKind::HiddenGridDims)],
+        None,
+        Target::Gfx8,
+    )
+    .unwrap_err();
+    assert_eq!(e.name, "g");
+    let e = layout_kernargs(
+        &[
+            spec("a", u32::MAX - 8, 4, ValueKind::ByValue),
+            spec("b", 16, 16, ValueKind::ByValue),
+        ],
+        None,
+        Target::Gfx8,
+    )
+    .unwrap_err();
+    assert_eq!(e.name, "b");
+}
+
+fn s(first: u16, count: u16) -> RegRange {
+    RegRange::new(gpuabi_layout::reg::RegFile::Sgpr, first, count)
+}
+
+/// llc-19's default kernel (dispatch ptr, kernarg ptr and dispatch id enabled, private
+/// segment buffer where the target has one, all work-group and work-item ids): its code
+/// reads the kernarg pointer from s[6:7] and work-group ids x and z from s10 and s12 on
+/// tonga and gfx1030; from s[2:3], s13 and s15 on gfx1100 wave32 (`.amdhsa_user_sgpr_count
+/// 13`), where x and y come from v0 bits 0-9 and 10-19 (`v_and_b32 v1, 0x3ff, v0`,
+/// `v_bfe_u32 v0, v0, 10, 10`).
+#[test]
+fn llvm_default_kernel_registers() {
+    use SgprInput::*;
+    for target in [Target::Gfx8, Target::Gfx1030] {
+        let wave = target.default_wave();
+        let mut d = KernelDescriptor::new(target, wave);
+        d.user_sgpr_private_segment_buffer = true;
+        d.user_sgpr_dispatch_ptr = true;
+        d.user_sgpr_dispatch_id = true;
+        d.system_sgpr_workgroup_id_y = true;
+        d.system_sgpr_workgroup_id_z = true;
+        d.system_vgpr_workitem_id = 2;
+        d.pad_user_sgprs_like_llvm(target, wave);
+        let st = initial_state(&d, target, wave).unwrap();
+        assert_eq!(
+            st.sgprs,
+            vec![
+                (PrivateSegmentBuffer, s(0, 4)),
+                (DispatchPtr, s(4, 2)),
+                (KernargSegmentPtr, s(6, 2)),
+                (DispatchId, s(8, 2)),
+                (WorkgroupIdX, s(10, 1)),
+                (WorkgroupIdY, s(11, 1)),
+                (WorkgroupIdZ, s(12, 1)),
+            ],
+            "{target}"
+        );
+        assert_eq!(st.user_sgpr_count, 10);
+        assert_eq!(
+            st.work_item_id_vgprs,
+            vec![Reg::vgpr(0), Reg::vgpr(1), Reg::vgpr(2)]
+        );
+        assert!(!st.packed_work_item_ids);
+    }
+    let (target, wave) = (Target::Gfx1100, WaveSize::W32);
+    let mut d = KernelDescriptor::new(target, wave);
+    d.user_sgpr_dispatch_ptr = true;
+    d.user_sgpr_dispatch_id = true;
+    d.system_sgpr_workgroup_id_y = true;
+    d.system_sgpr_workgroup_id_z = true;
+    d.system_vgpr_workitem_id = 2;
+    d.pad_user_sgprs_like_llvm(target, wave);
+    assert_eq!(d.user_sgpr_count, Some(13));
+    let st = initial_state(&d, target, wave).unwrap();
+    assert_eq!(
+        st.sgprs,
+        vec![
+            (DispatchPtr, s(0, 2)),
+            (KernargSegmentPtr, s(2, 2)),
+            (DispatchId, s(4, 2)),
+            (WorkgroupIdX, s(13, 1)),
+            (WorkgroupIdY, s(14, 1)),
+            (WorkgroupIdZ, s(15, 1)),
+        ]
+    );
+    assert_eq!(st.work_item_id_vgprs, vec![Reg::vgpr(0)]);
+    assert!(st.packed_work_item_ids);
+}
+
+/// With "amdgpu-no-dispatch-ptr" "amdgpu-no-dispatch-id" "amdgpu-no-queue-ptr"
+/// "amdgpu-no-implicitarg-ptr": gfx1100 wave64 (`-mattr=+wavefrontsize64`) has
+/// `.amdhsa_user_sgpr_count 2` and reads work-group ids x and z from s2 and s4; wave32
+/// keeps the count at 13.
+#[test]
+fn gfx1100_init_bug_padding_is_wave32_only() {
+    let target = Target::Gfx1100;
+    for (wave, count) in [(WaveSize::W64, 2), (WaveSize::W32, 13)] {
+        let mut d = KernelDescriptor::new(target, wave);
+        d.system_sgpr_workgroup_id_y = true;
+        d.system_sgpr_workgroup_id_z = true;
+        d.system_vgpr_workitem_id = 2;
+        d.pad_user_sgprs_like_llvm(target, wave);
+        let st = initial_state(&d, target, wave).unwrap();
+        assert_eq!(st.user_sgpr_count, count);
+        assert_eq!(
+            st.sgpr(SgprInput::WorkgroupIdZ),
+            Some(s(count as u16 + 2, 1))
+        );
+    }
+}
+
+/// A kernel with a 68-byte private array indexed by work-item id (kernarg pointer and
+/// work-group id x only): llc-19 on tonga and gfx1030 enables the private segment buffer
+/// s[0:3], the kernarg pointer s[4:5], flat scratch init s[6:7], work-group id x s8 and
+/// the wave offset s9 (`s_add_u32 s0, s0, s9`); on gfx1100 (wave32) only the kernarg
+/// pointer s[0:1], `.amdhsa_user_sgpr_count 15`, work-group id x in s15 and
+/// `.amdhsa_enable_private_segment 1` without an SGPR.
+#[test]
+fn private_segment_registers() {
+    use SgprInput::*;
+    for target in [Target::Gfx8, Target::Gfx1030] {
+        let wave = target.default_wave();
+        let mut d = KernelDescriptor::new(target, wave);
+        d.user_sgpr_private_segment_buffer = true;
+        d.user_sgpr_flat_scratch_init = true;
+        d.system_sgpr_private_segment_wavefront_offset = true;
+        d.private_segment_fixed_size = 68;
+        d.pad_user_sgprs_like_llvm(target, wave);
+        let st = initial_state(&d, target, wave).unwrap();
+        assert_eq!(
+            st.sgprs,
+            vec![
+                (PrivateSegmentBuffer, s(0, 4)),
+                (KernargSegmentPtr, s(4, 2)),
+                (FlatScratchInit, s(6, 2)),
+                (WorkgroupIdX, s(8, 1)),
+                (PrivateSegmentWavefrontOffset, s(9, 1)),
+            ],
+            "{target}"
+        );
+    }
+    let (target, wave) = (Target::Gfx1100, WaveSize::W32);
+    let mut d = KernelDescriptor::new(target, wave);
+    d.system_sgpr_private_segment_wavefront_offset = true;
+    d.pad_user_sgprs_like_llvm(target, wave);
+    let st = initial_state(&d, target, wave).unwrap();
+    assert_eq!(
+        st.sgprs,
+        vec![(KernargSegmentPtr, s(0, 2)), (WorkgroupIdX, s(15, 1))]
+    );
+}
+
+#[test]
+fn descriptors_a_target_cannot_use_are_refused() {
+    let mut d = KernelDescriptor::new(Target::Gfx1100, WaveSize::W32);
+    d.user_sgpr_private_segment_buffer = true;
+    let e = initial_state(&d, Target::Gfx1100, WaveSize::W32).unwrap_err();
+    assert_eq!(e.field, "user_sgpr_private_segment_buffer");
+
+    let d = KernelDescriptor::new(Target::Gfx1030, WaveSize::W32);
+    let e = initial_state(&d, Target::Gfx1030, WaveSize::W64).unwrap_err();
+    assert_eq!(e.field, "wavefront_size32");
+
+    let mut d = KernelDescriptor::new(Target::Gfx8, WaveSize::W64);
+    d.user_sgpr_dispatch_ptr = true;
+    d.user_sgpr_count = Some(3);
+    assert_eq!(
+        initial_state(&d, Target::Gfx8, WaveSize::W64)
+            .unwrap_err()
+            .field,
+        "user_sgpr_count"
+    );
+    d.user_sgpr_count = None;
+    d.system_vgpr_workitem_id = 3;
+    assert_eq!(
+        initial_state(&d, Target::Gfx8, WaveSize::W64)
+            .unwrap_err()
+            .field,
+        "system_vgpr_workitem_id"
+    );
+}
