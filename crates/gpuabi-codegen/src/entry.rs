@@ -6,11 +6,13 @@ use std::collections::BTreeSet;
 use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};
 use gpuabi_ir::ir::{self, Extra, InstrKind, Opcode as Op, Region, Type};
 use gpuabi_layout::reg::{RegFile, RegRange};
-use serde::Serialize;
+use gpuabi_amdgpu::hsa::{
+    initial_state, layout_kernargs, ArgSpec, HiddenArgs, KernargLayout, Kernel, KernelDescriptor,
+    SgprInput, ValueKind, ValueType,
+};
 
 use crate::isel::{dword, imm, Isel, Val};
 use crate::mir::{MInst, MOp, Opnd, Pseudo, Temp};
-use crate::options::Entry;
 use crate::scratch::BufferRegs;
 
 /// Where a kernel's arguments and launch values come from, once taken into temps.
@@ -35,103 +37,40 @@ impl Launch {
     }
 }
 
-/// One kernel argument in the kernarg segment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct KernArg {
-    /// Parameter name, or the hidden argument's metadata name (`hidden_block_count_x`, …).
-    pub name: String,
-    /// Byte offset in the kernarg segment.
-    pub offset: u32,
-    /// Size in bytes.
-    pub size: u32,
-    /// `by_value`, `global_buffer` or a `hidden_*` kind, as LLVM's code object metadata
-    /// names them.
-    pub value_kind: String,
-}
-
-/// What a dispatcher needs to enter a kernel compiled for the `hsa` ABI.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct HsaEntry {
-    /// Initial SGPRs in order: what each holds.
-    pub sgprs: Vec<(String, RegRange)>,
-    /// Work-item id VGPRs: how many dimensions, and whether packed into v0 (GFX11).
-    pub workitem_id_dims: u8,
-    /// Work-item ids packed 10 bits each in v0.
-    pub packed_workitem_ids: bool,
-    /// The kernarg segment: explicit then hidden arguments.
-    pub kernargs: Vec<KernArg>,
-    /// Total kernarg segment size.
-    pub kernarg_size: u32,
-}
-
-/// Offsets of LLVM's code object v5 hidden kernel arguments from the start of the hidden
-/// area (LLVM AMDGPUUsage, "Code Object V5 Metadata", hidden argument table).
-const HIDDEN: [(&str, u32, u32); 13] = [
-    ("hidden_block_count_x", 0, 4),
-    ("hidden_block_count_y", 4, 4),
-    ("hidden_block_count_z", 8, 4),
-    ("hidden_group_size_x", 12, 2),
-    ("hidden_group_size_y", 14, 2),
-    ("hidden_group_size_z", 16, 2),
-    ("hidden_remainder_x", 18, 2),
-    ("hidden_remainder_y", 20, 2),
-    ("hidden_remainder_z", 22, 2),
-    ("hidden_global_offset_x", 40, 8),
-    ("hidden_global_offset_y", 48, 8),
-    ("hidden_global_offset_z", 56, 8),
-    ("hidden_grid_dims", 64, 2),
-];
-
-/// Size of the hidden area LLVM reserves for code object v5.
-const HIDDEN_BYTES: u32 = 256;
-
-fn arg_size(ty: Type) -> u32 {
-    match ty {
-        Type::I1 => 1,
-        Type::I32 | Type::F32 => 4,
-        _ => 8,
+fn arg_spec(name: &str, ty: Type) -> ArgSpec {
+    let (size, kind, value_type) = match ty {
+        Type::I1 => (1, ValueKind::ByValue, Some(ValueType::I8)),
+        Type::I32 => (4, ValueKind::ByValue, Some(ValueType::I32)),
+        Type::F32 => (4, ValueKind::ByValue, Some(ValueType::F32)),
+        Type::I64 => (8, ValueKind::ByValue, Some(ValueType::I64)),
+        _ => (8, ValueKind::GlobalBuffer, None),
+    };
+    ArgSpec {
+        name: name.to_string(),
+        size,
+        align: size,
+        kind,
+        value_type,
     }
 }
 
-/// Lays out the kernarg segment of a kernel as LLVM does for `amdgpu_kernel`: explicit
-/// arguments in order at their natural alignment, then the hidden area 8-byte aligned.
-pub fn hsa_kernargs(func: &ir::Function) -> (Vec<KernArg>, u32) {
-    let mut out = Vec::new();
-    let mut at = 0u32;
-    for p in &func.params {
-        let ty = func.ty(p.value);
-        let size = arg_size(ty);
-        at = at.next_multiple_of(size);
-        out.push(KernArg {
-            name: func.value_name(p.value).to_string(),
-            offset: at,
-            size,
-            value_kind: if ty == Type::Ptr {
-                "global_buffer"
-            } else {
-                "by_value"
-            }
-            .to_string(),
-        });
-        at += size;
-    }
-    let hidden = at.next_multiple_of(8);
-    for (name, off, size) in HIDDEN {
-        out.push(KernArg {
-            name: name.to_string(),
-            offset: hidden + off,
-            size,
-            value_kind: name.to_string(),
-        });
-    }
-    (out, hidden + HIDDEN_BYTES)
+/// The kernel argument segment of `func` as LLVM lays it out for `amdgpu_kernel`.
+pub fn hsa_kernargs(func: &ir::Function, target: Target) -> Result<KernargLayout, String> {
+    let specs: Vec<ArgSpec> = func
+        .params
+        .iter()
+        .map(|p| arg_spec(func.value_name(p.value), func.ty(p.value)))
+        .collect();
+    layout_kernargs(&specs, Some(HiddenArgs::LLVM_DEFAULT), target).map_err(|e| e.to_string())
 }
 
-fn hidden_offset(args: &[KernArg], name: &str) -> u32 {
-    args.iter()
-        .find(|a| a.name == name)
+fn hidden_offset(layout: &KernargLayout, kind: ValueKind) -> u32 {
+    layout
+        .args
+        .iter()
+        .find(|a| a.kind == kind)
         .map(|a| a.offset)
-        .expect("hidden arguments are always laid out")
+        .expect("the hidden area is always laid out")
 }
 
 /// Launch builtins a region uses, with their dimensions.
@@ -182,7 +121,7 @@ fn opcode_of(n: u8) -> Op {
 
 /// Emits the entry of `func` under the `hsa` ABI into the current (entry) block and
 /// returns where everything is, with the dispatcher's view of it.
-pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
+pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let func = s.func;
     let target = s.target();
     let mut used = BTreeSet::new();
@@ -203,21 +142,23 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
     };
     let lid_dims = max_dim(&[Op::LocalId, Op::GlobalId]) as u8;
 
-    // Initial SGPRs in AMDHSA order.
-    let mut sgprs: Vec<(String, RegRange)> = Vec::new();
-    let mut next = 0u16;
-    let mut take = |name: &str, n: u16, sgprs: &mut Vec<(String, RegRange)>| {
-        let r = RegRange::new(RegFile::Sgpr, next, n);
-        next += n;
-        sgprs.push((name.to_string(), r));
-        r
-    };
-    let rsrc = (!target.is_rdna()).then(|| take("private_segment_buffer", 4, &mut sgprs));
-    let kernarg = take("kernarg_segment_ptr", 2, &mut sgprs);
-    let gids: Vec<RegRange> = (0..gid_dims)
-        .map(|d| take(["workgroup_id_x", "workgroup_id_y", "workgroup_id_z"][d], 1, &mut sgprs))
+    let mut desc = KernelDescriptor::new(target, s.wave());
+    let scratch_by_buffer = !target.is_rdna();
+    desc.user_sgpr_private_segment_buffer = scratch_by_buffer;
+    desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer;
+    desc.system_sgpr_workgroup_id_y = gid_dims >= 2;
+    desc.system_sgpr_workgroup_id_z = gid_dims >= 3;
+    desc.system_vgpr_workitem_id = lid_dims.saturating_sub(1);
+    let state = initial_state(&desc, target, s.wave()).map_err(|e| e.to_string())?;
+    let sgpr = |i: SgprInput| state.sgpr(i);
+    let kernarg = sgpr(SgprInput::KernargSegmentPtr).ok_or("no kernarg segment pointer")?;
+    let gids: Vec<RegRange> = [SgprInput::WorkgroupIdX, SgprInput::WorkgroupIdY, SgprInput::WorkgroupIdZ]
+        .into_iter()
+        .take(gid_dims)
+        .filter_map(sgpr)
         .collect();
-    let wave_off = rsrc.map(|_| take("private_segment_wavefront_offset", 1, &mut sgprs));
+    let rsrc = sgpr(SgprInput::PrivateSegmentBuffer);
+    let wave_off = sgpr(SgprInput::PrivateSegmentWavefrontOffset);
 
     // Take every launch register into a temp with one parallel copy.
     let mut copy: Vec<Opnd> = Vec::new();
@@ -245,11 +186,16 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
         }
         _ => None,
     };
-    let packed = target == Target::Gfx1100;
-    let lid_regs = if packed { lid_dims.min(1) } else { lid_dims };
-    let lid_t: Vec<Temp> = (0..lid_regs)
-        .map(|d| into(s, RegRange::new(RegFile::Vgpr, u16::from(d), 1), &mut copy))
-        .collect();
+    let packed = state.packed_work_item_ids;
+    let lid_t: Vec<Temp> = if lid_dims == 0 {
+        Vec::new()
+    } else {
+        state
+            .work_item_id_vgprs
+            .iter()
+            .map(|r| into(s, RegRange::new(RegFile::Vgpr, r.num, 1), &mut copy))
+            .collect()
+    };
     s.push(MInst {
         op: MOp::Pseudo(Pseudo::ParallelCopy),
         opnds: copy.into_iter().collect(),
@@ -258,7 +204,7 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
         origin: s.origin,
     });
 
-    let (kernargs, kernarg_size) = hsa_kernargs(func);
+    let layout = hsa_kernargs(func, target)?;
     let load = |s: &mut Isel<'_>, offset: u32, dwords: u8| -> Temp {
         let t = s.stemp(dwords);
         let op = if dwords == 2 {
@@ -271,7 +217,7 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
     };
     // Explicit arguments.
     let mut params = Vec::new();
-    for (p, a) in func.params.iter().zip(&kernargs) {
+    for (p, a) in func.params.iter().zip(&layout.args) {
         let ty = func.ty(p.value);
         let v = match ty {
             Type::I1 => {
@@ -292,28 +238,27 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
         };
         params.push(Val::S(v));
     }
-    let hidden = |name: &str| hidden_offset(&kernargs, name);
+    let hidden = |k: ValueKind| hidden_offset(&layout, k);
     let mut builtins = Vec::new();
     // Hidden arguments the body needs, loaded as dwords.
-    let dims = ["x", "y", "z"];
     let mut group_size = [None; 3];
     let mut num_groups = [None; 3];
     let mut global_offset = [None; 3];
     let needs = |o: &[Op], d: usize| used.iter().any(|(u, dd)| *dd == d && o.iter().any(|x| *x as u8 == *u));
     for d in 0..3 {
         if needs(&[Op::GroupSize, Op::GlobalSize, Op::GlobalId], d) {
-            let off = hidden(&format!("hidden_group_size_{}", dims[d]));
+            let off = hidden([ValueKind::HiddenGroupSizeX, ValueKind::HiddenGroupSizeY, ValueKind::HiddenGroupSizeZ][d]);
             let w = load(s, off & !3, 1);
             group_size[d] = Some((w, 16 * (off & 3) / 2));
         }
         if needs(&[Op::NumGroups, Op::GlobalSize], d) {
-            num_groups[d] = Some(load(s, hidden(&format!("hidden_block_count_{}", dims[d])), 1));
+            num_groups[d] = Some(load(s, hidden([ValueKind::HiddenBlockCountX, ValueKind::HiddenBlockCountY, ValueKind::HiddenBlockCountZ][d]), 1));
         }
         if needs(&[Op::GlobalOffset, Op::GlobalId], d) {
-            global_offset[d] = Some(load(s, hidden(&format!("hidden_global_offset_{}", dims[d])), 1));
+            global_offset[d] = Some(load(s, hidden([ValueKind::HiddenGlobalOffsetX, ValueKind::HiddenGlobalOffsetY, ValueKind::HiddenGlobalOffsetZ][d]), 1));
         }
     }
-    let work_dim = needs(&[Op::WorkDim], 0).then(|| load(s, hidden("hidden_grid_dims") & !3, 1));
+    let work_dim = needs(&[Op::WorkDim], 0).then(|| load(s, hidden(ValueKind::HiddenGridDims) & !3, 1));
     s.wait_lgkm();
     let half = |s: &mut Isel<'_>, w: Temp, shift: u32| -> Temp {
         let t = s.stemp(1);
@@ -389,20 +334,19 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> (Launch, HsaEntry) {
         };
         builtins.push(((op, d), v));
     }
-    let entry = HsaEntry {
-        sgprs,
-        workitem_id_dims: lid_dims,
-        packed_workitem_ids: packed,
-        kernargs,
-        kernarg_size,
+    desc.kernarg_size = layout.size;
+    let entry = Kernel {
+        name: func.name.clone(),
+        descriptor: desc,
+        args: layout.args,
+        kernarg_size: layout.size,
     };
     let launch = Launch {
         params,
         builtins,
         scratch,
     };
-    let _ = Entry::Hsa;
-    (launch, entry)
+    Ok((launch, entry))
 }
 
 impl Isel<'_> {

@@ -37,7 +37,6 @@ use gpuabi_ir::Module;
 use gpuabi_layout::reg::RegFile;
 use serde::Serialize;
 
-pub use entry::{HsaEntry, KernArg};
 pub use error::CodegenError;
 pub use options::{Entry, Options};
 
@@ -67,8 +66,8 @@ pub struct FunctionStats {
 pub struct Kernel {
     /// Its symbol (the IR function name).
     pub name: String,
-    /// How it is entered (`hsa`).
-    pub hsa: HsaEntry,
+    /// How it is entered: descriptor and argument segment (`hsa`).
+    pub hsa: gpuabi_amdgpu::hsa::Kernel,
     /// Figures.
     pub stats: FunctionStats,
 }
@@ -136,7 +135,7 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
     let mut kernels = Vec::new();
     for func in module.functions.iter().filter(|f| f.attrs.kernel) {
         let uniform: Vec<bool> = vec![false; func.values.len()]; // TEMP
-        let (mut mf, hsa) = isel::Isel::run(opts, func, &uniform)?;
+        let (mut mf, mut hsa) = isel::Isel::run(opts, func, &uniform)?;
         mir::validate(&mf).map_err(internal("instruction selection"))?;
         let (regs, stats) = allocate(&mut mf, opts)?;
         mir::validate(&mf).map_err(internal("spilling"))?;
@@ -149,6 +148,10 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             instructions: o.len(),
             ..stats
         };
+        let d = &mut hsa.descriptor;
+        d.private_segment_fixed_size = stats.scratch_bytes;
+        d.next_free_vgpr = u32::from(stats.vgprs.max(1));
+        d.next_free_sgpr = u32::from(stats.sgprs.max(1));
         origins.extend(o);
         kernels.push(Kernel {
             name: func.name.clone(),

@@ -71,6 +71,46 @@ impl Memory {
         Ok(BufferId(self.buffers.len() - 1))
     }
 
+    /// Adds a buffer at a given address, as another memory model placed it (the IR
+    /// interpreter puts buffer `i` at `(i + 1) << 32`), so that pointer values stored in
+    /// memory are the same in both; later buffers without an address go after it. Fails
+    /// on the memory limit or when the range overlaps a buffer (or is below the global
+    /// base or wraps).
+    pub fn add_at(
+        &mut self,
+        name: &str,
+        base: u64,
+        data: Vec<u8>,
+        limit: u64,
+    ) -> Result<BufferId, TooLarge> {
+        let bytes = data.len() as u64;
+        let end = base.checked_add(bytes);
+        let overlaps = |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
+        if self.total + bytes > limit || base < GLOBAL_BASE || end.is_none() || self.buffers.iter().any(overlaps) {
+            return Err(TooLarge {
+                name: name.to_string(),
+                bytes,
+                limit,
+            });
+        }
+        let end = base + bytes;
+        self.next = self.next.max(end.div_ceil(ALIGN) * ALIGN + ALIGN);
+        self.total += bytes;
+        self.buffers.push(Buffer {
+            name: name.to_string(),
+            base,
+            data,
+        });
+        Ok(BufferId(self.buffers.len() - 1))
+    }
+
+    /// Writes bytes at `addr`, all inside one buffer; `None` otherwise.
+    pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
+        let (i, off) = self.locate(addr, u32::try_from(bytes.len()).ok()?)?;
+        self.buffers[i].data[off..off + bytes.len()].copy_from_slice(bytes);
+        Some(())
+    }
+
     /// The buffer `id`.
     pub fn buffer(&self, id: BufferId) -> &Buffer {
         &self.buffers[id.0]

@@ -36,7 +36,10 @@ enum Command {
     /// Shader IR (.gsir): check and format files.
     #[command(subcommand)]
     Ir(cli::ir::IrCommand),
-    /// Run a kernel of a .gsir file in the reference interpreter.
+    /// Compile the kernels of a .gsir file to AMD assembly (an HSA code object's source).
+    Compile(cli::compile::CompileArgs),
+    /// Run a kernel of a .gsir file in the reference interpreter, or compiled in the
+    /// simulator with --target.
     Run(cli::run::RunArgs),
 }
 
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Asm(cmd) => cli::asm::run(cmd),
         Command::Sim(cmd) => cli::sim::run(cmd),
         Command::Ir(cmd) => cli::ir::run(cmd),
+        Command::Compile(args) => cli::compile::run(args),
         Command::Run(args) => cli::run::run(args),
         Command::Agx(cmd) => cli::agx::run(cmd),
         Command::Catalyst(cmd) => cli::catalyst::run(cmd),

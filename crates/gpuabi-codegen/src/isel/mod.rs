@@ -105,7 +105,7 @@ impl<'a> Isel<'a> {
         opts: &'a Options,
         func: &'a ir::Function,
         uniform: &'a [bool],
-    ) -> Result<(mir::Function, crate::entry::HsaEntry), CodegenError> {
+    ) -> Result<(mir::Function, gpuabi_amdgpu::hsa::Kernel), CodegenError> {
         let mut s = Isel {
             opts,
             func,
@@ -124,7 +124,14 @@ impl<'a> Isel<'a> {
             },
             launch: Launch::default(),
         };
-        let (launch, entry) = crate::entry::enter_hsa(&mut s);
+        let (launch, entry) = crate::entry::enter_hsa(&mut s).map_err(|what| {
+            CodegenError::Unsupported {
+                function: func.name.clone(),
+                start: func.span.start,
+                end: func.span.end,
+                what,
+            }
+        })?;
         s.launch = launch;
         for (p, v) in func.params.iter().zip(s.launch.params.clone()) {
             s.values[p.value.index()] = Some(v);

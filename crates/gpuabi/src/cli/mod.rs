@@ -4,6 +4,7 @@ pub mod aco;
 pub mod agx;
 pub mod asm;
 pub mod catalyst;
+pub mod compile;
 mod input;
 pub mod ir;
 mod output;

@@ -1,4 +1,6 @@
-//! `gpuabi run`: run a kernel of a `.gsir` file in the reference interpreter.
+//! `gpuabi run`: run a kernel of a `.gsir` file in the reference interpreter, or compiled
+//! for a target in the simulator (`--target`), or both, comparing their memory
+//! (`--compare`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -8,6 +10,7 @@ use clap::Args;
 use gpuabi_ir::interp::{Dispatch, Limits, Memory, Program};
 use gpuabi_ir::ir::Type;
 
+use super::compile::{compile_module, TargetArgs};
 use super::ir::load_with_source;
 use super::write_output;
 
@@ -60,6 +63,15 @@ pub struct RunArgs {
     /// Invocations per dispatch.
     #[arg(long, default_value_t = Limits::default().max_invocations)]
     max_invocations: u64,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// With --target: also run the interpreter and fail at the first byte where the two
+    /// runs' buffers differ.
+    #[arg(long)]
+    compare: bool,
+    /// With --target: print the simulator's dynamic counts.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// Runs the `run` command.
@@ -111,21 +123,86 @@ pub fn run(a: RunArgs) -> Result<()> {
     }
     let args = kernel_args(&a.args, params, &mem, &kernel)?;
 
-    let stats = program
-        .dispatch(&kernel, &args, &dispatch, &mut mem, &limits)
-        .map_err(|e| match e {
-            gpuabi_ir::interp::DispatchError::Run(r) => {
-                anyhow!("{}", r.render(&a.file.display().to_string(), &source))
+    let opts = a.target.options()?;
+    if opts.is_none() && (a.compare || a.stats) {
+        bail!("--compare and --stats compare or count compiled code: add --target");
+    }
+    let interpret = |mem: &mut Memory| -> Result<()> {
+        let stats = program
+            .dispatch(&kernel, &args, &dispatch, mem, &limits)
+            .map_err(|e| match e {
+                gpuabi_ir::interp::DispatchError::Run(r) => {
+                    anyhow!("{}", r.render(&a.file.display().to_string(), &source))
+                }
+                e @ gpuabi_ir::interp::DispatchError::TooManyInvocations { .. } => {
+                    anyhow!("--grid: {e} (--max-invocations)")
+                }
+                other => anyhow!("--grid/--group: {other}"),
+            })?;
+        eprintln!(
+            "ran @{kernel}: {} invocation(s), {} instruction(s)",
+            stats.invocations, stats.steps
+        );
+        Ok(())
+    };
+    match opts {
+        None => interpret(&mut mem)?,
+        Some(opts) => {
+            let compiled = compile_module(&module, &opts, &a.file, &source)?;
+            let buffers: Vec<(String, Vec<u8>)> = mem
+                .buffers
+                .iter()
+                .map(|b| (b.name.clone(), b.data.clone()))
+                .collect();
+            let sim_limits = gpuabi_sim::Limits {
+                global_bytes: limits.max_memory_bytes.saturating_mul(2),
+                ..gpuabi_sim::Limits::default()
+            };
+            let out = gpuabi_exec::run(&compiled, &kernel, &dispatch, &args, &buffers, &sim_limits)
+                .map_err(|e| match &e {
+                    gpuabi_exec::ExecError::Sim { span: Some((s, t)), .. } => {
+                        let d = gpuabi_ir::Diagnostic::new(
+                            e.to_string(),
+                            gpuabi_ir::ir::Span { start: *s, end: *t },
+                            "compiled from here",
+                        );
+                        anyhow!("{}", d.render(&a.file.display().to_string(), &source))
+                    }
+                    _ => anyhow!("{}: {e}", opts.target.name()),
+                })?;
+            eprintln!(
+                "ran @{kernel} compiled for {} {}: {} wave(s), {} instruction(s)",
+                opts.target.name(),
+                opts.wave,
+                out.stats.waves,
+                out.stats.instructions()
+            );
+            if a.stats {
+                print_stats(&out.stats)?;
             }
-            e @ gpuabi_ir::interp::DispatchError::TooManyInvocations { .. } => {
-                anyhow!("--grid: {e} (--max-invocations)")
+            if a.compare {
+                interpret(&mut mem)?;
+                let expected: Vec<(String, Vec<u8>)> = mem
+                    .buffers
+                    .iter()
+                    .map(|b| (b.name.clone(), b.data.clone()))
+                    .collect();
+                if let Some(d) = gpuabi_exec::first_difference(&expected, &out.buffers) {
+                    bail!(
+                        "--compare: buffer `{}` differs at byte {}: interpreter {:#04x}, compiled {:#04x}",
+                        d.buffer,
+                        d.offset,
+                        d.expected,
+                        d.actual
+                    );
+                }
+                eprintln!("--compare: every buffer is identical");
             }
-            other => anyhow!("--grid/--group: {other}"),
-        })?;
-    eprintln!(
-        "ran @{kernel}: {} invocation(s), {} instruction(s)",
-        stats.invocations, stats.steps
-    );
+            for (b, (_, data)) in mem.buffers.iter_mut().zip(out.buffers) {
+                b.data = data;
+            }
+        }
+    }
     for d in &a.dumps {
         dump(d, &mem)?;
     }
@@ -133,6 +210,24 @@ pub fn run(a: RunArgs) -> Result<()> {
         png_out(p, &mem)?;
     }
     Ok(())
+}
+
+/// Dynamic counts of a compiled run: wave and lane instructions by class, scratch traffic.
+fn print_stats(s: &gpuabi_sim::Stats) -> Result<()> {
+    let mut out = String::new();
+    let _ = writeln!(out, "waves: {}", s.waves);
+    let _ = writeln!(out, "wave instructions: {}", s.instructions());
+    for c in gpuabi_amdgpu::Class::ALL {
+        let n = s.count(c);
+        if n > 0 {
+            let _ = writeln!(out, "  {:<8} {n}", c.name());
+        }
+    }
+    let _ = writeln!(out, "lane instructions: {}", s.lane_instructions);
+    let _ = writeln!(out, "average active lanes per VALU instruction: {:.1}", s.average_valu_lanes());
+    let _ = writeln!(out, "scratch bytes stored: {}", s.scratch_bytes_stored);
+    let _ = writeln!(out, "scratch bytes loaded: {}", s.scratch_bytes_loaded);
+    write_output(&out)
 }
 
 fn triple(s: &str, flag: &str, fill: u32) -> Result<([u32; 3], u32)> {

@@ -1,0 +1,168 @@
+//! gpuabi-exec: runs a kernel compiled by `gpuabi-codegen` in the simulator with the same
+//! dispatch, argument bits and buffers the IR interpreter gets, buffers at the
+//! interpreter's addresses (buffer `i` at `(i + 1) << 32`) so that pointers stored in
+//! memory are equal too, and compares the memory both leave behind: the project's main
+//! oracle.
+
+#![warn(missing_docs)]
+
+use std::collections::BTreeMap;
+
+use gpuabi_codegen::Compiled;
+use gpuabi_ir::interp::Dispatch;
+use gpuabi_sim::dispatch::{ArgValue, NdRange};
+use gpuabi_sim::{Image, Limits, Machine, Stats};
+
+/// A compiled run that could not be set up or stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// No compiled kernel of that name.
+    #[error("no compiled kernel `{0}`")]
+    NoKernel(String),
+    /// Buffers or arguments do not fit.
+    #[error("{0}")]
+    Setup(String),
+    /// The simulator stopped with an error.
+    #[error("{message}")]
+    Sim {
+        /// The simulator's message.
+        message: String,
+        /// Byte span in the `.gsir` source of the instruction involved, when known.
+        span: Option<(u32, u32)>,
+    },
+}
+
+/// What a compiled run leaves.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Every buffer given, in order, with its final contents.
+    pub buffers: Vec<(String, Vec<u8>)>,
+    /// Dynamic counts of the run.
+    pub stats: Stats,
+}
+
+/// The address the interpreter gives buffer `index` (0-based).
+pub fn buffer_address(index: usize) -> u64 {
+    ((index as u64) + 1) << 32
+}
+
+/// Runs `kernel` of `compiled` over `dispatch` with one argument value (raw bits, as the
+/// interpreter takes them) per parameter and the given buffers.
+pub fn run(
+    compiled: &Compiled,
+    kernel: &str,
+    dispatch: &Dispatch,
+    args: &[u64],
+    buffers: &[(String, Vec<u8>)],
+    limits: &Limits,
+) -> Result<Outcome, ExecError> {
+    let k = compiled
+        .kernels
+        .iter()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| ExecError::NoKernel(kernel.to_string()))?;
+    let mut machine = Machine::new(Image::new(&compiled.program));
+    machine.limits = *limits;
+    let mut ids = Vec::new();
+    for (i, (name, data)) in buffers.iter().enumerate() {
+        let id = machine
+            .memory
+            .add_at(name, buffer_address(i), data.clone(), limits.global_bytes)
+            .map_err(|e| ExecError::Setup(e.to_string()))?;
+        ids.push(id);
+    }
+    let nd = NdRange {
+        work_dim: dispatch.work_dim,
+        global: dispatch.global_size,
+        local: dispatch.group_size,
+        offset: dispatch.global_offset,
+    };
+    // The dispatch lays out the segment; the explicit arguments' bytes are then written
+    // from the interpreter's bits, exactly.
+    let explicit: Vec<&gpuabi_amdgpu::hsa::KernArg> = k
+        .hsa
+        .args
+        .iter()
+        .filter(|a| !a.kind.is_hidden())
+        .collect();
+    if explicit.len() != args.len() {
+        return Err(ExecError::Setup(format!(
+            "kernel `{kernel}` takes {} arguments, {} given",
+            explicit.len(),
+            args.len()
+        )));
+    }
+    let placeholder: BTreeMap<String, ArgValue> = explicit
+        .iter()
+        .map(|a| (a.name.clone(), ArgValue::Numbers(vec![0.0])))
+        .collect();
+    let setups = gpuabi_sim::hsa::dispatch(
+        &k.hsa,
+        compiled.program.target,
+        compiled.program.wave,
+        &nd,
+        &placeholder,
+        &mut machine.memory,
+        limits,
+    )
+    .map_err(|e| ExecError::Setup(e.to_string()))?;
+    let kernarg = machine
+        .memory
+        .find(gpuabi_sim::hsa::KERNARG_BUFFER)
+        .map(|b| b.base)
+        .ok_or_else(|| ExecError::Setup("the dispatch made no kernarg segment".into()))?;
+    for (a, bits) in explicit.iter().zip(args) {
+        let bytes = bits.to_le_bytes();
+        machine
+            .memory
+            .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
+            .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
+    }
+    machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
+        message: e.to_string(),
+        span: None,
+    })?;
+    let out = ids
+        .iter()
+        .map(|id| {
+            let b = machine.memory.buffer(*id);
+            (b.name.clone(), b.data.clone())
+        })
+        .collect();
+    Ok(Outcome {
+        buffers: out,
+        stats: machine.stats.clone(),
+    })
+}
+
+/// The first byte where two runs' buffers differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// Buffer name.
+    pub buffer: String,
+    /// Byte offset.
+    pub offset: usize,
+    /// The interpreter's byte.
+    pub expected: u8,
+    /// The compiled code's byte.
+    pub actual: u8,
+}
+
+/// Compares the interpreter's buffers (`expected`) with a compiled run's, buffer by
+/// buffer in order.
+pub fn first_difference(
+    expected: &[(String, Vec<u8>)],
+    actual: &[(String, Vec<u8>)],
+) -> Option<Difference> {
+    for ((name, e), (_, a)) in expected.iter().zip(actual) {
+        if let Some(offset) = e.iter().zip(a).position(|(x, y)| x != y) {
+            return Some(Difference {
+                buffer: name.clone(),
+                offset,
+                expected: e[offset],
+                actual: a[offset],
+            });
+        }
+    }
+    None
+}

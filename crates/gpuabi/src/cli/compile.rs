@@ -1,0 +1,162 @@
+//! `gpuabi compile`: compile the kernels of a `.gsir` file to AMD assembly; and the
+//! target flags `compile` and `run --target` share.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, ValueEnum};
+use gpuabi_amdgpu::hsa::{print_kernel_descriptor, print_preamble};
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_codegen::{CodegenError, Compiled, Entry, Options};
+use gpuabi_ir::ir::Span;
+use gpuabi_ir::{Diagnostic, Module};
+
+use super::ir::load_with_source;
+use super::write_output;
+
+/// Entry ABI names on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EntryArg {
+    /// AMDHSA, as LLVM's `amdgpu_kernel` (the default).
+    Hsa,
+    /// AMD's Catalyst OpenCL 1.2 ABI (gfx8).
+    Catalyst,
+}
+
+/// Flags that choose what to compile for.
+#[derive(Debug, Clone, Args)]
+pub struct TargetArgs {
+    /// GPU generation: gfx8 (GCN 1.2, Tonga), gfx1030 (RDNA 2) or gfx1100 (RDNA 3). With
+    /// `run`, compiles and runs in the simulator instead of the interpreter.
+    #[arg(long, value_name = "gfx8|gfx1030|gfx1100")]
+    pub target: Option<String>,
+    /// Wave size (default: 32 on RDNA, 64 on GCN).
+    #[arg(long, value_name = "32|64")]
+    pub wave: Option<u32>,
+    /// Kernel entry ABI.
+    #[arg(long, value_enum, default_value = "hsa")]
+    pub entry: EntryArg,
+    /// SGPRs the register allocator may use.
+    #[arg(long, value_name = "N")]
+    pub max_sgprs: Option<u16>,
+    /// VGPRs the register allocator may use.
+    #[arg(long, value_name = "N")]
+    pub max_vgprs: Option<u16>,
+}
+
+impl TargetArgs {
+    /// The compilation options, if a target was given.
+    pub fn options(&self) -> Result<Option<Options>> {
+        let Some(t) = &self.target else {
+            if self.wave.is_some() || self.max_sgprs.is_some() || self.max_vgprs.is_some() {
+                bail!("--wave, --max-sgprs and --max-vgprs need --target");
+            }
+            return Ok(None);
+        };
+        let target: Target = t
+            .parse()
+            .map_err(|_| anyhow!("--target {t}: expected gfx8, gfx1030 or gfx1100"))?;
+        let mut o = Options::new(target);
+        if let Some(w) = self.wave {
+            o.wave = WaveSize::from_lanes(w)
+                .filter(|w| target.supports(*w))
+                .ok_or_else(|| anyhow!("--wave {w}: {} runs waves of {}", target.name(), if target.is_rdna() { "32 or 64" } else { "64" }))?;
+        }
+        o.entry = match self.entry {
+            EntryArg::Hsa => Entry::Hsa,
+            EntryArg::Catalyst => Entry::Catalyst,
+        };
+        if let Some(n) = self.max_sgprs {
+            if !(8..=o.max_sgprs).contains(&n) {
+                bail!("--max-sgprs {n}: expected 8 to {}", o.max_sgprs);
+            }
+            o.max_sgprs = n;
+        }
+        if let Some(n) = self.max_vgprs {
+            if !(4..=256).contains(&n) {
+                bail!("--max-vgprs {n}: expected 4 to 256");
+            }
+            o.max_vgprs = n;
+        }
+        Ok(Some(o))
+    }
+}
+
+/// Output formats of `compile`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Assembly text that llvm-mc-19 assembles into an HSA code object.
+    Asm,
+    /// Per-function statistics.
+    Json,
+}
+
+/// Flags of `compile`.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// The `.gsir` file.
+    file: PathBuf,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "asm")]
+    format: Format,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Compiles `module`, rendering a located error against the source.
+pub fn compile_module(module: &Module, opts: &Options, file: &Path, source: &str) -> Result<Compiled> {
+    gpuabi_codegen::compile(module, opts).map_err(|e| {
+        let name = file.display().to_string();
+        match &e {
+            CodegenError::Unsupported { start, end, what, .. } => {
+                let d = Diagnostic::new(e.to_string(), Span { start: *start, end: *end }, what.clone());
+                eprint!("{}", d.render(&name, source));
+                anyhow!("{name}: cannot compile for {}", opts.target.name())
+            }
+            _ => anyhow!("{name}: {e}"),
+        }
+    })
+}
+
+/// The assembly of a compiled module: target line, code, and one kernel descriptor per
+/// kernel.
+pub fn assembly(c: &Compiled) -> Result<String> {
+    let mut out = print_preamble(c.program.target);
+    out.push_str(&gpuabi_amdgpu::asm::print(&c.program));
+    for k in &c.kernels {
+        out.push('\n');
+        let d = print_kernel_descriptor(&k.name, &k.hsa.descriptor, c.program.target, c.program.wave)
+            .map_err(|e| anyhow!("kernel `{}`: {e}", k.name))?;
+        out.push_str(&d);
+    }
+    Ok(out)
+}
+
+/// Runs the `compile` command.
+pub fn run(a: CompileArgs) -> Result<()> {
+    let Some(opts) = a.target.options()? else {
+        bail!("--target: which GPU to compile for (gfx8, gfx1030 or gfx1100)");
+    };
+    let (module, source) = load_with_source(&a.file)?;
+    let c = compile_module(&module, &opts, &a.file, &source)?;
+    let text = match a.format {
+        Format::Asm => assembly(&c)?,
+        Format::Json => {
+            let stats: Vec<_> = c.kernels.iter().map(|k| &k.stats).collect();
+            let mut s = serde_json::to_string_pretty(&serde_json::json!({
+                "target": opts.target.name(),
+                "wave": opts.wave.lanes(),
+                "functions": stats,
+            }))?;
+            s.push('\n');
+            s
+        }
+    };
+    match &a.output {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("-o {}: cannot write", p.display())),
+        None => write_output(&text),
+    }
+}
