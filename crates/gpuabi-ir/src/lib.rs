@@ -46,6 +46,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cfg;
 pub mod diagnostic;
 pub mod ir;
 pub mod text;
