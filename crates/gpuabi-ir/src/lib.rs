@@ -25,7 +25,9 @@
 //!   final value of every `return` parameter in order, and the call defines one new SSA
 //!   value per `return` parameter. A `return` argument must be a value, not a literal, and
 //!   a parameter cannot be both `uniform` and `return` (ACO's `UniformReturnParam`).
-//! * `uniform` is the caller's promise and is not checked (per-invocation semantics).
+//! * `uniform` parameters must get uniform arguments: the verifier runs the uniformity
+//!   analysis ([`uniformity`]) and rejects a call whose argument for a `uniform` parameter
+//!   may differ between the lanes of a wave.
 //! * Indirect calls name a signature; at run time the callee's parameters (types and
 //!   attributes), `abi`, `divergent_call` and `noreturn` must equal it exactly.
 //! * Function addresses are opaque tagged 64-bit values (`ptr`) that can be stored in
@@ -46,9 +48,11 @@
 
 #![warn(missing_docs)]
 
+pub mod cfg;
 pub mod diagnostic;
 pub mod ir;
 pub mod text;
+pub mod uniformity;
 pub mod verify;
 
 pub use diagnostic::Diagnostic;

@@ -5,8 +5,8 @@
 //! `break`/`continue` need an enclosing loop; regions that must produce values may not run
 //! off their end; calls name non-kernel functions or signatures of the module, with arguments of
 //! the parameter types, and a `return` argument must be a value (it is the variable the
-//! callee updates). Feeding a possibly divergent value to a `uniform` parameter is allowed:
-//! uniformity is the caller's promise, not something the IR can check per invocation.
+//! callee updates). The argument of a `uniform` parameter must be uniform by the rules of
+//! [`crate::uniformity`] (checked once the function is otherwise well formed).
 
 use std::collections::HashSet;
 
@@ -16,6 +16,7 @@ use crate::ir::{
     Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Region,
     SigId, SigParam, Signature, Span, Type, Value,
 };
+use crate::uniformity::{self, Uniformity};
 
 /// Largest `alloca`, in bytes.
 pub const MAX_ALLOCA_BYTES: u32 = 1 << 20;
@@ -123,7 +124,12 @@ impl<'m> Verifier<'m> {
                 );
             }
             self.check_params(&f.sig_params(), &f.attrs, f.span, &format!("@{}", f.name));
+            let before = self.errors.len();
             self.function(f);
+            if self.errors.len() == before {
+                let u = uniformity::analyze(m, f);
+                self.uniform_args(f, &u, &f.body);
+            }
         }
     }
 
@@ -506,6 +512,66 @@ impl<'m> Verifier<'m> {
                 self.results(st, i, &s.return_types());
             }
         }
+    }
+
+    /// Reports every call in `r` that passes a divergent value to a `uniform` parameter.
+    fn uniform_args(&mut self, f: &Function, u: &Uniformity, r: &Region) {
+        for i in &r.instrs {
+            match &i.kind {
+                InstrKind::If {
+                    then_region,
+                    else_region,
+                    ..
+                } => {
+                    self.uniform_args(f, u, then_region);
+                    self.uniform_args(f, u, else_region);
+                }
+                InstrKind::Loop { body, .. } => self.uniform_args(f, u, body),
+                InstrKind::Call { callee, args } => {
+                    let g = self.module.func(*callee);
+                    for (k, (p, a)) in g.params.iter().zip(args).enumerate() {
+                        if p.attrs.uniform {
+                            let param = format!(
+                                "parameter {} (`%{}`) of `@{}`",
+                                k + 1,
+                                g.value_name(p.value),
+                                g.name
+                            );
+                            self.uniform_arg(f, u, a, i.span, &param);
+                        }
+                    }
+                }
+                InstrKind::CallIndirect { sig, args, .. } => {
+                    let s = self.module.signature(*sig);
+                    for (k, (p, a)) in s.params.iter().zip(args).enumerate() {
+                        if p.attrs.uniform {
+                            let param = format!("parameter {} of `${}`", k + 1, s.name);
+                            self.uniform_arg(f, u, a, i.span, &param);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn uniform_arg(&mut self, f: &Function, u: &Uniformity, a: &Operand, span: Span, param: &str) {
+        let Operand::Value(v) = *a else {
+            return;
+        };
+        if u.is_uniform(v) {
+            return;
+        }
+        let name = f.value_name(v);
+        self.errors.push(
+            Diagnostic::new(
+                format!("divergent `%{name}` passed to {param}, which is `uniform`"),
+                span,
+                format!("`%{name}` may differ between lanes"),
+            )
+            .with_note(format!("why: {}", u.explain(f, v)))
+            .with_note("a `uniform` parameter must get the same value in every lane of a wave"),
+        );
     }
 
     fn no_stack(&mut self, types: &[Type], span: Span, what: &str) {

@@ -140,6 +140,12 @@ impl FnGen<'_, '_> {
             .map(|p| {
                 if p.attrs.ret {
                     self.value(p.ty, out)
+                } else if p.attrs.uniform {
+                    // Literals are uniform, as the verifier requires here.
+                    Operand::Imm {
+                        ty: p.ty,
+                        bits: self.rng.literal(p.ty),
+                    }
                 } else {
                     self.operand(p.ty)
                 }

@@ -621,3 +621,90 @@ fn @k(%out: ptr) kernel {
     assert_eq!(w[2], 2.0f32.to_bits());
     assert_eq!(w[3], 0.75f32.to_bits());
 }
+
+#[test]
+fn float_results_are_the_hardware_bits() {
+    // Expected bits from the NaN rule and IEEE rounding, worked out by hand.
+    let src = r#"
+fn @k(%out: ptr) kernel {
+  %z = const f32 0.0
+  %snan = const f32 0x7f800001
+  %one = const f32 1.0
+  %r0 = fdiv %z, %z
+  %r1 = fadd %snan, %one
+  %a = const f32 0x7fc00005
+  %b = const f32 0x7fc00009
+  %r2 = fdiv %a, %b
+  %m = const f32 -1.0
+  %r3 = flog2 %m
+  %r4 = fsqrt %m
+  %nz = const f32 -0.0
+  %r5 = fmin %z, %nz
+  %r6 = fmax %snan, %one
+  %r7 = fneg %snan
+  %vs = ptradd %out, 0
+  store f32 %r0, %vs
+  %v1 = ptradd %out, 4
+  store f32 %r1, %v1
+  %v2 = ptradd %out, 8
+  store f32 %r2, %v2
+  %v3 = ptradd %out, 12
+  store f32 %r3, %v3
+  %v4 = ptradd %out, 16
+  store f32 %r4, %v4
+  %v5 = ptradd %out, 20
+  store f32 %r5, %v5
+  %v6 = ptradd %out, 24
+  store f32 %r6, %v6
+  %v7 = ptradd %out, 28
+  store f32 %r7, %v7
+}
+"#;
+    let (r, out) = run(src, 1, &Limits::default());
+    r.unwrap();
+    assert_eq!(
+        u32s(&out)[..8],
+        [
+            0x7fc0_0000,
+            0x7fc0_0001,
+            0x7fc0_0009,
+            0x7fc0_0000,
+            0x7fc0_0000,
+            0x8000_0000,
+            0x3f80_0000,
+            0xff80_0001
+        ]
+    );
+}
+
+#[test]
+fn empty_arms_and_nested_breaks_run_as_written() {
+    // out[0] counts the iterations of the inner loop over all outer ones: the inner loop
+    // leaves when %j reaches %i, the outer when %i reaches 4: 0 + 1 + 2 + 3 = 6.
+    let src = r#"
+fn @k(%out: ptr) kernel {
+  %n = loop (%i: i32 = 0, %acc: i32 = 0) -> i32 {
+    %stop = icmp eq i32 %i, 4
+    if %stop {
+      break %acc
+    }
+    %acc2 = loop (%j: i32 = 0, %a: i32 = %acc) -> i32 {
+      %c = icmp eq i32 %j, %i
+      if %c {
+      } else {
+        %a2 = add i32 %a, 1
+        %j2 = add i32 %j, 1
+        continue %j2, %a2
+      }
+      break %a
+    }
+    %i2 = add i32 %i, 1
+    continue %i2, %acc2
+  }
+  store i32 %n, %out
+}
+"#;
+    let (r, out) = run(src, 1, &Limits::default());
+    r.unwrap();
+    assert_eq!(u32s(&out)[0], 6);
+}

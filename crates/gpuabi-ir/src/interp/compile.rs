@@ -1,16 +1,15 @@
 //! Lowering of a verified module to the interpreter's flat code.
 //!
 //! Each function becomes a list of [`Inst`] over frame slots: slot `i < values.len()` is
-//! value `i`, the slots after it hold the function's literals (copied in at entry). `if`
-//! and `loop` become jumps; `yield`, `break`, `continue` and loop entry become one parallel
-//! copy plus jump.
+//! value `i`, the slots after it hold the function's literals (copied in at entry). The
+//! code is the function's [`Cfg`] laid out in block order: a branch becomes a conditional
+//! jump, a jump with arguments one parallel copy into the target's parameters plus jump.
 
 use std::collections::HashMap;
 
 use super::builtins;
-use crate::ir::{
-    Cond, Extra, Function, Instr, InstrKind, Module, OpInstr, Opcode, Operand, Region, Span, Type,
-};
+use crate::cfg::{BlockId, Cfg, Inst as CInst, InstKind, Terminator};
+use crate::ir::{Cond, Extra, Function, Module, OpInstr, Opcode, Operand, Span, Type, Value};
 
 /// Interpreter operation codes; `w` of the instruction is the bit width where it matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,24 +134,10 @@ pub(crate) fn function_index(addr: u64, n: usize) -> Option<usize> {
     (i < n).then_some(i)
 }
 
-enum Ctx {
-    If {
-        results: Vec<u32>,
-        fixups: Vec<usize>,
-    },
-    Loop {
-        params: Vec<u32>,
-        results: Vec<u32>,
-        head: u32,
-        fixups: Vec<usize>,
-    },
-}
-
 struct Lower<'m> {
     f: &'m Function,
     out: CFunc,
     const_slots: HashMap<u64, u32>,
-    ctx: Vec<Ctx>,
 }
 
 /// Lowers every function; `module` must have passed the verifier.
@@ -177,17 +162,76 @@ pub(crate) fn lower(module: &Module) -> Vec<CFunc> {
                     kernel: f.attrs.kernel,
                 },
                 const_slots: HashMap::new(),
-                ctx: Vec::new(),
             };
-            l.region(&f.body);
-            if f.body.falls_through() {
-                let span = f.body.instrs.last().map_or(f.span, |i| i.span);
-                l.emit(Code::Ret, 0, 0, 0, 0, 0, span);
-            }
+            l.cfg(&Cfg::build(f));
             l.out.nregs = l.out.nvalues + l.out.consts.len() as u32;
             l.out
         })
         .collect()
+}
+
+/// Where each block's code starts once empty blocks are skipped.
+struct Layout {
+    /// For a block that holds only a jump without arguments: the block it ends up at.
+    forward: Vec<Option<BlockId>>,
+    /// The first block after each one that emits code (`None` after the last).
+    next: Vec<Option<BlockId>>,
+}
+
+impl Layout {
+    fn new(cfg: &Cfg) -> Layout {
+        let n = cfg.blocks.len();
+        let mut forward: Vec<Option<BlockId>> = cfg
+            .blocks
+            .iter()
+            .map(|b| match &b.term {
+                Terminator::Jump { target, args }
+                    if b.insts.is_empty() && b.params.is_empty() && args.is_empty() =>
+                {
+                    Some(*target)
+                }
+                _ => None,
+            })
+            .collect();
+        // Execution starts at the first instruction, which must be the entry's.
+        forward[0] = None;
+        // A cycle of empty blocks (`loop {}`) must keep one real jump.
+        for b in 0..n {
+            let mut at = BlockId(b as u32);
+            let mut steps = 0;
+            while let Some(t) = forward[at.index()] {
+                at = t;
+                steps += 1;
+                if steps > n {
+                    forward[b] = None;
+                    break;
+                }
+            }
+        }
+        for b in 0..n {
+            let mut at = BlockId(b as u32);
+            while let Some(t) = forward[at.index()] {
+                at = t;
+            }
+            if forward[b].is_some() {
+                forward[b] = Some(at);
+            }
+        }
+        let mut next = vec![None; n];
+        let mut after = None;
+        for b in (0..n).rev() {
+            next[b] = after;
+            if forward[b].is_none() {
+                after = Some(BlockId(b as u32));
+            }
+        }
+        Layout { forward, next }
+    }
+
+    /// The block whose code runs when control reaches `b`.
+    fn resolve(&self, b: BlockId) -> BlockId {
+        self.forward[b.index()].unwrap_or(b)
+    }
 }
 
 impl Lower<'_> {
@@ -220,144 +264,94 @@ impl Lower<'_> {
         }
     }
 
-    /// Emits a parallel copy of `srcs` into `dsts` followed by a jump to `target`.
-    fn copies(&mut self, dsts: &[u32], srcs: &[Operand], target: u32, span: Span) -> usize {
+    /// Emits a parallel copy of `srcs` into `dsts` followed by a jump (target patched later).
+    fn copies(&mut self, dsts: &[Value], srcs: &[Operand], span: Span) -> usize {
         let at = self.out.pool.len() as u32;
         for (d, s) in dsts.iter().zip(srcs) {
             let s = self.slot(s);
-            self.out.pool.push(*d);
+            self.out.pool.push(d.0);
             self.out.pool.push(s);
         }
-        self.emit(Code::Copies, 0, 0, at, dsts.len() as u32, target, span)
+        self.emit(Code::Copies, 0, 0, at, dsts.len() as u32, 0, span)
     }
 
-    fn here(&self) -> u32 {
-        self.out.code.len() as u32
-    }
-
-    fn patch(&mut self, fixups: Vec<usize>, target: u32) {
-        for i in fixups {
-            self.out.code[i].c = target;
+    /// Emits the blocks in layout order. Blocks holding only a jump emit nothing, and a
+    /// jump to the code that follows anyway is left out, so an `if` costs one conditional
+    /// jump plus, when both arms have code, one jump over the else arm.
+    fn cfg(&mut self, cfg: &Cfg) {
+        let layout = Layout::new(cfg);
+        let mut start = vec![0u32; cfg.blocks.len()];
+        // (instruction, block it jumps to)
+        let mut fixups: Vec<(usize, BlockId)> = Vec::new();
+        for (k, b) in cfg.blocks.iter().enumerate() {
+            if layout.forward[k].is_some() {
+                continue;
+            }
+            start[k] = self.out.code.len() as u32;
+            for i in &b.insts {
+                self.inst(i);
+            }
+            let next = layout.next[k];
+            let span = b.term_span;
+            match &b.term {
+                Terminator::Jump { target, args } => {
+                    let to = layout.resolve(*target);
+                    if !args.is_empty() || Some(to) != next {
+                        let params = &cfg.block(*target).params;
+                        let at = self.copies(params, args, span);
+                        fixups.push((at, to));
+                    }
+                }
+                Terminator::Branch {
+                    cond,
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    let c = self.slot(cond);
+                    let at = self.emit(Code::JumpIfNot, 0, 0, c, 0, 0, span);
+                    fixups.push((at, layout.resolve(*else_block)));
+                    let to = layout.resolve(*then_block);
+                    if Some(to) != next {
+                        let at = self.copies(&[], &[], span);
+                        fixups.push((at, to));
+                    }
+                }
+                Terminator::Return(ops) => {
+                    let at = self.out.pool.len() as u32;
+                    for o in ops {
+                        let s = self.slot(o);
+                        self.out.pool.push(s);
+                    }
+                    self.emit(Code::Ret, 0, 0, at, ops.len() as u32, 0, span);
+                }
+                Terminator::Unreachable => {
+                    self.emit(Code::Unreachable, 0, 0, 0, 0, 0, span);
+                }
+            }
+        }
+        for (at, to) in fixups {
+            self.out.code[at].c = start[to.index()];
         }
     }
 
-    fn region(&mut self, r: &Region) {
-        for i in &r.instrs {
-            self.instr(i);
-        }
-    }
-
-    fn instr(&mut self, i: &Instr) {
+    fn inst(&mut self, i: &CInst) {
         let span = i.span;
         let dst = i.results.first().map_or(0, |v| v.0);
         match &i.kind {
-            InstrKind::Op(op) => self.op(op, dst, span),
-            InstrKind::If {
-                cond,
-                then_region,
-                else_region,
-            } => {
-                let c = self.slot(cond);
-                let branch = self.emit(Code::JumpIfNot, 0, 0, c, 0, 0, span);
-                self.ctx.push(Ctx::If {
-                    results: i.results.iter().map(|v| v.0).collect(),
-                    fixups: Vec::new(),
-                });
-                self.region(then_region);
-                let skip = (!else_region.instrs.is_empty() && then_region.falls_through())
-                    .then(|| self.copies(&[], &[], 0, span));
-                let else_at = self.here();
-                self.out.code[branch].c = else_at;
-                self.region(else_region);
-                let end = self.here();
-                if let Some(Ctx::If { fixups, .. }) = self.ctx.pop() {
-                    self.patch(fixups, end);
-                }
-                if let Some(s) = skip {
-                    self.out.code[s].c = end;
-                }
-            }
-            InstrKind::Loop { params, init, body } => {
-                let ps: Vec<u32> = params.iter().map(|v| v.0).collect();
-                let head = self.here() + 1;
-                self.copies(&ps, init, head, span);
-                self.ctx.push(Ctx::Loop {
-                    params: ps.clone(),
-                    results: i.results.iter().map(|v| v.0).collect(),
-                    head,
-                    fixups: Vec::new(),
-                });
-                self.region(body);
-                if body.falls_through() {
-                    self.copies(&[], &[], head, span);
-                }
-                let end = self.here();
-                if let Some(Ctx::Loop { fixups, .. }) = self.ctx.pop() {
-                    self.patch(fixups, end);
-                }
-            }
-            InstrKind::Yield(ops) => {
-                let Some(Ctx::If { results, .. }) = self.ctx.last() else {
-                    return;
-                };
-                let results = results.clone();
-                let at = self.copies(&results, ops, 0, span);
-                if let Some(Ctx::If { fixups, .. }) = self.ctx.last_mut() {
-                    fixups.push(at);
-                }
-            }
-            InstrKind::Break(ops) | InstrKind::Continue(ops) => {
-                let is_break = matches!(i.kind, InstrKind::Break(_));
-                let Some(li) = self.ctx.iter().rposition(|c| matches!(c, Ctx::Loop { .. })) else {
-                    return;
-                };
-                let Ctx::Loop {
-                    params,
-                    results,
-                    head,
-                    ..
-                } = &self.ctx[li]
-                else {
-                    return;
-                };
-                let (dsts, head) = (
-                    if is_break {
-                        results.clone()
-                    } else {
-                        params.clone()
-                    },
-                    *head,
-                );
-                let at = self.copies(&dsts, ops, head, span);
-                if is_break {
-                    if let Ctx::Loop { fixups, .. } = &mut self.ctx[li] {
-                        fixups.push(at);
-                    }
-                }
-            }
-            InstrKind::Ret(ops) => {
-                let at = self.out.pool.len() as u32;
-                for o in ops {
-                    let s = self.slot(o);
-                    self.out.pool.push(s);
-                }
-                self.emit(Code::Ret, 0, 0, at, ops.len() as u32, 0, span);
-            }
-            InstrKind::Unreachable => {
-                self.emit(Code::Unreachable, 0, 0, 0, 0, 0, span);
-            }
-            InstrKind::FuncAddr { func } => {
+            InstKind::Op(op) => self.op(op, dst, span),
+            InstKind::FuncAddr { func } => {
                 let s = self.slot(&Operand::Imm {
                     ty: Type::Ptr,
                     bits: function_address(func.index()),
                 });
                 self.emit(Code::Copy, 0, dst, s, 0, 0, span);
             }
-            InstrKind::Call { callee, args } => {
+            InstKind::Call { callee, args } => {
                 let at = self.call_pool(args, i);
                 self.emit(Code::Call, 0, 0, callee.0, at, 0, span);
             }
-            InstrKind::CallIndirect { sig, callee, args } => {
+            InstKind::CallIndirect { sig, callee, args } => {
                 let c = self.slot(callee);
                 let at = self.call_pool(args, i);
                 self.emit(Code::CallIndirect, 0, 0, c, at, sig.0, span);
@@ -365,7 +359,7 @@ impl Lower<'_> {
         }
     }
 
-    fn call_pool(&mut self, args: &[Operand], i: &Instr) -> u32 {
+    fn call_pool(&mut self, args: &[Operand], i: &CInst) -> u32 {
         let at = self.out.pool.len() as u32;
         for a in args {
             let s = self.slot(a);

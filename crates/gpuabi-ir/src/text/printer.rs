@@ -3,8 +3,8 @@
 use std::fmt::Write;
 
 use crate::ir::{
-    Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, Operand, ParamAttrs, Region,
-    SigId, Type,
+    Extra, FuncAttrs, FuncId, Function, Instr, InstrKind, Module, OpInstr, Operand, ParamAttrs,
+    Region, SigId, Type,
 };
 
 /// Prints a module in the canonical text form (two-space indentation).
@@ -114,14 +114,36 @@ pub fn literal(ty: Type, bits: u64) -> String {
     }
 }
 
-fn operand(f: &Function, op: &Operand) -> String {
+/// Appends the text of a plain operation (without its results).
+pub(crate) fn op_text(out: &mut String, f: &Function, op: &OpInstr) {
+    out.push_str(op.opcode.name());
+    if let Extra::Cond(c) = op.extra {
+        let _ = write!(out, " {}", c.name());
+    }
+    if let Some(t) = op.ty {
+        let _ = write!(out, " {t}");
+    }
+    if let Extra::Imm(n) = op.extra {
+        let _ = write!(out, " {n}");
+    }
+    if !op.args.is_empty() {
+        let _ = write!(out, " {}", operands(f, &op.args));
+    }
+    if let Extra::To(t) = op.extra {
+        let _ = write!(out, " to {t}");
+    }
+}
+
+/// Text of an operand: `%name` or a literal.
+pub(crate) fn operand(f: &Function, op: &Operand) -> String {
     match op {
         Operand::Value(v) => format!("%{}", f.value_name(*v)),
         Operand::Imm { ty, bits } => literal(*ty, *bits),
     }
 }
 
-fn operands(f: &Function, ops: &[Operand]) -> String {
+/// Operands separated by `, `.
+pub(crate) fn operands(f: &Function, ops: &[Operand]) -> String {
     ops.iter()
         .map(|o| operand(f, o))
         .collect::<Vec<_>>()
@@ -148,24 +170,7 @@ fn print_instr(out: &mut String, m: &Module, f: &Function, i: &Instr, depth: usi
         let _ = write!(out, "{} = ", names.join(", "));
     }
     match &i.kind {
-        InstrKind::Op(op) => {
-            out.push_str(op.opcode.name());
-            if let Extra::Cond(c) = op.extra {
-                let _ = write!(out, " {}", c.name());
-            }
-            if let Some(t) = op.ty {
-                let _ = write!(out, " {t}");
-            }
-            if let Extra::Imm(n) = op.extra {
-                let _ = write!(out, " {n}");
-            }
-            if !op.args.is_empty() {
-                let _ = write!(out, " {}", operands(f, &op.args));
-            }
-            if let Extra::To(t) = op.extra {
-                let _ = write!(out, " to {t}");
-            }
-        }
+        InstrKind::Op(op) => op_text(out, f, op),
         InstrKind::If {
             cond,
             then_region,
