@@ -12,13 +12,20 @@ use crate::mir::Origin;
 pub fn emit(program: &mut Program, name: &str, blocks: &[HwBlock]) -> Vec<Origin> {
     let mut origins = Vec::new();
     program.push(Item::Directive(Directive::Globl(name.to_string())));
+    // The block whose code runs when control reaches block `b`: `b`, or the first
+    // non-empty block after it.
+    let mut lands = vec![blocks.len(); blocks.len() + 1];
+    for b in (0..blocks.len()).rev() {
+        lands[b] = if blocks[b].is_empty() { lands[b + 1] } else { b };
+    }
+    let label_block = |label: &str| (0..blocks.len()).find(|&b| block_label(name, b as u32) == label);
     for (b, block) in blocks.iter().enumerate() {
         program.push(Item::Label(block_label(name, b as u32)));
-        let next = block_label(name, b as u32 + 1);
         for (i, HwInst { inst, origin }) in block.iter().enumerate() {
             let last = i + 1 == block.len();
             let to_next = inst.op == Opcode::SBranch
-                && matches!(inst.operands.first(), Some(Operand::Expr(e)) if e.plus == next && e.minus.is_none());
+                && matches!(inst.operands.first(), Some(Operand::Expr(e))
+                    if e.minus.is_none() && label_block(&e.plus).is_some_and(|t| lands[t] == lands[b + 1]));
             if last && to_next {
                 continue;
             }

@@ -262,8 +262,11 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     s.wait_lgkm();
     let half = |s: &mut Isel<'_>, w: Temp, shift: u32| -> Temp {
         let t = s.stemp(1);
-        s.salu(Opcode::SLshrB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(shift)]);
-        s.salu(Opcode::SAndB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(t, 0)), imm(0xffff)]);
+        if shift == 0 {
+            s.salu(Opcode::SAndB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(0xffff)]);
+        } else {
+            s.salu(Opcode::SLshrB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(shift)]);
+        }
         t
     };
     let gsize: Vec<Option<Temp>> = group_size

@@ -134,7 +134,10 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
     let mut origins = Vec::new();
     let mut kernels = Vec::new();
     for func in module.functions.iter().filter(|f| f.attrs.kernel) {
-        let uniform: Vec<bool> = vec![false; func.values.len()]; // TEMP
+        let uniformity = gpuabi_ir::uniformity::analyze(module, func);
+        let uniform: Vec<bool> = (0..func.values.len())
+            .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))
+            .collect();
         let (mut mf, mut hsa) = isel::Isel::run(opts, func, &uniform)?;
         mir::validate(&mf).map_err(internal("instruction selection"))?;
         let (regs, stats) = allocate(&mut mf, opts)?;

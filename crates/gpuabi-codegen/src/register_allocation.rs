@@ -37,6 +37,22 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
         })
         .collect();
     order.sort_by_key(|&(a, b, t)| (a, std::cmp::Reverse(b), t));
+    // A temp the entry copy fills from a launch register prefers that register, so the
+    // copy disappears.
+    let mut hint: Vec<Option<u16>> = vec![None; f.temps.len()];
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        if let crate::mir::MOp::Pseudo(_) = inst.op {
+            for pair in inst.opnds.chunks(2) {
+                if let (crate::mir::Opnd::Temp(d), Some(crate::mir::Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(r)))) =
+                    (&pair[0], pair.get(1))
+                {
+                    if r.file() == file {
+                        hint[d.temp.index()] = Some(r.first.num);
+                    }
+                }
+            }
+        }
+    }
     let mut owner: Vec<Option<(u32, Temp)>> = vec![None; usize::from(limit)];
     let mut reg: Vec<Option<u16>> = vec![None; f.temps.len()];
     let mut spilled: Vec<Temp> = Vec::new();
@@ -55,8 +71,10 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
             Some((e, _)) => e < start,
         };
         let positions = (0..=limit - n).filter(|p| p % align == 0);
-        let mut found = None;
-        for p in positions.clone() {
+        let mut found = hint[t.index()].filter(|&p| {
+            p % align == 0 && p + n <= limit && (p..p + n).all(|r| free(usize::from(r), &owner))
+        });
+        for p in positions.clone().filter(|_| found.is_none()) {
             if (p..p + n).all(|r| free(usize::from(r), &owner)) {
                 found = Some(p);
                 break;
