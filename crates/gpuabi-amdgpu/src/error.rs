@@ -1,5 +1,7 @@
 //! Errors of the assembly parser and validator.
 
+use crate::origin::Origin;
+
 /// A problem in assembly text, with its 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {message}")]
@@ -21,4 +23,14 @@ impl AsmError {
             message: message.into(),
         }
     }
+}
+
+/// A rule a whole [`crate::Program`] breaks, with the origin of the item concerned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}{}", .origin.suffix())]
+pub struct ProgramError {
+    /// The item's origin (`Origin::None` for the program as a whole).
+    pub origin: Origin,
+    /// What was wrong and what was expected.
+    pub message: String,
 }

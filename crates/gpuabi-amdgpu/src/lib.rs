@@ -14,13 +14,15 @@ pub mod hsa;
 pub mod inst;
 pub mod opcodes;
 pub mod operand;
+pub mod origin;
 pub mod program;
 pub mod target;
 pub mod validate;
 
-pub use error::AsmError;
+pub use error::{AsmError, ProgramError};
 pub use inst::{Inst, MemMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
-pub use program::{Item, Program};
+pub use origin::Origin;
+pub use program::{Entry, Item, Program};
 pub use target::{Target, WaveSize, MODELLED_TARGETS};

@@ -4,9 +4,12 @@
 use std::collections::HashMap;
 
 use crate::encoding;
+use crate::error::ProgramError;
 use crate::inst::Inst;
-use crate::operand::Expr;
+use crate::operand::{Expr, Operand};
+use crate::origin::Origin;
 use crate::target::{Target, WaveSize};
+use crate::validate::{check_inst, check_operand};
 
 /// An assembler directive the project understands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,13 +31,13 @@ pub enum Item {
     Inst(Inst),
 }
 
-/// An item and the source line it came from (0 when built in code).
+/// An item and where it came from.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Line {
+pub struct Entry {
     /// The item.
     pub item: Item,
-    /// 1-based source line, or 0.
-    pub line: usize,
+    /// Its source: an assembly line, an IR span, or none.
+    pub origin: Origin,
 }
 
 /// A program for one target and wave size.
@@ -45,7 +48,7 @@ pub struct Program {
     /// The wave size its lane masks assume.
     pub wave: WaveSize,
     /// Labels, directives and instructions in order.
-    pub items: Vec<Line>,
+    pub items: Vec<Entry>,
 }
 
 /// Where each item and label lies, in bytes from the start of the program.
@@ -84,9 +87,99 @@ impl Program {
         }
     }
 
-    /// Appends an item built in code.
+    /// Appends an item built in code, with no origin.
     pub fn push(&mut self, item: Item) {
-        self.items.push(Line { item, line: 0 });
+        self.push_from(item, Origin::None);
+    }
+
+    /// Appends an item with its origin.
+    pub fn push_from(&mut self, item: Item, origin: Origin) {
+        self.items.push(Entry { item, origin });
+    }
+
+    /// Checks the program as a whole: the target has encodings and runs the wave size,
+    /// every label is defined once, every label an instruction uses is defined, and every
+    /// instruction exists on the target with operands its slots accept (the rules of
+    /// [`crate::validate`]). The parser ends with this check; programs built in code
+    /// should pass it before they are printed or run.
+    pub fn validate(&self) -> Result<(), ProgramError> {
+        let (target, wave) = (self.target, self.wave);
+        let whole = |message: String| ProgramError {
+            origin: Origin::None,
+            message,
+        };
+        if !target.has_encodings() {
+            return Err(whole(format!(
+                "the machine model has no instruction encodings for {target}; use one of \
+                 gfx8, gfx1030, gfx1100"
+            )));
+        }
+        if !target.supports(wave) {
+            return Err(whole(format!(
+                "{target} runs {} only",
+                target.default_wave()
+            )));
+        }
+        let mut defined: HashMap<&str, &Origin> = HashMap::new();
+        for entry in &self.items {
+            if let Item::Label(name) = &entry.item {
+                if let Some(first) = defined.insert(name, &entry.origin) {
+                    return Err(ProgramError {
+                        origin: entry.origin.clone(),
+                        message: format!(
+                            "label `{name}` is defined twice (first{})",
+                            match first {
+                                Origin::None => String::new(),
+                                o => format!(" at {o}"),
+                            }
+                        ),
+                    });
+                }
+            }
+        }
+        for entry in &self.items {
+            let Item::Inst(inst) = &entry.item else {
+                continue;
+            };
+            let at = |message: String| ProgramError {
+                origin: entry.origin.clone(),
+                message,
+            };
+            let info = inst.op.info();
+            let Some(name) = info.name(target) else {
+                return Err(at(format!(
+                    "`{}` does not exist on {target}",
+                    info.mnemonic
+                )));
+            };
+            let slots = info.dsts.len() + info.srcs.len();
+            if inst.operands.len() != slots {
+                return Err(at(format!(
+                    "`{name}` takes {slots} operands, not {}",
+                    inst.operands.len()
+                )));
+            }
+            for (i, (kind, operand)) in info.slots().zip(&inst.operands).enumerate() {
+                check_operand(kind, operand, target, wave)
+                    .map_err(|m| at(format!("`{name}` operand {}: {m}", i + 1)))?;
+                if let Operand::Expr(e) = operand {
+                    for label in std::iter::once(&e.plus).chain(e.minus.iter()) {
+                        if !defined.contains_key(label.as_str()) {
+                            return Err(at(format!(
+                                "label `{label}` is not defined in the program"
+                            )));
+                        }
+                    }
+                }
+            }
+            check_inst(inst, target, wave).map_err(|v| {
+                at(match v.operand {
+                    Some(i) => format!("`{name}` operand {}: {}", i + 1, v.message),
+                    None => format!("`{name}`: {}", v.message),
+                })
+            })?;
+        }
+        Ok(())
     }
 
     /// Byte offsets of items and labels, from the encoding sizes.
@@ -117,5 +210,84 @@ impl Program {
             Item::Inst(i) => Some(i),
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gpuabi_layout::reg::{RegFile, RegRange};
+
+    use super::*;
+    use crate::opcodes::Opcode;
+    use crate::operand::Imm;
+
+    fn branch(to: &str) -> Item {
+        Item::Inst(Inst::new(
+            Opcode::SBranch,
+            [Operand::Expr(Box::new(Expr::label(to)))],
+        ))
+    }
+
+    fn src(start: u32) -> Origin {
+        Origin::Source {
+            function: "main".into(),
+            start,
+            end: start + 5,
+        }
+    }
+
+    #[test]
+    fn labels_are_defined_once_and_before_use() {
+        let mut p = Program::new(Target::Gfx1030, WaveSize::W32);
+        p.push(Item::Label("a".into()));
+        p.push_from(branch("b"), src(10));
+        let e = p.validate().unwrap_err();
+        assert_eq!(e.origin, src(10));
+        assert!(e.message.contains("label `b` is not defined"), "{e}");
+        assert!(
+            e.to_string().contains("function `main`, bytes 10..15"),
+            "{e}"
+        );
+        p.push_from(Item::Label("b".into()), src(20));
+        assert_eq!(p.validate(), Ok(()));
+        p.push_from(Item::Label("a".into()), src(30));
+        let e = p.validate().unwrap_err();
+        assert_eq!(e.origin, src(30));
+        assert!(e.message.contains("`a` is defined twice"), "{e}");
+    }
+
+    #[test]
+    fn instructions_are_checked_for_the_target_and_wave() {
+        let s0 = Operand::Reg(RegRange::new(RegFile::Sgpr, 0, 1));
+        let mut p = Program::new(Target::Gfx8, WaveSize::W64);
+        p.push_from(
+            Item::Inst(Inst::new(
+                Opcode::VAddNcU32,
+                [s0.clone(), s0.clone(), s0.clone()],
+            )),
+            Origin::Asm { line: 7 },
+        );
+        let e = p.validate().unwrap_err();
+        assert!(e.message.contains("does not exist on gfx8"), "{e}");
+        assert!(e.to_string().ends_with("(line 7)"), "{e}");
+        let mut p = Program::new(Target::Gfx1030, WaveSize::W32);
+        p.push(Item::Inst(Inst::new(Opcode::SMovB32, [s0.clone()])));
+        assert!(p
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("takes 2 operands"));
+        let mut p = Program::new(Target::Gfx1030, WaveSize::W32);
+        p.push(Item::Inst(Inst::new(
+            Opcode::SMovB32,
+            [Operand::Reg(RegRange::new(RegFile::Vgpr, 0, 1)), s0.clone()],
+        )));
+        assert!(p.validate().unwrap_err().message.contains("operand 1"));
+        let mut p = Program::new(Target::Gfx8, WaveSize::W32);
+        p.push(Item::Inst(Inst::new(
+            Opcode::SMovB32,
+            [s0, Operand::Imm(Imm::Int(1))],
+        )));
+        assert!(p.validate().unwrap_err().message.contains("wave64 only"));
     }
 }

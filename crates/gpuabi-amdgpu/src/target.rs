@@ -94,6 +94,11 @@ impl Target {
         self as usize
     }
 
+    /// Whether the machine model has instruction encodings for the target.
+    pub const fn has_encodings(self) -> bool {
+        true
+    }
+
     /// Whether the target is RDNA (GFX10 or later).
     pub const fn is_rdna(self) -> bool {
         !matches!(self, Target::Gfx8)

@@ -54,7 +54,7 @@ const PIECES: &[&str] = &[
     "v_lshlrev_b64",
 ];
 
-fn strip_lines(items: &[gpuabi_amdgpu::program::Line]) -> Vec<Item> {
+fn strip_lines(items: &[gpuabi_amdgpu::program::Entry]) -> Vec<Item> {
     items.iter().map(|l| l.item.clone()).collect()
 }
 

@@ -40,7 +40,7 @@ fn lane_ids() -> WaveSetup {
 
 fn alu_loop(c: &mut Criterion) {
     let p = parse(ALU_LOOP, Target::Gfx1030, WaveSize::W64).unwrap();
-    let image = Image::new(&p);
+    let image = Image::new(&p).unwrap();
     let mut probe = Machine::new(image.clone());
     probe.run("main", &[lane_ids()]).unwrap();
     let lane_instructions = probe.stats.lane_instructions;
@@ -59,7 +59,7 @@ fn alu_loop(c: &mut Criterion) {
 fn divergent_call(c: &mut Criterion) {
     let text = include_str!("../../../examples/asm/divergent_call.s");
     let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
-    let image = Image::new(&p);
+    let image = Image::new(&p).unwrap();
     let waves = 64;
     let run = |image: &Image| {
         let mut m = Machine::new(image.clone());

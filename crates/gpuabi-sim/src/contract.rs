@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_amdgpu::{Origin, Target, WaveSize};
 use gpuabi_layout::aco::{self, Abi, AcoError, Demand, Gfx, LimitInputs};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 
@@ -32,12 +32,12 @@ pub struct ContractViolation {
     pub chain: Vec<String>,
     /// Address of the `s_swappc_b64` that called it.
     pub call_addr: u64,
-    /// Source line of the call.
-    pub call_line: usize,
+    /// Origin of the call.
+    pub call_origin: Origin,
     /// Address of the instruction that returned (`s_setpc_b64` to the return address).
     pub return_addr: u64,
-    /// Source line of that instruction.
-    pub return_line: usize,
+    /// Origin of that instruction.
+    pub return_origin: Origin,
     /// The register (`s40`, `v12`, `exec`) or `stack pointer s32`.
     pub register: String,
     /// The lane, for VGPRs.
@@ -52,12 +52,12 @@ impl fmt::Display for ContractViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "callee {} (called at 0x{:x}, line {}; returned by 0x{:x}, line {}) changed {}",
+            "callee {} (called at 0x{:x}{}; returned by 0x{:x}{}) changed {}",
             self.callee,
             self.call_addr,
-            self.call_line,
+            at(&self.call_origin),
             self.return_addr,
-            self.return_line,
+            at(&self.return_origin),
             self.register
         )?;
         if let Some(l) = self.lane {
@@ -75,12 +75,20 @@ impl fmt::Display for ContractViolation {
     }
 }
 
+/// `, line 3` or nothing.
+fn at(origin: &Origin) -> String {
+    match origin {
+        Origin::None => String::new(),
+        o => format!(", {o}"),
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Frame {
     callee: String,
     chain: Vec<String>,
     call_addr: u64,
-    call_line: usize,
+    call_origin: Origin,
     return_addr: u64,
     exec: u64,
     sgprs: Vec<(u16, u32)>,
@@ -179,7 +187,7 @@ impl Contract {
             callee: image.describe(callee_addr),
             chain: Vec::new(),
             call_addr: call.addr,
-            call_line: call.line,
+            call_origin: call.origin.clone(),
             return_addr: call.next_addr,
             exec,
             sgprs: self
@@ -214,9 +222,9 @@ impl Contract {
                 callee: frame.callee.clone(),
                 chain: frame.chain.clone(),
                 call_addr: frame.call_addr,
-                call_line: frame.call_line,
+                call_origin: frame.call_origin.clone(),
                 return_addr: jump.addr,
-                return_line: jump.line,
+                return_origin: jump.origin.clone(),
                 register,
                 lane,
                 before,

@@ -1,51 +1,54 @@
 //! Errors that end a simulation.
 
-/// Why a run stopped before `s_endpgm`. Every variant names the instruction (byte address
-/// and source line) where it happened.
+use gpuabi_amdgpu::{Origin, ProgramError};
+
+/// Why a run stopped before `s_endpgm`. Every variant about an instruction names it by byte
+/// address and origin (assembly line or IR span).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
     /// The wave executed more instructions than the limit allows.
-    #[error("instruction limit of {limit} reached at 0x{pc:x} (line {line}): the program may not terminate")]
+    #[error("instruction limit of {limit} reached at 0x{pc:x}{}: the program may not terminate", .origin.suffix())]
     InstructionLimit {
         /// The limit.
         limit: u64,
         /// Address of the next instruction.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
     },
     /// More nested calls than the limit.
-    #[error("call depth limit of {limit} reached by the call at 0x{pc:x} (line {line})")]
+    #[error("call depth limit of {limit} reached by the call at 0x{pc:x}{}", .origin.suffix())]
     CallDepth {
         /// The limit.
         limit: u32,
         /// Address of the call.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
     },
     /// A jump or call to an address that is not the start of an instruction.
-    #[error("jump from 0x{pc:x} (line {line}) to 0x{target:x}, which is not an instruction of the program")]
+    #[error("jump from 0x{pc:x}{} to 0x{target:x}, which is not an instruction of the program", .origin.suffix())]
     BadJump {
         /// Address of the jump.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
         /// The target address.
         target: u64,
     },
     /// Execution ran past the last instruction without `s_endpgm`.
     #[error(
-        "execution ran past the end of the program after 0x{pc:x} (line {line}) without s_endpgm"
+        "execution ran past the end of the program after 0x{pc:x}{} without s_endpgm",
+        .origin.suffix()
     )]
     FellOffEnd {
         /// Address of the last instruction executed.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
     },
     /// A memory access outside every global buffer.
-    #[error("{what} of {bytes} bytes at address 0x{addr:x} (lane {lane}) by 0x{pc:x} (line {line}) is outside every buffer")]
+    #[error("{what} of {bytes} bytes at address 0x{addr:x} (lane {lane}) by 0x{pc:x}{} is outside every buffer", .origin.suffix())]
     BadAddress {
         /// `load` or `store`.
         what: &'static str,
@@ -57,11 +60,11 @@ pub enum SimError {
         lane: u32,
         /// Address of the instruction.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
     },
     /// A scratch access beyond the per-lane scratch limit.
-    #[error("scratch {what} of {bytes} bytes at offset 0x{offset:x} (lane {lane}) by 0x{pc:x} (line {line}) exceeds the scratch limit of {limit} bytes per lane")]
+    #[error("scratch {what} of {bytes} bytes at offset 0x{offset:x} (lane {lane}) by 0x{pc:x}{} exceeds the scratch limit of {limit} bytes per lane", .origin.suffix())]
     ScratchLimit {
         /// `load` or `store`.
         what: &'static str,
@@ -75,9 +78,13 @@ pub enum SimError {
         limit: u32,
         /// Address of the instruction.
         pc: u64,
-        /// Its source line.
-        line: usize,
+        /// Its origin.
+        origin: Origin,
     },
+    /// The program breaks a rule of the machine model (an undefined label, an operand the
+    /// target does not accept).
+    #[error("invalid program: {0}")]
+    Invalid(#[from] ProgramError),
     /// The entry label does not exist.
     #[error("entry label `{0}` is not defined in the program")]
     NoEntry(String),

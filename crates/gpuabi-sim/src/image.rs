@@ -7,8 +7,10 @@ use gpuabi_amdgpu::asm::printer::print_inst;
 use gpuabi_amdgpu::opcodes::Kind;
 use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::{
-    encoding, Class, MemMods, Opcode, Operand, Program, Special, Target, WaveSize,
+    encoding, Class, MemMods, Opcode, Operand, Origin, Program, Special, Target, WaveSize,
 };
+
+use crate::error::SimError;
 use gpuabi_layout::reg::RegFile;
 
 /// Byte address the program is loaded at (so `s_getpc_b64` returns plausible addresses and
@@ -42,7 +44,7 @@ pub enum Dst {
 }
 
 /// One decoded instruction.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Decoded {
     /// The instruction.
     pub op: Opcode,
@@ -60,8 +62,8 @@ pub struct Decoded {
     pub next_addr: u64,
     /// Instruction index a branch goes to.
     pub target: u32,
-    /// Source line (0 if built in code).
-    pub line: usize,
+    /// Where it came from.
+    pub origin: Origin,
 }
 
 /// A program ready to run.
@@ -114,9 +116,10 @@ fn dst_of(operand: &Operand) -> Dst {
 }
 
 impl Image {
-    /// Decodes `program` loaded at [`CODE_BASE`]. The program must come from the parser
-    /// (or otherwise satisfy its checks); labels that do not exist decode as address 0.
-    pub fn new(program: &Program) -> Image {
+    /// Decodes `program` loaded at [`CODE_BASE`], after checking it with
+    /// [`Program::validate`] (so every label it uses exists).
+    pub fn new(program: &Program) -> Result<Image, SimError> {
+        program.validate()?;
         let layout = program.layout();
         let base = CODE_BASE;
         let mut labels: HashMap<String, u64> = layout
@@ -169,7 +172,7 @@ impl Image {
                 addr,
                 next_addr: addr + size,
                 target: 0,
-                line: item.line,
+                origin: item.origin.clone(),
             });
             texts.push(print_inst(inst, program.target));
         }
@@ -183,10 +186,16 @@ impl Image {
             labels,
         };
         for (i, label) in pending {
-            let addr = image.labels.get(&label).copied().unwrap_or(0);
+            // Validation found every label; a missing one would be a bug here.
+            let addr = image.labels.get(&label).copied().ok_or_else(|| {
+                SimError::Invalid(gpuabi_amdgpu::ProgramError {
+                    origin: image.insts[i].origin.clone(),
+                    message: format!("label `{label}` is not defined in the program"),
+                })
+            })?;
             image.insts[i].target = image.index_at_or_after(addr).unwrap_or(end);
         }
-        image
+        Ok(image)
     }
 
     fn index_at_or_after(&self, addr: u64) -> Option<u32> {

@@ -1,7 +1,7 @@
 //! The machine: a decoded program, global memory, limits, counters, the optional contract
 //! checker, undefined-register tracking and trace, and the loop that runs a wave.
 
-use gpuabi_amdgpu::{Class, Opcode};
+use gpuabi_amdgpu::{Class, Opcode, Origin};
 
 use crate::contract::Contract;
 use crate::dispatch::WaveSetup;
@@ -109,8 +109,10 @@ impl Machine {
         loop {
             let idx = wave.pc as usize;
             let Some(d) = insts.get(idx) else {
-                let (pc, line) = insts.get(last).map_or((0, 0), |l| (l.addr, l.line));
-                return Err(SimError::FellOffEnd { pc, line });
+                let (pc, origin) = insts
+                    .get(last)
+                    .map_or((0, Origin::None), |l| (l.addr, l.origin.clone()));
+                return Err(SimError::FellOffEnd { pc, origin });
             };
             last = idx;
             executed += 1;
@@ -118,7 +120,7 @@ impl Machine {
                 return Err(SimError::InstructionLimit {
                     limit: limits.instructions_per_wave,
                     pc: d.addr,
-                    line: d.line,
+                    origin: d.origin.clone(),
                 });
             }
             stats.by_class[d.class as usize] += 1;
@@ -182,7 +184,7 @@ impl Machine {
                 Flow::Jump(target) => {
                     let next = image.index_at(target).ok_or(SimError::BadJump {
                         pc: d.addr,
-                        line: d.line,
+                        origin: d.origin.clone(),
                         target,
                     })?;
                     if d.op == Opcode::SSwappcB64 {
@@ -190,7 +192,7 @@ impl Machine {
                             return Err(SimError::CallDepth {
                                 limit: limits.call_depth,
                                 pc: d.addr,
-                                line: d.line,
+                                origin: d.origin.clone(),
                             });
                         }
                         call_stack.push(d.next_addr);

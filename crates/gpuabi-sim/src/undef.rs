@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use gpuabi_amdgpu::opcodes::Kind;
-use gpuabi_amdgpu::{Opcode, WaveSize};
+use gpuabi_amdgpu::{Opcode, Origin, WaveSize};
 use gpuabi_layout::reg::Reg;
 
 use crate::image::{Decoded, Dst, Src};
@@ -16,8 +16,8 @@ use crate::wave::{Wave, EXEC, SCALARS, VGPRS};
 pub struct UndefinedRead {
     /// Address of the reading instruction.
     pub pc: u64,
-    /// Its source line.
-    pub line: usize,
+    /// Its origin.
+    pub origin: Origin,
     /// The register (`s7`, `v3`).
     pub register: String,
     /// For VGPRs, the active lanes that read an undefined value.
@@ -103,7 +103,7 @@ impl UndefTracker {
                         if !self.sgpr[r as usize] && self.seen.insert((d.addr, r)) {
                             self.reads.push(UndefinedRead {
                                 pc: d.addr,
-                                line: d.line,
+                                origin: d.origin.clone(),
                                 register: scalar_name(r),
                                 lanes: 0,
                             });
@@ -121,7 +121,7 @@ impl UndefTracker {
                         if missing != 0 && self.seen.insert((d.addr, 256 + r)) {
                             self.reads.push(UndefinedRead {
                                 pc: d.addr,
-                                line: d.line,
+                                origin: d.origin.clone(),
                                 register: Reg::vgpr(r).to_string(),
                                 lanes: missing,
                             });

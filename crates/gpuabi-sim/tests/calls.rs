@@ -12,7 +12,7 @@ const BROKEN: &str = include_str!("../../../examples/asm/divergent_call_broken.s
 
 fn run(text: &str) -> Machine {
     let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
-    let mut m = Machine::new(Image::new(&p));
+    let mut m = Machine::new(Image::new(&p).unwrap());
     let abi = Abi::builtin("ahit-isec").unwrap();
     m.contract = Some(
         Contract::from_aco(
@@ -86,7 +86,7 @@ fn broken_callee_is_caught() {
             .position(|l| l.contains("s_swappc_b64"))
             .unwrap()
             + 1;
-        assert_eq!(v.call_line, call_line);
+        assert_eq!(v.call_origin.line(), Some(call_line as u32));
     }
     // The wrong value is visible in the output too.
     assert_eq!(dword(&m, 32 + 1), 7 + 0x1234);
@@ -100,7 +100,7 @@ fn stack_pointer_exec_and_preserved_sgprs_are_checked() {
                 s_mov_b32 s32, 64\n s_swappc_b64 s[30:31], s[0:1]\n s_endpgm\n\
                 f:\n s_add_u32 s32, s32, 16\n s_mov_b32 exec_lo, 1\n s_mov_b32 s5, 9\n s_mov_b32 s90, 1\n s_setpc_b64 s[30:31]\n";
     let p = parse(text, Target::Gfx1100, WaveSize::W32).unwrap();
-    let mut m = Machine::new(Image::new(&p));
+    let mut m = Machine::new(Image::new(&p).unwrap());
     let abi = Abi::builtin("ahit-isec").unwrap();
     m.contract = Some(
         Contract::from_aco(

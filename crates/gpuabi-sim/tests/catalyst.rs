@@ -38,7 +38,7 @@ fn nd(global: u32, local: u32, offset: u32) -> NdRange {
 fn kernel_reads_cb0_cb1_and_writes_its_buffer() {
     let l = kernel_layout();
     let p = parse(ASM, Target::Gfx8, WaveSize::W64).unwrap();
-    let mut m = Machine::new(Image::new(&p));
+    let mut m = Machine::new(Image::new(&p).unwrap());
     // 3 work-groups of 96 items: two waves per group, the second with 32 lanes.
     let (global, local, offset) = (288u32, 96u32, 5u32);
     m.memory.add("out", vec![0; 4 * 300], 1 << 20).unwrap();

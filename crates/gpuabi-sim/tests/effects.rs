@@ -301,7 +301,7 @@ fn initial(rng: &mut Rng, c: &Case, wave: WaveSize, image: &Image) -> Wave {
 }
 
 fn run(c: &Case, start: &Wave) -> State {
-    let image = Image::new(&c.program);
+    let image = Image::new(&c.program).expect("valid program");
     let mut m = Machine::new(image);
     m.memory
         .add("buffer", vec![0x5a; BUFFER_BYTES], 1 << 20)
@@ -361,7 +361,7 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
     let mut seen = Seen::default();
     for _ in 0..TRIALS {
         let c = case(rng, op, target, wave);
-        let image = Image::new(&c.program);
+        let image = Image::new(&c.program).expect("valid program");
         let start = initial(rng, &c, wave, &image);
         let text = gpuabi_amdgpu::asm::printer::print_inst(&c.inst, target);
         let end = run(&c, &start);

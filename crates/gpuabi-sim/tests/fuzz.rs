@@ -92,7 +92,7 @@ fn mutated_programs_run_to_an_end() {
         let Ok(program) = parse(&text, target, wave) else {
             return Ok(());
         };
-        let mut m = machine(u, Image::new(&program))?;
+        let mut m = machine(u, Image::new(&program).unwrap())?;
         if target != Target::Gfx8 && u.arbitrary()? {
             let abi = Abi::builtin("ahit-isec").unwrap();
             let limit = if u.arbitrary()? {
@@ -160,7 +160,7 @@ fn catalyst_dispatches_never_panic() {
             local: [size(u)?, size(u)?, size(u)?],
             offset: [size(u)?, size(u)?, size(u)?],
         };
-        let mut m = machine(u, Image::new(&program))?;
+        let mut m = machine(u, Image::new(&program).unwrap())?;
         let bytes = *u.choose(&[0usize, 4, 4096])?;
         m.memory.add("buf", vec![0; bytes], 1 << 16).unwrap();
         let mut args = BTreeMap::new();
@@ -251,7 +251,7 @@ fn waves_share_one_register_file_and_scratch() {
     // The effective per-lane limit is also capped whatever the limits say.
     let text = "main:\n  v_mov_b32 v1, 0xfff0\n  scratch_store_dword v1, v1, off\n  s_endpgm\n";
     let program = parse(text, Target::Gfx1030, WaveSize::W64).unwrap();
-    let mut m = Machine::new(Image::new(&program));
+    let mut m = Machine::new(Image::new(&program).unwrap());
     let last = m
         .run("main", &vec![WaveSetup::default(); 3])
         .unwrap()
@@ -265,7 +265,7 @@ fn waves_share_one_register_file_and_scratch() {
 
     let far = "main:\n  v_mov_b32 v1, 0x7ffffff0\n  scratch_store_dword v1, v1, off\n  s_endpgm\n";
     let program = parse(far, Target::Gfx1030, WaveSize::W64).unwrap();
-    let mut m = Machine::new(Image::new(&program));
+    let mut m = Machine::new(Image::new(&program).unwrap());
     m.limits.scratch_bytes_per_lane = u32::MAX;
     assert!(m.run("main", &[WaveSetup::default()]).is_err());
 }

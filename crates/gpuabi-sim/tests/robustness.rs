@@ -65,7 +65,7 @@ proptest! {
         text.push_str("b:\ns_endpgm\n");
         let wave = if w64 { WaveSize::W64 } else { WaveSize::W32 };
         let p = parse(&text, Target::Gfx1030, wave).unwrap();
-        let mut m = Machine::new(Image::new(&p));
+        let mut m = Machine::new(Image::new(&p).unwrap());
         m.limits.instructions_per_wave = 2_000;
         m.limits.scratch_bytes_per_lane = 256;
         m.track_undefined = true;

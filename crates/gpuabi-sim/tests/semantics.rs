@@ -1,13 +1,13 @@
 //! Instruction semantics against hand-computed results for edge values.
 
 use gpuabi_amdgpu::asm::parse;
-use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_amdgpu::{Origin, Target, WaveSize};
 use gpuabi_sim::{Image, LaneValues, Machine, SimError, Wave, WaveSetup};
 
 fn machine(target: Target, wave: WaveSize, body: &str) -> Machine {
     let text = format!("main:\n{body}\n\ts_endpgm\n");
     let p = parse(&text, target, wave).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    Machine::new(Image::new(&p))
+    Machine::new(Image::new(&p).unwrap())
 }
 
 fn run_on(target: Target, wave: WaveSize, body: &str, setup: WaveSetup) -> Wave {
@@ -294,7 +294,7 @@ fn getpc_and_function_pointers() {
     let text = "main:\n s_getpc_b64 s[0:1]\nafter:\n s_add_u32 s0, s0, f-after\n s_addc_u32 s1, s1, 0\n \
                 s_swappc_b64 s[30:31], s[0:1]\n s_endpgm\nf:\n s_mov_b32 s5, 42\n s_setpc_b64 s[30:31]\n";
     let p = parse(text, Target::Gfx8, WaveSize::W64).unwrap();
-    let image = Image::new(&p);
+    let image = Image::new(&p).unwrap();
     let f_addr = image.label_addr("f").unwrap();
     let swappc = &image.insts[3];
     let mut m = Machine::new(image.clone());
@@ -416,7 +416,7 @@ fn errors_end_runs_clearly() {
             e,
             SimError::InstructionLimit {
                 limit: 10_000,
-                line: 3,
+                origin: Origin::Asm { line: 3 },
                 ..
             }
         ),
@@ -438,7 +438,7 @@ fn errors_end_runs_clearly() {
             e,
             SimError::BadJump {
                 target: 0x1234,
-                line: 3,
+                origin: Origin::Asm { line: 3 },
                 ..
             }
         ),
@@ -457,11 +457,20 @@ fn errors_end_runs_clearly() {
         "{e}"
     );
     let p = parse("main:\n s_nop 0\n", Target::Gfx8, WaveSize::W64).unwrap();
-    let e = Machine::new(Image::new(&p))
+    let e = Machine::new(Image::new(&p).unwrap())
         .run("main", &[WaveSetup::default()])
         .unwrap_err();
-    assert!(matches!(e, SimError::FellOffEnd { line: 2, .. }), "{e}");
-    let e = Machine::new(Image::new(&p))
+    assert!(
+        matches!(
+            e,
+            SimError::FellOffEnd {
+                origin: Origin::Asm { line: 2 },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = Machine::new(Image::new(&p).unwrap())
         .run("nope", &[WaveSetup::default()])
         .unwrap_err();
     assert!(matches!(e, SimError::NoEntry(_)));
@@ -520,4 +529,51 @@ fn saveexec_b32_in_wave64_touches_exec_lo_only() {
     );
     assert_eq!(w.sgpr[0], 0xff);
     assert_eq!(w.exec(), 0xffff_0000_0000_000f);
+}
+
+#[test]
+fn unknown_labels_are_refused_and_errors_carry_origins() {
+    use gpuabi_amdgpu::operand::{Expr, Operand};
+    use gpuabi_amdgpu::program::Item;
+    use gpuabi_amdgpu::{Inst, Opcode, Program};
+    use gpuabi_layout::reg::{RegFile, RegRange};
+
+    let mut p = Program::new(Target::Gfx1030, WaveSize::W32);
+    p.push(Item::Label("main".into()));
+    p.push(Item::Inst(Inst::new(
+        Opcode::SBranch,
+        [Operand::Expr(Box::new(Expr::label("missing")))],
+    )));
+    let e = Image::new(&p).unwrap_err();
+    assert!(matches!(e, SimError::Invalid(_)), "{e}");
+    assert!(e.to_string().contains("`missing`"), "{e}");
+
+    // A load from address 0 (outside every buffer), compiled from bytes 40..52 of `f`.
+    let origin = Origin::Source {
+        function: "f".into(),
+        start: 40,
+        end: 52,
+    };
+    let mut p = Program::new(Target::Gfx1030, WaveSize::W32);
+    p.push(Item::Label("main".into()));
+    p.push_from(
+        Item::Inst(Inst::new(
+            Opcode::SLoadDword,
+            [
+                Operand::Reg(RegRange::new(RegFile::Sgpr, 0, 1)),
+                Operand::Reg(RegRange::new(RegFile::Sgpr, 2, 2)),
+                Operand::Imm(gpuabi_amdgpu::Imm::Int(0)),
+            ],
+        )),
+        origin.clone(),
+    );
+    p.push(Item::Inst(Inst::new(Opcode::SEndpgm, [])));
+    let e = Machine::new(Image::new(&p).unwrap())
+        .run("main", &[WaveSetup::default()])
+        .unwrap_err();
+    match &e {
+        SimError::BadAddress { origin: o, .. } => assert_eq!(o, &origin),
+        other => panic!("{other}"),
+    }
+    assert!(e.to_string().contains("function `f`, bytes 40..52"), "{e}");
 }

@@ -12,7 +12,8 @@ use crate::error::AsmError;
 use crate::inst::{Inst, MemMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
-use crate::program::{Directive, Item, Line, Program};
+use crate::origin::Origin;
+use crate::program::{Directive, Item, Program};
 use crate::target::{Target, WaveSize, MODELLED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
@@ -27,7 +28,6 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
     }
     let mut program = Program::new(target, wave);
     let mut label_lines: HashMap<String, usize> = HashMap::new();
-    let mut uses: Vec<(usize, usize, String)> = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let tokens = lex(strip_comment(raw), line)?;
@@ -49,10 +49,7 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
                     format!("label `{name}` is already defined on line {first}"),
                 ));
             }
-            program.items.push(Line {
-                item: Item::Label(name.clone()),
-                line,
-            });
+            program.push_from(Item::Label(name.clone()), Origin::Asm { line: line as u32 });
             p.pos += 2;
         }
         let Some(Tok::Word(word)) = p.peek(0).cloned() else {
@@ -65,26 +62,14 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
             p.directive(&word)?
         } else {
             let inst = p.instruction(&word)?;
-            for op in &inst.operands {
-                if let Operand::Expr(e) = op {
-                    for name in std::iter::once(&e.plus).chain(e.minus.iter()) {
-                        uses.push((line, 1, name.clone()));
-                    }
-                }
-            }
             Item::Inst(inst)
         };
-        program.items.push(Line { item, line });
+        program.push_from(item, Origin::Asm { line: line as u32 });
     }
-    for (line, column, name) in uses {
-        if !label_lines.contains_key(&name) {
-            return Err(AsmError::new(
-                line,
-                column,
-                format!("label `{name}` is not defined in this file"),
-            ));
-        }
-    }
+    // The parser checked each line as it went; what is left is the labels used.
+    program
+        .validate()
+        .map_err(|e| AsmError::new(e.origin.line().map_or(1, |l| l as usize), 1, e.message))?;
     Ok(program)
 }
 

@@ -26,7 +26,7 @@ fn bad(d: &Decoded, what: &'static str, addr: u64, bytes: u32, lane: usize) -> S
         bytes,
         lane: lane as u32,
         pc: d.addr,
-        line: d.line,
+        origin: d.origin.clone(),
     }
 }
 
@@ -252,7 +252,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
                     lane: lane as u32,
                     limit: ctx.scratch_limit,
                     pc: d.addr,
-                    line: d.line,
+                    origin: d.origin.clone(),
                 });
             }
             let mem = &mut w.scratch[lane];

@@ -44,7 +44,7 @@ mod tests {
                 addr: 0,
                 next_addr: 4,
                 target: 0,
-                line: 0,
+                origin: Default::default(),
             };
             let mut w = Wave::new(WaveSize::W64);
             match info.class {
@@ -52,7 +52,7 @@ mod tests {
                 Class::Salu if info.op != Opcode::SGetpcB64 => {
                     let d = Decoded {
                         dst: [Dst::Sgpr(0), Dst::None],
-                        ..d
+                        ..d.clone()
                     };
                     salu::exec(&d, &mut w)
                 }

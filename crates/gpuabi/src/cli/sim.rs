@@ -441,7 +441,7 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     let SimCommand::Run(args) = cmd;
     let program = load(&args.file, &args.machine)?;
     let wave = args.machine.wave()?;
-    let mut machine = Machine::new(Image::new(&program));
+    let mut machine = Machine::new(Image::new(&program)?);
     machine.limits.instructions_per_wave = args.max_instructions;
     if args.scratch_per_lane > gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE {
         bail!(
@@ -533,7 +533,7 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         let _ = writeln!(
             out,
             "warning: {path}:{}: reads {} before anything wrote it{}",
-            u.line,
+            u.origin.line().unwrap_or(0),
             u.register,
             if u.lanes != 0 {
                 format!(" (lanes 0x{:x})", u.lanes)
