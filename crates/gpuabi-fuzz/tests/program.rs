@@ -71,6 +71,19 @@ fn programs_are_valid_defined_and_independent_of_buffer_placement() {
         for (k, (name, before)) in g.buffers.iter().enumerate() {
             if name != "out" {
                 assert_eq!(&after[k], before, "seed {seed}: input `{name}` was written");
+            } else if let Some(ArgValue::Buffer { offset, .. }) = g
+                .arg_values
+                .iter()
+                .find(|a| matches!(a, ArgValue::Buffer { name, .. } if name == "out"))
+            {
+                // Bytes before the kernel's view of `out` belong to no invocation.
+                let skip = *offset as usize;
+                assert_eq!(
+                    after[k][..skip],
+                    before[..skip],
+                    "seed {seed}: wrote before out"
+                );
+                assert_ne!(after[k], *before, "seed {seed}: nothing was stored");
             }
         }
         // Every fourth seed again with the buffers elsewhere: stored bytes that depended on

@@ -1,7 +1,7 @@
 //! Folding values into `i32` digests and storing them, so that every computed value reaches
 //! memory: a wrong value anywhere changes the bytes a lane leaves behind.
 
-use super::builder::{Builder, PTR_SLOT};
+use super::builder::{Base, Builder, PTR_SLOT};
 use super::{memory, Ty};
 
 /// FNV-1a's 32-bit prime: multiplying by it after each `xor` spreads every input bit.
@@ -90,10 +90,13 @@ pub(super) fn store(b: &mut Builder, d: usize) {
 }
 
 /// Writes the kernel's epilogue: every kernel-level value still unused (including the
-/// pinned ones kept live on purpose) is stored or folded into the final digest, which
-/// overwrites the pointer slot. Returns how many `i32`/`f32` values were live together at
-/// its start.
+/// pinned ones kept live on purpose) is stored or folded into the final digest, together
+/// with every word of every stack array (a value stored there and never loaded back would
+/// otherwise be lost); the digest overwrites the pointer slot. Half the time the values
+/// are folded inside a loop run one to three times, so that they are all live across it.
+/// Returns how many `i32`/`f32` values were live together at the epilogue's start.
 pub(super) fn finish(b: &mut Builder) -> usize {
+    let budget = b.budget;
     let pending: Vec<usize> = b
         .top_level()
         .into_iter()
@@ -111,10 +114,58 @@ pub(super) fn finish(b: &mut Builder) -> usize {
             hashed.push(v);
         }
     }
-    let h = digest(b, "-2128831035", &hashed);
-    let h = b.use_val(h);
+    let mut h = "-2128831035".to_string();
+    for k in 0..b.allocas.len() {
+        let (name, size) = (b.allocas[k].name.clone(), b.allocas[k].size);
+        let d = counted(b, &h, size, 4, |b, i, h| {
+            let w = b.temp(Ty::I32, &format!("sload i32 {name}, {i}"));
+            let x = b.temp(Ty::I32, &format!("xor i32 {h}, {w}"));
+            b.def(Ty::I32, false, &format!("mul i32 {x}, {FNV_PRIME}"))
+        });
+        h = b.use_val(d);
+    }
+    let d = if b.rng.chance(50) {
+        let trip = b.rng.range(1, 3);
+        counted(b, &h, trip, 1, |b, _, h| digest(b, h, &hashed))
+    } else {
+        digest(b, &h, &hashed)
+    };
+    let h = b.use_val(d);
     let wide = b.temp(Ty::I64, &format!("zext i32 {h} to i64"));
     let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {PTR_SLOT}"));
     b.line(&format!("store i64 {wide}, {addr}"));
+    b.budget = budget;
     live
+}
+
+/// Writes `loop (%i: i32 = 0, %h: i32 = seed) -> i32` that breaks with `%h` once `%i`
+/// reaches `bound` and otherwise continues with `%i + step` and the value `body` writes
+/// given the names of `%i` and `%h`. Returns the loop's result.
+fn counted(
+    b: &mut Builder,
+    seed: &str,
+    bound: u32,
+    step: u32,
+    body: impl FnOnce(&mut Builder, &str, &str) -> usize,
+) -> usize {
+    let i = b.detached(Ty::I32, true, Base::None);
+    let h = b.detached(Ty::I32, false, Base::None);
+    let r = b.detached(Ty::I32, false, Base::None);
+    let (iname, hname, rname) = (b.use_val(i), b.use_val(h), b.name(r));
+    b.open(&format!(
+        "{rname} = loop ({iname}: i32 = 0, {hname}: i32 = {seed}) -> i32 {{"
+    ));
+    b.attach(i);
+    b.attach(h);
+    let done = b.temp(Ty::I1, &format!("icmp uge i32 {iname}, {bound}"));
+    b.open(&format!("if {done} {{"));
+    b.line(&format!("break {hname}"));
+    b.close("}");
+    let next_h = body(b, &iname, &hname);
+    let next_h = b.use_val(next_h);
+    let next_i = b.temp(Ty::I32, &format!("add i32 {iname}, {step}"));
+    b.line(&format!("continue {next_i}, {next_h}"));
+    b.close("}");
+    b.attach(r);
+    r
 }
