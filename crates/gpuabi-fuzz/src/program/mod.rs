@@ -28,6 +28,7 @@ mod builder;
 mod control;
 mod digest;
 mod dispatch;
+mod kernel;
 mod literal;
 mod memory;
 mod ops;
@@ -36,7 +37,6 @@ mod rng;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use builder::{Alloca, Base, Builder, Input};
 use rng::Rng;
 
 /// Limits and switches of the generator.
@@ -58,7 +58,10 @@ pub struct GenConfig {
     pub max_burst: usize,
     /// Whether `fsin`, `fcos`, `fexp2` and `flog2` are used.
     pub transcendentals: bool,
-    /// Whether calls are generated. Not supported yet: must be false.
+    /// Whether calls are generated. Not supported yet: must be false. (A callee will be
+    /// written by its own `Builder`, which holds one function's scopes and budget; function
+    /// addresses will be a pointer base of their own that, like buffer addresses, is never
+    /// stored or hashed.)
     pub calls: bool,
 }
 
@@ -168,10 +171,6 @@ impl Ty {
         }
     }
 }
-
-/// Stands for the slice size in the text until the body is written.
-const SLICE_BYTES: &str = "SLICE_BYTES";
-
 /// Generates the program of `seed`; the same seed and configuration always give the same
 /// program.
 ///
@@ -182,235 +181,7 @@ pub fn generate(seed: u64, config: &GenConfig) -> GeneratedProgram {
     assert!(!config.calls, "the generator does not write calls yet");
     let mut rng = Rng::new(seed);
     let shape = dispatch::shape(&mut rng, config.max_invocations.max(1));
-    let invocations: u32 = shape.grid.iter().product();
-    let mut b = Builder::new(rng, config);
-
-    // Parameters: two read-only inputs, the output, and scalars.
-    let mut params: Vec<(String, &str)> = vec![
-        ("in".into(), "ptr"),
-        ("tab".into(), "ptr"),
-        ("out".into(), "ptr"),
-    ];
-    for k in 0..b.rng.range(1, 3) {
-        params.push((format!("n{k}"), "i32"));
-    }
-    for k in 0..b.rng.range(1, 3) {
-        params.push((format!("x{k}"), "f32"));
-    }
-    if b.rng.chance(50) {
-        params.push(("w0".into(), "i64"));
-    }
-    for k in (1..params.len()).rev() {
-        let j = b.rng.below(k + 1);
-        params.swap(k, j);
-    }
-
-    let mut buffers = Vec::new();
-    let mut args = Vec::new();
-    let mut arg_values = Vec::new();
-    let mut out_offset = 0;
-    for (name, ty) in &params {
-        let (text, value) = match *ty {
-            "ptr" => {
-                let offset = if b.rng.chance(30) {
-                    8 * b.rng.range(1, 4)
-                } else {
-                    0
-                };
-                if name == "out" {
-                    out_offset = offset;
-                } else {
-                    let size = b.rng.pick(&[64u32, 256, 1024, 4096]);
-                    let mut data = dispatch::random_bytes(&mut b.rng, offset);
-                    data.extend(dispatch::input_data(&mut b.rng, size));
-                    buffers.push((name.clone(), data));
-                    b.inputs.push(Input {
-                        param: format!("%{name}"),
-                        bits: format!("%{name}_bits"),
-                        size,
-                    });
-                    let id = b.detached(Ty::Ptr, true, Base::Input(b.inputs.len() - 1));
-                    b.vals[id].name = format!("%{name}");
-                    b.attach(id);
-                }
-                let text = if offset == 0 {
-                    name.clone()
-                } else {
-                    format!("{name}+{offset}")
-                };
-                let value = ArgValue::Buffer {
-                    name: name.clone(),
-                    offset: u64::from(offset),
-                };
-                (text, value)
-            }
-            "i32" => {
-                let v = if b.rng.chance(70) {
-                    b.rng.pick(literal::I32_VALUES)
-                } else {
-                    b.rng.next_u64() as i32 >> b.rng.below(32)
-                };
-                scalar(&mut b, name, Ty::I32, v.to_string(), u64::from(v as u32))
-            }
-            "i64" => {
-                let v = b.rng.pick(literal::I64_VALUES);
-                scalar(&mut b, name, Ty::I64, v.to_string(), v as u64)
-            }
-            _ => {
-                // `--arg` reads decimal numbers, `inf` and `NaN` (the default NaN).
-                let mut bits = literal::random_f32(&mut b.rng);
-                let f = f32::from_bits(bits);
-                if f.is_nan() {
-                    bits = 0x7fc0_0000;
-                }
-                let f = f32::from_bits(bits);
-                scalar(&mut b, name, Ty::F32, format!("{f:?}"), u64::from(bits))
-            }
-        };
-        args.push((name.clone(), text));
-        arg_values.push(value);
-    }
-
-    // Prologue: buffer addresses (only for pointer arithmetic), stack arrays, the ids and
-    // this invocation's output slice.
-    for k in 0..b.inputs.len() {
-        let (param, bits) = (b.inputs[k].param.clone(), b.inputs[k].bits.clone());
-        b.line(&format!("{bits} = bitcast ptr {param} to i64"));
-    }
-    b.line("%pstack = alloca 8");
-    b.constructs.allocas += 1;
-    for k in 0..b.rng.range(1, 3) {
-        let size = b.rng.pick(&[8u32, 12, 16, 24, 32, 64, 128, 256]);
-        let name = format!("%stack{k}");
-        b.line(&format!("{name} = alloca {size}"));
-        b.allocas.push(Alloca {
-            name,
-            size,
-            window: 1 << (31 - size.leading_zeros()),
-        });
-        b.constructs.allocas += 1;
-    }
-    let lin = linear_index(&mut b);
-    let off = if b.rng.chance(50) {
-        let l = b.use_val(lin);
-        b.temp(Ty::I32, &format!("mul i32 {l}, {SLICE_BYTES}"))
-    } else {
-        let l = b.use_val(lin);
-        let w = b.temp(Ty::I64, &format!("zext i32 {l} to i64"));
-        b.temp(Ty::I64, &format!("mul i64 {w}, {SLICE_BYTES}"))
-    };
-    b.line(&format!("%slice = ptradd %out, {off}"));
-
-    // Half the programs get a burst of values live to the end, after a few statements.
-    let burst_at = (config.max_burst > 0 && b.rng.chance(50)).then(|| b.rng.below(12));
-    let mut statements = 0;
-    while b.budget > 0 {
-        if burst_at == Some(statements) {
-            burst(&mut b);
-        }
-        control::statement(&mut b);
-        statements += 1;
-    }
-    b.constructs.live_at_end = digest::finish(&mut b);
-    b.line("ret");
-
-    let slice = b.slice_bytes();
-    let sig: Vec<String> = params
-        .iter()
-        .map(|(n, t)| format!("%{n}: {t} uniform"))
-        .collect();
-    let kernel = format!("k{seed:x}");
-    let mut source = format!("fn @{kernel}({}) kernel {{\n", sig.join(", "));
-    source.push_str(&b.take_text().replace(SLICE_BYTES, &slice.to_string()));
-    source.push_str("}\n");
-
-    let out_bytes = out_offset + slice * invocations;
-    let out = dispatch::random_bytes(&mut b.rng, out_bytes);
-    buffers.push(("out".to_string(), out));
-    GeneratedProgram {
-        source,
-        kernel,
-        grid: shape.grid,
-        group: shape.group,
-        offset: shape.offset,
-        work_dim: shape.work_dim,
-        buffers,
-        args,
-        arg_values,
-        constructs: b.constructs,
-    }
-}
-
-/// Registers scalar parameter `name` as a uniform value; returns its `--arg` text and
-/// value.
-fn scalar(b: &mut Builder, name: &str, ty: Ty, text: String, bits: u64) -> (String, ArgValue) {
-    let id = b.detached(ty, true, Base::None);
-    b.vals[id].name = format!("%{name}");
-    b.attach(id);
-    (text, ArgValue::Bits(bits))
-}
-
-/// Writes this invocation's index in x-fastest order from its global id, the global offset
-/// and the global size; records the per-invocation ids for divergent conditions.
-fn linear_index(b: &mut Builder) -> usize {
-    let mut local = Vec::new();
-    for d in 0..3 {
-        let g = ops::builtin(b, "global_id", d);
-        let o = ops::builtin(b, "global_offset", d);
-        let (gn, on) = (b.use_val(g), b.use_val(o));
-        local.push(b.def(Ty::I32, false, &format!("sub i32 {gn}, {on}")));
-        if d == 0 {
-            b.lane_ids.push(g);
-        }
-    }
-    let l0 = ops::builtin(b, "local_id", 0);
-    b.lane_ids.extend([l0, local[0]]);
-    let s0 = ops::builtin(b, "global_size", 0);
-    let s1 = ops::builtin(b, "global_size", 1);
-    let (l2, s1n) = (b.use_val(local[2]), b.use_val(s1));
-    let t = b.def(Ty::I32, false, &format!("mul i32 {l2}, {s1n}"));
-    let (t, l1) = (b.use_val(t), b.use_val(local[1]));
-    let t = b.def(Ty::I32, false, &format!("add i32 {t}, {l1}"));
-    let (t, s0n) = (b.use_val(t), b.use_val(s0));
-    let t = b.def(Ty::I32, false, &format!("mul i32 {t}, {s0n}"));
-    let (t, l0n) = (b.use_val(t), b.use_val(local[0]));
-    let lin = b.def(Ty::I32, false, &format!("add i32 {t}, {l0n}"));
-    b.lane_ids.push(lin);
-    lin
-}
-
-/// Writes a block of values kept live until the epilogue: loads from the inputs at fixed
-/// offsets (uniform) and per-invocation arithmetic. Written outside the budget.
-fn burst(b: &mut Builder) {
-    let budget = b.budget;
-    let n = b
-        .rng
-        .range((b.cfg.max_burst / 2) as u32, b.cfg.max_burst as u32) as usize;
-    for k in 0..n {
-        let id = if b.rng.chance(50) {
-            let i = b.rng.below(b.inputs.len());
-            let (param, size) = (b.inputs[i].param.clone(), b.inputs[i].size);
-            let off = b.rng.below((size / 4) as usize) * 4;
-            let p = b.temp(Ty::Ptr, &format!("ptradd {param}, {off}"));
-            let ty = b.rng.pick(&[Ty::I32, Ty::F32]);
-            b.def(ty, true, &format!("load {} {p}", ty.name()))
-        } else {
-            let lane = b.rng.pick(&b.lane_ids.clone());
-            let lane = b.name(lane);
-            if b.rng.chance(50) {
-                b.def(
-                    Ty::I32,
-                    false,
-                    &format!("xor i32 {lane}, {}", 0x9e37 * (k + 1)),
-                )
-            } else {
-                let x = b.temp(Ty::I32, &format!("add i32 {lane}, {k}"));
-                b.def(Ty::F32, false, &format!("sitofp i32 {x} to f32"))
-            }
-        };
-        b.vals[id].pinned = true;
-    }
-    b.budget = budget;
+    kernel::write(rng, config, format!("k{seed:x}"), shape)
 }
 
 impl GeneratedProgram {
