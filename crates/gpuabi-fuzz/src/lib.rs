@@ -1,9 +1,12 @@
-//! Token-level mutation of example texts for gpuabi's fuzz targets.
+//! Test input generators for gpuabi: token-level mutation of example texts for its fuzz
+//! targets, and random well-defined `.gsir` programs ([`program`]) for differential tests.
 //!
 //! A fuzz target that starts from a valid example program and makes a few word-level edits
 //! reaches far deeper into a parser, verifier or simulator than random bytes do. The edits
 //! are the same for every text format; what counts as a word boundary, how many edits are
 //! made, how often each kind is picked and where new words come from belong to each target.
+
+pub mod program;
 
 use std::borrow::Cow;
 

@@ -1,0 +1,171 @@
+//! Folding values into `i32` digests and storing them, so that every computed value reaches
+//! memory: a wrong value anywhere changes the bytes a lane leaves behind.
+
+use super::builder::{Base, Builder, PTR_SLOT};
+use super::{memory, Ty};
+
+/// FNV-1a's 32-bit prime: multiplying by it after each `xor` spreads every input bit.
+const FNV_PRIME: i32 = 16_777_619;
+
+/// Writes the `i32` image of value `id` (marking it used) and returns its name: `i1`
+/// zero-extended, `i64` as its halves combined, `f32` as its bits, a pointer as its offset
+/// in its buffer.
+fn image(b: &mut Builder, id: usize) -> String {
+    let ty = b.vals[id].ty;
+    match ty {
+        Ty::I32 => b.use_val(id),
+        Ty::I1 => {
+            let v = b.use_val(id);
+            b.temp(Ty::I32, &format!("zext i1 {v} to i32"))
+        }
+        Ty::F32 => {
+            let v = b.use_val(id);
+            b.temp(Ty::I32, &format!("bitcast f32 {v} to i32"))
+        }
+        Ty::I64 => {
+            let v = b.use_val(id);
+            fold64(b, &v)
+        }
+        Ty::Ptr => {
+            let o = memory::pointer_offset(b, id);
+            let o = b.use_val(o);
+            fold64(b, &o)
+        }
+    }
+}
+
+fn fold64(b: &mut Builder, v: &str) -> String {
+    let hi = b.temp(Ty::I64, &format!("lshr i64 {v}, 32"));
+    let x = b.temp(Ty::I64, &format!("xor i64 {v}, {hi}"));
+    b.temp(Ty::I32, &format!("trunc i64 {x} to i32"))
+}
+
+/// Writes a digest of `ids` starting from `seed` (a literal or value name) and returns the
+/// final `i32` value, which is left unused for the caller.
+/// Digests are written outside the instruction budget, which counts what the program
+/// computes.
+pub(super) fn digest(b: &mut Builder, seed: &str, ids: &[usize]) -> usize {
+    let budget = b.budget;
+    let mut h = seed.to_string();
+    for &id in ids {
+        let c = image(b, id);
+        let x = b.temp(Ty::I32, &format!("xor i32 {h}, {c}"));
+        h = b.temp(Ty::I32, &format!("mul i32 {x}, {FNV_PRIME}"));
+    }
+    let d = b.def(Ty::I32, false, &format!("add i32 {h}, 0"));
+    b.budget = budget;
+    d
+}
+
+/// Writes a digest of the innermost scope's unused values, seeded by `seed`.
+pub(super) fn digest_locals(b: &mut Builder, seed: &str) -> usize {
+    let ids = b.unused_locals();
+    digest(b, seed, &ids)
+}
+
+/// Writes a store of value `id` into a new slot of this invocation's slice, in the store
+/// width of its type.
+fn store_value(b: &mut Builder, id: usize) {
+    let ty = b.vals[id].ty;
+    let (op, v, width) = match ty {
+        Ty::I1 => {
+            let v = b.use_val(id);
+            let z = b.temp(Ty::I32, &format!("zext i1 {v} to i32"));
+            ("store_8".to_string(), z, 1)
+        }
+        Ty::Ptr => {
+            let o = memory::pointer_offset(b, id);
+            ("store i64".to_string(), b.use_val(o), 8)
+        }
+        _ => (format!("store {}", ty.name()), b.use_val(id), ty.bytes()),
+    };
+    let off = b.slot(width);
+    let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {off}"));
+    b.line(&format!("{op} {v}, {addr}"));
+}
+
+/// Writes a store of `i32` digest `d` into a new slot of this invocation's slice.
+pub(super) fn store(b: &mut Builder, d: usize) {
+    store_value(b, d);
+}
+
+/// Writes the kernel's epilogue: every kernel-level value still unused (including the
+/// pinned ones kept live on purpose) is stored or folded into the final digest, together
+/// with every word of every stack array (a value stored there and never loaded back would
+/// otherwise be lost); the digest overwrites the pointer slot. Half the time the values
+/// are folded inside a loop run one to three times, so that they are all live across it.
+/// Returns how many `i32`/`f32` values were live together at the epilogue's start.
+pub(super) fn finish(b: &mut Builder) -> usize {
+    let budget = b.budget;
+    let pending: Vec<usize> = b
+        .top_level()
+        .into_iter()
+        .filter(|&v| !b.vals[v].used)
+        .collect();
+    let live = pending
+        .iter()
+        .filter(|&&v| matches!(b.vals[v].ty, Ty::I32 | Ty::F32))
+        .count();
+    let mut hashed = Vec::new();
+    for v in pending {
+        if b.rng.chance(30) {
+            store_value(b, v);
+        } else {
+            hashed.push(v);
+        }
+    }
+    let mut h = "-2128831035".to_string();
+    for k in 0..b.allocas.len() {
+        let (name, size) = (b.allocas[k].name.clone(), b.allocas[k].size);
+        let d = counted(b, &h, size, 4, |b, i, h| {
+            let w = b.temp(Ty::I32, &format!("sload i32 {name}, {i}"));
+            let x = b.temp(Ty::I32, &format!("xor i32 {h}, {w}"));
+            b.def(Ty::I32, false, &format!("mul i32 {x}, {FNV_PRIME}"))
+        });
+        h = b.use_val(d);
+    }
+    let d = if b.rng.chance(50) {
+        let trip = b.rng.range(1, 3);
+        counted(b, &h, trip, 1, |b, _, h| digest(b, h, &hashed))
+    } else {
+        digest(b, &h, &hashed)
+    };
+    let h = b.use_val(d);
+    let wide = b.temp(Ty::I64, &format!("zext i32 {h} to i64"));
+    let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {PTR_SLOT}"));
+    b.line(&format!("store i64 {wide}, {addr}"));
+    b.budget = budget;
+    live
+}
+
+/// Writes `loop (%i: i32 = 0, %h: i32 = seed) -> i32` that breaks with `%h` once `%i`
+/// reaches `bound` and otherwise continues with `%i + step` and the value `body` writes
+/// given the names of `%i` and `%h`. Returns the loop's result.
+fn counted(
+    b: &mut Builder,
+    seed: &str,
+    bound: u32,
+    step: u32,
+    body: impl FnOnce(&mut Builder, &str, &str) -> usize,
+) -> usize {
+    let i = b.detached(Ty::I32, true, Base::None);
+    let h = b.detached(Ty::I32, false, Base::None);
+    let r = b.detached(Ty::I32, false, Base::None);
+    let (iname, hname, rname) = (b.use_val(i), b.use_val(h), b.name(r));
+    b.open(&format!(
+        "{rname} = loop ({iname}: i32 = 0, {hname}: i32 = {seed}) -> i32 {{"
+    ));
+    b.attach(i);
+    b.attach(h);
+    let done = b.temp(Ty::I1, &format!("icmp uge i32 {iname}, {bound}"));
+    b.open(&format!("if {done} {{"));
+    b.line(&format!("break {hname}"));
+    b.close("}");
+    let next_h = body(b, &iname, &hname);
+    let next_h = b.use_val(next_h);
+    let next_i = b.temp(Ty::I32, &format!("add i32 {iname}, {step}"));
+    b.line(&format!("continue {next_i}, {next_h}"));
+    b.close("}");
+    b.attach(r);
+    r
+}
