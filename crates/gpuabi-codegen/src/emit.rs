@@ -2,15 +2,15 @@
 //! kernel's symbol on the first), dropping branches to the block that follows anyway.
 
 use gpuabi_amdgpu::program::Directive;
-use gpuabi_amdgpu::{Item, Opcode, Operand, Program};
+use gpuabi_amdgpu::{Item, Opcode, Operand, Origin as HwOrigin, Program};
 
 use crate::lower_to_hw::{block_label, HwBlock, HwInst};
 use crate::mir::Origin;
 
-/// Appends the function `name` to `program`; returns the origin of every instruction
-/// appended, in order.
-pub fn emit(program: &mut Program, name: &str, blocks: &[HwBlock]) -> Vec<Origin> {
-    let mut origins = Vec::new();
+/// Appends the function `name` to `program`, every instruction with its source span;
+/// returns how many instructions it appended.
+pub fn emit(program: &mut Program, name: &str, blocks: &[HwBlock]) -> usize {
+    let mut count = 0;
     program.push(Item::Directive(Directive::Globl(name.to_string())));
     // The block whose code runs when control reaches block `b`: `b`, or the first
     // non-empty block after it.
@@ -29,9 +29,17 @@ pub fn emit(program: &mut Program, name: &str, blocks: &[HwBlock]) -> Vec<Origin
             if last && to_next {
                 continue;
             }
-            program.push(Item::Inst(inst.clone()));
-            origins.push(*origin);
+            let Origin { start, end } = *origin;
+            program.push_from(
+                Item::Inst(inst.clone()),
+                HwOrigin::Source {
+                    function: name.to_string(),
+                    start,
+                    end,
+                },
+            );
+            count += 1;
         }
     }
-    origins
+    count
 }

@@ -77,8 +77,6 @@ pub struct Kernel {
 pub struct Compiled {
     /// The machine program holding every kernel.
     pub program: Program,
-    /// The source span each instruction of `program` came from, in instruction order.
-    pub origins: Vec<mir::Origin>,
     /// The kernels.
     pub kernels: Vec<Kernel>,
 }
@@ -131,7 +129,6 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
     program.push(gpuabi_amdgpu::Item::Directive(
         gpuabi_amdgpu::program::Directive::Text,
     ));
-    let mut origins = Vec::new();
     let mut kernels = Vec::new();
     for func in module.functions.iter().filter(|f| f.attrs.kernel) {
         let uniformity = gpuabi_ir::uniformity::analyze(module, func);
@@ -145,28 +142,29 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
         check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
             .map_err(internal("register allocation"))?;
         let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
-        let o = emit::emit(&mut program, &func.name, &blocks);
+        let count = emit::emit(&mut program, &func.name, &blocks);
         let stats = FunctionStats {
             name: func.name.clone(),
-            instructions: o.len(),
+            instructions: count,
             ..stats
         };
         let d = &mut hsa.descriptor;
         d.private_segment_fixed_size = stats.scratch_bytes;
         d.next_free_vgpr = u32::from(stats.vgprs.max(1));
         d.next_free_sgpr = u32::from(stats.sgprs.max(1));
-        origins.extend(o);
         kernels.push(Kernel {
             name: func.name.clone(),
             hsa,
             stats,
         });
     }
-    Ok(Compiled {
-        program,
-        origins,
-        kernels,
-    })
+    program
+        .validate()
+        .map_err(|e| CodegenError::Internal {
+            pass: "emission",
+            message: e.to_string(),
+        })?;
+    Ok(Compiled { program, kernels })
 }
 
 /// Allocates VGPRs, then SGPRs, spilling until both fit; SGPRs spill into VGPR lanes

@@ -61,7 +61,8 @@ pub fn run(
         .iter()
         .find(|k| k.name == kernel)
         .ok_or_else(|| ExecError::NoKernel(kernel.to_string()))?;
-    let mut machine = Machine::new(Image::new(&compiled.program));
+    let image = Image::new(&compiled.program).map_err(|e| ExecError::Setup(e.to_string()))?;
+    let mut machine = Machine::new(image);
     machine.limits = *limits;
     let mut ids = Vec::new();
     for (i, (name, data)) in buffers.iter().enumerate() {
@@ -119,8 +120,11 @@ pub fn run(
             .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
     }
     machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
+        span: match e.origin() {
+            Some(gpuabi_amdgpu::Origin::Source { start, end, .. }) => Some((*start, *end)),
+            _ => None,
+        },
         message: e.to_string(),
-        span: None,
     })?;
     let out = ids
         .iter()

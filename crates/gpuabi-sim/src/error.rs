@@ -92,3 +92,19 @@ pub enum SimError {
     #[error("bad dispatch set-up: {0}")]
     Setup(String),
 }
+
+impl SimError {
+    /// The origin of the instruction involved, for errors that stop at one.
+    pub fn origin(&self) -> Option<&Origin> {
+        match self {
+            SimError::InstructionLimit { origin, .. }
+            | SimError::CallDepth { origin, .. }
+            | SimError::BadJump { origin, .. }
+            | SimError::FellOffEnd { origin, .. }
+            | SimError::BadAddress { origin, .. }
+            | SimError::ScratchLimit { origin, .. } => Some(origin),
+            SimError::Invalid(e) => Some(&e.origin),
+            SimError::NoEntry(_) | SimError::Setup(_) => None,
+        }
+    }
+}
