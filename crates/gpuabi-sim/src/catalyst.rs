@@ -18,32 +18,10 @@ use gpuabi_catalyst::userdata::DataClass;
 use gpuabi_catalyst::KernelLayout;
 use gpuabi_layout::reg::{RegFile, RegRange};
 
+pub use crate::dispatch::{ArgValue, NdRange};
 use crate::dispatch::{LaneValues, WaveSetup};
 use crate::exec::memory::Descriptor;
-use crate::limits::MAX_WAVES;
 use crate::memory::Memory;
-
-/// The NDRange of a dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NdRange {
-    /// 1, 2 or 3.
-    pub work_dim: u32,
-    /// Global size per dimension (unused dimensions 1).
-    pub global: [u32; 3],
-    /// Local (work-group) size per dimension (unused dimensions 1).
-    pub local: [u32; 3],
-    /// Global offset per dimension.
-    pub offset: [u32; 3],
-}
-
-/// The value of one kernel argument.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ArgValue {
-    /// A global (or `constant`) pointer to the named buffer.
-    Buffer(String),
-    /// Numbers for a value argument, one per vector component; converted per the type.
-    Numbers(Vec<f64>),
-}
 
 /// A Catalyst dispatch that cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,51 +51,17 @@ const CB0_DWORDS: usize = 64;
 
 impl NdRange {
     fn check(&self) -> Result<[u32; 3], CatalystError> {
-        if !(1..=3).contains(&self.work_dim) {
-            return Err(CatalystError::NdRange(format!(
-                "work_dim {} is not 1, 2 or 3",
-                self.work_dim
-            )));
-        }
-        let mut groups = [1; 3];
-        for (d, groups_d) in groups.iter_mut().enumerate() {
+        let groups = self.group_counts().map_err(CatalystError::NdRange)?;
+        for d in 0..3 {
             let (g, l) = (self.global[d], self.local[d]);
-            if d as u32 >= self.work_dim && (g != 1 || l != 1) {
-                return Err(CatalystError::NdRange(format!(
-                    "dimension {d} is beyond work_dim {} but has sizes {g}/{l}",
-                    self.work_dim
-                )));
-            }
-            if l == 0 || g == 0 || g % l != 0 {
+            if g % l != 0 {
                 return Err(CatalystError::NdRange(format!(
                     "global size {g} of dimension {d} is not a positive multiple of the local size {l} (OpenCL 1.2)"
                 )));
             }
-            *groups_d = g / l;
         }
-        // Saturating: three 32-bit sizes may need 96 bits; such a group is refused below.
-        let items = self
-            .local
-            .iter()
-            .fold(1u64, |n, &l| n.saturating_mul(u64::from(l)));
-        if items > 1024 {
-            return Err(CatalystError::NdRange(format!(
-                "a work-group of {}x{}x{} work-items exceeds 1024",
-                self.local[0], self.local[1], self.local[2]
-            )));
-        }
-        // Three 32-bit group counts may need 96 bits: saturate, any such count is refused.
-        let total = groups
-            .iter()
-            .fold(1u64, |n, &g| n.saturating_mul(u64::from(g)));
-        let waves = total.saturating_mul(items.div_ceil(CATALYST_WAVE as u64));
-        if waves > MAX_WAVES as u64 {
-            let [x, y, z] = groups;
-            return Err(CatalystError::NdRange(format!(
-                "{x}x{y}x{z} work-groups of {items} work-items need more waves than the \
-                 simulator's limit of {MAX_WAVES}"
-            )));
-        }
+        self.wave_count(groups, CATALYST_WAVE as u32)
+            .map_err(CatalystError::NdRange)?;
         Ok(groups)
     }
 }

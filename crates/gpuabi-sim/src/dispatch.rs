@@ -1,10 +1,101 @@
-//! Raw dispatch set-up: the initial registers of each wave, given by the caller.
+//! Dispatch set-up shared by the entry ABIs: the NDRange, argument values, and the initial
+//! registers of each wave.
 
 use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::error::SimError;
+use crate::limits::MAX_WAVES;
 use crate::undef::UndefTracker;
 use crate::wave::Wave;
+
+/// Most work-items in one work-group (the hardware's limit, and OpenCL's and HSA's).
+pub const MAX_WORK_GROUP_ITEMS: u32 = 1024;
+
+/// The NDRange of a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NdRange {
+    /// 1, 2 or 3.
+    pub work_dim: u32,
+    /// Global size per dimension (unused dimensions 1).
+    pub global: [u32; 3],
+    /// Local (work-group) size per dimension (unused dimensions 1).
+    pub local: [u32; 3],
+    /// Global offset per dimension.
+    pub offset: [u32; 3],
+}
+
+/// The value of one kernel argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// A global (or `constant`) pointer to the named buffer.
+    Buffer(String),
+    /// Numbers for a value argument, one per vector component; converted per the type.
+    Numbers(Vec<f64>),
+}
+
+impl NdRange {
+    /// Checks the sizes and returns the number of work-groups per dimension, counting a
+    /// partial last work-group (global sizes need not be multiples of local sizes here):
+    /// `work_dim` is 1 to 3, dimensions beyond it have sizes 1, sizes are positive and a
+    /// work-group has at most [`MAX_WORK_GROUP_ITEMS`] work-items.
+    pub fn group_counts(&self) -> Result<[u32; 3], String> {
+        if !(1..=3).contains(&self.work_dim) {
+            return Err(format!("work_dim {} is not 1, 2 or 3", self.work_dim));
+        }
+        let mut groups = [1; 3];
+        for (d, groups_d) in groups.iter_mut().enumerate() {
+            let (g, l) = (self.global[d], self.local[d]);
+            if d as u32 >= self.work_dim && (g != 1 || l != 1) {
+                return Err(format!(
+                    "dimension {d} is beyond work_dim {} but has sizes {g}/{l}",
+                    self.work_dim
+                ));
+            }
+            if l == 0 || g == 0 {
+                return Err(format!(
+                    "dimension {d} has global size {g} and local size {l}: both must be positive"
+                ));
+            }
+            *groups_d = g.div_ceil(l);
+        }
+        // Saturating: three 32-bit sizes may need 96 bits; such a group is refused.
+        let items = self
+            .local
+            .iter()
+            .fold(1u64, |n, &l| n.saturating_mul(u64::from(l)));
+        if items > u64::from(MAX_WORK_GROUP_ITEMS) {
+            return Err(format!(
+                "a work-group of {}x{}x{} work-items exceeds {MAX_WORK_GROUP_ITEMS}",
+                self.local[0], self.local[1], self.local[2]
+            ));
+        }
+        Ok(groups)
+    }
+
+    /// Work-items in a whole work-group (after [`NdRange::group_counts`] succeeded).
+    pub fn group_items(&self) -> u32 {
+        self.local[0] * self.local[1] * self.local[2]
+    }
+
+    /// The number of waves of `lanes` lanes that `groups` whole work-groups need, refused
+    /// above the simulator's [`MAX_WAVES`].
+    pub fn wave_count(&self, groups: [u32; 3], lanes: u32) -> Result<usize, String> {
+        let items = u64::from(self.group_items());
+        // Three 32-bit group counts may need 96 bits: saturate, any such count is refused.
+        let total = groups
+            .iter()
+            .fold(1u64, |n, &g| n.saturating_mul(u64::from(g)));
+        let waves = total.saturating_mul(items.div_ceil(u64::from(lanes)));
+        if waves > MAX_WAVES as u64 {
+            let [x, y, z] = groups;
+            return Err(format!(
+                "{x}x{y}x{z} work-groups of {items} work-items need more waves than the \
+                 simulator's limit of {MAX_WAVES}"
+            ));
+        }
+        Ok(waves as usize)
+    }
+}
 
 /// The initial values of a VGPR across lanes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,6 +13,7 @@ pub mod contract;
 pub mod dispatch;
 pub mod error;
 mod exec;
+pub mod hsa;
 pub mod image;
 pub mod limits;
 pub mod machine;
