@@ -105,7 +105,7 @@ fn run_all(tight: bool) {
         "{} of {} runs differ:\n{}",
         failures.len(),
         n * targets().len() as u64,
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures.iter().take(400).cloned().collect::<Vec<_>>().join("\n")
     );
 }
 
