@@ -104,10 +104,10 @@ impl Uniformity {
         // Causes point to values marked earlier, so the chain ends; the bound keeps the
         // text short.
         for _ in 0..8 {
-            let name = format!("`%{}`", f.value_name(at));
             let Some(d) = self.divergence(at) else {
                 break;
             };
+            let name = format!("`%{}`", f.value_name(at));
             let (text, next) = match d {
                 Divergence::Parameter => (
                     format!("{name} is a parameter without `uniform` of a function that is not a kernel"),
