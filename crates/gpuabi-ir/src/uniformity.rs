@@ -30,6 +30,11 @@
 //!   for it are uniform, and a result is uniform iff every `break` operand for it is.
 //! * A `ret` or `unreachable` under a divergent `if` only removes lanes: the remaining
 //!   lanes still agree on every uniform value.
+//! * A value defined inside an `if` arm or a loop body is visible only there (the
+//!   verifier's scoping), so values leave a construct only as its results, which the rules
+//!   above cover: a value computed inside a divergent loop from uniform values is uniform
+//!   among the lanes running each iteration, and no use can see it after lanes left the
+//!   loop at different iterations (LLVM's "temporal divergence" cannot arise).
 //!
 //! Loop-carried values make the rules recursive; the analysis starts from "everything
 //! uniform" and repeats over the function until nothing changes (values only ever move
