@@ -30,6 +30,11 @@
 //!   for it are uniform, and a result is uniform iff every `break` operand for it is.
 //! * A `ret` or `unreachable` under a divergent `if` only removes lanes: the remaining
 //!   lanes still agree on every uniform value.
+//! * A value defined inside an `if` arm or a loop body is visible only there (the
+//!   verifier's scoping), so values leave a construct only as its results, which the rules
+//!   above cover: a value computed inside a divergent loop from uniform values is uniform
+//!   among the lanes running each iteration, and no use can see it after lanes left the
+//!   loop at different iterations (LLVM's "temporal divergence" cannot arise).
 //!
 //! Loop-carried values make the rules recursive; the analysis starts from "everything
 //! uniform" and repeats over the function until nothing changes (values only ever move
@@ -104,10 +109,10 @@ impl Uniformity {
         // Causes point to values marked earlier, so the chain ends; the bound keeps the
         // text short.
         for _ in 0..8 {
-            let name = format!("`%{}`", f.value_name(at));
             let Some(d) = self.divergence(at) else {
                 break;
             };
+            let name = format!("`%{}`", f.value_name(at));
             let (text, next) = match d {
                 Divergence::Parameter => (
                     format!("{name} is a parameter without `uniform` of a function that is not a kernel"),

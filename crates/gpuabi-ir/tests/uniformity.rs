@@ -243,7 +243,13 @@ fn @k(%n: i32) kernel {
     );
     // Loops in the order they are written, as in the CFG.
     let m = module(src);
-    assert_eq!(Cfg::build(m.function("k").unwrap()).loops.len(), 3);
+    let cfg = Cfg::build(m.function("k").unwrap());
+    let depths: Vec<u32> = cfg.loops.iter().map(|l| l.depth).collect();
+    assert_eq!(
+        depths,
+        [0, 0, 1],
+        "loop2 is the inner loop in both numberings"
+    );
     assert!(!u.is_divergent_loop(LoopId(0)));
     assert!(!u.is_divergent_loop(LoopId(1)));
     assert!(u.is_divergent_loop(LoopId(2)));

@@ -8,7 +8,8 @@
 //! of its exit block.
 //!
 //! Structure stays recoverable, so a GPU backend can rebuild its exec-mask nesting (as
-//! Mesa's ACO does from NIR's structured control flow): every block records the construct
+//! Mesa's ACO does from NIR's structured control flow in its instruction selection:
+//! `begin_divergent_if_then`, `begin_loop`, `emit_loop_jump`): every block records the construct
 //! it came from ([`BlockKind`]) and its innermost loop, every [`Terminator::Branch`] names
 //! its `if` and merge block, and [`LoopInfo`] gives each loop's header, exit block and
 //! nesting depth.
@@ -18,7 +19,9 @@
 //! loop's header comes first, then the blocks of its body, then its exit. Every `if` has
 //! both arm blocks and a merge block, and every loop an exit block, even when nothing
 //! reaches them (an empty else arm is a block holding only a jump to the merge; the merge of
-//! an `if` whose arms both `break` has no predecessors).
+//! an `if` whose arms both `break` has no predecessors). A loop's header is also the first
+//! block of its body; the blocks of the body are those between header and exit, and
+//! [`Block::in_loop`] names the innermost loop of each.
 
 mod build;
 mod print;

@@ -25,7 +25,8 @@ pub struct ValueData {
 /// Attributes of a parameter, as in the seed's signatures.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ParamAttrs {
-    /// Same value in every lane (the caller's job to ensure; not checked).
+    /// Same value in every lane of a wave; the verifier checks every call's argument with
+    /// the uniformity analysis.
     pub uniform: bool,
     /// The callee need not preserve the value.
     pub discardable: bool,
