@@ -3,6 +3,27 @@
 
 use serde::Serialize;
 
+/// What a cb0 field holds, for code that reads it (a compiler's kernel entry, a dispatch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Cb0Kind {
+    /// Global size x, y, z.
+    GlobalSize,
+    /// `work_dim`.
+    WorkDim,
+    /// Local (work-group) size x, y, z.
+    LocalSize,
+    /// Number of work-groups x, y, z.
+    NumGroups,
+    /// Global offset x, y, z.
+    GlobalOffset,
+    /// The documented product of the global offsets (dword 27).
+    OffsetProduct,
+    /// Offset of the global constant data.
+    ConstDataOffset,
+    /// The copy of the global offset x, y, z.
+    GlobalOffsetCopy,
+}
+
 /// One documented field of cb0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cb0Field {
@@ -12,21 +33,30 @@ pub struct Cb0Field {
     pub count: u32,
     /// What the runtime stores there.
     pub content: &'static str,
+    /// The same, as a value to match on.
+    #[serde(skip)]
+    pub kind: Cb0Kind,
 }
 
 /// Fields common to both bitnesses.
-const COMMON: [(u32, u32, &str); 6] = [
-    (0, 3, "global size x, y, z"),
-    (3, 1, "work_dim"),
-    (4, 3, "local size x, y, z"),
-    (8, 3, "number of groups x, y, z"),
-    (24, 3, "global offset x, y, z"),
+const COMMON: [(u32, u32, &str, Cb0Kind); 6] = [
+    (0, 3, "global size x, y, z", Cb0Kind::GlobalSize),
+    (3, 1, "work_dim", Cb0Kind::WorkDim),
+    (4, 3, "local size x, y, z", Cb0Kind::LocalSize),
+    (8, 3, "number of groups x, y, z", Cb0Kind::NumGroups),
+    (24, 3, "global offset x, y, z", Cb0Kind::GlobalOffset),
     (
         27,
         1,
         "off(0) * (dim >= 1 ? off(1) : 1) * (dim == 2 ? off(2) : 1)",
+        Cb0Kind::OffsetProduct,
     ),
 ];
+
+/// The first dword of the field of `kind` in a cb0 map, if the map has one.
+pub fn first_dword(map: &[Cb0Field], kind: Cb0Kind) -> Option<u32> {
+    map.iter().find(|f| f.kind == kind).map(|f| f.first)
+}
 
 /// The cb0 map of a 32-bit (`is_64bit == false`) or 64-bit binary, in dword order.
 ///
@@ -35,10 +65,11 @@ const COMMON: [(u32, u32, &str); 6] = [
 pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
     let mut out: Vec<Cb0Field> = COMMON
         .iter()
-        .map(|&(first, count, content)| Cb0Field {
+        .map(|&(first, count, content, kind)| Cb0Field {
             first,
             count,
             content,
+            kind,
         })
         .collect();
     if is_64bit {
@@ -46,22 +77,26 @@ pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
             first: 32,
             count: 2,
             content: "offset of the global constant data (64-bit)",
+            kind: Cb0Kind::ConstDataOffset,
         });
         out.push(Cb0Field {
             first: 37,
             count: 3,
             content: "global offset x, y, z (copy)",
+            kind: Cb0Kind::GlobalOffsetCopy,
         });
     } else {
         out.push(Cb0Field {
             first: 32,
             count: 1,
             content: "offset of the global constant data",
+            kind: Cb0Kind::ConstDataOffset,
         });
         out.push(Cb0Field {
             first: 36,
             count: 3,
             content: "global offset x, y, z (copy)",
+            kind: Cb0Kind::GlobalOffsetCopy,
         });
     }
     out

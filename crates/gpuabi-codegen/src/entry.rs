@@ -1,6 +1,8 @@
 //! Kernel entry: where a kernel finds its arguments and launch values, per entry ABI, and
 //! the code that takes them into temps at the top of the kernel.
 
+pub mod catalyst;
+
 use std::collections::BTreeSet;
 
 use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};

@@ -61,13 +61,22 @@ pub struct FunctionStats {
     pub scratch_bytes: u32,
 }
 
+/// How a compiled kernel is entered, per entry ABI: what a dispatcher needs to launch it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KernelEntry {
+    /// `hsa`: the kernel descriptor and the kernarg segment.
+    Hsa(gpuabi_amdgpu::hsa::Kernel),
+    /// `catalyst`: the Catalyst layout (user data, cb0, cb1 slots, UAV ids, registers).
+    Catalyst(Box<gpuabi_catalyst::KernelLayout>),
+}
+
 /// One compiled kernel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
     /// Its symbol (the IR function name).
     pub name: String,
-    /// How it is entered: descriptor and argument segment (`hsa`).
-    pub hsa: gpuabi_amdgpu::hsa::Kernel,
+    /// How it is entered.
+    pub entry: KernelEntry,
     /// Figures.
     pub stats: FunctionStats,
 }
@@ -109,11 +118,22 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             opts.wave
         )));
     }
-    if opts.entry == Entry::Catalyst {
-        return Err(CodegenError::Options(
-            "the catalyst entry is not compiled yet".to_string(),
-        ));
-    }
+    let catalyst_opts;
+    let opts = if opts.entry == Entry::Catalyst {
+        if opts.target != gpuabi_amdgpu::Target::Gfx8 {
+            return Err(CodegenError::Options(format!(
+                "the catalyst entry is GCN only: compile for gfx8, not {}",
+                opts.target.name()
+            )));
+        }
+        catalyst_opts = Options {
+            max_sgprs: opts.max_sgprs.min(entry::catalyst::max_sgprs()),
+            ..*opts
+        };
+        &catalyst_opts
+    } else {
+        opts
+    };
     gpuabi_ir::verify(module).map_err(|e| CodegenError::Verify(e.to_string()))?;
     for f in &module.functions {
         if let Some(span) = first_call(&f.body) {
@@ -135,7 +155,7 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
         let uniform: Vec<bool> = (0..func.values.len())
             .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))
             .collect();
-        let (mut mf, mut hsa) = isel::Isel::run(opts, func, &uniform)?;
+        let (mut mf, mut how) = isel::Isel::run(opts, func, &uniform)?;
         mir::validate(&mf).map_err(internal("instruction selection"))?;
         let (regs, stats) = allocate(&mut mf, opts)?;
         mir::validate(&mf).map_err(internal("spilling"))?;
@@ -148,13 +168,20 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             instructions: count,
             ..stats
         };
-        let d = &mut hsa.descriptor;
-        d.private_segment_fixed_size = stats.scratch_bytes;
-        d.next_free_vgpr = u32::from(stats.vgprs.max(1));
-        d.next_free_sgpr = u32::from(stats.sgprs.max(1));
+        match &mut how {
+            KernelEntry::Hsa(hsa) => {
+                let d = &mut hsa.descriptor;
+                d.private_segment_fixed_size = stats.scratch_bytes;
+                d.next_free_vgpr = u32::from(stats.vgprs.max(1));
+                d.next_free_sgpr = u32::from(stats.sgprs.max(1));
+            }
+            KernelEntry::Catalyst(layout) => {
+                **layout = entry::catalyst::catalyst_layout(func, Some((stats.sgprs, stats.vgprs)))?;
+            }
+        }
         kernels.push(Kernel {
             name: func.name.clone(),
-            hsa,
+            entry: how,
             stats,
         });
     }
@@ -247,6 +274,17 @@ fn rounds(
     for _ in 0..256 {
         match register_allocation::allocate(mf, file, limit) {
             Outcome::Assigned(r) => return Ok(r),
+            Outcome::Spill(victims) if file == RegFile::Vgpr && opts.entry == Entry::Catalyst => {
+                return Err(CodegenError::Registers {
+                    function: mf.name.clone(),
+                    what: format!(
+                        "{} values do not fit in {limit} VGPRs and spilling them needs scratch \
+                         memory: {}",
+                        victims.len(),
+                        entry::catalyst::NO_SCRATCH
+                    ),
+                });
+            }
             Outcome::Spill(victims) => {
                 *spilled += victims.len();
                 spill::spill(mf, &victims, slots, opts.target, opts.wave, buffer)?;

@@ -8,9 +8,11 @@
 
 use std::collections::BTreeMap;
 
-use gpuabi_codegen::Compiled;
+mod catalyst;
+
+use gpuabi_codegen::{Compiled, KernelEntry};
 use gpuabi_ir::interp::Dispatch;
-use gpuabi_sim::dispatch::{ArgValue, NdRange};
+use gpuabi_sim::dispatch::{ArgValue, NdRange, WaveSetup};
 use gpuabi_sim::{Image, Limits, Machine, Stats};
 
 /// A compiled run that could not be set up or stopped.
@@ -78,47 +80,12 @@ pub fn run(
         local: dispatch.group_size,
         offset: dispatch.global_offset,
     };
-    // The dispatch lays out the segment; the explicit arguments' bytes are then written
-    // from the interpreter's bits, exactly.
-    let explicit: Vec<&gpuabi_amdgpu::hsa::KernArg> = k
-        .hsa
-        .args
-        .iter()
-        .filter(|a| !a.kind.is_hidden())
-        .collect();
-    if explicit.len() != args.len() {
-        return Err(ExecError::Setup(format!(
-            "kernel `{kernel}` takes {} arguments, {} given",
-            explicit.len(),
-            args.len()
-        )));
-    }
-    let placeholder: BTreeMap<String, ArgValue> = explicit
-        .iter()
-        .map(|a| (a.name.clone(), ArgValue::Numbers(vec![0.0])))
-        .collect();
-    let setups = gpuabi_sim::hsa::dispatch(
-        &k.hsa,
-        compiled.program.target,
-        compiled.program.wave,
-        &nd,
-        &placeholder,
-        &mut machine.memory,
-        limits,
-    )
-    .map_err(|e| ExecError::Setup(e.to_string()))?;
-    let kernarg = machine
-        .memory
-        .find(gpuabi_sim::hsa::KERNARG_BUFFER)
-        .map(|b| b.base)
-        .ok_or_else(|| ExecError::Setup("the dispatch made no kernarg segment".into()))?;
-    for (a, bits) in explicit.iter().zip(args) {
-        let bytes = bits.to_le_bytes();
-        machine
-            .memory
-            .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
-            .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
-    }
+    let setups = match &k.entry {
+        KernelEntry::Hsa(hsa) => hsa_setups(hsa, compiled, &nd, args, &mut machine, limits)?,
+        KernelEntry::Catalyst(layout) => {
+            catalyst::setups(layout, &nd, args, &mut machine.memory, limits)?
+        }
+    };
     machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
         span: match e.origin() {
             Some(gpuabi_amdgpu::Origin::Source { start, end, .. }) => Some((*start, *end)),
@@ -137,6 +104,55 @@ pub fn run(
         buffers: out,
         stats: machine.stats.clone(),
     })
+}
+
+/// The `hsa` dispatch: the segment laid out by the simulator, then the explicit
+/// arguments' bytes written from the interpreter's bits, exactly.
+fn hsa_setups(
+    hsa: &gpuabi_amdgpu::hsa::Kernel,
+    compiled: &Compiled,
+    nd: &NdRange,
+    args: &[u64],
+    machine: &mut Machine,
+    limits: &Limits,
+) -> Result<Vec<WaveSetup>, ExecError> {
+    let explicit: Vec<&gpuabi_amdgpu::hsa::KernArg> =
+        hsa.args.iter().filter(|a| !a.kind.is_hidden()).collect();
+    if explicit.len() != args.len() {
+        return Err(ExecError::Setup(format!(
+            "kernel `{}` takes {} arguments, {} given",
+            hsa.name,
+            explicit.len(),
+            args.len()
+        )));
+    }
+    let placeholder: BTreeMap<String, ArgValue> = explicit
+        .iter()
+        .map(|a| (a.name.clone(), ArgValue::Numbers(vec![0.0])))
+        .collect();
+    let setups = gpuabi_sim::hsa::dispatch(
+        hsa,
+        compiled.program.target,
+        compiled.program.wave,
+        nd,
+        &placeholder,
+        &mut machine.memory,
+        limits,
+    )
+    .map_err(|e| ExecError::Setup(e.to_string()))?;
+    let kernarg = machine
+        .memory
+        .find(gpuabi_sim::hsa::KERNARG_BUFFER)
+        .map(|b| b.base)
+        .ok_or_else(|| ExecError::Setup("the dispatch made no kernarg segment".into()))?;
+    for (a, bits) in explicit.iter().zip(args) {
+        let bytes = bits.to_le_bytes();
+        machine
+            .memory
+            .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
+            .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
+    }
+    Ok(setups)
 }
 
 /// The first byte where two runs' buffers differ.

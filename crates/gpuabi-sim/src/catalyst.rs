@@ -45,6 +45,9 @@ pub enum CatalystError {
     Memory(String),
 }
 
+/// Name of the buffer holding cb1 (the argument buffer) that [`dispatch`] adds.
+pub const CB1_BUFFER: &str = "cb1";
+
 /// Wave size of the Catalyst ABI: GCN runs wave64.
 pub const CATALYST_WAVE: usize = 64;
 const CB0_DWORDS: usize = 64;
@@ -251,7 +254,7 @@ pub fn dispatch(
     let cb0_base = add(memory, "cb0", dwords_to_bytes(&cb0), global_limit)?;
     let cb1_bytes = dwords_to_bytes(&cb1);
     let cb1_len = cb1_bytes.len().max(4);
-    let cb1_base = add(memory, "cb1", cb1_bytes, global_limit)?;
+    let cb1_base = add(memory, CB1_BUFFER, cb1_bytes, global_limit)?;
     let cbs = [
         raw_descriptor(cb0_base, CB0_DWORDS * 4),
         raw_descriptor(cb1_base, cb1_len),

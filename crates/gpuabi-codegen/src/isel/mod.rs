@@ -105,7 +105,7 @@ impl<'a> Isel<'a> {
         opts: &'a Options,
         func: &'a ir::Function,
         uniform: &'a [bool],
-    ) -> Result<(mir::Function, gpuabi_amdgpu::hsa::Kernel), CodegenError> {
+    ) -> Result<(mir::Function, crate::KernelEntry), CodegenError> {
         let mut s = Isel {
             opts,
             func,
@@ -124,14 +124,23 @@ impl<'a> Isel<'a> {
             },
             launch: Launch::default(),
         };
-        let (launch, entry) = crate::entry::enter_hsa(&mut s).map_err(|what| {
-            CodegenError::Unsupported {
-                function: func.name.clone(),
-                start: func.span.start,
-                end: func.span.end,
-                what,
+        let (launch, entry) = match opts.entry {
+            crate::Entry::Hsa => {
+                let (launch, k) = crate::entry::enter_hsa(&mut s).map_err(|what| {
+                    CodegenError::Unsupported {
+                        function: func.name.clone(),
+                        start: func.span.start,
+                        end: func.span.end,
+                        what,
+                    }
+                })?;
+                (launch, crate::KernelEntry::Hsa(k))
             }
-        })?;
+            crate::Entry::Catalyst => {
+                let (launch, l) = crate::entry::catalyst::enter_catalyst(&mut s)?;
+                (launch, crate::KernelEntry::Catalyst(Box::new(l)))
+            }
+        };
         s.launch = launch;
         for (p, v) in func.params.iter().zip(s.launch.params.clone()) {
             s.values[p.value.index()] = Some(v);

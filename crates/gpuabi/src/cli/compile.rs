@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use gpuabi_amdgpu::hsa::{print_kernel_descriptor, print_preamble};
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_codegen::{CodegenError, Compiled, Entry, Options};
+use gpuabi_codegen::{CodegenError, Compiled, Entry, KernelEntry, Options};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
 
@@ -121,16 +121,29 @@ pub fn compile_module(module: &Module, opts: &Options, file: &Path, source: &str
     })
 }
 
-/// The assembly of a compiled module: target line, code, and one kernel descriptor per
-/// kernel.
+/// The assembly of a compiled module: target line, code, and per kernel its entry: an
+/// `.amdhsa_kernel` block (`hsa`), or a comment block with the Catalyst layout map
+/// (`catalyst`: a Catalyst binary is not an HSA code object, so the code assembles alone).
 pub fn assembly(c: &Compiled) -> Result<String> {
     let mut out = print_preamble(c.program.target);
     out.push_str(&gpuabi_amdgpu::asm::print(&c.program));
     for k in &c.kernels {
         out.push('\n');
-        let d = print_kernel_descriptor(&k.name, &k.hsa.descriptor, c.program.target, c.program.wave)
-            .map_err(|e| anyhow!("kernel `{}`: {e}", k.name))?;
-        out.push_str(&d);
+        match &k.entry {
+            KernelEntry::Hsa(hsa) => {
+                let d = print_kernel_descriptor(&k.name, &hsa.descriptor, c.program.target, c.program.wave)
+                    .map_err(|e| anyhow!("kernel `{}`: {e}", k.name))?;
+                out.push_str(&d);
+            }
+            KernelEntry::Catalyst(layout) => {
+                out.push_str("; Catalyst OpenCL 1.2 entry (gpuabi catalyst layout):\n");
+                for line in gpuabi_catalyst::render::text::render(layout).lines() {
+                    out.push_str(if line.is_empty() { ";" } else { "; " });
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
     }
     Ok(out)
 }

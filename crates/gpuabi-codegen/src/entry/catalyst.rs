@@ -1,0 +1,501 @@
+//! The `catalyst` kernel entry: AMD's Catalyst OpenCL 1.2 kernel ABI on GCN 1.2, with the
+//! layout computed by `gpuabi_catalyst::layout` (the same value `gpuabi catalyst layout`
+//! prints and the simulator's Catalyst dispatch fills), never restated here.
+//!
+//! The project's decisions, where the ABI leaves a compiler free:
+//!
+//! * An IR kernel becomes an OpenCL kernel of a 64-bit binary for a GCN 1.2 device
+//!   ([`DEVICE`], the default driver): `i32` parameters are `int`, `f32` `float`, `i64`
+//!   `long`, `ptr` `global uchar*`; `i1` (OpenCL has no 1-bit kernel arguments) and stack
+//!   handles are refused, naming the parameter. Every parameter counts as used, so every
+//!   pointer gets its own UAV. User data come from the layout engine's `amd` policy (a
+//!   model of AMD's compiler): immediate descriptors while they fit in s2–s15, table
+//!   pointers otherwise; the entry reads whichever the layout chose.
+//! * Dimensions: group id *d* is enabled when the body uses `group_id d` or `global_id d`,
+//!   local id *d* when it uses `local_id d` or `global_id d`. cb0 is used (and gets its
+//!   descriptor) only when the body reads a launch value other than those ids.
+//! * A value argument is read from cb1 with `s_buffer_load_dword(x2)` at its slot's byte
+//!   offset (GCN 1.2 scalar loads take byte offsets).
+//! * A pointer argument's value is the 64-bit base address of its UAV descriptor (dword 0
+//!   and the low 16 bits of dword 1, zero-extended) plus the 64-bit byte offset cb1 holds
+//!   for it (Catalyst passes global pointers as offsets into their UAV). The compiled code
+//!   then addresses global memory with that flat 64-bit address rather than through the
+//!   descriptor, so loads and stores are the same as under `hsa` and pointers may be
+//!   stored in memory and compared like any other value.
+//! * Launch values come from cb0, at the first dwords the layout's cb0 map gives:
+//!   `global_size`, `work_dim`, `group_size` (local size), `num_groups`, `global_offset`;
+//!   `global_id d` = group id × local size + global offset + local id, as AMD-compiled
+//!   code forms it: OpenCL's `get_global_id` includes the global offset on this ABI, as
+//!   the IR's `global_id` does.
+//! * No scratch: the simulator's Catalyst dispatch does not set up a scratch buffer (it
+//!   comes through `PTR_INTERNAL_GLOBAL_TABLE` and a wave offset SGPR), so a kernel with
+//!   stack arrays is refused here and one whose VGPRs spill is refused by the allocator.
+
+use std::collections::BTreeSet;
+
+use gpuabi_amdgpu::{Opcode, Operand, Target};
+use gpuabi_catalyst::args::ArgKind;
+use gpuabi_catalyst::cb0::{first_dword, Cb0Kind};
+use gpuabi_catalyst::driver::{Device, DEVICES};
+use gpuabi_catalyst::registers::Dims;
+use gpuabi_catalyst::resource_ids::Resource;
+use gpuabi_catalyst::types::{AddrSpace, ArgType, Kernel, KernelArg, Pointee, Scalar, ValueType};
+use gpuabi_catalyst::userdata::DataClass;
+use gpuabi_catalyst::{KernelLayout, Options, UserDataPolicy};
+use gpuabi_ir::ir::{self, InstrKind, Opcode as Op, Region, Span, Type};
+use gpuabi_layout::reg::{RegFile, RegRange};
+
+use super::{opcode_of, used_builtins, Launch};
+use crate::error::CodegenError;
+use crate::isel::{dword, imm, Isel, Val};
+use crate::mir::{MInst, MOp, Opnd, Pseudo, Temp};
+
+/// The GCN 1.2 device of the catalyst crate that `gfx8` kernels are laid out for (Tonga,
+/// the `gfx8` of the machine model).
+pub const DEVICE: &str = "Tonga";
+
+/// Bytes of one entry of the UAV table (8 dwords; buffers use the first 4).
+const UAV_TABLE_ENTRY: u32 = 32;
+/// Bytes of one entry of the constant-buffer table.
+const CB_TABLE_ENTRY: u32 = 16;
+/// The largest immediate byte offset of a GCN 1.2 scalar load (20 bits).
+const SMEM_MAX_OFFSET: u32 = 0xf_ffff;
+/// The argument buffer's constant-buffer id.
+const CB1: u32 = 1;
+/// The setup buffer's constant-buffer id.
+const CB0: u32 = 0;
+
+fn device() -> Device {
+    *DEVICES
+        .iter()
+        .find(|d| d.name == DEVICE)
+        .expect("the device table holds Tonga")
+}
+
+/// The most SGPRs a Catalyst kernel may allocate on GCN 1.2 (VCC, FLAT_SCRATCH and
+/// XNACK_MASK sit above them).
+pub fn max_sgprs() -> u16 {
+    device().generation.max_sgprs() as u16
+}
+
+/// The OpenCL kernel an IR kernel is under this ABI (every argument used).
+pub fn catalyst_kernel(func: &ir::Function) -> Result<Kernel, CodegenError> {
+    let mut args = Vec::with_capacity(func.params.len());
+    for p in &func.params {
+        let name = func.value_name(p.value).to_string();
+        let value = |scalar| ArgType::Value {
+            ty: ValueType { scalar, lanes: 1 },
+        };
+        let ty = match func.ty(p.value) {
+            Type::I32 => value(Scalar::Int),
+            Type::F32 => value(Scalar::Float),
+            Type::I64 => value(Scalar::Long),
+            Type::Ptr => ArgType::Pointer {
+                pointee: Pointee::Value {
+                    ty: ValueType {
+                        scalar: Scalar::UChar,
+                        lanes: 1,
+                    },
+                },
+                space: AddrSpace::Global,
+                is_const: false,
+                is_volatile: false,
+                is_restrict: false,
+            },
+            other => {
+                return Err(CodegenError::Unsupported {
+                    function: func.name.clone(),
+                    start: func.span.start,
+                    end: func.span.end,
+                    what: format!(
+                        "parameter `%{name}` has type {}: OpenCL kernel arguments under the \
+                         catalyst entry are i32, f32, i64 or ptr",
+                        other.name()
+                    ),
+                })
+            }
+        };
+        args.push(KernelArg {
+            name,
+            type_name: ty.default_type_name(),
+            ty,
+            used: true,
+            explicit_id: None,
+        });
+    }
+    Ok(Kernel {
+        name: func.name.clone(),
+        args,
+        reqd_work_group_size: None,
+    })
+}
+
+/// Which dimensions `func` needs (group ids, local ids) and whether it reads cb0.
+fn dims_of(used: &BTreeSet<(u8, usize)>) -> (Dims, bool) {
+    let mut group = 0u8;
+    let mut local = 0u8;
+    let mut cb0 = false;
+    for &(u, d) in used {
+        // The verifier keeps dimensions in 0..=2.
+        let bit = 1u8 << d;
+        match opcode_of(u) {
+            Op::GroupId => group |= bit,
+            Op::LocalId => local |= bit,
+            Op::GlobalId => {
+                group |= bit;
+                local |= bit;
+                cb0 = true;
+            }
+            _ => cb0 = true,
+        }
+    }
+    (Dims(group | (local << 3)), cb0)
+}
+
+/// The Catalyst layout of `func`; `regs` gives the SGPR and VGPR counts once the
+/// registers are allocated.
+pub fn catalyst_layout(
+    func: &ir::Function,
+    regs: Option<(u16, u16)>,
+) -> Result<KernelLayout, CodegenError> {
+    let kernel = catalyst_kernel(func)?;
+    let mut used = BTreeSet::new();
+    used_builtins(&func.body, &mut used);
+    let (dims, cb0) = dims_of(&used);
+    let mut opts = Options {
+        device: device(),
+        is_64bit: true,
+        dims: Some(dims),
+        userdata: UserDataPolicy::Amd,
+        setup_buffer_used: cb0,
+        ..Options::default()
+    };
+    let layout_error = |e: gpuabi_catalyst::LayoutError| CodegenError::Unsupported {
+        function: func.name.clone(),
+        start: func.span.start,
+        end: func.span.end,
+        what: format!("the Catalyst layout: {e}"),
+    };
+    if let Some((sgprs, vgprs)) = regs {
+        // The layout's own count is the minimum: the user data and group ids it loads.
+        let min = gpuabi_catalyst::layout(&kernel, &opts).map_err(layout_error)?;
+        opts.sgprs = Some(u32::from(sgprs).max(min.regs.sgprs));
+        opts.vgprs = Some(u32::from(vgprs));
+    }
+    gpuabi_catalyst::layout(&kernel, &opts).map_err(layout_error)
+}
+
+/// The first stack array of a region.
+fn first_alloca(r: &Region) -> Option<Span> {
+    r.instrs.iter().find_map(|i| match &i.kind {
+        InstrKind::Op(op) if op.opcode == Op::Alloca => Some(i.span),
+        InstrKind::If {
+            then_region,
+            else_region,
+            ..
+        } => first_alloca(then_region).or_else(|| first_alloca(else_region)),
+        InstrKind::Loop { body, .. } => first_alloca(body),
+        _ => None,
+    })
+}
+
+/// Why a kernel that needs scratch memory is not compiled under the catalyst entry.
+pub const NO_SCRATCH: &str = "the catalyst entry does not set up scratch memory yet (the \
+     simulator's Catalyst dispatch has no scratch buffer)";
+
+fn reg(name: &str) -> Result<RegRange, String> {
+    name.parse::<RegRange>()
+        .map_err(|e| format!("register `{name}` of the Catalyst layout: {e}"))
+}
+
+/// Emits the entry of `func` under the `catalyst` ABI into the current (entry) block and
+/// returns where everything is, with the layout the dispatcher fills.
+pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout), CodegenError> {
+    let func = s.func;
+    let unsupported = |what: String| CodegenError::Unsupported {
+        function: func.name.clone(),
+        start: func.span.start,
+        end: func.span.end,
+        what,
+    };
+    if s.target() != Target::Gfx8 {
+        return Err(unsupported(format!(
+            "the catalyst entry is compiled for gfx8 only, not {}",
+            s.target().name()
+        )));
+    }
+    if let Some(span) = first_alloca(&func.body) {
+        return Err(CodegenError::Unsupported {
+            function: func.name.clone(),
+            start: span.start,
+            end: span.end,
+            what: format!("a stack array needs scratch memory: {NO_SCRATCH}"),
+        });
+    }
+    let layout = catalyst_layout(func, None)?;
+    let mut used = BTreeSet::new();
+    used_builtins(&func.body, &mut used);
+
+    // Take the user data the code reads, the group ids and the local ids into temps with
+    // one parallel copy.
+    let mut copy: Vec<Opnd> = Vec::new();
+    let into = |s: &mut Isel<'_>, r: RegRange, copy: &mut Vec<Opnd>| -> Temp {
+        let t = match r.file() {
+            RegFile::Sgpr => s.stemp(r.count as u8),
+            RegFile::Vgpr => s.vtemp(r.count as u8),
+        };
+        copy.push(Opnd::Temp(s.whole(t)));
+        copy.push(Opnd::Fixed(Operand::Reg(r)));
+        t
+    };
+    // Descriptors by id: constant buffers and UAVs.
+    let mut cbs: Vec<(u32, Temp)> = Vec::new();
+    let mut uavs: Vec<(u32, Temp)> = Vec::new();
+    let mut cb_table = None;
+    let mut uav_table = None;
+    for e in &layout.userdata {
+        let r = RegRange::new(RegFile::Sgpr, e.reg_start as u16, e.reg_size as u16);
+        match (e.class, e.reg_size) {
+            (DataClass::IMM_CONST_BUFFER, 4) => cbs.push((e.api_slot, into(s, r, &mut copy))),
+            (DataClass::IMM_UAV, 4) => uavs.push((e.api_slot, into(s, r, &mut copy))),
+            (DataClass::PTR_CONST_BUFFER_TABLE, 2) => cb_table = Some(into(s, r, &mut copy)),
+            (DataClass::PTR_UAV_TABLE, 2) => uav_table = Some(into(s, r, &mut copy)),
+            (class, n) => {
+                return Err(unsupported(format!(
+                    "user data {class} in {n} SGPRs from s{} is not read by the catalyst entry",
+                    e.reg_start
+                )))
+            }
+        }
+    }
+    let group_dims: Vec<usize> = (0..3)
+        .filter(|d| layout.dims.group() & (1 << d) != 0)
+        .collect();
+    let mut gid: [Option<Temp>; 3] = [None; 3];
+    for (d, name) in group_dims.iter().zip(&layout.regs.group_id_sgprs) {
+        gid[*d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut copy));
+    }
+    let mut lid: [Option<Temp>; 3] = [None; 3];
+    for (d, name) in layout.regs.local_id_vgprs.iter().enumerate() {
+        lid[d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut copy));
+    }
+    s.push(MInst {
+        op: MOp::Pseudo(Pseudo::ParallelCopy),
+        opnds: copy.into_iter().collect(),
+        mods: Default::default(),
+        e64: false,
+        origin: s.origin,
+    });
+
+    // Descriptors in tables are loaded first.
+    let mut wait = false;
+    let mut resolve = |s: &mut Isel<'_>,
+                       list: &mut Vec<(u32, Temp)>,
+                       table: Option<Temp>,
+                       id: u32,
+                       entry: u32| {
+        if let Some((_, t)) = list.iter().find(|(i, _)| *i == id) {
+            return Some(*t);
+        }
+        let table = table?;
+        let t = s.stemp(4);
+        let offset = id * entry;
+        let off = smem_offset(s, offset);
+        s.emit(
+            Opcode::SLoadDwordx4,
+            [Opnd::Temp(s.whole(t)), Opnd::Temp(s.whole(table)), off],
+        );
+        list.push((id, t));
+        wait = true;
+        Some(t)
+    };
+    let cb1 = if layout.args.is_empty() {
+        None
+    } else {
+        Some(
+            resolve(s, &mut cbs, cb_table, CB1, CB_TABLE_ENTRY).ok_or_else(|| {
+                unsupported("the Catalyst layout gives no cb1 (argument buffer)".into())
+            })?,
+        )
+    };
+    let cb0 = if dims_of(&used).1 {
+        Some(
+            resolve(s, &mut cbs, cb_table, CB0, CB_TABLE_ENTRY).ok_or_else(|| {
+                unsupported("the Catalyst layout gives no cb0 (setup buffer)".into())
+            })?,
+        )
+    } else {
+        None
+    };
+    let mut uav_desc = Vec::new();
+    for a in &layout.args {
+        let desc = match (a.kind, a.resource) {
+            (ArgKind::Pointer, Some(Resource::Uav(id))) => Some(
+                resolve(s, &mut uavs, uav_table, id, UAV_TABLE_ENTRY).ok_or_else(|| {
+                    unsupported(format!(
+                        "the Catalyst layout gives no descriptor for UAV {id} of `{}`",
+                        a.name
+                    ))
+                })?,
+            ),
+            (ArgKind::Pointer, other) => {
+                return Err(unsupported(format!(
+                    "argument `{}` has resource {other:?}, not a UAV",
+                    a.name
+                )))
+            }
+            _ => None,
+        };
+        uav_desc.push(desc);
+    }
+    if wait {
+        s.wait_lgkm();
+    }
+
+    // Arguments from cb1, launch values from cb0.
+    let buffer_load = |s: &mut Isel<'_>, desc: Temp, offset: u32, dwords: u8| -> Temp {
+        let t = s.stemp(dwords);
+        let op = if dwords == 2 {
+            Opcode::SBufferLoadDwordx2
+        } else {
+            Opcode::SBufferLoadDword
+        };
+        let off = smem_offset(s, offset);
+        s.emit(op, [Opnd::Temp(s.whole(t)), Opnd::Temp(s.whole(desc)), off]);
+        t
+    };
+    let mut loaded = Vec::new();
+    for (p, a) in func.params.iter().zip(&layout.args) {
+        let cb1 = cb1.expect("arguments have cb1");
+        let dwords = crate::isel::dwords_of(func.ty(p.value));
+        loaded.push(buffer_load(s, cb1, a.slot.offset, dwords));
+    }
+    let from_cb0 = |s: &mut Isel<'_>, kind: Cb0Kind, d: usize| -> Result<Temp, CodegenError> {
+        let first = first_dword(&layout.cb0, kind)
+            .ok_or_else(|| unsupported(format!("the Catalyst cb0 map has no {kind:?} field")))?;
+        let cb0 = cb0.expect("cb0 is loaded when launch values are used");
+        Ok(buffer_load(s, cb0, 4 * (first + d as u32), 1))
+    };
+    let mut cb0_values: Vec<((Op, usize), Temp)> = Vec::new();
+    for &(u, d) in &used {
+        let op = opcode_of(u);
+        let kinds: &[Cb0Kind] = match op {
+            Op::GlobalSize => &[Cb0Kind::GlobalSize],
+            Op::WorkDim => &[Cb0Kind::WorkDim],
+            Op::GroupSize => &[Cb0Kind::LocalSize],
+            Op::NumGroups => &[Cb0Kind::NumGroups],
+            Op::GlobalOffset => &[Cb0Kind::GlobalOffset],
+            Op::GlobalId => &[Cb0Kind::LocalSize, Cb0Kind::GlobalOffset],
+            _ => &[],
+        };
+        for &k in kinds {
+            let t = from_cb0(s, k, if k == Cb0Kind::WorkDim { 0 } else { d })?;
+            cb0_values.push(((op, d), t));
+        }
+    }
+    if !loaded.is_empty() || !cb0_values.is_empty() {
+        s.wait_lgkm();
+    }
+
+    let mut params = Vec::new();
+    for ((p, t), desc) in func.params.iter().zip(loaded).zip(uav_desc) {
+        let v = match (func.ty(p.value), desc) {
+            (Type::Ptr, Some(desc)) => {
+                // The UAV's 48-bit base (dword 0, bits 0-15 of dword 1) plus the offset.
+                let hi = s.stemp(1);
+                let addr = s.stemp(2);
+                s.salu(
+                    Opcode::SAndB32,
+                    vec![
+                        Opnd::Temp(dword(hi, 0)),
+                        Opnd::Temp(dword(desc, 1)),
+                        imm(0xffff),
+                    ],
+                );
+                s.salu(
+                    Opcode::SAddU32,
+                    vec![
+                        Opnd::Temp(dword(addr, 0)),
+                        Opnd::Temp(dword(desc, 0)),
+                        Opnd::Temp(dword(t, 0)),
+                    ],
+                );
+                s.salu(
+                    Opcode::SAddcU32,
+                    vec![
+                        Opnd::Temp(dword(addr, 1)),
+                        Opnd::Temp(dword(hi, 0)),
+                        Opnd::Temp(dword(t, 1)),
+                    ],
+                );
+                addr
+            }
+            _ => t,
+        };
+        params.push(Val::S(v));
+    }
+
+    let value = |op: Op, d: usize, n: usize| -> Temp {
+        cb0_values
+            .iter()
+            .filter(|(k, _)| *k == (op, d))
+            .map(|(_, t)| *t)
+            .nth(n)
+            .expect("loaded above")
+    };
+    let mut builtins = Vec::new();
+    for &(u, d) in &used {
+        let op = opcode_of(u);
+        let v = match op {
+            Op::LocalId => lid.get(d).copied().flatten().map_or(Val::Const(0), Val::V),
+            Op::GroupId => gid.get(d).copied().flatten().map_or(Val::Const(0), Val::S),
+            Op::GlobalSize | Op::WorkDim | Op::GroupSize | Op::NumGroups | Op::GlobalOffset => {
+                Val::S(value(op, d, 0))
+            }
+            Op::GlobalId => {
+                let (size, offset) = (value(op, d, 0), value(op, d, 1));
+                let g = gid[d].expect("global ids enable the group id");
+                let l = lid[d].expect("global ids enable the local id");
+                let base = s.stemp(1);
+                s.salu(
+                    Opcode::SMulI32,
+                    vec![
+                        Opnd::Temp(dword(base, 0)),
+                        Opnd::Temp(dword(g, 0)),
+                        Opnd::Temp(dword(size, 0)),
+                    ],
+                );
+                s.salu(
+                    Opcode::SAddU32,
+                    vec![
+                        Opnd::Temp(dword(base, 0)),
+                        Opnd::Temp(dword(base, 0)),
+                        Opnd::Temp(dword(offset, 0)),
+                    ],
+                );
+                crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(base))
+            }
+            _ => unreachable!("launch builtin"),
+        };
+        builtins.push(((op, d), v));
+    }
+    Ok((
+        Launch {
+            params,
+            builtins,
+            scratch: None,
+        },
+        layout,
+    ))
+}
+
+/// A scalar load's offset operand: the immediate, or an SGPR holding it when it is
+/// beyond the 20-bit immediate.
+fn smem_offset(s: &mut Isel<'_>, offset: u32) -> Opnd {
+    if offset <= SMEM_MAX_OFFSET {
+        return imm(offset);
+    }
+    let t = s.stemp(1);
+    s.emit(Opcode::SMovB32, [Opnd::Temp(dword(t, 0)), imm(offset)]);
+    Opnd::Temp(dword(t, 0))
+}
