@@ -105,7 +105,7 @@ fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
             s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at as u32)]);
             (Base::Vgpr(dword(t, 0)), 0)
         }
-        Val::S(t) if s.target().is_rdna() => {
+        Val::S(t) if !scratch::uses_buffer(s.target()) => {
             let a = s.stemp(1);
             s.salu(Opcode::SAddU32, vec![Opnd::Temp(dword(a, 0)), Opnd::Temp(dword(t, 0)), imm(base)]);
             (Base::Sgpr(dword(a, 0)), 0)
