@@ -154,10 +154,11 @@ impl Targets {
     /// Every target of the machine model.
     pub const ALL: Targets = Targets(1 | 2 | 4);
 
-    /// The set holding just `target` (empty for a generation without encodings).
+    /// The set holding just `target` (empty for `gfx9`, which has no encodings).
     pub const fn of(target: Target) -> Targets {
         match target {
             Target::Gfx8 => Targets::GFX8,
+            Target::Gfx9 => Targets(0),
             Target::Gfx1030 => Targets::GFX1030,
             Target::Gfx1100 => Targets::GFX1100,
         }

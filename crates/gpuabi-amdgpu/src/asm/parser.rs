@@ -19,6 +19,16 @@ use crate::validate::{check_inst, check_operand};
 
 /// Parses a whole file. Errors name the line and column and say what was expected.
 pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmError> {
+    if !target.has_encodings() {
+        return Err(AsmError::new(
+            1,
+            1,
+            format!(
+                "the machine model has no instruction encodings for {target}; use one of gfx8, \
+                 gfx1030, gfx1100"
+            ),
+        ));
+    }
     if !target.supports(wave) {
         return Err(AsmError::new(
             1,
@@ -464,5 +474,10 @@ mod tests {
         let e = err("s_mov_b32 s102, 0", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("s0-s101"), "{e}");
         assert!(parse("v_nop", Target::Gfx8, WaveSize::W32).is_err());
+        let e = err("s_nop 0", Target::Gfx9, WaveSize::W64);
+        assert!(
+            e.message.contains("no instruction encodings for gfx9"),
+            "{e}"
+        );
     }
 }
