@@ -20,7 +20,7 @@ pub mod target;
 pub mod validate;
 
 pub use error::{AsmError, ProgramError};
-pub use inst::{Inst, MemMods};
+pub use inst::{Inst, MemMods, SrcMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
 pub use origin::Origin;
