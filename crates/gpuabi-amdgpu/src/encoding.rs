@@ -43,7 +43,7 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
     match info.format {
         Format::Vop3 => true,
         Format::Vop1 | Format::Vop2 | Format::Vopc => {
-            if inst.e64 {
+            if inst.e64 || !inst.src_mods.is_empty() {
                 return true;
             }
             if target.is_rdna() && matches!(inst.op, Opcode::VAddCoU32 | Opcode::VSubCoU32) {
@@ -75,7 +75,7 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
     match info.format {
         Format::Sop1 | Format::Sop2 | Format::Sopc => 4 + literal,
         Format::Sopk | Format::Sopp => 4,
-        Format::Smem | Format::Mubuf | Format::Global | Format::Scratch => 8,
+        Format::Smem | Format::Mubuf | Format::Global | Format::Scratch | Format::Flat => 8,
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

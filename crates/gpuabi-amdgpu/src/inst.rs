@@ -22,6 +22,38 @@ pub struct MemMods {
     pub dlc: bool,
 }
 
+/// Floating-point source modifiers of a VOP3-encoded instruction: bit `i` of `neg`/`abs`
+/// applies to source `i` (counted from 0 after the destinations). The absolute value is taken
+/// first, then the negation (`-|v1|`), as the hardware applies them to f32 sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SrcMods {
+    /// `-v1` / `neg(v1)`: the sign bit flipped.
+    pub neg: u8,
+    /// `|v1|` / `abs(v1)`: the sign bit cleared.
+    pub abs: u8,
+}
+
+impl SrcMods {
+    /// Whether no modifier is set.
+    pub const fn is_empty(self) -> bool {
+        self.neg == 0 && self.abs == 0
+    }
+
+    /// The f32 bits of source `i` after its modifiers.
+    pub const fn apply(self, i: usize, bits: u32) -> u32 {
+        let bits = if self.abs >> i & 1 != 0 {
+            bits & 0x7fff_ffff
+        } else {
+            bits
+        };
+        if self.neg >> i & 1 != 0 {
+            bits ^ 0x8000_0000
+        } else {
+            bits
+        }
+    }
+}
+
 /// One instruction with operands in assembly order (destinations first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inst {
@@ -34,6 +66,8 @@ pub struct Inst {
     /// Written with an explicit `_e64` suffix: use the 64-bit VOP3 encoding even when the
     /// 32-bit one would do.
     pub e64: bool,
+    /// f32 source modifiers (they need the VOP3 encoding).
+    pub src_mods: SrcMods,
 }
 
 impl Inst {
@@ -44,6 +78,7 @@ impl Inst {
             operands: operands.into_iter().collect(),
             mods: MemMods::default(),
             e64: false,
+            src_mods: SrcMods::default(),
         }
     }
 }

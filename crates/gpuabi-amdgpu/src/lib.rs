@@ -1,6 +1,7 @@
 //! gpuabi-amdgpu: the AMD GCN/RDNA machine model of gpuabi.
 //!
-//! It names the targets (`gfx8`, `gfx1030`, `gfx1100`) and their wave sizes, the operands an
+//! It names the targets (`gfx8`, `gfx1030`, `gfx1100`; the target type is `gpuabi-layout`'s
+//! [`Gfx`]) and their wave sizes, the operands an
 //! instruction can take (SGPR/VGPR tuples, `vcc`, `exec`, `m0`, inline constants, literals,
 //! label expressions), a table of instructions with their format, operand kinds, mnemonic
 //! per target and class, and a parser and printer for LLVM's AMDGPU assembly syntax.
@@ -20,9 +21,9 @@ pub mod target;
 pub mod validate;
 
 pub use error::{AsmError, ProgramError};
-pub use inst::{Inst, MemMods};
+pub use inst::{Inst, MemMods, SrcMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
 pub use origin::Origin;
 pub use program::{Entry, Item, Program};
-pub use target::{Target, WaveSize, MODELLED_TARGETS};
+pub use target::{Gfx, Target, WaveSize, MODELLED_TARGETS};

@@ -41,6 +41,9 @@ pub enum Format {
     Global,
     /// Per-lane scratch memory (RDNA).
     Scratch,
+    /// Flat memory (a 64-bit address per lane; the project models it on `gfx8`, where it
+    /// addresses global memory and has no offset).
+    Flat,
 }
 
 /// What an instruction does, for statistics and for the simulator's dispatch.
@@ -135,6 +138,8 @@ pub enum Kind {
     ScratchAddr,
     /// Scratch SGPR offset, or `off`.
     ScratchSAddr,
+    /// Flat address: a VGPR pair.
+    FlatAddr,
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -154,10 +159,11 @@ impl Targets {
     /// Every target of the machine model.
     pub const ALL: Targets = Targets(1 | 2 | 4);
 
-    /// The set holding just `target` (empty for a generation without encodings).
+    /// The set holding just `target` (empty for `gfx9`, which has no encodings).
     pub const fn of(target: Target) -> Targets {
         match target {
             Target::Gfx8 => Targets::GFX8,
+            Target::Gfx9 => Targets(0),
             Target::Gfx1030 => Targets::GFX1030,
             Target::Gfx1100 => Targets::GFX1100,
         }
@@ -292,6 +298,20 @@ pub struct OpInfo {
     pub srcs: &'static [Kind],
     /// Implicit operands and effects.
     pub effects: Effects,
+    /// The sources (bit `i` for source `i`) that take f32 modifiers (`-v1`, `|v1|`).
+    pub float_srcs: u8,
+    /// For memory instructions that move less than a dword per lane: the width and whether a
+    /// load sign-extends.
+    pub narrow: Option<Narrow>,
+}
+
+/// The width of a sub-dword memory access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Narrow {
+    /// Bytes per lane: 1 or 2.
+    pub bytes: u8,
+    /// Loads sign-extend (`sbyte`, `sshort`) rather than zero-extend.
+    pub signed: bool,
 }
 
 /// The default class and effects of a format: vector instructions act on the active lanes;
@@ -310,7 +330,9 @@ const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             (Class::Valu, Effects::READ_EXEC)
         }
-        Format::Mubuf | Format::Global => (Class::Vmem, Effects::READ_EXEC.union(mem)),
+        Format::Mubuf | Format::Global | Format::Flat => {
+            (Class::Vmem, Effects::READ_EXEC.union(mem))
+        }
         Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
     }
 }
@@ -335,6 +357,8 @@ const fn row(
         dsts,
         srcs,
         effects,
+        float_srcs: 0,
+        narrow: None,
     }
 }
 
@@ -356,6 +380,18 @@ impl OpInfo {
 
     const fn class(mut self, class: Class) -> OpInfo {
         self.class = class;
+        self
+    }
+
+    /// Sources `mask` (bit per source) are f32 values that take modifiers.
+    const fn float(mut self, mask: u8) -> OpInfo {
+        self.float_srcs = mask;
+        self
+    }
+
+    /// A sub-dword memory access of `bytes` bytes.
+    const fn narrow(mut self, bytes: u8, signed: bool) -> OpInfo {
+        self.narrow = Some(Narrow { bytes, signed });
         self
     }
 
@@ -397,6 +433,12 @@ impl OpInfo {
         all
     }
 
+    /// Whether the VOP3 encoding is VOP3b: a lane mask as second destination in place of
+    /// the `abs` and `clamp` fields (so sources take `neg` but not `abs`).
+    pub fn is_vop3b(&self) -> bool {
+        self.dsts.len() == 2 && self.dsts[1] == Kind::MaskDst
+    }
+
     /// All operand slots in assembly order.
     pub fn slots(&self) -> impl Iterator<Item = Kind> + '_ {
         self.dsts.iter().chain(self.srcs.iter()).copied()
@@ -418,6 +460,10 @@ const VV1: Kind = VReg(1);
 const MD: Kind = MaskDst;
 const MS: Kind = MaskSrc;
 const RDNA: Targets = Targets::RDNA;
+const GFX8: Targets = Targets::GFX8;
+const VV2: Kind = VReg(2);
+const VV4: Kind = VReg(4);
+const VD4: Kind = VDst(4);
 use Class::Branch;
 const READ_EXEC: Effects = Effects::READ_EXEC;
 
@@ -448,6 +494,7 @@ table! {
     SBcnt1I32B64 = row(Sop1, "s_bcnt1_i32_b64", &[SD1], &[SS2]), [WRITE_SCC];
     SFf1I32B32 = row(Sop1, "s_ff1_i32_b32", &[SD1], &[SS1]).gfx11("s_ctz_i32_b32"), [];
     SFf1I32B64 = row(Sop1, "s_ff1_i32_b64", &[SD1], &[SS2]).gfx11("s_ctz_i32_b64"), [];
+    SFlbitI32B32 = row(Sop1, "s_flbit_i32_b32", &[SD1], &[SS1]).gfx11("s_clz_i32_u32"), [];
     SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [];
     SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [];
     SGetpcB64 = row(Sop1, "s_getpc_b64", &[SD2], &[]), [];
@@ -533,19 +580,30 @@ table! {
     VMovB32 = row(Vop1, "v_mov_b32", &[VD1], &[VS1]), [];
     VNotB32 = row(Vop1, "v_not_b32", &[VD1], &[VS1]), [];
     VReadfirstlaneB32 = row(Vop1, "v_readfirstlane_b32", &[SD1], &[VV1]), [];
-    VRcpF32 = row(Vop1, "v_rcp_f32", &[VD1], &[VS1]), [];
-    VSqrtF32 = row(Vop1, "v_sqrt_f32", &[VD1], &[VS1]), [];
-    VFloorF32 = row(Vop1, "v_floor_f32", &[VD1], &[VS1]), [];
+    VRcpF32 = row(Vop1, "v_rcp_f32", &[VD1], &[VS1]).float(1), [];
+    VSqrtF32 = row(Vop1, "v_sqrt_f32", &[VD1], &[VS1]).float(1), [];
+    VFloorF32 = row(Vop1, "v_floor_f32", &[VD1], &[VS1]).float(1), [];
     VCvtF32I32 = row(Vop1, "v_cvt_f32_i32", &[VD1], &[VS1]), [];
     VCvtF32U32 = row(Vop1, "v_cvt_f32_u32", &[VD1], &[VS1]), [];
-    VCvtI32F32 = row(Vop1, "v_cvt_i32_f32", &[VD1], &[VS1]), [];
-    VCvtU32F32 = row(Vop1, "v_cvt_u32_f32", &[VD1], &[VS1]), [];
+    VCvtI32F32 = row(Vop1, "v_cvt_i32_f32", &[VD1], &[VS1]).float(1), [];
+    VCvtU32F32 = row(Vop1, "v_cvt_u32_f32", &[VD1], &[VS1]).float(1), [];
+    VCvtF32Ubyte0 = row(Vop1, "v_cvt_f32_ubyte0", &[VD1], &[VS1]), [];
+    VFfbhU32 = row(Vop1, "v_ffbh_u32", &[VD1], &[VS1]).gfx11("v_clz_i32_u32"), [];
+    VCeilF32 = row(Vop1, "v_ceil_f32", &[VD1], &[VS1]).float(1), [];
+    VTruncF32 = row(Vop1, "v_trunc_f32", &[VD1], &[VS1]).float(1), [];
+    VRndneF32 = row(Vop1, "v_rndne_f32", &[VD1], &[VS1]).float(1), [];
+    VFractF32 = row(Vop1, "v_fract_f32", &[VD1], &[VS1]).float(1), [];
+    VSinF32 = row(Vop1, "v_sin_f32", &[VD1], &[VS1]).float(1), [];
+    VCosF32 = row(Vop1, "v_cos_f32", &[VD1], &[VS1]).float(1), [];
+    VExpF32 = row(Vop1, "v_exp_f32", &[VD1], &[VS1]).float(1), [];
+    VLogF32 = row(Vop1, "v_log_f32", &[VD1], &[VS1]).float(1), [];
+    VRsqF32 = row(Vop1, "v_rsq_f32", &[VD1], &[VS1]).float(1), [];
     // Vector ALU, two sources.
-    VAddF32 = row(Vop2, "v_add_f32", &[VD1], &[VS1, VS1]), [];
-    VSubF32 = row(Vop2, "v_sub_f32", &[VD1], &[VS1, VS1]), [];
-    VMulF32 = row(Vop2, "v_mul_f32", &[VD1], &[VS1, VS1]), [];
-    VMinF32 = row(Vop2, "v_min_f32", &[VD1], &[VS1, VS1]), [];
-    VMaxF32 = row(Vop2, "v_max_f32", &[VD1], &[VS1, VS1]), [];
+    VAddF32 = row(Vop2, "v_add_f32", &[VD1], &[VS1, VS1]).float(3), [];
+    VSubF32 = row(Vop2, "v_sub_f32", &[VD1], &[VS1, VS1]).float(3), [];
+    VMulF32 = row(Vop2, "v_mul_f32", &[VD1], &[VS1, VS1]).float(3), [];
+    VMinF32 = row(Vop2, "v_min_f32", &[VD1], &[VS1, VS1]).float(3), [];
+    VMaxF32 = row(Vop2, "v_max_f32", &[VD1], &[VS1, VS1]).float(3), [];
     VMinI32 = row(Vop2, "v_min_i32", &[VD1], &[VS1, VS1]), [];
     VMaxI32 = row(Vop2, "v_max_i32", &[VD1], &[VS1, VS1]), [];
     VMinU32 = row(Vop2, "v_min_u32", &[VD1], &[VS1, VS1]), [];
@@ -567,12 +625,18 @@ table! {
     VMulLoU32 = row(Vop3, "v_mul_lo_u32", &[VD1], &[VS1, VS1]), [];
     VMulHiU32 = row(Vop3, "v_mul_hi_u32", &[VD1], &[VS1, VS1]), [];
     VMulHiI32 = row(Vop3, "v_mul_hi_i32", &[VD1], &[VS1, VS1]), [];
-    VFmaF32 = row(Vop3, "v_fma_f32", &[VD1], &[VS1, VS1, VS1]), [];
+    VFmaF32 = row(Vop3, "v_fma_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
     VLshlrevB64 = row(Vop3, "v_lshlrev_b64", &[VD2], &[VS1, VS2]), [];
     VLshrrevB64 = row(Vop3, "v_lshrrev_b64", &[VD2], &[VS1, VS2]), [];
     VAshrrevI64 = row(Vop3, "v_ashrrev_i64", &[VD2], &[VS1, VS2]), [];
     VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC), [];
     VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC), [];
+    VBcntU32B32 = row(Vop3, "v_bcnt_u32_b32", &[VD1], &[VS1, VS1]), [];
+    VLdexpF32 = row(Vop3, "v_ldexp_f32", &[VD1], &[VS1, VS1]).float(1), [];
+    VDivScaleF32 = row(Vop3, "v_div_scale_f32", &[VD1, MD], &[VS1, VS1, VS1]).float(7), [];
+    VDivFmasF32 = row(Vop3, "v_div_fmas_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [READ_VCC];
+    VDivFixupF32 = row(Vop3, "v_div_fixup_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMadU64U32 = row(Vop3, "v_mad_u64_u32", &[VD2, MD], &[VS1, VS1, VS2]), [];
     // Vector compares.
     VCmpEqU32 = row(Vopc, "v_cmp_eq_u32", &[MD], &[VS1, VS1]), [];
     VCmpNeU32 = row(Vopc, "v_cmp_ne_u32", &[MD], &[VS1, VS1]), [];
@@ -586,14 +650,28 @@ table! {
     VCmpLeI32 = row(Vopc, "v_cmp_le_i32", &[MD], &[VS1, VS1]), [];
     VCmpGtI32 = row(Vopc, "v_cmp_gt_i32", &[MD], &[VS1, VS1]), [];
     VCmpGeI32 = row(Vopc, "v_cmp_ge_i32", &[MD], &[VS1, VS1]), [];
-    VCmpEqF32 = row(Vopc, "v_cmp_eq_f32", &[MD], &[VS1, VS1]), [];
-    VCmpLgF32 = row(Vopc, "v_cmp_lg_f32", &[MD], &[VS1, VS1]), [];
-    VCmpNeqF32 = row(Vopc, "v_cmp_neq_f32", &[MD], &[VS1, VS1]), [];
-    VCmpLtF32 = row(Vopc, "v_cmp_lt_f32", &[MD], &[VS1, VS1]), [];
-    VCmpLeF32 = row(Vopc, "v_cmp_le_f32", &[MD], &[VS1, VS1]), [];
-    VCmpGtF32 = row(Vopc, "v_cmp_gt_f32", &[MD], &[VS1, VS1]), [];
-    VCmpGeF32 = row(Vopc, "v_cmp_ge_f32", &[MD], &[VS1, VS1]), [];
-    VCmpUF32 = row(Vopc, "v_cmp_u_f32", &[MD], &[VS1, VS1]), [];
+    VCmpEqF32 = row(Vopc, "v_cmp_eq_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpLgF32 = row(Vopc, "v_cmp_lg_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpNeqF32 = row(Vopc, "v_cmp_neq_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpLtF32 = row(Vopc, "v_cmp_lt_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpLeF32 = row(Vopc, "v_cmp_le_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpGtF32 = row(Vopc, "v_cmp_gt_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpGeF32 = row(Vopc, "v_cmp_ge_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpUF32 = row(Vopc, "v_cmp_u_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpOF32 = row(Vopc, "v_cmp_o_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpClassF32 = row(Vopc, "v_cmp_class_f32", &[MD], &[VS1, VS1]).float(1), [];
+    VCmpEqU64 = row(Vopc, "v_cmp_eq_u64", &[MD], &[VS2, VS2]), [];
+    VCmpNeU64 = row(Vopc, "v_cmp_ne_u64", &[MD], &[VS2, VS2]), [];
+    VCmpLtU64 = row(Vopc, "v_cmp_lt_u64", &[MD], &[VS2, VS2]), [];
+    VCmpLeU64 = row(Vopc, "v_cmp_le_u64", &[MD], &[VS2, VS2]), [];
+    VCmpGtU64 = row(Vopc, "v_cmp_gt_u64", &[MD], &[VS2, VS2]), [];
+    VCmpGeU64 = row(Vopc, "v_cmp_ge_u64", &[MD], &[VS2, VS2]), [];
+    VCmpEqI64 = row(Vopc, "v_cmp_eq_i64", &[MD], &[VS2, VS2]), [];
+    VCmpNeI64 = row(Vopc, "v_cmp_ne_i64", &[MD], &[VS2, VS2]), [];
+    VCmpLtI64 = row(Vopc, "v_cmp_lt_i64", &[MD], &[VS2, VS2]), [];
+    VCmpLeI64 = row(Vopc, "v_cmp_le_i64", &[MD], &[VS2, VS2]), [];
+    VCmpGtI64 = row(Vopc, "v_cmp_gt_i64", &[MD], &[VS2, VS2]), [];
+    VCmpGeI64 = row(Vopc, "v_cmp_ge_i64", &[MD], &[VS2, VS2]), [];
     // Buffer memory.
     BufferLoadDword = row(Mubuf, "buffer_load_dword", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b32"), [];
     BufferLoadDwordx2 = row(Mubuf, "buffer_load_dwordx2", &[VD2], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b64"), [];
@@ -601,6 +679,12 @@ table! {
     BufferStoreDword = row(Mubuf, "buffer_store_dword", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b32"), [];
     BufferStoreDwordx2 = row(Mubuf, "buffer_store_dwordx2", &[], &[VReg(2), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b64"), [];
     BufferStoreDwordx4 = row(Mubuf, "buffer_store_dwordx4", &[], &[VReg(4), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b128"), [];
+    BufferLoadUbyte = row(Mubuf, "buffer_load_ubyte", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_u8").narrow(1, false), [];
+    BufferLoadSbyte = row(Mubuf, "buffer_load_sbyte", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_i8").narrow(1, true), [];
+    BufferLoadUshort = row(Mubuf, "buffer_load_ushort", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_u16").narrow(2, false), [];
+    BufferLoadSshort = row(Mubuf, "buffer_load_sshort", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_i16").narrow(2, true), [];
+    BufferStoreByte = row(Mubuf, "buffer_store_byte", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b8").narrow(1, false), [];
+    BufferStoreShort = row(Mubuf, "buffer_store_short", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b16").narrow(2, false), [];
     // Global memory.
     GlobalLoadDword = row(Global, "global_load_dword", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b32").only(RDNA), [];
     GlobalLoadDwordx2 = row(Global, "global_load_dwordx2", &[VD2], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b64").only(RDNA), [];
@@ -608,6 +692,25 @@ table! {
     GlobalStoreDword = row(Global, "global_store_dword", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b32").only(RDNA), [];
     GlobalStoreDwordx2 = row(Global, "global_store_dwordx2", &[], &[GlobalAddr, VReg(2), GlobalSAddr]).gfx11("global_store_b64").only(RDNA), [];
     GlobalStoreDwordx4 = row(Global, "global_store_dwordx4", &[], &[GlobalAddr, VReg(4), GlobalSAddr]).gfx11("global_store_b128").only(RDNA), [];
+    GlobalLoadUbyte = row(Global, "global_load_ubyte", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_u8").only(RDNA).narrow(1, false), [];
+    GlobalLoadSbyte = row(Global, "global_load_sbyte", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_i8").only(RDNA).narrow(1, true), [];
+    GlobalLoadUshort = row(Global, "global_load_ushort", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_u16").only(RDNA).narrow(2, false), [];
+    GlobalLoadSshort = row(Global, "global_load_sshort", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_i16").only(RDNA).narrow(2, true), [];
+    GlobalStoreByte = row(Global, "global_store_byte", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b8").only(RDNA).narrow(1, false), [];
+    GlobalStoreShort = row(Global, "global_store_short", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b16").only(RDNA).narrow(2, false), [];
+    // Flat memory (gfx8: a VGPR pair address, no offset).
+    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).only(GFX8), [];
+    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).only(GFX8), [];
+    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).only(GFX8), [];
+    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).only(GFX8), [];
+    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).only(GFX8), [];
+    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).only(GFX8), [];
+    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).only(GFX8).narrow(1, false), [];
+    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).only(GFX8).narrow(1, true), [];
+    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).only(GFX8).narrow(2, false), [];
+    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).only(GFX8).narrow(2, true), [];
+    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).only(GFX8).narrow(1, false), [];
+    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).only(GFX8).narrow(2, false), [];
     // Scratch memory.
     ScratchLoadDword = row(Scratch, "scratch_load_dword", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b32").only(RDNA), [];
     ScratchLoadDwordx2 = row(Scratch, "scratch_load_dwordx2", &[VD2], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b64").only(RDNA), [];
@@ -645,11 +748,12 @@ impl Opcode {
         self.info().effects.contains(Effects::MEM_WRITE)
     }
 
-    /// Number of dwords a memory instruction moves per lane (0 for non-memory).
+    /// Number of dwords a memory instruction moves per lane (0 for non-memory; 1 for the
+    /// byte and short forms, whose width is [`OpInfo::narrow`]).
     pub fn mem_dwords(self) -> u8 {
         let info = self.info();
         match info.format {
-            Format::Mubuf | Format::Global | Format::Scratch => info
+            Format::Mubuf | Format::Global | Format::Scratch | Format::Flat => info
                 .slots()
                 .find_map(|k| match k {
                     VDst(n) | VReg(n) => Some(n),

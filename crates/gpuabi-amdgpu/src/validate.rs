@@ -5,7 +5,7 @@ use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::encoding::{needs_literal, uses_vop3};
 use crate::inst::Inst;
-use crate::opcodes::{Format, Kind, Opcode};
+use crate::opcodes::{Effects, Format, Kind, Opcode};
 use crate::operand::{Imm, Operand, Special};
 use crate::target::{Target, WaveSize};
 
@@ -72,6 +72,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::GlobalSAddr => "an SGPR pair or `off`".into(),
         Kind::ScratchAddr => "a VGPR or `off`".into(),
         Kind::ScratchSAddr => "an SGPR or `off`".into(),
+        Kind::FlatAddr => "a VGPR pair holding a 64-bit address".into(),
     }
 }
 
@@ -145,6 +146,9 @@ pub fn check_operand(
         Kind::VSrc(n) => {
             vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
         }
+        // VOP3b instructions (`v_div_scale_f32`, `v_mad_u64_u32`) may drop their lane mask
+        // into `null` on RDNA.
+        Kind::MaskDst if matches!(operand, Operand::Special(Special::Null)) => target.is_rdna(),
         Kind::MaskDst | Kind::MaskSrc => scalar_reg(operand, wave.mask_dwords(), target)?,
         Kind::Lane => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
@@ -172,6 +176,7 @@ pub fn check_operand(
             matches!(operand, Operand::Off)
                 || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
+        Kind::FlatAddr => vector_reg(operand, 2),
     };
     if ok {
         Ok(())
@@ -218,8 +223,15 @@ fn constant_bus_reads(inst: &Inst, wave: WaveSize, vop3: bool) -> usize {
         }
     }
     // The 32-bit encodings of v_cndmask/v_addc read vcc implicitly; it is already counted
-    // as an operand above because the project spells it out, as LLVM does.
-    let _ = (wave, vop3);
+    // as an operand above because the project spells it out, as LLVM does. An implicit read
+    // of vcc the syntax does not show (`v_div_fmas_f32`) takes the bus as well.
+    let _ = vop3;
+    if info.effects.contains(Effects::READ_VCC) {
+        let key = (Special::VccLo.hw_index(), u16::from(wave.mask_dwords()));
+        if !sgprs.contains(&key) {
+            sgprs.push(key);
+        }
+    }
     sgprs.len() + literals.len()
 }
 
@@ -233,6 +245,23 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     if inst.e64 && !vector_alu {
         return Err(Violation::whole(
             "`_e64` applies to vector ALU instructions only",
+        ));
+    }
+    let srcs = info.srcs.len().min(8);
+    let modified = inst.src_mods.neg | inst.src_mods.abs;
+    if modified & !info.float_srcs != 0 || (srcs < 8 && modified >> srcs != 0) {
+        let src = (0..8)
+            .find(|i| (modified & !info.float_srcs) >> i & 1 != 0)
+            .unwrap_or(0);
+        return Err(Violation::at(
+            info.dsts.len() + src,
+            "source modifiers (`-`, `|..|`) apply to the f32 sources of vector instructions \
+             only",
+        ));
+    }
+    if inst.src_mods.abs != 0 && info.is_vop3b() {
+        return Err(Violation::whole(
+            "VOP3b instructions take `neg` but not `abs` on their sources",
         ));
     }
     if vector_alu {
@@ -296,6 +325,13 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             }
             if !(0..=4095).contains(&inst.mods.offset) {
                 return Err(Violation::whole("buffer `offset:` must be 0..4095"));
+            }
+        }
+        Format::Flat => {
+            if inst.mods.offset != 0 || inst.mods.offen || inst.mods.idxen || inst.mods.dlc {
+                return Err(Violation::whole(format!(
+                    "flat instructions on {target} take no `offset:`, `offen`, `idxen` or `dlc`"
+                )));
             }
         }
         Format::Global | Format::Scratch => {

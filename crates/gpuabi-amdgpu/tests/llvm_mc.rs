@@ -119,9 +119,9 @@ fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VReg(_) => vec!["v[12:15]"],
         Kind::MaskDst => {
             if w64 {
-                vec!["vcc", "s[20:21]"]
+                vec!["vcc", "s[20:21]", "null"]
             } else {
-                vec!["vcc_lo", "s20"]
+                vec!["vcc_lo", "s20", "null"]
             }
         }
         Kind::MaskSrc => {
@@ -146,6 +146,7 @@ fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::GlobalSAddr => vec!["s[30:31]", "off"],
         Kind::ScratchAddr => vec!["v23", "off"],
         Kind::ScratchSAddr => vec!["off", "s30"],
+        Kind::FlatAddr => vec!["v[20:21]"],
     }
 }
 
@@ -154,6 +155,7 @@ fn modifier_samples(format: Format, vaddr_is_off: bool) -> Vec<&'static str> {
         Format::Mubuf if vaddr_is_off => vec!["", " offset:16", " offset:4095 glc"],
         Format::Mubuf => vec![" offen", " offen offset:4", " idxen offset:8 slc"],
         Format::Global | Format::Scratch => vec!["", " offset:-16", " offset:32 glc"],
+        Format::Flat => vec!["", " glc", " glc slc"],
         _ => vec![""],
     }
 }
@@ -168,13 +170,29 @@ fn generated_corpus(target: Target, wave: WaveSize) -> String {
             continue;
         };
         let slots: Vec<Kind> = info.slots().collect();
-        let mut variants: Vec<Vec<&str>> =
-            vec![slots.iter().map(|k| samples(*k, wave)[0]).collect()];
+        let mut variants: Vec<Vec<String>> = vec![slots
+            .iter()
+            .map(|k| samples(*k, wave)[0].to_string())
+            .collect()];
         for (i, k) in slots.iter().enumerate() {
             for alt in samples(*k, wave).into_iter().skip(1) {
                 let mut v = variants[0].clone();
-                v[i] = alt;
+                v[i] = alt.to_string();
                 variants.push(v);
+            }
+        }
+        // f32 source modifiers in both spellings, on every source that takes them.
+        for src in 0..info.srcs.len() {
+            if info.float_srcs >> src & 1 == 0 {
+                continue;
+            }
+            let i = info.dsts.len() + src;
+            for reg in samples(slots[i], wave).into_iter().take(2) {
+                for form in ["-{}", "|{}|", "-|{}|", "neg({})", "abs({})", "neg(abs({}))"] {
+                    let mut v = variants[0].clone();
+                    v[i] = form.replace("{}", reg);
+                    variants.push(v);
+                }
             }
         }
         let mut kept = 0;
@@ -182,7 +200,7 @@ fn generated_corpus(target: Target, wave: WaveSize) -> String {
             let off = v
                 .iter()
                 .zip(&slots)
-                .any(|(s, k)| *k == Kind::BufAddr && *s == "off");
+                .any(|(s, k)| *k == Kind::BufAddr && s == "off");
             for m in modifier_samples(info.format, off) {
                 let line = format!("\t{name} {}{m}\n", v.join(", "));
                 let line = line.replace(&format!("{name} \n"), &format!("{name}\n"));

@@ -145,7 +145,7 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let lid_dims = max_dim(&[Op::LocalId, Op::GlobalId]) as u8;
 
     let mut desc = KernelDescriptor::new(target, s.wave());
-    let scratch_by_buffer = !target.is_rdna();
+    let scratch_by_buffer = crate::scratch::uses_buffer(target);
     desc.user_sgpr_private_segment_buffer = scratch_by_buffer;
     desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer;
     desc.system_sgpr_workgroup_id_y = gid_dims >= 2;

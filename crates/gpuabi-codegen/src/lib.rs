@@ -90,6 +90,33 @@ pub struct Compiled {
     pub kernels: Vec<Kernel>,
 }
 
+impl Compiled {
+    /// The assembly of the module: the target line, the code, and each kernel's entry:
+    /// under `hsa` its `.amdhsa_kernel` descriptor block, which llvm-mc-19 assembles into
+    /// an HSA code object; under `catalyst` a comment block with the Catalyst layout map
+    /// (a Catalyst binary is not an HSA code object: the code assembles alone).
+    pub fn assembly(&self) -> Result<String, CodegenError> {
+        let (target, wave) = (self.program.target, self.program.wave);
+        let mut out = gpuabi_amdgpu::hsa::print_preamble(target);
+        out.push_str(&gpuabi_amdgpu::asm::print(&self.program));
+        for k in &self.kernels {
+            out.push('\n');
+            match &k.entry {
+                KernelEntry::Hsa(hsa) => {
+                    let d = gpuabi_amdgpu::hsa::print_kernel_descriptor(&k.name, &hsa.descriptor, target, wave)
+                        .map_err(|e| CodegenError::Internal {
+                            pass: "emission",
+                            message: format!("kernel `{}`: {e}", k.name),
+                        })?;
+                    out.push_str(&d);
+                }
+                KernelEntry::Catalyst(layout) => out.push_str(&entry::catalyst::comment_block(layout)),
+            }
+        }
+        Ok(out)
+    }
+}
+
 fn first_call(r: &Region) -> Option<gpuabi_ir::ir::Span> {
     r.instrs.iter().find_map(|i| match &i.kind {
         InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {

@@ -138,6 +138,7 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             operands: opnds,
                             mods: inst.mods,
                             e64: inst.e64,
+                            src_mods: Default::default(),
                         },
                         origin: inst.origin,
                     });

@@ -1,22 +1,26 @@
 //! Per-lane scratch (private) memory accesses: stack arrays and spill slots.
 //!
-//! RDNA uses `scratch_*` instructions, whose address is a per-lane VGPR offset, a uniform
-//! SGPR offset or neither, plus an immediate. GCN 1.2 has no scratch instructions: it
-//! uses `buffer_*` on the swizzled private segment buffer the kernel receives in `s[0:3]`,
-//! with the wave's offset as `soffset` (LLVM's and ACO's scheme on GFX8).
+//! GFX11 has architected flat scratch: `scratch_*` instructions address the lane's private
+//! memory with a per-lane VGPR offset, a uniform SGPR offset or neither, plus an
+//! immediate, and need no set-up. GCN 1.2 has no scratch instructions, and on GFX10
+//! `scratch_*` would need `FLAT_SCRATCH` initialised by the kernel: both use `buffer_*` on
+//! the swizzled private segment buffer the kernel receives in `s[0:3]`, with the wave's
+//! offset as `soffset` (what llc-19 emits for `amdgpu_kernel` on both).
 
 use gpuabi_amdgpu::{MemMods, Opcode, Operand, Target};
 
 use crate::mir::{MInst, MOp, Opnd, Origin, Slice};
 
-/// The largest immediate offset of a scratch access on `target` (the encodings' field:
-/// 12 bits unsigned for MUBUF, 12 bits signed on GFX10, 13 bits signed on GFX11).
-pub fn max_offset(target: Target) -> i32 {
-    match target {
-        Target::Gfx8 => 4095,
-        Target::Gfx1030 => 2047,
-        Target::Gfx1100 => 4095,
-    }
+/// Whether scratch goes through the private segment buffer (`buffer_*`) rather than
+/// `scratch_*`.
+pub fn uses_buffer(target: Target) -> bool {
+    target != Target::Gfx1100
+}
+
+/// The largest immediate offset of a scratch access on `target`: 12 bits unsigned in
+/// MUBUF, 13 bits signed in GFX11's `scratch_*`.
+pub fn max_offset(_target: Target) -> i32 {
+    4095
 }
 
 /// Where a scratch access goes, besides its immediate offset.
@@ -41,7 +45,7 @@ pub struct BufferRegs {
 
 fn opcode(target: Target, store: bool, dwords: u8) -> Opcode {
     use Opcode::*;
-    match (target.is_rdna(), store, dwords) {
+    match (!uses_buffer(target), store, dwords) {
         (true, false, 1) => ScratchLoadDword,
         (true, false, 2) => ScratchLoadDwordx2,
         (true, false, _) => ScratchLoadDwordx4,
@@ -74,7 +78,7 @@ pub fn access(
         ..MemMods::default()
     };
     let off = || Opnd::Fixed(Operand::Off);
-    let opnds: Vec<Opnd> = if target.is_rdna() {
+    let opnds: Vec<Opnd> = if !uses_buffer(target) {
         let (v, s) = match base {
             Base::None => (off(), off()),
             Base::Vgpr(v) => (Opnd::Temp(v), off()),
@@ -86,7 +90,7 @@ pub fn access(
             vec![Opnd::Temp(data), v, s]
         }
     } else {
-        let regs = buffer.expect("GCN 1.2 scratch needs the private segment buffer");
+        let regs = buffer.expect("buffer scratch needs the private segment buffer");
         let v = match base {
             Base::Vgpr(v) => {
                 mods.offen = true;

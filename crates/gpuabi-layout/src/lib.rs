@@ -5,5 +5,6 @@
 //! machine model.
 
 pub mod aco;
+pub mod gfx;
 pub mod reg;
 pub mod svg;

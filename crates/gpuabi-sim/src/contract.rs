@@ -16,7 +16,7 @@
 use std::fmt;
 
 use gpuabi_amdgpu::{Origin, Target, WaveSize};
-use gpuabi_layout::aco::{self, Abi, AcoError, Demand, Gfx, LimitInputs};
+use gpuabi_layout::aco::{self, Abi, AcoError, Demand, LimitInputs};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 
 use crate::image::{Decoded, Image};
@@ -114,15 +114,6 @@ pub struct Contract {
     pub checked_returns: u64,
 }
 
-/// The gpuabi-layout generation of a machine target.
-pub fn gfx_of(target: Target) -> Gfx {
-    match target {
-        Target::Gfx8 => Gfx::Gfx8,
-        Target::Gfx1030 => Gfx::Gfx1030,
-        Target::Gfx1100 => Gfx::Gfx1100,
-    }
-}
-
 impl Contract {
     /// A contract from an explicit preserved set.
     pub fn new(
@@ -160,8 +151,7 @@ impl Contract {
     ) -> Result<Contract, AcoError> {
         let limit = match limit {
             Some(l) => l,
-            None => aco::Target::new(gfx_of(target), wave.lanes())?
-                .default_limit(LimitInputs::default()),
+            None => aco::Target::new(target, wave.lanes())?.default_limit(LimitInputs::default()),
         };
         let ranges = aco::register_ranges(&abi.block, limit)?;
         let mut preserved = ranges.preserved;

@@ -7,7 +7,7 @@ use gpuabi_amdgpu::asm::printer::print_inst;
 use gpuabi_amdgpu::opcodes::Kind;
 use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::{
-    encoding, Class, MemMods, Opcode, Operand, Origin, Program, Special, Target, WaveSize,
+    encoding, Class, MemMods, Opcode, Operand, Origin, Program, Special, SrcMods, Target, WaveSize,
 };
 
 use crate::error::SimError;
@@ -56,6 +56,8 @@ pub struct Decoded {
     pub src: [Src; 4],
     /// Memory modifiers.
     pub mods: MemMods,
+    /// f32 source modifiers.
+    pub src_mods: SrcMods,
     /// Its byte address.
     pub addr: u64,
     /// Byte address of the next instruction.
@@ -169,6 +171,7 @@ impl Image {
                 dst,
                 src,
                 mods: inst.mods,
+                src_mods: inst.src_mods,
                 addr,
                 next_addr: addr + size,
                 target: 0,

@@ -141,6 +141,23 @@ impl Memory {
         Some(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
     }
 
+    /// Reads `bytes` (1, 2 or 4) little-endian bytes, zero-extended; `None` if outside every
+    /// buffer.
+    pub fn read(&self, addr: u64, bytes: u32) -> Option<u32> {
+        let (i, off) = self.locate(addr, bytes)?;
+        let d = &self.buffers[i].data[off..off + bytes as usize];
+        Some(d.iter().rev().fold(0u32, |v, b| v << 8 | u32::from(*b)))
+    }
+
+    /// Writes the low `bytes` (1, 2 or 4) bytes of `value`, little-endian; `None` if outside
+    /// every buffer.
+    pub fn write(&mut self, addr: u64, bytes: u32, value: u32) -> Option<()> {
+        let (i, off) = self.locate(addr, bytes)?;
+        let n = bytes as usize;
+        self.buffers[i].data[off..off + n].copy_from_slice(&value.to_le_bytes()[..n]);
+        Some(())
+    }
+
     /// Writes a little-endian dword; `None` if outside every buffer.
     pub fn write_u32(&mut self, addr: u64, value: u32) -> Option<()> {
         let (i, off) = self.locate(addr, 4)?;

@@ -54,7 +54,7 @@ fn src_dwords(kind: Kind, wave: WaveSize, global_saddr: bool) -> u16 {
                 2
             }
         }
-        Kind::GlobalSAddr => 2,
+        Kind::GlobalSAddr | Kind::FlatAddr => 2,
         Kind::SDst(n) | Kind::VDst(n) => u16::from(n),
         _ => 1,
     }

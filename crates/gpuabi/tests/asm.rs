@@ -60,6 +60,14 @@ fn parse_errors_name_file_line_column() {
     assert!(text(&o.stderr).contains("--wave"), "{}", text(&o.stderr));
     let o = gpuabi(&["asm", "check", &f, "--target", "gfx9000"]);
     assert!(!o.status.success());
+    // gfx9 is a target of the layout engines but has no encodings in the machine model.
+    let o = gpuabi(&["asm", "check", &f, "--target", "gfx9"]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("--target") && err.contains("no instruction encodings for gfx9"),
+        "{err}"
+    );
 }
 
 #[test]

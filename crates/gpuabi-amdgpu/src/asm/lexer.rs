@@ -9,7 +9,7 @@ pub enum Tok {
     Word(String),
     /// A number as written (`12`, `0x1f`, `1.5`); a leading minus is a separate token.
     Number(String),
-    /// One of `, : ( ) + -`.
+    /// One of `, : ( ) + - |`.
     Punct(char),
 }
 
@@ -87,7 +87,7 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
                 tok: Tok::Number(chars[start..i].iter().collect()),
                 column,
             });
-        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-') {
+        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|') {
             out.push(Token {
                 tok: Tok::Punct(c),
                 column,

@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::lexer::{lex, strip_comment, Tok, Token};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
-use crate::inst::{Inst, MemMods};
+use crate::inst::{Inst, MemMods, SrcMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::origin::Origin;
@@ -19,6 +19,16 @@ use crate::validate::{check_inst, check_operand};
 
 /// Parses a whole file. Errors name the line and column and say what was expected.
 pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmError> {
+    if !target.has_encodings() {
+        return Err(AsmError::new(
+            1,
+            1,
+            format!(
+                "the machine model has no instruction encodings for {target}; use one of gfx8, \
+                 gfx1030, gfx1100"
+            ),
+        ));
+    }
     if !target.supports(wave) {
         return Err(AsmError::new(
             1,
@@ -170,6 +180,7 @@ impl LineParser<'_> {
         self.pos += 1;
         let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
         let mut columns = Vec::new();
+        let mut src_mods = SrcMods::default();
         for (i, kind) in info.slots().enumerate() {
             if i > 0 && self.peek(0).is_some() {
                 match self.peek(0) {
@@ -189,8 +200,32 @@ impl LineParser<'_> {
                 )));
             }
             let column = self.column();
+            let src = i.checked_sub(info.dsts.len());
             let operand = if kind == Kind::Waitcnt {
                 self.waitcnt()?
+            } else if let Some(src) = src.filter(|s| *s < 8) {
+                let (operand, neg, abs) = self.modified_operand()?;
+                if (neg || abs) && info.float_srcs >> src & 1 == 0 {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!(
+                            "source {} of `{word}` takes no modifiers (`-`, `|..|`, neg(), \
+                             abs() apply to f32 sources)",
+                            src + 1
+                        ),
+                    ));
+                }
+                if abs && info.is_vop3b() {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("`{word}` (VOP3b) takes `neg` but not `abs` on its sources"),
+                    ));
+                }
+                src_mods.neg |= u8::from(neg) << src;
+                src_mods.abs |= u8::from(abs) << src;
+                operand
             } else {
                 self.operand()?
             };
@@ -205,6 +240,7 @@ impl LineParser<'_> {
             operands,
             mods,
             e64,
+            src_mods,
         };
         if e32 && uses_vop3(&inst, self.target, self.wave) {
             return Err(AsmError::new(
@@ -295,6 +331,55 @@ impl LineParser<'_> {
         }
     }
 
+    /// An operand with f32 modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)` and their
+    /// nestings. A minus before a number is the number's sign, not a modifier (as in LLVM).
+    /// Returns the operand and whether it is negated and whether its absolute value is taken.
+    fn modified_operand(&mut self) -> Result<(Operand, bool, bool), AsmError> {
+        let (mut neg, mut abs) = (false, false);
+        let mut closers: Vec<char> = Vec::new();
+        loop {
+            let column = self.column();
+            let (flag, closer, width) = match (self.peek(0), self.peek(1)) {
+                (Some(Tok::Punct('-')), Some(Tok::Number(_))) => break,
+                (Some(Tok::Punct('-')), _) => (&mut neg, None, 1),
+                (Some(Tok::Punct('|')), _) => (&mut abs, Some('|'), 1),
+                (Some(Tok::Word(w)), Some(Tok::Punct('('))) if w == "neg" => {
+                    (&mut neg, Some(')'), 2)
+                }
+                (Some(Tok::Word(w)), Some(Tok::Punct('('))) if w == "abs" => {
+                    (&mut abs, Some(')'), 2)
+                }
+                _ => break,
+            };
+            if *flag {
+                return Err(AsmError::new(
+                    self.line,
+                    column,
+                    "a modifier given twice on one source",
+                ));
+            }
+            *flag = true;
+            closers.extend(closer);
+            self.pos += width;
+        }
+        let column = self.column();
+        let operand = self.operand()?;
+        if (neg || abs) && !matches!(operand, Operand::Reg(_) | Operand::Special(_)) {
+            return Err(AsmError::new(
+                self.line,
+                column,
+                "modifiers apply to registers; write a negative constant as `-1.0`",
+            ));
+        }
+        while let Some(c) = closers.pop() {
+            if self.next() != Some(Tok::Punct(c)) {
+                self.pos -= 1;
+                return Err(self.error(format!("expected `{c}` to close the modifier")));
+            }
+        }
+        Ok((operand, neg, abs))
+    }
+
     fn int_addend(&mut self, negative: bool) -> Result<i64, AsmError> {
         match self.number(negative)? {
             Imm::Int(v) => Ok(v),
@@ -347,7 +432,10 @@ impl LineParser<'_> {
 
     fn modifiers(&mut self, format: Format) -> Result<MemMods, AsmError> {
         let mut mods = MemMods::default();
-        let memory = matches!(format, Format::Mubuf | Format::Global | Format::Scratch);
+        let memory = matches!(
+            format,
+            Format::Mubuf | Format::Global | Format::Scratch | Format::Flat
+        );
         while let Some(tok) = self.peek(0).cloned() {
             let Tok::Word(w) = tok else {
                 return Err(self.error("expected the end of the line or a modifier"));
@@ -464,5 +552,10 @@ mod tests {
         let e = err("s_mov_b32 s102, 0", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("s0-s101"), "{e}");
         assert!(parse("v_nop", Target::Gfx8, WaveSize::W32).is_err());
+        let e = err("s_nop 0", Target::Gfx9, WaveSize::W64);
+        assert!(
+            e.message.contains("no instruction encodings for gfx9"),
+            "{e}"
+        );
     }
 }

@@ -16,9 +16,23 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     if inst.e64 {
         out.push_str("_e64");
     }
+    let dsts = info.dsts.len();
     for (i, op) in inst.operands.iter().enumerate() {
         out.push_str(if i == 0 { " " } else { ", " });
-        let _ = write!(out, "{op}");
+        // LLVM prints `neg(x)` as `-x` and `abs(x)` as `|x|`.
+        let (neg, abs) = match i.checked_sub(dsts) {
+            Some(s) if s < 8 => (
+                inst.src_mods.neg >> s & 1 != 0,
+                inst.src_mods.abs >> s & 1 != 0,
+            ),
+            _ => (false, false),
+        };
+        let _ = match (neg, abs) {
+            (false, false) => write!(out, "{op}"),
+            (true, false) => write!(out, "-{op}"),
+            (false, true) => write!(out, "|{op}|"),
+            (true, true) => write!(out, "-|{op}|"),
+        };
     }
     let m = &inst.mods;
     for (flag, text) in [(m.offen, "offen"), (m.idxen, "idxen")] {

@@ -34,6 +34,15 @@ pub const fn features(target: Target, wave: WaveSize) -> HsaFeatures {
             aperture_regs: false,
             user_sgpr_init16_bug: false,
         },
+        // GFX9 (Vega, gfx900) has aperture registers and no architected flat scratch; the
+        // machine model refuses gfx9 programs, so this row only describes the ABI.
+        Target::Gfx9 => HsaFeatures {
+            processor: "gfx900",
+            architected_flat_scratch: false,
+            packed_work_item_ids: false,
+            aperture_regs: true,
+            user_sgpr_init16_bug: false,
+        },
         Target::Gfx1030 => HsaFeatures {
             processor: "gfx1030",
             architected_flat_scratch: false,

@@ -499,3 +499,14 @@ fn smem_offset(s: &mut Isel<'_>, offset: u32) -> Opnd {
     s.emit(Opcode::SMovB32, [Opnd::Temp(dword(t, 0)), imm(offset)]);
     Opnd::Temp(dword(t, 0))
 }
+
+/// The layout map of `gpuabi catalyst layout` as an assembly comment block.
+pub fn comment_block(layout: &KernelLayout) -> String {
+    let mut out = String::from("; Catalyst OpenCL 1.2 entry (gpuabi catalyst layout):\n");
+    for line in gpuabi_catalyst::render::text::render(layout).lines() {
+        out.push_str(if line.is_empty() { ";" } else { "; " });
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}

@@ -522,37 +522,16 @@ fn popcount(s: &mut Isel<'_>, ty: Type, a: Val, uniform: bool) -> Val {
         }
         return Val::S(r);
     }
-    let lo = Val::V(s.to_vgpr(a, dwords_of(ty)));
-    let count = |s: &mut Isel<'_>, x: Val, i: u8| -> Val {
-        // The classic bit-parallel count (Hacker's Delight, 5-1) on one dword.
-        let x = match x {
-            Val::V(t) if dwords_of(ty) == 2 => {
-                let r = s.vtemp(1);
-                s.emit(Opcode::VMovB32, [d(r, 0), d(t, i)]);
-                Val::V(r)
-            }
-            other => other,
-        };
-        let h = v_binop(s, Op::Lshr, Type::I32, x, Val::Const(1));
-        let h = v_binop(s, Op::And, Type::I32, h, Val::Const(0x5555_5555));
-        let x = v_binop(s, Op::Sub, Type::I32, x, h);
-        let a2 = v_binop(s, Op::And, Type::I32, x, Val::Const(0x3333_3333));
-        let b2 = v_binop(s, Op::Lshr, Type::I32, x, Val::Const(2));
-        let b2 = v_binop(s, Op::And, Type::I32, b2, Val::Const(0x3333_3333));
-        let x = v_binop(s, Op::Add, Type::I32, a2, b2);
-        let h = v_binop(s, Op::Lshr, Type::I32, x, Val::Const(4));
-        let x = v_binop(s, Op::Add, Type::I32, x, h);
-        let x = v_binop(s, Op::And, Type::I32, x, Val::Const(0x0f0f_0f0f));
-        let x = v_binop(s, Op::Mul, Type::I32, x, Val::Const(0x0101_0101));
-        v_binop(s, Op::Lshr, Type::I32, x, Val::Const(24))
-    };
-    let c0 = count(s, lo, 0);
-    if ty != Type::I64 {
-        return c0;
+    let r = s.vtemp(dwords_of(ty));
+    let x = s.src(a, 0);
+    s.valu(Opcode::VBcntU32B32, vec![d(r, 0), x, imm(0)]);
+    if ty == Type::I64 {
+        // v_bcnt_u32_b32 adds its second source: count the high word on top.
+        let y = s.src(a, 1);
+        s.valu(Opcode::VBcntU32B32, vec![d(r, 0), y, d(r, 0)]);
+        s.emit(Opcode::VMovB32, [d(r, 1), imm(0)]);
     }
-    let c1 = count(s, lo, 1);
-    let sum = v_binop(s, Op::Add, Type::I32, c0, c1);
-    int_convert(s, Op::Zext, Type::I32, Type::I64, sum, false)
+    Val::V(r)
 }
 
 /// A lane mask as the IR value it stands for: kept as a mask, or turned into a uniform

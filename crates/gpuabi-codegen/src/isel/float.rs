@@ -58,41 +58,116 @@ pub(crate) fn float_op(s: &mut Isel<'_>, op: Op, args: &[Val]) -> Result<Val, Co
         Op::Fneg => s.vop2(Opcode::VXorB32, args[0], Val::Const(0x8000_0000)),
         Op::Fabs => s.vop2(Opcode::VAndB32, args[0], Val::Const(0x7fff_ffff)),
         Op::Ffloor => s.vop1(Opcode::VFloorF32, args[0]),
-        Op::Fceil => ceil(s, args[0]),
-        Op::Ftrunc => {
-            // Toward zero: ceil below zero, floor otherwise (NaN takes floor, which keeps it).
-            let f = s.vop1(Opcode::VFloorF32, args[0]);
-            let c = ceil(s, args[0]);
-            let neg = s.mask_temp();
-            let x = s.src(args[0], 0);
-            s.valu(Opcode::VCmpLtF32, vec![Opnd::Temp(s.whole(neg)), x, imm(0)]);
-            let r = s.vtemp(1);
-            s.valu(
-                Opcode::VCndmaskB32,
-                vec![d(r, 0), d(f, 0), d(c, 0), Opnd::Temp(s.whole(neg))],
-            );
-            r
-        }
+        Op::Fceil => s.vop1(Opcode::VCeilF32, args[0]),
+        Op::Ftrunc => s.vop1(Opcode::VTruncF32, args[0]),
         Op::Ffract => {
             // x - floor(x) as one subtraction, which is what the IR defines (v_fract_f32
             // clamps below 1.0 and differs for tiny negative inputs).
             let f = s.vop1(Opcode::VFloorF32, args[0]);
             s.vop2(Opcode::VSubF32, args[0], Val::V(f))
         }
-        Op::Fsqrt => s.vop1(Opcode::VSqrtF32, args[0]),
-        Op::Fdiv | Op::Frsq | Op::Fsin | Op::Fcos | Op::Fexp2 | Op::Flog2 => {
-            return Err(s.unsupported(&format!("`{}` is not compiled yet", op.name())));
+        Op::Fsqrt => sqrt(s, args[0]),
+        Op::Fdiv => div(s, args[0], args[1]),
+        Op::Frsq => {
+            let root = sqrt(s, args[0]);
+            div(s, Val::Const(0x3f80_0000), Val::V(root))
         }
+        // The IR defines these as the hardware computes them: sine and cosine of x times
+        // f32(1/(2π)) in revolutions, exp2 and log2 directly.
+        Op::Fsin | Op::Fcos => {
+            let t = s.vop2(Opcode::VMulF32, args[0], Val::Const(0x3e22_f983));
+            let o = if op == Op::Fsin {
+                Opcode::VSinF32
+            } else {
+                Opcode::VCosF32
+            };
+            s.vop1(o, Val::V(t))
+        }
+        Op::Fexp2 => s.vop1(Opcode::VExpF32, args[0]),
+        Op::Flog2 => s.vop1(Opcode::VLogF32, args[0]),
         _ => unreachable!("not a float operation"),
     };
     Ok(Val::V(r))
 }
 
-/// ceil(x) = -floor(-x), exact.
-fn ceil(s: &mut Isel<'_>, a: Val) -> Temp {
-    let n = s.vop2(Opcode::VXorB32, a, Val::Const(0x8000_0000));
-    let f = s.vop1(Opcode::VFloorF32, Val::V(n));
-    s.vop2(Opcode::VXorB32, Val::V(f), Val::Const(0x8000_0000))
+/// A VALU instruction of three sources into a new VGPR.
+fn vop3(s: &mut Isel<'_>, op: Opcode, a: Val, b: Val, c: Val) -> Temp {
+    let r = s.vtemp(1);
+    let (x, y, z) = (s.src(a, 0), s.src(b, 0), s.src(c, 0));
+    s.valu(op, vec![d(r, 0), x, y, z]);
+    r
+}
+
+fn neg(s: &mut Isel<'_>, a: Val) -> Val {
+    Val::V(s.vop2(Opcode::VXorB32, a, Val::Const(0x8000_0000)))
+}
+
+/// Correctly rounded `a / b`: the sequence llc-19 emits for `fdiv float` with IEEE
+/// denormals (AMDGPU's `LowerFDIV32`): both operands scaled by `v_div_scale_f32`, a
+/// Newton-Raphson refinement of `v_rcp_f32`, `v_div_fmas_f32` undoing the scale (it
+/// reads the second `v_div_scale_f32`'s flag in VCC), and `v_div_fixup_f32` for the
+/// special cases (zeros, infinities, NaNs: the denominator's NaN first).
+fn div(s: &mut Isel<'_>, a: Val, b: Val) -> Temp {
+    let vcc = Opnd::Fixed(gpuabi_amdgpu::Operand::Special(match s.wave() {
+        gpuabi_amdgpu::WaveSize::W32 => gpuabi_amdgpu::Special::VccLo,
+        gpuabi_amdgpu::WaveSize::W64 => gpuabi_amdgpu::Special::Vcc,
+    }));
+    let den = s.vtemp(1);
+    let unused = s.mask_temp();
+    let (x, y, z) = (s.src(b, 0), s.src(b, 0), s.src(a, 0));
+    s.valu(Opcode::VDivScaleF32, vec![d(den, 0), Opnd::Temp(s.whole(unused)), x, y, z]);
+    let nden = neg(s, Val::V(den));
+    let rcp = s.vop1(Opcode::VRcpF32, Val::V(den));
+    let e = vop3(s, Opcode::VFmaF32, nden, Val::V(rcp), Val::Const(0x3f80_0000));
+    let rcp = vop3(s, Opcode::VFmaF32, Val::V(e), Val::V(rcp), Val::V(rcp));
+    let num = s.vtemp(1);
+    let (x, y, z) = (s.src(a, 0), s.src(b, 0), s.src(a, 0));
+    s.valu(Opcode::VDivScaleF32, vec![d(num, 0), vcc, x, y, z]);
+    let q = s.vop2(Opcode::VMulF32, Val::V(num), Val::V(rcp));
+    let r = vop3(s, Opcode::VFmaF32, nden, Val::V(q), Val::V(num));
+    let q = vop3(s, Opcode::VFmaF32, Val::V(r), Val::V(rcp), Val::V(q));
+    let r = vop3(s, Opcode::VFmaF32, nden, Val::V(q), Val::V(num));
+    let f = vop3(s, Opcode::VDivFmasF32, Val::V(r), Val::V(rcp), Val::V(q));
+    vop3(s, Opcode::VDivFixupF32, Val::V(f), b, a)
+}
+
+/// Correctly rounded square root: the sequence llc-19 emits for `llvm.sqrt.f32`
+/// (AMDGPU's `lowerFSQRTF32`): tiny inputs scaled by 2^32, `v_sqrt_f32`, the result
+/// moved by one ulp where the residual `x - r·r` says so, the scale undone, and zeros and
+/// +infinity passed through. It does not depend on `v_sqrt_f32` being exact.
+fn sqrt(s: &mut Isel<'_>, x: Val) -> Temp {
+    let scaled = s.vop2(Opcode::VMulF32, Val::Const(0x4f80_0000), x);
+    let tiny = s.mask_temp();
+    let xv = s.src(x, 0);
+    s.valu(Opcode::VCmpGtF32, vec![Opnd::Temp(s.whole(tiny)), imm(0x0f80_0000), xv.clone()]);
+    let xs = s.vtemp(1);
+    s.valu(Opcode::VCndmaskB32, vec![d(xs, 0), xv, d(scaled, 0), Opnd::Temp(s.whole(tiny))]);
+    let r = s.vop1(Opcode::VSqrtF32, Val::V(xs));
+    let down = v_binop(s, Op::Add, Type::I32, Val::V(r), Val::Const(0xffff_ffff));
+    let up = v_binop(s, Op::Add, Type::I32, Val::V(r), Val::Const(1));
+    let ndown = neg(s, down);
+    let nup = neg(s, up);
+    let res_down = vop3(s, Opcode::VFmaF32, ndown, Val::V(r), Val::V(xs));
+    let res_up = vop3(s, Opcode::VFmaF32, nup, Val::V(r), Val::V(xs));
+    let c1 = s.mask_temp();
+    s.valu(Opcode::VCmpGeF32, vec![Opnd::Temp(s.whole(c1)), imm(0), d(res_down, 0)]);
+    let r1 = s.vtemp(1);
+    let down0 = s.src(down, 0);
+    s.valu(Opcode::VCndmaskB32, vec![d(r1, 0), d(r, 0), down0, Opnd::Temp(s.whole(c1))]);
+    let c2 = s.mask_temp();
+    s.valu(Opcode::VCmpLtF32, vec![Opnd::Temp(s.whole(c2)), imm(0), d(res_up, 0)]);
+    let r2 = s.vtemp(1);
+    let up0 = s.src(up, 0);
+    s.valu(Opcode::VCndmaskB32, vec![d(r2, 0), d(r1, 0), up0, Opnd::Temp(s.whole(c2))]);
+    let unscaled = s.vop2(Opcode::VMulF32, Val::Const(0x3780_0000), Val::V(r2));
+    let r3 = s.vtemp(1);
+    s.valu(Opcode::VCndmaskB32, vec![d(r3, 0), d(r2, 0), d(unscaled, 0), Opnd::Temp(s.whole(tiny))]);
+    // Class bits 5, 6 and 9: -0, +0, +infinity.
+    let special = s.mask_temp();
+    s.valu(Opcode::VCmpClassF32, vec![Opnd::Temp(s.whole(special)), d(xs, 0), imm(0x260)]);
+    let out = s.vtemp(1);
+    s.valu(Opcode::VCndmaskB32, vec![d(out, 0), d(r3, 0), d(xs, 0), Opnd::Temp(s.whole(special))]);
+    out
 }
 
 /// Integer/float conversions.
@@ -109,6 +184,19 @@ pub(crate) fn convert(
         // v_cvt_i32_f32/v_cvt_u32_f32 truncate, saturate and give 0 for NaN, as the IR.
         (Op::Fptosi, _, Type::I32) => s.vop1(Opcode::VCvtI32F32, a),
         (Op::Fptoui, _, Type::I32) => s.vop1(Opcode::VCvtU32F32, a),
+        (Op::Uitofp, Type::I64, _) => u64_to_f32(s, a),
+        (Op::Sitofp, Type::I64, _) => {
+            let sign = v_binop(s, Op::Ashr, Type::I64, a, Val::Const(63));
+            let flipped = v_binop(s, Op::Xor, Type::I64, a, sign);
+            let magnitude = v_binop(s, Op::Sub, Type::I64, flipped, sign);
+            let f = u64_to_f32(s, magnitude);
+            let sign_hi = s.src(sign, 1);
+            let bit = s.vtemp(1);
+            s.valu(Opcode::VAndB32, vec![d(bit, 0), sign_hi, imm(0x8000_0000)]);
+            s.vop2(Opcode::VXorB32, Val::V(f), Val::V(bit))
+        }
+        (Op::Fptoui, _, Type::I64) => return Ok(f32_to_u64(s, a, false)),
+        (Op::Fptosi, _, Type::I64) => return Ok(f32_to_u64(s, a, true)),
         _ => {
             return Err(s.unsupported(&format!(
                 "`{} {} to {}` is not compiled yet",
@@ -119,6 +207,98 @@ pub(crate) fn convert(
         }
     };
     Ok(Val::V(r))
+}
+
+/// u64 → f32, round to nearest even: normalise so the top bit is set, keep the high 32
+/// bits with a sticky bit for everything below them, convert those (one rounding, which
+/// the sticky bit makes exact-tie-aware), and scale back with `v_ldexp_f32` (exact). The
+/// expansion LLVM's `LowerINT_TO_FP` uses for 64-bit sources.
+fn u64_to_f32(s: &mut Isel<'_>, a: Val) -> Temp {
+    let hi = s.src(a, 1);
+    let lz = s.vtemp(1);
+    s.valu(Opcode::VFfbhU32, vec![d(lz, 0), hi]);
+    // v_ffbh_u32 gives -1 (all ones) for 0: clamp to 32.
+    let lz = s.vop2(Opcode::VMinU32, Val::V(lz), Val::Const(32));
+    let n = v_binop(s, Op::Shl, Type::I64, a, Val::V(lz));
+    let lo = s.src(n, 0);
+    let sticky = s.vtemp(1);
+    s.valu(Opcode::VMinU32, vec![d(sticky, 0), lo, imm(1)]);
+    let top = s.src(n, 1);
+    let h = s.vtemp(1);
+    s.valu(Opcode::VOrB32, vec![d(h, 0), top, d(sticky, 0)]);
+    let f = s.vop1(Opcode::VCvtF32U32, Val::V(h));
+    let e = v_binop(s, Op::Sub, Type::I32, Val::Const(32), Val::V(lz));
+    s.vop2(Opcode::VLdexpF32, Val::V(f), e)
+}
+
+/// f32 → 64-bit integer, toward zero, saturating, NaN → 0 (the IR's definition): the
+/// magnitude's high and low words by `floor(t·2^-32)` and `fma(hi, -2^32, t)` (both exact
+/// for |t| < 2^64), converted with `v_cvt_u32_f32`; then the sign, and the clamps.
+fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
+    let mag = s.vop2(Opcode::VAndB32, a, Val::Const(0x7fff_ffff));
+    let t = s.vop1(Opcode::VTruncF32, Val::V(mag));
+    let scaled = s.vop2(Opcode::VMulF32, Val::V(t), Val::Const(0x2f80_0000));
+    let hi_f = s.vop1(Opcode::VFloorF32, Val::V(scaled));
+    let lo_f = vop3(s, Opcode::VFmaF32, Val::V(hi_f), Val::Const(0xcf80_0000), Val::V(t));
+    let hi = s.vop1(Opcode::VCvtU32F32, Val::V(hi_f));
+    let lo = s.vop1(Opcode::VCvtU32F32, Val::V(lo_f));
+    let u = s.vtemp(2);
+    s.emit(Opcode::VMovB32, [d(u, 0), d(lo, 0)]);
+    s.emit(Opcode::VMovB32, [d(u, 1), d(hi, 0)]);
+    let x = s.src(a, 0);
+    let negative = s.mask_temp();
+    s.valu(Opcode::VCmpLtF32, vec![Opnd::Temp(s.whole(negative)), x.clone(), imm(0)]);
+    let nan = s.mask_temp();
+    s.valu(Opcode::VCmpUF32, vec![Opnd::Temp(s.whole(nan)), x.clone(), x.clone()]);
+    // Limits: 2^63 (signed) or 2^64 (unsigned) and above saturate.
+    let (limit, max) = if signed {
+        (0x5f00_0000u32, [0xffff_ffffu32, 0x7fff_ffff])
+    } else {
+        (0x5f80_0000, [0xffff_ffff, 0xffff_ffff])
+    };
+    let big = s.mask_temp();
+    s.valu(Opcode::VCmpGeF32, vec![Opnd::Temp(s.whole(big)), d(mag, 0), imm(limit)]);
+    let value = if signed {
+        // (u ^ sign) - sign, sign = all ones for negative inputs.
+        let sign = s.vtemp(2);
+        for k in 0..2 {
+            s.valu(
+                Opcode::VCndmaskB32,
+                vec![d(sign, k), imm(0), imm(0xffff_ffff), Opnd::Temp(s.whole(negative))],
+            );
+        }
+        let flipped = v_binop(s, Op::Xor, Type::I64, Val::V(u), Val::V(sign));
+        v_binop(s, Op::Sub, Type::I64, flipped, Val::V(sign))
+    } else {
+        Val::V(u)
+    };
+    let r = s.vtemp(2);
+    for k in 0..2 {
+        let v = s.src(value, k);
+        // Too big: the maximum (signed: the minimum for negative inputs).
+        let sat = if signed {
+            let m = s.vtemp(1);
+            let minimum = if k == 1 { 0x8000_0000 } else { 0 };
+            s.valu(
+                Opcode::VCndmaskB32,
+                vec![d(m, 0), imm(max[k as usize]), imm(minimum), Opnd::Temp(s.whole(negative))],
+            );
+            d(m, 0)
+        } else {
+            imm(max[k as usize])
+        };
+        let t1 = s.vtemp(1);
+        s.valu(Opcode::VCndmaskB32, vec![d(t1, 0), v, sat, Opnd::Temp(s.whole(big))]);
+        let t2 = s.vtemp(1);
+        if signed {
+            s.emit(Opcode::VMovB32, [d(t2, 0), d(t1, 0)]);
+        } else {
+            // Negative inputs give 0.
+            s.valu(Opcode::VCndmaskB32, vec![d(t2, 0), d(t1, 0), imm(0), Opnd::Temp(s.whole(negative))]);
+        }
+        s.valu(Opcode::VCndmaskB32, vec![d(r, k), d(t2, 0), imm(0), Opnd::Temp(s.whole(nan))]);
+    }
+    Val::V(r)
 }
 
 /// Integer division and remainder by restoring division, one quotient bit per iteration of

@@ -25,63 +25,73 @@ impl Isel<'_> {
     }
 }
 
-fn global_opcode(s: &Isel<'_>, op: Op, ty: Type, store: bool) -> Result<Opcode, CodegenError> {
+/// The global memory instruction for an IR load or store: `flat_*` on GCN 1.2, whose flat
+/// instructions reach global memory and which has no `global_*`, `global_*` on RDNA.
+fn global_opcode(s: &Isel<'_>, op: Op, ty: Type) -> Opcode {
     use Opcode::*;
-    if !s.target().is_rdna() {
-        return Err(CodegenError::Unsupported {
-            function: s.func.name.clone(),
-            start: s.origin.start,
-            end: s.origin.end,
-            what: "global memory on gfx8 (flat instructions) is not compiled yet".into(),
-        });
+    let flat = !s.target().is_rdna();
+    let wide = dwords_of(ty) == 2;
+    match (op, flat) {
+        (Op::Load, false) if wide => GlobalLoadDwordx2,
+        (Op::Load, false) => GlobalLoadDword,
+        (Op::Load, true) if wide => FlatLoadDwordx2,
+        (Op::Load, true) => FlatLoadDword,
+        (Op::LoadU8, false) => GlobalLoadUbyte,
+        (Op::LoadU8, true) => FlatLoadUbyte,
+        (Op::LoadS8, false) => GlobalLoadSbyte,
+        (Op::LoadS8, true) => FlatLoadSbyte,
+        (Op::LoadU16, false) => GlobalLoadUshort,
+        (Op::LoadU16, true) => FlatLoadUshort,
+        (Op::LoadS16, false) => GlobalLoadSshort,
+        (Op::LoadS16, true) => FlatLoadSshort,
+        (Op::Store, false) if wide => GlobalStoreDwordx2,
+        (Op::Store, false) => GlobalStoreDword,
+        (Op::Store, true) if wide => FlatStoreDwordx2,
+        (Op::Store, true) => FlatStoreDword,
+        (Op::Store8, false) => GlobalStoreByte,
+        (Op::Store8, true) => FlatStoreByte,
+        (Op::Store16, false) => GlobalStoreShort,
+        (Op::Store16, true) => FlatStoreShort,
+        _ => unreachable!("not a global memory operation"),
     }
-    let n = dwords_of(ty);
-    Ok(match (op, store, n) {
-        (Op::Load, false, 1) => GlobalLoadDword,
-        (Op::Load, false, _) => GlobalLoadDwordx2,
-        (Op::Store, true, 1) => GlobalStoreDword,
-        (Op::Store, true, _) => GlobalStoreDwordx2,
-        _ => {
-            return Err(CodegenError::Unsupported {
-                function: s.func.name.clone(),
-                start: s.origin.start,
-                end: s.origin.end,
-                what: format!("`{}` is not compiled yet", op.name()),
-            })
-        }
-    })
 }
 
 /// A global load; the result is in VGPRs.
 pub(crate) fn load(s: &mut Isel<'_>, op: Op, ty: Type, addr: Val) -> Result<Val, CodegenError> {
-    let o = global_opcode(s, op, ty, false)?;
+    let o = global_opcode(s, op, ty);
     let a = s.to_vgpr(addr, 2);
     let r = s.vtemp(dwords_of(ty));
-    s.emit(
-        o,
-        [
-            Opnd::Temp(s.whole(r)),
-            Opnd::Temp(s.whole(a)),
-            Opnd::Fixed(Operand::Off),
-        ],
-    );
-    s.wait_vm();
+    let mut opnds = vec![Opnd::Temp(s.whole(r)), Opnd::Temp(s.whole(a))];
+    if s.target().is_rdna() {
+        opnds.push(Opnd::Fixed(Operand::Off));
+    }
+    s.valu(o, opnds);
+    // Flat accesses count in both vmcnt and lgkmcnt on GCN.
+    if s.target().is_rdna() {
+        s.wait_vm();
+    } else {
+        s.emit(
+            Opcode::SWaitcnt,
+            [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
+                vmcnt: Some(0),
+                lgkmcnt: Some(0),
+                ..Waitcnt::default()
+            }))],
+        );
+    }
     Ok(Val::V(r))
 }
 
 /// A global store.
 pub(crate) fn store(s: &mut Isel<'_>, op: Op, ty: Type, value: Val, addr: Val) -> Result<(), CodegenError> {
-    let o = global_opcode(s, op, ty, true)?;
+    let o = global_opcode(s, op, ty);
     let a = s.to_vgpr(addr, 2);
     let v = s.to_vgpr(value, dwords_of(ty));
-    s.emit(
-        o,
-        [
-            Opnd::Temp(s.whole(a)),
-            Opnd::Temp(s.whole(v)),
-            Opnd::Fixed(Operand::Off),
-        ],
-    );
+    let mut opnds = vec![Opnd::Temp(s.whole(a)), Opnd::Temp(s.whole(v))];
+    if s.target().is_rdna() {
+        opnds.push(Opnd::Fixed(Operand::Off));
+    }
+    s.valu(o, opnds);
     Ok(())
 }
 
@@ -105,7 +115,7 @@ fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
             s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at as u32)]);
             (Base::Vgpr(dword(t, 0)), 0)
         }
-        Val::S(t) if s.target().is_rdna() => {
+        Val::S(t) if !scratch::uses_buffer(s.target()) => {
             let a = s.stemp(1);
             s.salu(Opcode::SAddU32, vec![Opnd::Temp(dword(a, 0)), Opnd::Temp(dword(t, 0)), imm(base)]);
             (Base::Sgpr(dword(a, 0)), 0)

@@ -26,6 +26,7 @@ mod signature;
 mod stages;
 mod target;
 
+pub use crate::gfx::Gfx;
 pub use abi::{Abi, NirAbi, RegisterBlock, ABI_MASK, DIVERGENT_CALL, NORETURN, PARAM_DISCARDABLE};
 pub use assign::{
     assign, param_class, AssignRequest, Assignment, Location, ParamKind, ParamLayout, Policy,
@@ -39,4 +40,4 @@ pub use render::{
 };
 pub use signature::{parse_signature, signature_from_toml, Param, ScalarType, Signature};
 pub use stages::{stage_signature, RtStage, StageSignature, MAX_STAGE_DATA_BYTES};
-pub use target::{check_limit, Gfx, LimitInputs, Target};
+pub use target::{check_limit, LimitInputs, Target};

@@ -1,27 +1,13 @@
 //! Targets (GFX level and wave size) and the register limit derived from Mesa's device table.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::Serialize;
 
 use super::demand::Demand;
 use super::error::AcoError;
+use crate::gfx::Gfx;
 use crate::reg::RegFile;
-
-/// A GPU generation gpuabi models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Gfx {
-    /// GCN 3 (Tonga, Fiji, Polaris).
-    Gfx8,
-    /// GCN 5 (Vega).
-    Gfx9,
-    /// RDNA 2 (Navi 21).
-    Gfx1030,
-    /// RDNA 3 (Navi 31) with the larger VGPR file.
-    Gfx1100,
-}
 
 /// Register-file facts of one generation (Mesa's `ac_gpu_info`/`aco_ir.cpp`, newest table,
 /// wave64 VGPR values).
@@ -34,75 +20,34 @@ struct DeviceTable {
     vgpr_limit: u32,
 }
 
-impl Gfx {
-    /// Every modelled generation.
-    pub const ALL: [Gfx; 4] = [Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100];
-
-    /// LLVM's processor name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Gfx::Gfx8 => "gfx8",
-            Gfx::Gfx9 => "gfx9",
-            Gfx::Gfx1030 => "gfx1030",
-            Gfx::Gfx1100 => "gfx1100",
-        }
-    }
-
-    /// Whether scratch is addressed with an SGPR byte offset (`scratch_*` with SADDR) rather
-    /// than a buffer resource: GFX9 and later.
-    pub const fn has_flat_scratch(self) -> bool {
-        !matches!(self, Gfx::Gfx8)
-    }
-
-    /// Whether the generation is RDNA (GFX10+), which runs wave32 as well as wave64.
-    pub const fn is_rdna(self) -> bool {
-        matches!(self, Gfx::Gfx1030 | Gfx::Gfx1100)
-    }
-
-    fn table(self) -> DeviceTable {
-        match self {
-            // Tonga/Iceland have granule 96 and limit 96; gpuabi's gfx8 is the common case.
-            Gfx::Gfx8 | Gfx::Gfx9 => DeviceTable {
-                physical_sgprs: 800,
-                sgpr_granule: 16,
-                sgpr_limit: 102,
-                physical_vgprs: 256,
-                vgpr_granule: 4,
-                vgpr_limit: 256,
-            },
-            Gfx::Gfx1030 => DeviceTable {
-                physical_sgprs: 108 * 16,
-                sgpr_granule: 108,
-                sgpr_limit: 108,
-                physical_vgprs: 512,
-                vgpr_granule: 8,
-                vgpr_limit: 256,
-            },
-            Gfx::Gfx1100 => DeviceTable {
-                physical_sgprs: 108 * 16,
-                sgpr_granule: 108,
-                sgpr_limit: 108,
-                physical_vgprs: 768,
-                vgpr_granule: 12,
-                vgpr_limit: 256,
-            },
-        }
-    }
-}
-
-impl fmt::Display for Gfx {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Gfx {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Gfx, String> {
-        Gfx::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown target `{s}`: expected gfx8, gfx9, gfx1030 or gfx1100"))
+/// The register-file facts of `gfx`.
+fn device_table(gfx: Gfx) -> DeviceTable {
+    match gfx {
+        // Tonga/Iceland have granule 96 and limit 96; gpuabi's gfx8 is the common case.
+        Gfx::Gfx8 | Gfx::Gfx9 => DeviceTable {
+            physical_sgprs: 800,
+            sgpr_granule: 16,
+            sgpr_limit: 102,
+            physical_vgprs: 256,
+            vgpr_granule: 4,
+            vgpr_limit: 256,
+        },
+        Gfx::Gfx1030 => DeviceTable {
+            physical_sgprs: 108 * 16,
+            sgpr_granule: 108,
+            sgpr_limit: 108,
+            physical_vgprs: 512,
+            vgpr_granule: 8,
+            vgpr_limit: 256,
+        },
+        Gfx::Gfx1100 => DeviceTable {
+            physical_sgprs: 108 * 16,
+            sgpr_granule: 108,
+            sgpr_limit: 108,
+            physical_vgprs: 768,
+            vgpr_granule: 12,
+            vgpr_limit: 256,
+        },
     }
 }
 
@@ -170,7 +115,7 @@ impl Target {
     /// The register limit of a program on this target, derived as Mesa derives the
     /// addressable SGPRs and VGPRs at the program's minimum wave count.
     pub fn default_limit(self, inputs: LimitInputs) -> Demand {
-        let t = self.gfx.table();
+        let t = device_table(self.gfx);
         let w = inputs.min_waves.max(1);
         // GFX9 programs with scratch (ray tracing always has it) reserve 6 SGPRs for
         // flat_scratch and XNACK; GFX8 reserves 2 for VCC, which gpuabi assumes is used.

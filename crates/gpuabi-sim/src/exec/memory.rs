@@ -92,9 +92,15 @@ impl Descriptor {
     /// does). Raw buffers (stride 0) check the byte offset against `num_records`, structured
     /// ones the index.
     pub fn address(&self, index: u32, offset: u32) -> Option<u64> {
+        self.address_of(index, offset, 4)
+    }
+
+    /// As [`Descriptor::address`] for an access of `bytes` bytes (raw buffers check that all
+    /// of them are in range).
+    pub fn address_of(&self, index: u32, offset: u32, bytes: u32) -> Option<u64> {
         // Raw buffers are range-checked on the byte offset, structured ones on the index.
         let in_range = if self.stride == 0 {
-            u64::from(offset) + 4 <= u64::from(self.num_records)
+            u64::from(offset) + u64::from(bytes) <= u64::from(self.num_records)
         } else {
             index < self.num_records
         };
@@ -185,10 +191,12 @@ fn lane_addresses(
             // The scalar offset is added after swizzling and range checking (GCN3 §8.1.5:
             // ADDR = base + sgpr_offset + buffer_offset), as a wave's scratch offset is.
             let offset = voffset.wrapping_add(inst_offset as u32);
-            desc.address(index, offset)
+            let bytes = d.op.info().narrow.map_or(4, |n| u32::from(n.bytes));
+            desc.address_of(index, offset, bytes)
                 .map(|a| a.wrapping_add(u64::from(soffset)))
         }
-        Format::Global => {
+        // Flat (gfx8) takes a VGPR pair and no offset; the model's flat memory is global.
+        Format::Global | Format::Flat => {
             let a = match (third, vaddr) {
                 (Src::Sgpr(_), Some(r)) => w.s64(third).wrapping_add(u64::from(w.v(r, lane))),
                 (_, Some(r)) => u64::from(w.v(r, lane)) | u64::from(w.v(r + 1, lane)) << 32,
@@ -277,6 +285,28 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
                 ctx.stats.scratch_bytes_stored += u64::from(4 * n);
             } else {
                 ctx.stats.scratch_bytes_loaded += u64::from(4 * n);
+            }
+            continue;
+        }
+        if let Some(narrow) = d.op.info().narrow {
+            let bytes = u32::from(narrow.bytes);
+            if store {
+                let v = w.v(data, lane);
+                ctx.mem
+                    .write(addr, bytes, v)
+                    .ok_or_else(|| bad(d, "store", addr, bytes, lane))?;
+            } else {
+                let v = ctx
+                    .mem
+                    .read(addr, bytes)
+                    .ok_or_else(|| bad(d, "load", addr, bytes, lane))?;
+                let shift = 32 - 8 * bytes;
+                let v = if narrow.signed {
+                    ((v << shift) as i32 >> shift) as u32
+                } else {
+                    v
+                };
+                w.set_v(data, lane, v);
             }
             continue;
         }

@@ -3,6 +3,7 @@
 //! manuals.
 
 pub mod branch;
+pub mod float;
 pub mod memory;
 pub mod salu;
 pub mod valu;
@@ -41,6 +42,7 @@ mod tests {
                 dst: [Dst::Vgpr(0), Dst::Sgpr(0)],
                 src: [Src::Const(0), Src::Vgpr(1), Src::Sgpr(4), Src::Const(0)],
                 mods: MemMods::default(),
+                src_mods: Default::default(),
                 addr: 0,
                 next_addr: 4,
                 target: 0,

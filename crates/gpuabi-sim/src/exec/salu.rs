@@ -66,6 +66,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
                 a64.trailing_zeros()
             },
         ),
+        // Leading zeros; -1 when no bit is set; SCC unchanged.
+        SFlbitI32B32 => w.write_s32(dst, if a == 0 { u32::MAX } else { a.leading_zeros() }),
         SBitset0B32 | SBitset1B32 => {
             let cur = match dst {
                 crate::image::Dst::Sgpr(i) => w.sgpr[i as usize],

@@ -2,13 +2,14 @@
 //! `exec`; lane masks written by compares and carries have 0 for inactive lanes (as the
 //! hardware writes them).
 //!
-//! Decisions: `v_rcp_f32` and `v_sqrt_f32` are computed exactly (IEEE division and square
-//! root; the hardware's results are within 1 ulp of these). f32 denormals are kept, never
-//! flushed, whatever the program's float mode. `v_min_f32`/`v_max_f32` follow IEEE mode
-//! for quiet NaNs (see [`fmin`]).
+//! f32 sources take the VOP3 modifiers `neg`/`abs` (applied as they are gathered). The
+//! f32 rules (denormals kept, NaN results, the models of the transcendental and division
+//! instructions) are in [`super::float`]. `v_min_f32`/`v_max_f32` follow IEEE mode for quiet
+//! NaNs (see [`fmin`]).
 
 use gpuabi_amdgpu::Opcode;
 
+use super::float;
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
@@ -19,6 +20,17 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
     match src {
         Src::Vgpr(r) => *out = *w.vreg(r),
         other => *out = [w.s32(other); LANE_STRIDE],
+    }
+}
+
+/// Source `i` of `d` in every lane, with its f32 modifiers applied.
+#[inline(always)]
+fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+    gather(w, d.src[i], out);
+    if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
+        for v in out.iter_mut() {
+            *v = d.src_mods.apply(i, *v);
+        }
     }
 }
 
@@ -51,7 +63,7 @@ fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
 #[inline(always)]
 fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
-    gather(w, d.src[0], &mut a);
+    source(w, d, 0, &mut a);
     let (exec, lanes) = (w.exec(), w.lanes());
     if let Dst::Vgpr(r) = d.dst[0] {
         let out = w.vreg_mut(r);
@@ -63,8 +75,8 @@ fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
 fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
-    gather(w, d.src[0], &mut a);
-    gather(w, d.src[1], &mut b);
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
     let (exec, lanes) = (w.exec(), w.lanes());
     if let Dst::Vgpr(r) = d.dst[0] {
         let out = w.vreg_mut(r);
@@ -77,9 +89,9 @@ fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
     let mut c = [0; LANE_STRIDE];
-    gather(w, d.src[0], &mut a);
-    gather(w, d.src[1], &mut b);
-    gather(w, d.src[2], &mut c);
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
+    source(w, d, 2, &mut c);
     let (exec, lanes) = (w.exec(), w.lanes());
     if let Dst::Vgpr(r) = d.dst[0] {
         let out = w.vreg_mut(r);
@@ -92,8 +104,8 @@ fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
 fn map2_carry(w: &mut Wave, d: &Decoded, carry_in: u64, f: impl Fn(u32, u32, bool) -> (u32, bool)) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
-    gather(w, d.src[0], &mut a);
-    gather(w, d.src[1], &mut b);
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
     let (exec, lanes) = (w.exec(), w.lanes());
     let mut carry = 0u64;
     if let Dst::Vgpr(r) = d.dst[0] {
@@ -111,8 +123,8 @@ fn map2_carry(w: &mut Wave, d: &Decoded, carry_in: u64, f: impl Fn(u32, u32, boo
 fn compare(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
-    gather(w, d.src[0], &mut a);
-    gather(w, d.src[1], &mut b);
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
     let (exec, lanes) = (w.exec(), w.lanes());
     let mut bits = 0u64;
     for_active(exec, lanes, |l| bits |= u64::from(f(a[l], b[l])) << l);
@@ -124,16 +136,38 @@ fn cmpf(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
     compare(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
 }
 
+/// A one-source f32 operation under the NaN rule of [`float`].
 #[inline(always)]
 fn mapf1(w: &mut Wave, d: &Decoded, f: impl Fn(f32) -> f32) {
-    map1(w, d, |a| f(f32::from_bits(a)).to_bits());
+    map1(w, d, |a| float::unary(a, &f));
 }
 
+/// A two-source f32 operation under the NaN rule of [`float`].
 #[inline(always)]
 fn mapf2(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> f32) {
-    map2(w, d, |a, b| {
-        f(f32::from_bits(a), f32::from_bits(b)).to_bits()
+    map2(w, d, |a, b| float::binary(a, b, &f));
+}
+
+/// A compare of 64-bit sources (VGPR pairs or 64-bit scalars).
+fn compare64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| {
+        bits |= u64::from(f(
+            lane_value64(w, d.src[0], l),
+            lane_value64(w, d.src[1], l),
+        )) << l;
     });
+    w.write_mask(d.dst[0], bits);
+}
+
+/// The 64-bit value of `src` in lane `lane`.
+#[inline(always)]
+fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
+    match src {
+        Src::Vgpr(v) => u64::from(w.v(v, lane)) | u64::from(w.v(v + 1, lane)) << 32,
+        s => w.s64(s),
+    }
 }
 
 /// 64-bit shift: the amount is `src0` (32-bit), the value `src1` (64-bit).
@@ -145,10 +179,7 @@ fn shift64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
     let mut results = [0u64; LANE_STRIDE];
     for_active(exec, lanes, |l| {
         let amount = lane_value(w, d.src[0], l);
-        let value = match d.src[1] {
-            Src::Vgpr(v) => u64::from(w.v(v, l)) | u64::from(w.v(v + 1, l)) << 32,
-            s => w.s64(s),
-        };
+        let value = lane_value64(w, d.src[1], l);
         results[l] = f(value, amount & 63);
     });
     for_active(exec, lanes, |l| {
@@ -196,7 +227,21 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VNotB32 => map1(w, d, |a| !a),
         VRcpF32 => mapf1(w, d, |a| 1.0 / a),
         VSqrtF32 => mapf1(w, d, f32::sqrt),
+        VRsqF32 => mapf1(w, d, float::rsq),
         VFloorF32 => mapf1(w, d, f32::floor),
+        VCeilF32 => mapf1(w, d, f32::ceil),
+        VTruncF32 => mapf1(w, d, f32::trunc),
+        VRndneF32 => mapf1(w, d, f32::round_ties_even),
+        VFractF32 => mapf1(w, d, float::fract),
+        VSinF32 => mapf1(w, d, float::sin),
+        VCosF32 => mapf1(w, d, float::cos),
+        VExpF32 => mapf1(w, d, float::exp),
+        VLogF32 => mapf1(w, d, float::log),
+        VCvtF32Ubyte0 => map1(w, d, |a| ((a & 0xff) as f32).to_bits()),
+        // Leading zeros; -1 when no bit is set.
+        VFfbhU32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
+        VBcntU32B32 => map2(w, d, |a, b| a.count_ones().wrapping_add(b)),
+        VLdexpF32 => map2(w, d, |a, b| float::unary(a, |x| float::ldexp(x, b as i32))),
         VCvtF32I32 => map1(w, d, |a| (a as i32 as f32).to_bits()),
         VCvtF32U32 => map1(w, d, |a| (a as f32).to_bits()),
         // Saturating, NaN gives 0 (Rust's `as` is exactly the hardware's rule).
@@ -227,8 +272,12 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VAddF32 => mapf2(w, d, |a, b| a + b),
         VSubF32 => mapf2(w, d, |a, b| a - b),
         VMulF32 => mapf2(w, d, |a, b| a * b),
-        VMinF32 => mapf2(w, d, fmin),
-        VMaxF32 => mapf2(w, d, fmax),
+        VMinF32 => map2(w, d, |a, b| {
+            fmin(f32::from_bits(a), f32::from_bits(b)).to_bits()
+        }),
+        VMaxF32 => map2(w, d, |a, b| {
+            fmax(f32::from_bits(a), f32::from_bits(b)).to_bits()
+        }),
         VMinI32 => map2(w, d, |a, b| (a as i32).min(b as i32) as u32),
         VMaxI32 => map2(w, d, |a, b| (a as i32).max(b as i32) as u32),
         VMinU32 => map2(w, d, |a, b| a.min(b)),
@@ -246,8 +295,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             let mask = w.mask(d.src[2]);
             let mut a = [0; LANE_STRIDE];
             let mut b = [0; LANE_STRIDE];
-            gather(w, d.src[0], &mut a);
-            gather(w, d.src[1], &mut b);
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
             let (exec, lanes) = (w.exec(), w.lanes());
             if let Dst::Vgpr(r) = d.dst[0] {
                 let out = w.vreg_mut(r);
@@ -277,11 +326,66 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VMulHiI32 => map2(w, d, |a, b| {
             ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
         }),
-        VFmaF32 => map3(w, d, |a, b, c| {
-            f32::from_bits(a)
-                .mul_add(f32::from_bits(b), f32::from_bits(c))
-                .to_bits()
-        }),
+        VFmaF32 => map3(w, d, float::fma),
+        VDivFixupF32 => map3(w, d, float::div_fixup),
+        VDivFmasF32 => {
+            let vcc = w.vcc();
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            let mut c = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            source(w, d, 2, &mut c);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    out[l] = float::div_fmas(a[l], b[l], c[l], vcc >> l & 1 != 0)
+                });
+            }
+        }
+        VDivScaleF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            let mut c = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            source(w, d, 2, &mut c);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            let mut mask = 0u64;
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    let (v, vcc) = float::div_scale(
+                        f32::from_bits(a[l]),
+                        f32::from_bits(b[l]),
+                        f32::from_bits(c[l]),
+                    );
+                    out[l] = v;
+                    mask |= u64::from(vcc) << l;
+                });
+            }
+            w.write_mask(d.dst[1], mask);
+        }
+        VMadU64U32 => {
+            let (exec, lanes) = (w.exec(), w.lanes());
+            let Dst::Vgpr(r) = d.dst[0] else {
+                return;
+            };
+            let mut results = [(0u64, false); LANE_STRIDE];
+            for_active(exec, lanes, |l| {
+                let product =
+                    u64::from(lane_value(w, d.src[0], l)) * u64::from(lane_value(w, d.src[1], l));
+                results[l] = product.overflowing_add(lane_value64(w, d.src[2], l));
+            });
+            let mut carry = 0u64;
+            for_active(exec, lanes, |l| {
+                w.set_v(r, l, results[l].0 as u32);
+                w.set_v(r + 1, l, (results[l].0 >> 32) as u32);
+                carry |= u64::from(results[l].1) << l;
+            });
+            w.write_mask(d.dst[1], carry);
+        }
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
@@ -306,6 +410,20 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpGtF32 => cmpf(w, d, |a, b| a > b),
         VCmpGeF32 => cmpf(w, d, |a, b| a >= b),
         VCmpUF32 => cmpf(w, d, |a, b| a.is_nan() || b.is_nan()),
+        VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
+        VCmpClassF32 => compare(w, d, float::class),
+        VCmpEqU64 => compare64(w, d, |a, b| a == b),
+        VCmpNeU64 => compare64(w, d, |a, b| a != b),
+        VCmpLtU64 => compare64(w, d, |a, b| a < b),
+        VCmpLeU64 => compare64(w, d, |a, b| a <= b),
+        VCmpGtU64 => compare64(w, d, |a, b| a > b),
+        VCmpGeU64 => compare64(w, d, |a, b| a >= b),
+        VCmpEqI64 => compare64(w, d, |a, b| a == b),
+        VCmpNeI64 => compare64(w, d, |a, b| a != b),
+        VCmpLtI64 => compare64(w, d, |a, b| (a as i64) < (b as i64)),
+        VCmpLeI64 => compare64(w, d, |a, b| (a as i64) <= (b as i64)),
+        VCmpGtI64 => compare64(w, d, |a, b| (a as i64) > (b as i64)),
+        VCmpGeI64 => compare64(w, d, |a, b| (a as i64) >= (b as i64)),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }

@@ -97,6 +97,7 @@ enum PolicyArg {
 
 fn parse_gfx(s: &str) -> Result<Gfx, String> {
     s.parse()
+        .map_err(|e: gpuabi_layout::gfx::UnknownGfx| e.to_string())
 }
 
 fn parse_wave(s: &str) -> Result<u32, String> {

@@ -52,8 +52,16 @@ impl MachineArgs {
     }
 }
 
+/// A target of the machine model: one of gpuabi's generations that has encodings.
 fn parse_target(s: &str) -> Result<Target, String> {
-    s.parse::<Target>().map_err(|e| e.to_string())
+    let target = s.parse::<Target>().map_err(|e| e.to_string())?;
+    if !target.has_encodings() {
+        return Err(format!(
+            "the machine model has no instruction encodings for {target} (only the `aco` \
+             layout commands model it); expected gfx8, gfx1030 or gfx1100"
+        ));
+    }
+    Ok(target)
 }
 
 fn parse_wave(s: &str) -> Result<WaveSize, String> {

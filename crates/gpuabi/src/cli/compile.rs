@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use gpuabi_amdgpu::hsa::{print_kernel_descriptor, print_preamble};
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_codegen::{CodegenError, Compiled, Entry, KernelEntry, Options};
+use gpuabi_codegen::{CodegenError, Compiled, Entry, Options};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
 
@@ -121,33 +120,6 @@ pub fn compile_module(module: &Module, opts: &Options, file: &Path, source: &str
     })
 }
 
-/// The assembly of a compiled module: target line, code, and per kernel its entry: an
-/// `.amdhsa_kernel` block (`hsa`), or a comment block with the Catalyst layout map
-/// (`catalyst`: a Catalyst binary is not an HSA code object, so the code assembles alone).
-pub fn assembly(c: &Compiled) -> Result<String> {
-    let mut out = print_preamble(c.program.target);
-    out.push_str(&gpuabi_amdgpu::asm::print(&c.program));
-    for k in &c.kernels {
-        out.push('\n');
-        match &k.entry {
-            KernelEntry::Hsa(hsa) => {
-                let d = print_kernel_descriptor(&k.name, &hsa.descriptor, c.program.target, c.program.wave)
-                    .map_err(|e| anyhow!("kernel `{}`: {e}", k.name))?;
-                out.push_str(&d);
-            }
-            KernelEntry::Catalyst(layout) => {
-                out.push_str("; Catalyst OpenCL 1.2 entry (gpuabi catalyst layout):\n");
-                for line in gpuabi_catalyst::render::text::render(layout).lines() {
-                    out.push_str(if line.is_empty() { ";" } else { "; " });
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Runs the `compile` command.
 pub fn run(a: CompileArgs) -> Result<()> {
     let Some(opts) = a.target.options()? else {
@@ -156,7 +128,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let (module, source) = load_with_source(&a.file)?;
     let c = compile_module(&module, &opts, &a.file, &source)?;
     let text = match a.format {
-        Format::Asm => assembly(&c)?,
+        Format::Asm => c.assembly().map_err(|e| anyhow!("{e}"))?,
         Format::Json => {
             let stats: Vec<_> = c.kernels.iter().map(|k| &k.stats).collect();
             let mut s = serde_json::to_string_pretty(&serde_json::json!({

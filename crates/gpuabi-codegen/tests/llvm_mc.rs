@@ -1,0 +1,110 @@
+//! llvm-mc-19 accepts everything the code generator prints, and gpuabi's own parser reads
+//! the code back to the same bytes: the printed text and its re-print assemble to
+//! identical objects. Inputs: the examples without calls and generated programs, for
+//! every target and wave size.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_codegen::Options;
+use gpuabi_fuzz::program::{generate, GenConfig};
+
+const LLVM_MC: &str = "llvm-mc-19";
+
+fn available() -> bool {
+    let found = Command::new(LLVM_MC)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        let msg = format!("{LLVM_MC} not found: skipped (set GPUABI_REQUIRE_LLVM_MC=1 to fail)");
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        eprintln!("{msg}");
+    }
+    found
+}
+
+fn assemble(text: &str, target: Target, wave: WaveSize, path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::write(path, text).unwrap();
+    let obj = path.with_extension("o");
+    let out = Command::new(LLVM_MC)
+        .arg("-triple=amdgcn-amd-amdhsa")
+        .arg(format!("-mcpu={}", target.llvm_cpu()))
+        .arg(format!("-mattr=+wavefrontsize{}", wave.lanes()))
+        .arg("-filetype=obj")
+        .arg("-o")
+        .arg(&obj)
+        .arg(path)
+        .output()
+        .unwrap();
+    if !out.status.success() || !out.stderr.is_empty() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(std::fs::read(&obj).unwrap())
+}
+
+fn dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codegen_llvm_mc");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/saxpy.gsir");
+    let mut v = vec![("saxpy".to_string(), std::fs::read_to_string(root).unwrap())];
+    let config = GenConfig::default();
+    for seed in 0..12 {
+        v.push((format!("gen{seed}"), generate(seed, &config).source));
+    }
+    v
+}
+
+#[test]
+fn llvm_mc_accepts_compiled_code() {
+    if !available() {
+        return;
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (target, wave) in [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+        (Target::Gfx1100, WaveSize::W64),
+    ] {
+        for (name, src) in sources() {
+            let module = gpuabi_ir::parse(&src).unwrap();
+            let mut opts = Options::new(target);
+            opts.wave = wave;
+            let Ok(c) = gpuabi_codegen::compile(&module, &opts) else {
+                continue;
+            };
+            let text = c.assembly().unwrap();
+            let tag = format!("{name}_{}_{}", target.name(), wave.lanes());
+            let base = dir().join(&tag);
+            let ours = match assemble(&text, target, wave, &base.with_extension("s")) {
+                Ok(o) => o,
+                Err(e) => {
+                    failures.push(format!("{tag}: llvm-mc rejects the output:\n{e}"));
+                    continue;
+                }
+            };
+            // The code re-read by gpuabi's parser and printed again.
+            let code = gpuabi_amdgpu::asm::print(&c.program);
+            let reparsed = gpuabi_amdgpu::asm::parse(&code, target, wave).unwrap();
+            let again = text.replace(&code, &gpuabi_amdgpu::asm::print(&reparsed));
+            match assemble(&again, target, wave, &dir().join(format!("{tag}_re.s"))) {
+                Ok(o) if o == ours => checked += 1,
+                Ok(_) => failures.push(format!("{tag}: the re-parsed code assembles differently")),
+                Err(e) => failures.push(format!("{tag}: re-parsed text rejected:\n{e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked > 0, "nothing was compiled");
+    eprintln!("{checked} compiled modules assembled identically by llvm-mc-19");
+}
