@@ -181,7 +181,15 @@ impl Isel<'_> {
         let ndst = info.dsts.len();
         let target = self.target();
         let limit = target.constant_bus_limit();
-        let mut scalar: Vec<Opnd> = Vec::new();
+        // Lane-mask sources (a carry-in, a `v_cndmask` selector) stay where they are and
+        // use the constant bus first: other scalar sources are moved around them.
+        let mut scalar: Vec<Opnd> = info
+            .srcs
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| matches!(k, gpuabi_amdgpu::Kind::MaskSrc))
+            .map(|(i, _)| opnds[ndst + i].clone())
+            .collect();
         for (i, kind) in info.srcs.iter().enumerate() {
             let at = ndst + i;
             let o = opnds[at].clone();
