@@ -101,3 +101,21 @@ pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_found_by_kind() {
+        // The dwords of the setup-buffer table, 64-bit binary.
+        let m = map(true);
+        assert_eq!(first_dword(&m, Cb0Kind::GlobalSize), Some(0));
+        assert_eq!(first_dword(&m, Cb0Kind::WorkDim), Some(3));
+        assert_eq!(first_dword(&m, Cb0Kind::LocalSize), Some(4));
+        assert_eq!(first_dword(&m, Cb0Kind::NumGroups), Some(8));
+        assert_eq!(first_dword(&m, Cb0Kind::GlobalOffset), Some(24));
+        assert_eq!(first_dword(&m, Cb0Kind::GlobalOffsetCopy), Some(37));
+        assert_eq!(first_dword(&map(false), Cb0Kind::GlobalOffsetCopy), Some(36));
+    }
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_codegen::Options;
+use gpuabi_codegen::{Entry, Options};
 use gpuabi_fuzz::program::{generate, GenConfig};
 
 const LLVM_MC: &str = "llvm-mc-19";
@@ -52,10 +52,14 @@ fn dir() -> PathBuf {
     d
 }
 
-fn sources() -> Vec<(String, String)> {
+/// saxpy and generated programs; without stack arrays for entry ABIs without scratch.
+fn sources(stack_arrays: bool) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/saxpy.gsir");
     let mut v = vec![("saxpy".to_string(), std::fs::read_to_string(root).unwrap())];
-    let config = GenConfig::default();
+    let config = GenConfig {
+        stack_arrays,
+        ..GenConfig::default()
+    };
     for seed in 0..12 {
         v.push((format!("gen{seed}"), generate(seed, &config).source));
     }
@@ -69,22 +73,24 @@ fn llvm_mc_accepts_compiled_code() {
     }
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (target, wave) in [
-        (Target::Gfx8, WaveSize::W64),
-        (Target::Gfx1030, WaveSize::W32),
-        (Target::Gfx1030, WaveSize::W64),
-        (Target::Gfx1100, WaveSize::W32),
-        (Target::Gfx1100, WaveSize::W64),
+    for (target, wave, entry) in [
+        (Target::Gfx8, WaveSize::W64, Entry::Hsa),
+        (Target::Gfx8, WaveSize::W64, Entry::Catalyst),
+        (Target::Gfx1030, WaveSize::W32, Entry::Hsa),
+        (Target::Gfx1030, WaveSize::W64, Entry::Hsa),
+        (Target::Gfx1100, WaveSize::W32, Entry::Hsa),
+        (Target::Gfx1100, WaveSize::W64, Entry::Hsa),
     ] {
-        for (name, src) in sources() {
+        for (name, src) in sources(entry != Entry::Catalyst) {
             let module = gpuabi_ir::parse(&src).unwrap();
             let mut opts = Options::new(target);
             opts.wave = wave;
+            opts.entry = entry;
             let Ok(c) = gpuabi_codegen::compile(&module, &opts) else {
                 continue;
             };
             let text = c.assembly().unwrap();
-            let tag = format!("{name}_{}_{}", target.name(), wave.lanes());
+            let tag = format!("{name}_{}_{}_{}", target.name(), wave.lanes(), entry.name());
             let base = dir().join(&tag);
             let ours = match assemble(&text, target, wave, &base.with_extension("s")) {
                 Ok(o) => o,

@@ -184,6 +184,25 @@ fn every_opcode_and_construct_appears_across_200_seeds() {
 }
 
 #[test]
+fn without_stack_arrays_no_stack_opcode_is_generated() {
+    let cfg = GenConfig {
+        stack_arrays: false,
+        ..GenConfig::default()
+    };
+    for seed in 0..60u64 {
+        let g = generate(seed, &cfg);
+        let mut hist = BTreeMap::new();
+        for f in &parse(&g).functions {
+            count(&f.body, &mut hist);
+        }
+        for op in ["alloca", "sload", "sstore"] {
+            assert!(!hist.contains_key(op), "seed {seed} has `{op}`");
+        }
+        assert_eq!(g.constructs.allocas, 0);
+    }
+}
+
+#[test]
 fn run_command_names_every_flag() {
     let g = generate(7, &GenConfig::default());
     let cmd = g.run_command();

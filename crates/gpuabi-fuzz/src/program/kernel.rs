@@ -174,9 +174,14 @@ fn prologue(b: &mut Builder) {
         let (param, bits) = (b.inputs[k].param.clone(), b.inputs[k].bits.clone());
         b.line(&format!("{bits} = bitcast ptr {param} to i64"));
     }
-    b.line("%pstack = alloca 8");
-    b.constructs.allocas += 1;
-    for k in 0..b.rng.range(1, 3) {
+    let arrays = if b.cfg.stack_arrays {
+        b.line("%pstack = alloca 8");
+        b.constructs.allocas += 1;
+        b.rng.range(1, 3)
+    } else {
+        0
+    };
+    for k in 0..arrays {
         let size = b.rng.pick(&[8u32, 12, 16, 24, 32, 64, 128, 256]);
         let name = format!("%stack{k}");
         b.line(&format!("{name} = alloca {size}"));

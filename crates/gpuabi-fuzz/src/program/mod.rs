@@ -58,6 +58,9 @@ pub struct GenConfig {
     pub max_burst: usize,
     /// Whether `fsin`, `fcos`, `fexp2` and `flog2` are used.
     pub transcendentals: bool,
+    /// Whether the kernel has stack arrays (`alloca`, `sload`, `sstore`); entry ABIs
+    /// without scratch memory run programs without them.
+    pub stack_arrays: bool,
     /// Whether calls are generated. Not supported yet: must be false. (A callee will be
     /// written by its own `Builder`, which holds one function's scopes and budget; function
     /// addresses will be a pointer base of their own that, like buffer addresses, is never
@@ -75,6 +78,7 @@ impl Default for GenConfig {
             max_invocations: 256,
             max_burst: 140,
             transcendentals: true,
+            stack_arrays: true,
             calls: false,
         }
     }

@@ -88,10 +88,15 @@ pub(super) const OPS: &[&str] = &[
 /// Transcendental opcodes, which [`super::GenConfig::transcendentals`] can leave out.
 pub(super) const TRANSCENDENTAL: &[&str] = &["fsin", "fcos", "fexp2", "flog2"];
 
+/// Stack-array opcodes, which [`super::GenConfig::stack_arrays`] can leave out.
+pub(super) const STACK: &[&str] = &["sload", "sstore"];
+
 /// Writes one operation chosen uniformly from [`OPS`].
 pub(super) fn any(b: &mut Builder) {
     let mut name = b.rng.pick(OPS);
-    while !b.cfg.transcendentals && TRANSCENDENTAL.contains(&name) {
+    while (!b.cfg.transcendentals && TRANSCENDENTAL.contains(&name))
+        || (!b.cfg.stack_arrays && STACK.contains(&name))
+    {
         name = b.rng.pick(OPS);
     }
     op(b, name);

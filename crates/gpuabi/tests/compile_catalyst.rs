@@ -1,0 +1,116 @@
+//! `gpuabi compile` and `gpuabi run --target` with `--entry catalyst`.
+
+mod common;
+
+use common::{fails, gpuabi, json, ok, repo};
+
+fn saxpy_inputs(dir: &std::path::Path) -> (String, String) {
+    let x: Vec<u8> = (0..1024)
+        .flat_map(|i| (i as f32 * 0.5).to_le_bytes())
+        .collect();
+    let y: Vec<u8> = (0..1024)
+        .flat_map(|i| (1.0 + i as f32).to_le_bytes())
+        .collect();
+    let (px, py) = (dir.join("x.bin"), dir.join("y.bin"));
+    std::fs::write(&px, x).unwrap();
+    std::fs::write(&py, y).unwrap();
+    (px.display().to_string(), py.display().to_string())
+}
+
+#[test]
+fn saxpy_runs_under_catalyst_as_the_interpreter_runs_it() {
+    let dir = std::env::temp_dir().join(format!("gpuabi-catalyst-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (x, y) = saxpy_inputs(&dir);
+    let (bx, by) = (format!("x=4096:{x}"), format!("y=4096:{y}"));
+    let run = gpuabi(&[
+        "run",
+        "examples/saxpy.gsir",
+        "--grid",
+        "1024",
+        "--group",
+        "64",
+        "--buffer",
+        &bx,
+        "--buffer",
+        &by,
+        "--arg",
+        "n=1000",
+        "--arg",
+        "a=2.5",
+        "--target",
+        "gfx8",
+        "--entry",
+        "catalyst",
+        "--compare",
+        "--dump",
+        "y:f32",
+    ]);
+    assert!(run.success(), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("every buffer is identical"),
+        "{}",
+        run.stderr
+    );
+    // y[3] = 2.5 * 1.5 + 4 and y[1000] is beyond n: unchanged.
+    let values: Vec<&str> = run.stdout.split_whitespace().collect();
+    assert!(
+        values.contains(&"7.75"),
+        "{}",
+        &run.stdout[..200.min(run.stdout.len())]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compile_prints_code_and_the_layout_as_comments() {
+    let out = ok(&[
+        "compile",
+        "examples/saxpy.gsir",
+        "--target",
+        "gfx8",
+        "--entry",
+        "catalyst",
+    ]);
+    assert!(!out.contains(".amdhsa_kernel"), "{out}");
+    assert!(out.contains("; Catalyst OpenCL 1.2 entry"), "{out}");
+    // Hand computation (amd user-data policy): cb0 and cb1 need 8 SGPRs and fit; the two
+    // UAVs (12, 13) would need 8 more of the remaining 6, so they come through the UAV
+    // table at s[2:3]; cb0 at s[4:7], cb1 at s[8:11]; cb1 slots 0, 16, 32, 48.
+    for want in [
+        "s[2:3]     PTR_UAV_TABLE",
+        "s[4:7]     IMM_CONST_BUFFER(0)",
+        "s[8:11]    IMM_CONST_BUFFER(1)",
+        "s12        group id x",
+        "s_buffer_load_dwordx2",
+        "s_load_dwordx4",
+    ] {
+        assert!(out.contains(want), "missing `{want}`:\n{out}");
+    }
+    let j = json(&[
+        "compile",
+        "examples/saxpy.gsir",
+        "--target",
+        "gfx8",
+        "--entry",
+        "catalyst",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(j["functions"][0]["name"], "saxpy");
+    assert_eq!(j["functions"][0]["scratch_bytes"], 0);
+}
+
+#[test]
+fn catalyst_is_gfx8_only() {
+    let e = fails(&[
+        "compile",
+        "examples/saxpy.gsir",
+        "--target",
+        "gfx1100",
+        "--entry",
+        "catalyst",
+    ]);
+    assert!(e.contains("catalyst") && e.contains("gfx8"), "{e}");
+    assert!(repo().join("examples/saxpy.gsir").exists());
+}
