@@ -77,15 +77,18 @@ fn compile_prints_code_and_the_layout_as_comments() {
     // Hand computation (amd user-data policy): cb0 and cb1 need 8 SGPRs and fit; the two
     // UAVs (12, 13) would need 8 more of the remaining 6, so they come through the UAV
     // table at s[2:3]; cb0 at s[4:7], cb1 at s[8:11]; cb1 slots 0, 16, 32, 48.
+    // UAV 12 and 13 are entries 12 and 13 of the table, 32 bytes each: 0x180 and 0x1a0.
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
     for want in [
-        "s[2:3]     PTR_UAV_TABLE",
-        "s[4:7]     IMM_CONST_BUFFER(0)",
-        "s[8:11]    IMM_CONST_BUFFER(1)",
-        "s12        group id x",
+        "s[2:3] PTR_UAV_TABLE(0)",
+        "s[4:7] IMM_CONST_BUFFER(0)",
+        "s[8:11] IMM_CONST_BUFFER(1)",
+        "s12 group id x",
         "s_buffer_load_dwordx2",
-        "s_load_dwordx4",
+        ", 0x180",
+        ", 0x1a0",
     ] {
-        assert!(out.contains(want), "missing `{want}`:\n{out}");
+        assert!(words.contains(want), "missing `{want}`:\n{out}");
     }
     let j = json(&[
         "compile",
