@@ -116,6 +116,9 @@ mod tests {
         assert_eq!(first_dword(&m, Cb0Kind::NumGroups), Some(8));
         assert_eq!(first_dword(&m, Cb0Kind::GlobalOffset), Some(24));
         assert_eq!(first_dword(&m, Cb0Kind::GlobalOffsetCopy), Some(37));
-        assert_eq!(first_dword(&map(false), Cb0Kind::GlobalOffsetCopy), Some(36));
+        assert_eq!(
+            first_dword(&map(false), Cb0Kind::GlobalOffsetCopy),
+            Some(36)
+        );
     }
 }

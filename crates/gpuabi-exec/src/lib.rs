@@ -149,8 +149,13 @@ fn hsa_setups(
         let bytes = bits.to_le_bytes();
         machine
             .memory
-            .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
-            .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
+            .write_bytes(
+                kernarg + u64::from(a.offset),
+                &bytes[..a.size.min(8) as usize],
+            )
+            .ok_or_else(|| {
+                ExecError::Setup(format!("argument `{}` lies outside the segment", a.name))
+            })?;
     }
     Ok(setups)
 }
