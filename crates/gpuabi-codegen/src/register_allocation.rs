@@ -124,6 +124,12 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
                     continue;
                 }
                 _ => {
+                    if std::env::var("DBG_RA").is_ok() {
+                        eprintln!("alloc {:?} [{start},{end}] n={n} align={align}", t);
+                        for (r, o) in owner.iter().enumerate() {
+                            if let Some((e, o)) = o { if *e >= start { eprintln!("  r{r}: {:?} end {e} no_spill {} dwords {}", o, f.info(*o).no_spill, f.info(*o).dwords); } }
+                        }
+                    }
                     return Outcome::TooFew(format!(
                         "more than {limit} {}s are needed at once by values that cannot be spilled",
                         file.name()

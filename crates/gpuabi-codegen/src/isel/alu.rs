@@ -181,8 +181,18 @@ impl Isel<'_> {
         let ndst = info.dsts.len();
         let target = self.target();
         let limit = target.constant_bus_limit();
+        // Lane masks and lane indices cannot move to VGPRs: they take the constant bus
+        // first, and the other sources make do with what is left.
         let mut scalar: Vec<Opnd> = Vec::new();
         for (i, kind) in info.srcs.iter().enumerate() {
+            if matches!(kind, gpuabi_amdgpu::Kind::MaskSrc) && !scalar.contains(&opnds[ndst + i]) {
+                scalar.push(opnds[ndst + i].clone());
+            }
+        }
+        for (i, kind) in info.srcs.iter().enumerate() {
+            if matches!(kind, gpuabi_amdgpu::Kind::MaskSrc | gpuabi_amdgpu::Kind::Lane) {
+                continue;
+            }
             let at = ndst + i;
             let o = opnds[at].clone();
             let is_sgpr = matches!(&o, Opnd::Temp(sl) if self.f.info(sl.temp).file == gpuabi_layout::reg::RegFile::Sgpr);
@@ -192,7 +202,7 @@ impl Isel<'_> {
                 || (is_literal && !target.is_rdna())
                 || ((is_sgpr || is_literal) && !scalar.contains(&o) && scalar.len() >= limit)
                 || (is_literal && scalar.iter().any(|x| matches!(x, Opnd::Fixed(_))) && !scalar.contains(&o));
-            if must_move && !matches!(kind, gpuabi_amdgpu::Kind::MaskSrc | gpuabi_amdgpu::Kind::Lane) {
+            if must_move {
                 let dwords = match kind {
                     gpuabi_amdgpu::Kind::VSrc(n) | gpuabi_amdgpu::Kind::VReg(n) => *n,
                     _ => 1,
@@ -209,9 +219,7 @@ impl Isel<'_> {
                     self.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), o]);
                 }
                 opnds[at] = Opnd::Temp(self.whole(t));
-            } else if (is_sgpr || is_literal || matches!(kind, gpuabi_amdgpu::Kind::MaskSrc))
-                && !scalar.contains(&o)
-            {
+            } else if (is_sgpr || is_literal) && !scalar.contains(&o) {
                 scalar.push(o);
             }
         }

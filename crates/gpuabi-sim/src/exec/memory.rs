@@ -174,6 +174,7 @@ fn lane_addresses(
     addr_src: Src,
     third: Src,
     fourth: Src,
+    dword: u32,
 ) -> Option<u64> {
     let vaddr = match addr_src {
         Src::Vgpr(r) => Some(r),
@@ -190,7 +191,11 @@ fn lane_addresses(
             let index = vindex.wrapping_add(if desc.add_tid { lane as u32 } else { 0 });
             // The scalar offset is added after swizzling and range checking (GCN3 §8.1.5:
             // ADDR = base + sgpr_offset + buffer_offset), as a wave's scratch offset is.
-            let offset = voffset.wrapping_add(inst_offset as u32);
+            // Each dword of a multi-dword access is addressed on its own: in a swizzled
+            // buffer consecutive dwords of one lane are elements apart (GCN3 §8.1.5).
+            let offset = voffset
+                .wrapping_add(inst_offset as u32)
+                .wrapping_add(4 * dword);
             let bytes = d.op.info().narrow.map_or(4, |n| u32::from(n.bytes));
             desc.address_of(index, offset, bytes)
                 .map(|a| a.wrapping_add(u64::from(soffset)))
@@ -241,7 +246,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth) else {
+        let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth, 0) else {
             ctx.stats.buffer_out_of_range += 1;
             if !store {
                 for k in 0..n {
@@ -311,7 +316,20 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
             continue;
         }
         for k in 0..n {
-            let a = addr.wrapping_add(u64::from(4 * k));
+            let a = if format == Format::Mubuf && k > 0 {
+                match lane_addresses(d, w, lane, addr_src, third, fourth, k) {
+                    Some(a) => a,
+                    None => {
+                        ctx.stats.buffer_out_of_range += 1;
+                        if !store {
+                            w.set_v(data + k as u16, lane, 0);
+                        }
+                        continue;
+                    }
+                }
+            } else {
+                addr.wrapping_add(u64::from(4 * k))
+            };
             if store {
                 let v = w.v(data + k as u16, lane);
                 ctx.mem
