@@ -208,7 +208,10 @@ fn allocate(
             reserve = need;
             continue;
         }
-        let regs: Vec<Option<u16>> = vregs.iter().zip(&sregs).map(|(v, s)| v.or(*s)).collect();
+        // SGPR spilling adds temps after the VGPRs were assigned: those are SGPRs.
+        let regs: Vec<Option<u16>> = (0..mf.temps.len())
+            .map(|t| vregs.get(t).copied().flatten().or(sregs.get(t).copied().flatten()))
+            .collect();
         let high = |file: RegFile| {
             mf.temps
                 .iter()
