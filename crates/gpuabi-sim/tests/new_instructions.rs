@@ -268,3 +268,20 @@ fn byte_and_short_memory() {
     // The short at offset 9 would end at byte 11, past the 10-byte range: dropped.
     assert_eq!(data[9], 0x78);
 }
+
+#[test]
+fn implicit_vcc_reads_are_tracked() {
+    let mut m = machine(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "v_mov_b32 v0, 1.0\n v_div_fmas_f32 v1, v0, v0, v0",
+    );
+    m.track_undefined = true;
+    m.run("main", &[WaveSetup::default()]).unwrap();
+    let regs: Vec<&str> = m.undefined.iter().map(|u| u.register.as_str()).collect();
+    assert_eq!(
+        regs,
+        ["vcc_lo"],
+        "v_div_fmas_f32 reads vcc, which nothing wrote"
+    );
+}
