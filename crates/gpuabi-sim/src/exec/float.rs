@@ -128,9 +128,9 @@ fn inverse_is_denorm(x: f32) -> bool {
 
 /// `v_div_scale_f32 D, VCC, S0, S1, S2` (S1 the denominator, S2 the numerator, S0 the one of
 /// them to scale): the scaled value and the lane's VCC bit, following the pseudocode of
-/// V_DIV_SCALE_F32 in AMD's "RDNA2 ISA" (VOP3 opcodes) and "AMD GCN3 ISA" manuals. Where the
-/// pseudocode assigns D nothing, D is S0. `1/S1` is tested for a denormal result in f64,
-/// `S2/S1` in f32.
+/// V_DIV_SCALE_F32 in AMD's "RDNA2 ISA" (VOP3 opcodes) and "AMD GCN3 ISA" manuals, with one
+/// correction marked below. Where the pseudocode assigns D nothing, D is S0. `1/S1` is
+/// tested for an f32 denormal in f64, `S2/S1` in f32.
 pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
     let mut d = s0;
     let mut vcc = false;
@@ -148,8 +148,10 @@ pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
     } else if inverse_is_denorm(s1) && is_denorm32(s2 / s1) {
         vcc = true;
         if s0 == s1 {
-            // Only the denominator is scaled.
-            d = ldexp(s0, 64);
+            // Only the denominator is scaled. The manual's text scales by 2^64 here, which
+            // overflows every such denominator (|S1| > 2^126); the scaled quotient must move
+            // up into the normal range, so the project scales the denominator down.
+            d = ldexp(s0, -64);
         }
     } else if inverse_is_denorm(s1) {
         d = ldexp(s0, -64);
@@ -207,7 +209,8 @@ pub fn div_fmas(s0: u32, s1: u32, s2: u32, vcc: bool) -> u32 {
 
 /// `v_div_fixup_f32 D, S0, S1, S2` (S0 the quotient, S1 the denominator, S2 the numerator):
 /// the special cases of IEEE division, after V_DIV_FIXUP_F32 in AMD's "RDNA2 ISA" and "AMD
-/// GCN3 ISA" manuals. The NaN checks look at the numerator S2 first, then the denominator S1.
+/// GCN3 ISA" manuals, with one reading marked below. The NaN checks look at the numerator S2
+/// first, then the denominator S1, as the manuals write them.
 pub fn div_fixup(s0: u32, s1: u32, s2: u32) -> u32 {
     let (q, den, num) = (f32::from_bits(s0), f32::from_bits(s1), f32::from_bits(s2));
     let sign_out = (s1 ^ s2) & SIGN;
@@ -226,7 +229,10 @@ pub fn div_fixup(s0: u32, s1: u32, s2: u32) -> u32 {
     } else if exponent(num) - exponent(den) < -150 {
         // Underflow: below half the smallest denormal, rounds to zero.
         signed(0)
-    } else if exponent(den) == 255 {
+    } else if exponent(q) == 255 {
+        // The manual tests exponent(S1) here, which the branches above have ruled out; the
+        // project reads it as the quotient: a quotient that overflowed in the scaled
+        // computation (inf, or the NaN of inf - inf in the refinement) is an overflow.
         signed(0x7f80_0000)
     } else {
         signed(q.abs().to_bits())
