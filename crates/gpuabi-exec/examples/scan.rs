@@ -7,7 +7,7 @@ fn main() {
     let wave = gpuabi_amdgpu::WaveSize::from_lanes(a[2].parse().unwrap()).unwrap();
     let (v, s): (u16, u16) = (a[3].parse().unwrap(), a[4].parse().unwrap());
     let max_instrs: usize = a[5].parse().unwrap();
-    let cfg = GenConfig { max_instrs, max_burst: max_instrs / 2, ..GenConfig::default() };
+    let cfg = if max_instrs == 0 { GenConfig::default() } else { GenConfig { max_instrs, max_burst: max_instrs / 2, ..GenConfig::default() } };
     for seed in 0..a[6].parse::<u64>().unwrap() {
         let p = generate(seed, &cfg);
         let m = gpuabi_ir::parse(&p.source).unwrap();

@@ -119,7 +119,14 @@ pub fn run(
             .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
             .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
     }
-    machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
+    machine.track_undefined = std::env::var("GPUABI_TRACK_UNDEF").is_ok();
+    let result = machine.run(kernel, &setups);
+    if machine.track_undefined {
+        for u in machine.undefined.iter().take(10) {
+            eprintln!("undefined read: {u:?}");
+        }
+    }
+    result.map_err(|e| ExecError::Sim {
         span: match e.origin() {
             Some(gpuabi_amdgpu::Origin::Source { start, end, .. }) => Some((*start, *end)),
             _ => None,

@@ -315,20 +315,25 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
             }
             continue;
         }
+        // Every dword's address is formed before any destination is written: the
+        // destination may overlap the address register.
+        let mut addrs = [Some(addr); 4];
+        if format == Format::Mubuf {
+            for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
+                *slot = lane_addresses(d, w, lane, addr_src, third, fourth, k as u32);
+            }
+        } else {
+            for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
+                *slot = Some(addr.wrapping_add(4 * k as u64));
+            }
+        }
         for k in 0..n {
-            let a = if format == Format::Mubuf && k > 0 {
-                match lane_addresses(d, w, lane, addr_src, third, fourth, k) {
-                    Some(a) => a,
-                    None => {
-                        ctx.stats.buffer_out_of_range += 1;
-                        if !store {
-                            w.set_v(data + k as u16, lane, 0);
-                        }
-                        continue;
-                    }
+            let Some(a) = addrs[k as usize] else {
+                ctx.stats.buffer_out_of_range += 1;
+                if !store {
+                    w.set_v(data + k as u16, lane, 0);
                 }
-            } else {
-                addr.wrapping_add(u64::from(4 * k))
+                continue;
             };
             if store {
                 let v = w.v(data + k as u16, lane);
