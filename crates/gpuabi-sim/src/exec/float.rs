@@ -38,19 +38,30 @@ pub fn arith(inputs: &[u32], result: f32) -> u32 {
     }
 }
 
-/// A one-source f32 operation under the NaN rule.
-pub fn unary(a: u32, f: impl Fn(f32) -> f32) -> u32 {
-    arith(&[a], f(f32::from_bits(a)))
+/// [`arith`] for an operation whose result is NaN whenever an operand is (every IEEE
+/// operation, and the models below): a number needs no look at the operands.
+#[inline(always)]
+fn propagate(inputs: &[u32], result: f32) -> u32 {
+    if result.is_nan() {
+        arith(inputs, result)
+    } else {
+        result.to_bits()
+    }
 }
 
-/// A two-source f32 operation under the NaN rule.
+/// A one-source f32 operation under the NaN rule (`f` must return NaN for a NaN).
+pub fn unary(a: u32, f: impl Fn(f32) -> f32) -> u32 {
+    propagate(&[a], f(f32::from_bits(a)))
+}
+
+/// A two-source f32 operation under the NaN rule (`f` must return NaN for a NaN operand).
 pub fn binary(a: u32, b: u32, f: impl Fn(f32, f32) -> f32) -> u32 {
-    arith(&[a, b], f(f32::from_bits(a), f32::from_bits(b)))
+    propagate(&[a, b], f(f32::from_bits(a), f32::from_bits(b)))
 }
 
 /// `fma(a, b, c)` with one rounding, under the NaN rule.
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    arith(
+    propagate(
         &[a, b, c],
         f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c)),
     )
@@ -70,7 +81,7 @@ pub fn rsq(x: f32) -> f32 {
 /// `v_fract_f32`: `x - floor(x)`, below 1.0 (LLVM's `llvm.amdgcn.fract` is documented as
 /// `min(x - floor(x), 0x1.fffffep-1)`); infinities give NaN.
 pub fn fract(x: f32) -> f32 {
-    if x.is_infinite() {
+    if !x.is_finite() {
         return f32::NAN;
     }
     (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
@@ -302,6 +313,11 @@ mod tests {
         assert!(log(-1.0).is_nan() && sin(f32::INFINITY).is_nan());
         assert_eq!(fract(-1e-10).to_bits(), 0x3f7f_ffff);
         assert_eq!(fract(2.75), 0.75);
+        assert_eq!(
+            unary(0x7f80_0001, fract),
+            0x7fc0_0001,
+            "a NaN stays the NaN"
+        );
         assert_eq!(ldexp(1.0, -149).to_bits(), 1);
         assert_eq!(
             ldexp(1.5, -150).to_bits(),

@@ -146,7 +146,9 @@ fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
         d.op,
         SBufferLoadDword | SBufferLoadDwordx2 | SBufferLoadDwordx4
     );
-    // The address is formed once, at issue: the destination may overlap the base.
+    // The address is formed once, at issue, before any data returns: the destination may
+    // overlap the base ("AMD GCN3 ISA", Scalar Memory Operations: the data is written when
+    // the load returns, tracked by LGKM_CNT).
     let desc = descriptor(w, d.src[0]);
     let base = w.s64(d.src[0]) & 0xffff_ffff_ffff;
     for k in 0..n {
