@@ -91,11 +91,16 @@ impl Compiled {
         out.push_str(&gpuabi_amdgpu::asm::print(&self.program));
         for k in &self.kernels {
             out.push('\n');
-            let d = gpuabi_amdgpu::hsa::print_kernel_descriptor(&k.name, &k.hsa.descriptor, target, wave)
-                .map_err(|e| CodegenError::Internal {
-                    pass: "emission",
-                    message: format!("kernel `{}`: {e}", k.name),
-                })?;
+            let d = gpuabi_amdgpu::hsa::print_kernel_descriptor(
+                &k.name,
+                &k.hsa.descriptor,
+                target,
+                wave,
+            )
+            .map_err(|e| CodegenError::Internal {
+                pass: "emission",
+                message: format!("kernel `{}`: {e}", k.name),
+            })?;
             out.push_str(&d);
         }
         Ok(out)
@@ -179,12 +184,10 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             stats,
         });
     }
-    program
-        .validate()
-        .map_err(|e| CodegenError::Internal {
-            pass: "emission",
-            message: e.to_string(),
-        })?;
+    program.validate().map_err(|e| CodegenError::Internal {
+        pass: "emission",
+        message: e.to_string(),
+    })?;
     Ok(Compiled { program, kernels })
 }
 
@@ -201,8 +204,24 @@ fn allocate(
     let buffer = scratch_regs(mf);
     for _ in 0..64 {
         let vlimit = opts.max_vgprs.saturating_sub(reserve);
-        let vregs = rounds(mf, RegFile::Vgpr, vlimit, &mut slots, opts, buffer, &mut spilled[0])?;
-        let sregs = rounds(mf, RegFile::Sgpr, opts.max_sgprs, &mut slots, opts, buffer, &mut spilled[1])?;
+        let vregs = rounds(
+            mf,
+            RegFile::Vgpr,
+            vlimit,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[0],
+        )?;
+        let sregs = rounds(
+            mf,
+            RegFile::Sgpr,
+            opts.max_sgprs,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[1],
+        )?;
         let need = slots.sgpr_spill_vgprs(opts.wave);
         if need > reserve {
             reserve = need;
@@ -210,7 +229,13 @@ fn allocate(
         }
         // SGPR spilling adds temps after the VGPRs were assigned: those are SGPRs.
         let regs: Vec<Option<u16>> = (0..mf.temps.len())
-            .map(|t| vregs.get(t).copied().flatten().or(sregs.get(t).copied().flatten()))
+            .map(|t| {
+                vregs
+                    .get(t)
+                    .copied()
+                    .flatten()
+                    .or(sregs.get(t).copied().flatten())
+            })
             .collect();
         let high = |file: RegFile| {
             mf.temps

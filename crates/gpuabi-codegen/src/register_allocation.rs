@@ -43,8 +43,10 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
         if let crate::mir::MOp::Pseudo(_) = inst.op {
             for pair in inst.opnds.chunks(2) {
-                if let (crate::mir::Opnd::Temp(d), Some(crate::mir::Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(r)))) =
-                    (&pair[0], pair.get(1))
+                if let (
+                    crate::mir::Opnd::Temp(d),
+                    Some(crate::mir::Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(r))),
+                ) = (&pair[0], pair.get(1))
                 {
                     if r.file() == file {
                         hint[d.temp.index()] = Some(r.first.num);
@@ -124,12 +126,6 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
                     continue;
                 }
                 _ => {
-                    if std::env::var("DBG_RA").is_ok() {
-                        eprintln!("alloc {:?} [{start},{end}] n={n} align={align}", t);
-                        for (r, o) in owner.iter().enumerate() {
-                            if let Some((e, o)) = o { if *e >= start { eprintln!("  r{r}: {:?} end {e} no_spill {} dwords {}", o, f.info(*o).no_spill, f.info(*o).dwords); } }
-                        }
-                    }
                     return Outcome::TooFew(format!(
                         "more than {limit} {}s are needed at once by values that cannot be spilled",
                         file.name()

@@ -76,8 +76,12 @@ pub fn spill(
             // instruction reading one SGPR twice uses the constant bus once.
             let mut reloaded: Vec<(Slice, Slice)> = Vec::new();
             for i in 0..inst.opnds.len() {
-                let Opnd::Temp(s) = inst.opnds[i] else { continue };
-                let Some(at) = slot[s.temp.index()] else { continue };
+                let Opnd::Temp(s) = inst.opnds[i] else {
+                    continue;
+                };
+                let Some(at) = slot[s.temp.index()] else {
+                    continue;
+                };
                 let info = f.info(s.temp);
                 let is_def = if is_copy { i % 2 == 0 } else { i < ndefs };
                 if !is_def {

@@ -80,12 +80,8 @@ pub fn run(
     };
     // The dispatch lays out the segment; the explicit arguments' bytes are then written
     // from the interpreter's bits, exactly.
-    let explicit: Vec<&gpuabi_amdgpu::hsa::KernArg> = k
-        .hsa
-        .args
-        .iter()
-        .filter(|a| !a.kind.is_hidden())
-        .collect();
+    let explicit: Vec<&gpuabi_amdgpu::hsa::KernArg> =
+        k.hsa.args.iter().filter(|a| !a.kind.is_hidden()).collect();
     if explicit.len() != args.len() {
         return Err(ExecError::Setup(format!(
             "kernel `{kernel}` takes {} arguments, {} given",
@@ -116,17 +112,15 @@ pub fn run(
         let bytes = bits.to_le_bytes();
         machine
             .memory
-            .write_bytes(kernarg + u64::from(a.offset), &bytes[..a.size.min(8) as usize])
-            .ok_or_else(|| ExecError::Setup(format!("argument `{}` lies outside the segment", a.name)))?;
+            .write_bytes(
+                kernarg + u64::from(a.offset),
+                &bytes[..a.size.min(8) as usize],
+            )
+            .ok_or_else(|| {
+                ExecError::Setup(format!("argument `{}` lies outside the segment", a.name))
+            })?;
     }
-    machine.track_undefined = std::env::var("GPUABI_TRACK_UNDEF").is_ok();
-    let result = machine.run(kernel, &setups);
-    if machine.track_undefined {
-        for u in machine.undefined.iter().take(10) {
-            eprintln!("undefined read: {u:?}");
-        }
-    }
-    result.map_err(|e| ExecError::Sim {
+    machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
         span: match e.origin() {
             Some(gpuabi_amdgpu::Origin::Source { start, end, .. }) => Some((*start, *end)),
             _ => None,

@@ -17,7 +17,10 @@ fn programs() -> u64 {
         .unwrap_or(200)
 }
 
-fn interpret(p: &GeneratedProgram, module: &gpuabi_ir::Module) -> (Vec<u64>, Vec<(String, Vec<u8>)>) {
+fn interpret(
+    p: &GeneratedProgram,
+    module: &gpuabi_ir::Module,
+) -> (Vec<u64>, Vec<(String, Vec<u8>)>) {
     let prog = Program::new(module).expect("generated programs verify");
     let limits = IrLimits::default();
     let mut mem = Memory::new(limits.max_memory_bytes);
@@ -40,7 +43,11 @@ fn interpret(p: &GeneratedProgram, module: &gpuabi_ir::Module) -> (Vec<u64>, Vec
     };
     prog.dispatch(&p.kernel, &args, &d, &mut mem, &limits)
         .expect("generated programs run");
-    let out = mem.buffers.iter().map(|b| (b.name.clone(), b.data.clone())).collect();
+    let out = mem
+        .buffers
+        .iter()
+        .map(|b| (b.name.clone(), b.data.clone()))
+        .collect();
     (args, out)
 }
 
@@ -105,7 +112,12 @@ fn run_all(tight: bool) {
         "{} of {} runs differ:\n{}",
         failures.len(),
         n * targets().len() as u64,
-        failures.iter().take(400).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(400)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 

@@ -139,7 +139,7 @@ fn run(target: Target, wave: WaveSize, asm: &str, nd: &NdRange) {
     let what = format!("{target} {wave} {nd:?}");
     let k = kernel(target, wave);
     let p = parse(asm, target, wave).unwrap();
-    let mut m = Machine::new(Image::new(&p));
+    let mut m = Machine::new(Image::new(&p).expect("valid program"));
     let items: u32 = nd.global.iter().product();
     m.memory
         .add("out", vec![0; items as usize * RECORD * 4], 1 << 24)
