@@ -70,13 +70,7 @@ fn kernel(target: Target, wave: WaveSize) -> Kernel {
         target,
     )
     .unwrap();
-    d.kernarg_size = layout.size;
-    Kernel {
-        name: "main".into(),
-        descriptor: d,
-        args: layout.args,
-        kernarg_size: layout.size,
-    }
+    Kernel::new("main", d, layout)
 }
 
 fn nd(work_dim: u32, global: [u32; 3], local: [u32; 3], offset: [u32; 3]) -> NdRange {
@@ -480,4 +474,93 @@ fn bad_dispatches_name_the_problem() {
         ),
         Err(HsaError::Limit(_))
     ));
+}
+
+/// The SGPRs the kernels above do not read, in AMDHSA order on gfx8 (hand-counted: private
+/// segment buffer s[0:3], dispatch ptr s[4:5], queue ptr s[6:7], kernarg ptr s[8:9],
+/// dispatch id s[10:11], flat scratch init s[12:13], private segment size s14, work-group
+/// id x s15, work-group info s16, wave offset s17) and flat scratch init on gfx1030.
+#[test]
+fn other_sgpr_values() {
+    let mut d = KernelDescriptor::new(Target::Gfx8, WaveSize::W64);
+    d.user_sgpr_private_segment_buffer = true;
+    d.user_sgpr_dispatch_ptr = true;
+    d.user_sgpr_queue_ptr = true;
+    d.user_sgpr_dispatch_id = true;
+    d.user_sgpr_flat_scratch_init = true;
+    d.user_sgpr_private_segment_size = true;
+    d.system_sgpr_workgroup_info = true;
+    d.system_sgpr_private_segment_wavefront_offset = true;
+    d.private_segment_fixed_size = 10;
+    let layout = layout_kernargs(&[], None, Target::Gfx8).unwrap();
+    let k = Kernel::new("k", d, layout);
+    let mut mem = Memory::new();
+    // Two work-groups of 96 work-items: two waves each.
+    let nd = nd(1, [192, 1, 1], [96, 1, 1], [0, 0, 0]);
+    let setups = dispatch(
+        &k,
+        Target::Gfx8,
+        WaveSize::W64,
+        &nd,
+        &BTreeMap::new(),
+        &mut mem,
+        &Limits::default(),
+    )
+    .unwrap();
+    let packet = mem.find("dispatch_packet").unwrap().base;
+    let scratch = mem.find("private_segment").unwrap();
+    // 12 bytes per lane (10 rounded up to dwords) for 64 lanes of 4 waves.
+    assert_eq!(scratch.data.len(), 12 * 64 * 4);
+    let sgpr = |w: usize, n: u16| {
+        setups[w]
+            .sgprs
+            .iter()
+            .find(|(r, _)| *r == n)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("wave {w}: s{n} not set"))
+    };
+    for w in 0..4 {
+        assert_eq!(sgpr(w, 0), scratch.base as u32, "buffer base");
+        assert_eq!(sgpr(w, 1) & 0xffff, (scratch.base >> 32) as u32);
+        assert_eq!(sgpr(w, 1) >> 31, 1, "swizzled");
+        assert_eq!(sgpr(w, 2), 12, "num_records: bytes per lane");
+        assert_eq!((sgpr(w, 3) >> 19) & 3, 1, "element size 4");
+        assert_eq!((sgpr(w, 3) >> 21) & 3, 3, "index stride 64");
+        assert_eq!((sgpr(w, 3) >> 23) & 1, 1, "ADD_TID_ENABLE");
+        assert_eq!(
+            [sgpr(w, 4), sgpr(w, 5)],
+            [packet as u32, (packet >> 32) as u32]
+        );
+        assert_eq!([sgpr(w, 6), sgpr(w, 7)], [0, 0], "queue ptr");
+        assert_eq!([sgpr(w, 10), sgpr(w, 11)], [0, 0], "dispatch id");
+        assert_eq!([sgpr(w, 12), sgpr(w, 13)], [0, 12], "flat scratch init");
+        assert_eq!(sgpr(w, 14), 12, "private segment size");
+        assert_eq!(sgpr(w, 15), w as u32 / 2, "work-group id x");
+        let first = if w % 2 == 0 { 1 << 31 } else { 0 };
+        assert_eq!(sgpr(w, 16), first | 2, "work-group info");
+        assert_eq!(sgpr(w, 17), w as u32 * 12 * 64, "wave offset");
+    }
+    assert_eq!(setups[1].exec, Some((1 << 32) - 1));
+
+    let mut d = KernelDescriptor::new(Target::Gfx1030, WaveSize::W32);
+    d.user_sgpr_kernarg_segment_ptr = false;
+    d.user_sgpr_flat_scratch_init = true;
+    d.private_segment_fixed_size = 4;
+    let k = Kernel::new("k", d, layout_kernargs(&[], None, Target::Gfx1030).unwrap());
+    let mut mem = Memory::new();
+    let setups = dispatch(
+        &k,
+        Target::Gfx1030,
+        WaveSize::W32,
+        &nd,
+        &BTreeMap::new(),
+        &mut mem,
+        &Limits::default(),
+    )
+    .unwrap();
+    let base = mem.find("private_segment").unwrap().base;
+    assert_eq!(
+        setups[0].sgprs[..2],
+        [(0, base as u32), (1, (base >> 32) as u32)]
+    );
 }

@@ -446,6 +446,22 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// A kernel named `name` with the arguments of `layout`; the descriptor's
+    /// `kernarg_size` is set to the layout's size.
+    pub fn new(
+        name: impl Into<String>,
+        mut descriptor: KernelDescriptor,
+        layout: KernargLayout,
+    ) -> Kernel {
+        descriptor.kernarg_size = layout.size;
+        Kernel {
+            name: name.into(),
+            descriptor,
+            args: layout.args,
+            kernarg_size: layout.size,
+        }
+    }
+
     /// The argument named `name` (explicit arguments by parameter name).
     pub fn arg(&self, name: &str) -> Option<&KernArg> {
         self.args.iter().find(|a| a.name == name)

@@ -10,6 +10,7 @@
 //! llvm-mc-19 assembles.
 
 mod descriptor;
+mod directives;
 pub mod dispatch_packet;
 mod features;
 mod initial_state;
@@ -17,6 +18,7 @@ mod kernarg;
 mod print;
 
 pub use descriptor::{DescriptorError, KernelDescriptor, MAX_USER_SGPRS};
+pub use directives::{parse_kernel_descriptors, print_kernel_descriptor, DirectiveError};
 pub use features::{features, HsaFeatures};
 pub use initial_state::{
     initial_state, InitialState, SgprInput, PACKED_WORK_ITEM_ID_BITS, PACKED_WORK_ITEM_ID_SHIFT,
@@ -25,4 +27,4 @@ pub use kernarg::{
     hidden_arg, layout_kernargs, ArgSpec, HiddenArgs, KernArg, KernargLayout, Kernel, LayoutError,
     UnknownValueKind, ValueKind, ValueType, HIDDEN_AREA_ALIGN, HIDDEN_AREA_BYTES,
 };
-pub use print::{print_kernel_descriptor, print_preamble, CODE_OBJECT_VERSION};
+pub use print::{print_preamble, CODE_OBJECT_VERSION};
