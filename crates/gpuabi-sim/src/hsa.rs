@@ -112,19 +112,10 @@ pub fn dispatch(
 ) -> Result<Vec<WaveSetup>, HsaError> {
     let state = initial_state(&kernel.descriptor, target, wave)?;
     let groups = nd.group_counts().map_err(HsaError::NdRange)?;
-    for (d, &l) in nd.local.iter().enumerate() {
-        if l > u32::from(u16::MAX) {
-            return Err(HsaError::NdRange(format!(
-                "local size {l} of dimension {d} does not fit the packet's 16-bit workgroup_size"
-            )));
-        }
-    }
     let lanes = wave.lanes();
     let max_waves = nd.wave_count(groups, lanes).map_err(HsaError::NdRange)?;
 
     let kernarg = kernarg_segment(kernel, nd, args, memory)?;
-    let global_limit = limits.global_bytes;
-    let kernarg_address = add(memory, KERNARG_BUFFER, kernarg, global_limit)?;
 
     let per_lane = kernel
         .descriptor
@@ -141,14 +132,6 @@ pub fn dispatch(
             kernel.name
         )));
     }
-
-    let packet_address = add(
-        memory,
-        DISPATCH_PACKET_BUFFER,
-        dispatch_packet(kernel, nd, per_lane, kernarg_address),
-        global_limit,
-    )?;
-
     let arch_flat_scratch = features(target, wave).architected_flat_scratch;
     let wave_slice = u64::from(per_lane) * u64::from(lanes);
     let uses_private_buffer = !arch_flat_scratch
@@ -159,23 +142,40 @@ pub fn dispatch(
         ]
         .iter()
         .any(|i| state.sgpr(*i).is_some());
-    let scratch_base = if uses_private_buffer && wave_slice > 0 {
-        let bytes = wave_slice * max_waves as u64;
-        let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
-        if used.saturating_add(bytes) > global_limit
-            || wave_slice * (max_waves as u64) > u32::MAX.into()
-        {
-            return Err(HsaError::Limit(format!(
-                "the private segment of {max_waves} waves × {wave_slice} bytes does not fit \
-                 the global memory limit of {global_limit} bytes (or 32-bit wave offsets)"
-            )));
-        }
-        add(
-            memory,
-            PRIVATE_SEGMENT_BUFFER,
-            vec![0; bytes as usize],
-            global_limit,
-        )?
+    let private_bytes = if uses_private_buffer {
+        wave_slice * max_waves as u64
+    } else {
+        0
+    };
+    // Wave offsets are 32-bit SGPRs.
+    if private_bytes > u64::from(u32::MAX) {
+        return Err(HsaError::Limit(format!(
+            "the private segment of {max_waves} waves of {wave_slice} bytes exceeds the 4 GiB \
+             that 32-bit wave offsets reach"
+        )));
+    }
+    // Checked before anything is allocated, so that a refused dispatch leaves memory as it
+    // was and a huge private segment is never allocated.
+    let global_limit = limits.global_bytes;
+    let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
+    let needed = kernarg.len() as u64 + packet::SIZE as u64 + private_bytes;
+    if used.saturating_add(needed) > global_limit {
+        return Err(HsaError::Limit(format!(
+            "the kernel argument segment, dispatch packet and private segment ({needed} bytes) \
+             exceed the global memory limit of {global_limit} bytes"
+        )));
+    }
+
+    let kernarg_address = add(memory, KERNARG_BUFFER, kernarg, global_limit)?;
+    let packet_address = add(
+        memory,
+        DISPATCH_PACKET_BUFFER,
+        dispatch_packet(kernel, nd, per_lane, kernarg_address),
+        global_limit,
+    )?;
+    let scratch_base = if private_bytes > 0 {
+        let data = vec![0; private_bytes as usize];
+        add(memory, PRIVATE_SEGMENT_BUFFER, data, global_limit)?
     } else {
         0
     };
@@ -343,7 +343,7 @@ fn dispatch_packet(kernel: &Kernel, nd: &NdRange, per_lane: u32, kernarg: u64) -
     put(packet::HEADER, &header.to_le_bytes());
     put(packet::SETUP, &(nd.work_dim as u16).to_le_bytes());
     for d in 0..3 {
-        // Checked to fit 16 bits by the caller.
+        // At most 1024 by the NDRange check.
         put(
             packet::WORKGROUP_SIZE[d],
             &(nd.local[d] as u16).to_le_bytes(),
