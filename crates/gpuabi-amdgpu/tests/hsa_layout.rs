@@ -432,3 +432,84 @@ fn bad_descriptor_text_names_the_line() {
         assert_eq!(e.line, line, "{text:?}: {e}");
     }
 }
+
+/// A metadata block in the form llc-19 prints (abridged from `llc-19
+/// -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030` output, with a `.reqd_workgroup_size` list
+/// added as `reqd_work_group_size` metadata makes llc print it).
+const METADATA: &str = "\t.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .name:           !str n
+        .offset:         8
+        .size:           4
+        .value_kind:     by_value
+      - .offset:         16
+        .size:           4
+        .value_kind:     hidden_block_count_x
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 272
+    .name:           k
+    .reqd_workgroup_size:
+      - 64
+      - 1
+      - 1
+    .symbol:         k.kd
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1030
+amdhsa.version:
+  - 1
+  - 2
+...
+
+\t.end_amdgpu_metadata
+";
+
+#[test]
+fn metadata_arguments_are_read() {
+    use gpuabi_amdgpu::hsa::parse_kernel_metadata;
+    let m = parse_kernel_metadata(METADATA).unwrap();
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].name, "k");
+    assert_eq!(
+        (m[0].kernarg_segment_size, m[0].kernarg_segment_align),
+        (272, 8)
+    );
+    let args: Vec<_> = m[0]
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), a.offset, a.size, a.align, a.kind))
+        .collect();
+    assert_eq!(
+        args,
+        vec![
+            ("out", 0, 8, 8, ValueKind::GlobalBuffer),
+            ("n", 8, 4, 4, ValueKind::ByValue),
+            (
+                "hidden_block_count_x",
+                16,
+                4,
+                4,
+                ValueKind::HiddenBlockCountX
+            ),
+        ]
+    );
+
+    let broken = METADATA.replace("        .offset:         8\n", "");
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 10, "{e}");
+    let broken = METADATA.replace("hidden_block_count_x", "hidden_bogus");
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 16, "{e}");
+    let broken = METADATA.replace(
+        ".size:           4\n        .value_kind:     by_value",
+        ".size:           four\n        .value_kind:     by_value",
+    );
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 12, "{e}");
+}

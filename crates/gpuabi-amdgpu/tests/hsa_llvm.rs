@@ -12,7 +12,7 @@ use std::process::Command;
 
 use gpuabi_amdgpu::hsa::{
     initial_state, layout_kernargs, parse_kernel_descriptors, print_kernel_descriptor,
-    print_preamble, ArgSpec, HiddenArgs, KernelDescriptor, ValueKind,
+    print_preamble, read_kernels, ArgSpec, HiddenArgs, KernelDescriptor, ValueKind,
 };
 use gpuabi_amdgpu::{Target, WaveSize};
 
@@ -421,6 +421,12 @@ fn descriptors_and_layouts_match_llc() {
             metadata_args(&text),
             "{what}: default kernel arguments"
         );
+        let read = read_kernels(&text, target, wave).unwrap();
+        assert_eq!(
+            read[0].args, layout.args,
+            "{what}: default kernel, read back"
+        );
+        assert_eq!(read[0].kernarg_size, layout.size);
         let mut d = KernelDescriptor::new(target, wave);
         d.user_sgpr_private_segment_buffer = target != Target::Gfx1100;
         d.user_sgpr_dispatch_ptr = true;
@@ -459,6 +465,12 @@ fn descriptors_and_layouts_match_llc() {
             metadata_args(&text),
             "{what}: scratch kernel arguments"
         );
+        let read = read_kernels(&text, target, wave).unwrap();
+        assert_eq!(
+            read[0].args, layout.args,
+            "{what}: scratch kernel, read back"
+        );
+        assert_eq!(read[0].kernarg_size, layout.size);
         let theirs = directives(&text, "s");
         let mut d = KernelDescriptor::new(target, wave);
         let own_scratch_setup = target != Target::Gfx1100;

@@ -21,6 +21,14 @@ pub enum ValueKind {
     GlobalBuffer,
     /// `dynamic_shared_pointer`: a 32-bit group segment address.
     DynamicSharedPointer,
+    /// `image`: an image descriptor.
+    Image,
+    /// `sampler`: a sampler descriptor.
+    Sampler,
+    /// `pipe`: an OpenCL pipe.
+    Pipe,
+    /// `queue`: an OpenCL device enqueue queue.
+    Queue,
     /// `hidden_block_count_x`: whole work-groups in x (u32).
     HiddenBlockCountX,
     /// `hidden_block_count_y`.
@@ -71,10 +79,14 @@ pub enum ValueKind {
 }
 
 /// Every value kind with its metadata spelling.
-const KIND_NAMES: [(ValueKind, &str); 26] = [
+const KIND_NAMES: [(ValueKind, &str); 30] = [
     (ValueKind::ByValue, "by_value"),
     (ValueKind::GlobalBuffer, "global_buffer"),
     (ValueKind::DynamicSharedPointer, "dynamic_shared_pointer"),
+    (ValueKind::Image, "image"),
+    (ValueKind::Sampler, "sampler"),
+    (ValueKind::Pipe, "pipe"),
+    (ValueKind::Queue, "queue"),
     (ValueKind::HiddenBlockCountX, "hidden_block_count_x"),
     (ValueKind::HiddenBlockCountY, "hidden_block_count_y"),
     (ValueKind::HiddenBlockCountZ, "hidden_block_count_z"),

@@ -15,6 +15,7 @@ pub mod dispatch_packet;
 mod features;
 mod initial_state;
 mod kernarg;
+mod metadata;
 mod print;
 
 pub use descriptor::{DescriptorError, KernelDescriptor, MAX_USER_SGPRS};
@@ -27,4 +28,5 @@ pub use kernarg::{
     hidden_arg, layout_kernargs, ArgSpec, HiddenArgs, KernArg, KernargLayout, Kernel, LayoutError,
     UnknownValueKind, ValueKind, ValueType, HIDDEN_AREA_ALIGN, HIDDEN_AREA_BYTES,
 };
+pub use metadata::{parse_kernel_metadata, read_kernels, KernelMetadata};
 pub use print::{print_preamble, CODE_OBJECT_VERSION};
