@@ -97,7 +97,8 @@ fn arg_error(name: &str, message: impl Into<String>) -> HsaError {
 
 /// Sets up an HSA dispatch of `kernel` on `target` with waves of `wave` lanes: adds the
 /// kernel argument segment, the dispatch packet and (where needed) the private segment to
-/// `memory`, where the argument buffers must already be, and returns one [`WaveSetup`] per
+/// `memory` (which must not have buffers of those names yet), where the argument buffers
+/// must already be, and returns one [`WaveSetup`] per
 /// wave, work-group by work-group (x fastest), waves of a work-group in order. Global sizes
 /// need not be multiples of local sizes: the last work-group of a dimension is then
 /// partial, and a wave whose work-group runs out of work-items gets a partial exec mask.
@@ -115,6 +116,17 @@ pub fn dispatch(
     let lanes = wave.lanes();
     let max_waves = nd.wave_count(groups, lanes).map_err(HsaError::NdRange)?;
 
+    for name in [
+        KERNARG_BUFFER,
+        DISPATCH_PACKET_BUFFER,
+        PRIVATE_SEGMENT_BUFFER,
+    ] {
+        if memory.find(name).is_some() {
+            return Err(HsaError::Memory(format!(
+                "memory already has a buffer named `{name}`, which the dispatch creates"
+            )));
+        }
+    }
     let kernarg = kernarg_segment(kernel, nd, args, memory)?;
 
     let per_lane = kernel

@@ -456,6 +456,13 @@ fn bad_dispatches_name_the_problem() {
         attempt(&base, &good, WaveSize::W64),
         Err(HsaError::Descriptor(_))
     ));
+    let mut mem = Memory::new();
+    mem.add("out", vec![0; 64], 1 << 20).unwrap();
+    mem.add("kernarg", vec![0; 64], 1 << 20).unwrap();
+    assert!(matches!(
+        dispatch(&k, target, wave, &good, &base, &mut mem, &Limits::default()),
+        Err(HsaError::Memory(_))
+    ));
 
     // More private memory than the limit allows.
     let mut greedy = kernel(target, wave);

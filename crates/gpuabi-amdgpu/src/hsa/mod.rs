@@ -7,7 +7,9 @@
 //! data. [`initial_state`] says where every value the hardware loads at wave launch lands;
 //! [`layout_kernargs`] places explicit and hidden kernel arguments as LLVM 19 does for code
 //! object version 5; [`print_kernel_descriptor`] prints the `.amdhsa_kernel` block that
-//! llvm-mc-19 assembles.
+//! llvm-mc-19 assembles, and [`parse_kernel_descriptors`], [`parse_kernel_metadata`] and
+//! [`read_kernels`] read llc-19's descriptors and argument metadata back. [`features`]
+//! holds what differs per target, [`dispatch_packet`] the AQL packet's field offsets.
 
 mod descriptor;
 mod directives;
