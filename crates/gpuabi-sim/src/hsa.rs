@@ -127,8 +127,6 @@ pub fn dispatch(
             )));
         }
     }
-    let kernarg = kernarg_segment(kernel, nd, args, memory)?;
-
     let per_lane = kernel
         .descriptor
         .private_segment_fixed_size
@@ -167,10 +165,10 @@ pub fn dispatch(
         )));
     }
     // Checked before anything is allocated, so that a refused dispatch leaves memory as it
-    // was and a huge private segment is never allocated.
+    // was and no huge segment is ever allocated.
     let global_limit = limits.global_bytes;
     let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
-    let needed = kernarg.len() as u64 + packet::SIZE as u64 + private_bytes;
+    let needed = u64::from(kernel.kernarg_size) + packet::SIZE as u64 + private_bytes;
     if used.saturating_add(needed) > global_limit {
         return Err(HsaError::Limit(format!(
             "the kernel argument segment, dispatch packet and private segment ({needed} bytes) \
@@ -178,6 +176,7 @@ pub fn dispatch(
         )));
     }
 
+    let kernarg = kernarg_segment(kernel, nd, args, memory)?;
     let kernarg_address = add(memory, KERNARG_BUFFER, kernarg, global_limit)?;
     let packet_address = add(
         memory,

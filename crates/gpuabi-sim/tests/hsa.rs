@@ -571,3 +571,107 @@ fn other_sgpr_values() {
         [(0, base as u32), (1, (base >> 32) as u32)]
     );
 }
+
+/// Arbitrary descriptors, argument lists, NDRanges and values: a dispatch either is refused
+/// with an error or gives the waves the test derives, never a panic or a huge allocation.
+#[test]
+fn arbitrary_dispatches_never_panic() {
+    use arbitrary::Unstructured;
+    arbtest::arbtest(|u: &mut Unstructured<'_>| {
+        let (target, wave, _) = *u.choose(&CONFIGS)?;
+        let mut d = KernelDescriptor::new(target, wave);
+        d.user_sgpr_private_segment_buffer = u.arbitrary()?;
+        d.user_sgpr_dispatch_ptr = u.arbitrary()?;
+        d.user_sgpr_queue_ptr = u.arbitrary()?;
+        d.user_sgpr_dispatch_id = u.arbitrary()?;
+        d.user_sgpr_flat_scratch_init = u.arbitrary()?;
+        d.user_sgpr_private_segment_size = u.arbitrary()?;
+        d.system_sgpr_private_segment_wavefront_offset = u.arbitrary()?;
+        d.system_sgpr_workgroup_id_y = u.arbitrary()?;
+        d.system_sgpr_workgroup_info = u.arbitrary()?;
+        d.system_vgpr_workitem_id = u.int_in_range(0..=3)?;
+        d.user_sgpr_count = u.arbitrary::<Option<u8>>()?.map(|c| u32::from(c % 20));
+        d.private_segment_fixed_size = *u.choose(&[0, 3, 64, 4096, 1 << 20, u32::MAX])?;
+        let any_size = |u: &mut Unstructured<'_>| -> arbitrary::Result<u32> {
+            Ok(*u.choose(&[0, 1, 2, 3, 4, 8, 12, 16, 4096, u32::MAX])?)
+        };
+        let mut args = Vec::new();
+        for name in ["a", "b", "c"] {
+            if u.arbitrary()? {
+                args.push(KernArg {
+                    name: name.into(),
+                    offset: any_size(u)?,
+                    size: any_size(u)?,
+                    align: 4,
+                    kind: *u.choose(&[
+                        ValueKind::ByValue,
+                        ValueKind::GlobalBuffer,
+                        ValueKind::Image,
+                        ValueKind::HiddenGridDims,
+                    ])?,
+                    value_type: *u.choose(&[
+                        None,
+                        Some(ValueType::I8),
+                        Some(ValueType::I32),
+                        Some(ValueType::F16),
+                        Some(ValueType::F64),
+                    ])?,
+                });
+            }
+        }
+        let kernarg_size = any_size(u)?;
+        d.kernarg_size = kernarg_size;
+        let k = Kernel {
+            name: "k".into(),
+            descriptor: d,
+            args,
+            kernarg_size,
+        };
+        let size = |u: &mut Unstructured<'_>| -> arbitrary::Result<u32> {
+            Ok(*u.choose(&[0, 1, 3, 32, 64, 100, 1024, 65536, u32::MAX])?)
+        };
+        let nd = NdRange {
+            work_dim: u.int_in_range(0..=4)?,
+            global: [size(u)?, size(u)?, size(u)?],
+            local: [size(u)?, size(u)?, size(u)?],
+            offset: [size(u)?, size(u)?, size(u)?],
+        };
+        let mut values = BTreeMap::new();
+        for name in ["a", "b", "c", "d"] {
+            if u.ratio(3, 4)? {
+                let v = if u.arbitrary()? {
+                    ArgValue::Buffer((*u.choose(&["buf", "missing"])?).to_string())
+                } else {
+                    let n = u.int_in_range(0..=5)?;
+                    let mut v = Vec::new();
+                    for _ in 0..n {
+                        v.push(*u.choose(&[
+                            0.0,
+                            -1.0,
+                            0.5,
+                            255.0,
+                            4294967296.0,
+                            -1e300,
+                            f64::NAN,
+                            f64::INFINITY,
+                        ])?);
+                    }
+                    ArgValue::Numbers(v)
+                };
+                values.insert(name.to_string(), v);
+            }
+        }
+        let limits = Limits {
+            global_bytes: 1 << 24,
+            ..Limits::default()
+        };
+        let mut mem = Memory::new();
+        mem.add("buf", vec![0; 16], limits.global_bytes).unwrap();
+        if let Ok(setups) = dispatch(&k, target, wave, &nd, &values, &mut mem, &limits) {
+            assert_eq!(setups.len(), waves(&nd, wave.lanes()).len());
+            assert!(setups.iter().all(|s| s.exec.is_some_and(|e| e != 0)));
+        }
+        Ok(())
+    })
+    .budget_ms(1000);
+}
