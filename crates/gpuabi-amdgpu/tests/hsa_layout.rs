@@ -513,3 +513,58 @@ fn metadata_arguments_are_read() {
     let e = parse_kernel_metadata(&broken).unwrap_err();
     assert_eq!(e.line, 12, "{e}");
 }
+
+/// Word-level edits of printed descriptors and llc-style metadata never make the readers
+/// panic, and every descriptor they accept prints and reads back unchanged.
+#[test]
+fn mutated_descriptor_text_never_panics() {
+    use gpuabi_amdgpu::hsa::{
+        parse_kernel_descriptors, parse_kernel_metadata, print_kernel_descriptor, read_kernels,
+    };
+    use gpuabi_fuzz::{Edit::*, Mutator};
+    const MUTATOR: Mutator = Mutator {
+        ends_word: |c| matches!(c, ' ' | '\n' | '\t' | ':'),
+        max_edits: 4,
+        edits: &[Delete, Duplicate, Move, Replace, Insert],
+    };
+    const WORDS: [&str; 12] = [
+        ".amdhsa_kernel ",
+        ".end_amdhsa_kernel\n",
+        ".amdhsa_user_sgpr_count ",
+        "99999999999 ",
+        "17 ",
+        "- ",
+        ".offset: ",
+        ".args:\n",
+        "!str ",
+        "\n    ",
+        ".amdgpu_metadata\n",
+        "hidden_queue_ptr\n",
+    ];
+    let configs = [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+    ];
+    arbtest::arbtest(|u| {
+        let (target, wave) = *u.choose(&configs)?;
+        let mut d = KernelDescriptor::new(target, wave);
+        d.system_vgpr_workitem_id = 2;
+        d.kernarg_size = 272;
+        let example = print_kernel_descriptor("k", &d, target, wave).unwrap() + METADATA;
+        let text = MUTATOR.mutate(u, &example, |u, _| Ok((*u.choose(&WORDS)?).to_string()))?;
+        let _ = parse_kernel_metadata(&text);
+        let _ = read_kernels(&text, target, wave);
+        if let Ok(read) = parse_kernel_descriptors(&text, target, wave) {
+            for (name, desc) in read {
+                let printed = print_kernel_descriptor(&name, &desc, target, wave).unwrap();
+                let again = parse_kernel_descriptors(&printed, target, wave).unwrap();
+                let mut want = desc.clone();
+                want.user_sgpr_count = Some(desc.effective_user_sgpr_count(target));
+                assert_eq!(again, vec![(name, want)]);
+            }
+        }
+        Ok(())
+    })
+    .budget_ms(1000);
+}
