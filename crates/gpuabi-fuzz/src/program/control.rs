@@ -9,7 +9,7 @@
 //! stays within [`super::GenConfig::max_loop_work`].
 
 use super::builder::{Base, Builder, LoopCtx};
-use super::{digest, ops, Ty};
+use super::{digest, memory, ops, Ty};
 
 /// Types an `if` or a loop carries besides its digest.
 const CARRIED: &[Ty] = &[Ty::I1, Ty::I32, Ty::I32, Ty::I64, Ty::F32, Ty::F32, Ty::Ptr];
@@ -96,11 +96,10 @@ pub(super) fn statement(b: &mut Builder) {
 /// arms of an `if` agree on the buffer), otherwise any value.
 fn carried(b: &mut Builder, ty: Ty) -> usize {
     if ty == Ty::Ptr {
-        let p = b.pick_where(|v| v.ty == Ty::Ptr && v.base == Base::Input(0));
-        return p.unwrap_or_else(|| {
-            let param = b.inputs[0].param.clone();
-            b.def_ptr(Ty::Ptr, true, Base::Input(0), &format!("ptradd {param}, 0"))
-        });
+        return match b.pick_where(|v| v.ty == Ty::Ptr && v.base == Base::Input(0)) {
+            Some(p) if b.rng.chance(60) => p,
+            _ => memory::new_pointer_into(b, 0),
+        };
     }
     b.value(ty)
 }
