@@ -205,3 +205,50 @@ fn run_command_names_every_flag() {
     assert_eq!(source, g.source);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn limits_of_the_configuration_hold() {
+    let tight = GenConfig {
+        max_instrs: 60,
+        max_depth: 1,
+        max_trip: 2,
+        max_loop_work: 2,
+        max_invocations: 8,
+        max_burst: 0,
+        transcendentals: false,
+        calls: false,
+    };
+    let empty = GenConfig {
+        max_instrs: 0,
+        max_depth: 0,
+        max_loop_work: 0,
+        max_invocations: 1,
+        ..tight.clone()
+    };
+    for seed in 0..40u64 {
+        for cfg in [&tight, &empty] {
+            let g = generate(seed, cfg);
+            let module = parse(&g);
+            let program = Program::new(&module).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
+            run(&g, &program, &(0..g.buffers.len()).collect::<Vec<_>>(), 0);
+            assert!(g.grid.iter().product::<u32>() <= cfg.max_invocations);
+            for word in ["fsin", "fcos", "fexp2", "flog2"] {
+                assert!(
+                    !g.source.contains(word),
+                    "seed {seed}: {word} was switched off"
+                );
+            }
+            if cfg.max_depth == 0 {
+                // Only the epilogue's loops (over each stack array, sometimes around the final
+                // digest) remain, each with the one `if` that ends it.
+                let mut hist = BTreeMap::new();
+                for f in &module.functions {
+                    count(&f.body, &mut hist);
+                }
+                assert!(hist["loop"] >= 1, "seed {seed}: {hist:?}");
+                assert_eq!(hist["if"], hist["loop"], "seed {seed}");
+                assert_eq!(g.constructs.uniform_if + g.constructs.divergent_if, 0);
+            }
+        }
+    }
+}
