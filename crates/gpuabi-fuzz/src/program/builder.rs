@@ -25,8 +25,11 @@ pub(super) struct Val {
     /// Text name with its `%`.
     pub name: String,
     pub ty: Ty,
-    /// Known to be the same in every invocation of the dispatch (a conservative claim:
-    /// false when unsure).
+    /// Known to be the same in every invocation that computes it at the same point of a
+    /// lockstep execution: derived only from arguments, uniform dispatch values, literals,
+    /// loads from uniform addresses of read-only buffers, and loop counters of loops with
+    /// a uniform bound (invocations still in such a loop agree on its iteration). A
+    /// conservative claim: false when unsure.
     pub uniform: bool,
     pub base: Base,
     /// Used by some instruction; unused values are folded into a digest before their

@@ -23,6 +23,18 @@
 //!
 //! Every value a kernel computes is folded into a digest or stored, and every buffer is
 //! compared after the run: `out` holds the results, the input buffers must be unchanged.
+//!
+//! A failing seed is reproduced from the command line with the files
+//! [`GeneratedProgram::write_files`] writes:
+//!
+//! ```no_run
+//! use gpuabi_fuzz::program::{generate, GenConfig};
+//!
+//! let g = generate(42, &GenConfig::default());
+//! let cmd = g.write_files(std::path::Path::new("seed42"))?;
+//! // In seed42/: `sh run.sh` runs `cmd`, which dumps every buffer to NAME.out.bin.
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 mod builder;
 mod control;
