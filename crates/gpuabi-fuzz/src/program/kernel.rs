@@ -11,6 +11,9 @@ use super::dispatch::{self, Shape};
 use super::rng::Rng;
 use super::{control, digest, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
 
+/// Kernel-level statements between checkpoints (see [`digest::checkpoint`]).
+const CHECKPOINT_EVERY: usize = 8;
+
 /// Stands for the slice size in the text until the body is written.
 const SLICE_BYTES: &str = "SLICE_BYTES";
 
@@ -210,6 +213,9 @@ fn body(b: &mut Builder) {
         }
         control::statement(b);
         statements += 1;
+        if statements % CHECKPOINT_EVERY == 0 {
+            digest::checkpoint(b);
+        }
     }
     b.constructs.live_at_end = digest::finish(b);
     b.line("ret");
@@ -285,6 +291,7 @@ fn burst(b: &mut Builder) {
             }
         };
         b.vals[id].pinned = true;
+        b.vals[id].keep = true;
     }
     b.budget = budget;
 }

@@ -80,7 +80,7 @@ pub struct GenConfig {
 impl Default for GenConfig {
     fn default() -> GenConfig {
         GenConfig {
-            max_instrs: 300,
+            max_instrs: 200,
             max_depth: 4,
             max_trip: 6,
             max_loop_work: 36,
