@@ -1,5 +1,14 @@
 //! Folding values into `i32` digests and storing them, so that every computed value reaches
 //! memory: a wrong value anywhere changes the bytes a lane leaves behind.
+//!
+//! Every value is folded exactly once, whether or not something used it (a use may keep
+//! only a bit of it, as a comparison does): at the end of its `if` arm or loop body into
+//! the region's digest, which leaves the region as a result or loop variable and is never
+//! an operand of anything but another digest; at a kernel-level checkpoint every few
+//! statements; or in the epilogue. A `break` or `continue` before the end of a loop body
+//! folds the body's values so far into the digest it passes on. An arm without `else`
+//! folds its digest into a slot of the invocation's slice (load, fold, store), so that each
+//! loop iteration's run of it counts.
 
 use super::builder::{Base, Builder, PTR_SLOT};
 use super::{memory, Ty};
@@ -7,9 +16,9 @@ use super::{memory, Ty};
 /// FNV-1a's 32-bit prime: multiplying by it spreads every bit folded in so far.
 const FNV_PRIME: i32 = 16_777_619;
 
-/// Writes the `i32` image of value `id` (marking it used and folded) and returns its name: `i1`
-/// zero-extended, `i64` as its halves combined, `f32` as its bits, a pointer as its offset
-/// in its buffer.
+/// Writes the `i32` image of value `id` (marking it used and folded) and returns its name:
+/// `i1` zero-extended, `i64` as its halves combined, `f32` as its bits, a pointer as its
+/// offset in its buffer.
 fn image(b: &mut Builder, id: usize) -> String {
     b.vals[id].hashed = true;
     let ty = b.vals[id].ty;

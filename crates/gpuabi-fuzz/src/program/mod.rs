@@ -21,8 +21,13 @@
 //! * no stored or hashed value depends on where buffers live: pointers are stored only to
 //!   be loaded straight back and are hashed as offsets into their buffer.
 //!
-//! Every value a kernel computes is folded into a digest or stored, and every buffer is
+//! Every value a kernel computes is folded into a digest or stored (see the `digest`
+//! module), even when the instructions that use it lose information, so a wrong value in
+//! any instruction that runs changes the bytes its invocation leaves. Every buffer is
 //! compared after the run: `out` holds the results, the input buffers must be unchanged.
+//!
+//! `fsin`, `fcos`, `fexp2` and `flog2` follow the interpreter's definition, which may not
+//! be what a hardware instruction gives; [`GenConfig::transcendentals`] leaves them out.
 //!
 //! A failing seed is reproduced from the command line with the files
 //! [`GeneratedProgram::write_files`] writes:
