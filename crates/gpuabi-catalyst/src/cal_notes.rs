@@ -31,6 +31,30 @@ pub const NOTE_ORDER: [(u32, &str); 17] = [
     (17, "UAV_OP_MASK"),
 ];
 
+/// CAL note type of INPUTS.
+pub const NOTE_INPUTS: u32 = 2;
+/// CAL note type of the UAV list.
+pub const NOTE_UAV: u32 = 16;
+/// CAL note type of CONDOUT.
+pub const NOTE_CONDOUT: u32 = 4;
+/// CAL note type of EARLYEXIT.
+pub const NOTE_EARLYEXIT: u32 = 8;
+/// CAL note type of CONSTANT_BUFFERS.
+pub const NOTE_CONSTANT_BUFFERS: u32 = 10;
+/// CAL note type of INPUT_SAMPLERS.
+pub const NOTE_INPUT_SAMPLERS: u32 = 11;
+/// CAL note type of SCRATCH_BUFFERS.
+pub const NOTE_SCRATCH_BUFFERS: u32 = 13;
+/// CAL note type of PROGINFO.
+pub const NOTE_PROGINFO: u32 = 1;
+/// CAL note type of UAV_OP_MASK.
+pub const NOTE_UAV_OP_MASK: u32 = 17;
+
+/// The name of CAL note type `t` (`PROGINFO`), if known.
+pub fn note_name(t: u32) -> Option<&'static str> {
+    NOTE_ORDER.iter().find(|n| n.0 == t).map(|n| n.1)
+}
+
 /// UAV note entry kinds: (f1, f2, type).
 const UAV_WRITE_IMAGE: (u32, u32, u32) = (2, 2, 5);
 const UAV_BUFFER: (u32, u32, u32) = (4, 0, 5);
@@ -43,8 +67,9 @@ const OLD_CB_DEFAULT_SIZE: u32 = 4096;
 /// Old drivers' size of cb0 in 16-byte units.
 const OLD_CB0_SIZE: u32 = 15;
 
-/// PROGINFO addresses.
-mod addr {
+/// PROGINFO addresses (register or value codes of the entries).
+pub mod addr {
+    #![allow(missing_docs)]
     pub const USER_DATA_COUNT: u32 = 0x8000_1000;
     pub const USER_DATA: u32 = 0x8000_1001;
     pub const VGPRS: u32 = 0x8000_1041;

@@ -370,8 +370,10 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             (list.clone(), userdata::user_sgprs(list, EMPTY_USER_SGPRS))
         }
         UserDataPolicy::Amd => {
+            // A kernel that uses no resource gets no entries but USER_SGPR 2, as in AMD's
+            // binaries (alltypes.clo, structkernel2.clo of CLRX's test data) and in CLRX.
             let list = userdata::derive_amd(&used_resources(&args, drv, opts, &ids));
-            let u = userdata::user_sgprs(&list, 0);
+            let u = userdata::user_sgprs(&list, EMPTY_USER_SGPRS);
             (list, u)
         }
     };

@@ -8,6 +8,7 @@
 //! under [`render`] print it as text, JSON, SVG or CLRX assembly.
 
 pub mod args;
+pub mod binary;
 pub mod cal_notes;
 pub mod cb0;
 pub mod cb1;

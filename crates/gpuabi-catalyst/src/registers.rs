@@ -267,6 +267,50 @@ pub fn compute(input: &RegisterInput) -> Result<RegisterState, LayoutError> {
     })
 }
 
+/// The register state the hardware sets up for a kernel with this PGM_RSRC2 value (used
+/// when reading a binary): group ids after USER_SGPR user-data SGPRs for each TGID_*_EN
+/// bit, TG_SIZE, the scratch wave offset, and local ids in v0 (TIDIG_COMP_CNT 0), v0-v1
+/// (1) or v0-v2 (2 and 3). `sgprs` and `vgprs` are the counts the binary records.
+pub fn state_from_pgm_rsrc2(pgm_rsrc2: u32, sgprs: u32, vgprs: u32) -> (Dims, RegisterState) {
+    let user = (pgm_rsrc2 >> rsrc2::USER_SGPR) & 0x1F;
+    let group = ((pgm_rsrc2 >> rsrc2::TGID_EN) & 7) as u8;
+    let tidig = (pgm_rsrc2 >> rsrc2::TIDIG_COMP_CNT) & 3;
+    let local: u8 = match tidig {
+        0 => 1,
+        1 => 3,
+        _ => 7,
+    };
+    let mut next = user;
+    let mut take = || {
+        next += 1;
+        Reg::sgpr((next - 1) as u16).to_string()
+    };
+    let group_id_sgprs = (0..3)
+        .filter(|d| group & (1 << d) != 0)
+        .map(|_| take())
+        .collect();
+    let tg_size_sgpr = (pgm_rsrc2 & (1 << rsrc2::TG_SIZE_EN) != 0).then(&mut take);
+    let scratch_offset_sgpr = (pgm_rsrc2 & (1 << rsrc2::SCRATCH_EN) != 0).then(&mut take);
+    let n_local = u32::from(local.count_ones() as u8);
+    let local_id_vgprs = RegRange::new(RegFile::Vgpr, 0, n_local as u16)
+        .regs()
+        .map(|r| r.to_string())
+        .collect();
+    (
+        Dims(group | (local << 3)),
+        RegisterState {
+            group_id_sgprs,
+            tg_size_sgpr,
+            scratch_offset_sgpr,
+            local_id_vgprs,
+            sgprs,
+            vgprs,
+            pgm_rsrc2,
+            lds_size_field: (pgm_rsrc2 >> rsrc2::LDS_SIZE) & rsrc2::LDS_SIZE_MASK,
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,7 @@ pub const PRINTFID: u32 = 9;
 pub const PRIVATEID: u32 = 8;
 
 /// The four special ids of a kernel; `None` when the kernel has no such id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct SpecialIds {
     /// Default/dummy UAV, the id of unused global pointers.
     pub uavid: Option<u32>,

@@ -109,9 +109,6 @@ pub fn render(l: &KernelLayout) -> String {
     if o.userdata == UserDataPolicy::Amd {
         cfg("# user data derived with the amd policy".to_string());
     }
-    if o.userdata == UserDataPolicy::Amd && l.userdata.is_empty() {
-        cfg("# note: the kernel uses no resources; CLRX gives it USER_SGPR 2, not 0".to_string());
-    }
     for e in &l.userdata {
         cfg(format!(
             ".userdata {}, {}, {}, {}",

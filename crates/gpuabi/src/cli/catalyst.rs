@@ -21,11 +21,38 @@ use gpuabi_catalyst::userdata;
 use super::write_output;
 
 /// Commands about the Catalyst OpenCL 1.2 kernel ABI.
+// Parsed once per run: the size difference between the flag sets does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum CatalystCommand {
     /// Lay out a kernel: cb1 offsets, resource ids, user data, registers, PGM_RSRC2,
     /// metadata, CAL notes and header.
     Layout(LayoutArgs),
+    /// Read an AMD Catalyst OpenCL 1.2 binary (.clo): for each kernel, the layout it
+    /// records (arguments, ids, user data, PGM_RSRC2, CAL notes, header) and its code.
+    Inspect(InspectArgs),
+}
+
+/// Output formats of `catalyst inspect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InspectFormat {
+    /// A readable summary per kernel.
+    Text,
+    /// JSON: per kernel the fields of `catalyst layout --format json`, plus the code.
+    Json,
+}
+
+/// Flags of `catalyst inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The binary (outer ELF32 or ELF64 with __OpenCL_<kernel>_* symbols).
+    pub file: PathBuf,
+    /// Only this kernel (JSON: the kernel's object alone, not the file object).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InspectFormat,
 }
 
 /// Output formats of `catalyst layout`.
@@ -168,6 +195,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 pub fn run(cmd: CatalystCommand) -> anyhow::Result<()> {
     match cmd {
         CatalystCommand::Layout(args) => run_layout(&args),
+        CatalystCommand::Inspect(args) => run_inspect(&args),
     }
 }
 
@@ -304,6 +332,35 @@ fn run_layout(a: &LayoutArgs) -> anyhow::Result<()> {
         CatalystFormat::Json => render::json::render(&l),
         CatalystFormat::Svg => render::svg::render(&l),
         CatalystFormat::Clrx => render::clrx::render(&l),
+    };
+    write_output(&out)
+}
+
+fn run_inspect(a: &InspectArgs) -> anyhow::Result<()> {
+    let path = &a.file;
+    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bin =
+        gpuabi_catalyst::binary::read(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    if let Some(name) = &a.kernel {
+        let names: Vec<String> = bin.kernels.iter().map(|k| k.kernel.clone()).collect();
+        bin.kernels.retain(|k| &k.kernel == name);
+        if bin.kernels.is_empty() {
+            bail!(
+                "--kernel: no kernel '{name}' in {} (it has: {})",
+                path.display(),
+                names.join(", ")
+            );
+        }
+    }
+    let out = match (a.format, &a.kernel) {
+        (InspectFormat::Json, Some(_)) => serde_json::to_string_pretty(&bin.kernels[0])?,
+        (InspectFormat::Json, None) => serde_json::to_string_pretty(&bin)?,
+        (InspectFormat::Text, _) => bin
+            .kernels
+            .iter()
+            .map(render::inspect::render)
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     write_output(&out)
 }
