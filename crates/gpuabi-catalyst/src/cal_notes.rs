@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use crate::driver::{Driver, Generation};
-use crate::layout::ArgLayout;
+use crate::layout::{ArgLayout, NotesPolicy};
 use crate::registers::RegisterState;
-use crate::resource_ids::{Resource, SpecialIds, PRINTFID};
+use crate::resource_ids::{Resource, SpecialIds, PRINTFID, PRIVATEID, UAVID};
 use crate::types::{ArgType, ImageAccess};
 use crate::userdata::{UserDataEntry, MAX_ENTRIES};
 
@@ -102,8 +102,10 @@ pub struct NotesInput<'a> {
     pub ids: &'a SpecialIds,
     /// Uses printf.
     pub printf: bool,
-    /// Has (and uses) global constant data.
+    /// Uses global constant data (`.useconstdata`).
     pub const_data: bool,
+    /// The program has global constant data (a non-empty `.globaldata`).
+    pub global_data: bool,
     /// Global data size in bytes.
     pub global_data_bytes: u32,
     /// End of cb1.
@@ -122,6 +124,8 @@ pub struct NotesInput<'a> {
     pub scratch_bytes: u32,
     /// Required work-group size (zeros when absent).
     pub cws: [u32; 3],
+    /// Whose notes to write.
+    pub policy: NotesPolicy,
 }
 
 /// Contents of the notes that are not empty. Field order and serialised names are those of
@@ -147,6 +151,29 @@ pub struct CalNotes {
 
 fn entry(id: u32, f: (u32, u32, u32)) -> [u32; 4] {
     [id, f.0, f.1, f.2]
+}
+
+/// UAV-note entry of the private (scratch) UAV that AMD writes with counters, structure
+/// arguments or printf.
+const AMD_PRIVATE_UAV: (u32, u32, u32) = (3, 0, 5);
+
+/// The extra UAV-note entry AMD's drivers write to every kernel, after CLRX's entries:
+/// `[privateid, 3, 0, 5]` when the kernel has a counter or a structure argument or uses
+/// printf (alltypes.clo and structkernel2.clo of CLRX's test data), else
+/// `[uavid, 4, 0, 5]` (samplekernels.clo); a kernel without a uavid (drivers 1348.05 to
+/// 1445.05 without pointers) gets 11.
+///
+/// Not modelled: the id 8 that some drivers before 1348.05 write instead of their uavid 9.
+fn amd_extra_uav_entry(n: &NotesInput<'_>) -> [u32; 4] {
+    let private = n.printf
+        || n.args
+            .iter()
+            .any(|a| matches!(a.ty, ArgType::Counter32 | ArgType::Struct { .. }));
+    if private {
+        entry(n.ids.privateid.unwrap_or(PRIVATEID), AMD_PRIVATE_UAV)
+    } else {
+        entry(n.ids.uavid.unwrap_or(UAVID), UAV_BUFFER)
+    }
 }
 
 /// Builds the notes.
@@ -208,6 +235,10 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         }
     }
 
+    if n.policy == NotesPolicy::Amd {
+        uav.push(amd_extra_uav_entry(n));
+    }
+
     // CONSTANT_BUFFERS note.
     let const_ptr_ids: Vec<u32> = n
         .args
@@ -222,7 +253,7 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         cbmask.push([0, 0]);
         cbmask.push([1, 0]);
         cbmask.extend(const_ptr_ids.iter().map(|&id| [id, 0]));
-        if !n.drv.constant_as_uav() && n.const_data {
+        if !n.drv.constant_as_uav() && n.global_data {
             cbmask.push([2, 0]);
         }
     } else {
@@ -233,7 +264,7 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
                 .rev()
                 .map(|&id| [id, OLD_CB_DEFAULT_SIZE]),
         );
-        if n.const_data {
+        if n.global_data {
             cbmask.push([2, n.global_data_bytes.div_ceil(16)]);
         }
         cbmask.push([1, n.args_space.div_ceil(16)]);

@@ -11,7 +11,7 @@ use codespan_reporting::term::{self, termcolor::Buffer};
 use gpuabi_catalyst::args::Vec3Policy;
 use gpuabi_catalyst::description::{self, DescFormat, DescriptionError};
 use gpuabi_catalyst::driver::{Device, DEFAULT_DRIVER};
-use gpuabi_catalyst::layout::{layout, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
+use gpuabi_catalyst::layout::{layout, NotesPolicy, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
 use gpuabi_catalyst::opencl::{parse_kernels, select_kernel, SourceError};
 use gpuabi_catalyst::registers::Dims;
 use gpuabi_catalyst::render;
@@ -85,6 +85,15 @@ pub enum Vec3Arg {
     /// CLRX: 32 bytes.
     Clrx,
     /// AMD's compilers: 16 bytes.
+    Amd,
+}
+
+/// Whose metadata and CAL notes `catalyst layout` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotesArg {
+    /// CLRX's.
+    Clrx,
+    /// AMD's drivers' (as observed in their binaries).
     Amd,
 }
 
@@ -184,6 +193,12 @@ pub struct LayoutArgs {
     /// amd user-data policy: the code does not read the setup buffer cb0.
     #[arg(long)]
     pub no_setup_buffer: bool,
+    /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
+    /// wrote: an extra UAV-note entry, no cb1 for all-image kernels under --userdata auto,
+    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
+    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
+    #[arg(long, value_enum, default_value = "clrx")]
+    pub notes: NotesArg,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -317,6 +332,10 @@ fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
         cws,
         const_samplers: a.sampler.clone(),
         setup_buffer_used: !a.no_setup_buffer,
+        notes: match a.notes {
+            NotesArg::Clrx => NotesPolicy::Clrx,
+            NotesArg::Amd => NotesPolicy::Amd,
+        },
     })
 }
 
