@@ -344,3 +344,67 @@ fn binaries_agree_with_the_layout_of_their_sources() {
     assert!(other.is_empty(), "\n{}", clrx.join("\n"));
     assert_eq!(clrx.len(), 8, "\n{}", clrx.join("\n"));
 }
+
+/// samplekernels.clo with `bytes` written at `at`.
+fn patched(dir: &Path, at: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut b = std::fs::read(dir.join("samplekernels.clo")).unwrap();
+    b[at..at + bytes.len()].copy_from_slice(bytes);
+    b
+}
+
+fn error_of(bytes: &[u8]) -> String {
+    binary::read(bytes).unwrap_err().to_string()
+}
+
+/// Damaged files give errors naming the place. Offsets in samplekernels.clo were read by
+/// hand (see `samplekernels_fields_read_by_hand`): `.symtab` at 280 with 16-byte entries
+/// (entry 4 is `__OpenCL_add_header`), the `add` CAL image at 3506 with its note segment
+/// at image offset 448, its metadata at `.rodata` offset 2470.
+#[test]
+fn damaged_binaries_give_located_errors() {
+    let Some(dir) = common::shared_data("amd-catalyst") else {
+        return;
+    };
+    let whole = std::fs::read(dir.join("samplekernels.clo")).unwrap();
+    assert!(error_of(&[]).contains("too short"));
+    let e = error_of(&whole[..40]);
+    assert!(e.starts_with("outer ELF at byte 0:"), "{e}");
+    // Cut inside the first CAL image: the section headers (at the end) are gone.
+    let e = error_of(&whole[..4000]);
+    assert!(
+        e.contains("section header") && e.contains("4000 bytes"),
+        "{e}"
+    );
+    // `__OpenCL_add_kernel` (entry 3) of 100000 bytes does not fit `.text`.
+    let e = error_of(&patched(&dir, 280 + 3 * 16 + 8, &100_000u32.to_le_bytes()));
+    assert!(
+        e.contains("__OpenCL_add_kernel") && e.contains(".text") && e.contains("0..100000"),
+        "{e}"
+    );
+    // The first note's name.
+    let e = error_of(&patched(&dir, 3506 + 448 + 12, b"XTI CAL\0"));
+    assert!(
+        e.contains("kernel 'add'") && e.contains("byte 3954") && e.contains("ATI CAL"),
+        "{e}"
+    );
+    // The UAV note (third) claims a huge descriptor.
+    let e = error_of(&patched(
+        &dir,
+        3506 + 448 + 40 + 4,
+        &[0xF0, 0xFF, 0xFF, 0xFF],
+    ));
+    assert!(e.contains("byte 3994") && e.contains("runs past"), "{e}");
+    // `;value:n:u32:…` becomes `q32` (the metadata's eighth line).
+    let meta = 2470 + whole[2470..].windows(4).position(|w| w == b"u32:").unwrap();
+    let e = error_of(&patched(&dir, meta, b"q"));
+    assert!(
+        e.contains("metadata line 8") && e.contains("unknown value type 'q32'"),
+        "{e}"
+    );
+    // `__OpenCL_add_header` of 31 bytes.
+    let e = error_of(&patched(&dir, 280 + 4 * 16 + 8, &31u32.to_le_bytes()));
+    assert!(
+        e.contains("header") && e.contains("31 bytes, expected 32"),
+        "{e}"
+    );
+}

@@ -73,7 +73,7 @@ pub fn read(kernel: &str, image: &[u8], base: u64) -> Result<CalImage, BinaryErr
     let elf_err = |e: object::read::Error| BinaryError::Elf {
         what: what(),
         offset: base,
-        message: e.to_string(),
+        message: format!("{e} (the image has {} bytes)", image.len()),
     };
     let at = |offset: u64, message: String| BinaryError::CalImage {
         kernel: kernel.to_string(),

@@ -62,11 +62,11 @@ const PARTS: [(&str, Part); 3] = [
     ("_kernel", Part::Kernel),
 ];
 
-fn elf_error(e: object::read::Error) -> BinaryError {
-    BinaryError::Elf {
+fn elf_error(len: usize) -> impl Fn(object::read::Error) -> BinaryError {
+    move |e| BinaryError::Elf {
         what: "outer ELF".into(),
         offset: 0,
-        message: e.to_string(),
+        message: format!("{e} (the file has {len} bytes)"),
     }
 }
 
@@ -89,9 +89,10 @@ pub fn read(data: &[u8]) -> Result<Outer, BinaryError> {
 }
 
 fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer, BinaryError> {
-    let hdr = Elf::parse(data).map_err(elf_error)?;
-    let endian = hdr.endian().map_err(elf_error)?;
-    let sections = hdr.sections(endian, data).map_err(elf_error)?;
+    let elf_error = elf_error(data.len());
+    let hdr = Elf::parse(data).map_err(&elf_error)?;
+    let endian = hdr.endian().map_err(&elf_error)?;
+    let sections = hdr.sections(endian, data).map_err(&elf_error)?;
     let comment = sections
         .section_by_name(endian, b".comment")
         .and_then(|(_, s)| s.data(endian, data).ok())
@@ -102,7 +103,7 @@ fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer,
         });
     let symbols = sections
         .symbols(endian, data, elf::SHT_SYMTAB)
-        .map_err(elf_error)?;
+        .map_err(&elf_error)?;
 
     // name -> [metadata, header, kernel]
     let mut found: Vec<(String, [Option<FileRange>; 3])> = Vec::new();
