@@ -12,23 +12,23 @@ use crate::userdata::{UserDataEntry, MAX_ENTRIES};
 
 /// CAL note types, in the order the notes are written.
 pub const NOTE_ORDER: [(u32, &str); 17] = [
-    (2, "INPUTS"),
+    (NOTE_INPUTS, "INPUTS"),
     (3, "OUTPUTS"),
-    (16, "UAV"),
-    (4, "CONDOUT"),
+    (NOTE_UAV, "UAV"),
+    (NOTE_CONDOUT, "CONDOUT"),
     (5, "FLOAT32CONSTS"),
     (6, "INT32CONSTS"),
     (7, "BOOL32CONSTS"),
-    (8, "EARLYEXIT"),
+    (NOTE_EARLYEXIT, "EARLYEXIT"),
     (9, "GLOBAL_BUFFERS"),
-    (10, "CONSTANT_BUFFERS"),
-    (11, "INPUT_SAMPLERS"),
-    (13, "SCRATCH_BUFFERS"),
+    (NOTE_CONSTANT_BUFFERS, "CONSTANT_BUFFERS"),
+    (NOTE_INPUT_SAMPLERS, "INPUT_SAMPLERS"),
+    (NOTE_SCRATCH_BUFFERS, "SCRATCH_BUFFERS"),
     (12, "PERSISTENT_BUFFERS"),
-    (1, "PROGINFO"),
+    (NOTE_PROGINFO, "PROGINFO"),
     (14, "SUB_CONSTANT_BUFFERS"),
     (15, "UAV_MAILBOX_SIZE"),
-    (17, "UAV_OP_MASK"),
+    (NOTE_UAV_OP_MASK, "UAV_OP_MASK"),
 ];
 
 /// CAL note type of INPUTS.
@@ -69,24 +69,41 @@ const OLD_CB0_SIZE: u32 = 15;
 
 /// PROGINFO addresses (register or value codes of the entries).
 pub mod addr {
-    #![allow(missing_docs)]
+    /// Number of user-data entries.
     pub const USER_DATA_COUNT: u32 = 0x8000_1000;
+    /// First user-data field (entry k, field j at `USER_DATA + 4k + j`).
     pub const USER_DATA: u32 = 0x8000_1001;
+    /// Used VGPRs.
     pub const VGPRS: u32 = 0x8000_1041;
+    /// Used SGPRs (excluding VCC).
     pub const SGPRS: u32 = 0x8000_1042;
+    /// Most SGPRs the generation allows (excluding VCC).
     pub const MAX_SGPRS: u32 = 0x8000_1863;
+    /// Most VGPRs (256).
     pub const MAX_VGPRS: u32 = 0x8000_1864;
+    /// Float mode.
     pub const FLOAT_MODE: u32 = 0x8000_1043;
+    /// IEEE mode.
     pub const IEEE_MODE: u32 = 0x8000_1044;
+    /// Scratch buffer size in dwords.
     pub const SCRATCH_DWORDS: u32 = 0x8000_1045;
+    /// The PGM_RSRC2 register.
     pub const PGM_RSRC2: u32 = 0x0000_2E13;
+    /// Required work-group size x (y and z follow).
     pub const REQD_WG_X: u32 = 0x8000_001C;
+    /// Always 0.
     pub const UNKNOWN_1841: u32 = 0x8000_1841;
+    /// UAV mask dword 0.
     pub const UAV_MASK_0: u32 = 0x8000_001F;
+    /// UAV mask dwords 0..31.
     pub const UAV_MASK: u32 = 0x8000_1843;
+    /// Always 1.
     pub const UNKNOWN_0A: u32 = 0x8000_000A;
+    /// Always 64.
     pub const UNKNOWN_78: u32 = 0x8000_0078;
+    /// Always 32768.
     pub const UNKNOWN_81: u32 = 0x8000_0081;
+    /// The LDS_SIZE field of PGM_RSRC2, shifted left by 8.
     pub const LDS_SIZE: u32 = 0x8000_0082;
 }
 

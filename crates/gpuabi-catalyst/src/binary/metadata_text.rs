@@ -290,3 +290,87 @@ pub fn parse(kernel: &str, text: &str) -> Result<Metadata, BinaryError> {
     }
     Ok(m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_kind() {
+        let text = ";ARGSTART:__OpenCL_k_kernel\n;version:3:1:104\n;device:tahiti\n\
+                    ;uniqueid:1025\n;memory:uavprivate:96\n;memory:hwlocal:64\n\
+                    ;memory:hwregion:0\n;cws:64:1:1\n;value:n:i16:3:1:0\n\
+                    ;pointer:p:float:1:1:16:hc:3:16:RO:0:1\n;constarg:1:p\n\
+                    ;value:s:struct:20:1:32\n;value:smp:u32:1:1:64\n;image:img:2DA:WO:0:1:80\n\
+                    ;counter:c:32:2:1:112\n;pointer:l:struct:1:1:128:hl:1:12:RW:1:0\n\
+                    ;memory:datareqd\n;function:1:1025\n;sampler:unknown_16:1:1:16\n\
+                    ;sampler:smp:0:0:0\n;uavid:9\n;privateid:8\n;reflection:0:short3\n\
+                    ;reflection:1:float4*\n;reflection:2:struct big\n;weird:1\n\
+                    ;ARGEND:__OpenCL_k_kernel\n";
+        let m = parse("k", text).unwrap();
+        assert_eq!(m.version.as_deref(), Some("3:1:104"));
+        assert_eq!(m.device.as_deref(), Some("tahiti"));
+        assert_eq!(
+            (m.uavprivate, m.hwlocal, m.hwregion),
+            (Some(96), Some(64), Some(0))
+        );
+        assert_eq!(m.cws, Some([64, 1, 1]));
+        assert!(m.datareqd && !m.abi64);
+        assert_eq!(m.ids.uavid, Some(9));
+        assert_eq!(m.ids.cbid, None);
+        assert_eq!(m.const_samplers, vec![16]);
+        assert_eq!(m.unknown_lines, vec![";weird:1"]);
+        let names: Vec<(&str, u32, Option<Resource>)> = m
+            .args
+            .iter()
+            .map(|a| (a.name.as_str(), a.offset, a.resource))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("n", 0, None),
+                ("p", 16, Some(Resource::ConstBuffer(3))),
+                ("s", 32, None),
+                ("smp", 64, Some(Resource::Sampler(0))),
+                ("img", 80, Some(Resource::ImageWo(0))),
+                ("c", 112, Some(Resource::Counter(2))),
+                ("l", 128, Some(Resource::Local(1))),
+            ]
+        );
+        assert_eq!(m.args[0].type_name, "short3");
+        assert_eq!(
+            m.args[1].ty,
+            ArgType::Pointer {
+                pointee: Pointee::Value {
+                    ty: ValueType::from_name("float4").unwrap()
+                },
+                space: AddrSpace::Constant,
+                is_const: true,
+                is_volatile: false,
+                is_restrict: true,
+            }
+        );
+        assert_eq!(m.args[2].type_name, "struct big");
+        assert_eq!(m.args[3].ty, ArgType::Sampler);
+        assert_eq!(m.args[3].type_name, "sampler_t");
+        assert_eq!(
+            m.args[4].ty,
+            ArgType::Image {
+                dim: ImageDim::D2Array,
+                access: ImageAccess::WriteOnly
+            }
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_located() {
+        let e = parse("k", ";ARGSTART:x\n;value:n:u32:5:1:0\n").unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
+        let e = parse("k", ";pointer:p:u32:1:1:0:zz:1:4:RW:0:0\n").unwrap_err();
+        assert!(e.to_string().contains("unknown pointer space 'zz'"), "{e}");
+        let e = parse("k", ";image:i:2D:RO\n").unwrap_err();
+        assert!(e.to_string().contains("expected 7 fields, found 4"), "{e}");
+        let e = parse("k", ";uavid:x\n").unwrap_err();
+        assert!(e.to_string().contains("'x' is not a number"), "{e}");
+    }
+}
