@@ -28,7 +28,7 @@ pub enum NotesPolicy {
     #[default]
     Clrx,
     /// What AMD's drivers wrote, as observed in their binaries: the UAV note has one extra
-    /// entry; under `--userdata auto` a kernel whose used arguments are all images does not
+    /// entry; an unused `const global` and a `const local` pointer are `RW` in the metadata; under `--userdata auto` a kernel whose used arguments are all images does not
     /// load cb1; drivers before 1124.02 number the ids of more than eight global pointers
     /// by their names sorted as text, with uavid 10; drivers up to 1124.02 do not mark
     /// 64-bit binaries.
@@ -537,6 +537,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         const_samplers: &opts.const_samplers,
         is_64bit: mark_64bit,
         ids: &ids,
+        policy: opts.notes,
     });
     Ok(KernelLayout {
         kernel: kernel.name.clone(),

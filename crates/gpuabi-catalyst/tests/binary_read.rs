@@ -307,6 +307,21 @@ fn differences(ours: &KernelLayout, amd: &BinaryKernel) -> Vec<String> {
         format!("{:?}", ours.notes.uav_mask),
         format!("{:?}", amd.notes.uav_mask),
     );
+    // Metadata lines, except the unique and function ids (CLRX numbers them from 1024 in
+    // its own order; AMD's are its compiler's).
+    let lines = |m: &str| -> Vec<String> {
+        m.lines()
+            .filter(|l| !l.starts_with(";uniqueid:") && !l.starts_with(";function:"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (ours_lines, amd_lines) = (lines(&ours.metadata), lines(&amd.metadata));
+    for l in amd_lines.iter().filter(|l| !ours_lines.contains(l)) {
+        d.push(format!("metadata: AMD has {l}"));
+    }
+    for l in ours_lines.iter().filter(|l| !amd_lines.contains(l)) {
+        d.push(format!("metadata: gpuabi has {l}"));
+    }
     d
 }
 
@@ -332,17 +347,32 @@ fn binaries_agree_with_the_layout_of_their_sources() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;
     };
-    // With AMD's notes everything compared agrees.
+    // With AMD's notes everything compared agrees, metadata lines included.
     let amd = report(&dir, NotesPolicy::Amd);
     assert!(amd.is_empty(), "\n{}", amd.join("\n"));
-    // CLRX writes no extra UAV-note entry; AMD writes one to every kernel (8 kernels).
+    // CLRX writes no extra UAV-note entry (AMD writes one to every kernel: 8 kernels), and
+    // `RO` for alltypes.cl's unused `const global void* v61` and `const local void* v63`.
     let clrx = report(&dir, NotesPolicy::Clrx);
-    let other: Vec<&String> = clrx
-        .iter()
-        .filter(|l| !l.contains(": UAV note: "))
-        .collect();
-    assert!(other.is_empty(), "\n{}", clrx.join("\n"));
-    assert_eq!(clrx.len(), 8, "\n{}", clrx.join("\n"));
+    let (uav, other): (Vec<&String>, Vec<&String>) =
+        clrx.iter().partition(|l| l.contains(": UAV note: "));
+    assert_eq!(uav.len(), 8, "\n{}", clrx.join("\n"));
+    let mut expected = Vec::new();
+    for file in ["alltypes", "alltypes_64"] {
+        for (who, access) in [("AMD", "RW"), ("gpuabi", "RO")] {
+            for line in [
+                format!(";pointer:v61:u8:1:1:1904:uav:11:1:{access}:0:0"),
+                format!(";pointer:v63:u8:1:1:1936:hl:1:1:{access}:0:0"),
+            ] {
+                expected.push(format!("{file} myKernel: metadata: {who} has {line}"));
+            }
+        }
+    }
+    assert_eq!(
+        other,
+        expected.iter().collect::<Vec<_>>(),
+        "\n{}",
+        clrx.join("\n")
+    );
 }
 
 /// samplekernels.clo with `bytes` written at `at`.

@@ -366,3 +366,33 @@ fn driver_1124_2_does_not_mark_64bit_binaries_with_amd_notes() {
     assert_eq!(new.header[4], 8);
     assert!(new.metadata.contains(";memory:64bitABI\n"));
 }
+
+/// AMD marks an unused `const global` pointer and a `const local` pointer `RW` (with
+/// `;constarg`); CLRX writes `RO` (alltypes.clo of CLRX's test data, driver 1702.3).
+#[test]
+fn amd_marks_unused_const_global_and_const_local_pointers_rw() {
+    let src = "kernel void k(const global int* /*unused*/ a, const global int* b, \
+               const local int* c, const constant int* d) {}";
+    let amd = ok(
+        src,
+        Options {
+            notes: NotesPolicy::Amd,
+            ..Options::default()
+        },
+    );
+    for line in [
+        ";pointer:a:i32:1:1:0:uav:11:4:RW:0:0\n;constarg:0:a\n",
+        ";pointer:b:i32:1:1:16:uav:12:4:RO:0:0\n;constarg:1:b\n",
+        ";pointer:c:i32:1:1:32:hl:1:4:RW:0:0\n;constarg:2:c\n",
+        ";pointer:d:i32:1:1:48:c:13:4:RO:0:0\n;constarg:3:d\n",
+    ] {
+        assert!(amd.metadata.contains(line), "{line}\n{}", amd.metadata);
+    }
+    let clrx = ok(src, Options::default());
+    assert!(clrx
+        .metadata
+        .contains(";pointer:a:i32:1:1:0:uav:11:4:RO:0:0\n"));
+    assert!(clrx
+        .metadata
+        .contains(";pointer:c:i32:1:1:32:hl:1:4:RO:0:0\n"));
+}

@@ -194,7 +194,8 @@ pub struct LayoutArgs {
     #[arg(long)]
     pub no_setup_buffer: bool,
     /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
-    /// wrote: an extra UAV-note entry, no cb1 for all-image kernels under --userdata auto,
+    /// wrote: an extra UAV-note entry, RW for unused const global and for const local
+    /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
     /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
     /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
     #[arg(long, value_enum, default_value = "clrx")]
