@@ -275,12 +275,17 @@ pub fn compute(input: &RegisterInput) -> Result<RegisterState, LayoutError> {
     })
 }
 
+/// The USER_SGPR field of a PGM_RSRC2 value.
+pub fn user_sgprs_of_pgm_rsrc2(value: u32) -> u32 {
+    (value >> rsrc2::USER_SGPR) & 0x1F
+}
+
 /// The register state the hardware sets up for a kernel with this PGM_RSRC2 value (used
 /// when reading a binary): group ids after USER_SGPR user-data SGPRs for each TGID_*_EN
 /// bit, TG_SIZE, the scratch wave offset, and local ids in v0 (TIDIG_COMP_CNT 0), v0-v1
 /// (1) or v0-v2 (2 and 3). `sgprs` and `vgprs` are the counts the binary records.
 pub fn state_from_pgm_rsrc2(pgm_rsrc2: u32, sgprs: u32, vgprs: u32) -> (Dims, RegisterState) {
-    let user = (pgm_rsrc2 >> rsrc2::USER_SGPR) & 0x1F;
+    let user = user_sgprs_of_pgm_rsrc2(pgm_rsrc2);
     let group = ((pgm_rsrc2 >> rsrc2::TGID_EN) & 7) as u8;
     let tidig = (pgm_rsrc2 >> rsrc2::TIDIG_COMP_CNT) & 3;
     let local: u8 = match tidig {

@@ -239,7 +239,7 @@ pub fn read(
         ids: meta.ids,
         uavprivate: meta.uavprivate,
         userdata,
-        user_sgprs: (pgm_rsrc2 >> 1) & 0x1F,
+        user_sgprs: registers::user_sgprs_of_pgm_rsrc2(pgm_rsrc2),
         regs,
         header,
         notes,

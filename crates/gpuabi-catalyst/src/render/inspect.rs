@@ -48,12 +48,18 @@ pub fn render(k: &BinaryKernel) -> String {
         opt(k.hwlocal),
         opt(k.hwregion)
     );
+    let group: String = ["x", "y", "z"]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| k.dims.group() & (1 << i) != 0)
+        .map(|(_, d)| *d)
+        .collect();
     let _ = writeln!(
         s,
-        "PGM_RSRC2 {:#010x}  USER_SGPR {}  dims {}  SGPRs {}  VGPRs {}  header {:?}",
+        "PGM_RSRC2 {:#010x}  USER_SGPR {}  group ids {}  SGPRs {}  VGPRs {}  header {:?}",
         k.regs.pgm_rsrc2,
         k.user_sgprs,
-        k.dims.clrx_text(),
+        if group.is_empty() { "none" } else { &group },
         k.regs.sgprs,
         k.regs.vgprs,
         k.header
@@ -69,13 +75,7 @@ pub fn render(k: &BinaryKernel) -> String {
             format!("{}({})", e.class, e.api_slot),
         ]);
     }
-    for (reg, dim) in k.regs.group_id_sgprs.iter().zip(
-        ["x", "y", "z"]
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| k.dims.group() & (1 << i) != 0)
-            .map(|(_, d)| d),
-    ) {
+    for (reg, dim) in k.regs.group_id_sgprs.iter().zip(group.chars()) {
         sg.add_row(vec![reg.clone(), format!("group id {dim}")]);
     }
     if let Some(r) = &k.regs.tg_size_sgpr {
