@@ -66,13 +66,14 @@ pub struct Options {
     pub hwregion: u32,
     /// The kernel uses printf (`.useprintf`).
     pub printf: bool,
-    /// The program has global constant data and the kernel uses it.
+    /// The kernel uses the program's global constant data (`.useconstdata`; the cbid bit
+    /// of the UAV mask).
     ///
-    /// CLRX keeps two facts apart (a `.globaldata` section exists; `.useconstdata`); a
-    /// kernel description cannot tell them apart, so they are one flag here and the CLRX
-    /// renderer emits both.
+    /// The program has global data when this is set and `global_data_bytes` is not 0
+    /// ([`Options::has_global_data`]), as CLRX decides from the size of `.globaldata`.
     pub const_data: bool,
-    /// Size of the global constant data in bytes (old drivers' constant-buffer note only).
+    /// Size of the global constant data in bytes (0: no global data, as in CLRX; old
+    /// drivers' constant-buffer note gives its size in 16-byte units).
     pub global_data_bytes: u32,
     /// User-data policy.
     pub userdata: UserDataPolicy,

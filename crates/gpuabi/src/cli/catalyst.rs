@@ -142,10 +142,12 @@ pub struct LayoutArgs {
     /// The kernel uses printf (.useprintf).
     #[arg(long)]
     pub printf: bool,
-    /// The program has global constant data used by the kernel (.useconstdata).
+    /// The program has global constant data used by the kernel (.globaldata,
+    /// .useconstdata); give its size with --const-data-size.
     #[arg(long)]
     pub const_data: bool,
-    /// Size in bytes of the global constant data (old drivers' constant-buffer note).
+    /// Size in bytes of the global constant data; 0 means none, as CLRX takes an empty
+    /// .globaldata (no ;memory:datareqd, no cb2).
     #[arg(long, default_value_t = 0)]
     pub const_data_size: u32,
     /// Size of 64-bit 3-vectors in cb1: clrx (32 bytes) or amd (16 bytes).
