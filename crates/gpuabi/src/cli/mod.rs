@@ -2,6 +2,7 @@
 
 pub mod aco;
 pub mod agx;
+mod agx_asm;
 pub mod asm;
 pub mod catalyst;
 mod input;
@@ -10,7 +11,7 @@ mod output;
 pub mod run;
 pub mod sim;
 
-pub use input::{read_bytes, read_text};
+pub use input::{read_bytes, read_text, MAX_INPUT_BYTES};
 pub use output::{write_output, Format};
 
 /// Prints an error with its context chain (`--flag: what was wrong`) to standard error.
