@@ -2,8 +2,8 @@
 //!
 //! A line holds an optional `label:` and an optional instruction; `;` or `//` starts a
 //! comment. Operands are matched against every row printing the same mnemonic (or named
-//! so); each candidate encoding is decoded again and kept only if it prints the same text,
-//! and the shortest form wins (Mesa's `cases.txt` sometimes uses a long form that prints
+//! so, or one of applegpu's names in `ALIASES`); each candidate encoding is decoded again
+//! and kept only if it prints the same text, and the shortest form wins (Mesa's `cases.txt` sometimes uses a long form that prints
 //! alike; gpuabi always emits the shortest). Branch targets (`offset` of `jmp_any`,
 //! `jmp_none`, `call`, `jmp_incomplete`, `jmp_if_skipping_doorbell`) take a label or a byte
 //! offset relative to the branch instruction.
@@ -19,6 +19,14 @@ use crate::error::{AsmError, TextError};
 use crate::isa::{rows, OperandSlot, Row};
 use crate::operand::{parse_operand, Operand};
 use crate::print::write_line;
+
+/// applegpu's names for instructions whose operands it writes as Mesa does; accepted as
+/// mnemonics and printed under Mesa's name.
+const ALIASES: &[(&str, &str)] = &[
+    ("mov_imm", "ldimm"),
+    ("jmp_exec_any", "jmp_any"),
+    ("jmp_exec_none", "jmp_none"),
+];
 
 /// One operand token and its column (from 1) in the instruction text.
 #[derive(Debug, Clone, Copy)]
@@ -258,10 +266,14 @@ pub fn assemble_instruction(
     labels: Labels<'_>,
 ) -> Result<Instruction, TextError> {
     let (mnemonic, tokens) = tokenize(text)?;
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == mnemonic.text)
+        .map_or(mnemonic.text, |(_, mesa)| mesa);
     let candidates: Vec<(usize, &Row)> = rows()
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.def.display == mnemonic.text || r.def.name == mnemonic.text)
+        .filter(|(_, r)| r.def.display == name || r.def.name == name)
         .collect();
     if candidates.is_empty() {
         return Err(TextError {

@@ -35,6 +35,15 @@ fn hand_encoded_instructions() {
 }
 
 #[test]
+fn applegpu_names_are_aliases() {
+    let a = assemble_one("mov_imm r1l, 1").unwrap();
+    assert_eq!(a.bytes(), [0x62, 0x04, 0x01, 0x00]);
+    assert_eq!(a.to_string(), "ldimm    r1l, 1");
+    let j = assemble_one("jmp_exec_any -100").unwrap();
+    assert_eq!(j.bytes(), [0x00, 0xc0, 0x9c, 0xff, 0xff, 0xff]);
+}
+
+#[test]
 fn printed_text_is_padded_like_mesa() {
     let ins = assemble_one("pop_exec 1").unwrap();
     assert_eq!(ins.to_string(), "pop_exec 1");
