@@ -3,8 +3,9 @@
 //! A line holds an optional `label:` and an optional instruction; `;` or `//` starts a
 //! comment. Operands are matched against every row printing the same mnemonic (or named
 //! so, or one of applegpu's names in `ALIASES`); each candidate encoding is decoded again
-//! and kept only if it prints the same text, and the shortest form wins (Mesa's `cases.txt` sometimes uses a long form that prints
-//! alike; gpuabi always emits the shortest). Branch targets (`offset` of `jmp_any`,
+//! and kept only if it prints the same text, and the shortest form wins (Mesa's
+//! `cases.txt` sometimes uses a long form that prints alike; gpuabi always emits the
+//! shortest). Branch targets (`offset` of `jmp_any`,
 //! `jmp_none`, `call`, `jmp_incomplete`, `jmp_if_skipping_doorbell`) take a label or a byte
 //! offset relative to the branch instruction.
 
