@@ -1,0 +1,117 @@
+//! The state of one SIMD group: 32 lanes of 16-bit register halves, uniform halves, the
+//! execution mask and device memory regions.
+
+use crate::error::SimError;
+
+/// Lanes in a SIMD group.
+pub const LANES: usize = 32;
+/// GPR halves per lane (r0l..r127h, the 8-bit register field of the encodings).
+pub const GPR_HALVES: usize = 256;
+/// Uniform halves (u0l..u255h, the 9-bit uniform field).
+pub const UNIFORM_HALVES: usize = 512;
+
+/// A region of device memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// First byte address.
+    pub address: u64,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Machine state of one SIMD group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// Bit i set: lane i is active.
+    pub exec: u32,
+    /// `gpr[lane][half]`.
+    pub gpr: Vec<[u16; GPR_HALVES]>,
+    /// Uniform halves, shared by all lanes.
+    pub uniforms: Vec<u16>,
+    /// Device memory.
+    pub memory: Vec<Region>,
+    /// Whether reads of unmapped addresses return zeros instead of faulting.
+    pub soft_fault: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            exec: u32::MAX,
+            gpr: vec![[0; GPR_HALVES]; LANES],
+            uniforms: vec![0; UNIFORM_HALVES],
+            memory: Vec::new(),
+            soft_fault: false,
+        }
+    }
+}
+
+fn halves_of(size: u32) -> usize {
+    (size / 16) as usize
+}
+
+impl State {
+    /// Reads `size` bits (16, 32 or 64) of lane `lane` starting at half `half`.
+    pub fn read_gpr(&self, lane: usize, half: u32, size: u32) -> Result<u64, SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        let regs = &self.gpr[lane];
+        if h + n > GPR_HALVES {
+            return Err(SimError::RegisterRange { half, size });
+        }
+        Ok((0..n).fold(0u64, |v, i| v | (u64::from(regs[h + i]) << (16 * i))))
+    }
+
+    /// Writes the low `size` bits of `value` to lane `lane` at half `half`.
+    pub fn write_gpr(
+        &mut self,
+        lane: usize,
+        half: u32,
+        size: u32,
+        value: u64,
+    ) -> Result<(), SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > GPR_HALVES {
+            return Err(SimError::RegisterRange { half, size });
+        }
+        for i in 0..n {
+            self.gpr[lane][h + i] = (value >> (16 * i)) as u16;
+        }
+        Ok(())
+    }
+
+    /// Reads `size` bits of the uniforms at half `half`.
+    pub fn read_uniform(&self, half: u32, size: u32) -> Result<u64, SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > UNIFORM_HALVES {
+            return Err(SimError::UniformRange { half, size });
+        }
+        Ok((0..n).fold(0u64, |v, i| {
+            v | (u64::from(self.uniforms[h + i]) << (16 * i))
+        }))
+    }
+
+    /// Reads one byte of device memory; unmapped bytes read as zero under soft fault.
+    pub fn read_byte(&self, address: u64) -> Option<u8> {
+        for r in &self.memory {
+            if address >= r.address && address - r.address < r.bytes.len() as u64 {
+                return Some(r.bytes[(address - r.address) as usize]);
+            }
+        }
+        self.soft_fault.then_some(0)
+    }
+
+    /// Whether lane `lane` is active.
+    pub fn active(&self, lane: usize) -> bool {
+        self.exec >> lane & 1 == 1
+    }
+
+    /// Recomputes the execution mask from the nesting counter `r0l`: active when 0.
+    pub fn exec_from_r0l(&mut self) {
+        self.exec = (0..LANES)
+            .filter(|&l| self.gpr[l][0] == 0)
+            .fold(0, |m, l| m | 1 << l);
+    }
+}
