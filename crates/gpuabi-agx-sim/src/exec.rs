@@ -632,6 +632,7 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
                 })?;
                 st.gpr[lane][0] = r;
             }
+            st.written[0] = true;
             st.exec_from_r0l();
         }
         "pop_exec" => {
@@ -639,6 +640,7 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
             for lane in 0..LANES {
                 st.gpr[lane][0] = st.gpr[lane][0].saturating_sub(n);
             }
+            st.written[0] = true;
             st.exec_from_r0l();
         }
         "update_exec" => st.exec_from_r0l(),

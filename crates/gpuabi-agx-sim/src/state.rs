@@ -30,8 +30,11 @@ pub struct State {
     pub uniforms: Vec<u16>,
     /// Device memory.
     pub memory: Vec<Region>,
-    /// Whether reads of unmapped addresses return zeros instead of faulting.
+    /// Whether reads of unmapped addresses return zeros instead of faulting (the
+    /// soft-fault mode of the driver, which maps a zero page over unmapped memory).
     pub soft_fault: bool,
+    /// GPR halves written by the program in any lane.
+    pub written: Vec<bool>,
 }
 
 impl Default for State {
@@ -42,6 +45,7 @@ impl Default for State {
             uniforms: vec![0; UNIFORM_HALVES],
             memory: Vec::new(),
             soft_fault: false,
+            written: vec![false; GPR_HALVES],
         }
     }
 }
@@ -77,6 +81,37 @@ impl State {
         }
         for i in 0..n {
             self.gpr[lane][h + i] = (value >> (16 * i)) as u16;
+            self.written[h + i] = true;
+        }
+        Ok(())
+    }
+
+    /// Sets `size` bits of lane `lane` at half `half` without marking them written (for
+    /// building a start state).
+    pub fn set_gpr(
+        &mut self,
+        lane: usize,
+        half: u32,
+        size: u32,
+        value: u64,
+    ) -> Result<(), SimError> {
+        self.write_gpr(lane, half, size, value)?;
+        let h = half as usize;
+        for w in &mut self.written[h..h + halves_of(size)] {
+            *w = false;
+        }
+        Ok(())
+    }
+
+    /// Sets `size` bits of the uniforms at half `half`.
+    pub fn set_uniform(&mut self, half: u32, size: u32, value: u64) -> Result<(), SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > UNIFORM_HALVES {
+            return Err(SimError::UniformRange { half, size });
+        }
+        for i in 0..n {
+            self.uniforms[h + i] = (value >> (16 * i)) as u16;
         }
         Ok(())
     }

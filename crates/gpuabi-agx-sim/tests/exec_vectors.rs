@@ -52,14 +52,11 @@ fn start_state(case: &Value) -> State {
     };
     for (name, lanes) in s["registers"].as_object().expect("registers") {
         for (lane, v) in lanes.as_array().expect("32 values").iter().enumerate() {
-            st.write_gpr(lane, reg_half(name), 32, hex_u64(v)).unwrap();
+            st.set_gpr(lane, reg_half(name), 32, hex_u64(v)).unwrap();
         }
     }
     for (name, v) in s["uniforms"].as_object().expect("uniforms") {
-        let h = reg_half(name) as usize;
-        let v = hex_u64(v);
-        st.uniforms[h] = v as u16;
-        st.uniforms[h + 1] = (v >> 16) as u16;
+        st.set_uniform(reg_half(name), 32, hex_u64(v)).unwrap();
     }
     for m in s["memory"].as_array().expect("memory") {
         st.memory.push(Region {
@@ -98,10 +95,14 @@ fn applegpu_end_states() {
                 }
             }
         }
-        // Every register not listed as written keeps its start value.
+        // Every register not listed as written keeps its start value and is not marked
+        // written.
         for h in (0..gpuabi_agx_sim::GPR_HALVES as u32).step_by(2) {
             if expect.contains_key(&format!("r{}", h / 2)) {
                 continue;
+            }
+            if st.written[h as usize] || st.written[h as usize + 1] {
+                bad.push(format!("r{} marked written", h / 2));
             }
             for lane in 0..LANES {
                 if st.read_gpr(lane, h, 32).unwrap() != start.read_gpr(lane, h, 32).unwrap() {

@@ -34,6 +34,8 @@ pub enum AgxCommand {
     Asm(super::agx_asm::AsmArgs),
     /// Disassemble AGX machine code into Mesa's disassembler syntax.
     Disasm(super::agx_asm::DisasmArgs),
+    /// Run AGX code on one SIMD group from a start state and print the end state.
+    Sim(super::agx_sim::SimArgs),
 }
 
 /// Robustness level of the vertex prolog key.
@@ -200,6 +202,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Link(a) => link_cmd(a),
         AgxCommand::Asm(a) => super::agx_asm::asm(a),
         AgxCommand::Disasm(a) => super::agx_asm::disasm(a),
+        AgxCommand::Sim(a) => super::agx_sim::sim(a),
     }
 }
 
