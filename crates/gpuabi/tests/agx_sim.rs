@@ -25,9 +25,10 @@ fn if_else_pop_exec_split_the_lanes() {
     let v = json(&["agx", "sim", &src, "--format", "json"]);
     assert_eq!(v["exec"], "0xffffffff");
     let r2 = v["registers"]["r2"].as_array().unwrap();
-    for lane in 0..32 {
+    assert_eq!(r2.len(), 32);
+    for (lane, value) in r2.iter().enumerate() {
         let want = if lane < 16 { 100 + lane } else { 7 };
-        assert_eq!(r2[lane], format!("{want:#010x}"), "lane {lane}");
+        assert_eq!(value, &format!("{want:#010x}"), "lane {lane}");
     }
     assert_eq!(v["registers"]["r0"][31], "0x00000000");
     let text = ok(&["agx", "sim", &src]);
