@@ -52,12 +52,6 @@ fn tokenize(text: &str) -> Result<(Token<'_>, Vec<Token<'_>>), TextError> {
         for piece in ops.split(',') {
             let lead = piece.len() - piece.trim_start().len();
             let t = piece.trim();
-            if t.is_empty() {
-                return Err(TextError {
-                    column: at + lead + 1,
-                    message: "expected an operand".into(),
-                });
-            }
             tokens.push(Token {
                 text: t,
                 column: at + lead + 1,
@@ -340,6 +334,7 @@ pub fn assemble_instruction(
             )
         } else {
             match tokens.get(at) {
+                Some(t) if t.text.is_empty() => format!("empty operand: {what}"),
                 Some(t) => format!("`{}`: {what}", t.text),
                 None => what,
             }

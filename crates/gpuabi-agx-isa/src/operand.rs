@@ -217,7 +217,19 @@ fn parse_fimm(s: &str) -> Option<u8> {
 
 /// Parses one operand token; `None` when the token is not an operand (an enum name or a
 /// label, which the caller matches against the instruction's fields).
+///
+/// An empty token is an empty register tuple: Mesa prints a memory access whose channel
+/// mask is `none` with no registers, so the register number is not in the text and reads
+/// as r0.
 pub fn parse_operand(token: &str) -> Option<Operand> {
+    if token.is_empty() {
+        return Some(Operand::plain(OperandKind::Reg {
+            file: RegFile::Gpr,
+            base: 0,
+            size: 16,
+            count: 0,
+        }));
+    }
     let (hint, mut body) = match token.as_bytes().first()? {
         b'$' => (Hint::Cache, &token[1..]),
         b'^' => (Hint::Discard, &token[1..]),

@@ -137,4 +137,5 @@ fn assembly_errors_name_file_line_and_column() {
 
     let e = assemble("iadd r0, , r1\n", "g.s").unwrap_err();
     assert_eq!(e.column, 10, "{e}");
+    assert!(e.message.starts_with("empty operand"), "{e}");
 }
