@@ -147,7 +147,11 @@ const fn lengths_at_15(short: &'static [u32]) -> Option<u32> {
 
 /// A row; fields not given take their values from `ROW`.
 macro_rules! row {
-    ($name:literal as $display:literal, [$($len:literal),+] $(@ $lbit:literal)?, { $($field:ident : $value:expr),* $(,)? }) => {
+    (
+        $name:literal as $display:literal,
+        [$($len:literal),+] $(@ $lbit:literal)?,
+        { $($field:ident : $value:expr),* $(,)? }
+    ) => {
         OpcodeDef {
             name: $name,
             display: $display,
@@ -252,13 +256,21 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("imadd" as "imadd", [8], {
         exact: &[("0:5 15", 0b001_1110), ("27", 0)],
         dests: &[op(&enc::DALU64, "7:14 60:61")],
-        srcs: &[op(&enc::MUL, "16:26 58:59"), op(&enc::MUL, "28:38 56:57"), op(&enc::ADD, "40:50 54:55")],
+        srcs: &[
+            op(&enc::MUL, "16:26 58:59"),
+            op(&enc::MUL, "28:38 56:57"),
+            op(&enc::ADD, "40:50 54:55"),
+        ],
         mods: &[&SHIFT_ADD, &SAT],
     }),
     row!("imsub" as "imsub", [8], {
         exact: &[("0:5 15", 0b001_1110), ("27", 1)],
         dests: &[op(&enc::DALU64, "7:14 60:61")],
-        srcs: &[op(&enc::MUL, "16:26 58:59"), op(&enc::MUL, "28:38 56:57"), op(&enc::ADD, "40:50 54:55")],
+        srcs: &[
+            op(&enc::MUL, "16:26 58:59"),
+            op(&enc::MUL, "28:38 56:57"),
+            op(&enc::ADD, "40:50 54:55"),
+        ],
         mods: &[&SHIFT_ADD, &SAT],
     }),
     convert!("u8_to_f", 0b00_0000),
@@ -381,30 +393,48 @@ pub static OPCODES: &[OpcodeDef] = &[
     }),
     row!("if_icmp" as "if", [6], {
         exact: &[("0:6", 0b101_0010), ("9:10", 0b00), ("26:27 38:39 44:45", 0)],
-        srcs: &[SRC1, SRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &ICOND_CF], effects: EXEC,
+        srcs: &[SRC1, SRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &ICOND_CF],
+        effects: EXEC,
     }),
     row!("else_icmp" as "else", [6], {
         exact: &[("0:6", 0b101_0010), ("9:10", 0b01), ("26:27 38:39 44:45", 0)],
-        srcs: &[SRC1, SRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &ICOND_CF], effects: EXEC,
+        srcs: &[SRC1, SRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &ICOND_CF],
+        effects: EXEC,
     }),
     row!("while_icmp" as "while", [6], {
         exact: &[("0:6", 0b101_0010), ("9:10", 0b10), ("26:27 38:39 44:45", 0)],
-        srcs: &[SRC1, SRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &ICOND_CF], effects: EXEC,
+        srcs: &[SRC1, SRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &ICOND_CF],
+        effects: EXEC,
     }),
     row!("update_exec" as "update_exec", [6], {
         exact: &[("0:6", 0b100_0010), ("8:45", 0)], mods: &[&CACHE7], effects: EXEC,
     }),
     row!("if_fcmp" as "if", [6], {
         exact: &[("0:6", 0b100_0010), ("9:10", 0b00), ("44:45", 0)],
-        srcs: &[FSRC1, FSRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &FCOND_CF], effects: EXEC,
+        srcs: &[FSRC1, FSRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &FCOND_CF],
+        effects: EXEC,
     }),
     row!("else_fcmp" as "else", [6], {
         exact: &[("0:6", 0b100_0010), ("9:10", 0b01), ("44:45", 0)],
-        srcs: &[FSRC1, FSRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &FCOND_CF], effects: EXEC,
+        srcs: &[FSRC1, FSRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &FCOND_CF],
+        effects: EXEC,
     }),
     row!("while_fcmp" as "while", [6], {
         exact: &[("0:6", 0b100_0010), ("9:10", 0b10), ("44:45", 0)],
-        srcs: &[FSRC1, FSRC2], imms: &[imm("nest", "11:12")], mods: &[&CACHE7, &FCOND_CF], effects: EXEC,
+        srcs: &[FSRC1, FSRC2],
+        imms: &[imm("nest", "11:12")],
+        mods: &[&CACHE7, &FCOND_CF],
+        effects: EXEC,
     }),
     row!("icsel" as "csel", [8, 10], {
         exact: &[("0:6", 0b001_0010)],
@@ -433,7 +463,11 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("shuffle" as "shuffle", [6], {
         exact: &[("0:6", 0b110_1111), ("15 27", 0)],
         dests: &[DEST1], srcs: &[SRC1, SRC2],
-        mods: &[&choice("quad", "26", &enums::QUAD), &flag("rotate", "47"), &choice("op", "38:39", &enums::SHUFFLE_OP)],
+        mods: &[
+            &choice("quad", "26", &enums::QUAD),
+            &flag("rotate", "47"),
+            &choice("op", "38:39", &enums::SHUFFLE_OP),
+        ],
         effects: XL,
     }),
     row!("pixwait" as "pixwait", [4], {
@@ -442,7 +476,9 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("pixrel" as "pixrel", [4], {
         exact: &[("0:7", 0b0101_1000)], imms: &[imm("i", "8:17"), imm("j", "22:23")], effects: SYNC,
     }),
-    row!("wait" as "wait", [2], { exact: &[("0:7", 0b0011_1000)], mods: &[&GROUP8], effects: SYNC }),
+    row!("wait" as "wait", [2], {
+        exact: &[("0:7", 0b0011_1000)], mods: &[&GROUP8], effects: SYNC,
+    }),
     row!("no_var" as "no_var", [4], { exact: &[("0:9 22 31", 0b1000_0101_0001)], effects: WR }),
     row!("st_var" as "st_var", [4], {
         exact: &[("0:6", 0b001_0001), ("8:9 22", 0), ("31", 1)],
@@ -495,11 +531,17 @@ pub static OPCODES: &[OpcodeDef] = &[
     }),
     row!("tex_state_store" as "load", [8], {
         exact: &[("0:7 20", 0b1_1110_1101)],
-        dests: &[op(&enc::TS, "8:14")], srcs: &[STATE_BASE, STATE_OFFSET], mods: &[&GROUP16], effects: RD,
+        dests: &[op(&enc::TS, "8:14")],
+        srcs: &[STATE_BASE, STATE_OFFSET],
+        mods: &[&GROUP16],
+        effects: RD,
     }),
     row!("sampler_state_store" as "load", [8], {
         exact: &[("0:7 20", 0b1_1010_1101)],
-        dests: &[op(&enc::SS, "8:14")], srcs: &[STATE_BASE, STATE_OFFSET], mods: &[&GROUP16], effects: RD,
+        dests: &[op(&enc::SS, "8:14")],
+        srcs: &[STATE_BASE, STATE_OFFSET],
+        mods: &[&GROUP16],
+        effects: RD,
     }),
     row!("store" as "store", [6, 8] @ 47, {
         exact: &[("0:6", 0b100_0101), ("26 46", 0b11)],
@@ -508,21 +550,27 @@ pub static OPCODES: &[OpcodeDef] = &[
     }),
     row!("lload" as "lload", [6, 8], {
         exact: &[("0:6", 0b110_1001)],
-        dests: &[LOCALDATA], srcs: &[LOCALBASE, LOCALINDEX], mods: &[&FORMAT_LOCAL, &MASK_LOCAL], effects: RD,
+        dests: &[LOCALDATA],
+        srcs: &[LOCALBASE, LOCALINDEX],
+        mods: &[&FORMAT_LOCAL, &MASK_LOCAL],
+        effects: RD,
     }),
     row!("lstore" as "lstore", [6, 8], {
         exact: &[("0:6", 0b010_1001)],
         srcs: &[LOCALDATA, LOCALBASE, LOCALINDEX], mods: &[&FORMAT_LOCAL, &MASK_LOCAL], effects: WR,
     }),
     row!("barrier" as "barrier", [2], { exact: &[("0:7", 0b0110_1000)], effects: SYNC }),
-    row!("doorbell" as "doorbell", [2], { exact: &[("0:7", 0b0010_1000)], imms: &[imm("imm", "8:15")] }),
+    row!("doorbell" as "doorbell", [2], {
+        exact: &[("0:7", 0b0010_1000)], imms: &[imm("imm", "8:15")],
+    }),
     row!("jmp_if_skipping_doorbell" as "jmp_if_skipping_doorbell", [4], {
         exact: &[("0:15", 0x0020), ("24:31", 0)], imms: &[imm("offset", "16:23")], effects: BR,
     }),
     row!("unmap" as "unmap", [8], {
         exact: &[
             ("0:7", 0b0111_0101), ("47", 1), ("16:19", 0b0000), ("24:25", 0b01),
-            ("10 27:29 31", 0), ("8:9 30 37:39", 0), ("26", 1), ("42:46", 0b1_0000), ("48:55", 0b0001_0000),
+            ("10 27:29 31", 0), ("8:9 30 37:39", 0), ("26", 1),
+            ("42:46", 0b1_0000), ("48:55", 0b0001_0000),
         ],
         srcs: &[op(&enc::EXREG32, "11:15 40:41")],
         imms: &[imm("target", "36"), imm("v", "20:23 32:35 56:63")],
@@ -530,7 +578,8 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("map" as "map", [8], {
         exact: &[
             ("0:7", 0b0111_0101), ("47", 1), ("16:19", 0b0001), ("24:25", 0b01),
-            ("10 27:29 31", 0), ("8:9 30 37:39", 0), ("26", 1), ("42:46", 0b1_0000), ("48:55", 0b0001_0000),
+            ("10 27:29 31", 0), ("8:9 30 37:39", 0), ("26", 1),
+            ("42:46", 0b1_0000), ("48:55", 0b0001_0000),
         ],
         srcs: &[op(&enc::EXREG32, "11:15 40:41")],
         imms: &[imm("target", "36"), imm("v", "20:23 32:35 56:63")],
@@ -565,7 +614,9 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("st_tile" as "st_tile", [8, 10], {
         exact: &[("0:6", 0b000_1001)],
         srcs: &[LOCALDATA, TILE_COORD, TILE_SAMPLES],
-        imms: &[imm("offset", "28:34 40:41")], mods: &[&EXPLICIT35, &FORMAT_LOCAL, &MASK_LOCAL], effects: WR,
+        imms: &[imm("offset", "28:34 40:41")],
+        mods: &[&EXPLICIT35, &FORMAT_LOCAL, &MASK_LOCAL],
+        effects: WR,
     }),
     row!("sample_mask" as "sample_mask", [4], {
         exact: &[("0:7", 0b1100_0001), ("15", 0)],
@@ -605,7 +656,8 @@ pub static OPCODES: &[OpcodeDef] = &[
     row!("imgwblk" as "imgwblk", [6, 10], {
         exact: &[("0:7", 0b1011_0001), ("68:77", 0), ("43 46 67", 0b111)],
         srcs: &[op(&enc::EXREG16, "9:14 56:57"), IMG_HEAP, IMG_TEXTURE, IMG_COORD, IMG_LOD],
-        mods: &[&EXPLICIT23, &DIM_IMG, &choice("format", "8 64:66", &enums::FORMAT), &RTZ], effects: WR,
+        mods: &[&EXPLICIT23, &DIM_IMG, &choice("format", "8 64:66", &enums::FORMAT), &RTZ],
+        effects: WR,
     }),
 ];
 
