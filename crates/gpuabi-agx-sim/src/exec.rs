@@ -3,6 +3,7 @@
 
 use gpuabi_agx_isa::{decode, fimm_value, Instruction, Operand, OperandKind, RegFile};
 
+use crate::convert::{float_to_int, int_to_float, unary};
 use crate::error::SimError;
 use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
 use crate::load::{convert, layout, Layout};
@@ -424,6 +425,60 @@ fn load(st: &mut State, ins: &Instruction) -> R<()> {
     })
 }
 
+/// `store` of the unconverted formats (`i8`, `i16`, `i32`, `f16`): the low bytes of each
+/// register go where `device_load` would read them. Unmapped bytes fault, or are dropped
+/// under soft fault.
+fn store(st: &mut State, ins: &Instruction) -> R<()> {
+    let (data, base_op, index_op) = (*src(ins, 0)?, *src(ins, 1)?, *src(ins, 2)?);
+    let format = modifier(ins, "format");
+    let Some(Layout::Raw(item)) = layout(format) else {
+        return Err(Fail::Unsupported("stores of converted formats"));
+    };
+    let OperandKind::Reg {
+        base: reg, size, ..
+    } = data.kind
+    else {
+        return Err(Fail::Unsupported("store data kind"));
+    };
+    let shift = modifier(ins, "shift").min(2);
+    let mask = modifier(ins, "mask");
+    per_lane(st, |st, lane| {
+        let base = read_bits(st, &base_op, lane)?;
+        let index = match index_op.kind {
+            OperandKind::Imm(v) => i128::from(v),
+            _ => {
+                let v = read_bits(st, &index_op, lane)?;
+                if index_op.sx {
+                    sext(v, 32)
+                } else {
+                    i128::from(v)
+                }
+            }
+        };
+        let address = i128::from(base) & !i128::from(item - 1);
+        let offset = index << shift;
+        let mut k = 0u32;
+        for i in 0..4u32 {
+            if mask >> i & 1 == 0 {
+                continue;
+            }
+            let value = st.read_gpr(lane, reg + k * (size / 16), size)?;
+            k += 1;
+            let at = (address + (offset + i128::from(i)) * i128::from(item)) as u64;
+            for b in 0..item {
+                let addr = at.wrapping_add(b);
+                if !st.write_byte(addr, (value >> (8 * b)) as u8) {
+                    return Err(Fail::Fault {
+                        lane,
+                        address: addr,
+                    });
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
 /// A converted load value in the destination register's float format (no flushing).
 fn real_bits(x: f64, size: u32) -> u64 {
     if size == 16 {
@@ -669,6 +724,49 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
             per_lane(st, |st, lane| write(st, &d, lane, result))?;
         }
         "shuffle" => shuffle(st, ins)?,
+        "u8_to_f" | "s8_to_f" | "u16_to_f" | "s16_to_f" | "u32_to_f" | "s32_to_f" => {
+            let d = *dest(ins)?;
+            let a = *src(ins, 0)?;
+            let round = modifier(ins, "round");
+            let bits: u32 = name[1..name.len() - 5].parse().unwrap_or(32);
+            let signed = name.starts_with('s');
+            per_lane(st, |st, lane| {
+                let v = read_bits(st, &a, lane)? & ((1u64 << bits) - 1);
+                let x = if signed {
+                    sext(v, bits) as f64
+                } else {
+                    v as f64
+                };
+                write(st, &d, lane, int_to_float(x, op_size(&d), round))
+            })?;
+        }
+        "f_to_u16" | "f_to_s16" | "f_to_u32" | "f_to_s32" => {
+            let d = *dest(ins)?;
+            let a = *src(ins, 0)?;
+            let round = modifier(ins, "round");
+            // `f_to_` then `u`/`s` and the width.
+            let bits: u32 = name[6..].parse().unwrap_or(32);
+            let signed = name.as_bytes()[5] == b's';
+            per_lane(st, |st, lane| {
+                let v = read_bits(st, &a, lane)?;
+                let x = match op_size(&a) {
+                    16 => f16_to_f64(v as u16),
+                    _ => f32_to_f64(v as u32, true),
+                };
+                write(st, &d, lane, float_to_int(x, bits, signed, round))
+            })?;
+        }
+        "floor" | "ceil" | "trunc" | "rint" | "rcp" | "rsqrt" | "log2" | "exp2" => {
+            let d = *dest(ins)?;
+            let a = *src(ins, 0)?;
+            let sat = modifier(ins, "saturate") != 0;
+            per_lane(st, |st, lane| {
+                let x = read_float(st, &a, lane)?;
+                let y = unary(name, x).unwrap_or(f64::NAN);
+                write_float(st, &d, lane, y, sat)
+            })?;
+        }
+        "store" => store(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}
         "stop" => return Ok(Flow::Stop),

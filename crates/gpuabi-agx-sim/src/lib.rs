@@ -5,9 +5,12 @@
 //! Semantics follow Dougall Johnson's applegpu (`applegpu.py` and `fma.py`): integer
 //! arithmetic with shifts and saturation, the bitfield unit, the truth-table bitwise
 //! unit, fp32/fp16 arithmetic rounded once (fp32 flushing subnormals), compare-and-select,
-//! ballots, shuffles and `device_load`. Instructions outside that set end the run with an
-//! error naming the instruction.
+//! ballots, shuffles and `device_load`. Beyond what applegpu emulates, it runs stores of
+//! the unconverted formats, integer/float conversions and the rounding and
+//! transcendental float functions, with the rules `convert` states. Instructions outside
+//! that set end the run with an error naming the instruction.
 
+mod convert;
 mod error;
 mod exec;
 mod float;

@@ -138,6 +138,18 @@ impl State {
         self.soft_fault.then_some(0)
     }
 
+    /// Writes one byte of device memory; `false` when the address is unmapped and soft
+    /// fault is off (under soft fault the write is dropped).
+    pub fn write_byte(&mut self, address: u64, value: u8) -> bool {
+        for r in &mut self.memory {
+            if address >= r.address && address - r.address < r.bytes.len() as u64 {
+                r.bytes[(address - r.address) as usize] = value;
+                return true;
+            }
+        }
+        self.soft_fault
+    }
+
     /// Whether lane `lane` is active.
     pub fn active(&self, lane: usize) -> bool {
         self.exec >> lane & 1 == 1
