@@ -336,7 +336,7 @@ fn shuffle(st: &mut State, ins: &Instruction) -> R<()> {
                 i.wrapping_sub(k) & 3
             }),
             (3, false) => {
-                if idx + t < LANES {
+                if idx.checked_add(t).is_some_and(|x| x < LANES) {
                     quad_value((idx + t) >> 2, t & 3, &|i, k| (i + k) & 3)
                 } else {
                     a[t]
