@@ -319,3 +319,101 @@ pub fn encode(ins: &Instruction) -> Result<Vec<u8>, EncodeError> {
         .map(|d| d.bytes())
         .ok_or(err)
 }
+
+/// Field values of an instruction to build: operands in table order (`None` for an absent
+/// one), immediates and modifier values in table order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fields {
+    /// Destinations.
+    pub dests: Vec<Option<Operand>>,
+    /// Sources.
+    pub srcs: Vec<Option<Operand>>,
+    /// Immediates.
+    pub imms: Vec<i64>,
+    /// Modifier values (codes of enums, 0/1 for flags).
+    pub mods: Vec<u32>,
+}
+
+/// Builds the shortest encoding of `opcode` with these field values, trying every case of
+/// each operand's encoding in table order; the result decodes to exactly these fields.
+pub fn build(opcode: crate::Opcode, fields: &Fields) -> Result<Instruction, EncodeError> {
+    let index = opcode.0;
+    let row = &rows()[index];
+    let err = EncodeError {
+        name: row.def.name,
+        length: 0,
+    };
+    if fields.dests.len() != row.dests.len()
+        || fields.srcs.len() != row.srcs.len()
+        || fields.imms.len() != row.imms.len()
+        || fields.mods.len() != row.mods.len()
+    {
+        return Err(err);
+    }
+    let mut partials = vec![Partial::default()
+        .merge(row.exact_value, row.exact_mask)
+        .ok_or(err.clone())?];
+    let ops = row
+        .dests
+        .iter()
+        .zip(&fields.dests)
+        .chain(row.srcs.iter().zip(&fields.srcs));
+    for (slot, op) in ops {
+        let mut next = Vec::new();
+        for p in &partials {
+            for case in &slot.cases {
+                let local = match op {
+                    Some(o) => encode_case(case, o, 0),
+                    None => encode_absent(case),
+                };
+                if let Some(q) = local
+                    .and_then(|l| place(slot, l))
+                    .and_then(|(v, m)| p.merge(v, m))
+                {
+                    next.push(q);
+                }
+            }
+        }
+        next.truncate(64);
+        partials = next;
+    }
+    for ((def, b), v) in row.imms.iter().zip(&fields.imms) {
+        let w = b.width();
+        let fits = if def.signed {
+            *v >= -(1i64 << (w - 1)) && *v < (1i64 << (w - 1))
+        } else {
+            *v >= 0 && (*v as u128) <= low_mask(w)
+        };
+        if !fits {
+            return Err(err);
+        }
+        let x = (*v as u64) & (low_mask(w) as u64);
+        partials.retain_mut(|p| match p.merge(b.deposit(x), b.mask()) {
+            Some(q) => {
+                *p = q;
+                true
+            }
+            None => false,
+        });
+    }
+    for ((_, b), v) in row.mods.iter().zip(&fields.mods) {
+        partials.retain_mut(|p| match p.merge(b.deposit(u64::from(*v)), b.mask()) {
+            Some(q) => {
+                *p = q;
+                true
+            }
+            None => false,
+        });
+    }
+    partials
+        .into_iter()
+        .filter_map(|p| finish(index, row, p, None))
+        .filter(|d| {
+            d.dests == fields.dests
+                && d.srcs == fields.srcs
+                && d.imms == fields.imms
+                && d.mods == fields.mods
+        })
+        .min_by_key(|d| d.length)
+        .ok_or(err)
+}

@@ -7,7 +7,8 @@
 //! [`Effects`]. Generic code walks the table: [`decode`] turns bytes into [`Instruction`]s,
 //! whose `Display` is the text Mesa's Asahi disassembler prints (`src/asahi/isa` in Mesa);
 //! [`assemble`] parses that text back (labels allowed as branch targets) and emits the
-//! shortest encoding; [`encode`] re-encodes a decoded instruction at its own length.
+//! shortest encoding; [`build`] encodes field values (shortest form) and [`encode`]
+//! re-encodes a decoded instruction at its own length.
 //!
 //! The encodings follow Mesa's `src/asahi/isa/AGX2.xml` and Dougall Johnson's applegpu
 //! (`applegpu.py`); the table here is gpuabi's own transcription.
@@ -29,7 +30,7 @@ mod print;
 pub use asm::{assemble, assemble_instruction, Labels, Program};
 pub use decode::{decode, decode_one, Instruction, MAX_LENGTH};
 pub use effects::Effects;
-pub use encode::{encode, EncodeError};
+pub use encode::{build, encode, EncodeError, Fields};
 pub use error::{AsmError, DecodeError, TextError};
 pub use operand::{fimm_text, fimm_value, parse_operand, Hint, Operand, OperandKind, RegFile};
 

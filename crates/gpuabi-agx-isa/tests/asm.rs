@@ -1,7 +1,10 @@
 //! The assembler and decoder on hand-made input: encodings worked out bit by bit from
 //! applegpu's field descriptions, labels, implicit effects and error messages.
 
-use gpuabi_agx_isa::{assemble, assemble_one, decode, decode_one, DecodeError, Effects, Opcode};
+use gpuabi_agx_isa::{
+    assemble, assemble_one, build, decode, decode_one, DecodeError, Effects, Fields, Opcode,
+    Operand, OperandKind,
+};
 
 #[test]
 fn hand_encoded_instructions() {
@@ -32,6 +35,39 @@ fn hand_encoded_instructions() {
         let printed = back.to_string();
         assert_eq!(printed.split_whitespace().collect::<Vec<_>>(), words);
     }
+}
+
+#[test]
+fn build_from_fields() {
+    let op = |n| Opcode::by_name(n).unwrap();
+    let pop = Fields {
+        imms: vec![1],
+        mods: vec![0],
+        ..Fields::default()
+    };
+    assert_eq!(
+        build(op("pop_exec"), &pop).unwrap().bytes(),
+        [0x52, 0x0e, 0, 0, 0, 0]
+    );
+    // ldimm r1l, 1: the 4-byte form; r40l needs the 6-byte form's extension bits.
+    let ldimm = |half| Fields {
+        dests: vec![Some(Operand::gpr(half, 16))],
+        imms: vec![1],
+        ..Fields::default()
+    };
+    assert_eq!(
+        build(op("ldimm16"), &ldimm(2)).unwrap().bytes(),
+        [0x62, 0x04, 0x01, 0x00]
+    );
+    assert_eq!(build(op("ldimm16"), &ldimm(80)).unwrap().length, 6);
+    // An immediate source where the row only takes registers: no encoding.
+    let bad = Fields {
+        dests: vec![Some(Operand::plain(OperandKind::Imm(3)))],
+        imms: vec![1],
+        ..Fields::default()
+    };
+    assert!(build(op("ldimm16"), &bad).is_err());
+    assert!(build(op("ldimm16"), &Fields::default()).is_err());
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Random words: decoding never panics, and every word that decodes prints a text that
-//! assembles to bytes printing the same text, and re-encodes to the same bytes.
+//! assembles to bytes printing the same text, re-encodes to the same bytes, and is built
+//! again from its field values in the same or a shorter form.
 
-use gpuabi_agx_isa::{assemble_one, decode_one, encode};
+use gpuabi_agx_isa::{assemble_one, build, decode_one, encode, Fields};
 
 /// xorshift64*: a fixed, dependency-free stream of test words.
 fn next(state: &mut u64) -> u64 {
@@ -31,6 +32,15 @@ fn decoded_words_round_trip() {
         assert_eq!(encode(&ins).as_deref(), Ok(&b[..]), "{text}");
         let again = assemble_one(&text).unwrap_or_else(|e| panic!("`{text}` ({b:02x?}): {e}"));
         assert_eq!(again.to_string(), text, "{b:02x?}");
+        let fields = Fields {
+            dests: ins.dests.clone(),
+            srcs: ins.srcs.clone(),
+            imms: ins.imms.clone(),
+            mods: ins.mods.clone(),
+        };
+        let built = build(ins.opcode, &fields).unwrap_or_else(|e| panic!("`{text}`: {e}"));
+        assert_eq!(built.to_string(), text);
+        assert!(built.length <= ins.length, "{text}");
     }
     eprintln!("{decoded} of {tried} random words decode");
     assert!(decoded > 100);
