@@ -56,6 +56,16 @@ pub enum SimError {
         /// The error.
         inner: Box<SimError>,
     },
+    /// The nesting counter `r0l` of a lane would pass 65535.
+    #[error("byte offset {offset}: `{text}`: the nesting counter r0l of lane {lane} overflows")]
+    Nesting {
+        /// Byte offset.
+        offset: usize,
+        /// The instruction.
+        text: String,
+        /// The lane.
+        lane: usize,
+    },
     /// The step limit was reached.
     #[error("stopped after {0} instructions without reaching the end")]
     StepLimit(usize),

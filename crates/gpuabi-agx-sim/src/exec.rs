@@ -23,6 +23,7 @@ enum Flow {
 /// Why one instruction failed, before the instruction is attached.
 enum Fail {
     Unsupported(&'static str),
+    Nesting(usize),
     Fault { lane: usize, address: u64 },
     Sim(SimError),
 }
@@ -254,11 +255,11 @@ fn float_op(st: &mut State, ins: &Instruction, name: &str) -> R<()> {
 }
 
 /// Nesting-counter update of `if`/`else`/`while` for one lane (applegpu's pseudocode).
-fn nest(kind: &str, v: u16, n: u16, cond: impl FnOnce() -> R<bool>) -> R<u16> {
+fn nest(kind: &str, lane: usize, v: u16, n: u16, cond: impl FnOnce() -> R<bool>) -> R<u16> {
     Ok(match kind {
         "if" => {
             if v != 0 {
-                v.wrapping_add(n)
+                v.checked_add(n).ok_or(Fail::Nesting(lane))?
             } else if !cond()? {
                 1
             } else {
@@ -678,7 +679,7 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
             for lane in 0..LANES {
                 let v = st.gpr[lane][0];
                 let st_ref: &State = st;
-                let r = nest(kind, v, n, || {
+                let r = nest(kind, lane, v, n, || {
                     if name.ends_with("icmp") {
                         icompare(st_ref, code, &a, &b, lane)
                     } else {
@@ -801,6 +802,7 @@ pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimEr
             let offset = pc;
             match f {
                 Fail::Unsupported(why) => SimError::Unsupported { offset, text, why },
+                Fail::Nesting(lane) => SimError::Nesting { offset, text, lane },
                 Fail::Fault { lane, address } => SimError::Fault {
                     offset,
                     text,

@@ -130,3 +130,22 @@ fn step_limit_ends_a_loop() {
     let e = exec("top: jmp_any top\n", &mut st).unwrap_err();
     assert_eq!(e, SimError::StepLimit(1000));
 }
+
+#[test]
+fn nesting_counter_overflow_is_an_error() {
+    // A lane already inactive at depth 65535 cannot nest deeper.
+    let mut st = State::default();
+    st.set_gpr(3, 0, 16, 0xffff).unwrap();
+    let e = exec("if r1, 0, 1, ieq\n", &mut st).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SimError::Nesting {
+                offset: 0,
+                lane: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
