@@ -215,7 +215,7 @@ pub(crate) fn place(slot: &OperandSlot, (v, m): (u64, u64)) -> Option<(u128, u12
 }
 
 /// The finished word: picks the short form when every set bit fits it (or `want_length`
-/// when given), then checks that the word decodes under this row to fields `check` accepts.
+/// when given), and decodes it, which must give this row at that length.
 pub(crate) fn finish(
     row_index: usize,
     row: &Row,
@@ -254,14 +254,18 @@ pub(crate) fn finish(
     decode_fields(row_index, row, raw, length).ok()
 }
 
-/// A decoded instruction whose fields cannot be encoded again.
+/// Field values that no encoding of the instruction holds.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{name}: the fields do not form a valid {length}-byte encoding")]
+#[error("{name}: no encoding{} holds these field values", of_length(*.length))]
 pub struct EncodeError {
     /// Table name of the instruction.
     pub name: &'static str,
-    /// The requested length.
-    pub length: u32,
+    /// The requested length, when one was asked for.
+    pub length: Option<u32>,
+}
+
+fn of_length(length: Option<u32>) -> String {
+    length.map_or_else(String::new, |l| format!(" of {l} bytes"))
 }
 
 /// Encodes an instruction from its fields (opcode, operands, immediates, modifiers and the
@@ -273,7 +277,7 @@ pub fn encode(ins: &Instruction) -> Result<Vec<u8>, EncodeError> {
     let row = &rows()[index];
     let err = EncodeError {
         name: row.def.name,
-        length: ins.length,
+        length: Some(ins.length),
     };
     let exact = Partial::default()
         .merge(row.exact_value, row.exact_mask)
@@ -341,7 +345,7 @@ pub fn build(opcode: crate::Opcode, fields: &Fields) -> Result<Instruction, Enco
     let row = &rows()[index];
     let err = EncodeError {
         name: row.def.name,
-        length: 0,
+        length: None,
     };
     if fields.dests.len() != row.dests.len()
         || fields.srcs.len() != row.srcs.len()
