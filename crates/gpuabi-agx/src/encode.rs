@@ -1,11 +1,11 @@
-//! An encoder for exactly the AGX (G13) instructions the part linker emits: `mov_imm`,
-//! `iadd` with shift, `while_icmp`, `jmp_exec_any`, `pop_exec`, `stop` and `trap`.
+//! The AGX (G13) instructions the part linker emits: `ldimm` (applegpu's `mov_imm`),
+//! `iadd` with shift, `while` (`while_icmp`), `jmp_any` (`jmp_exec_any`), `pop_exec`, `stop`
+//! and `trap`.
 //!
-//! Each instruction is a little-endian bit string; its fixed bits and the positions of its
-//! operand fields are listed in tables below (field positions as in the independent
-//! `applegpu` disassembler), and the bytes are computed from the operand values.
-//! `mov_imm` is encoded in its 4-byte form only, so its destination must be below half
-//! 64 (r32); the linker writes only r0l and r1l.
+//! Each instruction is written in Mesa's disassembler syntax and encoded by the instruction
+//! table of `gpuabi_agx_isa`, which picks the shortest form. `ldimm` must fit its 4-byte
+//! form, so its destination must be below half 64 (r32); the linker writes only r0l and
+//! r1l. The variant names keep applegpu's spelling.
 
 use std::fmt;
 
@@ -21,7 +21,7 @@ pub enum Src {
     Half(u16),
 }
 
-/// Integer comparison of `while_icmp`; the code is `ccn << 3 | cc`.
+/// Integer comparison of `while` (`while_icmp`); variant names are applegpu's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ICond {
     /// Unsigned equal.
@@ -44,27 +44,32 @@ pub enum ICond {
     Ulte,
 }
 
-/// Name and 4-bit code of each comparison.
-const ICONDS: [(ICond, &str, u64); 9] = [
-    (ICond::Ueq, "ueq", 0b0000),
-    (ICond::Ult, "ult", 0b0001),
-    (ICond::Ugt, "ugt", 0b0010),
-    (ICond::Seq, "seq", 0b0100),
-    (ICond::Slt, "slt", 0b0101),
-    (ICond::Sgt, "sgt", 0b0110),
-    (ICond::Nueq, "nueq", 0b1000),
-    (ICond::Ugte, "ugte", 0b1001),
-    (ICond::Ulte, "ulte", 0b1010),
+/// 4-bit code of each comparison (bit 3 negates), as in the `cond` field of `while`.
+const ICONDS: [(ICond, u32); 9] = [
+    (ICond::Ueq, 0b0000),
+    (ICond::Ult, 0b0001),
+    (ICond::Ugt, 0b0010),
+    (ICond::Seq, 0b0100),
+    (ICond::Slt, 0b0101),
+    (ICond::Sgt, 0b0110),
+    (ICond::Nueq, 0b1000),
+    (ICond::Ugte, 0b1001),
+    (ICond::Ulte, 0b1010),
 ];
 
 impl ICond {
-    fn entry(self) -> (&'static str, u64) {
-        let (_, name, code) = ICONDS
+    /// The condition's name in Mesa's syntax (`ieq`, `ult`, `ine`, ...), from the ISA table.
+    pub fn name(self) -> &'static str {
+        let code = ICONDS
             .iter()
-            .find(|(c, _, _)| *c == self)
-            .copied()
-            .unwrap_or((ICond::Ueq, "ueq", 0));
-        (name, code)
+            .find(|(c, _)| *c == self)
+            .map_or(0, |(_, code)| *code);
+        gpuabi_agx_isa::enums::ICOND
+            .values
+            .iter()
+            .find(|(c, _)| *c == code)
+            .and_then(|(_, n)| *n)
+            .unwrap_or("ieq")
     }
 }
 
@@ -130,109 +135,14 @@ pub struct EncodeError {
     pub allowed: &'static str,
 }
 
-/// An instruction form: name, size in bytes and fixed bits `(start, width, value)`.
-struct Form {
-    name: &'static str,
-    size: usize,
-    fixed: &'static [(u32, u32, u64)],
-}
-
-// Fixed bits of each form. Opcodes: mov_imm 0b1100010 in bits 0..6; iadd 0b001110 in
-// bits 0..5 with S (bit 6), the long-form bit 15 and N (subtract, bit 27) clear;
-// while_icmp/pop_exec share opcode 0x52 with the operation in bits 9..10 (2 = while,
-// 3 = pop); jmp_exec_any is 0xc000 in bits 0..15.
-const MOV_IMM: Form = Form {
-    name: "mov_imm",
-    size: 4,
-    fixed: &[(0, 7, 0b110_0010), (7, 2, 0), (15, 1, 0)],
-};
-const IADD: Form = Form {
-    name: "iadd",
-    size: 8,
-    fixed: &[
-        (0, 6, 0b00_1110),
-        (6, 1, 0),
-        (7, 2, 0),
-        (15, 1, 0),
-        (27, 1, 0),
-    ],
-};
-const WHILE_ICMP: Form = Form {
-    name: "while_icmp",
-    size: 6,
-    fixed: &[
-        (0, 7, 0x52),
-        (7, 1, 0),
-        (9, 2, 2),
-        (26, 2, 0),
-        (38, 2, 0),
-        (44, 2, 0),
-    ],
-};
-const JMP_EXEC_ANY: Form = Form {
-    name: "jmp_exec_any",
-    size: 6,
-    fixed: &[(0, 16, 0xc000)],
-};
-const POP_EXEC: Form = Form {
-    name: "pop_exec",
-    size: 6,
-    fixed: &[(0, 7, 0x52), (7, 1, 0), (9, 2, 3), (13, 35, 0)],
-};
-const STOP: Form = Form {
-    name: "stop",
-    size: 2,
-    fixed: &[(0, 16, 0x88)],
-};
-const TRAP: Form = Form {
-    name: "trap",
-    size: 2,
-    fixed: &[(0, 16, 0x08)],
-};
-
-/// Operand field positions: destination value bits 9..14 with 2 extension bits at 44;
-/// sources A at 16 (extension 42) and B at 28 (extension 40), each a 6-bit value, then a
-/// 4-bit type; the `n` push/pop count at 11..12; the comparison at 13..15 with its
-/// negation bit at 8; the shift's low bit at 39 and high bits at 52..53.
-const DST: (u32, u32) = (9, 44);
-const SRC_A: (u32, u32) = (16, 42);
-const SRC_B: (u32, u32) = (28, 40);
-const N_FIELD: u32 = 11;
-const CC_FIELD: u32 = 13;
-const CCN_FIELD: u32 = 8;
-const SHIFT_LOW: u32 = 39;
-const SHIFT_HIGH: u32 = 52;
-/// Source type: immediate.
-const SRC_TYPE_IMM: u64 = 0b0000;
-/// Source type: 16-bit GPR without cache/discard hint.
-const SRC_TYPE_GPR16: u64 = 0b0001;
-
-struct Bits(u64);
-
-impl Bits {
-    fn put(&mut self, start: u32, width: u32, value: u64) {
-        let mask = if width == 64 {
-            u64::MAX
-        } else {
-            (1 << width) - 1
-        };
-        self.0 = (self.0 & !(mask << start)) | ((value & mask) << start);
-    }
-
-    /// An 8-bit value split into 6 low bits at `start` and 2 high bits at `ext`.
-    fn put_split(&mut self, (start, ext): (u32, u32), value: u64) {
-        self.put(start, 6, value);
-        self.put(ext, 2, value >> 6);
-    }
-
-    fn put_src(&mut self, field: (u32, u32), src: Src) {
-        let (value, ty) = match src {
-            Src::Imm(v) => (u64::from(v), SRC_TYPE_IMM),
-            Src::Half(h) => (u64::from(h), SRC_TYPE_GPR16),
-        };
-        self.put_split(field, value);
-        self.put(field.0 + 6, 4, ty);
-    }
+/// Assembles `text` with the ISA table.
+fn assemble(name: &'static str, text: &str) -> Result<gpuabi_agx_isa::Instruction, EncodeError> {
+    gpuabi_agx_isa::assemble_one(text).map_err(|_| EncodeError {
+        instr: name,
+        operand: "operands",
+        value: 0,
+        allowed: "operands the instruction table can encode",
+    })
 }
 
 fn check(
@@ -262,76 +172,86 @@ fn check_src(instr: &'static str, operand: &'static str, src: Src) -> Result<(),
 }
 
 impl Instr {
-    fn form(&self) -> &'static Form {
+    /// The applegpu name of the instruction.
+    fn name(&self) -> &'static str {
         match self {
-            Instr::MovImm { .. } => &MOV_IMM,
-            Instr::IAdd { .. } => &IADD,
-            Instr::WhileICmp { .. } => &WHILE_ICMP,
-            Instr::JmpExecAny { .. } => &JMP_EXEC_ANY,
-            Instr::PopExec { .. } => &POP_EXEC,
-            Instr::Stop => &STOP,
-            Instr::Trap => &TRAP,
+            Instr::MovImm { .. } => "mov_imm",
+            Instr::IAdd { .. } => "iadd",
+            Instr::WhileICmp { .. } => "while_icmp",
+            Instr::JmpExecAny { .. } => "jmp_exec_any",
+            Instr::PopExec { .. } => "pop_exec",
+            Instr::Stop => "stop",
+            Instr::Trap => "trap",
         }
     }
 
-    /// Size of the encoding in bytes.
-    pub fn size(&self) -> usize {
-        self.form().size
-    }
-
-    /// Appends the little-endian encoding to `out`.
-    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let form = self.form();
-        let name = form.name;
-        let mut bits = Bits(0);
-        for &(start, width, value) in form.fixed {
-            bits.put(start, width, value);
-        }
+    /// Checks the operand ranges the linker's forms allow.
+    fn check(&self) -> Result<(), EncodeError> {
+        let name = self.name();
         match *self {
-            Instr::MovImm { dst, imm } => {
+            Instr::MovImm { dst, .. } => {
                 // The 4-byte form has no room for the destination's extension bits.
-                check(name, "dst", dst.into(), 63, "GPR halves 0..63 (r0l..r31h)")?;
-                bits.put_split(DST, dst.into());
-                bits.put(16, 16, imm.into());
+                check(name, "dst", dst.into(), 63, "GPR halves 0..63 (r0l..r31h)")
             }
             Instr::IAdd { dst, a, b, shift } => {
                 check(name, "dst", dst.into(), 255, "GPR halves 0..255")?;
                 check_src(name, "a", a)?;
                 check_src(name, "b", b)?;
-                check(name, "shift", shift.into(), 4, "0..4")?;
-                bits.put_split(DST, dst.into());
-                bits.put_src(SRC_A, a);
-                bits.put_src(SRC_B, b);
-                bits.put(SHIFT_LOW, 1, shift.into());
-                bits.put(SHIFT_HIGH, 2, u64::from(shift) >> 1);
+                check(name, "shift", shift.into(), 4, "0..4")
             }
-            Instr::WhileICmp { cond, a, b, n } => {
+            Instr::WhileICmp { a, b, n, .. } => {
                 check_src(name, "a", a)?;
                 check_src(name, "b", b)?;
-                check(name, "n", n.into(), 3, "0..3")?;
-                let (_, code) = cond.entry();
-                bits.put(CC_FIELD, 3, code);
-                bits.put(CCN_FIELD, 1, code >> 3);
-                bits.put_src(SRC_A, a);
-                bits.put_src(SRC_B, b);
-                bits.put(N_FIELD, 2, n.into());
+                check(name, "n", n.into(), 3, "0..3")
             }
-            Instr::JmpExecAny { offset } => bits.put(16, 32, u64::from(offset as u32)),
-            Instr::PopExec { n } => {
-                check(name, "n", n.into(), 3, "0..3")?;
-                bits.put(N_FIELD, 2, n.into());
-            }
-            Instr::Stop | Instr::Trap => {}
+            Instr::PopExec { n } => check(name, "n", n.into(), 3, "0..3"),
+            Instr::JmpExecAny { .. } | Instr::Stop | Instr::Trap => Ok(()),
         }
-        out.extend_from_slice(&bits.0.to_le_bytes()[..form.size]);
+    }
+
+    /// The instruction in Mesa's disassembler syntax.
+    pub fn text(&self) -> String {
+        match *self {
+            Instr::MovImm { dst, imm } => format!("ldimm {}, {imm}", half_name(dst)),
+            Instr::IAdd { dst, a, b, shift } => {
+                let mut t = format!("iadd {}, {a}, {b}", half_name(dst));
+                if shift != 0 {
+                    t += &format!(", lsl {shift}");
+                }
+                t
+            }
+            Instr::WhileICmp { cond, a, b, n } => format!("while {a}, {b}, {n}, {}", cond.name()),
+            Instr::JmpExecAny { offset } => format!("jmp_any {offset}"),
+            Instr::PopExec { n } => format!("pop_exec {n}"),
+            Instr::Stop => "stop".into(),
+            Instr::Trap => "trap".into(),
+        }
+    }
+
+    /// Size of the encoding in bytes.
+    pub fn size(&self) -> usize {
+        self.encode().map_or(0, |b| b.len())
+    }
+
+    /// Appends the little-endian encoding to `out`.
+    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.extend(self.encode()?);
         Ok(())
     }
 
     /// The encoding as bytes.
     pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::with_capacity(8);
-        self.encode_into(&mut out)?;
-        Ok(out)
+        self.check()?;
+        let ins = assemble(self.name(), &self.text())?;
+        if matches!(self, Instr::MovImm { .. }) && ins.length != 4 {
+            return Err(EncodeError {
+                instr: "mov_imm",
+                operand: "dst",
+                value: 0,
+                allowed: "the 4-byte form",
+            });
+        }
+        Ok(ins.bytes())
     }
 }
 
@@ -349,25 +269,9 @@ impl fmt::Display for Src {
 }
 
 impl fmt::Display for Instr {
-    /// Assembly in the `applegpu` syntax, e.g. `iadd r1l, 0, r1l, lsl 1`.
+    /// Mesa's disassembler syntax, e.g. `iadd r1l, 0, r1l, lsl 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Instr::MovImm { dst, imm } => write!(f, "mov_imm {}, {imm}", half_name(dst)),
-            Instr::IAdd { dst, a, b, shift } => {
-                write!(f, "iadd {}, {a}, {b}", half_name(dst))?;
-                if shift != 0 {
-                    write!(f, ", lsl {shift}")?;
-                }
-                Ok(())
-            }
-            Instr::WhileICmp { cond, a, b, n } => {
-                write!(f, "while_icmp r0l, {}, {a}, {b}, {n}", cond.entry().0)
-            }
-            Instr::JmpExecAny { offset } => write!(f, "jmp_exec_any {offset}"),
-            Instr::PopExec { n } => write!(f, "pop_exec r0l, {n}"),
-            Instr::Stop => f.write_str("stop"),
-            Instr::Trap => f.write_str("trap"),
-        }
+        f.write_str(&self.text())
     }
 }
 

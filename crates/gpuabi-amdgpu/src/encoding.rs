@@ -35,8 +35,8 @@ fn is_vcc(operand: &Operand, wave: WaveSize) -> bool {
 /// Whether a VOP1/VOP2/VOPC instruction must use the 64-bit VOP3 encoding (always true for
 /// VOP3-only instructions).
 ///
-/// The 32-bit encodings take a VGPR as second source, and read or write the lane mask only
-/// as the implicit `vcc`. On RDNA, `v_add_co_u32`/`v_sub_co_u32` (carry out, no carry in)
+/// The 32-bit encodings take a VGPR as second source, have no source modifiers, and read or
+/// write the lane mask only as the implicit `vcc`. On RDNA, `v_add_co_u32`/`v_sub_co_u32` (carry out, no carry in)
 /// exist only as VOP3.
 pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
     let info = inst.op.info();

@@ -1,11 +1,16 @@
-//! The instruction table: per instruction its format, class, operand kinds and mnemonic per
-//! target. Semantics live in the simulator, written once per [`Opcode`].
+//! The instruction table: one row per instruction with its format, class, mnemonic (and the
+//! gfx8 and gfx11 spellings where they differ), the targets that have it, its operand kinds,
+//! which sources take f32 modifiers, the width of sub-dword memory accesses, and its
+//! implicit [`Effects`]. Semantics live in the simulator, written once per [`Opcode`]; a test
+//! there runs every row against its declared effects.
 //!
 //! Decisions: an opcode is one hardware operation, whatever its spelling. GCN 1.2's
 //! `v_add_u32`/`v_sub_u32`/`v_addc_u32`/`v_subb_u32` write a carry to a lane mask, so they
 //! are RDNA's `v_add_co_u32`/`v_sub_co_u32`/`v_add_co_ci_u32`/`v_sub_co_ci_u32`; the
 //! carry-less `v_add_nc_u32`/`v_sub_nc_u32` exist only on RDNA. `gfx8` means GCN 1.2 as
-//! LLVM's `tonga` (gfx802). Scalar memory offsets are byte offsets on every target.
+//! LLVM's `tonga` (gfx802). Scalar memory offsets are byte offsets on every target. Flat
+//! memory is modelled on gfx8 only (where global instructions do not exist); RDNA code uses
+//! `global_*`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -55,7 +60,7 @@ pub enum Class {
     Smem,
     /// Vector ALU.
     Valu,
-    /// Vector memory (buffer, global).
+    /// Vector memory (buffer, global, flat).
     Vmem,
     /// Per-lane scratch memory.
     Scratch,
@@ -789,6 +794,44 @@ mod tests {
     }
 
     #[test]
+    fn rows_are_consistent() {
+        for info in TABLE {
+            let fx = info.effects;
+            let memory = matches!(
+                info.format,
+                Format::Mubuf | Format::Global | Format::Scratch | Format::Flat | Format::Smem
+            );
+            assert_eq!(
+                memory,
+                fx.intersects(Effects::MEM_READ | Effects::MEM_WRITE),
+                "{:?}: memory effects follow the format",
+                info.op
+            );
+            if info.format == Format::Sopc {
+                assert!(fx.contains(Effects::WRITE_SCC), "{:?}", info.op);
+            }
+            assert!(
+                u32::from(info.float_srcs) < 1 << info.srcs.len(),
+                "{:?}: modifier bits name sources that exist",
+                info.op
+            );
+            assert!(
+                info.narrow.is_none() || memory,
+                "{:?}: only memory is narrow",
+                info.op
+            );
+            assert!(
+                !fx.contains(Effects::TERMINATOR)
+                    || info.class == Class::Control
+                    || info.class == Class::Branch,
+                "{:?}",
+                info.op
+            );
+            assert!(!info.spellings().is_empty() && info.targets != Targets(0));
+        }
+    }
+
+    #[test]
     fn per_target_names() {
         assert_eq!(
             Opcode::from_name(Target::Gfx1100, "scratch_load_b32"),
@@ -801,5 +844,12 @@ mod tests {
         );
         assert_eq!(Opcode::BufferStoreDwordx2.mem_dwords(), 2);
         assert!(Opcode::GlobalStoreDword.is_store());
+        assert_eq!(
+            Opcode::from_name(Target::Gfx1100, "v_clz_i32_u32"),
+            Some(Opcode::VFfbhU32)
+        );
+        assert_eq!(Opcode::from_name(Target::Gfx1030, "flat_load_dword"), None);
+        assert_eq!(Opcode::from_name(Target::Gfx9, "s_nop"), None);
+        assert_eq!(Opcode::VAddNcU32.info().name(Target::Gfx8), None);
     }
 }

@@ -11,14 +11,28 @@ use crate::origin::Origin;
 use crate::target::{Target, WaveSize};
 use crate::validate::{check_inst, check_operand};
 
-/// An assembler directive the project understands.
+/// An assembler directive the project understands: the ones a code generator's output
+/// carries around its functions. Anything else is an error naming the directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
     /// `.text`: code follows (the only section).
     Text,
     /// `.globl NAME`: the label is visible outside the file.
     Globl(String),
+    /// `.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"`: the target id, which must name the
+    /// program's target.
+    AmdgcnTarget(String),
+    /// `.p2align N`: the next item starts at a multiple of 2^N bytes (LLVM pads code with
+    /// `s_nop 0`).
+    P2align(u8),
+    /// `.type NAME,@function`: the label is a function.
+    TypeFunction(String),
+    /// `.size NAME, EXPR`: the size of the function at the label (usually `.Lend-NAME`).
+    Size(String, Expr),
 }
+
+/// The largest `.p2align` the project accepts (64 KiB).
+pub const MAX_P2ALIGN: u8 = 16;
 
 /// One element of a program.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,6 +152,30 @@ impl Program {
             }
         }
         for entry in &self.items {
+            let at = |message: String| ProgramError {
+                origin: entry.origin.clone(),
+                message,
+            };
+            match &entry.item {
+                Item::Directive(Directive::P2align(n)) if *n > MAX_P2ALIGN => {
+                    return Err(at(format!(
+                        "`.p2align {n}`: at most {MAX_P2ALIGN} (64 KiB)"
+                    )));
+                }
+                Item::Directive(Directive::Size(name, expr)) => {
+                    let labels = [Some(name), Some(&expr.plus), expr.minus.as_ref()];
+                    for label in labels.into_iter().flatten() {
+                        if !defined.contains_key(label.as_str()) {
+                            return Err(at(format!(
+                                "`.size`: label `{label}` is not defined in the program"
+                            )));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for entry in &self.items {
             let Item::Inst(inst) = &entry.item else {
                 continue;
             };
@@ -194,6 +232,9 @@ impl Program {
                     labels.insert(name.clone(), at);
                 }
                 Item::Inst(inst) => at += encoding::size(inst, self.target, self.wave),
+                Item::Directive(Directive::P2align(n)) => {
+                    at = at.next_multiple_of(1u32 << (*n).min(MAX_P2ALIGN));
+                }
                 Item::Directive(_) => {}
             }
         }

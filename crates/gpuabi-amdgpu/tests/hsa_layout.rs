@@ -107,9 +107,11 @@ fn seven_arguments_with_llvm_default_hidden_area() {
     }
 }
 
-/// The same kernel with `"amdgpu-no-implicitarg-ptr"` (and no dispatch/queue pointer or
-/// dispatch id): llc-19 -mcpu=tonga gives `.kernarg_segment_size: 56`,
-/// `.kernarg_segment_align: 16` and no hidden arguments.
+/// The same kernel with attributes "amdgpu-no-dispatch-ptr" "amdgpu-no-dispatch-id"
+/// "amdgpu-no-queue-ptr" "amdgpu-no-implicitarg-ptr":
+/// `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=tonga k2.ll -o -` gives the explicit arguments
+/// at the offsets above, `.kernarg_segment_size: 56`, `.kernarg_segment_align: 16` and no
+/// hidden arguments.
 #[test]
 fn no_hidden_area() {
     let l = layout_kernargs(&seven_args(), None, Target::Gfx8).unwrap();
@@ -119,7 +121,7 @@ fn no_hidden_area() {
 }
 
 /// `define amdgpu_kernel void @k(ptr addrspace(1) %out)` without attributes:
-/// `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100` puts hidden_block_count_x at 8,
+/// `llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 k5.ll -o -` puts hidden_block_count_x at 8,
 /// hidden_global_offset_x at 48, hidden_grid_dims at 72, hidden_queue_ptr at 208,
 /// `.kernarg_segment_size: 264`, `.kernarg_segment_align: 8`.
 #[test]
@@ -360,4 +362,209 @@ fn descriptors_a_target_cannot_use_are_refused() {
             .field,
         "system_vgpr_workitem_id"
     );
+}
+
+#[test]
+fn printed_descriptors_read_back() {
+    use gpuabi_amdgpu::hsa::{parse_kernel_descriptors, print_kernel_descriptor};
+    for (target, wave) in [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+        (Target::Gfx1100, WaveSize::W64),
+    ] {
+        let mut d = KernelDescriptor::new(target, wave);
+        d.user_sgpr_dispatch_ptr = true;
+        d.user_sgpr_private_segment_size = true;
+        d.user_sgpr_flat_scratch_init = target != Target::Gfx1100;
+        d.system_sgpr_private_segment_wavefront_offset = true;
+        d.system_sgpr_workgroup_info = true;
+        d.system_vgpr_workitem_id = 1;
+        d.private_segment_fixed_size = 12;
+        d.group_segment_fixed_size = 256;
+        d.kernarg_size = 300;
+        d.next_free_vgpr = 9;
+        d.next_free_sgpr = 33;
+        d.float_denorm_mode_32 = 2;
+        d.ieee_mode = false;
+        d.pad_user_sgprs_like_llvm(target, wave);
+        let text = print_kernel_descriptor("a", &d, target, wave).unwrap()
+            + &print_kernel_descriptor("b", &KernelDescriptor::new(target, wave), target, wave)
+                .unwrap();
+        let read = parse_kernel_descriptors(&text, target, wave).unwrap();
+        let mut b = KernelDescriptor::new(target, wave);
+        b.user_sgpr_count = Some(b.effective_user_sgpr_count(target));
+        assert_eq!(read, vec![("a".to_string(), d), ("b".to_string(), b)]);
+    }
+}
+
+/// Without directives, the values llvm-mc-19 writes (read from the object of an empty
+/// `.amdhsa_kernel k` block with only next_free_vgpr/sgpr: COMPUTE_PGM_RSRC1 0x00ac0000,
+/// COMPUTE_PGM_RSRC2 0x80, kernel code properties 0x400 on gfx1030).
+#[test]
+fn absent_directives_take_llvm_mc_defaults() {
+    use gpuabi_amdgpu::hsa::parse_kernel_descriptors;
+    let text = ".amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel\n";
+    let read = parse_kernel_descriptors(text, Target::Gfx1030, WaveSize::W32).unwrap();
+    let d = &read[0].1;
+    assert!(d.system_sgpr_workgroup_id_x && d.wavefront_size32 && d.dx10_clamp && d.ieee_mode);
+    assert!(!d.user_sgpr_kernarg_segment_ptr && !d.system_sgpr_workgroup_id_y);
+    assert_eq!((d.float_denorm_mode_32, d.float_denorm_mode_16_64), (0, 3));
+    assert_eq!(d.user_sgpr_count, None);
+}
+
+#[test]
+fn bad_descriptor_text_names_the_line() {
+    use gpuabi_amdgpu::hsa::parse_kernel_descriptors;
+    let cases = [
+        (".amdhsa_kernel k\n  .amdhsa_bogus 1\n.end_amdhsa_kernel\n", 2),
+        (".amdhsa_kernel k\n  .amdhsa_dx10_clamp 2\n.end_amdhsa_kernel\n", 2),
+        (".amdhsa_kernel k\n  .amdhsa_kernarg_size x\n.end_amdhsa_kernel\n", 2),
+        (".amdhsa_kernel k\n  .amdhsa_kernarg_size\n.end_amdhsa_kernel\n", 2),
+        (".amdhsa_kernel k\n\n  .amdhsa_user_sgpr_private_segment_buffer 1\n.end_amdhsa_kernel\n", 3),
+        (".amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1\n", 1),
+        (".end_amdhsa_kernel\n", 1),
+        ("\n.amdhsa_kernel k\n  .amdhsa_system_vgpr_workitem_id 3\n.end_amdhsa_kernel\n", 2),
+    ];
+    for (text, line) in cases {
+        let e = parse_kernel_descriptors(text, Target::Gfx1100, WaveSize::W32).unwrap_err();
+        assert_eq!(e.line, line, "{text:?}: {e}");
+    }
+}
+
+/// A metadata block in the form llc-19 prints (abridged from `llc-19
+/// -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030` output, with a `.reqd_workgroup_size` list
+/// added as `reqd_work_group_size` metadata makes llc print it).
+const METADATA: &str = "\t.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .name:           !str n
+        .offset:         8
+        .size:           4
+        .value_kind:     by_value
+      - .offset:         16
+        .size:           4
+        .value_kind:     hidden_block_count_x
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 272
+    .name:           k
+    .reqd_workgroup_size:
+      - 64
+      - 1
+      - 1
+    .symbol:         k.kd
+amdhsa.target:   amdgcn-amd-amdhsa--gfx1030
+amdhsa.version:
+  - 1
+  - 2
+...
+
+\t.end_amdgpu_metadata
+";
+
+#[test]
+fn metadata_arguments_are_read() {
+    use gpuabi_amdgpu::hsa::parse_kernel_metadata;
+    let m = parse_kernel_metadata(METADATA).unwrap();
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].name, "k");
+    assert_eq!(
+        (m[0].kernarg_segment_size, m[0].kernarg_segment_align),
+        (272, 8)
+    );
+    let args: Vec<_> = m[0]
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), a.offset, a.size, a.align, a.kind))
+        .collect();
+    assert_eq!(
+        args,
+        vec![
+            ("out", 0, 8, 8, ValueKind::GlobalBuffer),
+            ("n", 8, 4, 4, ValueKind::ByValue),
+            (
+                "hidden_block_count_x",
+                16,
+                4,
+                4,
+                ValueKind::HiddenBlockCountX
+            ),
+        ]
+    );
+
+    let broken = METADATA.replace("        .offset:         8\n", "");
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 10, "{e}");
+    let broken = METADATA.replace("hidden_block_count_x", "hidden_bogus");
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 16, "{e}");
+    let broken = METADATA.replace(
+        ".size:           4\n        .value_kind:     by_value",
+        ".size:           four\n        .value_kind:     by_value",
+    );
+    let e = parse_kernel_metadata(&broken).unwrap_err();
+    assert_eq!(e.line, 12, "{e}");
+}
+
+/// Word-level edits of printed descriptors and llc-style metadata never make the readers
+/// panic, and every descriptor they accept prints and reads back unchanged.
+#[test]
+fn mutated_descriptor_text_never_panics() {
+    use gpuabi_amdgpu::hsa::{
+        parse_kernel_descriptors, parse_kernel_metadata, print_kernel_descriptor, read_kernels,
+    };
+    use gpuabi_fuzz::{Edit::*, Mutator};
+    const MUTATOR: Mutator = Mutator {
+        ends_word: |c| matches!(c, ' ' | '\n' | '\t' | ':'),
+        max_edits: 4,
+        edits: &[Delete, Duplicate, Move, Replace, Insert],
+    };
+    const WORDS: [&str; 12] = [
+        ".amdhsa_kernel ",
+        ".end_amdhsa_kernel\n",
+        ".amdhsa_user_sgpr_count ",
+        "99999999999 ",
+        "17 ",
+        "- ",
+        ".offset: ",
+        ".args:\n",
+        "!str ",
+        "\n    ",
+        ".amdgpu_metadata\n",
+        "hidden_queue_ptr\n",
+    ];
+    let configs = [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+    ];
+    arbtest::arbtest(|u| {
+        let (target, wave) = *u.choose(&configs)?;
+        let mut d = KernelDescriptor::new(target, wave);
+        d.system_vgpr_workitem_id = 2;
+        d.kernarg_size = 272;
+        let example = print_kernel_descriptor("k", &d, target, wave).unwrap() + METADATA;
+        let text = MUTATOR.mutate(u, &example, |u, _| Ok((*u.choose(&WORDS)?).to_string()))?;
+        let _ = parse_kernel_metadata(&text);
+        let _ = read_kernels(&text, target, wave);
+        if let Ok(read) = parse_kernel_descriptors(&text, target, wave) {
+            for (name, desc) in read {
+                let printed = print_kernel_descriptor(&name, &desc, target, wave).unwrap();
+                let again = parse_kernel_descriptors(&printed, target, wave).unwrap();
+                let mut want = desc.clone();
+                want.user_sgpr_count = Some(desc.effective_user_sgpr_count(target));
+                assert_eq!(again, vec![(name, want)]);
+            }
+        }
+        Ok(())
+    })
+    .budget_ms(1000);
 }

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gpuabi_amdgpu::hsa::{
-    layout_kernargs, print_kernel_descriptor, print_preamble, ArgSpec, HiddenArgs,
-    KernelDescriptor, ValueKind,
+    initial_state, layout_kernargs, parse_kernel_descriptors, print_kernel_descriptor,
+    print_preamble, read_kernels, ArgSpec, HiddenArgs, KernelDescriptor, ValueKind,
 };
 use gpuabi_amdgpu::{Target, WaveSize};
 
@@ -322,6 +322,8 @@ fn spec(name: &str, size: u32, align: u32, kind: ValueKind) -> ArgSpec {
 }
 
 /// The fields that decide where a kernel's inputs land and how its segments are sized.
+/// Left out: `private_segment_fixed_size` and `next_free_vgpr`/`next_free_sgpr`, which
+/// depend on the code llc generates, not on the entry ABI.
 const ABI_FIELDS: [&str; 20] = [
     "group_segment_fixed_size",
     "kernarg_size",
@@ -355,6 +357,34 @@ fn compare(ours: &BTreeMap<String, u64>, llc: &BTreeMap<String, u64>, what: &str
     for key in ABI_FIELDS.iter().chain(&["dx10_clamp", "ieee_mode"]) {
         assert_eq!(ours.get(*key), llc.get(*key), "{what}: .amdhsa_{key}");
     }
+}
+
+/// Reads llc's descriptor of `name` back with gpuabi's reader: apart from the fields that
+/// depend on llc's code, it must be `ours`, and give the same initial state.
+fn same_descriptor(
+    text: &str,
+    name: &str,
+    ours: &KernelDescriptor,
+    target: Target,
+    wave: WaveSize,
+    what: &str,
+) {
+    let read = parse_kernel_descriptors(text, target, wave).unwrap();
+    let [(n, theirs)] = read.as_slice() else {
+        panic!("{what}: expected one kernel, read {}", read.len());
+    };
+    assert_eq!(n, name);
+    let ours = KernelDescriptor {
+        private_segment_fixed_size: theirs.private_segment_fixed_size,
+        next_free_vgpr: theirs.next_free_vgpr,
+        next_free_sgpr: theirs.next_free_sgpr,
+        ..ours.clone()
+    };
+    assert_eq!(theirs, &ours, "{what}: kernel {name}");
+    assert_eq!(
+        initial_state(theirs, target, wave).unwrap(),
+        initial_state(&ours, target, wave).unwrap()
+    );
 }
 
 #[test]
@@ -391,6 +421,12 @@ fn descriptors_and_layouts_match_llc() {
             metadata_args(&text),
             "{what}: default kernel arguments"
         );
+        let read = read_kernels(&text, target, wave).unwrap();
+        assert_eq!(
+            read[0].args, layout.args,
+            "{what}: default kernel, read back"
+        );
+        assert_eq!(read[0].kernarg_size, layout.size);
         let mut d = KernelDescriptor::new(target, wave);
         d.user_sgpr_private_segment_buffer = target != Target::Gfx1100;
         d.user_sgpr_dispatch_ptr = true;
@@ -406,6 +442,7 @@ fn descriptors_and_layouts_match_llc() {
             &directives(&text, "k"),
             &format!("{what} default kernel"),
         );
+        same_descriptor(&text, "k", &d, target, wave, &what);
 
         // The scratch kernel.
         let text = llc(SCRATCH_KERNEL, &format!("scratch_{what}"), target, wave);
@@ -428,6 +465,12 @@ fn descriptors_and_layouts_match_llc() {
             metadata_args(&text),
             "{what}: scratch kernel arguments"
         );
+        let read = read_kernels(&text, target, wave).unwrap();
+        assert_eq!(
+            read[0].args, layout.args,
+            "{what}: scratch kernel, read back"
+        );
+        assert_eq!(read[0].kernarg_size, layout.size);
         let theirs = directives(&text, "s");
         let mut d = KernelDescriptor::new(target, wave);
         let own_scratch_setup = target != Target::Gfx1100;
@@ -445,6 +488,7 @@ fn descriptors_and_layouts_match_llc() {
             &theirs,
             &format!("{what} scratch kernel"),
         );
+        same_descriptor(&text, "s", &d, target, wave, &what);
         assert!(theirs["private_segment_fixed_size"] >= 64, "{what}");
     }
 }

@@ -35,9 +35,16 @@ fn llvm_mc_available() -> bool {
     found
 }
 
-fn mc_args(target: Target, wave: WaveSize) -> Vec<String> {
+/// llvm-mc's arguments for `text`: the HSA triple when the text names an HSA target id
+/// (`.amdgcn_target` must agree with the triple), the bare one otherwise.
+fn mc_args(text: &str, target: Target, wave: WaveSize) -> Vec<String> {
+    let triple = if text.contains(".amdgcn_target") {
+        "amdgcn-amd-amdhsa"
+    } else {
+        "amdgcn"
+    };
     let mut args = vec![
-        "-triple=amdgcn".to_string(),
+        format!("-triple={triple}"),
         format!("-mcpu={}", target.llvm_cpu()),
     ];
     if target.is_rdna() {
@@ -59,7 +66,7 @@ fn assemble(text: &str, target: Target, wave: WaveSize, name: &str) -> Result<Ve
     let obj = dir.join(format!("{name}.o"));
     std::fs::write(&src, text).unwrap();
     let out = Command::new(LLVM_MC)
-        .args(mc_args(target, wave))
+        .args(mc_args(text, target, wave))
         .arg("-filetype=obj")
         .arg("-o")
         .arg(&obj)
@@ -78,7 +85,7 @@ fn encoding_sizes(text: &str, target: Target, wave: WaveSize, name: &str) -> Vec
     let src = dir.join(format!("{name}.enc.s"));
     std::fs::write(&src, text).unwrap();
     let out = Command::new(LLVM_MC)
-        .args(mc_args(target, wave))
+        .args(mc_args(text, target, wave))
         .arg("-show-encoding")
         .arg(&src)
         .output()
@@ -327,4 +334,61 @@ fn examples_round_trip_through_llvm_mc() {
         count += 1;
     }
     assert!(count > 0, "no example programs found in {}", dir.display());
+}
+
+/// Symbol addresses of an object file, from `llvm-nm-19`.
+fn symbols(object: &[u8], name: &str) -> Vec<(String, u32)> {
+    let path = scratch_dir().join(format!("{name}.nm.o"));
+    std::fs::write(&path, object).unwrap();
+    let out = Command::new("llvm-nm-19").arg(&path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let addr = u32::from_str_radix(f.next()?, 16).ok()?;
+            let _kind = f.next()?;
+            Some((f.next()?.to_string(), addr))
+        })
+        .collect()
+}
+
+/// The directives of a code generator's output: they assemble as printed, and the
+/// project's layout (with `.p2align` padding) puts every symbol where LLVM does.
+#[test]
+fn directives_round_trip_and_lay_out_as_llvm() {
+    if !llvm_mc_available() {
+        return;
+    }
+    for (target, wave, processor) in [
+        (Target::Gfx8, WaveSize::W64, "gfx802"),
+        (Target::Gfx1030, WaveSize::W32, "gfx1030"),
+        (Target::Gfx1100, WaveSize::W64, "gfx1100"),
+    ] {
+        let text = format!(
+            "\t.amdgcn_target \"amdgcn-amd-amdhsa--{processor}\"\n\t.text\n\t.globl main\n\
+             \t.p2align 8\n\t.type main,@function\nmain:\n\ts_mov_b32 s0, 0x12345\n\
+             \ts_getpc_b64 s[2:3]\n\ts_endpgm\n.Lfunc_end0:\n\t.size main, .Lfunc_end0-main\n\
+             \t.p2align 6\n\t.type f,@function\nf:\n\ts_nop 0\n\ts_setpc_b64 s[30:31]\n\
+             .Lfunc_end1:\n\t.size f, .Lfunc_end1-f\n\t.p2align 2\ng:\n\ts_endpgm\n"
+        );
+        let name = format!("directives-{target}-{}", wave.lanes());
+        round_trip(&text, target, wave, &name);
+        let program = parse(&text, target, wave).unwrap();
+        let object = assemble(&text, target, wave, &name).unwrap();
+        let layout = program.layout();
+        let found = symbols(&object, &name);
+        assert!(found.len() >= 3, "{name}: {found:?}");
+        for (symbol, addr) in found {
+            assert_eq!(
+                layout.labels.get(&symbol),
+                Some(&addr),
+                "{name}: address of `{symbol}`"
+            );
+        }
+    }
 }

@@ -52,6 +52,16 @@ const PIECES: &[&str] = &[
     "0x",
     "s_setpc_b64",
     "v_lshlrev_b64",
+    ".p2align",
+    ".type",
+    "@function",
+    ".size",
+    ".amdgcn_target",
+    "\"amdgcn-amd-amdhsa--gfx1030\"",
+    "\"",
+    "|",
+    "neg(",
+    "-|v1|",
 ];
 
 fn strip_lines(items: &[gpuabi_amdgpu::program::Entry]) -> Vec<Item> {

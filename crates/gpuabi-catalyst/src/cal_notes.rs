@@ -4,32 +4,56 @@
 use serde::Serialize;
 
 use crate::driver::{Driver, Generation};
-use crate::layout::ArgLayout;
+use crate::layout::{ArgLayout, NotesPolicy};
 use crate::registers::RegisterState;
-use crate::resource_ids::{Resource, SpecialIds, PRINTFID};
+use crate::resource_ids::{Resource, SpecialIds, PRINTFID, PRIVATEID, UAVID};
 use crate::types::{ArgType, ImageAccess};
 use crate::userdata::{UserDataEntry, MAX_ENTRIES};
 
 /// CAL note types, in the order the notes are written.
 pub const NOTE_ORDER: [(u32, &str); 17] = [
-    (2, "INPUTS"),
+    (NOTE_INPUTS, "INPUTS"),
     (3, "OUTPUTS"),
-    (16, "UAV"),
-    (4, "CONDOUT"),
+    (NOTE_UAV, "UAV"),
+    (NOTE_CONDOUT, "CONDOUT"),
     (5, "FLOAT32CONSTS"),
     (6, "INT32CONSTS"),
     (7, "BOOL32CONSTS"),
-    (8, "EARLYEXIT"),
+    (NOTE_EARLYEXIT, "EARLYEXIT"),
     (9, "GLOBAL_BUFFERS"),
-    (10, "CONSTANT_BUFFERS"),
-    (11, "INPUT_SAMPLERS"),
-    (13, "SCRATCH_BUFFERS"),
+    (NOTE_CONSTANT_BUFFERS, "CONSTANT_BUFFERS"),
+    (NOTE_INPUT_SAMPLERS, "INPUT_SAMPLERS"),
+    (NOTE_SCRATCH_BUFFERS, "SCRATCH_BUFFERS"),
     (12, "PERSISTENT_BUFFERS"),
-    (1, "PROGINFO"),
+    (NOTE_PROGINFO, "PROGINFO"),
     (14, "SUB_CONSTANT_BUFFERS"),
     (15, "UAV_MAILBOX_SIZE"),
-    (17, "UAV_OP_MASK"),
+    (NOTE_UAV_OP_MASK, "UAV_OP_MASK"),
 ];
+
+/// CAL note type of INPUTS.
+pub const NOTE_INPUTS: u32 = 2;
+/// CAL note type of the UAV list.
+pub const NOTE_UAV: u32 = 16;
+/// CAL note type of CONDOUT.
+pub const NOTE_CONDOUT: u32 = 4;
+/// CAL note type of EARLYEXIT.
+pub const NOTE_EARLYEXIT: u32 = 8;
+/// CAL note type of CONSTANT_BUFFERS.
+pub const NOTE_CONSTANT_BUFFERS: u32 = 10;
+/// CAL note type of INPUT_SAMPLERS.
+pub const NOTE_INPUT_SAMPLERS: u32 = 11;
+/// CAL note type of SCRATCH_BUFFERS.
+pub const NOTE_SCRATCH_BUFFERS: u32 = 13;
+/// CAL note type of PROGINFO.
+pub const NOTE_PROGINFO: u32 = 1;
+/// CAL note type of UAV_OP_MASK.
+pub const NOTE_UAV_OP_MASK: u32 = 17;
+
+/// The name of CAL note type `t` (`PROGINFO`), if known.
+pub fn note_name(t: u32) -> Option<&'static str> {
+    NOTE_ORDER.iter().find(|n| n.0 == t).map(|n| n.1)
+}
 
 /// UAV note entry kinds: (f1, f2, type).
 const UAV_WRITE_IMAGE: (u32, u32, u32) = (2, 2, 5);
@@ -43,25 +67,43 @@ const OLD_CB_DEFAULT_SIZE: u32 = 4096;
 /// Old drivers' size of cb0 in 16-byte units.
 const OLD_CB0_SIZE: u32 = 15;
 
-/// PROGINFO addresses.
-mod addr {
+/// PROGINFO addresses (register or value codes of the entries).
+pub mod addr {
+    /// Number of user-data entries.
     pub const USER_DATA_COUNT: u32 = 0x8000_1000;
+    /// First user-data field (entry k, field j at `USER_DATA + 4k + j`).
     pub const USER_DATA: u32 = 0x8000_1001;
+    /// Used VGPRs.
     pub const VGPRS: u32 = 0x8000_1041;
+    /// Used SGPRs (excluding VCC).
     pub const SGPRS: u32 = 0x8000_1042;
+    /// Most SGPRs the generation allows (excluding VCC).
     pub const MAX_SGPRS: u32 = 0x8000_1863;
+    /// Most VGPRs (256).
     pub const MAX_VGPRS: u32 = 0x8000_1864;
+    /// Float mode.
     pub const FLOAT_MODE: u32 = 0x8000_1043;
+    /// IEEE mode.
     pub const IEEE_MODE: u32 = 0x8000_1044;
+    /// Scratch buffer size in dwords.
     pub const SCRATCH_DWORDS: u32 = 0x8000_1045;
+    /// The PGM_RSRC2 register.
     pub const PGM_RSRC2: u32 = 0x0000_2E13;
+    /// Required work-group size x (y and z follow).
     pub const REQD_WG_X: u32 = 0x8000_001C;
+    /// Always 0.
     pub const UNKNOWN_1841: u32 = 0x8000_1841;
+    /// UAV mask dword 0.
     pub const UAV_MASK_0: u32 = 0x8000_001F;
+    /// UAV mask dwords 0..31.
     pub const UAV_MASK: u32 = 0x8000_1843;
+    /// Always 1.
     pub const UNKNOWN_0A: u32 = 0x8000_000A;
+    /// Always 64.
     pub const UNKNOWN_78: u32 = 0x8000_0078;
+    /// Always 32768.
     pub const UNKNOWN_81: u32 = 0x8000_0081;
+    /// The LDS_SIZE field of PGM_RSRC2, shifted left by 8.
     pub const LDS_SIZE: u32 = 0x8000_0082;
 }
 
@@ -77,8 +119,10 @@ pub struct NotesInput<'a> {
     pub ids: &'a SpecialIds,
     /// Uses printf.
     pub printf: bool,
-    /// Has (and uses) global constant data.
+    /// Uses global constant data (`.useconstdata`).
     pub const_data: bool,
+    /// The program has global constant data (a non-empty `.globaldata`).
+    pub global_data: bool,
     /// Global data size in bytes.
     pub global_data_bytes: u32,
     /// End of cb1.
@@ -97,6 +141,8 @@ pub struct NotesInput<'a> {
     pub scratch_bytes: u32,
     /// Required work-group size (zeros when absent).
     pub cws: [u32; 3],
+    /// Whose notes to write.
+    pub policy: NotesPolicy,
 }
 
 /// Contents of the notes that are not empty. Field order and serialised names are those of
@@ -122,6 +168,29 @@ pub struct CalNotes {
 
 fn entry(id: u32, f: (u32, u32, u32)) -> [u32; 4] {
     [id, f.0, f.1, f.2]
+}
+
+/// UAV-note entry of the private (scratch) UAV that AMD writes with counters, structure
+/// arguments or printf.
+const AMD_PRIVATE_UAV: (u32, u32, u32) = (3, 0, 5);
+
+/// The extra UAV-note entry AMD's drivers write to every kernel, after CLRX's entries:
+/// `[privateid, 3, 0, 5]` when the kernel has a counter or a structure argument or uses
+/// printf (alltypes.clo and structkernel2.clo of CLRX's test data), else
+/// `[uavid, 4, 0, 5]` (samplekernels.clo); a kernel without a uavid (drivers 1348.05 to
+/// 1445.05 without pointers) gets 11.
+///
+/// Not modelled: the id 8 that some drivers before 1348.05 write instead of their uavid 9.
+fn amd_extra_uav_entry(n: &NotesInput<'_>) -> [u32; 4] {
+    let private = n.printf
+        || n.args
+            .iter()
+            .any(|a| matches!(a.ty, ArgType::Counter32 | ArgType::Struct { .. }));
+    if private {
+        entry(n.ids.privateid.unwrap_or(PRIVATEID), AMD_PRIVATE_UAV)
+    } else {
+        entry(n.ids.uavid.unwrap_or(UAVID), UAV_BUFFER)
+    }
 }
 
 /// Builds the notes.
@@ -183,6 +252,10 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         }
     }
 
+    if n.policy == NotesPolicy::Amd {
+        uav.push(amd_extra_uav_entry(n));
+    }
+
     // CONSTANT_BUFFERS note.
     let const_ptr_ids: Vec<u32> = n
         .args
@@ -197,7 +270,7 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         cbmask.push([0, 0]);
         cbmask.push([1, 0]);
         cbmask.extend(const_ptr_ids.iter().map(|&id| [id, 0]));
-        if !n.drv.constant_as_uav() && n.const_data {
+        if !n.drv.constant_as_uav() && n.global_data {
             cbmask.push([2, 0]);
         }
     } else {
@@ -208,7 +281,7 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
                 .rev()
                 .map(|&id| [id, OLD_CB_DEFAULT_SIZE]),
         );
-        if n.const_data {
+        if n.global_data {
             cbmask.push([2, n.global_data_bytes.div_ceil(16)]);
         }
         cbmask.push([1, n.args_space.div_ceil(16)]);

@@ -46,6 +46,21 @@ impl Driver {
         self.0 >= 164205
     }
 
+    /// AMD's drivers mark a 64-bit binary (8 in header dword 4, `;memory:64bitABI`) only
+    /// after 1124.02: 1124.2 writes neither, 1702.3 both. Decision: drivers up to 1124.02
+    /// do not mark (the newest unmarked one observed); used by the `amd` notes policy only,
+    /// CLRX always marks.
+    pub fn amd_marks_64bit(self) -> bool {
+        self.0 > 112402
+    }
+
+    /// AMD's drivers before 1124.02 number the UAV ids of a kernel with more than eight
+    /// global pointers by the pointers' names sorted as text, and its uavid is 10
+    /// (observed with 1016.4; used by the `amd` notes policy only).
+    pub fn amd_sorts_many_uavs(self) -> bool {
+        self.0 < 112402
+    }
+
     /// The driver version as CLRX prints it (`1702.3`).
     pub fn dotted(self) -> String {
         format!("{}.{}", self.0 / 100, self.0 % 100)
@@ -282,6 +297,8 @@ mod tests {
         assert!(!Driver(164204).header_dword0_uavprivate());
         assert!(Driver(164205).header_dword0_uavprivate());
         assert_eq!(Driver(134805).dotted(), "1348.5");
+        assert!(!Driver(112402).amd_marks_64bit() && Driver(112403).amd_marks_64bit());
+        assert!(Driver(112401).amd_sorts_many_uavs() && !Driver(112402).amd_sorts_many_uavs());
     }
 
     #[test]

@@ -148,6 +148,9 @@ pub enum LayoutError {
     /// Explicit VGPR count above 256.
     #[error("used VGPRs {0} above the maximum 256")]
     TooManyVgprs(u32),
+    /// A scratch buffer whose dword count overflows 32 bits.
+    #[error("scratch buffer size {0} too large: at most 4294967292 bytes (CLRX computes its dword count (size + 3) / 4 in 32 bits)")]
+    ScratchTooBig(u32),
     /// `hwlocal` above 32768 bytes.
     #[error("hwlocal {0} above the maximum 32768 bytes")]
     HwLocalTooBig(u32),

@@ -19,6 +19,22 @@ use crate::userdata::{self, UsedResources, UserDataEntry, EMPTY_USER_SGPRS};
 /// Default float mode (PROGINFO 0x80001043).
 pub const DEFAULT_FLOAT_MODE: u32 = 0xC0;
 
+/// Whose output the layout follows where CLRX and AMD's drivers differ (the metadata, the
+/// CAL notes, the header and the `amd` user-data derivation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NotesPolicy {
+    /// What CLRX writes (the default).
+    #[default]
+    Clrx,
+    /// What AMD's drivers wrote, as observed in their binaries: the UAV note has one extra
+    /// entry; an unused `const global` and a `const local` pointer are `RW` in the metadata; under `--userdata auto` a kernel whose used arguments are all images does not
+    /// load cb1; drivers before 1124.02 number the ids of more than eight global pointers
+    /// by their names sorted as text, with uavid 10; drivers up to 1124.02 do not mark
+    /// 64-bit binaries.
+    Amd,
+}
+
 /// How the user data is obtained.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase", tag = "policy", content = "entries")]
@@ -50,13 +66,14 @@ pub struct Options {
     pub hwregion: u32,
     /// The kernel uses printf (`.useprintf`).
     pub printf: bool,
-    /// The program has global constant data and the kernel uses it.
+    /// The kernel uses the program's global constant data (`.useconstdata`; the cbid bit
+    /// of the UAV mask).
     ///
-    /// CLRX keeps two facts apart (a `.globaldata` section exists; `.useconstdata`); a
-    /// kernel description cannot tell them apart, so they are one flag here and the CLRX
-    /// renderer emits both.
+    /// The program has global data when this is set and `global_data_bytes` is not 0
+    /// ([`Options::has_global_data`]), as CLRX decides from the size of `.globaldata`.
     pub const_data: bool,
-    /// Size of the global constant data in bytes (old drivers' constant-buffer note only).
+    /// Size of the global constant data in bytes (0: no global data, as in CLRX; old
+    /// drivers' constant-buffer note gives its size in 16-byte units).
     pub global_data_bytes: u32,
     /// User-data policy.
     pub userdata: UserDataPolicy,
@@ -90,6 +107,27 @@ pub struct Options {
     pub const_samplers: Vec<u32>,
     /// `amd` policy: the code reads the setup buffer cb0.
     pub setup_buffer_used: bool,
+    /// Whose metadata and CAL notes to write where CLRX and AMD differ.
+    pub notes: NotesPolicy,
+}
+
+/// The value CLRX's `.hwregion` and `.uavprivate` take to mean "use the default"
+/// (`BINGEN_DEFAULT` in CLRX's amdbin/AmdBinGen.cpp).
+pub const CLRX_DEFAULT: u32 = u32::MAX;
+/// Largest scratch buffer whose dword count `(size + 3) / 4` CLRX computes without 32-bit
+/// overflow (amdbin/AmdBinGen.cpp writes `(scratchBufferSize+3)>>2`).
+pub const MAX_SCRATCH_BYTES: u32 = u32::MAX - 3;
+/// More global pointers than this make drivers before 1124.02 sort their UAV ids by name.
+pub const AMD_SORTED_UAV_POINTERS: usize = 8;
+
+impl Options {
+    /// Whether the program has global constant data as CLRX sees it: `--const-data` with at
+    /// least one byte. CLRX's assembler (amdasm/AsmAmdFormat.cpp) takes an empty
+    /// `.globaldata` section for no global data: no `;memory:datareqd`, no cb2, and
+    /// `constant` pointers of old drivers start at cb 2.
+    pub fn has_global_data(&self) -> bool {
+        self.const_data && self.global_data_bytes != 0
+    }
 }
 
 impl Default for Options {
@@ -122,6 +160,7 @@ impl Default for Options {
             cws: None,
             const_samplers: Vec::new(),
             setup_buffer_used: true,
+            notes: NotesPolicy::Clrx,
         }
     }
 }
@@ -282,10 +321,15 @@ fn used_resources(
     if opts.setup_buffer_used {
         u.const_buffers.push(0);
     }
-    if args.iter().any(|a| a.used) {
+    // AMD's compiler reads no argument of an all-image kernel from cb1 (images are bound
+    // through their descriptors).
+    let reads_cb1 = |a: &&ArgLayout| {
+        a.used && !(opts.notes == NotesPolicy::Amd && matches!(a.ty, ArgType::Image { .. }))
+    };
+    if args.iter().any(|a| reads_cb1(&a)) {
         u.const_buffers.push(1);
     }
-    if opts.const_data {
+    if opts.has_global_data() {
         if drv.constant_as_uav() {
             if let Some(id) = ids.cbid {
                 u.uav_buffers.push(id);
@@ -331,6 +375,18 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
     if opts.exceptions > 0x7F {
         return Err(LayoutError::ExceptionsOutOfRange(opts.exceptions));
     }
+    if opts.scratch_bytes > MAX_SCRATCH_BYTES {
+        return Err(LayoutError::ScratchTooBig(opts.scratch_bytes));
+    }
+    let amd = opts.notes == NotesPolicy::Amd;
+    let sorted_uavs = amd
+        && drv.amd_sorts_many_uavs()
+        && kernel
+            .args
+            .iter()
+            .filter(|a| resource_ids::is_uav_pointer(&a.ty, drv))
+            .count()
+            > AMD_SORTED_UAV_POINTERS;
     let ids = resource_ids::special_ids(
         drv,
         &kernel.args,
@@ -341,8 +397,15 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             printfid: opts.printfid,
             privateid: opts.privateid,
         },
+        sorted_uavs,
     )?;
-    let resources = resource_ids::assign(&kernel.args, drv, opts.const_data, ids.uavid)?;
+    let resources = resource_ids::assign(
+        &kernel.args,
+        drv,
+        opts.has_global_data(),
+        ids.uavid,
+        sorted_uavs,
+    )?;
     let (slots, args_space) = cb1::place(&kernel.args, opts.vec3_64);
     let args: Vec<ArgLayout> = kernel
         .args
@@ -359,26 +422,55 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             ty: a.ty.clone(),
         })
         .collect();
+    let mut warnings = Vec::new();
+    if opts.uavprivate == Some(CLRX_DEFAULT) {
+        warnings.push(format!(
+            "uavprivate {CLRX_DEFAULT} means \"use the default\" in CLRX; the default is used"
+        ));
+    }
     let uavprivate = opts
         .uavprivate
+        .filter(|&v| v != CLRX_DEFAULT)
         .unwrap_or_else(|| uavprivate(kernel, drv, opts.scratch_bytes));
-
-    let mut warnings = Vec::new();
+    let hwregion = if opts.hwregion == CLRX_DEFAULT {
+        warnings.push(format!(
+            "hwregion {CLRX_DEFAULT} means \"use the default\" in CLRX; 0 is used"
+        ));
+        0
+    } else {
+        opts.hwregion
+    };
+    if opts.const_data && !opts.has_global_data() {
+        warnings.push(
+            "--const-data without --const-data-size: CLRX takes an empty .globaldata for no \
+             global data (no ;memory:datareqd, no cb2)"
+                .to_string(),
+        );
+    }
     let (entries, user_sgprs) = match &opts.userdata {
         UserDataPolicy::Explicit(list) => {
             warnings.extend(userdata::validate(list)?);
             (list.clone(), userdata::user_sgprs(list, EMPTY_USER_SGPRS))
         }
         UserDataPolicy::Amd => {
+            // A kernel that uses no resource gets no entries but USER_SGPR 2, as in AMD's
+            // binaries (alltypes.clo, structkernel2.clo of CLRX's test data) and in CLRX.
             let list = userdata::derive_amd(&used_resources(&args, drv, opts, &ids));
-            let u = userdata::user_sgprs(&list, 0);
+            let u = userdata::user_sgprs(&list, EMPTY_USER_SGPRS);
             (list, u)
         }
     };
     let user_sgprs_raw = userdata::user_sgprs(&entries, 0);
     let dims = opts
         .dims
-        .unwrap_or_else(|| Dims::from_pgm_rsrc2(opts.pgm_rsrc2));
+        .unwrap_or_else(|| Dims::group_of_pgm_rsrc2(opts.pgm_rsrc2));
+    if opts.dims.is_none() && Dims::tidig_of_pgm_rsrc2(opts.pgm_rsrc2) != 0 {
+        warnings.push(format!(
+            "--pgmrsrc2 sets TIDIG_COMP_CNT {} without --dims: as in CLRX no local-id VGPRs \
+             are reserved, though the hardware writes v0 and up",
+            Dims::tidig_of_pgm_rsrc2(opts.pgm_rsrc2)
+        ));
+    }
     let has_local_ptr = kernel.args.iter().any(|a| {
         matches!(
             a.ty,
@@ -400,7 +492,18 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         user_pgm_rsrc2: opts.pgm_rsrc2,
         sgprs: opts.sgprs,
         vgprs: opts.vgprs,
+        dims_from_user: opts.dims.is_none(),
     })?;
+    if regs.vgprs < dims.local_id_vgprs() {
+        warnings.push(format!(
+            "{} used VGPRs, fewer than the {} local-id VGPRs the hardware writes (CLRX keeps the \
+             given count)",
+            regs.vgprs,
+            dims.local_id_vgprs()
+        ));
+    }
+    // AMD's drivers up to 1124.02 do not mark 64-bit binaries.
+    let mark_64bit = opts.is_64bit && (!amd || drv.amd_marks_64bit());
     let cws = opts.cws.or(kernel.reqd_work_group_size).unwrap_or([0; 3]);
     let notes: CalNotes = cal_notes::build(&cal_notes::NotesInput {
         drv,
@@ -409,6 +512,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         ids: &ids,
         printf: opts.printf,
         const_data: opts.const_data,
+        global_data: opts.has_global_data(),
         global_data_bytes: opts.global_data_bytes,
         args_space,
         const_samplers: opts.const_samplers.len() as u32,
@@ -418,6 +522,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         ieee_mode: opts.ieee_mode,
         scratch_bytes: opts.scratch_bytes,
         cws,
+        policy: opts.notes,
     });
     let metadata = metadata::build(&metadata::MetadataInput {
         kernel: &kernel.name,
@@ -426,13 +531,14 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         uniqueid: metadata::FIRST_UNIQUE_ID,
         uavprivate,
         hwlocal: opts.hwlocal,
-        hwregion: opts.hwregion,
+        hwregion,
         cws,
         args: &args,
-        const_data: opts.const_data,
+        const_data: opts.has_global_data(),
         const_samplers: &opts.const_samplers,
-        is_64bit: opts.is_64bit,
+        is_64bit: mark_64bit,
         ids: &ids,
+        policy: opts.notes,
     });
     Ok(KernelLayout {
         kernel: kernel.name.clone(),
@@ -449,7 +555,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         userdata: entries,
         user_sgprs,
         regs,
-        header: header(drv, uavprivate, opts.hwlocal, opts.is_64bit, opts.printf),
+        header: header(drv, uavprivate, opts.hwlocal, mark_64bit, opts.printf),
         notes,
         metadata,
         cb0: cb0::map(opts.is_64bit),

@@ -8,6 +8,7 @@
 //! under [`render`] print it as text, JSON, SVG or CLRX assembly.
 
 pub mod args;
+pub mod binary;
 pub mod cal_notes;
 pub mod cb0;
 pub mod cb1;
@@ -25,4 +26,4 @@ pub mod types;
 pub mod userdata;
 
 pub use error::LayoutError;
-pub use layout::{layout, KernelLayout, Options, UserDataPolicy};
+pub use layout::{layout, KernelLayout, NotesPolicy, Options, UserDataPolicy};

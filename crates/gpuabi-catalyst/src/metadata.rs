@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::driver::{Device, Driver};
-use crate::layout::ArgLayout;
+use crate::layout::{ArgLayout, NotesPolicy};
 use crate::resource_ids::{Resource, SpecialIds};
 use crate::types::{AddrSpace, ArgType, ImageAccess, Pointee};
 
@@ -39,6 +39,8 @@ pub struct MetadataInput<'a> {
     pub is_64bit: bool,
     /// Special ids.
     pub ids: &'a SpecialIds,
+    /// Whose metadata to write.
+    pub policy: NotesPolicy,
 }
 
 /// The metadata string, one line per item, each ending in `\n`.
@@ -60,7 +62,7 @@ pub fn build(m: &MetadataInput<'_>) -> String {
         let _ = writeln!(s, ";cws:{}:{}:{}", m.cws[0], m.cws[1], m.cws[2]);
     }
     for (index, a) in m.args.iter().enumerate() {
-        arg_line(&mut s, a);
+        arg_line(&mut s, a, m.policy);
         if let ArgType::Pointer { is_const: true, .. } = a.ty {
             let _ = writeln!(s, ";constarg:{index}:{}", a.name);
         }
@@ -102,8 +104,19 @@ pub fn build(m: &MetadataInput<'_>) -> String {
     s
 }
 
+/// Whether AMD's drivers mark this pointer `RW` though it is `const`: an unused `const
+/// global` pointer and any `const local` pointer (alltypes.clo of CLRX's test data, driver
+/// 1702.3); CLRX writes `RO`.
+fn amd_writes_rw(a: &ArgLayout, space: AddrSpace) -> bool {
+    match space {
+        AddrSpace::Global => !a.used,
+        AddrSpace::Local => true,
+        AddrSpace::Constant => false,
+    }
+}
+
 /// The argument's own line (`;value:`, `;pointer:`, `;image:`, `;counter:`).
-fn arg_line(s: &mut String, a: &ArgLayout) {
+fn arg_line(s: &mut String, a: &ArgLayout, policy: NotesPolicy) {
     let off = a.slot.offset;
     let id = a.resource.map(Resource::id).unwrap_or(0);
     match &a.ty {
@@ -137,7 +150,8 @@ fn arg_line(s: &mut String, a: &ArgLayout) {
             };
             // Pointers are always bound (local ones to `hl:1`).
             let space_text = a.resource.map_or("hl", Resource::space);
-            let access = if *is_const || *space == AddrSpace::Constant {
+            let amd_rw = policy == NotesPolicy::Amd && *is_const && amd_writes_rw(a, *space);
+            let access = if (*is_const || *space == AddrSpace::Constant) && !amd_rw {
                 "RO"
             } else {
                 "RW"

@@ -115,19 +115,16 @@ impl Dims {
         }
     }
 
-    /// The dimensions recorded in a PGM_RSRC2 value (TGID_*_EN and TIDIG_COMP_CNT).
-    pub fn from_pgm_rsrc2(value: u32) -> Dims {
-        let group = ((value >> rsrc2::TGID_EN) & 7) as u8;
-        let local = match (value >> rsrc2::TIDIG_COMP_CNT) & 3 {
-            0 => 1,
-            1 => 3,
-            _ => 7,
-        };
-        // Without any enabled group id and TIDIG 0 the kernel has no dimension set.
-        if group == 0 && (value >> rsrc2::TIDIG_COMP_CNT) & 3 == 0 {
-            return Dims(0);
-        }
-        Dims(group | (local << 3))
+    /// The group-id dimensions a PGM_RSRC2 value enables (TGID_X/Y/Z_EN), without local
+    /// ids: what CLRX takes from `.pgmrsrc2` when `.dims` is absent (amdasm/AsmAmdFormat.cpp
+    /// uses `(pgmRSRC2 >> 7) & 7` as the dimension mask for the register minimum).
+    pub fn group_of_pgm_rsrc2(value: u32) -> Dims {
+        Dims(((value >> rsrc2::TGID_EN) & 7) as u8)
+    }
+
+    /// The TIDIG_COMP_CNT field of a PGM_RSRC2 value.
+    pub fn tidig_of_pgm_rsrc2(value: u32) -> u32 {
+        (value >> rsrc2::TIDIG_COMP_CNT) & 3
     }
 
     /// CLRX `.dims` text: `xy`, or `xz, x` when the two sets differ.
@@ -173,6 +170,9 @@ pub struct RegisterInput {
     pub sgprs: Option<u32>,
     /// Explicit used VGPRs (`.vgprsnum`), or `None` for the minimum.
     pub vgprs: Option<u32>,
+    /// The dimensions were not given: PGM_RSRC2 keeps the user's TGID/TIDIG bits as they
+    /// are (CLRX's `calculatePgmRSrc2` with the default dimension mask, utils/GPUId.cpp).
+    pub dims_from_user: bool,
 }
 
 /// The initial register state and the derived register fields.
@@ -192,7 +192,7 @@ pub struct RegisterState {
     pub vgprs: u32,
     /// PGM_RSRC2 value.
     pub pgm_rsrc2: u32,
-    /// LDS_SIZE field of PGM_RSRC2 (not serialised: it is part of `pgm_rsrc2`).
+    /// LDS_SIZE field of the final PGM_RSRC2 (not serialised: it is part of `pgm_rsrc2`).
     #[serde(skip)]
     pub lds_size_field: u32,
 }
@@ -240,21 +240,29 @@ pub fn compute(input: &RegisterInput) -> Result<RegisterState, LayoutError> {
         Some(v) => v,
         None => min_sgprs.min(max_sgprs),
     };
+    // CLRX takes an explicit count as given, even below the local-id VGPRs.
     let vgprs = match input.vgprs {
         Some(v) if v > MAX_VGPRS => return Err(LayoutError::TooManyVgprs(v)),
-        Some(v) => v.max(nlocal),
+        Some(v) => v,
         None => nlocal,
     };
     let granule = input.generation.lds_granule();
-    let lds_size_field = input.lds_bytes.div_ceil(granule) & rsrc2::LDS_SIZE_MASK;
+    let lds = input.lds_bytes.div_ceil(granule) & rsrc2::LDS_SIZE_MASK;
+    let dim_bits = if input.dims_from_user {
+        input.user_pgm_rsrc2 & PGM_RSRC2_DIMS_MASK
+    } else {
+        (u32::from(group) << rsrc2::TGID_EN)
+            | (input.dims.tidig_comp_cnt() << rsrc2::TIDIG_COMP_CNT)
+    };
     let computed = (u32::from(scratch) << rsrc2::SCRATCH_EN)
         | ((input.user_sgprs & 0x1F) << rsrc2::USER_SGPR)
-        | (u32::from(group) << rsrc2::TGID_EN)
+        | dim_bits
         | (u32::from(input.tgsize) << rsrc2::TG_SIZE_EN)
-        | (input.dims.tidig_comp_cnt() << rsrc2::TIDIG_COMP_CNT)
-        | (lds_size_field << rsrc2::LDS_SIZE)
+        | (lds << rsrc2::LDS_SIZE)
         | ((input.exceptions & 0x7F) << rsrc2::EXCP_EN);
     let pgm_rsrc2 = (input.user_pgm_rsrc2 & PGM_RSRC2_USER_MASK) | computed;
+    // The user's bits 15-23 are kept and OR-ed in: the field is read back from the result.
+    let lds_size_field = (pgm_rsrc2 >> rsrc2::LDS_SIZE) & rsrc2::LDS_SIZE_MASK;
     Ok(RegisterState {
         group_id_sgprs,
         tg_size_sgpr,
@@ -265,6 +273,55 @@ pub fn compute(input: &RegisterInput) -> Result<RegisterState, LayoutError> {
         pgm_rsrc2,
         lds_size_field,
     })
+}
+
+/// The USER_SGPR field of a PGM_RSRC2 value.
+pub fn user_sgprs_of_pgm_rsrc2(value: u32) -> u32 {
+    (value >> rsrc2::USER_SGPR) & 0x1F
+}
+
+/// The register state the hardware sets up for a kernel with this PGM_RSRC2 value (used
+/// when reading a binary): group ids after USER_SGPR user-data SGPRs for each TGID_*_EN
+/// bit, TG_SIZE, the scratch wave offset, and local ids in v0 (TIDIG_COMP_CNT 0), v0-v1
+/// (1) or v0-v2 (2 and 3). `sgprs` and `vgprs` are the counts the binary records.
+pub fn state_from_pgm_rsrc2(pgm_rsrc2: u32, sgprs: u32, vgprs: u32) -> (Dims, RegisterState) {
+    let user = user_sgprs_of_pgm_rsrc2(pgm_rsrc2);
+    let group = ((pgm_rsrc2 >> rsrc2::TGID_EN) & 7) as u8;
+    let tidig = (pgm_rsrc2 >> rsrc2::TIDIG_COMP_CNT) & 3;
+    let local: u8 = match tidig {
+        0 => 1,
+        1 => 3,
+        _ => 7,
+    };
+    let mut next = user;
+    let mut take = || {
+        next += 1;
+        Reg::sgpr((next - 1) as u16).to_string()
+    };
+    let group_id_sgprs = (0..3)
+        .filter(|d| group & (1 << d) != 0)
+        .map(|_| take())
+        .collect();
+    let tg_size_sgpr = (pgm_rsrc2 & (1 << rsrc2::TG_SIZE_EN) != 0).then(&mut take);
+    let scratch_offset_sgpr = (pgm_rsrc2 & (1 << rsrc2::SCRATCH_EN) != 0).then(&mut take);
+    let n_local = u32::from(local.count_ones() as u8);
+    let local_id_vgprs = RegRange::new(RegFile::Vgpr, 0, n_local as u16)
+        .regs()
+        .map(|r| r.to_string())
+        .collect();
+    (
+        Dims(group | (local << 3)),
+        RegisterState {
+            group_id_sgprs,
+            tg_size_sgpr,
+            scratch_offset_sgpr,
+            local_id_vgprs,
+            sgprs,
+            vgprs,
+            pgm_rsrc2,
+            lds_size_field: (pgm_rsrc2 >> rsrc2::LDS_SIZE) & rsrc2::LDS_SIZE_MASK,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -284,6 +341,7 @@ mod tests {
             user_pgm_rsrc2: 0,
             sgprs: None,
             vgprs: None,
+            dims_from_user: false,
         }
     }
 
@@ -313,13 +371,15 @@ mod tests {
     fn lds_granule_and_user_bits() {
         let mut i = input(2, "xyz");
         i.lds_bytes = 32768;
-        i.user_pgm_rsrc2 = 0xFFFF_FFFF;
-        let s = compute(&i).unwrap();
-        assert_eq!(s.lds_size_field, 128);
-        // Kept user bits OR computed fields; bits 0-5, 7-9, 11-12 replaced.
-        assert_eq!(s.pgm_rsrc2 & 0x3F, 2 << 1);
-        assert_eq!((s.pgm_rsrc2 >> 11) & 3, 2);
+        assert_eq!(compute(&i).unwrap().lds_size_field, 128);
         i.generation = Generation::Gcn11;
         assert_eq!(compute(&i).unwrap().lds_size_field, 64);
+        i.user_pgm_rsrc2 = 0xFFFF_FFFF;
+        let s = compute(&i).unwrap();
+        // Kept user bits OR computed fields; bits 0-5, 7-9, 11-12 replaced; the LDS field
+        // (bits 15-23) is the user's all-ones OR-ed with 64.
+        assert_eq!(s.pgm_rsrc2 & 0x3F, 2 << 1);
+        assert_eq!((s.pgm_rsrc2 >> 11) & 3, 2);
+        assert_eq!(s.lds_size_field, 0x1FF);
     }
 }

@@ -29,6 +29,9 @@ pub const GLOBAL_DATA_CB: u32 = 2;
 pub const UAVID: u32 = 11;
 /// Default uavid before 1348.05.
 pub const OLD_UAVID: u32 = 9;
+/// uavid of AMD's drivers before 1124.02 when they sort the ids of more than eight
+/// global pointers by name (`amd` notes policy).
+pub const SORTED_UAVID: u32 = 10;
 /// Default cbid (global constant data) from 1348.05.
 pub const CBID: u32 = 10;
 /// Default printfid.
@@ -37,7 +40,7 @@ pub const PRINTFID: u32 = 9;
 pub const PRIVATEID: u32 = 8;
 
 /// The four special ids of a kernel; `None` when the kernel has no such id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct SpecialIds {
     /// Default/dummy UAV, the id of unused global pointers.
     pub uavid: Option<u32>,
@@ -79,11 +82,13 @@ pub fn is_uav_pointer(ty: &ArgType, drv: Driver) -> bool {
 }
 
 /// Resolves the special ids: explicit values win, the rest follow the driver gates.
+/// `sorted_uavs` selects AMD's numbering of many pointers by name (uavid 10 on old drivers).
 pub fn special_ids(
     drv: Driver,
     args: &[KernelArg],
     printf: bool,
     explicit: ExplicitSpecialIds,
+    sorted_uavs: bool,
 ) -> Result<SpecialIds, LayoutError> {
     for (which, v) in [
         ("uavid", explicit.uavid),
@@ -107,7 +112,7 @@ pub fn special_ids(
         )
     });
     let uavid = if !drv.constant_as_uav() {
-        Some(OLD_UAVID)
+        Some(if sorted_uavs { SORTED_UAVID } else { OLD_UAVID })
     } else if drv.uavid_conditional() && !(has_buffer || printf) {
         None
     } else {
@@ -271,11 +276,14 @@ fn already_used(space: Space, arg: &str, id: u32) -> LayoutError {
 ///
 /// `uavid` is the resolved default UAV id; `global_data` says whether the program has
 /// global constant data (it moves the first `constant` cb id from 2 to 3 before 1348.05).
+/// With `sorted_uavs` the default UAV ids go to the used pointers in the order of their
+/// names sorted as text (byte order) instead of declaration order.
 pub fn assign(
     args: &[KernelArg],
     drv: Driver,
     global_data: bool,
     uavid: Option<u32>,
+    sorted_uavs: bool,
 ) -> Result<Vec<Option<Resource>>, LayoutError> {
     // uavid is None only when the kernel has no global or constant pointer (see
     // `special_ids`), so the fallback is never used for an id.
@@ -354,8 +362,29 @@ pub fn assign(
         FIRST_CONSTANT_CB
     };
     let (mut next_rd, mut next_wr, mut next_ctr, mut next_sampler) = (0, 0, 0, 0);
+    let mut sorted_ids: Vec<Option<u32>> = vec![None; args.len()];
+    if sorted_uavs {
+        let mut order: Vec<usize> = (0..args.len())
+            .filter(|&i| {
+                let a = &args[i];
+                a.used && a.explicit_id.is_none() && space_of(&a.ty, drv) == Some(Space::Uav)
+            })
+            .collect();
+        order.sort_by(|&i, &j| args[i].name.cmp(&args[j].name));
+        for i in order {
+            let id = uav.next_free(next_uav, UAV_IDS).ok_or_else(|| {
+                out_of_range(
+                    Space::Uav,
+                    &args[i].name,
+                    format!("no free id left below {UAV_IDS}"),
+                )
+            })?;
+            next_uav = id + 1;
+            sorted_ids[i] = Some(id);
+        }
+    }
     let mut out = Vec::with_capacity(args.len());
-    for a in args {
+    for (index, a) in args.iter().enumerate() {
         let space = space_of(&a.ty, drv);
         let take = |set: &mut Reserved, next: &mut u32, limit: u32, s: Space| match a.explicit_id {
             Some(id) => Ok(id),
@@ -380,10 +409,10 @@ pub fn assign(
                 _,
             ) => Some(Resource::Local(1)),
             (ArgType::Pointer { space: ps, .. }, Some(Space::Uav)) => {
-                let id = if !a.used {
-                    uavid
-                } else {
-                    take(&mut uav, &mut next_uav, UAV_IDS, Space::Uav)?
+                let id = match (a.used, sorted_ids[index]) {
+                    (false, _) => uavid,
+                    (true, Some(id)) => id,
+                    (true, None) => take(&mut uav, &mut next_uav, UAV_IDS, Space::Uav)?,
                 };
                 Some(if *ps == AddrSpace::Global {
                     Resource::Uav(id)

@@ -142,6 +142,14 @@ impl Scalar {
     pub fn from_name(name: &str) -> Option<Scalar> {
         SCALARS.iter().find(|s| s.name == name).map(|s| s.scalar)
     }
+
+    /// The scalar whose metadata type name is `name` (`u32`, `i8`, `float`), if any.
+    pub fn from_metadata_name(name: &str) -> Option<Scalar> {
+        SCALARS
+            .iter()
+            .find(|s| s.metadata == name)
+            .map(|s| s.scalar)
+    }
 }
 
 /// Vector sizes OpenCL C allows (1 means a plain scalar).
@@ -277,6 +285,11 @@ impl ImageDim {
     /// The dimension whose OpenCL C type is `name`.
     pub fn from_cl_name(name: &str) -> Option<ImageDim> {
         IMAGE_DIMS.iter().find(|r| r.1 == name).map(|r| r.0)
+    }
+
+    /// The dimension whose metadata name is `name` (`2D`, `1DA`).
+    pub fn from_metadata_name(name: &str) -> Option<ImageDim> {
+        IMAGE_DIMS.iter().find(|r| r.3 == name).map(|r| r.0)
     }
 }
 

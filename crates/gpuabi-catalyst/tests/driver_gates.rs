@@ -86,6 +86,7 @@ fn gate_134805_uavid_constant_buffers_header() {
         src,
         Options {
             const_data: true,
+            global_data_bytes: 16,
             ..drv(134804)
         },
     );

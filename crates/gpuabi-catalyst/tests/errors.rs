@@ -95,7 +95,7 @@ fn reader_errors_are_located() {
         "integer type",
     );
     parse_err("kernel void k(float* global p) {}", 1, 22, "before '*'");
-    parse_err("kernel void k(enum e x) {}", 1, 15, "enum");
+    parse_err("kernel void k(enum 3 x) {}", 1, 20, "enumeration tag");
     parse_err("kernel void k(int a)", 1, 21, "kernel body");
     let deep = format!(
         "struct s {}int a;{};",

@@ -1,9 +1,12 @@
 //! Fuzz targets over the Catalyst readers (OpenCL C, JSON/TOML descriptions, user-data
-//! lists) and the layout of whatever they accept, under arbitrary options. Each target runs
+//! lists, AMD binaries) and the layout of whatever they accept, under arbitrary options. Each target runs
 //! for a bounded time under `cargo test`; the property is "an error or a value, never a
 //! panic".
 
+mod common;
+
 use arbitrary::{Result, Unstructured};
+use gpuabi_catalyst::binary;
 use gpuabi_catalyst::description::{self, DescFormat};
 use gpuabi_catalyst::driver::{Device, DEVICES};
 use gpuabi_catalyst::opencl::parse_kernels;
@@ -211,6 +214,88 @@ fn description_reader_and_layout_never_panic() {
         Ok(())
     })
     .budget_ms(BUDGET_MS);
+}
+
+/// Dword values that make offsets, sizes and counts go wrong.
+const EVIL_WORDS: [u32; 8] = [0, 1, 3, 8, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF0, u32::MAX];
+
+/// A real binary with byte-level damage: truncation, flipped bytes, dwords overwritten
+/// with extreme values (near the outer header, the CAL image headers, or anywhere), and
+/// deleted or inserted bytes.
+fn damage(u: &mut Unstructured<'_>, original: &[u8]) -> Result<Vec<u8>> {
+    let mut b = original.to_vec();
+    // The CAL images start with their own ELF magic: aim there too.
+    let inner: Vec<usize> = (1..b.len().saturating_sub(4))
+        .filter(|&i| b[i..i + 4] == *b"\x7fELF")
+        .collect();
+    for _ in 0..u.int_in_range(1..=4)? {
+        if b.is_empty() {
+            break;
+        }
+        match u.int_in_range(0..=4)? {
+            0 => {
+                let n = u.int_in_range(0..=b.len())?;
+                b.truncate(n);
+            }
+            1 => {
+                let i = u.choose_index(b.len())?;
+                b[i] ^= 1 << u.int_in_range(0..=7)?;
+            }
+            2 => {
+                let base = match u.int_in_range(0..=2)? {
+                    0 => 0,
+                    1 if !inner.is_empty() => *u.choose(&inner)?,
+                    _ => u.choose_index(b.len())?,
+                };
+                let at = (base + 4 * u.int_in_range(0..=64)?).min(b.len().saturating_sub(4));
+                let w = if u.arbitrary()? {
+                    *u.choose(&EVIL_WORDS)?
+                } else {
+                    u.arbitrary()?
+                };
+                let end = (at + 4).min(b.len());
+                let bytes = w.to_le_bytes();
+                b[at..end].copy_from_slice(&bytes[..end - at]);
+            }
+            3 => {
+                let i = u.choose_index(b.len())?;
+                let n = u.int_in_range(1..=16)?.min(b.len() - i);
+                b.drain(i..i + n);
+            }
+            _ => {
+                let i = u.int_in_range(0..=b.len())?;
+                let byte: u8 = u.arbitrary()?;
+                let n = u.int_in_range(1..=16)?;
+                b.splice(i..i, std::iter::repeat_n(byte, n));
+            }
+        }
+    }
+    Ok(b)
+}
+
+#[test]
+fn binary_reader_never_panics_on_damaged_binaries() {
+    let Some(files) = common::catalyst_binaries() else {
+        return;
+    };
+    let originals: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    arbtest::arbtest(|u| {
+        let original = u.choose(&originals)?;
+        let bytes = damage(u, original)?;
+        match binary::read(&bytes) {
+            Ok(b) => {
+                for k in &b.kernels {
+                    let _ = render::inspect::render(k);
+                }
+                let _ = serde_json::to_string(&b);
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+        Ok(())
+    })
+    .budget_ms(2 * BUDGET_MS);
 }
 
 #[test]

@@ -16,8 +16,11 @@ fn text_to_asm(src: &str, opts: &Options) -> usize {
 }
 
 fn bench(c: &mut Criterion) {
-    let saxpy = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/saxpy.gsir"))
-        .expect("examples/saxpy.gsir");
+    let saxpy = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/saxpy.gsir"
+    ))
+    .expect("examples/saxpy.gsir");
     let mut inputs = vec![("saxpy".to_string(), saxpy)];
     // Generated kernels that compile on every target (the first seeds that do).
     let config = GenConfig {
@@ -28,7 +31,10 @@ fn bench(c: &mut Criterion) {
     while inputs.len() < 4 && seed < 500 {
         let p = generate(seed, &config);
         let m = gpuabi_ir::parse(&p.source).expect("generated programs parse");
-        if Target::ALL.iter().all(|t| gpuabi_codegen::compile(&m, &Options::new(*t)).is_ok()) {
+        if Target::ALL
+            .iter()
+            .all(|t| gpuabi_codegen::compile(&m, &Options::new(*t)).is_ok())
+        {
             inputs.push((format!("generated{seed}"), p.source));
         }
         seed += 1;

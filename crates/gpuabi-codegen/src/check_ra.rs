@@ -47,7 +47,8 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             let (uses, defs) = inst.temp_uses_defs();
             for u in &uses {
                 let info = f.info(u.temp);
-                let r = regs[u.temp.index()].ok_or_else(|| format!("temp {} has no register", u.temp.0))?;
+                let r = regs[u.temp.index()]
+                    .ok_or_else(|| format!("temp {} has no register", u.temp.0))?;
                 for k in 0..u.dwords {
                     let at = index(info.file, r + u16::from(u.offset + k));
                     let want = Cell::Holds(u.temp, u.offset + k);
@@ -66,7 +67,8 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             // far as the registers are concerned.
             for d in &defs {
                 let info = f.info(d.temp);
-                let r = regs[d.temp.index()].ok_or_else(|| format!("temp {} has no register", d.temp.0))?;
+                let r = regs[d.temp.index()]
+                    .ok_or_else(|| format!("temp {} has no register", d.temp.0))?;
                 for k in 0..d.dwords {
                     state[index(info.file, r + u16::from(d.offset + k))] =
                         Cell::Holds(d.temp, d.offset + k);

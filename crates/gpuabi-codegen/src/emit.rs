@@ -16,9 +16,14 @@ pub fn emit(program: &mut Program, name: &str, blocks: &[HwBlock]) -> usize {
     // non-empty block after it.
     let mut lands = vec![blocks.len(); blocks.len() + 1];
     for b in (0..blocks.len()).rev() {
-        lands[b] = if blocks[b].is_empty() { lands[b + 1] } else { b };
+        lands[b] = if blocks[b].is_empty() {
+            lands[b + 1]
+        } else {
+            b
+        };
     }
-    let label_block = |label: &str| (0..blocks.len()).find(|&b| block_label(name, b as u32) == label);
+    let label_block =
+        |label: &str| (0..blocks.len()).find(|&b| block_label(name, b as u32) == label);
     for (b, block) in blocks.iter().enumerate() {
         program.push(Item::Label(block_label(name, b as u32)));
         for (i, HwInst { inst, origin }) in block.iter().enumerate() {

@@ -5,13 +5,13 @@ pub mod catalyst;
 
 use std::collections::BTreeSet;
 
-use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};
-use gpuabi_ir::ir::{self, Extra, InstrKind, Opcode as Op, Region, Type};
-use gpuabi_layout::reg::{RegFile, RegRange};
 use gpuabi_amdgpu::hsa::{
     initial_state, layout_kernargs, ArgSpec, HiddenArgs, KernargLayout, Kernel, KernelDescriptor,
     SgprInput, ValueKind, ValueType,
 };
+use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};
+use gpuabi_ir::ir::{self, Extra, InstrKind, Opcode as Op, Region, Type};
+use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::isel::{dword, imm, Isel, Val};
 use crate::mir::{MInst, MOp, Opnd, Pseudo, Temp};
@@ -154,11 +154,15 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let state = initial_state(&desc, target, s.wave()).map_err(|e| e.to_string())?;
     let sgpr = |i: SgprInput| state.sgpr(i);
     let kernarg = sgpr(SgprInput::KernargSegmentPtr).ok_or("no kernarg segment pointer")?;
-    let gids: Vec<RegRange> = [SgprInput::WorkgroupIdX, SgprInput::WorkgroupIdY, SgprInput::WorkgroupIdZ]
-        .into_iter()
-        .take(gid_dims)
-        .filter_map(sgpr)
-        .collect();
+    let gids: Vec<RegRange> = [
+        SgprInput::WorkgroupIdX,
+        SgprInput::WorkgroupIdY,
+        SgprInput::WorkgroupIdZ,
+    ]
+    .into_iter()
+    .take(gid_dims)
+    .filter_map(sgpr)
+    .collect();
     let rsrc = sgpr(SgprInput::PrivateSegmentBuffer);
     let wave_off = sgpr(SgprInput::PrivateSegmentWavefrontOffset);
 
@@ -214,7 +218,14 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
         } else {
             Opcode::SLoadDword
         };
-        s.emit(op, [Opnd::Temp(s.whole(t)), Opnd::Temp(s.whole(kernarg_t)), imm(offset)]);
+        s.emit(
+            op,
+            [
+                Opnd::Temp(s.whole(t)),
+                Opnd::Temp(s.whole(kernarg_t)),
+                imm(offset),
+            ],
+        );
         t
     };
     // Explicit arguments.
@@ -228,7 +239,11 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
                 s.wait_lgkm();
                 s.salu(
                     Opcode::SLshrB32,
-                    vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(word, 0)), imm(8 * (a.offset & 3))],
+                    vec![
+                        Opnd::Temp(dword(t, 0)),
+                        Opnd::Temp(dword(word, 0)),
+                        imm(8 * (a.offset & 3)),
+                    ],
                 );
                 s.salu(
                     Opcode::SAndB32,
@@ -246,28 +261,68 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let mut group_size = [None; 3];
     let mut num_groups = [None; 3];
     let mut global_offset = [None; 3];
-    let needs = |o: &[Op], d: usize| used.iter().any(|(u, dd)| *dd == d && o.iter().any(|x| *x as u8 == *u));
+    let needs = |o: &[Op], d: usize| {
+        used.iter()
+            .any(|(u, dd)| *dd == d && o.iter().any(|x| *x as u8 == *u))
+    };
     for d in 0..3 {
         if needs(&[Op::GroupSize, Op::GlobalSize, Op::GlobalId], d) {
-            let off = hidden([ValueKind::HiddenGroupSizeX, ValueKind::HiddenGroupSizeY, ValueKind::HiddenGroupSizeZ][d]);
+            let off = hidden(
+                [
+                    ValueKind::HiddenGroupSizeX,
+                    ValueKind::HiddenGroupSizeY,
+                    ValueKind::HiddenGroupSizeZ,
+                ][d],
+            );
             let w = load(s, off & !3, 1);
             group_size[d] = Some((w, 16 * (off & 3) / 2));
         }
         if needs(&[Op::NumGroups, Op::GlobalSize], d) {
-            num_groups[d] = Some(load(s, hidden([ValueKind::HiddenBlockCountX, ValueKind::HiddenBlockCountY, ValueKind::HiddenBlockCountZ][d]), 1));
+            num_groups[d] = Some(load(
+                s,
+                hidden(
+                    [
+                        ValueKind::HiddenBlockCountX,
+                        ValueKind::HiddenBlockCountY,
+                        ValueKind::HiddenBlockCountZ,
+                    ][d],
+                ),
+                1,
+            ));
         }
         if needs(&[Op::GlobalOffset, Op::GlobalId], d) {
-            global_offset[d] = Some(load(s, hidden([ValueKind::HiddenGlobalOffsetX, ValueKind::HiddenGlobalOffsetY, ValueKind::HiddenGlobalOffsetZ][d]), 1));
+            global_offset[d] = Some(load(
+                s,
+                hidden(
+                    [
+                        ValueKind::HiddenGlobalOffsetX,
+                        ValueKind::HiddenGlobalOffsetY,
+                        ValueKind::HiddenGlobalOffsetZ,
+                    ][d],
+                ),
+                1,
+            ));
         }
     }
-    let work_dim = needs(&[Op::WorkDim], 0).then(|| load(s, hidden(ValueKind::HiddenGridDims) & !3, 1));
+    let work_dim =
+        needs(&[Op::WorkDim], 0).then(|| load(s, hidden(ValueKind::HiddenGridDims) & !3, 1));
     s.wait_lgkm();
     let half = |s: &mut Isel<'_>, w: Temp, shift: u32| -> Temp {
         let t = s.stemp(1);
         if shift == 0 {
-            s.salu(Opcode::SAndB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(0xffff)]);
+            s.salu(
+                Opcode::SAndB32,
+                vec![
+                    Opnd::Temp(dword(t, 0)),
+                    Opnd::Temp(dword(w, 0)),
+                    imm(0xffff),
+                ],
+            );
         } else {
-            s.salu(Opcode::SLshrB32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(shift)]);
+            s.salu(
+                Opcode::SLshrB32,
+                vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(w, 0)), imm(shift)],
+            );
         }
         t
     };
@@ -288,11 +343,18 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
             if d > 0 {
                 s.valu(
                     Opcode::VLshrrevB32,
-                    vec![Opnd::Temp(dword(t, 0)), imm(10 * d as u32), Opnd::Temp(from)],
+                    vec![
+                        Opnd::Temp(dword(t, 0)),
+                        imm(10 * d as u32),
+                        Opnd::Temp(from),
+                    ],
                 );
                 from = dword(t, 0);
             }
-            s.valu(Opcode::VAndB32, vec![Opnd::Temp(dword(t, 0)), imm(0x3ff), Opnd::Temp(from)]);
+            s.valu(
+                Opcode::VAndB32,
+                vec![Opnd::Temp(dword(t, 0)), imm(0x3ff), Opnd::Temp(from)],
+            );
             Some(t)
         })
         .collect();
@@ -307,7 +369,14 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
             Op::GlobalSize => match (num_groups[d], gsize[d]) {
                 (Some(n), Some(g)) => {
                     let t = s.stemp(1);
-                    s.salu(Opcode::SMulI32, vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(n, 0)), Opnd::Temp(dword(g, 0))]);
+                    s.salu(
+                        Opcode::SMulI32,
+                        vec![
+                            Opnd::Temp(dword(t, 0)),
+                            Opnd::Temp(dword(n, 0)),
+                            Opnd::Temp(dword(g, 0)),
+                        ],
+                    );
                     Val::S(t)
                 }
                 _ => Val::Const(1),
@@ -321,17 +390,33 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
                 let g = gid_t.get(d).copied();
                 match (g, gsize[d]) {
                     (Some(g), Some(z)) => {
-                        s.salu(Opcode::SMulI32, vec![Opnd::Temp(dword(base, 0)), Opnd::Temp(dword(g, 0)), Opnd::Temp(dword(z, 0))]);
+                        s.salu(
+                            Opcode::SMulI32,
+                            vec![
+                                Opnd::Temp(dword(base, 0)),
+                                Opnd::Temp(dword(g, 0)),
+                                Opnd::Temp(dword(z, 0)),
+                            ],
+                        );
                     }
                     _ => {
                         s.emit(Opcode::SMovB32, [Opnd::Temp(dword(base, 0)), imm(0)]);
                     }
                 }
                 if let Some(o) = global_offset[d] {
-                    s.salu(Opcode::SAddU32, vec![Opnd::Temp(dword(base, 0)), Opnd::Temp(dword(base, 0)), Opnd::Temp(dword(o, 0))]);
+                    s.salu(
+                        Opcode::SAddU32,
+                        vec![
+                            Opnd::Temp(dword(base, 0)),
+                            Opnd::Temp(dword(base, 0)),
+                            Opnd::Temp(dword(o, 0)),
+                        ],
+                    );
                 }
                 match local[d] {
-                    Some(l) => crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(base)),
+                    Some(l) => {
+                        crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(base))
+                    }
                     None => Val::S(base),
                 }
             }

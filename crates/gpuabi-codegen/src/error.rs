@@ -27,7 +27,9 @@ pub enum CodegenError {
         what: String,
     },
     /// The per-lane frame is larger than the immediate offsets of scratch accesses reach.
-    #[error("function `@{function}`: a frame of {bytes} bytes per lane is larger than {max} bytes")]
+    #[error(
+        "function `@{function}`: a frame of {bytes} bytes per lane is larger than {max} bytes"
+    )]
     FrameTooLarge {
         /// The IR function.
         function: String,

@@ -212,12 +212,10 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             stats,
         });
     }
-    program
-        .validate()
-        .map_err(|e| CodegenError::Internal {
-            pass: "emission",
-            message: e.to_string(),
-        })?;
+    program.validate().map_err(|e| CodegenError::Internal {
+        pass: "emission",
+        message: e.to_string(),
+    })?;
     Ok(Compiled { program, kernels })
 }
 
@@ -234,14 +232,39 @@ fn allocate(
     let buffer = scratch_regs(mf);
     for _ in 0..64 {
         let vlimit = opts.max_vgprs.saturating_sub(reserve);
-        let vregs = rounds(mf, RegFile::Vgpr, vlimit, &mut slots, opts, buffer, &mut spilled[0])?;
-        let sregs = rounds(mf, RegFile::Sgpr, opts.max_sgprs, &mut slots, opts, buffer, &mut spilled[1])?;
+        let vregs = rounds(
+            mf,
+            RegFile::Vgpr,
+            vlimit,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[0],
+        )?;
+        let sregs = rounds(
+            mf,
+            RegFile::Sgpr,
+            opts.max_sgprs,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[1],
+        )?;
         let need = slots.sgpr_spill_vgprs(opts.wave);
         if need > reserve {
             reserve = need;
             continue;
         }
-        let regs: Vec<Option<u16>> = vregs.iter().zip(&sregs).map(|(v, s)| v.or(*s)).collect();
+        // SGPR spilling adds temps after the VGPRs were assigned: those are SGPRs.
+        let regs: Vec<Option<u16>> = (0..mf.temps.len())
+            .map(|t| {
+                vregs
+                    .get(t)
+                    .copied()
+                    .flatten()
+                    .or(sregs.get(t).copied().flatten())
+            })
+            .collect();
         let high = |file: RegFile| {
             mf.temps
                 .iter()

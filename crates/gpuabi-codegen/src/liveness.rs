@@ -2,7 +2,8 @@
 //!
 //! Instructions are numbered in emission order; instruction `g` reads its operands at
 //! point `2g` and writes its results at `2g + 1`, so a result may take the register of an
-//! operand that dies there. A write of a whole temp kills it; a write of a slice does not.
+//! operand that dies there. A temp is killed once every one of its dwords has been written
+//! (by one instruction or several, as the halves of a 64-bit value are).
 //! A write of a VGPR is masked by exec, and still counts as a kill: a lane only reads the
 //! values its own path wrote (see the machine IR's notes), so the lanes a masked write
 //! leaves alone hold nothing any later read of that temp needs.
@@ -29,16 +30,23 @@ pub fn liveness(f: &Function) -> Liveness {
     let nb = f.blocks.len();
     let mut gen = vec![FixedBitSet::with_capacity(n); nb];
     let mut kill = vec![FixedBitSet::with_capacity(n); nb];
+    let slice_mask = |offset: u8, dwords: u8| ((1u32 << dwords) - 1) << offset;
     for (b, block) in f.blocks.iter().enumerate() {
+        // Dwords of each temp written so far in the block.
+        let mut written: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
         for inst in &block.insts {
             let (uses, defs) = inst.temp_uses_defs();
             for u in uses {
-                if !kill[b].contains(u.temp.index()) {
+                let have = written.get(&u.temp.index()).copied().unwrap_or(0);
+                let need = slice_mask(u.offset, u.dwords);
+                if have & need != need {
                     gen[b].insert(u.temp.index());
                 }
             }
             for d in defs {
-                if d.offset == 0 && d.dwords == f.info(d.temp).dwords {
+                let w = written.entry(d.temp.index()).or_insert(0);
+                *w |= slice_mask(d.offset, d.dwords);
+                if *w == slice_mask(0, f.info(d.temp).dwords) {
                     kill[b].insert(d.temp.index());
                 }
             }

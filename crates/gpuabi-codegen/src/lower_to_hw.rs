@@ -119,7 +119,9 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                         let Operand::Reg(d) = pair[0] else { continue };
                         for k in 0..d.count {
                             let src = match &pair[1] {
-                                Operand::Reg(s) => Operand::Reg(RegRange::new(s.file(), s.first.num + k, 1)),
+                                Operand::Reg(s) => {
+                                    Operand::Reg(RegRange::new(s.file(), s.first.num + k, 1))
+                                }
                                 other => other.clone(),
                             };
                             moves.push((RegRange::new(d.file(), d.first.num + k, 1), src));

@@ -43,8 +43,10 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
         if let crate::mir::MOp::Pseudo(_) = inst.op {
             for pair in inst.opnds.chunks(2) {
-                if let (crate::mir::Opnd::Temp(d), Some(crate::mir::Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(r)))) =
-                    (&pair[0], pair.get(1))
+                if let (
+                    crate::mir::Opnd::Temp(d),
+                    Some(crate::mir::Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(r))),
+                ) = (&pair[0], pair.get(1))
                 {
                     if r.file() == file {
                         hint[d.temp.index()] = Some(r.first.num);

@@ -72,11 +72,24 @@ pub fn spill(
             let ndefs = inst.num_defs();
             let is_copy = matches!(inst.op, MOp::Pseudo(_));
             let mut after = Vec::new();
+            // One reload per slice read, however often the instruction reads it: a VALU
+            // instruction reading one SGPR twice uses the constant bus once.
+            let mut reloaded: Vec<(Slice, Slice)> = Vec::new();
             for i in 0..inst.opnds.len() {
-                let Opnd::Temp(s) = inst.opnds[i] else { continue };
-                let Some(at) = slot[s.temp.index()] else { continue };
+                let Opnd::Temp(s) = inst.opnds[i] else {
+                    continue;
+                };
+                let Some(at) = slot[s.temp.index()] else {
+                    continue;
+                };
                 let info = f.info(s.temp);
                 let is_def = if is_copy { i % 2 == 0 } else { i < ndefs };
+                if !is_def {
+                    if let Some((_, r)) = reloaded.iter().find(|(o, _)| *o == s) {
+                        inst.opnds[i] = Opnd::Temp(*r);
+                        continue;
+                    }
+                }
                 let fresh = new_temp(f, info, s.dwords);
                 let fresh_slice = Slice {
                     temp: fresh,
@@ -98,6 +111,7 @@ pub fn spill(
                 if is_def {
                     after.extend(moves);
                 } else {
+                    reloaded.push((s, fresh_slice));
                     out.extend(moves);
                 }
             }

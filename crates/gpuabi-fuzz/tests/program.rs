@@ -13,6 +13,17 @@ use gpuabi_ir::ir::{InstrKind, Module, Region};
 /// Runs `g` with its buffers added to memory in `order` after `padding` empty buffers
 /// (which moves every buffer's address); returns the buffers after the run by name.
 fn run(g: &GeneratedProgram, program: &Program, order: &[usize], padding: usize) -> Vec<Vec<u8>> {
+    try_run(g, program, order, padding)
+        .unwrap_or_else(|e| panic!("{}\n{e}\n{}", g.run_command(), g.source))
+}
+
+/// Like [`run`], returning a failed run's message.
+fn try_run(
+    g: &GeneratedProgram,
+    program: &Program,
+    order: &[usize],
+    padding: usize,
+) -> Result<Vec<Vec<u8>>, String> {
     let mut mem = Memory::new(Limits::default().max_memory_bytes);
     for k in 0..padding {
         mem.add(&format!("pad{k}"), vec![0; 16]).unwrap();
@@ -36,16 +47,15 @@ fn run(g: &GeneratedProgram, program: &Program, order: &[usize], padding: usize)
         work_dim: g.work_dim,
     };
     if let Err(e) = program.dispatch(&g.kernel, &args, &d, &mut mem, &Limits::default()) {
-        let e = match e {
+        return Err(match e {
             gpuabi_ir::interp::DispatchError::Run(r) => r.render("gen.gsir", &g.source),
             other => other.to_string(),
-        };
-        panic!("{}\n{e}\n{}", g.run_command(), g.source);
+        });
     }
-    g.buffers
+    Ok(g.buffers
         .iter()
         .map(|(n, _)| mem.buffer(n).unwrap().data.clone())
-        .collect()
+        .collect())
 }
 
 fn parse(g: &GeneratedProgram) -> Module {
@@ -57,7 +67,9 @@ fn programs_are_valid_defined_and_independent_of_buffer_placement() {
     let cfg = GenConfig::default();
     for seed in 0..500u64 {
         let g = generate(seed, &cfg);
-        assert_eq!(g, generate(seed, &cfg), "seed {seed} is not deterministic");
+        if seed % 10 == 0 {
+            assert_eq!(g, generate(seed, &cfg), "seed {seed} is not deterministic");
+        }
         let module = parse(&g);
         assert_eq!(
             gpuabi_ir::print(&module),
@@ -223,4 +235,123 @@ fn run_command_names_every_flag() {
     let source = std::fs::read_to_string(dir.join(format!("{}.gsir", g.kernel))).unwrap();
     assert_eq!(source, g.source);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn limits_of_the_configuration_hold() {
+    let tight = GenConfig {
+        max_instrs: 60,
+        max_depth: 1,
+        max_trip: 2,
+        max_loop_work: 2,
+        max_invocations: 8,
+        max_burst: 0,
+        transcendentals: false,
+        stack_arrays: true,
+        calls: false,
+    };
+    let empty = GenConfig {
+        max_instrs: 0,
+        max_depth: 0,
+        max_loop_work: 0,
+        max_invocations: 1,
+        ..tight.clone()
+    };
+    for seed in 0..40u64 {
+        for cfg in [&tight, &empty] {
+            let g = generate(seed, cfg);
+            let module = parse(&g);
+            let program = Program::new(&module).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
+            run(&g, &program, &(0..g.buffers.len()).collect::<Vec<_>>(), 0);
+            assert!(g.grid.iter().product::<u32>() <= cfg.max_invocations);
+            for word in ["fsin", "fcos", "fexp2", "flog2"] {
+                assert!(
+                    !g.source.contains(word),
+                    "seed {seed}: {word} was switched off"
+                );
+            }
+            if cfg.max_depth == 0 {
+                // Only the epilogue's loops (over each stack array, sometimes around the final
+                // digest) remain, each with the one `if` that ends it.
+                let mut hist = BTreeMap::new();
+                for f in &module.functions {
+                    count(&f.body, &mut hist);
+                }
+                assert!(hist["loop"] >= 1, "seed {seed}: {hist:?}");
+                assert_eq!(hist["if"], hist["loop"], "seed {seed}");
+                assert_eq!(g.constructs.uniform_if + g.constructs.divergent_if, 0);
+            }
+        }
+    }
+}
+
+/// Opcodes whose result has the type named by their type token.
+const SAME_TYPE: &[&str] = &[
+    "const", "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "and", "or", "xor", "shl",
+    "lshr", "ashr", "umin", "umax", "smin", "smax", "not", "neg", "popcount", "select", "load",
+    "sload",
+];
+
+/// `source` with line `i` replaced by `new`.
+fn with_line(g: &GeneratedProgram, i: usize, new: &str) -> GeneratedProgram {
+    let mut lines: Vec<&str> = g.source.lines().collect();
+    lines[i] = new;
+    GeneratedProgram {
+        source: lines.join("\n") + "\n",
+        ..g.clone()
+    }
+}
+
+/// The buffers after a run of `g`, or the error message.
+fn outcome(g: &GeneratedProgram) -> Result<Vec<Vec<u8>>, String> {
+    let program = Program::new(&parse(g)).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
+    try_run(g, &program, &(0..g.buffers.len()).collect::<Vec<_>>(), 0)
+}
+
+#[test]
+fn every_wrong_value_that_is_computed_shows_in_memory() {
+    // Flip the low bit of one integer result of each program, as a miscompiled instruction
+    // would. Either the buffers differ (or the run fails, which shows it as well), or the
+    // instruction never ran: putting a division by zero in its place does not fail.
+    let (mut tried, mut seen) = (0, 0);
+    for seed in 0..50u64 {
+        let g = generate(seed, &GenConfig::default());
+        let lines: Vec<&str> = g.source.lines().collect();
+        let candidates: Vec<(usize, &str, &str)> = lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let (def, rest) = l.split_once(" = ")?;
+                let mut w = rest.split(' ');
+                let (op, ty) = (w.next()?, w.next()?);
+                let int = ty == "i32" || ty == "i64";
+                (int && SAME_TYPE.contains(&op) && !def.contains(',')).then_some((i, def, ty))
+            })
+            .collect();
+        let original = outcome(&g).unwrap();
+        for k in 0..3 {
+            let (i, def, ty) = candidates[(seed as usize * 7919 + k * 104_729) % candidates.len()];
+            let name = def.trim_start();
+            let indent = &def[..def.len() - name.len()];
+            let wrong = format!(
+                "{}\n{indent}{name} = xor {ty} {name}.wrong, 1",
+                lines[i].replacen(name, &format!("{name}.wrong"), 1)
+            );
+            tried += 1;
+            if outcome(&with_line(&g, i, &wrong)).as_ref() != Ok(&original) {
+                seen += 1;
+                continue;
+            }
+            let probe = format!("{indent}{name} = udiv {ty} 1, 0");
+            assert!(
+                outcome(&with_line(&g, i, &probe)).is_ok(),
+                "seed {seed}: line {} ran but a wrong value there left the same memory: {}",
+                i + 1,
+                lines[i]
+            );
+        }
+    }
+    eprintln!("{seen} of {tried} wrong values ran and showed; the others never ran");
+    // Most of a program runs: only untaken arms and skipped loop bodies do not.
+    assert!(seen * 4 >= tried * 3, "{seen} of {tried}");
 }

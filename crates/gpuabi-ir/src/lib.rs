@@ -41,8 +41,8 @@
 //! * Integer division by zero is a runtime error; shift amounts are taken modulo the width;
 //!   `fptosi`/`fptoui` saturate and map NaN to 0.
 //! * f32 results are defined bit for bit so that AMD hardware reproduces them: NaN results
-//!   are the first NaN operand quieted or `0x7fc00000` (`fdiv` checks its denominator
-//!   first), `fsqrt`/`fdiv` are correctly rounded, `fsin`/`fcos` scale by `f32(1/(2π))` and
+//!   are the first NaN operand quieted or `0x7fc00000` (`0xffc00000` for `0/0` and
+//!   `inf/inf`, as AMD's division gives), `fsqrt`/`fdiv` are correctly rounded, `fsin`/`fcos` scale by `f32(1/(2π))` and
 //!   take the sine of the fraction of a revolution (the `v_sin_f32` model), `fexp2`/`flog2`
 //!   round the f64 result to f32. The formulas are in [`interp::float`].
 

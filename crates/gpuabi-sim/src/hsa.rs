@@ -97,7 +97,8 @@ fn arg_error(name: &str, message: impl Into<String>) -> HsaError {
 
 /// Sets up an HSA dispatch of `kernel` on `target` with waves of `wave` lanes: adds the
 /// kernel argument segment, the dispatch packet and (where needed) the private segment to
-/// `memory`, where the argument buffers must already be, and returns one [`WaveSetup`] per
+/// `memory` (which must not have buffers of those names yet), where the argument buffers
+/// must already be, and returns one [`WaveSetup`] per
 /// wave, work-group by work-group (x fastest), waves of a work-group in order. Global sizes
 /// need not be multiples of local sizes: the last work-group of a dimension is then
 /// partial, and a wave whose work-group runs out of work-items gets a partial exec mask.
@@ -112,20 +113,20 @@ pub fn dispatch(
 ) -> Result<Vec<WaveSetup>, HsaError> {
     let state = initial_state(&kernel.descriptor, target, wave)?;
     let groups = nd.group_counts().map_err(HsaError::NdRange)?;
-    for (d, &l) in nd.local.iter().enumerate() {
-        if l > u32::from(u16::MAX) {
-            return Err(HsaError::NdRange(format!(
-                "local size {l} of dimension {d} does not fit the packet's 16-bit workgroup_size"
-            )));
-        }
-    }
     let lanes = wave.lanes();
     let max_waves = nd.wave_count(groups, lanes).map_err(HsaError::NdRange)?;
 
-    let kernarg = kernarg_segment(kernel, nd, args, memory)?;
-    let global_limit = limits.global_bytes;
-    let kernarg_address = add(memory, KERNARG_BUFFER, kernarg, global_limit)?;
-
+    for name in [
+        KERNARG_BUFFER,
+        DISPATCH_PACKET_BUFFER,
+        PRIVATE_SEGMENT_BUFFER,
+    ] {
+        if memory.find(name).is_some() {
+            return Err(HsaError::Memory(format!(
+                "memory already has a buffer named `{name}`, which the dispatch creates"
+            )));
+        }
+    }
     let per_lane = kernel
         .descriptor
         .private_segment_fixed_size
@@ -141,14 +142,6 @@ pub fn dispatch(
             kernel.name
         )));
     }
-
-    let packet_address = add(
-        memory,
-        DISPATCH_PACKET_BUFFER,
-        dispatch_packet(kernel, nd, per_lane, kernarg_address),
-        global_limit,
-    )?;
-
     let arch_flat_scratch = features(target, wave).architected_flat_scratch;
     let wave_slice = u64::from(per_lane) * u64::from(lanes);
     let uses_private_buffer = !arch_flat_scratch
@@ -159,23 +152,41 @@ pub fn dispatch(
         ]
         .iter()
         .any(|i| state.sgpr(*i).is_some());
-    let scratch_base = if uses_private_buffer && wave_slice > 0 {
-        let bytes = wave_slice * max_waves as u64;
-        let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
-        if used.saturating_add(bytes) > global_limit
-            || wave_slice * (max_waves as u64) > u32::MAX.into()
-        {
-            return Err(HsaError::Limit(format!(
-                "the private segment of {max_waves} waves × {wave_slice} bytes does not fit \
-                 the global memory limit of {global_limit} bytes (or 32-bit wave offsets)"
-            )));
-        }
-        add(
-            memory,
-            PRIVATE_SEGMENT_BUFFER,
-            vec![0; bytes as usize],
-            global_limit,
-        )?
+    let private_bytes = if uses_private_buffer {
+        wave_slice * max_waves as u64
+    } else {
+        0
+    };
+    // Wave offsets are 32-bit SGPRs.
+    if private_bytes > u64::from(u32::MAX) {
+        return Err(HsaError::Limit(format!(
+            "the private segment of {max_waves} waves of {wave_slice} bytes exceeds the 4 GiB \
+             that 32-bit wave offsets reach"
+        )));
+    }
+    // Checked before anything is allocated, so that a refused dispatch leaves memory as it
+    // was and no huge segment is ever allocated.
+    let global_limit = limits.global_bytes;
+    let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
+    let needed = u64::from(kernel.kernarg_size) + packet::SIZE as u64 + private_bytes;
+    if used.saturating_add(needed) > global_limit {
+        return Err(HsaError::Limit(format!(
+            "the kernel argument segment, dispatch packet and private segment ({needed} bytes) \
+             exceed the global memory limit of {global_limit} bytes"
+        )));
+    }
+
+    let kernarg = kernarg_segment(kernel, nd, args, memory)?;
+    let kernarg_address = add(memory, KERNARG_BUFFER, kernarg, global_limit)?;
+    let packet_address = add(
+        memory,
+        DISPATCH_PACKET_BUFFER,
+        dispatch_packet(kernel, nd, per_lane, kernarg_address),
+        global_limit,
+    )?;
+    let scratch_base = if private_bytes > 0 {
+        let data = vec![0; private_bytes as usize];
+        add(memory, PRIVATE_SEGMENT_BUFFER, data, global_limit)?
     } else {
         0
     };
@@ -343,7 +354,7 @@ fn dispatch_packet(kernel: &Kernel, nd: &NdRange, per_lane: u32, kernarg: u64) -
     put(packet::HEADER, &header.to_le_bytes());
     put(packet::SETUP, &(nd.work_dim as u16).to_le_bytes());
     for d in 0..3 {
-        // Checked to fit 16 bits by the caller.
+        // At most 1024 by the NDRange check.
         put(
             packet::WORKGROUP_SIZE[d],
             &(nd.local[d] as u16).to_le_bytes(),

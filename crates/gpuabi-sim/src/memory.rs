@@ -85,8 +85,13 @@ impl Memory {
     ) -> Result<BufferId, TooLarge> {
         let bytes = data.len() as u64;
         let end = base.checked_add(bytes);
-        let overlaps = |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
-        if self.total + bytes > limit || base < GLOBAL_BASE || end.is_none() || self.buffers.iter().any(overlaps) {
+        let overlaps =
+            |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
+        if self.total + bytes > limit
+            || base < GLOBAL_BASE
+            || end.is_none()
+            || self.buffers.iter().any(overlaps)
+        {
             return Err(TooLarge {
                 name: name.to_string(),
                 bytes,

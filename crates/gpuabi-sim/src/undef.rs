@@ -5,11 +5,11 @@
 use std::collections::HashSet;
 
 use gpuabi_amdgpu::opcodes::Kind;
-use gpuabi_amdgpu::{Opcode, Origin, WaveSize};
+use gpuabi_amdgpu::{Effects, Opcode, Origin, WaveSize};
 use gpuabi_layout::reg::Reg;
 
 use crate::image::{Decoded, Dst, Src};
-use crate::wave::{Wave, EXEC, SCALARS, VGPRS};
+use crate::wave::{Wave, EXEC, SCALARS, VCC, VGPRS};
 
 /// A read of something nothing wrote.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -94,10 +94,16 @@ impl UndefTracker {
         let exec = w.exec();
         let global_saddr = info.srcs.contains(&Kind::GlobalSAddr)
             && d.src.iter().any(|s| matches!(s, Src::Sgpr(_)));
-        // Stores read their data VGPRs; v_writelane and compares are covered by kinds.
-        for (kind, src) in info.srcs.iter().zip(d.src.iter()) {
-            let n = src_dwords(*kind, w.size, global_saddr);
-            match *src {
+        // Stores read their data VGPRs; v_writelane and compares are covered by kinds. An
+        // implicit read of vcc (`v_div_fmas_f32`) is checked as a lane-mask source.
+        let implicit_vcc = info
+            .effects
+            .contains(Effects::READ_VCC)
+            .then_some((Kind::MaskSrc, Src::Sgpr(VCC as u16)));
+        let sources = info.srcs.iter().copied().zip(d.src.iter().copied());
+        for (kind, src) in sources.chain(implicit_vcc) {
+            let n = src_dwords(kind, w.size, global_saddr);
+            match src {
                 Src::Sgpr(first) => {
                     for r in first..first + n {
                         if !self.sgpr[r as usize] && self.seen.insert((d.addr, r)) {

@@ -9,8 +9,9 @@
 //!   (registers, memory, control flow) whatever that register held, and a row that declares
 //!   the read ends differently for some input.
 //!
-//! Control flow is observed through a marker: a taken branch or call reaches a label that
-//! writes `s100`.
+//! Memory writes and control flow are checked the same way: only rows declaring a memory
+//! write change memory, only branches and calls reach the label after the program's end (it
+//! writes a marker to `s100`), and a terminating branch always does.
 
 use gpuabi_amdgpu::operand::{Expr, Imm, Operand, Waitcnt};
 use gpuabi_amdgpu::program::Item;
@@ -25,6 +26,8 @@ use gpuabi_sim::{Descriptor, Image, Machine, Wave};
 const TRIALS: usize = 16;
 const MARKER: usize = 100;
 const BUFFER_BYTES: usize = 1 << 14;
+/// The byte the buffer starts filled with.
+const FILL: u8 = 0x5a;
 const VCC: usize = 106;
 const M0: usize = 124;
 const EXEC: usize = 126;
@@ -309,7 +312,7 @@ fn initial(rng: &mut Rng, c: &Case, wave: WaveSize, image: &Image) -> Wave {
 fn run(c: &Case, image: &Image, start: &Wave) -> State {
     let mut m = Machine::new(image.clone());
     m.memory
-        .add("buffer", vec![0x5a; BUFFER_BYTES], 1 << 20)
+        .add("buffer", vec![FILL; BUFFER_BYTES], 1 << 20)
         .expect("buffer");
     let mut w = start.clone();
     w.pc = 0;
@@ -397,6 +400,29 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
             assert!(
                 fx.contains(Effects::WRITE_M0),
                 "`{text}` on {target} {wave} changed M0; its row does not declare a write"
+            );
+        }
+        let memory_changed = end.memory.iter().any(|b| *b != FILL)
+            || end.scratch.iter().zip(&start.scratch).any(|(a, b)| a != b);
+        if memory_changed {
+            assert!(
+                fx.contains(Effects::MEM_WRITE),
+                "`{text}` on {target} {wave} wrote memory; its row does not declare a write"
+            );
+        }
+        // Control: only branches and calls reach the label, and a branch or call that is a
+        // terminator always does.
+        let jumped = end.sgpr[MARKER] != 0;
+        if jumped {
+            assert!(
+                fx.intersects(Effects::BRANCH.union(Effects::CALL)),
+                "`{text}` on {target} {wave} moved control; its row declares no branch or call"
+            );
+        } else {
+            assert!(
+                !(fx.contains(Effects::TERMINATOR)
+                    && fx.intersects(Effects::BRANCH.union(Effects::CALL))),
+                "`{text}` on {target} {wave} is a terminating branch but fell through"
             );
         }
         // Reads: the same run with one implicit input changed.

@@ -70,13 +70,7 @@ fn kernel(target: Target, wave: WaveSize) -> Kernel {
         target,
     )
     .unwrap();
-    d.kernarg_size = layout.size;
-    Kernel {
-        name: "main".into(),
-        descriptor: d,
-        args: layout.args,
-        kernarg_size: layout.size,
-    }
+    Kernel::new("main", d, layout)
 }
 
 fn nd(work_dim: u32, global: [u32; 3], local: [u32; 3], offset: [u32; 3]) -> NdRange {
@@ -139,7 +133,7 @@ fn run(target: Target, wave: WaveSize, asm: &str, nd: &NdRange) {
     let what = format!("{target} {wave} {nd:?}");
     let k = kernel(target, wave);
     let p = parse(asm, target, wave).unwrap();
-    let mut m = Machine::new(Image::new(&p));
+    let mut m = Machine::new(Image::new(&p).expect("valid program"));
     let items: u32 = nd.global.iter().product();
     m.memory
         .add("out", vec![0; items as usize * RECORD * 4], 1 << 24)
@@ -462,6 +456,13 @@ fn bad_dispatches_name_the_problem() {
         attempt(&base, &good, WaveSize::W64),
         Err(HsaError::Descriptor(_))
     ));
+    let mut mem = Memory::new();
+    mem.add("out", vec![0; 64], 1 << 20).unwrap();
+    mem.add("kernarg", vec![0; 64], 1 << 20).unwrap();
+    assert!(matches!(
+        dispatch(&k, target, wave, &good, &base, &mut mem, &Limits::default()),
+        Err(HsaError::Memory(_))
+    ));
 
     // More private memory than the limit allows.
     let mut greedy = kernel(target, wave);
@@ -480,4 +481,197 @@ fn bad_dispatches_name_the_problem() {
         ),
         Err(HsaError::Limit(_))
     ));
+}
+
+/// The SGPRs the kernels above do not read, in AMDHSA order on gfx8 (hand-counted: private
+/// segment buffer s[0:3], dispatch ptr s[4:5], queue ptr s[6:7], kernarg ptr s[8:9],
+/// dispatch id s[10:11], flat scratch init s[12:13], private segment size s14, work-group
+/// id x s15, work-group info s16, wave offset s17) and flat scratch init on gfx1030.
+#[test]
+fn other_sgpr_values() {
+    let mut d = KernelDescriptor::new(Target::Gfx8, WaveSize::W64);
+    d.user_sgpr_private_segment_buffer = true;
+    d.user_sgpr_dispatch_ptr = true;
+    d.user_sgpr_queue_ptr = true;
+    d.user_sgpr_dispatch_id = true;
+    d.user_sgpr_flat_scratch_init = true;
+    d.user_sgpr_private_segment_size = true;
+    d.system_sgpr_workgroup_info = true;
+    d.system_sgpr_private_segment_wavefront_offset = true;
+    d.private_segment_fixed_size = 10;
+    let layout = layout_kernargs(&[], None, Target::Gfx8).unwrap();
+    let k = Kernel::new("k", d, layout);
+    let mut mem = Memory::new();
+    // Two work-groups of 96 work-items: two waves each.
+    let nd = nd(1, [192, 1, 1], [96, 1, 1], [0, 0, 0]);
+    let setups = dispatch(
+        &k,
+        Target::Gfx8,
+        WaveSize::W64,
+        &nd,
+        &BTreeMap::new(),
+        &mut mem,
+        &Limits::default(),
+    )
+    .unwrap();
+    let packet = mem.find("dispatch_packet").unwrap().base;
+    let scratch = mem.find("private_segment").unwrap();
+    // 12 bytes per lane (10 rounded up to dwords) for 64 lanes of 4 waves.
+    assert_eq!(scratch.data.len(), 12 * 64 * 4);
+    let sgpr = |w: usize, n: u16| {
+        setups[w]
+            .sgprs
+            .iter()
+            .find(|(r, _)| *r == n)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("wave {w}: s{n} not set"))
+    };
+    for w in 0..4 {
+        assert_eq!(sgpr(w, 0), scratch.base as u32, "buffer base");
+        assert_eq!(sgpr(w, 1) & 0xffff, (scratch.base >> 32) as u32);
+        assert_eq!(sgpr(w, 1) >> 31, 1, "swizzled");
+        assert_eq!(sgpr(w, 2), 12, "num_records: bytes per lane");
+        assert_eq!((sgpr(w, 3) >> 19) & 3, 1, "element size 4");
+        assert_eq!((sgpr(w, 3) >> 21) & 3, 3, "index stride 64");
+        assert_eq!((sgpr(w, 3) >> 23) & 1, 1, "ADD_TID_ENABLE");
+        assert_eq!(
+            [sgpr(w, 4), sgpr(w, 5)],
+            [packet as u32, (packet >> 32) as u32]
+        );
+        assert_eq!([sgpr(w, 6), sgpr(w, 7)], [0, 0], "queue ptr");
+        assert_eq!([sgpr(w, 10), sgpr(w, 11)], [0, 0], "dispatch id");
+        assert_eq!([sgpr(w, 12), sgpr(w, 13)], [0, 12], "flat scratch init");
+        assert_eq!(sgpr(w, 14), 12, "private segment size");
+        assert_eq!(sgpr(w, 15), w as u32 / 2, "work-group id x");
+        let first = if w % 2 == 0 { 1 << 31 } else { 0 };
+        assert_eq!(sgpr(w, 16), first | 2, "work-group info");
+        assert_eq!(sgpr(w, 17), w as u32 * 12 * 64, "wave offset");
+    }
+    assert_eq!(setups[1].exec, Some((1 << 32) - 1));
+
+    let mut d = KernelDescriptor::new(Target::Gfx1030, WaveSize::W32);
+    d.user_sgpr_kernarg_segment_ptr = false;
+    d.user_sgpr_flat_scratch_init = true;
+    d.private_segment_fixed_size = 4;
+    let k = Kernel::new("k", d, layout_kernargs(&[], None, Target::Gfx1030).unwrap());
+    let mut mem = Memory::new();
+    let setups = dispatch(
+        &k,
+        Target::Gfx1030,
+        WaveSize::W32,
+        &nd,
+        &BTreeMap::new(),
+        &mut mem,
+        &Limits::default(),
+    )
+    .unwrap();
+    let base = mem.find("private_segment").unwrap().base;
+    assert_eq!(
+        setups[0].sgprs[..2],
+        [(0, base as u32), (1, (base >> 32) as u32)]
+    );
+}
+
+/// Arbitrary descriptors, argument lists, NDRanges and values: a dispatch either is refused
+/// with an error or gives the waves the test derives, never a panic or a huge allocation.
+#[test]
+fn arbitrary_dispatches_never_panic() {
+    use arbitrary::Unstructured;
+    arbtest::arbtest(|u: &mut Unstructured<'_>| {
+        let (target, wave, _) = *u.choose(&CONFIGS)?;
+        let mut d = KernelDescriptor::new(target, wave);
+        d.user_sgpr_private_segment_buffer = u.arbitrary()?;
+        d.user_sgpr_dispatch_ptr = u.arbitrary()?;
+        d.user_sgpr_queue_ptr = u.arbitrary()?;
+        d.user_sgpr_dispatch_id = u.arbitrary()?;
+        d.user_sgpr_flat_scratch_init = u.arbitrary()?;
+        d.user_sgpr_private_segment_size = u.arbitrary()?;
+        d.system_sgpr_private_segment_wavefront_offset = u.arbitrary()?;
+        d.system_sgpr_workgroup_id_y = u.arbitrary()?;
+        d.system_sgpr_workgroup_info = u.arbitrary()?;
+        d.system_vgpr_workitem_id = u.int_in_range(0..=3)?;
+        d.user_sgpr_count = u.arbitrary::<Option<u8>>()?.map(|c| u32::from(c % 20));
+        d.private_segment_fixed_size = *u.choose(&[0, 3, 64, 4096, 1 << 20, u32::MAX])?;
+        let any_size = |u: &mut Unstructured<'_>| -> arbitrary::Result<u32> {
+            Ok(*u.choose(&[0, 1, 2, 3, 4, 8, 12, 16, 4096, u32::MAX])?)
+        };
+        let mut args = Vec::new();
+        for name in ["a", "b", "c"] {
+            if u.arbitrary()? {
+                args.push(KernArg {
+                    name: name.into(),
+                    offset: any_size(u)?,
+                    size: any_size(u)?,
+                    align: 4,
+                    kind: *u.choose(&[
+                        ValueKind::ByValue,
+                        ValueKind::GlobalBuffer,
+                        ValueKind::Image,
+                        ValueKind::HiddenGridDims,
+                    ])?,
+                    value_type: *u.choose(&[
+                        None,
+                        Some(ValueType::I8),
+                        Some(ValueType::I32),
+                        Some(ValueType::F16),
+                        Some(ValueType::F64),
+                    ])?,
+                });
+            }
+        }
+        let kernarg_size = any_size(u)?;
+        d.kernarg_size = kernarg_size;
+        let k = Kernel {
+            name: "k".into(),
+            descriptor: d,
+            args,
+            kernarg_size,
+        };
+        let size = |u: &mut Unstructured<'_>| -> arbitrary::Result<u32> {
+            Ok(*u.choose(&[0, 1, 3, 32, 64, 100, 1024, 65536, u32::MAX])?)
+        };
+        let nd = NdRange {
+            work_dim: u.int_in_range(0..=4)?,
+            global: [size(u)?, size(u)?, size(u)?],
+            local: [size(u)?, size(u)?, size(u)?],
+            offset: [size(u)?, size(u)?, size(u)?],
+        };
+        let mut values = BTreeMap::new();
+        for name in ["a", "b", "c", "d"] {
+            if u.ratio(3, 4)? {
+                let v = if u.arbitrary()? {
+                    ArgValue::Buffer((*u.choose(&["buf", "missing"])?).to_string())
+                } else {
+                    let n = u.int_in_range(0..=5)?;
+                    let mut v = Vec::new();
+                    for _ in 0..n {
+                        v.push(*u.choose(&[
+                            0.0,
+                            -1.0,
+                            0.5,
+                            255.0,
+                            4294967296.0,
+                            -1e300,
+                            f64::NAN,
+                            f64::INFINITY,
+                        ])?);
+                    }
+                    ArgValue::Numbers(v)
+                };
+                values.insert(name.to_string(), v);
+            }
+        }
+        let limits = Limits {
+            global_bytes: 1 << 24,
+            ..Limits::default()
+        };
+        let mut mem = Memory::new();
+        mem.add("buf", vec![0; 16], limits.global_bytes).unwrap();
+        if let Ok(setups) = dispatch(&k, target, wave, &nd, &values, &mut mem, &limits) {
+            assert_eq!(setups.len(), waves(&nd, wave.lanes()).len());
+            assert!(setups.iter().all(|s| s.exec.is_some_and(|e| e != 0)));
+        }
+        Ok(())
+    })
+    .budget_ms(1000);
 }

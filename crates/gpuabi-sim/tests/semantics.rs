@@ -515,6 +515,50 @@ fn gfx8_scratch_through_a_swizzled_buffer_resource() {
 }
 
 #[test]
+fn swizzled_multi_dword_access_addresses_each_dword() {
+    // A dwordx2 access to a swizzled buffer with 4-byte elements: each dword is its own
+    // element, so dword 1 of lane l lies one element row (4 * 64 bytes) after dword 0
+    // (GCN3 ISA, "Swizzled Buffer Addressing"). The load's destination overlaps its
+    // address register, which must be read before it is written.
+    let mut m = machine(
+        Target::Gfx8,
+        WaveSize::W64,
+        "buffer_store_dwordx2 v[4:5], v1, s[8:11], 0 offen\n buffer_load_dwordx2 v[1:2], v1, s[8:11], 0 offen",
+    );
+    let id = m.memory.add("scratch", vec![0; 4096], 1 << 20).unwrap();
+    let base = m.memory.buffer(id).base;
+    let desc = gpuabi_sim::Descriptor {
+        base,
+        stride: 0,
+        num_records: u32::MAX,
+        swizzle: true,
+        add_tid: true,
+        index_stride: 64,
+        element_size: 4,
+    }
+    .encode();
+    let setup = WaveSetup {
+        exec: None,
+        sgprs: (8..12).zip(desc).collect(),
+        vgprs: vec![
+            (1, LaneValues::Uniform(4)),
+            (4, LaneValues::LaneId(100)),
+            (5, LaneValues::LaneId(500)),
+        ],
+    };
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
+    let data = &m.memory.buffer(id).data;
+    let dword = |i: usize| u32::from_le_bytes(data[i..i + 4].try_into().unwrap());
+    for lane in [0usize, 7, 63] {
+        // Offset 4: element 1 (row 1) for dword 0, element 2 (row 2) for dword 1.
+        assert_eq!(dword(4 * 64 + 4 * lane), 100 + lane as u32);
+        assert_eq!(dword(2 * 4 * 64 + 4 * lane), 500 + lane as u32);
+        assert_eq!(w.v(1, lane), 100 + lane as u32);
+        assert_eq!(w.v(2, lane), 500 + lane as u32);
+    }
+}
+
+#[test]
 fn saveexec_b32_in_wave64_touches_exec_lo_only() {
     let setup = WaveSetup {
         exec: Some(0xffff_0000_0000_00ff),

@@ -221,3 +221,137 @@ fn bad_description_and_flags() {
     assert!(fails(&["catalyst", "layout", e1, "--bits", "16"]).contains("16"));
     assert!(fails(&["catalyst", "layout", "/nonexistent.cl"]).contains("cannot read"));
 }
+
+/// `../shared/data/amd-catalyst` (or under `GPUABI_SHARED_DIR`), or `None` after saying why.
+fn amd_catalyst_data() -> Option<PathBuf> {
+    let root = std::env::var_os("GPUABI_SHARED_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        PathBuf::from,
+    );
+    let dir = root.join("data/amd-catalyst");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
+        dir.display()
+    );
+    eprintln!("skipped: {} is missing", dir.display());
+    None
+}
+
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn inspect_json_has_the_shape_of_layout_json() {
+    let Some(dir) = amd_catalyst_data() else {
+        return;
+    };
+    let clo = dir.join("samplekernels.clo");
+    let cl = dir.join("samplekernels.cl");
+    let bin: serde_json::Value = serde_json::from_str(&ok(&[
+        "catalyst",
+        "inspect",
+        clo.to_str().unwrap(),
+        "--kernel",
+        "add",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let lay: serde_json::Value = serde_json::from_str(&ok(&[
+        "catalyst",
+        "layout",
+        cl.to_str().unwrap(),
+        "--kernel",
+        "add",
+        "--dims",
+        "x",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let bin_keys = keys(&bin);
+    for k in keys(&lay) {
+        assert!(bin_keys.contains(&k), "inspect JSON lacks '{k}'");
+    }
+    let arg_keys = keys(&bin["args"][1]);
+    for k in keys(&lay["args"][1]) {
+        assert!(arg_keys.contains(&k), "inspect argument lacks '{k}'");
+    }
+    for field in ["kernel", "userdata", "pgm_rsrc2", "uav_mask", "header"] {
+        assert_eq!(bin[field], lay[field], "{field}");
+    }
+    // A binary records `used` for UAV pointers only (the UAV mask).
+    assert_eq!(bin["args"][0]["used"], serde_json::Value::Null);
+    let mut bin_args = bin["args"].clone();
+    let mut lay_args = lay["args"].clone();
+    for a in bin_args
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .chain(lay_args.as_array_mut().unwrap())
+    {
+        a.as_object_mut().unwrap().remove("used");
+    }
+    assert_eq!(bin_args, lay_args);
+    assert_eq!(bin["args"][3]["used"], true);
+    assert_eq!(bin["options"], serde_json::Value::Null);
+    assert_eq!(bin["disassembly"], serde_json::Value::Null);
+    assert_eq!(bin["code"]["size"], 132);
+
+    // The whole file: both kernels, and the text form.
+    let all: serde_json::Value = serde_json::from_str(&ok(&[
+        "catalyst",
+        "inspect",
+        clo.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(all["kernels"].as_array().unwrap().len(), 2);
+    assert_eq!(all["driver"], 170203);
+    let text = ok(&["catalyst", "inspect", clo.to_str().unwrap()]);
+    assert!(text.contains("kernel multiply") && text.contains("PTR_UAV_TABLE(0)"));
+    let e = fails(&[
+        "catalyst",
+        "inspect",
+        clo.to_str().unwrap(),
+        "--kernel",
+        "sub",
+    ]);
+    assert!(e.contains("--kernel") && e.contains("add, multiply"), "{e}");
+}
+
+#[test]
+fn inspect_refuses_files_that_are_not_binaries() {
+    let p = temp("not.clo", "kernel void k() {}");
+    let e = fails(&["catalyst", "inspect", p.to_str().unwrap()]);
+    assert!(e.contains("not.clo") && e.contains("outer ELF"), "{e}");
+}
+
+#[test]
+fn notes_flag_selects_amd_notes() {
+    let e1 = examples().join("e1.cl");
+    let run = |notes: &str| -> serde_json::Value {
+        serde_json::from_str(&ok(&[
+            "catalyst",
+            "layout",
+            e1.to_str().unwrap(),
+            "--format",
+            "json",
+            "--notes",
+            notes,
+        ]))
+        .unwrap()
+    };
+    // E1 has three global pointers (uav 12-14); AMD adds [uavid 11, 4, 0, 5].
+    assert_eq!(run("clrx")["uav_note"].as_array().unwrap().len(), 3);
+    assert_eq!(run("amd")["uav_note"][3], serde_json::json!([11, 4, 0, 5]));
+    assert_eq!(run("amd")["options"]["notes"], "amd");
+    let e = fails(&["catalyst", "layout", e1.to_str().unwrap(), "--notes", "x"]);
+    assert!(e.contains("--notes"), "{e}");
+}

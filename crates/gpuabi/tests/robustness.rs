@@ -114,6 +114,8 @@ fn endless_files_are_read_with_a_bound() {
     let dir = scratch("endless");
     let out = s(&dir.join("linked.bin"));
     fails_naming(&["agx", "link", "--main", &z, "-o", &out], "larger than");
+    fails_naming(&["agx", "disasm", &z], "larger than");
+    fails_naming(&["agx", "asm", &z], "larger than");
 }
 
 #[test]
@@ -150,6 +152,10 @@ fn empty_binary_and_directory_inputs_end_with_a_message() {
         ]);
         let out = s(&input.with_extension("out"));
         ends_cleanly(&["agx", "link", "--main", &f, "--samples", "4", "-o", &out]);
+        ends_cleanly(&["agx", "asm", &f]);
+        ends_cleanly(&["agx", "disasm", &f]);
+        ends_cleanly(&["agx", "sim", &f]);
+        ends_cleanly(&["agx", "sim", &f, "--state", &f]);
     }
     let [_, garbage, directory] = bad_inputs("inputs-fail");
     for f in [s(&garbage), s(&directory)] {

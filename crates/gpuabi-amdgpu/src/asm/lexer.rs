@@ -11,6 +11,8 @@ pub enum Tok {
     Number(String),
     /// One of `, : ( ) + - |`.
     Punct(char),
+    /// A double-quoted string (no escapes), without its quotes.
+    Str(String),
 }
 
 /// A token and the 1-based column where it starts.
@@ -23,7 +25,8 @@ pub struct Token {
 }
 
 fn word_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || c == '.' || c == '$'
+    // `@` starts `@function` in `.type NAME,@function`.
+    c.is_ascii_alphabetic() || c == '_' || c == '.' || c == '$' || c == '@'
 }
 
 fn word_char(c: char) -> bool {
@@ -49,6 +52,8 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
             i += 1;
         } else if word_start(c) {
             let start = i;
+            // The first character may be one only a word starts with (`@`).
+            i += 1;
             while i < chars.len() && word_char(chars[i]) {
                 i += 1;
             }
@@ -87,6 +92,16 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
                 tok: Tok::Number(chars[start..i].iter().collect()),
                 column,
             });
+        } else if c == '"' {
+            let len = chars[i + 1..]
+                .iter()
+                .position(|&c| c == '"')
+                .ok_or_else(|| AsmError::new(line, column, "string without a closing `\"`"))?;
+            out.push(Token {
+                tok: Tok::Str(chars[i + 1..i + 1 + len].iter().collect()),
+                column,
+            });
+            i += len + 2;
         } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|') {
             out.push(Token {
                 tok: Tok::Punct(c),
@@ -128,6 +143,7 @@ mod tests {
             ]
         );
         assert_eq!(strip_comment("s_nop 0 ; x // y"), "s_nop 0 ");
-        assert!(lex("s_nop @", 3).is_err());
+        assert!(lex("s_nop #", 3).is_err());
+        assert!(lex("s_nop @", 3).is_ok(), "`@function` words");
     }
 }

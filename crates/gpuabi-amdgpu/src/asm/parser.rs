@@ -13,7 +13,7 @@ use crate::inst::{Inst, MemMods, SrcMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::origin::Origin;
-use crate::program::{Directive, Item, Program};
+use crate::program::{Directive, Item, Program, MAX_P2ALIGN};
 use crate::target::{Target, WaveSize, MODELLED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
@@ -131,15 +131,97 @@ impl LineParser<'_> {
                     return Err(self.error("expected a label name after `.globl`"));
                 }
             },
+            ".amdgcn_target" => {
+                let column = self.column();
+                let Some(Tok::Str(id)) = self.next() else {
+                    self.pos -= 1;
+                    return Err(
+                        self.error("expected a target id like `\"amdgcn-amd-amdhsa--gfx1030\"`")
+                    );
+                };
+                // `arch-vendor-os-env-processor[:feature...]`: the processor is the fifth
+                // field (LLVM's AMDGPUUsage, "Target ID").
+                let processor = id.split('-').nth(4).unwrap_or("");
+                let processor = processor.split(':').next().unwrap_or("");
+                match processor.parse::<Target>() {
+                    Ok(t) if t == self.target => {}
+                    _ => {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            format!(
+                                "target id `{id}` does not name {} (LLVM's `{}`)",
+                                self.target,
+                                self.target.llvm_cpu()
+                            ),
+                        ))
+                    }
+                }
+                Directive::AmdgcnTarget(id)
+            }
+            ".p2align" => {
+                let column = self.column();
+                match self.number(false)? {
+                    Imm::Int(n) if (0..=i64::from(MAX_P2ALIGN)).contains(&n) => {
+                        Directive::P2align(n as u8)
+                    }
+                    _ => {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            format!("`.p2align` takes a power of two 0..{MAX_P2ALIGN}"),
+                        ))
+                    }
+                }
+            }
+            ".type" => {
+                let name = self.directive_name(word)?;
+                if self.next() != Some(Tok::Punct(',')) {
+                    self.pos -= 1;
+                    return Err(self.error("expected `,@function` after the name"));
+                }
+                if self.next() != Some(Tok::Word("@function".into())) {
+                    self.pos -= 1;
+                    return Err(self.error("expected `@function` (the only type gpuabi knows)"));
+                }
+                Directive::TypeFunction(name)
+            }
+            ".size" => {
+                let name = self.directive_name(word)?;
+                if self.next() != Some(Tok::Punct(',')) {
+                    self.pos -= 1;
+                    return Err(self.error("expected `,` and the size, like `.Lend-NAME`"));
+                }
+                match self.operand()? {
+                    Operand::Expr(e) => Directive::Size(name, *e),
+                    _ => {
+                        self.pos -= 1;
+                        return Err(self.error("expected the size as a label expression"));
+                    }
+                }
+            }
             _ => {
                 self.pos -= 1;
                 return Err(self.error(format!(
-                    "unknown directive `{word}`: expected `.text` or `.globl NAME`"
+                    "unknown directive `{word}`: expected one of `.text`, `.globl NAME`, \
+                     `.amdgcn_target \"TARGET-ID\"`, `.p2align N`, `.type NAME,@function`, \
+                     `.size NAME, EXPR`"
                 )));
             }
         };
         self.expect_end()?;
         Ok(Item::Directive(d))
+    }
+
+    /// The label name a directive names.
+    fn directive_name(&mut self, directive: &str) -> Result<String, AsmError> {
+        match self.next() {
+            Some(Tok::Word(name)) => Ok(name),
+            _ => {
+                self.pos -= 1;
+                Err(self.error(format!("expected a label name after `{directive}`")))
+            }
+        }
     }
 
     fn unknown_mnemonic(&self, name: &str) -> AsmError {
@@ -515,6 +597,42 @@ mod tests {
         assert_eq!(i.op, Opcode::BufferLoadDword);
         assert!(i.mods.offen);
         assert_eq!(i.mods.offset, 16);
+    }
+
+    #[test]
+    fn directives_of_generated_code() {
+        let text = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1030\"\n\t.text\n\t.p2align 8\n\
+                    \t.type main,@function\nmain:\n\ts_endpgm\n.Lend:\n\t.size main, .Lend-main\n\
+                    \t.p2align 6\nf:\n\ts_endpgm\n";
+        let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(crate::asm::print(&p), text, "printed as written");
+        let layout = p.layout();
+        assert_eq!(
+            layout.labels["f"], 64,
+            "s_endpgm ends at 4, aligned up to 64"
+        );
+        let e = err(
+            ".amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"",
+            Target::Gfx1030,
+            WaveSize::W32,
+        );
+        assert!(e.message.contains("does not name gfx1030"), "{e}");
+        parse(
+            ".amdgcn_target \"amdgcn-amd-amdhsa--gfx802\"",
+            Target::Gfx8,
+            WaveSize::W64,
+        )
+        .unwrap();
+        let e = err(".p2align 17", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("0..16"), "{e}");
+        let e = err("a:\n.type a,@object", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("@function"), "{e}");
+        let e = err("a:\n.size a, .Lnone-a", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("`.Lnone`"), "{e}");
+        let e = err(".section .data", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("unknown directive `.section`"), "{e}");
+        let e = err(".amdgcn_target \"gfx8", Target::Gfx8, WaveSize::W64);
+        assert!(e.message.contains("closing"), "{e}");
     }
 
     #[test]

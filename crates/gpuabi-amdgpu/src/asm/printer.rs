@@ -64,6 +64,18 @@ pub fn print(program: &Program) -> String {
             Item::Directive(Directive::Globl(name)) => {
                 let _ = writeln!(out, "\t.globl {name}");
             }
+            Item::Directive(Directive::AmdgcnTarget(id)) => {
+                let _ = writeln!(out, "\t.amdgcn_target \"{id}\"");
+            }
+            Item::Directive(Directive::P2align(n)) => {
+                let _ = writeln!(out, "\t.p2align {n}");
+            }
+            Item::Directive(Directive::TypeFunction(name)) => {
+                let _ = writeln!(out, "\t.type {name},@function");
+            }
+            Item::Directive(Directive::Size(name, size)) => {
+                let _ = writeln!(out, "\t.size {name}, {size}");
+            }
             Item::Inst(inst) => {
                 let _ = writeln!(out, "\t{}", print_inst(inst, program.target));
             }

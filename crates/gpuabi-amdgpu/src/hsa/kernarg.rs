@@ -21,6 +21,14 @@ pub enum ValueKind {
     GlobalBuffer,
     /// `dynamic_shared_pointer`: a 32-bit group segment address.
     DynamicSharedPointer,
+    /// `image`: an image descriptor.
+    Image,
+    /// `sampler`: a sampler descriptor.
+    Sampler,
+    /// `pipe`: an OpenCL pipe.
+    Pipe,
+    /// `queue`: an OpenCL device enqueue queue.
+    Queue,
     /// `hidden_block_count_x`: whole work-groups in x (u32).
     HiddenBlockCountX,
     /// `hidden_block_count_y`.
@@ -71,10 +79,14 @@ pub enum ValueKind {
 }
 
 /// Every value kind with its metadata spelling.
-const KIND_NAMES: [(ValueKind, &str); 26] = [
+const KIND_NAMES: [(ValueKind, &str); 30] = [
     (ValueKind::ByValue, "by_value"),
     (ValueKind::GlobalBuffer, "global_buffer"),
     (ValueKind::DynamicSharedPointer, "dynamic_shared_pointer"),
+    (ValueKind::Image, "image"),
+    (ValueKind::Sampler, "sampler"),
+    (ValueKind::Pipe, "pipe"),
+    (ValueKind::Queue, "queue"),
     (ValueKind::HiddenBlockCountX, "hidden_block_count_x"),
     (ValueKind::HiddenBlockCountY, "hidden_block_count_y"),
     (ValueKind::HiddenBlockCountZ, "hidden_block_count_z"),
@@ -446,6 +458,22 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// A kernel named `name` with the arguments of `layout`; the descriptor's
+    /// `kernarg_size` is set to the layout's size.
+    pub fn new(
+        name: impl Into<String>,
+        mut descriptor: KernelDescriptor,
+        layout: KernargLayout,
+    ) -> Kernel {
+        descriptor.kernarg_size = layout.size;
+        Kernel {
+            name: name.into(),
+            descriptor,
+            args: layout.args,
+            kernarg_size: layout.size,
+        }
+    }
+
     /// The argument named `name` (explicit arguments by parameter name).
     pub fn arg(&self, name: &str) -> Option<&KernArg> {
         self.args.iter().find(|a| a.name == name)

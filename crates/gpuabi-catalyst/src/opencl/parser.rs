@@ -97,6 +97,13 @@ enum AccessQual {
     ReadWrite,
 }
 
+/// The type of an enumeration: `uint`, as AMD's compiler records enumeration arguments
+/// (`;value:NAME:u32:1:1:OFFSET` in structkernel2.cl's binary in CLRX's test data).
+const ENUM_TYPE: ValueType = ValueType {
+    scalar: crate::types::Scalar::UInt,
+    lanes: 1,
+};
+
 /// Types that are recognised but rejected, with the reason.
 const UNSUPPORTED_TYPES: [(&str, &str); 12] = [
     ("half", "half is not supported in kernel arguments"),
@@ -383,7 +390,15 @@ impl<'a> Parser<'a> {
                     ty = Some((CType::Struct(st), t.start, end));
                     continue;
                 }
-                "enum" => return Err(self.err_tok(t, "enum types are not supported")),
+                "enum" => {
+                    if ty.is_some() {
+                        return Err(self.err_tok(t, "two types in one declaration"));
+                    }
+                    self.enum_specifier()?;
+                    let end = self.toks[self.pos - 1].end;
+                    ty = Some((CType::Value(ENUM_TYPE), t.start, end));
+                    continue;
+                }
                 _ => {
                     if let Some((_, st)) = sign {
                         if ty.is_none() && !is_integer_word(word) && self.base_type(word).is_some()
@@ -464,6 +479,25 @@ impl<'a> Parser<'a> {
             }
         }
         self.typedefs.get(word).cloned()
+    }
+
+    /// `enum TAG`, `enum TAG { ... }` or `enum { ... }`: the enumerators are skipped, since
+    /// only the type's size matters to the ABI.
+    fn enum_specifier(&mut self) -> PResult<()> {
+        self.bump();
+        if self.is(Tok::Ident) {
+            self.expect_ident("enumeration tag")?;
+            if !self.is(Tok::LBrace) {
+                return Ok(());
+            }
+        }
+        if !self.is(Tok::LBrace) {
+            return Err(self.err_here(format!(
+                "expected an enumeration tag or '{{', found {}",
+                self.found()
+            )));
+        }
+        self.skip_group()
     }
 
     /// `struct TAG`, `struct TAG { ... }` or `struct { ... }` (also `union`).
@@ -910,7 +944,9 @@ impl<'a> Parser<'a> {
                 CType::Unsupported(why) => return Err(ty_err(why.clone())),
             }
         };
-        let type_name = ty.default_type_name();
+        let type_name = self
+            .written_type_name(&specs, !stars.is_empty())
+            .unwrap_or_else(|| ty.default_type_name());
         Ok((
             KernelArg {
                 name,
@@ -921,6 +957,24 @@ impl<'a> Parser<'a> {
             },
             name_tok,
         ))
+    }
+
+    /// The reflection name AMD's compiler records for a structure, union, enumeration or
+    /// typedef type: the name as written (`struct mystruct`, `typ1`, with `*` for a
+    /// pointer), as in the binaries of CLRX's test data (alltypes.cl, structkernel2.cl).
+    /// `None` for built-in types and for types defined in place (`struct { ... }`).
+    fn written_type_name(&self, specs: &Specs, pointer: bool) -> Option<String> {
+        let text = self.src.get(specs.ty_start..specs.ty_end)?;
+        if text.contains('{') {
+            return None;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let named = match words.as_slice() {
+            [kw, _] => ["struct", "union", "enum"].contains(kw),
+            [one] => self.typedefs.contains_key(*one),
+            _ => false,
+        };
+        named.then(|| format!("{}{}", words.join(" "), if pointer { "*" } else { "" }))
     }
 
     /// The whole file.
@@ -1009,5 +1063,25 @@ pub fn select_kernel(kernels: Vec<Kernel>, name: Option<&str>) -> Result<Kernel,
                 names.join(", ")
             )),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enums_are_uint_and_named_types_keep_their_spelling() {
+        let src = "typedef enum _E { A = 1, B } E; struct s { int x; };\n\
+                   typedef ulong4 t4;\n\
+                   kernel void k(E e, enum _E f, struct s v, global struct s* p, t4 w, uint n) {}";
+        let k = parse_kernels(src).unwrap().remove(0);
+        let names: Vec<&str> = k.args.iter().map(|a| a.type_name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["E", "enum _E", "struct s", "struct s*", "t4", "uint"]
+        );
+        assert_eq!(k.args[0].ty, ArgType::Value { ty: ENUM_TYPE });
+        assert_eq!(k.args[1].ty, ArgType::Value { ty: ENUM_TYPE });
     }
 }

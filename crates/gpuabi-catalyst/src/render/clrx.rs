@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::args::Vec3Policy;
-use crate::layout::{ArgLayout, KernelLayout, UserDataPolicy, DEFAULT_FLOAT_MODE};
+use crate::layout::{ArgLayout, KernelLayout, NotesPolicy, UserDataPolicy, DEFAULT_FLOAT_MODE};
 use crate::resource_ids::Resource;
 use crate::types::{AddrSpace, ArgType, ImageAccess, Pointee};
 
@@ -109,8 +109,11 @@ pub fn render(l: &KernelLayout) -> String {
     if o.userdata == UserDataPolicy::Amd {
         cfg("# user data derived with the amd policy".to_string());
     }
-    if o.userdata == UserDataPolicy::Amd && l.userdata.is_empty() {
-        cfg("# note: the kernel uses no resources; CLRX gives it USER_SGPR 2, not 0".to_string());
+    if o.notes == NotesPolicy::Amd {
+        cfg(
+            "# layout with AMD's notes (--notes amd): CLRX writes its own CAL notes and header"
+                .to_string(),
+        );
     }
     for e in &l.userdata {
         cfg(format!(

@@ -1,7 +1,9 @@
 //! Renderers of a [`KernelLayout`](crate::layout::KernelLayout): a readable text map,
-//! JSON, an SVG picture and CLRX assembly source.
+//! JSON, an SVG picture and CLRX assembly source; [`inspect`] summarises a kernel read from
+//! a binary.
 
 pub mod clrx;
+pub mod inspect;
 pub mod json;
 pub mod svg;
 pub mod text;

@@ -46,7 +46,11 @@ pub(crate) fn select(
             if ty == Type::I1 {
                 bool_not(s, args[0], uniform)
             } else {
-                let all = if ty == Type::I64 { u64::MAX } else { 0xffff_ffff };
+                let all = if ty == Type::I64 {
+                    u64::MAX
+                } else {
+                    0xffff_ffff
+                };
                 if uniform {
                     s_binop(s, Xor, ty, args[0], Val::Const(all))
                 } else {
@@ -168,7 +172,7 @@ impl Isel<'_> {
     pub(crate) fn uniform_result(&mut self, v: Val, ty: Type, uniform: bool) -> Val {
         match (v, uniform) {
             (Val::Mask(m), true) => mask_result(self, m, true),
-            (Val::V(_), true) => Val::S(self.to_sgpr(v, dwords_of(ty))),
+            (Val::V(_), true) => Val::S(self.sgpr_of(v, dwords_of(ty))),
             _ => v,
         }
     }
@@ -181,16 +185,21 @@ impl Isel<'_> {
         let ndst = info.dsts.len();
         let target = self.target();
         let limit = target.constant_bus_limit();
-        // Lane-mask sources (a carry-in, a `v_cndmask` selector) stay where they are and
-        // use the constant bus first: other scalar sources are moved around them.
-        let mut scalar: Vec<Opnd> = info
-            .srcs
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| matches!(k, gpuabi_amdgpu::Kind::MaskSrc))
-            .map(|(i, _)| opnds[ndst + i].clone())
-            .collect();
+        // Lane masks and lane indices cannot move to VGPRs: they take the constant bus
+        // first, and the other sources make do with what is left.
+        let mut scalar: Vec<Opnd> = Vec::new();
         for (i, kind) in info.srcs.iter().enumerate() {
+            if matches!(kind, gpuabi_amdgpu::Kind::MaskSrc) && !scalar.contains(&opnds[ndst + i]) {
+                scalar.push(opnds[ndst + i].clone());
+            }
+        }
+        for (i, kind) in info.srcs.iter().enumerate() {
+            if matches!(
+                kind,
+                gpuabi_amdgpu::Kind::MaskSrc | gpuabi_amdgpu::Kind::Lane
+            ) {
+                continue;
+            }
             let at = ndst + i;
             let o = opnds[at].clone();
             let is_sgpr = matches!(&o, Opnd::Temp(sl) if self.f.info(sl.temp).file == gpuabi_layout::reg::RegFile::Sgpr);
@@ -199,8 +208,10 @@ impl Isel<'_> {
             let must_move = (vgpr_only && (is_sgpr || matches!(o, Opnd::Fixed(_))))
                 || (is_literal && !target.is_rdna())
                 || ((is_sgpr || is_literal) && !scalar.contains(&o) && scalar.len() >= limit)
-                || (is_literal && scalar.iter().any(|x| matches!(x, Opnd::Fixed(_))) && !scalar.contains(&o));
-            if must_move && !matches!(kind, gpuabi_amdgpu::Kind::MaskSrc | gpuabi_amdgpu::Kind::Lane) {
+                || (is_literal
+                    && scalar.iter().any(|x| matches!(x, Opnd::Fixed(_)))
+                    && !scalar.contains(&o));
+            if must_move {
                 let dwords = match kind {
                     gpuabi_amdgpu::Kind::VSrc(n) | gpuabi_amdgpu::Kind::VReg(n) => *n,
                     _ => 1,
@@ -210,16 +221,17 @@ impl Isel<'_> {
                     for d in 0..dwords {
                         self.emit(
                             Opcode::VMovB32,
-                            [Opnd::Temp(dword(t, d)), Opnd::Temp(dword(sl.temp, sl.offset + d))],
+                            [
+                                Opnd::Temp(dword(t, d)),
+                                Opnd::Temp(dword(sl.temp, sl.offset + d)),
+                            ],
                         );
                     }
                 } else {
                     self.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), o]);
                 }
                 opnds[at] = Opnd::Temp(self.whole(t));
-            } else if (is_sgpr || is_literal || matches!(kind, gpuabi_amdgpu::Kind::MaskSrc))
-                && !scalar.contains(&o)
-            {
+            } else if (is_sgpr || is_literal) && !scalar.contains(&o) {
                 scalar.push(o);
             }
         }
@@ -237,10 +249,11 @@ impl Isel<'_> {
     pub(crate) fn salu(&mut self, op: Opcode, mut opnds: Vec<Opnd>) -> &mut MInst {
         let ndst = op.info().dsts.len();
         let mut literal_seen = false;
-        for i in ndst..opnds.len() {
+        for (i, kind) in op.info().srcs.iter().enumerate() {
+            let i = ndst + i;
             if let Opnd::Fixed(Operand::Imm(v)) = &opnds[i] {
-                let dwords = match op.info().srcs[i - ndst] {
-                    gpuabi_amdgpu::Kind::SSrc(n) => n,
+                let dwords = match kind {
+                    gpuabi_amdgpu::Kind::SSrc(n) => *n,
                     _ => 1,
                 };
                 let wide_literal = dwords == 2 && !v.is_inline(2);
@@ -249,7 +262,7 @@ impl Isel<'_> {
                         Imm::Int(x) => *x as u64,
                         Imm::Float(f) => (*f as f32).to_bits() as u64,
                     };
-                    let t = self.to_sgpr(Val::Const(bits), dwords);
+                    let t = self.sgpr_of(Val::Const(bits), dwords);
                     opnds[i] = Opnd::Temp(self.whole(t));
                 } else if !v.is_inline(1) {
                     literal_seen = true;
@@ -273,7 +286,7 @@ impl Isel<'_> {
             }
             Val::S(t) => Opnd::Temp(self.whole(t)),
             other => {
-                let t = self.to_sgpr(other, 2);
+                let t = self.sgpr_of(other, 2);
                 Opnd::Temp(self.whole(t))
             }
         }
@@ -349,7 +362,11 @@ fn s_binop(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val {
             // a < b, then pick.
             scc_less64(s, a, b, signed);
             let (x, y) = (s.s64(a), s.s64(b));
-            let (first, second) = if matches!(op, Umin | Smin) { (x, y) } else { (y, x) };
+            let (first, second) = if matches!(op, Umin | Smin) {
+                (x, y)
+            } else {
+                (y, x)
+            };
             s.salu(Opcode::SCselectB64, vec![t(s, r), first, second]);
         }
         _ => unreachable!("no 64-bit scalar form"),
@@ -474,7 +491,7 @@ pub(crate) fn v_binop(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val
             let src = match a {
                 Val::V(x) => t(s, x),
                 other => {
-                    let x = s.to_vgpr(other, 2);
+                    let x = s.vgpr_of(other, 2);
                     t(s, x)
                 }
             };
@@ -484,7 +501,11 @@ pub(crate) fn v_binop(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val
             let signed = matches!(op, Smin | Smax);
             let lt = v_less64(s, a, b, signed);
             // Umin: lt ? a : b (v_cndmask picks src1 where the mask is set).
-            let (when_set, when_clear) = if matches!(op, Umin | Smin) { (a, b) } else { (b, a) };
+            let (when_set, when_clear) = if matches!(op, Umin | Smin) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             for i in 0..2 {
                 let (x, y) = (s.src(when_clear, i), s.src(when_set, i));
                 s.valu(Opcode::VCndmaskB32, vec![d(r, i), x, y, t(s, lt)]);
@@ -511,14 +532,21 @@ pub(crate) fn v_less64(s: &mut Isel<'_>, a: Val, b: Val, signed: bool) -> crate:
     let out = s.mask_temp();
     let (a0, b0) = (s.src(a, 0), s.src(b, 0));
     s.valu(Opcode::VSubCoU32, vec![d(junk, 0), t(s, c), a0, b0]);
-    s.valu(Opcode::VSubbCoU32, vec![d(junk, 1), t(s, out), a1, b1, t(s, c)]);
+    s.valu(
+        Opcode::VSubbCoU32,
+        vec![d(junk, 1), t(s, out), a1, b1, t(s, c)],
+    );
     out
 }
 
 fn popcount(s: &mut Isel<'_>, ty: Type, a: Val, uniform: bool) -> Val {
     if uniform {
         let r = s.stemp(dwords_of(ty));
-        let src = if ty == Type::I64 { s.s64(a) } else { s.src(a, 0) };
+        let src = if ty == Type::I64 {
+            s.s64(a)
+        } else {
+            s.src(a, 0)
+        };
         let o = if ty == Type::I64 {
             Opcode::SBcnt1I32B64
         } else {
@@ -565,7 +593,7 @@ fn bool_binop(s: &mut Isel<'_>, op: Op, a: Val, b: Val, uniform: bool) -> Val {
         s.salu(o, vec![d(r, 0), x, y]);
         return Val::S(r);
     }
-    let (x, y) = (s.to_mask(a), s.to_mask(b));
+    let (x, y) = (s.mask_of(a), s.mask_of(b));
     let r = s.mask_temp();
     let o = match op {
         Op::And => Opcode::SAndB64,
@@ -584,7 +612,7 @@ fn bool_not(s: &mut Isel<'_>, a: Val, uniform: bool) -> Val {
         s.salu(Opcode::SXorB32, vec![d(r, 0), x, imm(1)]);
         return Val::S(r);
     }
-    let x = s.to_mask(a);
+    let x = s.mask_of(a);
     let r = s.mask_temp();
     let exec = s.exec();
     let o = s.mask_op(Opcode::SAndn2B64);
@@ -608,7 +636,10 @@ fn icmp(s: &mut Isel<'_>, c: Cond, ty: Type, a: Val, b: Val, uniform: bool) -> V
                 Val::S(t) => Val::S(t),
                 Val::Mask(m) => {
                     let r = s.vtemp(1);
-                    s.valu(Opcode::VCndmaskB32, vec![d(r, 0), imm(0), imm(one), Opnd::Temp(s.whole(m))]);
+                    s.valu(
+                        Opcode::VCndmaskB32,
+                        vec![d(r, 0), imm(0), imm(one), Opnd::Temp(s.whole(m))],
+                    );
                     Val::V(r)
                 }
                 Val::V(t) if signed => v_binop(s, Op::Sub, Type::I32, Val::Const(0), Val::V(t)),
@@ -773,9 +804,9 @@ fn select_op(s: &mut Isel<'_>, ty: Type, c: Val, a: Val, b: Val, uniform: bool) 
         }
         return Val::S(r);
     }
-    let m = s.to_mask(c);
+    let m = s.mask_of(c);
     if ty == Type::I1 {
-        let (x, y) = (s.to_mask(a), s.to_mask(b));
+        let (x, y) = (s.mask_of(a), s.mask_of(b));
         let p = s.mask_temp();
         let q = s.mask_temp();
         let r = s.mask_temp();
@@ -797,7 +828,14 @@ fn select_op(s: &mut Isel<'_>, ty: Type, c: Val, a: Val, b: Val, uniform: bool) 
 }
 
 /// `zext`, `sext`, `trunc`, `bitcast`.
-pub(crate) fn int_convert(s: &mut Isel<'_>, op: Op, from: Type, to: Type, a: Val, uniform: bool) -> Val {
+pub(crate) fn int_convert(
+    s: &mut Isel<'_>,
+    op: Op,
+    from: Type,
+    to: Type,
+    a: Val,
+    uniform: bool,
+) -> Val {
     use Op::*;
     if op == Bitcast {
         return a;
@@ -828,7 +866,7 @@ pub(crate) fn int_convert(s: &mut Isel<'_>, op: Op, from: Type, to: Type, a: Val
                 let bit = s.vtemp(1);
                 let x = s.src(a, 0);
                 s.valu(Opcode::VAndB32, vec![d(bit, 0), x, imm(1)]);
-                Val::Mask(s.to_mask(Val::V(bit)))
+                Val::Mask(s.mask_of(Val::V(bit)))
             }
         }
         (Trunc, _, _) => {
@@ -853,13 +891,19 @@ pub(crate) fn int_convert(s: &mut Isel<'_>, op: Op, from: Type, to: Type, a: Val
                 s.scc_from_bool(a);
                 s.emit(Opcode::SCselectB32, [d(r, 0), imm(one), imm(0)]);
                 if n == 2 {
-                    s.emit(Opcode::SCselectB32, [d(r, 1), imm(if sext { one } else { 0 }), imm(0)]);
+                    s.emit(
+                        Opcode::SCselectB32,
+                        [d(r, 1), imm(if sext { one } else { 0 }), imm(0)],
+                    );
                 }
                 Val::S(r)
             } else {
-                let m = s.to_mask(a);
+                let m = s.mask_of(a);
                 let r = s.vtemp(n);
-                s.valu(Opcode::VCndmaskB32, vec![d(r, 0), imm(0), imm(one), t(s, m)]);
+                s.valu(
+                    Opcode::VCndmaskB32,
+                    vec![d(r, 0), imm(0), imm(one), t(s, m)],
+                );
                 if n == 2 {
                     let hi = if sext { one } else { 0 };
                     s.valu(Opcode::VCndmaskB32, vec![d(r, 1), imm(0), imm(hi), t(s, m)]);

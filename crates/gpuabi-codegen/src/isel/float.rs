@@ -115,10 +115,19 @@ fn div(s: &mut Isel<'_>, a: Val, b: Val) -> Temp {
     let den = s.vtemp(1);
     let unused = s.mask_temp();
     let (x, y, z) = (s.src(b, 0), s.src(b, 0), s.src(a, 0));
-    s.valu(Opcode::VDivScaleF32, vec![d(den, 0), Opnd::Temp(s.whole(unused)), x, y, z]);
+    s.valu(
+        Opcode::VDivScaleF32,
+        vec![d(den, 0), Opnd::Temp(s.whole(unused)), x, y, z],
+    );
     let nden = neg(s, Val::V(den));
     let rcp = s.vop1(Opcode::VRcpF32, Val::V(den));
-    let e = vop3(s, Opcode::VFmaF32, nden, Val::V(rcp), Val::Const(0x3f80_0000));
+    let e = vop3(
+        s,
+        Opcode::VFmaF32,
+        nden,
+        Val::V(rcp),
+        Val::Const(0x3f80_0000),
+    );
     let rcp = vop3(s, Opcode::VFmaF32, Val::V(e), Val::V(rcp), Val::V(rcp));
     let num = s.vtemp(1);
     let (x, y, z) = (s.src(a, 0), s.src(b, 0), s.src(a, 0));
@@ -139,9 +148,15 @@ fn sqrt(s: &mut Isel<'_>, x: Val) -> Temp {
     let scaled = s.vop2(Opcode::VMulF32, Val::Const(0x4f80_0000), x);
     let tiny = s.mask_temp();
     let xv = s.src(x, 0);
-    s.valu(Opcode::VCmpGtF32, vec![Opnd::Temp(s.whole(tiny)), imm(0x0f80_0000), xv.clone()]);
+    s.valu(
+        Opcode::VCmpGtF32,
+        vec![Opnd::Temp(s.whole(tiny)), imm(0x0f80_0000), xv.clone()],
+    );
     let xs = s.vtemp(1);
-    s.valu(Opcode::VCndmaskB32, vec![d(xs, 0), xv, d(scaled, 0), Opnd::Temp(s.whole(tiny))]);
+    s.valu(
+        Opcode::VCndmaskB32,
+        vec![d(xs, 0), xv, d(scaled, 0), Opnd::Temp(s.whole(tiny))],
+    );
     let r = s.vop1(Opcode::VSqrtF32, Val::V(xs));
     let down = v_binop(s, Op::Add, Type::I32, Val::V(r), Val::Const(0xffff_ffff));
     let up = v_binop(s, Op::Add, Type::I32, Val::V(r), Val::Const(1));
@@ -150,23 +165,49 @@ fn sqrt(s: &mut Isel<'_>, x: Val) -> Temp {
     let res_down = vop3(s, Opcode::VFmaF32, ndown, Val::V(r), Val::V(xs));
     let res_up = vop3(s, Opcode::VFmaF32, nup, Val::V(r), Val::V(xs));
     let c1 = s.mask_temp();
-    s.valu(Opcode::VCmpGeF32, vec![Opnd::Temp(s.whole(c1)), imm(0), d(res_down, 0)]);
+    s.valu(
+        Opcode::VCmpGeF32,
+        vec![Opnd::Temp(s.whole(c1)), imm(0), d(res_down, 0)],
+    );
     let r1 = s.vtemp(1);
     let down0 = s.src(down, 0);
-    s.valu(Opcode::VCndmaskB32, vec![d(r1, 0), d(r, 0), down0, Opnd::Temp(s.whole(c1))]);
+    s.valu(
+        Opcode::VCndmaskB32,
+        vec![d(r1, 0), d(r, 0), down0, Opnd::Temp(s.whole(c1))],
+    );
     let c2 = s.mask_temp();
-    s.valu(Opcode::VCmpLtF32, vec![Opnd::Temp(s.whole(c2)), imm(0), d(res_up, 0)]);
+    s.valu(
+        Opcode::VCmpLtF32,
+        vec![Opnd::Temp(s.whole(c2)), imm(0), d(res_up, 0)],
+    );
     let r2 = s.vtemp(1);
     let up0 = s.src(up, 0);
-    s.valu(Opcode::VCndmaskB32, vec![d(r2, 0), d(r1, 0), up0, Opnd::Temp(s.whole(c2))]);
+    s.valu(
+        Opcode::VCndmaskB32,
+        vec![d(r2, 0), d(r1, 0), up0, Opnd::Temp(s.whole(c2))],
+    );
     let unscaled = s.vop2(Opcode::VMulF32, Val::Const(0x3780_0000), Val::V(r2));
     let r3 = s.vtemp(1);
-    s.valu(Opcode::VCndmaskB32, vec![d(r3, 0), d(r2, 0), d(unscaled, 0), Opnd::Temp(s.whole(tiny))]);
+    s.valu(
+        Opcode::VCndmaskB32,
+        vec![
+            d(r3, 0),
+            d(r2, 0),
+            d(unscaled, 0),
+            Opnd::Temp(s.whole(tiny)),
+        ],
+    );
     // Class bits 5, 6 and 9: -0, +0, +infinity.
     let special = s.mask_temp();
-    s.valu(Opcode::VCmpClassF32, vec![Opnd::Temp(s.whole(special)), d(xs, 0), imm(0x260)]);
+    s.valu(
+        Opcode::VCmpClassF32,
+        vec![Opnd::Temp(s.whole(special)), d(xs, 0), imm(0x260)],
+    );
     let out = s.vtemp(1);
-    s.valu(Opcode::VCndmaskB32, vec![d(out, 0), d(r3, 0), d(xs, 0), Opnd::Temp(s.whole(special))]);
+    s.valu(
+        Opcode::VCndmaskB32,
+        vec![d(out, 0), d(r3, 0), d(xs, 0), Opnd::Temp(s.whole(special))],
+    );
     out
 }
 
@@ -239,7 +280,13 @@ fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
     let t = s.vop1(Opcode::VTruncF32, Val::V(mag));
     let scaled = s.vop2(Opcode::VMulF32, Val::V(t), Val::Const(0x2f80_0000));
     let hi_f = s.vop1(Opcode::VFloorF32, Val::V(scaled));
-    let lo_f = vop3(s, Opcode::VFmaF32, Val::V(hi_f), Val::Const(0xcf80_0000), Val::V(t));
+    let lo_f = vop3(
+        s,
+        Opcode::VFmaF32,
+        Val::V(hi_f),
+        Val::Const(0xcf80_0000),
+        Val::V(t),
+    );
     let hi = s.vop1(Opcode::VCvtU32F32, Val::V(hi_f));
     let lo = s.vop1(Opcode::VCvtU32F32, Val::V(lo_f));
     let u = s.vtemp(2);
@@ -247,9 +294,15 @@ fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
     s.emit(Opcode::VMovB32, [d(u, 1), d(hi, 0)]);
     let x = s.src(a, 0);
     let negative = s.mask_temp();
-    s.valu(Opcode::VCmpLtF32, vec![Opnd::Temp(s.whole(negative)), x.clone(), imm(0)]);
+    s.valu(
+        Opcode::VCmpLtF32,
+        vec![Opnd::Temp(s.whole(negative)), x.clone(), imm(0)],
+    );
     let nan = s.mask_temp();
-    s.valu(Opcode::VCmpUF32, vec![Opnd::Temp(s.whole(nan)), x.clone(), x.clone()]);
+    s.valu(
+        Opcode::VCmpUF32,
+        vec![Opnd::Temp(s.whole(nan)), x.clone(), x.clone()],
+    );
     // Limits: 2^63 (signed) or 2^64 (unsigned) and above saturate.
     let (limit, max) = if signed {
         (0x5f00_0000u32, [0xffff_ffffu32, 0x7fff_ffff])
@@ -257,14 +310,22 @@ fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
         (0x5f80_0000, [0xffff_ffff, 0xffff_ffff])
     };
     let big = s.mask_temp();
-    s.valu(Opcode::VCmpGeF32, vec![Opnd::Temp(s.whole(big)), d(mag, 0), imm(limit)]);
+    s.valu(
+        Opcode::VCmpGeF32,
+        vec![Opnd::Temp(s.whole(big)), d(mag, 0), imm(limit)],
+    );
     let value = if signed {
         // (u ^ sign) - sign, sign = all ones for negative inputs.
         let sign = s.vtemp(2);
         for k in 0..2 {
             s.valu(
                 Opcode::VCndmaskB32,
-                vec![d(sign, k), imm(0), imm(0xffff_ffff), Opnd::Temp(s.whole(negative))],
+                vec![
+                    d(sign, k),
+                    imm(0),
+                    imm(0xffff_ffff),
+                    Opnd::Temp(s.whole(negative)),
+                ],
             );
         }
         let flipped = v_binop(s, Op::Xor, Type::I64, Val::V(u), Val::V(sign));
@@ -281,22 +342,36 @@ fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
             let minimum = if k == 1 { 0x8000_0000 } else { 0 };
             s.valu(
                 Opcode::VCndmaskB32,
-                vec![d(m, 0), imm(max[k as usize]), imm(minimum), Opnd::Temp(s.whole(negative))],
+                vec![
+                    d(m, 0),
+                    imm(max[k as usize]),
+                    imm(minimum),
+                    Opnd::Temp(s.whole(negative)),
+                ],
             );
             d(m, 0)
         } else {
             imm(max[k as usize])
         };
         let t1 = s.vtemp(1);
-        s.valu(Opcode::VCndmaskB32, vec![d(t1, 0), v, sat, Opnd::Temp(s.whole(big))]);
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(t1, 0), v, sat, Opnd::Temp(s.whole(big))],
+        );
         let t2 = s.vtemp(1);
         if signed {
             s.emit(Opcode::VMovB32, [d(t2, 0), d(t1, 0)]);
         } else {
             // Negative inputs give 0.
-            s.valu(Opcode::VCndmaskB32, vec![d(t2, 0), d(t1, 0), imm(0), Opnd::Temp(s.whole(negative))]);
+            s.valu(
+                Opcode::VCndmaskB32,
+                vec![d(t2, 0), d(t1, 0), imm(0), Opnd::Temp(s.whole(negative))],
+            );
         }
-        s.valu(Opcode::VCndmaskB32, vec![d(r, k), d(t2, 0), imm(0), Opnd::Temp(s.whole(nan))]);
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(r, k), d(t2, 0), imm(0), Opnd::Temp(s.whole(nan))],
+        );
     }
     Val::V(r)
 }
@@ -317,8 +392,8 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     } else {
         (a, b, None, None)
     };
-    let num = Val::V(s.to_vgpr(num, n));
-    let den = Val::V(s.to_vgpr(den, n));
+    let num = Val::V(s.vgpr_of(num, n));
+    let den = Val::V(s.vgpr_of(den, n));
     let q = s.vtemp(n);
     let r = s.vtemp(n);
     for i in 0..n {
@@ -337,7 +412,10 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     let r3 = v_binop(s, Op::Or, ty, r2, bit);
     let carry = s.mask_temp();
     let top_lo = s.src(top, 0);
-    s.valu(Opcode::VCmpNeU32, vec![Opnd::Temp(s.whole(carry)), top_lo, imm(0)]);
+    s.valu(
+        Opcode::VCmpNeU32,
+        vec![Opnd::Temp(s.whole(carry)), top_lo, imm(0)],
+    );
     let lt = if ty == Type::I64 {
         super::alu::v_less64(s, r3, den, false)
     } else {
@@ -350,21 +428,34 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     let ge = s.mask_temp();
     let exec = s.exec();
     let andn2 = s.mask_op(Opcode::SAndn2B64);
-    s.salu(andn2, vec![Opnd::Temp(s.whole(ge)), exec, Opnd::Temp(s.whole(lt))]);
+    s.salu(
+        andn2,
+        vec![Opnd::Temp(s.whole(ge)), exec, Opnd::Temp(s.whole(lt))],
+    );
     let ge2 = s.mask_temp();
     let or = s.mask_op(Opcode::SOrB64);
     s.salu(
         or,
-        vec![Opnd::Temp(s.whole(ge2)), Opnd::Temp(s.whole(ge)), Opnd::Temp(s.whole(carry))],
+        vec![
+            Opnd::Temp(s.whole(ge2)),
+            Opnd::Temp(s.whole(ge)),
+            Opnd::Temp(s.whole(carry)),
+        ],
     );
     let diff = v_binop(s, Op::Sub, ty, r3, den);
     let qbit = v_binop(s, Op::Shl, ty, Val::Const(1), Val::S(i));
     let qnew = v_binop(s, Op::Or, ty, Val::V(q), qbit);
     for k in 0..n {
         let (x, y) = (s.src(r3, k), s.src(diff, k));
-        s.valu(Opcode::VCndmaskB32, vec![d(r, k), x, y, Opnd::Temp(s.whole(ge2))]);
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(r, k), x, y, Opnd::Temp(s.whole(ge2))],
+        );
         let (x, y) = (d(q, k), s.src(qnew, k));
-        s.valu(Opcode::VCndmaskB32, vec![d(q, k), x, y, Opnd::Temp(s.whole(ge2))]);
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(q, k), x, y, Opnd::Temp(s.whole(ge2))],
+        );
     }
     s.emit(Opcode::SAddI32, [d(i, 0), d(i, 0), imm(0xffff_ffff)]);
     s.emit(Opcode::SCmpGeI32, [d(i, 0), imm(0)]);
@@ -395,4 +486,3 @@ fn apply_sign(s: &mut Isel<'_>, ty: Type, x: Val, sign: Val) -> Val {
     let flipped = v_binop(s, Op::Xor, ty, x, sign);
     v_binop(s, Op::Sub, ty, flipped, sign)
 }
-

@@ -59,7 +59,7 @@ fn global_opcode(s: &Isel<'_>, op: Op, ty: Type) -> Opcode {
 /// A global load; the result is in VGPRs.
 pub(crate) fn load(s: &mut Isel<'_>, op: Op, ty: Type, addr: Val) -> Result<Val, CodegenError> {
     let o = global_opcode(s, op, ty);
-    let a = s.to_vgpr(addr, 2);
+    let a = s.vgpr_of(addr, 2);
     let r = s.vtemp(dwords_of(ty));
     let mut opnds = vec![Opnd::Temp(s.whole(r)), Opnd::Temp(s.whole(a))];
     if s.target().is_rdna() {
@@ -83,10 +83,16 @@ pub(crate) fn load(s: &mut Isel<'_>, op: Op, ty: Type, addr: Val) -> Result<Val,
 }
 
 /// A global store.
-pub(crate) fn store(s: &mut Isel<'_>, op: Op, ty: Type, value: Val, addr: Val) -> Result<(), CodegenError> {
+pub(crate) fn store(
+    s: &mut Isel<'_>,
+    op: Op,
+    ty: Type,
+    value: Val,
+    addr: Val,
+) -> Result<(), CodegenError> {
     let o = global_opcode(s, op, ty);
-    let a = s.to_vgpr(addr, 2);
-    let v = s.to_vgpr(value, dwords_of(ty));
+    let a = s.vgpr_of(addr, 2);
+    let v = s.vgpr_of(value, dwords_of(ty));
     let mut opnds = vec![Opnd::Temp(s.whole(a)), Opnd::Temp(s.whole(v))];
     if s.target().is_rdna() {
         opnds.push(Opnd::Fixed(Operand::Off));
@@ -117,12 +123,17 @@ fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
         }
         Val::S(t) if !scratch::uses_buffer(s.target()) => {
             let a = s.stemp(1);
-            s.salu(Opcode::SAddU32, vec![Opnd::Temp(dword(a, 0)), Opnd::Temp(dword(t, 0)), imm(base)]);
+            s.salu(
+                Opcode::SAddU32,
+                vec![Opnd::Temp(dword(a, 0)), Opnd::Temp(dword(t, 0)), imm(base)],
+            );
             (Base::Sgpr(dword(a, 0)), 0)
         }
         other => {
             let v = super::alu::v_binop(s, Op::Add, Type::I32, other, Val::Const(u64::from(base)));
-            let Val::V(t) = v else { unreachable!("vector result") };
+            let Val::V(t) = v else {
+                unreachable!("vector result")
+            };
             (Base::Vgpr(dword(t, 0)), 0)
         }
     }
@@ -136,7 +147,12 @@ fn stack_base(handle: Val) -> u32 {
 }
 
 /// `sload`: always a per-lane (divergent) result.
-pub(crate) fn sload(s: &mut Isel<'_>, ty: Type, handle: Val, off: Val) -> Result<Val, CodegenError> {
+pub(crate) fn sload(
+    s: &mut Isel<'_>,
+    ty: Type,
+    handle: Val,
+    off: Val,
+) -> Result<Val, CodegenError> {
     let (b, imm_off) = stack_address(s, stack_base(handle), off);
     let r = s.vtemp(dwords_of(ty));
     let buffer = s.launch.scratch;
@@ -154,7 +170,7 @@ pub(crate) fn sstore(
     handle: Val,
     off: Val,
 ) -> Result<(), CodegenError> {
-    let v = s.to_vgpr(value, dwords_of(ty));
+    let v = s.vgpr_of(value, dwords_of(ty));
     let (b, imm_off) = stack_address(s, stack_base(handle), off);
     let buffer = s.launch.scratch;
     let inst = scratch::access(s.target(), true, s.whole(v), b, imm_off, buffer, s.origin);

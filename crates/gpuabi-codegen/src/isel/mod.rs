@@ -76,7 +76,9 @@ struct LoopCtx {
 enum Ctl {
     Loop(LoopCtx),
     /// An `if` and its results.
-    If { results: Vec<Val> },
+    If {
+        results: Vec<Val>,
+    },
 }
 
 /// Selects instructions for one kernel.
@@ -347,7 +349,7 @@ impl<'a> Isel<'a> {
     }
 
     /// A value of `dwords` dwords in SGPRs (constants are moved in).
-    pub(crate) fn to_sgpr(&mut self, val: Val, dwords: u8) -> Temp {
+    pub(crate) fn sgpr_of(&mut self, val: Val, dwords: u8) -> Temp {
         match val {
             Val::S(t) => t,
             Val::Const(bits) => {
@@ -373,14 +375,19 @@ impl<'a> Isel<'a> {
     }
 
     /// A value of `dwords` dwords in VGPRs (SGPRs and constants are moved in).
-    pub(crate) fn to_vgpr(&mut self, val: Val, dwords: u8) -> Temp {
+    pub(crate) fn vgpr_of(&mut self, val: Val, dwords: u8) -> Temp {
         match val {
             Val::V(t) => t,
             Val::Mask(m) => {
                 let t = self.vtemp(1);
                 self.emit(
                     Opcode::VCndmaskB32,
-                    [Opnd::Temp(self.whole(t)), imm(0), imm(1), Opnd::Temp(self.whole(m))],
+                    [
+                        Opnd::Temp(self.whole(t)),
+                        imm(0),
+                        imm(1),
+                        Opnd::Temp(self.whole(m)),
+                    ],
                 )
                 .e64 = true;
                 t
@@ -397,7 +404,7 @@ impl<'a> Isel<'a> {
     }
 
     /// An `i1` value as a lane mask.
-    pub(crate) fn to_mask(&mut self, val: Val) -> Temp {
+    pub(crate) fn mask_of(&mut self, val: Val) -> Temp {
         match val {
             Val::Mask(m) => m,
             Val::V(t) => {
@@ -413,7 +420,10 @@ impl<'a> Isel<'a> {
                 let m = self.mask_temp();
                 self.emit(Opcode::SCmpLgU32, [Opnd::Temp(self.whole(t)), imm(0)]);
                 let exec = self.exec();
-                self.emit_mask(Opcode::SCselectB64, [Opnd::Temp(self.whole(m)), exec, imm(0)]);
+                self.emit_mask(
+                    Opcode::SCselectB64,
+                    [Opnd::Temp(self.whole(m)), exec, imm(0)],
+                );
                 m
             }
             Val::Const(bits) => {
@@ -442,7 +452,10 @@ impl<'a> Isel<'a> {
     /// Writes SCC as 0/1 into a new SGPR.
     pub(crate) fn bool_from_scc(&mut self) -> Val {
         let t = self.stemp(1);
-        self.emit(Opcode::SCselectB32, [Opnd::Temp(self.whole(t)), imm(1), imm(0)]);
+        self.emit(
+            Opcode::SCselectB32,
+            [Opnd::Temp(self.whole(t)), imm(1), imm(0)],
+        );
         Val::S(t)
     }
 
@@ -463,7 +476,12 @@ impl<'a> Isel<'a> {
                 if let Val::Mask(m) = from {
                     self.emit(
                         Opcode::VCndmaskB32,
-                        [Opnd::Temp(self.whole(t)), imm(0), imm(1), Opnd::Temp(self.whole(m))],
+                        [
+                            Opnd::Temp(self.whole(t)),
+                            imm(0),
+                            imm(1),
+                            Opnd::Temp(self.whole(m)),
+                        ],
                     )
                     .e64 = true;
                     return;
@@ -548,14 +566,14 @@ impl<'a> Isel<'a> {
                 self.ret();
                 Ok(())
             }
-            InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {
-                Err(CodegenError::Unsupported {
-                    function: self.func.name.clone(),
-                    start: i.span.start,
-                    end: i.span.end,
-                    what: "calls and function addresses are not compiled yet".into(),
-                })
-            }
+            InstrKind::Call { .. }
+            | InstrKind::CallIndirect { .. }
+            | InstrKind::FuncAddr { .. } => Err(CodegenError::Unsupported {
+                function: self.func.name.clone(),
+                start: i.span.start,
+                end: i.span.end,
+                what: "calls and function addresses are not compiled yet".into(),
+            }),
         }
     }
 
@@ -616,7 +634,7 @@ impl<'a> Isel<'a> {
         else_r: &Region,
     ) -> Result<(), CodegenError> {
         let results = self.if_results(i);
-        let cond = self.to_mask(c);
+        let cond = self.mask_of(c);
         let saved = self.mask_temp();
         let else_b = self.new_block();
         let end = self.new_block();
@@ -640,7 +658,11 @@ impl<'a> Isel<'a> {
             let exec = self.exec();
             self.emit_mask(
                 Opcode::SAndn2B64,
-                [exec, Opnd::Temp(self.whole(saved)), Opnd::Temp(self.whole(cond))],
+                [
+                    exec,
+                    Opnd::Temp(self.whole(saved)),
+                    Opnd::Temp(self.whole(cond)),
+                ],
             );
             let body = self.new_block();
             self.emit(Opcode::SCbranchExecz, [Opnd::Block(end)]);
@@ -681,13 +703,21 @@ impl<'a> Isel<'a> {
             let t = self.mask_temp();
             self.emit_mask(
                 Opcode::SOrB64,
-                [Opnd::Temp(self.whole(t)), Opnd::Temp(self.whole(acc)), Opnd::Temp(self.whole(m))],
+                [
+                    Opnd::Temp(self.whole(t)),
+                    Opnd::Temp(self.whole(acc)),
+                    Opnd::Temp(self.whole(m)),
+                ],
             );
             acc = t;
         }
         self.emit_mask(
             Opcode::SAndn2B64,
-            [exec, Opnd::Temp(self.whole(saved)), Opnd::Temp(self.whole(acc))],
+            [
+                exec,
+                Opnd::Temp(self.whole(saved)),
+                Opnd::Temp(self.whole(acc)),
+            ],
         );
     }
 
@@ -754,7 +784,10 @@ impl<'a> Isel<'a> {
         if let Some((cont, brk)) = masks {
             self.start_block(latch);
             let exec = self.exec();
-            self.emit_mask(Opcode::SMovB64, [exec.clone(), Opnd::Temp(self.whole(cont))]);
+            self.emit_mask(
+                Opcode::SMovB64,
+                [exec.clone(), Opnd::Temp(self.whole(cont))],
+            );
             self.emit_mask(Opcode::SMovB64, [Opnd::Temp(self.whole(cont)), imm(0)]);
             self.emit(Opcode::SCbranchExecnz, [Opnd::Block(header)]);
             let exit_prep = self.new_block();
@@ -776,7 +809,12 @@ impl<'a> Isel<'a> {
     }
 
     fn leave_loop(&mut self, is_break: bool, ops: &[ir::Operand]) {
-        let Some(Ctl::Loop(l)) = self.ctl.iter().rev().find(|c| matches!(c, Ctl::Loop(_))).cloned()
+        let Some(Ctl::Loop(l)) = self
+            .ctl
+            .iter()
+            .rev()
+            .find(|c| matches!(c, Ctl::Loop(_)))
+            .cloned()
         else {
             unreachable!("verified: break/continue inside a loop");
         };
@@ -794,7 +832,11 @@ impl<'a> Isel<'a> {
                 let exec = self.exec();
                 self.emit_mask(
                     Opcode::SOrB64,
-                    [Opnd::Temp(self.whole(m)), Opnd::Temp(self.whole(m)), exec.clone()],
+                    [
+                        Opnd::Temp(self.whole(m)),
+                        Opnd::Temp(self.whole(m)),
+                        exec.clone(),
+                    ],
                 );
                 // The arm ends here: what follows it sets exec (a divergent arm's end, the
                 // latch) or finds it empty (a uniform arm's end).
@@ -810,7 +852,11 @@ impl<'a> Isel<'a> {
                 let exec = self.exec();
                 self.emit_mask(
                     Opcode::SOrB64,
-                    [Opnd::Temp(self.whole(m)), Opnd::Temp(self.whole(m)), exec.clone()],
+                    [
+                        Opnd::Temp(self.whole(m)),
+                        Opnd::Temp(self.whole(m)),
+                        exec.clone(),
+                    ],
                 );
                 self.emit_mask(Opcode::SMovB64, [exec, imm(0)]);
             }
@@ -860,9 +906,10 @@ pub(crate) fn dwords_of(ty: Type) -> u8 {
 /// any depth): the constructs around it must then recompute exec and check it for empty.
 pub(crate) fn region_may_leave(r: &Region) -> bool {
     r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Break(_) | InstrKind::Continue(_) | InstrKind::Ret(_) | InstrKind::Unreachable => {
-            true
-        }
+        InstrKind::Break(_)
+        | InstrKind::Continue(_)
+        | InstrKind::Ret(_)
+        | InstrKind::Unreachable => true,
         InstrKind::If {
             then_region,
             else_region,
@@ -920,4 +967,3 @@ fn loop_is_divergent(body: &Region, uniform: &dyn Fn(&ir::Operand) -> bool) -> b
     }
     walk(body, false, uniform)
 }
-

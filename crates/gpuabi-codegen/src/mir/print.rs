@@ -21,12 +21,7 @@ fn slice_text(f: &Function, s: Slice) -> String {
     } else if s.dwords == 1 {
         format!("%{p}{}[{}]", s.temp.0, s.offset)
     } else {
-        format!(
-            "%{p}{}[{}:{}]",
-            s.temp.0,
-            s.offset,
-            s.offset + s.dwords - 1
-        )
+        format!("%{p}{}[{}:{}]", s.temp.0, s.offset, s.offset + s.dwords - 1)
     }
 }
 

@@ -25,15 +25,26 @@ pub(super) struct Val {
     /// Text name with its `%`.
     pub name: String,
     pub ty: Ty,
-    /// Known to be the same in every invocation of the dispatch (a conservative claim:
-    /// false when unsure).
+    /// Known to be the same in every invocation that computes it at the same point of a
+    /// lockstep execution: derived only from arguments, uniform dispatch values, literals,
+    /// loads from uniform addresses of read-only buffers, and loop counters of loops with
+    /// a uniform bound (invocations still in such a loop agree on its iteration). A
+    /// conservative claim: false when unsure.
     pub uniform: bool,
     pub base: Base,
-    /// Used by some instruction; unused values are folded into a digest before their
-    /// region ends, so every value reaches memory.
+    /// Used by some instruction (operand choice prefers unused values).
     pub used: bool,
-    /// Kept out of operand choice so it stays live until the kernel's final digest.
+    /// Folded into a digest or stored already. Every value is, once: at the end of its
+    /// region, at a kernel-level checkpoint or in the epilogue, so that a wrong value
+    /// reaches memory even when every instruction using it loses information.
+    pub hashed: bool,
+    /// Never picked as an operand: region digests (so that they reach the final digest
+    /// whole) and the values kept live on purpose.
     pub pinned: bool,
+    /// Kept live until the kernel's epilogue (not folded at checkpoints).
+    pub keep: bool,
+    /// An `i1` that decided a branch already.
+    pub branched: bool,
 }
 
 /// A read-only input buffer as the kernel sees it.
@@ -61,6 +72,10 @@ pub(super) struct Alloca {
 pub(super) struct LoopCtx {
     /// The counter loop variable (every `continue` passes it plus one).
     pub counter: usize,
+    /// The loop variable carrying the digest of earlier iterations.
+    pub digest: usize,
+    /// Index of the body's scope in the scope stack.
+    pub body_scope: usize,
     /// Types of the loop's results (the operands of every `break`).
     pub results: Vec<Ty>,
     /// A `break` or `continue` under a divergent condition was written.
@@ -170,7 +185,10 @@ impl<'c> Builder<'c> {
             uniform,
             base,
             used: false,
+            hashed: false,
             pinned: false,
+            keep: false,
+            branched: false,
         });
         id
     }
@@ -187,6 +205,7 @@ impl<'c> Builder<'c> {
     pub(super) fn temp(&mut self, ty: Ty, rhs: &str) -> String {
         let id = self.detached(ty, false, Base::None);
         self.vals[id].used = true;
+        self.vals[id].hashed = true;
         self.vals[id].pinned = true;
         let name = self.name(id);
         self.line(&format!("{name} = {rhs}"));
@@ -230,11 +249,33 @@ impl<'c> Builder<'c> {
         self.scopes.first().cloned().unwrap_or_default()
     }
 
-    /// Values of the innermost scope not used by anything yet.
-    pub(super) fn unused_locals(&self) -> Vec<usize> {
+    /// Number of open scopes.
+    pub(super) fn scope_depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// Values of scope `from` and the scopes inside it not folded into a digest yet,
+    /// except those kept for the epilogue.
+    pub(super) fn unhashed_from(&self, from: usize) -> Vec<usize> {
+        self.scopes[from..]
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&v| !self.vals[v].hashed && !self.vals[v].keep)
+            .collect()
+    }
+
+    /// Values of the innermost scope not folded into a digest yet, except those kept
+    /// for the epilogue.
+    pub(super) fn unhashed_locals(&self) -> Vec<usize> {
         self.scopes
             .last()
-            .map(|s| s.iter().copied().filter(|&v| !self.vals[v].used).collect())
+            .map(|s| {
+                s.iter()
+                    .copied()
+                    .filter(|&v| !self.vals[v].hashed && !self.vals[v].keep)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

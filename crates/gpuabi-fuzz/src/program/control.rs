@@ -9,65 +9,87 @@
 //! stays within [`super::GenConfig::max_loop_work`].
 
 use super::builder::{Base, Builder, LoopCtx};
-use super::{digest, ops, Ty};
+use super::{digest, memory, ops, Ty};
 
 /// Types an `if` or a loop carries besides its digest.
 const CARRIED: &[Ty] = &[Ty::I1, Ty::I32, Ty::I32, Ty::I64, Ty::F32, Ty::F32, Ty::Ptr];
 
-/// Writes an `i1` condition that is uniform (the same in every invocation) or divergent
-/// (depending on the invocation); returns its name.
+/// Writes an `i1` condition that is uniform (the same in every invocation of a wave) or
+/// divergent (depending on the invocation); returns its name. A value that already
+/// decided a branch is not reused as a condition: inside or after that branch it is known,
+/// and the code it guards would never run.
 pub(super) fn condition(b: &mut Builder, uniform: bool) -> String {
-    if uniform {
-        return match b.rng.below(4) {
-            0 => {
-                let c = b.uniform_value(Ty::I1);
-                b.use_val(c)
-            }
-            1 => {
-                let x = b.uniform_value(Ty::F32);
-                let x = b.use_val(x);
-                let y = b.uniform_value(Ty::F32);
-                let y = b.use_val(y);
-                let c = b.rng.pick(ops::FLOAT_CONDS);
-                let v = b.def(Ty::I1, true, &format!("fcmp {c} {x}, {y}"));
-                b.use_val(v)
-            }
-            _ => {
-                let x = b.uniform_value(Ty::I32);
-                let x = b.use_val(x);
-                let y = b.uniform_value(Ty::I32);
-                let y = b.use_val(y);
-                let c = b.rng.pick(ops::INT_CONDS);
-                let v = b.def(Ty::I1, true, &format!("icmp {c} i32 {x}, {y}"));
-                b.use_val(v)
-            }
-        };
-    }
-    match b.rng.below(3) {
-        // A lane pattern: splits every wave of more than a few invocations.
-        0 | 1 => {
-            let lane = b.rng.pick(&b.lane_ids.clone());
-            let lane = b.use_val(lane);
-            let mask = b.rng.pick(&[1, 3, 7, 15, 31]);
-            let t = b.def(Ty::I32, false, &format!("and i32 {lane}, {mask}"));
+    let c = if uniform {
+        uniform_condition(b)
+    } else {
+        divergent_condition(b)
+    };
+    b.vals[c].branched = true;
+    b.use_val(c)
+}
+
+fn uniform_condition(b: &mut Builder) -> usize {
+    match b.rng.below(6) {
+        // A group pattern: uniform in each group, so each wave takes one arm, but
+        // different groups take different arms.
+        0..=2 => {
+            let dim = if b.rng.chance(70) { 0 } else { b.rng.below(3) };
+            let g = ops::builtin(b, "group_id", dim);
+            let g = b.use_val(g);
+            let t = b.def(Ty::I32, true, &format!("and i32 {g}, 1"));
             let t = b.use_val(t);
-            let k = b.rng.range(1, mask);
-            let c = b.rng.pick(&["ult", "uge", "eq", "ne"]);
-            let v = b.def(Ty::I1, false, &format!("icmp {c} i32 {t}, {k}"));
-            b.use_val(v)
+            let c = b.rng.pick(&["eq", "ne"]);
+            b.def(Ty::I1, true, &format!("icmp {c} i32 {t}, 0"))
         }
-        _ => {
-            let x = match b.pick(Ty::I32, Some(false)) {
-                Some(x) => x,
-                None => b.rng.pick(&b.lane_ids.clone()),
-            };
-            let x = b.use_val(x);
-            let mut u = false;
-            let y = b.operand(Ty::I32, &mut u);
-            let c = b.rng.pick(ops::INT_CONDS);
-            let v = b.def(Ty::I1, false, &format!("icmp {c} i32 {x}, {y}"));
-            b.use_val(v)
+        3 => match b.pick_where(|v| v.ty == Ty::I1 && v.uniform && !v.branched) {
+            Some(c) => c,
+            None => compare(b, Ty::I32, true),
+        },
+        4 => compare(b, Ty::F32, true),
+        _ => compare(b, Ty::I32, true),
+    }
+}
+
+fn divergent_condition(b: &mut Builder) -> usize {
+    if b.rng.chance(67) {
+        // A lane pattern: splits every wave of more than a few invocations.
+        let lane = b.rng.pick(&b.lane_ids.clone());
+        let lane = b.use_val(lane);
+        let mask = b.rng.pick(&[1, 3, 7, 15, 31]);
+        let t = b.def(Ty::I32, false, &format!("and i32 {lane}, {mask}"));
+        let t = b.use_val(t);
+        let k = b.rng.range(1, mask);
+        let c = b.rng.pick(&["ult", "uge", "eq", "ne"]);
+        return b.def(Ty::I1, false, &format!("icmp {c} i32 {t}, {k}"));
+    }
+    compare(b, Ty::I32, false)
+}
+
+/// Writes a comparison of two values of `ty` (`i32` or `f32`), both uniform, or the first
+/// one divergent.
+fn compare(b: &mut Builder, ty: Ty, uniform: bool) -> usize {
+    let x = if uniform {
+        b.uniform_value(ty)
+    } else {
+        match b.pick(ty, Some(false)) {
+            Some(x) => x,
+            None => b.rng.pick(&b.lane_ids.clone()),
         }
+    };
+    let x = b.use_val(x);
+    let y = if uniform {
+        let y = b.uniform_value(ty);
+        b.use_val(y)
+    } else {
+        let mut u = false;
+        b.operand(ty, &mut u)
+    };
+    if ty == Ty::F32 {
+        let c = b.rng.pick(ops::FLOAT_CONDS);
+        b.def(Ty::I1, uniform, &format!("fcmp {c} {x}, {y}"))
+    } else {
+        let c = b.rng.pick(ops::INT_CONDS);
+        b.def(Ty::I1, uniform, &format!("icmp {c} i32 {x}, {y}"))
     }
 }
 
@@ -96,11 +118,10 @@ pub(super) fn statement(b: &mut Builder) {
 /// arms of an `if` agree on the buffer), otherwise any value.
 fn carried(b: &mut Builder, ty: Ty) -> usize {
     if ty == Ty::Ptr {
-        let p = b.pick_where(|v| v.ty == Ty::Ptr && v.base == Base::Input(0));
-        return p.unwrap_or_else(|| {
-            let param = b.inputs[0].param.clone();
-            b.def_ptr(Ty::Ptr, true, Base::Input(0), &format!("ptradd {param}, 0"))
-        });
+        return match b.pick_where(|v| v.ty == Ty::Ptr && v.base == Base::Input(0)) {
+            Some(p) if b.rng.chance(60) => p,
+            _ => memory::new_pointer_into(b, 0),
+        };
     }
     b.value(ty)
 }
@@ -130,7 +151,7 @@ fn if_else(b: &mut Builder) {
         let n = arm_length(b);
         block(b, n);
         let d = digest::digest_locals(b, "0");
-        digest::store(b, d);
+        digest::accumulate(b, d);
         b.close("}");
         b.ifs.pop();
         b.depth -= 1;
@@ -172,6 +193,8 @@ fn if_else(b: &mut Builder) {
         b.line(&format!("yield {}", ops.join(", ")));
         b.close(if arm == 0 { "} else {" } else { "}" });
     }
+    // The first result is a digest: kept whole for the enclosing region's digest.
+    b.vals[results[0]].pinned = true;
     for r in results {
         b.attach(r);
     }
@@ -192,34 +215,7 @@ fn counted_loop(b: &mut Builder) {
     let max = (b.cfg.max_loop_work / b.work).min(b.cfg.max_trip).max(1);
     let trip = b.rng.range(1, max);
     let uniform_bound = b.rng.chance(50);
-    let bound = if uniform_bound {
-        match b.rng.below(3) {
-            0 => trip.to_string(),
-            1 => {
-                let x = b.uniform_value(Ty::I32);
-                let x = b.use_val(x);
-                let v = b.def(Ty::I32, true, &format!("umin i32 {x}, {trip}"));
-                b.use_val(v)
-            }
-            _ => {
-                let x = b.uniform_value(Ty::I32);
-                let x = b.use_val(x);
-                let v = b.def(Ty::I32, true, &format!("urem i32 {x}, {}", trip + 1));
-                b.use_val(v)
-            }
-        }
-    } else {
-        let x = match b.pick(Ty::I32, Some(false)) {
-            Some(x) if b.rng.chance(40) => x,
-            _ => b.rng.pick(&b.lane_ids.clone()),
-        };
-        let x = b.use_val(x);
-        let op = b.rng.pick(&["urem", "umin"]);
-        let k = if op == "urem" { trip + 1 } else { trip };
-        let v = b.def(Ty::I32, false, &format!("{op} i32 {x}, {k}"));
-        b.use_val(v)
-    };
-
+    let bound = loop_bound(b, uniform_bound, trip);
     let mut types = vec![Ty::I32];
     for _ in 0..b.rng.below(4) {
         types.push(b.rng.pick(CARRIED));
@@ -258,6 +254,7 @@ fn counted_loop(b: &mut Builder) {
     }
     let i = b.use_val(counter);
     let done = b.def(Ty::I1, uniform_bound, &format!("icmp uge i32 {i}, {bound}"));
+    b.vals[done].branched = true;
     let done = b.use_val(done);
     b.open(&format!("if {done} {{"));
     let outs: Vec<String> = params.iter().map(|&p| b.use_val(p)).collect();
@@ -266,6 +263,8 @@ fn counted_loop(b: &mut Builder) {
 
     b.loops.push(LoopCtx {
         counter,
+        digest: params[0],
+        body_scope: b.scope_depth() - 1,
         results: types.clone(),
         divergent_exit: !uniform_bound,
         ifs_at_start: b.ifs.len(),
@@ -296,9 +295,40 @@ fn counted_loop(b: &mut Builder) {
     } else {
         b.constructs.uniform_loop += 1;
     }
+    // The first result is a digest: kept whole for the enclosing region's digest.
+    b.vals[results[0]].pinned = true;
     for r in results {
         b.attach(r);
     }
+}
+
+/// Writes the trip bound of a loop: at most `trip`, uniform or per invocation, and
+/// mostly at least 1 (a loop that never runs its body tests little but is kept as an edge
+/// case); returns the operand.
+fn loop_bound(b: &mut Builder, uniform: bool, trip: u32) -> String {
+    if uniform && b.rng.chance(30) {
+        return trip.to_string();
+    }
+    let x = if uniform {
+        b.uniform_value(Ty::I32)
+    } else {
+        match b.pick(Ty::I32, Some(false)) {
+            Some(x) if b.rng.chance(40) => x,
+            _ => b.rng.pick(&b.lane_ids.clone()),
+        }
+    };
+    let x = b.use_val(x);
+    if b.rng.chance(20) {
+        // 0 to `trip`.
+        let (op, k) = b.rng.pick(&[("urem", trip + 1), ("umin", trip)]);
+        let v = b.def(Ty::I32, uniform, &format!("{op} i32 {x}, {k}"));
+        return b.use_val(v);
+    }
+    // 1 to `trip`.
+    let r = b.def(Ty::I32, uniform, &format!("urem i32 {x}, {trip}"));
+    let r = b.use_val(r);
+    let v = b.def(Ty::I32, uniform, &format!("add i32 {r}, 1"));
+    b.use_val(v)
 }
 
 /// Writes `if %c { ...; break }` or `if %c { ...; continue }` for the innermost loop.
@@ -327,7 +357,10 @@ fn early_exit(b: &mut Builder) {
     for &t in &ctx.results[1..] {
         carried_vals.push(carried(b, t));
     }
-    let d = digest::digest_locals(b, "2");
+    // The exit skips the rest of the body and its digest: fold the loop's digest and
+    // everything the body computed so far, as well as the arm's own values.
+    let h = b.name(ctx.digest);
+    let d = digest::digest_exit(b, &h, ctx.body_scope);
     let mut out = Vec::new();
     if !is_break {
         let i = b.use_val(ctx.counter);

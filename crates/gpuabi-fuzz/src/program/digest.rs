@@ -1,16 +1,26 @@
 //! Folding values into `i32` digests and storing them, so that every computed value reaches
 //! memory: a wrong value anywhere changes the bytes a lane leaves behind.
+//!
+//! Every value is folded exactly once, whether or not something used it (a use may keep
+//! only a bit of it, as a comparison does): at the end of its `if` arm or loop body into
+//! the region's digest, which leaves the region as a result or loop variable and is never
+//! an operand of anything but another digest; at a kernel-level checkpoint every few
+//! statements; or in the epilogue. A `break` or `continue` before the end of a loop body
+//! folds the body's values so far into the digest it passes on. An arm without `else`
+//! folds its digest into a slot of the invocation's slice (load, fold, store), so that each
+//! loop iteration's run of it counts.
 
 use super::builder::{Base, Builder, PTR_SLOT};
 use super::{memory, Ty};
 
-/// FNV-1a's 32-bit prime: multiplying by it after each `xor` spreads every input bit.
+/// FNV-1a's 32-bit prime: multiplying by it spreads every bit folded in so far.
 const FNV_PRIME: i32 = 16_777_619;
 
-/// Writes the `i32` image of value `id` (marking it used) and returns its name: `i1`
-/// zero-extended, `i64` as its halves combined, `f32` as its bits, a pointer as its offset
-/// in its buffer.
+/// Writes the `i32` image of value `id` (marking it used and folded) and returns its name:
+/// `i1` zero-extended, `i64` as its halves combined, `f32` as its bits, a pointer as its
+/// offset in its buffer.
 fn image(b: &mut Builder, id: usize) -> String {
+    b.vals[id].hashed = true;
     let ty = b.vals[id].ty;
     match ty {
         Ty::I32 => b.use_val(id),
@@ -47,25 +57,59 @@ fn fold64(b: &mut Builder, v: &str) -> String {
 pub(super) fn digest(b: &mut Builder, seed: &str, ids: &[usize]) -> usize {
     let budget = b.budget;
     let mut h = seed.to_string();
-    for &id in ids {
+    // Each step is a bijection of the digest so far and of the value folded in, so one
+    // wrong value always changes the digest; multiplying after every second value keeps
+    // two wrong values from cancelling in the common cases (the same bit of both).
+    for (k, &id) in ids.iter().enumerate() {
         let c = image(b, id);
-        let x = b.temp(Ty::I32, &format!("xor i32 {h}, {c}"));
-        h = b.temp(Ty::I32, &format!("mul i32 {x}, {FNV_PRIME}"));
+        h = b.temp(Ty::I32, &format!("xor i32 {h}, {c}"));
+        if k % 2 == 1 || k + 1 == ids.len() {
+            h = b.temp(Ty::I32, &format!("mul i32 {h}, {FNV_PRIME}"));
+        }
     }
     let d = b.def(Ty::I32, false, &format!("add i32 {h}, 0"));
     b.budget = budget;
     d
 }
 
-/// Writes a digest of the innermost scope's unused values, seeded by `seed`.
+/// Writes a digest of the innermost scope's values not folded yet, seeded by `seed`.
+/// The digest is pinned: it reaches the enclosing region's digest whole.
 pub(super) fn digest_locals(b: &mut Builder, seed: &str) -> usize {
-    let ids = b.unused_locals();
-    digest(b, seed, &ids)
+    let ids = b.unhashed_locals();
+    let d = digest(b, seed, &ids);
+    b.vals[d].pinned = true;
+    d
+}
+
+/// Writes the digest an early `break` or `continue` passes on: seeded by the loop's
+/// digest `seed`, folding every value not folded yet from the loop body's scope
+/// `body_scope` inward. Only the innermost scope's values count as folded afterwards: the
+/// others are folded again where the body ends, for the invocations that get there.
+pub(super) fn digest_exit(b: &mut Builder, seed: &str, body_scope: usize) -> usize {
+    let ids = b.unhashed_from(body_scope);
+    let inner = b.unhashed_locals();
+    let d = digest(b, seed, &ids);
+    for v in ids {
+        b.vals[v].hashed = inner.contains(&v);
+    }
+    b.vals[d].pinned = true;
+    d
+}
+
+/// Folds the kernel-level values written since the last checkpoint (except those kept
+/// for the epilogue) into a digest and stores it, so that their live ranges can end.
+pub(super) fn checkpoint(b: &mut Builder) {
+    let budget = b.budget;
+    let ids = b.unhashed_locals();
+    let d = digest(b, "3", &ids);
+    store_value(b, d);
+    b.budget = budget;
 }
 
 /// Writes a store of value `id` into a new slot of this invocation's slice, in the store
 /// width of its type.
 fn store_value(b: &mut Builder, id: usize) {
+    b.vals[id].hashed = true;
     let ty = b.vals[id].ty;
     let (op, v, width) = match ty {
         Ty::I1 => {
@@ -84,13 +128,22 @@ fn store_value(b: &mut Builder, id: usize) {
     b.line(&format!("{op} {v}, {addr}"));
 }
 
-/// Writes a store of `i32` digest `d` into a new slot of this invocation's slice.
-pub(super) fn store(b: &mut Builder, d: usize) {
-    store_value(b, d);
+/// Writes `d` folded into what a new slot of this invocation's slice holds, back into that
+/// slot: an arm that runs in several iterations of a loop leaves every run's digest there,
+/// not only the last one's.
+pub(super) fn accumulate(b: &mut Builder, d: usize) {
+    b.vals[d].hashed = true;
+    let d = b.use_val(d);
+    let off = b.slot(4);
+    let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {off}"));
+    let old = b.temp(Ty::I32, &format!("load i32 {addr}"));
+    let x = b.temp(Ty::I32, &format!("xor i32 {old}, {d}"));
+    let m = b.temp(Ty::I32, &format!("mul i32 {x}, {FNV_PRIME}"));
+    b.line(&format!("store i32 {m}, {addr}"));
 }
 
-/// Writes the kernel's epilogue: every kernel-level value still unused (including the
-/// pinned ones kept live on purpose) is stored or folded into the final digest, together
+/// Writes the kernel's epilogue: every kernel-level value not folded yet (including the
+/// ones kept live on purpose) is stored or folded into the final digest, together
 /// with every word of every stack array (a value stored there and never loaded back would
 /// otherwise be lost); the digest overwrites the pointer slot. Half the time the values
 /// are folded inside a loop run one to three times, so that they are all live across it.
@@ -100,7 +153,7 @@ pub(super) fn finish(b: &mut Builder) -> usize {
     let pending: Vec<usize> = b
         .top_level()
         .into_iter()
-        .filter(|&v| !b.vals[v].used)
+        .filter(|&v| !b.vals[v].hashed)
         .collect();
     let live = pending
         .iter()

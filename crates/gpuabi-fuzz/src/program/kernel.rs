@@ -11,6 +11,9 @@ use super::dispatch::{self, Shape};
 use super::rng::Rng;
 use super::{control, digest, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
 
+/// Kernel-level statements between checkpoints (see [`digest::checkpoint`]).
+const CHECKPOINT_EVERY: usize = 8;
+
 /// Stands for the slice size in the text until the body is written.
 const SLICE_BYTES: &str = "SLICE_BYTES";
 
@@ -215,6 +218,9 @@ fn body(b: &mut Builder) {
         }
         control::statement(b);
         statements += 1;
+        if statements % CHECKPOINT_EVERY == 0 {
+            digest::checkpoint(b);
+        }
     }
     b.constructs.live_at_end = digest::finish(b);
     b.line("ret");
@@ -259,14 +265,16 @@ fn linear_index(b: &mut Builder) -> usize {
 }
 
 /// Writes a block of values kept live until the epilogue: loads from the inputs at fixed
-/// offsets (uniform) and per-invocation arithmetic. Written outside the budget.
+/// offsets (uniform: scalar register pressure) and per-invocation arithmetic (vector
+/// register pressure), mixed in a proportion chosen per block. Written outside the budget.
 fn burst(b: &mut Builder) {
     let budget = b.budget;
     let n = b
         .rng
         .range((b.cfg.max_burst / 2) as u32, b.cfg.max_burst as u32) as usize;
+    let uniform_percent = b.rng.pick(&[0, 50, 50, 100]);
     for k in 0..n {
-        let id = if b.rng.chance(50) {
+        let id = if b.rng.chance(uniform_percent) {
             let i = b.rng.below(b.inputs.len());
             let (param, size) = (b.inputs[i].param.clone(), b.inputs[i].size);
             let off = b.rng.below((size / 4) as usize) * 4;
@@ -288,6 +296,7 @@ fn burst(b: &mut Builder) {
             }
         };
         b.vals[id].pinned = true;
+        b.vals[id].keep = true;
     }
     b.budget = budget;
 }

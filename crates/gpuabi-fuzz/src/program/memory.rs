@@ -27,10 +27,15 @@ fn load_width(name: &str, ty: Ty) -> u32 {
     }
 }
 
-/// Writes a new pointer into an input buffer (`ptradd` of the parameter, or an integer
-/// offset turned into an address with `bitcast`); returns it.
+/// Writes a new pointer into a random input buffer; returns it.
 pub(super) fn new_pointer(b: &mut Builder) -> usize {
     let i = b.rng.below(b.inputs.len());
+    new_pointer_into(b, i)
+}
+
+/// Writes a new pointer into input buffer `i`: its parameter plus a literal or a masked
+/// run-time offset; returns it.
+pub(super) fn new_pointer_into(b: &mut Builder, i: usize) -> usize {
     let (param, size) = (b.inputs[i].param.clone(), b.inputs[i].size);
     if b.rng.chance(20) {
         let off = b.rng.below((size / 8) as usize) * 8;

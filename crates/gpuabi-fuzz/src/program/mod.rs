@@ -21,8 +21,25 @@
 //! * no stored or hashed value depends on where buffers live: pointers are stored only to
 //!   be loaded straight back and are hashed as offsets into their buffer.
 //!
-//! Every value a kernel computes is folded into a digest or stored, and every buffer is
+//! Every value a kernel computes is folded into a digest or stored (see the `digest`
+//! module), even when the instructions that use it lose information, so a wrong value in
+//! any instruction that runs changes the bytes its invocation leaves. Every buffer is
 //! compared after the run: `out` holds the results, the input buffers must be unchanged.
+//!
+//! `fsin`, `fcos`, `fexp2` and `flog2` follow the interpreter's definition, which may not
+//! be what a hardware instruction gives; [`GenConfig::transcendentals`] leaves them out.
+//!
+//! A failing seed is reproduced from the command line with the files
+//! [`GeneratedProgram::write_files`] writes:
+//!
+//! ```no_run
+//! use gpuabi_fuzz::program::{generate, GenConfig};
+//!
+//! let g = generate(42, &GenConfig::default());
+//! let cmd = g.write_files(std::path::Path::new("seed42"))?;
+//! // In seed42/: `sh run.sh` runs `cmd`, which dumps every buffer to NAME.out.bin.
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 mod builder;
 mod control;
@@ -71,7 +88,7 @@ pub struct GenConfig {
 impl Default for GenConfig {
     fn default() -> GenConfig {
         GenConfig {
-            max_instrs: 300,
+            max_instrs: 200,
             max_depth: 4,
             max_trip: 6,
             max_loop_work: 36,

@@ -3,10 +3,12 @@
 //!
 //! NaN rule, for every arithmetic operation whose exact IEEE result is NaN: when an
 //! operand is NaN, the result is the first NaN operand in operand order with its quiet bit
-//! (bit 22) set; otherwise it is the default NaN `0x7fc00000`. `fdiv a, b` looks at `b`
-//! before `a`, as AMD's `v_div_fixup_f32` checks the denominator first (AMD RDNA ISA
-//! manual, V_DIV_FIXUP_F32). The x86 host makes `0xffc00000` for invalid operations, so every
-//! result is canonicalised here rather than taken from the host.
+//! (bit 22) set; otherwise it is the default NaN `0x7fc00000`. `fdiv` is the one exception
+//! to the default: `0/0` and `inf/inf` give `0xffc00000`, the NaN AMD's
+//! `v_div_fixup_f32` writes for them (AMD RDNA ISA manual, V_DIV_FIXUP_F32, whose NaN checks
+//! look at the numerator first, as the rule does). The x86 host makes `0xffc00000` for
+//! every invalid operation, so results are canonicalised here rather than taken from the
+//! host.
 //!
 //! `fsqrt` and `fdiv` are correctly rounded. `fsin`/`fcos` first scale by `f32(1/(2π))`
 //! (one rounded f32 multiplication) and then take the sine of the fraction of a revolution,
@@ -72,7 +74,12 @@ pub fn fmul(a: u32, b: u32) -> u32 {
 /// `a / b`, correctly rounded; a NaN `b` wins over a NaN `a`.
 #[inline(always)]
 pub fn fdiv(a: u32, b: u32) -> u32 {
-    canon(f(a) / f(b), &[b, a])
+    let (x, y) = (f(a), f(b));
+    let invalid = (x == 0.0 && y == 0.0) || (x.is_infinite() && y.is_infinite());
+    if invalid {
+        return 0xffc0_0000;
+    }
+    canon(x / y, &[a, b])
 }
 
 /// `a * b + c` rounded once.
@@ -81,8 +88,10 @@ pub fn ffma(a: u32, b: u32, c: u32) -> u32 {
     canon(f(a).mul_add(f(b), f(c)), &[a, b, c])
 }
 
-/// Minimum: a NaN operand gives the other operand, two NaNs give the first quieted, and
-/// -0 orders below +0.
+/// Minimum as AMD's `v_min_f32` computes it in IEEE mode (RDNA2 ISA manual, V_MIN_F32): a
+/// signalling NaN operand gives itself quieted (the first operand checked first), a quiet
+/// NaN operand gives the other operand (two quiet NaNs give the second), and -0 orders
+/// below +0.
 #[inline(always)]
 pub fn fmin(a: u32, b: u32) -> u32 {
     min_max(a, b, true)
@@ -96,9 +105,15 @@ pub fn fmax(a: u32, b: u32) -> u32 {
 
 #[inline(always)]
 fn min_max(a: u32, b: u32, min: bool) -> u32 {
+    let signalling = |x: u32| is_nan(x) && x & QUIET == 0;
+    if signalling(a) {
+        return a | QUIET;
+    }
+    if signalling(b) {
+        return b | QUIET;
+    }
     match (is_nan(a), is_nan(b)) {
-        (true, true) => a | QUIET,
-        (true, false) => b,
+        (true, _) => b,
         (false, true) => a,
         (false, false) => {
             let (x, y) = (f(a), f(b));
@@ -233,7 +248,6 @@ mod tests {
 
     #[test]
     fn invalid_operations_give_the_default_nan() {
-        assert_eq!(fdiv(0, 0), 0x7fc0_0000);
         assert_eq!(fsub(INF, INF), 0x7fc0_0000);
         assert_eq!(fadd(INF, NEG_INF), 0x7fc0_0000);
         assert_eq!(fmul(0, INF), 0x7fc0_0000);
@@ -258,9 +272,14 @@ mod tests {
     }
 
     #[test]
-    fn fdiv_prefers_the_denominator_nan() {
-        assert_eq!(fdiv(0x7fc0_0005, 0x7fc0_0009), 0x7fc0_0009);
-        assert_eq!(fdiv(0x7fc0_0005, TWO), 0x7fc0_0005);
+    fn fdiv_follows_v_div_fixup() {
+        // The numerator's NaN first, then the denominator's (V_DIV_FIXUP_F32 checks S2,
+        // the numerator, before S1).
+        assert_eq!(fdiv(0x7fc0_0005, 0x7fc0_0009), 0x7fc0_0005);
+        assert_eq!(fdiv(TWO, 0x7f80_0009), 0x7fc0_0009);
+        // 0/0 and inf/inf: the NaN with the sign bit set that V_DIV_FIXUP_F32 writes.
+        assert_eq!(fdiv(0, 0x8000_0000), 0xffc0_0000);
+        assert_eq!(fdiv(0x7f80_0000, 0xff80_0000), 0xffc0_0000);
         assert_eq!(frsq(0x7f80_0003), 0x7fc0_0003);
     }
 
@@ -274,8 +293,11 @@ mod tests {
     #[test]
     fn min_and_max() {
         assert_eq!(fmin(0x7fc0_0001, TWO), TWO);
-        assert_eq!(fmax(ONE, 0x7f80_0001), ONE);
+        // Signalling NaNs come back quieted; two quiet NaNs give the second (V_MAX_F32).
+        assert_eq!(fmax(ONE, 0x7f80_0001), 0x7fc0_0001);
         assert_eq!(fmin(0x7f80_0001, 0x7fc0_0002), 0x7fc0_0001);
+        assert_eq!(fmin(0x7fc0_0001, 0x7fc0_0002), 0x7fc0_0002);
+        assert_eq!(fmax(0xffc0_0000, 0xffc0_0000), 0xffc0_0000);
         assert_eq!(fmin(0, NEG_ZERO), NEG_ZERO);
         assert_eq!(fmin(NEG_ZERO, 0), NEG_ZERO);
         assert_eq!(fmax(NEG_ZERO, 0), 0);

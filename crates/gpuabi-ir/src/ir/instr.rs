@@ -394,14 +394,13 @@ opcodes! {
     Fsub = "fsub", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
     /// f32 multiplication, round to nearest even; NaN rule.
     Fmul = "fmul", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// f32 division `a / b`, correctly rounded; NaN rule with `b` looked at before `a` (as
-    /// AMD's `v_div_fixup_f32` checks the denominator first).
+    /// f32 division `a / b`, correctly rounded; NaN rule, except that `0/0` and `inf/inf`
+    /// give `0xffc00000` (the NaN AMD's `v_div_fixup_f32` writes for them).
     Fdiv = "fdiv", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Minimum: a NaN operand gives the other operand, two NaNs give the first quieted; -0
-    /// orders below +0.
+    /// Minimum as AMD's `v_min_f32` in IEEE mode: a signalling NaN gives itself quieted, a
+    /// quiet NaN gives the other operand (two quiet NaNs: the second); -0 orders below +0.
     Fmin = "fmin", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
-    /// Maximum: a NaN operand gives the other operand, two NaNs give the first quieted; +0
-    /// orders above -0.
+    /// Maximum as AMD's `v_max_f32` in IEEE mode (NaNs as `fmin`); +0 orders above -0.
     Fmax = "fmax", None, None, [Is(F32), Is(F32)], ResTy::Is(F32);
     /// Fused multiply-add `a * b + c`, rounded once; NaN rule.
     Ffma = "ffma", None, None, [Is(F32), Is(F32), Is(F32)], ResTy::Is(F32);

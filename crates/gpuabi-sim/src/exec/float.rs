@@ -38,19 +38,30 @@ pub fn arith(inputs: &[u32], result: f32) -> u32 {
     }
 }
 
-/// A one-source f32 operation under the NaN rule.
-pub fn unary(a: u32, f: impl Fn(f32) -> f32) -> u32 {
-    arith(&[a], f(f32::from_bits(a)))
+/// [`arith`] for an operation whose result is NaN whenever an operand is (every IEEE
+/// operation, and the models below): a number needs no look at the operands.
+#[inline(always)]
+fn propagate(inputs: &[u32], result: f32) -> u32 {
+    if result.is_nan() {
+        arith(inputs, result)
+    } else {
+        result.to_bits()
+    }
 }
 
-/// A two-source f32 operation under the NaN rule.
+/// A one-source f32 operation under the NaN rule (`f` must return NaN for a NaN).
+pub fn unary(a: u32, f: impl Fn(f32) -> f32) -> u32 {
+    propagate(&[a], f(f32::from_bits(a)))
+}
+
+/// A two-source f32 operation under the NaN rule (`f` must return NaN for a NaN operand).
 pub fn binary(a: u32, b: u32, f: impl Fn(f32, f32) -> f32) -> u32 {
-    arith(&[a, b], f(f32::from_bits(a), f32::from_bits(b)))
+    propagate(&[a, b], f(f32::from_bits(a), f32::from_bits(b)))
 }
 
 /// `fma(a, b, c)` with one rounding, under the NaN rule.
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    arith(
+    propagate(
         &[a, b, c],
         f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c)),
     )
@@ -70,7 +81,7 @@ pub fn rsq(x: f32) -> f32 {
 /// `v_fract_f32`: `x - floor(x)`, below 1.0 (LLVM's `llvm.amdgcn.fract` is documented as
 /// `min(x - floor(x), 0x1.fffffep-1)`); infinities give NaN.
 pub fn fract(x: f32) -> f32 {
-    if x.is_infinite() {
+    if !x.is_finite() {
         return f32::NAN;
     }
     (x - x.floor()).min(f32::from_bits(0x3f7f_ffff))
@@ -128,9 +139,9 @@ fn inverse_is_denorm(x: f32) -> bool {
 
 /// `v_div_scale_f32 D, VCC, S0, S1, S2` (S1 the denominator, S2 the numerator, S0 the one of
 /// them to scale): the scaled value and the lane's VCC bit, following the pseudocode of
-/// V_DIV_SCALE_F32 in AMD's "RDNA2 ISA" (VOP3 opcodes) and "AMD GCN3 ISA" manuals. Where the
-/// pseudocode assigns D nothing, D is S0. `1/S1` is tested for a denormal result in f64,
-/// `S2/S1` in f32.
+/// V_DIV_SCALE_F32 in AMD's "RDNA2 ISA" (VOP3 opcodes) and "AMD GCN3 ISA" manuals, with one
+/// correction marked below. Where the pseudocode assigns D nothing, D is S0. `1/S1` is
+/// tested for an f32 denormal in f64, `S2/S1` in f32.
 pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
     let mut d = s0;
     let mut vcc = false;
@@ -148,8 +159,10 @@ pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
     } else if inverse_is_denorm(s1) && is_denorm32(s2 / s1) {
         vcc = true;
         if s0 == s1 {
-            // Only the denominator is scaled.
-            d = ldexp(s0, 64);
+            // Only the denominator is scaled. The manual's text scales by 2^64 here, which
+            // overflows every such denominator (|S1| > 2^126); the scaled quotient must move
+            // up into the normal range, so the project scales the denominator down.
+            d = ldexp(s0, -64);
         }
     } else if inverse_is_denorm(s1) {
         d = ldexp(s0, -64);
@@ -207,7 +220,8 @@ pub fn div_fmas(s0: u32, s1: u32, s2: u32, vcc: bool) -> u32 {
 
 /// `v_div_fixup_f32 D, S0, S1, S2` (S0 the quotient, S1 the denominator, S2 the numerator):
 /// the special cases of IEEE division, after V_DIV_FIXUP_F32 in AMD's "RDNA2 ISA" and "AMD
-/// GCN3 ISA" manuals. The NaN checks look at the numerator S2 first, then the denominator S1.
+/// GCN3 ISA" manuals, with one reading marked below. The NaN checks look at the numerator S2
+/// first, then the denominator S1, as the manuals write them.
 pub fn div_fixup(s0: u32, s1: u32, s2: u32) -> u32 {
     let (q, den, num) = (f32::from_bits(s0), f32::from_bits(s1), f32::from_bits(s2));
     let sign_out = (s1 ^ s2) & SIGN;
@@ -226,7 +240,10 @@ pub fn div_fixup(s0: u32, s1: u32, s2: u32) -> u32 {
     } else if exponent(num) - exponent(den) < -150 {
         // Underflow: below half the smallest denormal, rounds to zero.
         signed(0)
-    } else if exponent(den) == 255 {
+    } else if exponent(q) == 255 {
+        // The manual tests exponent(S1) here, which the branches above have ruled out; the
+        // project reads it as the quotient: a quotient that overflowed in the scaled
+        // computation (inf, or the NaN of inf - inf in the refinement) is an overflow.
         signed(0x7f80_0000)
     } else {
         signed(q.abs().to_bits())
@@ -296,6 +313,11 @@ mod tests {
         assert!(log(-1.0).is_nan() && sin(f32::INFINITY).is_nan());
         assert_eq!(fract(-1e-10).to_bits(), 0x3f7f_ffff);
         assert_eq!(fract(2.75), 0.75);
+        assert_eq!(
+            unary(0x7f80_0001, fract),
+            0x7fc0_0001,
+            "a NaN stays the NaN"
+        );
         assert_eq!(ldexp(1.0, -149).to_bits(), 1);
         assert_eq!(
             ldexp(1.5, -150).to_bits(),

@@ -146,7 +146,9 @@ fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
         d.op,
         SBufferLoadDword | SBufferLoadDwordx2 | SBufferLoadDwordx4
     );
-    // The address is formed once, at issue: the destination may overlap the base.
+    // The address is formed once, at issue, before any data returns: the destination may
+    // overlap the base ("AMD GCN3 ISA", Scalar Memory Operations: the data is written when
+    // the load returns, tracked by LGKM_CNT).
     let desc = descriptor(w, d.src[0]);
     let base = w.s64(d.src[0]) & 0xffff_ffff_ffff;
     for k in 0..n {
@@ -174,6 +176,7 @@ fn lane_addresses(
     addr_src: Src,
     third: Src,
     fourth: Src,
+    dword: u32,
 ) -> Option<u64> {
     let vaddr = match addr_src {
         Src::Vgpr(r) => Some(r),
@@ -190,7 +193,11 @@ fn lane_addresses(
             let index = vindex.wrapping_add(if desc.add_tid { lane as u32 } else { 0 });
             // The scalar offset is added after swizzling and range checking (GCN3 §8.1.5:
             // ADDR = base + sgpr_offset + buffer_offset), as a wave's scratch offset is.
-            let offset = voffset.wrapping_add(inst_offset as u32);
+            // Each dword of a multi-dword access is addressed on its own: in a swizzled
+            // buffer consecutive dwords of one lane are elements apart (GCN3 §8.1.5).
+            let offset = voffset
+                .wrapping_add(inst_offset as u32)
+                .wrapping_add(4 * dword);
             let bytes = d.op.info().narrow.map_or(4, |n| u32::from(n.bytes));
             desc.address_of(index, offset, bytes)
                 .map(|a| a.wrapping_add(u64::from(soffset)))
@@ -241,7 +248,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth) else {
+        let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth, 0) else {
             ctx.stats.buffer_out_of_range += 1;
             if !store {
                 for k in 0..n {
@@ -310,8 +317,26 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
             }
             continue;
         }
+        // Every dword's address is formed before any destination is written: the
+        // destination may overlap the address register.
+        let mut addrs = [Some(addr); 4];
+        if format == Format::Mubuf {
+            for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
+                *slot = lane_addresses(d, w, lane, addr_src, third, fourth, k as u32);
+            }
+        } else {
+            for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
+                *slot = Some(addr.wrapping_add(4 * k as u64));
+            }
+        }
         for k in 0..n {
-            let a = addr.wrapping_add(u64::from(4 * k));
+            let Some(a) = addrs[k as usize] else {
+                ctx.stats.buffer_out_of_range += 1;
+                if !store {
+                    w.set_v(data + k as u16, lane, 0);
+                }
+                continue;
+            };
             if store {
                 let v = w.v(data + k as u16, lane);
                 ctx.mem

@@ -188,31 +188,40 @@ fn shift64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
     });
 }
 
-/// `v_min_f32`: a NaN operand is ignored (the other is returned; NaN only if both are),
-/// and -0 is below +0, as the hardware does in IEEE mode for quiet NaNs.
+/// `v_min_f32` in IEEE mode (the mode the code generator's kernels run in; the simulator
+/// does not model the MODE register), as AMD's RDNA2 ISA manual writes V_MIN_F32: a
+/// signalling NaN operand gives itself quieted (the first one first), a quiet NaN operand
+/// gives the other operand (so two quiet NaNs give the second), and -0 orders below +0.
 pub fn fmin(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        return if b.is_nan() { f32::NAN } else { b };
-    }
-    if b.is_nan() {
-        return a;
-    }
-    if a < b || (a == b && a.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
+    min_max(a, b, true)
 }
 
-/// `v_max_f32`: as [`fmin`], with +0 above -0.
+/// `v_max_f32` in IEEE mode: as [`fmin`], with +0 above -0.
 pub fn fmax(a: f32, b: f32) -> f32 {
+    min_max(a, b, false)
+}
+
+fn min_max(a: f32, b: f32, min: bool) -> f32 {
+    const QUIET: u32 = 1 << 22;
+    let signalling = |x: f32| x.is_nan() && x.to_bits() & QUIET == 0;
+    if signalling(a) {
+        return f32::from_bits(a.to_bits() | QUIET);
+    }
+    if signalling(b) {
+        return f32::from_bits(b.to_bits() | QUIET);
+    }
     if a.is_nan() {
-        return if b.is_nan() { f32::NAN } else { b };
+        return b;
     }
     if b.is_nan() {
         return a;
     }
-    if a > b || (a == b && a.is_sign_positive()) {
+    let a_first = if a == b {
+        a.is_sign_negative() == min
+    } else {
+        (a < b) == min
+    };
+    if a_first {
         a
     } else {
         b

@@ -1,5 +1,5 @@
-//! `gpuabi agx ...`: the Apple AGX shader-part ABI (vertex, fragment, tile buffer) and the
-//! part linker.
+//! `gpuabi agx ...`: the Apple AGX shader-part ABI (vertex, fragment, tile buffer), the
+//! part linker, and the assembler and disassembler (`agx_asm`).
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +30,12 @@ pub enum AgxCommand {
     Velem(VelemArgs),
     /// Link prolog, main shader and epilog code into one program.
     Link(LinkArgs),
+    /// Assemble AGX instructions written in Mesa's disassembler syntax.
+    Asm(super::agx_asm::AsmArgs),
+    /// Disassemble AGX machine code into Mesa's disassembler syntax.
+    Disasm(super::agx_asm::DisasmArgs),
+    /// Run AGX code on one SIMD group from a start state and print the end state.
+    Sim(super::agx_sim::SimArgs),
 }
 
 /// Robustness level of the vertex prolog key.
@@ -194,6 +200,9 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Tilebuffer(a) => tilebuffer(a),
         AgxCommand::Velem(a) => velem(a),
         AgxCommand::Link(a) => link_cmd(a),
+        AgxCommand::Asm(a) => super::agx_asm::asm(a),
+        AgxCommand::Disasm(a) => super::agx_asm::disasm(a),
+        AgxCommand::Sim(a) => super::agx_sim::sim(a),
     }
 }
 

@@ -11,7 +11,7 @@ use codespan_reporting::term::{self, termcolor::Buffer};
 use gpuabi_catalyst::args::Vec3Policy;
 use gpuabi_catalyst::description::{self, DescFormat, DescriptionError};
 use gpuabi_catalyst::driver::{Device, DEFAULT_DRIVER};
-use gpuabi_catalyst::layout::{layout, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
+use gpuabi_catalyst::layout::{layout, NotesPolicy, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
 use gpuabi_catalyst::opencl::{parse_kernels, select_kernel, SourceError};
 use gpuabi_catalyst::registers::Dims;
 use gpuabi_catalyst::render;
@@ -21,11 +21,38 @@ use gpuabi_catalyst::userdata;
 use super::write_output;
 
 /// Commands about the Catalyst OpenCL 1.2 kernel ABI.
+// Parsed once per run: the size difference between the flag sets does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum CatalystCommand {
     /// Lay out a kernel: cb1 offsets, resource ids, user data, registers, PGM_RSRC2,
     /// metadata, CAL notes and header.
     Layout(LayoutArgs),
+    /// Read an AMD Catalyst OpenCL 1.2 binary (.clo): for each kernel, the layout it
+    /// records (arguments, ids, user data, PGM_RSRC2, CAL notes, header) and its code.
+    Inspect(InspectArgs),
+}
+
+/// Output formats of `catalyst inspect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InspectFormat {
+    /// A readable summary per kernel.
+    Text,
+    /// JSON: per kernel the fields of `catalyst layout --format json`, plus the code.
+    Json,
+}
+
+/// Flags of `catalyst inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The binary (outer ELF32 or ELF64 with __OpenCL_<kernel>_* symbols).
+    pub file: PathBuf,
+    /// Only this kernel (JSON: the kernel's object alone, not the file object).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InspectFormat,
 }
 
 /// Output formats of `catalyst layout`.
@@ -58,6 +85,15 @@ pub enum Vec3Arg {
     /// CLRX: 32 bytes.
     Clrx,
     /// AMD's compilers: 16 bytes.
+    Amd,
+}
+
+/// Whose metadata and CAL notes `catalyst layout` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotesArg {
+    /// CLRX's.
+    Clrx,
+    /// AMD's drivers' (as observed in their binaries).
     Amd,
 }
 
@@ -106,10 +142,12 @@ pub struct LayoutArgs {
     /// The kernel uses printf (.useprintf).
     #[arg(long)]
     pub printf: bool,
-    /// The program has global constant data used by the kernel (.useconstdata).
+    /// The program has global constant data used by the kernel (.globaldata,
+    /// .useconstdata); give its size with --const-data-size.
     #[arg(long)]
     pub const_data: bool,
-    /// Size in bytes of the global constant data (old drivers' constant-buffer note).
+    /// Size in bytes of the global constant data; 0 means none, as CLRX takes an empty
+    /// .globaldata (no ;memory:datareqd, no cb2).
     #[arg(long, default_value_t = 0)]
     pub const_data_size: u32,
     /// Size of 64-bit 3-vectors in cb1: clrx (32 bytes) or amd (16 bytes).
@@ -157,6 +195,13 @@ pub struct LayoutArgs {
     /// amd user-data policy: the code does not read the setup buffer cb0.
     #[arg(long)]
     pub no_setup_buffer: bool,
+    /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
+    /// wrote: an extra UAV-note entry, RW for unused const global and for const local
+    /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
+    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
+    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
+    #[arg(long, value_enum, default_value = "clrx")]
+    pub notes: NotesArg,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -168,6 +213,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 pub fn run(cmd: CatalystCommand) -> anyhow::Result<()> {
     match cmd {
         CatalystCommand::Layout(args) => run_layout(&args),
+        CatalystCommand::Inspect(args) => run_inspect(&args),
     }
 }
 
@@ -289,6 +335,10 @@ fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
         cws,
         const_samplers: a.sampler.clone(),
         setup_buffer_used: !a.no_setup_buffer,
+        notes: match a.notes {
+            NotesArg::Clrx => NotesPolicy::Clrx,
+            NotesArg::Amd => NotesPolicy::Amd,
+        },
     })
 }
 
@@ -304,6 +354,35 @@ fn run_layout(a: &LayoutArgs) -> anyhow::Result<()> {
         CatalystFormat::Json => render::json::render(&l),
         CatalystFormat::Svg => render::svg::render(&l),
         CatalystFormat::Clrx => render::clrx::render(&l),
+    };
+    write_output(&out)
+}
+
+fn run_inspect(a: &InspectArgs) -> anyhow::Result<()> {
+    let path = &a.file;
+    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bin =
+        gpuabi_catalyst::binary::read(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    if let Some(name) = &a.kernel {
+        let names: Vec<String> = bin.kernels.iter().map(|k| k.kernel.clone()).collect();
+        bin.kernels.retain(|k| &k.kernel == name);
+        if bin.kernels.is_empty() {
+            bail!(
+                "--kernel: no kernel '{name}' in {} (it has: {})",
+                path.display(),
+                names.join(", ")
+            );
+        }
+    }
+    let out = match (a.format, &a.kernel) {
+        (InspectFormat::Json, Some(_)) => serde_json::to_string_pretty(&bin.kernels[0])?,
+        (InspectFormat::Json, None) => serde_json::to_string_pretty(&bin)?,
+        (InspectFormat::Text, _) => bin
+            .kernels
+            .iter()
+            .map(render::inspect::render)
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     write_output(&out)
 }

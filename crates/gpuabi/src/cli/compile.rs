@@ -59,7 +59,13 @@ impl TargetArgs {
         if let Some(w) = self.wave {
             o.wave = WaveSize::from_lanes(w)
                 .filter(|w| target.supports(*w))
-                .ok_or_else(|| anyhow!("--wave {w}: {} runs waves of {}", target.name(), if target.is_rdna() { "32 or 64" } else { "64" }))?;
+                .ok_or_else(|| {
+                    anyhow!(
+                        "--wave {w}: {} runs waves of {}",
+                        target.name(),
+                        if target.is_rdna() { "32 or 64" } else { "64" }
+                    )
+                })?;
         }
         o.entry = match self.entry {
             EntryArg::Hsa => Entry::Hsa,
@@ -106,12 +112,26 @@ pub struct CompileArgs {
 }
 
 /// Compiles `module`, rendering a located error against the source.
-pub fn compile_module(module: &Module, opts: &Options, file: &Path, source: &str) -> Result<Compiled> {
+pub fn compile_module(
+    module: &Module,
+    opts: &Options,
+    file: &Path,
+    source: &str,
+) -> Result<Compiled> {
     gpuabi_codegen::compile(module, opts).map_err(|e| {
         let name = file.display().to_string();
         match &e {
-            CodegenError::Unsupported { start, end, what, .. } => {
-                let d = Diagnostic::new(e.to_string(), Span { start: *start, end: *end }, what.clone());
+            CodegenError::Unsupported {
+                start, end, what, ..
+            } => {
+                let d = Diagnostic::new(
+                    e.to_string(),
+                    Span {
+                        start: *start,
+                        end: *end,
+                    },
+                    what.clone(),
+                );
                 eprint!("{}", d.render(&name, source));
                 anyhow!("{name}: cannot compile for {}", opts.target.name())
             }
@@ -141,7 +161,9 @@ pub fn run(a: CompileArgs) -> Result<()> {
         }
     };
     match &a.output {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("-o {}: cannot write", p.display())),
+        Some(p) => {
+            std::fs::write(p, text).with_context(|| format!("-o {}: cannot write", p.display()))
+        }
         None => write_output(&text),
     }
 }

@@ -2,6 +2,8 @@
 
 pub mod aco;
 pub mod agx;
+mod agx_asm;
+mod agx_sim;
 pub mod asm;
 pub mod catalyst;
 pub mod compile;
@@ -11,7 +13,7 @@ mod output;
 pub mod run;
 pub mod sim;
 
-pub use input::{read_bytes, read_text};
+pub use input::{read_bytes, read_text, MAX_INPUT_BYTES};
 pub use output::{write_output, Format};
 
 /// Prints an error with its context chain (`--flag: what was wrong`) to standard error.

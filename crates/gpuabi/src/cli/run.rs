@@ -160,7 +160,9 @@ pub fn run(a: RunArgs) -> Result<()> {
             };
             let out = gpuabi_exec::run(&compiled, &kernel, &dispatch, &args, &buffers, &sim_limits)
                 .map_err(|e| match &e {
-                    gpuabi_exec::ExecError::Sim { span: Some((s, t)), .. } => {
+                    gpuabi_exec::ExecError::Sim {
+                        span: Some((s, t)), ..
+                    } => {
                         let d = gpuabi_ir::Diagnostic::new(
                             e.to_string(),
                             gpuabi_ir::ir::Span { start: *s, end: *t },
@@ -224,7 +226,11 @@ fn print_stats(s: &gpuabi_sim::Stats) -> Result<()> {
         }
     }
     let _ = writeln!(out, "lane instructions: {}", s.lane_instructions);
-    let _ = writeln!(out, "average active lanes per VALU instruction: {:.1}", s.average_valu_lanes());
+    let _ = writeln!(
+        out,
+        "average active lanes per VALU instruction: {:.1}",
+        s.average_valu_lanes()
+    );
     let _ = writeln!(out, "scratch bytes stored: {}", s.scratch_bytes_stored);
     let _ = writeln!(out, "scratch bytes loaded: {}", s.scratch_bytes_loaded);
     write_output(&out)

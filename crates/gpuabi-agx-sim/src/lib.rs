@@ -1,0 +1,23 @@
+//! A simulator of one Apple AGX (G13) SIMD group: 32 lanes, the register file in 16-bit
+//! halves, uniform registers, the execution mask driven by the nesting counter in `r0l`
+//! (`if`/`else`/`while`/`pop_exec`), and device loads with their format conversions.
+//!
+//! Semantics follow Dougall Johnson's applegpu (`applegpu.py` and `fma.py`): integer
+//! arithmetic with shifts and saturation, the bitfield unit, the truth-table bitwise
+//! unit, fp32/fp16 arithmetic rounded once (fp32 flushing subnormals), compare-and-select,
+//! ballots, shuffles and `device_load`. Beyond what applegpu emulates, it runs stores of
+//! the unconverted formats, integer/float conversions and the rounding and
+//! transcendental float functions, with the rules `convert` states. Instructions outside
+//! that set end the run with an error naming the instruction.
+
+mod convert;
+mod error;
+mod exec;
+mod float;
+mod load;
+mod state;
+
+pub use error::SimError;
+pub use exec::run;
+pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
+pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};

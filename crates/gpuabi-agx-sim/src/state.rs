@@ -1,0 +1,164 @@
+//! The state of one SIMD group: 32 lanes of 16-bit register halves, uniform halves, the
+//! execution mask and device memory regions.
+
+use crate::error::SimError;
+
+/// Lanes in a SIMD group.
+pub const LANES: usize = 32;
+/// GPR halves per lane (r0l..r127h, the 8-bit register field of the encodings).
+pub const GPR_HALVES: usize = 256;
+/// Uniform halves (u0l..u255h, the 9-bit uniform field).
+pub const UNIFORM_HALVES: usize = 512;
+
+/// A region of device memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// First byte address.
+    pub address: u64,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Machine state of one SIMD group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// Bit i set: lane i is active.
+    pub exec: u32,
+    /// `gpr[lane][half]`.
+    pub gpr: Vec<[u16; GPR_HALVES]>,
+    /// Uniform halves, shared by all lanes.
+    pub uniforms: Vec<u16>,
+    /// Device memory.
+    pub memory: Vec<Region>,
+    /// Whether reads of unmapped addresses return zeros instead of faulting (the
+    /// soft-fault mode of the driver, which maps a zero page over unmapped memory).
+    pub soft_fault: bool,
+    /// GPR halves written by the program in any lane.
+    pub written: Vec<bool>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            exec: u32::MAX,
+            gpr: vec![[0; GPR_HALVES]; LANES],
+            uniforms: vec![0; UNIFORM_HALVES],
+            memory: Vec::new(),
+            soft_fault: false,
+            written: vec![false; GPR_HALVES],
+        }
+    }
+}
+
+fn halves_of(size: u32) -> usize {
+    (size / 16) as usize
+}
+
+impl State {
+    /// Reads `size` bits (16, 32 or 64) of lane `lane` starting at half `half`.
+    pub fn read_gpr(&self, lane: usize, half: u32, size: u32) -> Result<u64, SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        let regs = &self.gpr[lane];
+        if h + n > GPR_HALVES {
+            return Err(SimError::RegisterRange { half, size });
+        }
+        Ok((0..n).fold(0u64, |v, i| v | (u64::from(regs[h + i]) << (16 * i))))
+    }
+
+    /// Writes the low `size` bits of `value` to lane `lane` at half `half`.
+    pub fn write_gpr(
+        &mut self,
+        lane: usize,
+        half: u32,
+        size: u32,
+        value: u64,
+    ) -> Result<(), SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > GPR_HALVES {
+            return Err(SimError::RegisterRange { half, size });
+        }
+        for i in 0..n {
+            self.gpr[lane][h + i] = (value >> (16 * i)) as u16;
+            self.written[h + i] = true;
+        }
+        Ok(())
+    }
+
+    /// Sets `size` bits of lane `lane` at half `half` without marking them written (for
+    /// building a start state).
+    pub fn set_gpr(
+        &mut self,
+        lane: usize,
+        half: u32,
+        size: u32,
+        value: u64,
+    ) -> Result<(), SimError> {
+        self.write_gpr(lane, half, size, value)?;
+        let h = half as usize;
+        for w in &mut self.written[h..h + halves_of(size)] {
+            *w = false;
+        }
+        Ok(())
+    }
+
+    /// Sets `size` bits of the uniforms at half `half`.
+    pub fn set_uniform(&mut self, half: u32, size: u32, value: u64) -> Result<(), SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > UNIFORM_HALVES {
+            return Err(SimError::UniformRange { half, size });
+        }
+        for i in 0..n {
+            self.uniforms[h + i] = (value >> (16 * i)) as u16;
+        }
+        Ok(())
+    }
+
+    /// Reads `size` bits of the uniforms at half `half`.
+    pub fn read_uniform(&self, half: u32, size: u32) -> Result<u64, SimError> {
+        let h = half as usize;
+        let n = halves_of(size);
+        if h + n > UNIFORM_HALVES {
+            return Err(SimError::UniformRange { half, size });
+        }
+        Ok((0..n).fold(0u64, |v, i| {
+            v | (u64::from(self.uniforms[h + i]) << (16 * i))
+        }))
+    }
+
+    /// Reads one byte of device memory; unmapped bytes read as zero under soft fault.
+    pub fn read_byte(&self, address: u64) -> Option<u8> {
+        for r in &self.memory {
+            if address >= r.address && address - r.address < r.bytes.len() as u64 {
+                return Some(r.bytes[(address - r.address) as usize]);
+            }
+        }
+        self.soft_fault.then_some(0)
+    }
+
+    /// Writes one byte of device memory; `false` when the address is unmapped and soft
+    /// fault is off (under soft fault the write is dropped).
+    pub fn write_byte(&mut self, address: u64, value: u8) -> bool {
+        for r in &mut self.memory {
+            if address >= r.address && address - r.address < r.bytes.len() as u64 {
+                r.bytes[(address - r.address) as usize] = value;
+                return true;
+            }
+        }
+        self.soft_fault
+    }
+
+    /// Whether lane `lane` is active.
+    pub fn active(&self, lane: usize) -> bool {
+        self.exec >> lane & 1 == 1
+    }
+
+    /// Recomputes the execution mask from the nesting counter `r0l`: active when 0.
+    pub fn exec_from_r0l(&mut self) {
+        self.exec = (0..LANES)
+            .filter(|&l| self.gpr[l][0] == 0)
+            .fold(0, |m, l| m | 1 << l);
+    }
+}

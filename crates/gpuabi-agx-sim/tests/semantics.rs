@@ -1,0 +1,151 @@
+//! Instructions applegpu's emulator does not run, checked against values worked out by
+//! hand: stores of the unconverted formats (the inverse of `device_load`'s addressing in
+//! applegpu's `DeviceLoadInstructionDesc`), conversions and float functions (the rules
+//! stated in the crate; IEEE 754 values computed by hand), and the soft-fault rule.
+
+use gpuabi_agx_isa::assemble;
+use gpuabi_agx_sim::{run, Region, SimError, State};
+
+fn exec(src: &str, st: &mut State) -> Result<usize, SimError> {
+    let p = assemble(src, "t.s").expect("assembles");
+    run(&p.bytes, st, 1000)
+}
+
+fn lane0(st: &State, half: u32, size: u32) -> u64 {
+    st.read_gpr(0, half, size).unwrap()
+}
+
+#[test]
+fn stores_write_little_endian_elements() {
+    let mut st = State {
+        exec: 1,
+        ..State::default()
+    };
+    st.memory.push(Region {
+        address: 0x1000,
+        bytes: vec![0; 16],
+    });
+    st.set_uniform(8, 64, 0x1000).unwrap(); // du4
+    st.set_gpr(0, 2, 32, 0x1122_3344).unwrap(); // r1
+    st.set_gpr(0, 4, 32, 0x5566_7788).unwrap(); // r2
+                                                // i32 elements 1 and 2 (mask xy after index 1): bytes 4..12.
+    exec("store r1_r2, du4, 1, i32, xy, a\n", &mut st).unwrap();
+    assert_eq!(
+        st.memory[0].bytes,
+        [0, 0, 0, 0, 0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55, 0, 0, 0, 0]
+    );
+    // i16 from r1l to element 7 (bytes 14..16), mask z skips two elements: index 5 + 2.
+    exec("store r1l, du4, 5, i16, z, a\n", &mut st).unwrap();
+    assert_eq!(&st.memory[0].bytes[14..], &[0x44, 0x33]);
+}
+
+#[test]
+fn unmapped_stores_fault_unless_soft_fault() {
+    let mut st = State::default();
+    let e = exec("store r0, du0, 0, i32, x, a\n", &mut st).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SimError::Fault {
+                lane: 0,
+                address: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let mut st = State {
+        soft_fault: true,
+        ..State::default()
+    };
+    exec(
+        "store r0, du0, 0, i32, x, a\nload r1, du0, 0, i32, x, a\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(lane0(&st, 2, 32), 0);
+}
+
+#[test]
+fn conversions() {
+    let mut st = State {
+        exec: 1,
+        ..State::default()
+    };
+    st.set_gpr(0, 2, 32, 16_777_219).unwrap(); // r1 = 2^24 + 3
+    st.set_gpr(0, 4, 32, 0xc020_0000).unwrap(); // r2 = -2.5f
+    st.set_gpr(0, 6, 32, 0xffff_fffe).unwrap(); // r3 = -2 (s32)
+    exec(
+        "u32_to_f r4, r1, rte\nu32_to_f r5, r1, rtz\nf_to_s32 r6, r2, rtz\n\
+         f_to_s32 r7, r2, rte\ns32_to_f r8, r3, rte\nu32_to_f r9l, r1, rte\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(lane0(&st, 8, 32), 0x4b80_0002); // 2^24 + 4
+    assert_eq!(lane0(&st, 10, 32), 0x4b80_0001); // 2^24 + 2
+    assert_eq!(lane0(&st, 12, 32), 0xffff_fffe); // -2
+    assert_eq!(lane0(&st, 14, 32), 0xffff_fffe); // -2 (ties to even)
+    assert_eq!(lane0(&st, 16, 32), 0xc000_0000); // -2.0f
+    assert_eq!(lane0(&st, 18, 16), 0x7c00); // beyond fp16: infinity
+}
+
+#[test]
+fn float_functions() {
+    let mut st = State {
+        exec: 1,
+        ..State::default()
+    };
+    st.set_gpr(0, 2, 32, 0xbfc0_0000).unwrap(); // r1 = -1.5f
+    st.set_gpr(0, 4, 32, 0x4020_0000).unwrap(); // r2 = 2.5f
+    st.set_gpr(0, 6, 32, 0x4080_0000).unwrap(); // r3 = 4.0f
+    exec(
+        "floor r4, r1\nceil r5, r1\ntrunc r6, r1\nrint r7, r2\nrcp r8, r3\nrsqrt r9, r3\n\
+         log2 r10, r3\nexp2 r11, r3\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(lane0(&st, 8, 32), 0xc000_0000); // floor(-1.5) = -2
+    assert_eq!(lane0(&st, 10, 32), 0xbf80_0000); // ceil(-1.5) = -1
+    assert_eq!(lane0(&st, 12, 32), 0xbf80_0000); // trunc(-1.5) = -1
+    assert_eq!(lane0(&st, 14, 32), 0x4000_0000); // rint(2.5) = 2 (ties to even)
+    assert_eq!(lane0(&st, 16, 32), 0x3e80_0000); // 1/4
+    assert_eq!(lane0(&st, 18, 32), 0x3f00_0000); // 1/sqrt(4)
+    assert_eq!(lane0(&st, 20, 32), 0x4000_0000); // log2(4) = 2
+    assert_eq!(lane0(&st, 22, 32), 0x4180_0000); // 2^4 = 16
+}
+
+#[test]
+fn unsupported_instructions_are_named() {
+    let mut st = State::default();
+    let e = exec("ldimm r0l, 0\nsample_mask 255, 255\n", &mut st).unwrap_err();
+    assert!(
+        matches!(&e, SimError::Unsupported { offset: 4, text, .. } if text.starts_with("sample_mask")),
+        "{e}"
+    );
+}
+
+#[test]
+fn step_limit_ends_a_loop() {
+    let mut st = State::default();
+    let e = exec("top: jmp_any top\n", &mut st).unwrap_err();
+    assert_eq!(e, SimError::StepLimit(1000));
+}
+
+#[test]
+fn nesting_counter_overflow_is_an_error() {
+    // A lane already inactive at depth 65535 cannot nest deeper.
+    let mut st = State::default();
+    st.set_gpr(3, 0, 16, 0xffff).unwrap();
+    let e = exec("if r1, 0, 1, ieq\n", &mut st).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SimError::Nesting {
+                offset: 0,
+                lane: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}

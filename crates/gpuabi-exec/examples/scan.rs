@@ -1,0 +1,94 @@
+//! Looks for generated programs whose compiled code disagrees with the interpreter, and
+//! prints each failing seed with its size, smallest programs being the easiest to study:
+//!
+//! `cargo run --release -p gpuabi-exec --example scan -- TARGET WAVE MAX_VGPRS MAX_SGPRS
+//! MAX_INSTRS SEEDS` (MAX_INSTRS 0: the generator's default size), e.g.
+//! `... -- gfx1030 32 24 32 60 1000`.
+
+use gpuabi_fuzz::program::{generate, ArgValue, GenConfig};
+use gpuabi_ir::interp::{Dispatch, Limits, Memory, Program};
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    if a.len() != 7 {
+        eprintln!("usage: scan TARGET WAVE MAX_VGPRS MAX_SGPRS MAX_INSTRS SEEDS");
+        std::process::exit(2);
+    }
+    let num = |i: usize| -> u64 {
+        a[i].parse().unwrap_or_else(|_| {
+            eprintln!("argument {i}: `{}` is not a number", a[i]);
+            std::process::exit(2)
+        })
+    };
+    let Ok(target) = a[1].parse::<gpuabi_amdgpu::Target>() else {
+        eprintln!("TARGET: expected gfx8, gfx1030 or gfx1100");
+        std::process::exit(2)
+    };
+    let Some(wave) = gpuabi_amdgpu::WaveSize::from_lanes(num(2) as u32) else {
+        eprintln!("WAVE: expected 32 or 64");
+        std::process::exit(2)
+    };
+    let max_instrs = num(5) as usize;
+    let cfg = if max_instrs == 0 {
+        GenConfig::default()
+    } else {
+        GenConfig {
+            max_instrs,
+            max_burst: max_instrs / 2,
+            ..GenConfig::default()
+        }
+    };
+    let mut opts = gpuabi_codegen::Options::new(target);
+    opts.wave = wave;
+    opts.max_vgprs = num(3) as u16;
+    opts.max_sgprs = num(4) as u16;
+    for seed in 0..num(6) {
+        let p = generate(seed, &cfg);
+        let lines = p.source.lines().count();
+        let module = gpuabi_ir::parse(&p.source).expect("generated programs parse");
+        let program = Program::new(&module).expect("generated programs verify");
+        let limits = Limits::default();
+        let mut mem = Memory::new(limits.max_memory_bytes);
+        for (n, d) in &p.buffers {
+            mem.add(n, d.clone()).expect("generated buffers fit");
+        }
+        let args: Vec<u64> = p
+            .arg_values
+            .iter()
+            .map(|x| match x {
+                ArgValue::Bits(b) => *b,
+                ArgValue::Buffer { name, offset } => mem.address(name).expect("buffer") + offset,
+            })
+            .collect();
+        let d = Dispatch {
+            global_size: p.grid,
+            group_size: p.group,
+            global_offset: p.offset,
+            work_dim: p.work_dim,
+        };
+        program
+            .dispatch(&p.kernel, &args, &d, &mut mem, &limits)
+            .expect("generated programs run");
+        let expected: Vec<(String, Vec<u8>)> = mem
+            .buffers
+            .iter()
+            .map(|b| (b.name.clone(), b.data.clone()))
+            .collect();
+        let compiled = match gpuabi_codegen::compile(&module, &opts) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("seed {seed} ({lines} lines): {e}");
+                continue;
+            }
+        };
+        let sim = gpuabi_sim::Limits::default();
+        match gpuabi_exec::run(&compiled, &p.kernel, &d, &args, &p.buffers, &sim) {
+            Ok(out) => {
+                if let Some(diff) = gpuabi_exec::first_difference(&expected, &out.buffers) {
+                    println!("seed {seed} ({lines} lines): {diff:?}");
+                }
+            }
+            Err(e) => println!("seed {seed} ({lines} lines): {e}"),
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Semantics of the bit-counting, float, compare, 64-bit multiply-add, source-modifier and
+//! sub-dword memory instructions, against hand-computed values.
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_sim::{Descriptor, Image, LaneValues, Machine, Wave, WaveSetup};
+
+fn machine(target: Target, wave: WaveSize, body: &str) -> Machine {
+    let text = format!("main:\n{body}\n\ts_endpgm\n");
+    let p = parse(&text, target, wave).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    Machine::new(Image::new(&p).unwrap())
+}
+
+fn run(target: Target, wave: WaveSize, body: &str, setup: WaveSetup) -> Wave {
+    machine(target, wave, body)
+        .run("main", &[setup])
+        .unwrap()
+        .expect("one wave")
+}
+
+fn f(w: &Wave, v: u16) -> f32 {
+    f32::from_bits(w.v(v, 0))
+}
+
+fn uniform(regs: &[(u16, u32)]) -> WaveSetup {
+    WaveSetup {
+        vgprs: regs
+            .iter()
+            .map(|&(r, v)| (r, LaneValues::Uniform(v)))
+            .collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn bit_counts() {
+    for (target, wave) in [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+    ] {
+        let (ffbh, flbit) = if target == Target::Gfx1100 {
+            ("v_clz_i32_u32", "s_clz_i32_u32")
+        } else {
+            ("v_ffbh_u32", "s_flbit_i32_b32")
+        };
+        let w = run(
+            target,
+            wave,
+            &format!(
+                "v_bcnt_u32_b32 v0, v1, 3\n {ffbh} v2, 1\n {ffbh} v3, 0\n {ffbh} v4, v1\n \
+                 {flbit} s0, 0x10000\n {flbit} s1, 0\n v_cvt_f32_ubyte0 v5, 0x1234"
+            ),
+            uniform(&[(1, 0x8000_00ff)]),
+        );
+        assert_eq!(w.v(0, 0), 9 + 3, "popcount(0x800000ff) + 3");
+        assert_eq!(w.v(2, 0), 31);
+        assert_eq!(w.v(3, 0), u32::MAX, "no bit set gives -1");
+        assert_eq!(w.v(4, 0), 0);
+        assert_eq!(w.sgpr[0], 15);
+        assert_eq!(w.sgpr[1], u32::MAX);
+        assert_eq!(f(&w, 5), 52.0, "low byte 0x34");
+    }
+}
+
+#[test]
+fn rounding_and_transcendentals() {
+    let w = run(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "v_ceil_f32 v10, -0.5\n v_trunc_f32 v11, v1\n v_rndne_f32 v12, v2\n v_rndne_f32 v13, v3\n \
+         v_fract_f32 v14, -0.5\n v_sin_f32 v15, 0.5\n v_cos_f32 v16, 0.5\n v_exp_f32 v17, -1.0\n \
+         v_log_f32 v18, 4.0\n v_rsq_f32 v19, 4.0\n v_ldexp_f32 v20, 1.0, s0\n v_ldexp_f32 v21, v4, 2\n \
+         v_log_f32 v22, -1.0\n v_sqrt_f32 v23, -1.0\n v_add_f32 v24, v5, v6\n v_mul_f32 v25, v7, 1.0",
+        WaveSetup {
+            sgprs: vec![(0, (-149i32) as u32)],
+            ..uniform(&[
+                (1, (-1.5f32).to_bits()),
+                (2, 2.5f32.to_bits()),
+                (3, 3.5f32.to_bits()),
+                (4, 3.0f32.to_bits()),
+                (5, f32::INFINITY.to_bits()),
+                (6, f32::NEG_INFINITY.to_bits()),
+                // A signalling NaN with a payload.
+                (7, 0xff80_0123),
+            ])
+        },
+    );
+    assert_eq!(w.v(10, 0), 0x8000_0000, "ceil(-0.5) = -0");
+    assert_eq!(f(&w, 11), -1.0);
+    assert_eq!(f(&w, 12), 2.0, "ties to even");
+    assert_eq!(f(&w, 13), 4.0);
+    assert_eq!(f(&w, 14), 0.5, "-0.5 - floor(-0.5)");
+    // sin(2π·0.5): r = 0.5 - round_ties_even(0.5) = 0.5, and sin of the f64 nearest π is
+    // 1.2246e-16, not 0.
+    assert!(
+        f(&w, 15) > 1.22e-16 && f(&w, 15) < 1.23e-16,
+        "{}",
+        f(&w, 15)
+    );
+    assert_eq!(f(&w, 16), -1.0);
+    assert_eq!(f(&w, 17), 0.5);
+    assert_eq!(f(&w, 18), 2.0);
+    assert_eq!(f(&w, 19), 0.5);
+    assert_eq!(w.v(20, 0), 1, "2^-149 is the smallest denormal");
+    assert_eq!(f(&w, 21), 12.0);
+    assert_eq!(
+        w.v(22, 0),
+        0x7fc0_0000,
+        "log of a negative number: default NaN"
+    );
+    assert_eq!(w.v(23, 0), 0x7fc0_0000);
+    assert_eq!(
+        w.v(24, 0),
+        0x7fc0_0000,
+        "inf - inf: default NaN, not the host's"
+    );
+    assert_eq!(w.v(25, 0), 0xffc0_0123, "a NaN operand comes back quieted");
+}
+
+#[test]
+fn source_modifiers() {
+    let w = run(
+        Target::Gfx8,
+        WaveSize::W64,
+        "v_add_f32_e64 v10, -|v1|, 1.0\n v_fma_f32 v11, -v1, |v2|, neg(v3)\n \
+         v_mul_f32 v12, abs(v2), v1\n v_cmp_gt_f32_e64 s[0:1], |v1|, 2.0\n v_cmp_class_f32 vcc, -v4, 4",
+        uniform(&[
+            (1, (-3.0f32).to_bits()),
+            (2, (-2.0f32).to_bits()),
+            (3, 0.5f32.to_bits()),
+            (4, f32::INFINITY.to_bits()),
+        ]),
+    );
+    assert_eq!(f(&w, 10), -2.0, "-|-3| + 1");
+    assert_eq!(f(&w, 11), 5.5, "3 * 2 - 0.5");
+    assert_eq!(f(&w, 12), -6.0, "2 * -3");
+    assert_eq!(w.sgpr[0], u32::MAX, "|-3| > 2 in every lane");
+    assert_eq!(w.vcc(), u64::MAX, "-inf has class bit 2");
+}
+
+#[test]
+fn compares_and_wide_multiply_add() {
+    let w = run(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "v_cmp_lt_i64 s0, v[0:1], 0\n v_cmp_lt_u64 s1, v[0:1], 0\n v_cmp_eq_u64 s2, v[0:1], -1\n \
+         v_cmp_o_f32 s3, v4, v5\n v_cmp_o_f32 s4, v5, v5\n \
+         v_mad_u64_u32 v[6:7], s5, v2, v2, v[0:1]\n v_mad_u64_u32 v[8:9], s6, v2, 2, 3",
+        WaveSetup {
+            exec: Some(0b101),
+            ..uniform(&[
+                (0, u32::MAX),
+                (1, u32::MAX),
+                (2, u32::MAX),
+                (4, f32::NAN.to_bits()),
+                (5, 1.0f32.to_bits()),
+            ])
+        },
+    );
+    assert_eq!(w.sgpr[0], 0b101, "-1 < 0 signed, active lanes only");
+    assert_eq!(w.sgpr[1], 0, "0xffff_ffff_ffff_ffff < 0 unsigned is false");
+    assert_eq!(w.sgpr[2], 0b101);
+    assert_eq!(w.sgpr[3], 0, "NaN is unordered");
+    assert_eq!(w.sgpr[4], 0b101);
+    // (2^32-1)^2 + (2^64-1) = 2^65 - 2^33: low 64 bits 0xffff_fffe_0000_0000, carry out.
+    assert_eq!((w.v(6, 0), w.v(7, 0)), (0, 0xffff_fffe));
+    assert_eq!(w.sgpr[5], 0b101);
+    // (2^32-1)*2 + 3 = 0x2_0000_0001, no carry.
+    assert_eq!((w.v(8, 0), w.v(9, 0)), (1, 2));
+    assert_eq!(w.sgpr[6], 0);
+    assert_eq!(w.v(6, 1), 0, "inactive lane untouched");
+}
+
+/// Loads and stores of bytes and shorts: the byte at offset 1 is 0x80 (sign bit set), the
+/// short at offset 2 is 0x8001. `setup` gets the buffer's address; v14 holds 0x12345678.
+fn narrow_memory(
+    target: Target,
+    wave: WaveSize,
+    body: &str,
+    setup: impl Fn(u64) -> WaveSetup,
+) -> Vec<u8> {
+    let mut m = machine(target, wave, body);
+    let id = m
+        .memory
+        .add(
+            "buf",
+            vec![0x11, 0x80, 0x01, 0x80, 0, 0, 0, 0, 0, 0],
+            1 << 20,
+        )
+        .unwrap();
+    let base = m.memory.buffer(id).base;
+    let mut setup = setup(base);
+    setup.vgprs.push((14, LaneValues::Uniform(0x1234_5678)));
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
+    assert_eq!(w.v(10, 0), 0x80, "ubyte zero-extends");
+    assert_eq!(w.v(11, 0), 0xffff_ff80, "sbyte sign-extends");
+    assert_eq!(w.v(12, 0), 0x8001, "ushort zero-extends");
+    assert_eq!(w.v(13, 0), 0xffff_8001, "sshort sign-extends");
+    m.memory.buffer(id).data.clone()
+}
+
+/// VGPR pairs holding `base + offset` for each `(first register, offset)`.
+fn pairs(base: u64, regs: &[(u16, u64)]) -> WaveSetup {
+    let mut s = WaveSetup::default();
+    for &(r, off) in regs {
+        let a = base + off;
+        s.vgprs.push((r, LaneValues::Uniform(a as u32)));
+        s.vgprs.push((r + 1, LaneValues::Uniform((a >> 32) as u32)));
+    }
+    s
+}
+
+#[test]
+fn byte_and_short_memory() {
+    // gfx1030 global: a pair address and instruction offsets.
+    let data = narrow_memory(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "global_load_ubyte v10, v[0:1], off offset:1\n global_load_sbyte v11, v[0:1], off offset:1\n \
+         global_load_ushort v12, v[0:1], off offset:2\n global_load_sshort v13, v[0:1], off offset:2\n \
+         global_store_byte v[0:1], v14, off offset:4\n global_store_short v[0:1], v14, off offset:6",
+        |base| pairs(base, &[(0, 0)]),
+    );
+    assert_eq!(&data[4..10], &[0x78, 0, 0x78, 0x56, 0, 0]);
+    // gfx1100 spellings.
+    let data = narrow_memory(
+        Target::Gfx1100,
+        WaveSize::W32,
+        "global_load_u8 v10, v[0:1], off offset:1\n global_load_i8 v11, v[0:1], off offset:1\n \
+         global_load_u16 v12, v[0:1], off offset:2\n global_load_i16 v13, v[0:1], off offset:2\n \
+         global_store_b16 v[0:1], v14, off offset:8",
+        |base| pairs(base, &[(0, 0)]),
+    );
+    assert_eq!(&data[8..10], &[0x78, 0x56]);
+    // gfx8 flat: VGPR pair addresses, no offset.
+    let data = narrow_memory(
+        Target::Gfx8,
+        WaveSize::W64,
+        "flat_load_ubyte v10, v[2:3]\n flat_load_sbyte v11, v[2:3]\n flat_load_ushort v12, v[6:7]\n \
+         flat_load_sshort v13, v[6:7]\n flat_store_short v[4:5], v14\n flat_store_byte v[8:9], v14",
+        |base| pairs(base, &[(2, 1), (6, 2), (4, 6), (8, 9)]),
+    );
+    assert_eq!(&data[6..10], &[0x78, 0x56, 0, 0x78]);
+    // gfx8 buffer: a raw descriptor over the buffer.
+    let data = narrow_memory(
+        Target::Gfx8,
+        WaveSize::W64,
+        "buffer_load_ubyte v10, off, s[4:7], 0 offset:1\n buffer_load_sbyte v11, off, s[4:7], 0 offset:1\n \
+         buffer_load_ushort v12, off, s[4:7], 0 offset:2\n buffer_load_sshort v13, off, s[4:7], 0 offset:2\n \
+         buffer_store_byte v14, off, s[4:7], 0 offset:9\n buffer_store_short v14, off, s[4:7], 0 offset:9",
+        |base| {
+            let d = Descriptor {
+                base,
+                stride: 0,
+                num_records: 10,
+                swizzle: false,
+                add_tid: false,
+                index_stride: 8,
+                element_size: 4,
+            }
+            .encode();
+            WaveSetup {
+                sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
+                ..Default::default()
+            }
+        },
+    );
+    // The short at offset 9 would end at byte 11, past the 10-byte range: dropped.
+    assert_eq!(data[9], 0x78);
+}
+
+#[test]
+fn implicit_vcc_reads_are_tracked() {
+    let mut m = machine(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "v_mov_b32 v0, 1.0\n v_div_fmas_f32 v1, v0, v0, v0",
+    );
+    m.track_undefined = true;
+    m.run("main", &[WaveSetup::default()]).unwrap();
+    let regs: Vec<&str> = m.undefined.iter().map(|u| u.register.as_str()).collect();
+    assert_eq!(
+        regs,
+        ["vcc_lo"],
+        "v_div_fmas_f32 reads vcc, which nothing wrote"
+    );
+}

@@ -1,0 +1,221 @@
+//! `gpuabi agx sim`: run AGX code on one SIMD group from a given state and print the end
+//! state.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, ValueEnum};
+use gpuabi_agx_isa::assemble;
+use gpuabi_agx_sim::{run, Region, State, GPR_HALVES, LANES};
+use serde_json::Value;
+
+use super::write_output;
+
+/// Output of `agx sim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimFormat {
+    /// One line per register: its 32 lane values.
+    Text,
+    /// `{"exec", "registers": {"rN": [32 values]}, "memory": [{"address", "bytes"}]}`.
+    Json,
+}
+
+/// Flags of `agx sim`.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Code: assembly when the name ends in `.s`, machine code bytes otherwise.
+    file: PathBuf,
+    /// Start state (JSON: exec, registers, uniforms, memory, soft_fault); all zero with
+    /// every lane active when left out.
+    #[arg(long, value_name = "STATE.json")]
+    state: Option<PathBuf>,
+    /// Instructions executed before the run is stopped.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_steps: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: SimFormat,
+}
+
+fn number(v: &Value, what: &str) -> anyhow::Result<u64> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .ok_or_else(|| anyhow!("{what}: expected a non-negative integer")),
+        Value::String(s) => {
+            let t = s.trim();
+            let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                Some(h) => u64::from_str_radix(h, 16),
+                None => t.parse(),
+            };
+            r.map_err(|_| anyhow!("{what}: expected a number such as \"0x1f\", got {s:?}"))
+        }
+        _ => bail!("{what}: expected a number or a hex string"),
+    }
+}
+
+/// A register name `rN`, `rNl`, `rNh`, `drN` (or `u...`) as (half, size).
+fn register(name: &str, prefix: char) -> Option<(u32, u32)> {
+    let (wide, rest) = match name.strip_prefix('d') {
+        Some(r) => (true, r),
+        None => (false, name),
+    };
+    let rest = rest.strip_prefix(prefix)?;
+    let (digits, part) = match rest.as_bytes().last()? {
+        b'l' if !wide => (&rest[..rest.len() - 1], Some(0)),
+        b'h' if !wide => (&rest[..rest.len() - 1], Some(1)),
+        _ => (rest, None),
+    };
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u32 = digits.parse().ok()?;
+    let size = if wide {
+        64
+    } else if part.is_some() {
+        16
+    } else {
+        32
+    };
+    Some((2 * n + part.unwrap_or(0), size))
+}
+
+fn hex_bytes(s: &str, what: &str) -> anyhow::Result<Vec<u8>> {
+    let s = s.trim();
+    if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("{what}: expected an even number of hex digits");
+    }
+    Ok((0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0))
+        .collect())
+}
+
+/// The start state and the 32-bit registers it names (for the output).
+fn parse_state(text: &str, file: &str) -> anyhow::Result<(State, Vec<u32>)> {
+    let v: Value = serde_json::from_str(text).map_err(|e| anyhow!("{file}: not JSON: {e}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| anyhow!("{file}: expected a JSON object"))?;
+    let mut st = State::default();
+    let mut named = Vec::new();
+    for (key, val) in obj {
+        let at = format!("{file}: {key}");
+        match key.as_str() {
+            "exec" => st.exec = u32::try_from(number(val, &at)?).map_err(|_| anyhow!("{at}: expected 32 bits"))?,
+            "soft_fault" => st.soft_fault = val.as_bool().ok_or_else(|| anyhow!("{at}: expected true or false"))?,
+            "registers" => {
+                for (name, value) in val.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))? {
+                    let at = format!("{at}.{name}");
+                    let (half, size) = register(name, 'r')
+                        .filter(|(h, s)| (*h + s / 16) as usize <= GPR_HALVES)
+                        .ok_or_else(|| anyhow!("{at}: expected a register name r0..r127, r0l, r0h or dr0"))?;
+                    let lanes: Vec<u64> = match value {
+                        Value::Array(items) => {
+                            if items.len() != LANES {
+                                bail!("{at}: expected 32 lane values, got {}", items.len());
+                            }
+                            items.iter().map(|x| number(x, &at)).collect::<anyhow::Result<_>>()?
+                        }
+                        one => vec![number(one, &at)?; LANES],
+                    };
+                    for (lane, x) in lanes.into_iter().enumerate() {
+                        st.set_gpr(lane, half, size, x)?;
+                    }
+                    named.extend((half / 2..(half + size / 16).div_ceil(2)).map(|r| r * 2));
+                }
+            }
+            "uniforms" => {
+                for (name, value) in val.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))? {
+                    let at = format!("{at}.{name}");
+                    let (half, size) = register(name, 'u')
+                        .ok_or_else(|| anyhow!("{at}: expected a uniform name u0..u255, u0l, u0h or du0"))?;
+                    st.set_uniform(half, size, number(value, &at)?)
+                        .map_err(|e| anyhow!("{at}: {e}"))?;
+                }
+            }
+            "memory" => {
+                for (i, region) in val.as_array().ok_or_else(|| anyhow!("{at}: expected a list"))?.iter().enumerate() {
+                    let at = format!("{at}[{i}]");
+                    let address = number(&region["address"], &format!("{at}.address"))?;
+                    let bytes = region["bytes"]
+                        .as_str()
+                        .ok_or_else(|| anyhow!("{at}.bytes: expected a hex string"))?;
+                    st.memory.push(Region {
+                        address,
+                        bytes: hex_bytes(bytes, &format!("{at}.bytes"))?,
+                    });
+                }
+            }
+            other => bail!("{file}: unknown key `{other}`; expected exec, registers, uniforms, memory or soft_fault"),
+        }
+    }
+    Ok((st, named))
+}
+
+/// Runs `agx sim`.
+pub fn sim(a: SimArgs) -> anyhow::Result<()> {
+    let name = a.file.display().to_string();
+    let code = if name.ends_with(".s") {
+        let text =
+            super::read_text(&a.file).with_context(|| format!("{name}: cannot read the file"))?;
+        assemble(&text, &name)?.bytes
+    } else {
+        super::read_bytes(&a.file, super::MAX_INPUT_BYTES)
+            .with_context(|| format!("{name}: cannot read the file"))?
+    };
+    let (mut st, mut shown) = match &a.state {
+        Some(p) => {
+            let f = p.display().to_string();
+            let text = super::read_text(p)
+                .with_context(|| format!("--state {f}: cannot read the file"))?;
+            parse_state(&text, &format!("--state {f}"))?
+        }
+        None => (State::default(), Vec::new()),
+    };
+    run(&code, &mut st, a.max_steps).map_err(|e| anyhow!("{name}: {e}"))?;
+    shown.extend(
+        (0..GPR_HALVES as u32)
+            .step_by(2)
+            .filter(|&h| st.written[h as usize] || st.written[h as usize + 1]),
+    );
+    shown.sort_unstable();
+    shown.dedup();
+    let lanes = |h: u32| -> Vec<String> {
+        (0..LANES)
+            .map(|l| format!("{:#010x}", st.read_gpr(l, h, 32).unwrap_or(0)))
+            .collect()
+    };
+    let out = match a.format {
+        SimFormat::Json => {
+            let regs: serde_json::Map<String, Value> = shown
+                .iter()
+                .map(|&h| (format!("r{}", h / 2), Value::from(lanes(h))))
+                .collect();
+            let memory: Vec<Value> = st
+                .memory
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "address": format!("{:#x}", r.address),
+                        "bytes": r.bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+                    })
+                })
+                .collect();
+            let v = serde_json::json!({
+                "exec": format!("{:#010x}", st.exec),
+                "registers": regs,
+                "memory": memory,
+            });
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        }
+        SimFormat::Text => {
+            let mut s = format!("exec {:#010x}\n", st.exec);
+            for &h in &shown {
+                s += &format!("r{:<4} {}\n", h / 2, lanes(h).join(" "));
+            }
+            s
+        }
+    };
+    write_output(&out)
+}
