@@ -103,14 +103,21 @@ impl Compiled {
             out.push('\n');
             match &k.entry {
                 KernelEntry::Hsa(hsa) => {
-                    let d = gpuabi_amdgpu::hsa::print_kernel_descriptor(&k.name, &hsa.descriptor, target, wave)
-                        .map_err(|e| CodegenError::Internal {
-                            pass: "emission",
-                            message: format!("kernel `{}`: {e}", k.name),
-                        })?;
+                    let d = gpuabi_amdgpu::hsa::print_kernel_descriptor(
+                        &k.name,
+                        &hsa.descriptor,
+                        target,
+                        wave,
+                    )
+                    .map_err(|e| CodegenError::Internal {
+                        pass: "emission",
+                        message: format!("kernel `{}`: {e}", k.name),
+                    })?;
                     out.push_str(&d);
                 }
-                KernelEntry::Catalyst(layout) => out.push_str(&entry::catalyst::comment_block(layout)),
+                KernelEntry::Catalyst(layout) => {
+                    out.push_str(&entry::catalyst::comment_block(layout))
+                }
             }
         }
         Ok(out)
@@ -203,7 +210,8 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
                 d.next_free_sgpr = u32::from(stats.sgprs.max(1));
             }
             KernelEntry::Catalyst(layout) => {
-                **layout = entry::catalyst::catalyst_layout(func, Some((stats.sgprs, stats.vgprs)))?;
+                **layout =
+                    entry::catalyst::catalyst_layout(func, Some((stats.sgprs, stats.vgprs)))?;
             }
         }
         kernels.push(Kernel {

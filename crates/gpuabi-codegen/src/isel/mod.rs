@@ -128,14 +128,13 @@ impl<'a> Isel<'a> {
         };
         let (launch, entry) = match opts.entry {
             crate::Entry::Hsa => {
-                let (launch, k) = crate::entry::enter_hsa(&mut s).map_err(|what| {
-                    CodegenError::Unsupported {
+                let (launch, k) =
+                    crate::entry::enter_hsa(&mut s).map_err(|what| CodegenError::Unsupported {
                         function: func.name.clone(),
                         start: func.span.start,
                         end: func.span.end,
                         what,
-                    }
-                })?;
+                    })?;
                 (launch, crate::KernelEntry::Hsa(k))
             }
             crate::Entry::Catalyst => {
