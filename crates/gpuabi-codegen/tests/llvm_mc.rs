@@ -80,9 +80,8 @@ fn llvm_mc_accepts_compiled_code() {
             let module = gpuabi_ir::parse(&src).unwrap();
             let mut opts = Options::new(target);
             opts.wave = wave;
-            let Ok(c) = gpuabi_codegen::compile(&module, &opts) else {
-                continue;
-            };
+            let c = gpuabi_codegen::compile(&module, &opts)
+                .unwrap_or_else(|e| panic!("{name} for {}: {e}", target.name()));
             let text = c.assembly().unwrap();
             let tag = format!("{name}_{}_{}", target.name(), wave.lanes());
             let base = dir().join(&tag);
