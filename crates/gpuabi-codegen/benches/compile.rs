@@ -3,7 +3,7 @@
 //! emitted instructions per second; its inverse is the time per instruction.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gpuabi_amdgpu::Target;
+use gpuabi_amdgpu::MODELLED_TARGETS;
 use gpuabi_codegen::Options;
 use gpuabi_fuzz::program::{generate, GenConfig};
 
@@ -31,7 +31,7 @@ fn bench(c: &mut Criterion) {
     while inputs.len() < 4 && seed < 500 {
         let p = generate(seed, &config);
         let m = gpuabi_ir::parse(&p.source).expect("generated programs parse");
-        if Target::ALL
+        if MODELLED_TARGETS
             .iter()
             .all(|t| gpuabi_codegen::compile(&m, &Options::new(*t)).is_ok())
         {
@@ -40,7 +40,7 @@ fn bench(c: &mut Criterion) {
         seed += 1;
     }
     let mut group = c.benchmark_group("compile");
-    for target in Target::ALL {
+    for target in MODELLED_TARGETS {
         let opts = Options::new(target);
         for (name, src) in &inputs {
             let n = text_to_asm(src, &opts) as u64;

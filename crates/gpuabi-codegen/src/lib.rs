@@ -145,6 +145,12 @@ fn internal(pass: &'static str) -> impl Fn(String) -> CodegenError {
 
 /// Compiles every kernel of `module`.
 pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError> {
+    if !gpuabi_amdgpu::MODELLED_TARGETS.contains(&opts.target) {
+        return Err(CodegenError::Options(format!(
+            "{} has no instruction encodings in the machine model; compile for gfx8, gfx1030 or gfx1100",
+            opts.target.name()
+        )));
+    }
     if !opts.target.supports(opts.wave) {
         return Err(CodegenError::Options(format!(
             "{} has no {} waves",

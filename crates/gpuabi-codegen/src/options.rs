@@ -39,14 +39,20 @@ pub struct Options {
 }
 
 impl Options {
-    /// The defaults for a target: its default wave size, `hsa`, and every register an
-    /// instruction can name (GCN 1.2: s0–s101, RDNA: s0–s105; 256 VGPRs).
+    /// The defaults for a target: its default wave size, `hsa`, 256 VGPRs, and the SGPRs a
+    /// kernel descriptor can declare: every SGPR an instruction can name on RDNA
+    /// (s0–s105), and on GCN 1.2 s0–s89, since the descriptor's SGPR count also covers
+    /// `vcc`, `flat_scratch` and `xnack_mask` in granules of 8 out of 102 (llvm-mc-19
+    /// refuses `.amdhsa_next_free_sgpr` above 90 for tonga).
     pub fn new(target: Target) -> Options {
         Options {
             target,
             wave: target.default_wave(),
             entry: Entry::Hsa,
-            max_sgprs: target.addressable_sgprs(),
+            max_sgprs: match target {
+                Target::Gfx8 => 90,
+                _ => target.addressable_sgprs(),
+            },
             max_vgprs: 256,
         }
     }

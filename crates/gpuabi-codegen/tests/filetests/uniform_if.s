@@ -1,17 +1,16 @@
 	.text
 	.globl k
 k:
-	v_mov_b32 v4, v0
 	s_load_b32 s3, s[0:1], 0
 	s_load_b64 s[4:5], s[0:1], 8
 	s_load_b32 s6, s[0:1], 28
 	s_load_b32 s0, s[0:1], 56
 	s_waitcnt lgkmcnt(0)
 	s_and_b32 s1, s6, 0xffff
-	v_and_b32 v4, 0x3ff, v4
+	v_and_b32 v0, 0x3ff, v0
 	s_mul_i32 s1, s2, s1
 	s_add_u32 s1, s1, s0
-	v_add_nc_u32 v4, v4, s1
+	v_add_nc_u32 v0, v0, s1
 .Lk_1:
 	s_cmp_gt_u32 s3, 0x64
 	s_cselect_b32 s0, 1, 0
@@ -24,13 +23,13 @@ k:
 	s_add_u32 s1, s3, 7
 	s_mov_b32 s0, s1
 .Lk_4:
-	v_mul_lo_u32 v4, v4, 4
-	v_mov_b32 v2, v4
-	v_ashrrev_i32 v3, 31, v4
-	v_add_co_u32 v0, s1, s4, v2
-	v_add_co_ci_u32 v1, s1, s5, v3, s1
-	v_mov_b32 v2, s0
-	global_store_b32 v[0:1], v2, off
+	v_mul_lo_u32 v0, v0, 4
+	v_mov_b32 v1, v0
+	v_ashrrev_i32 v2, 31, v0
+	v_add_co_u32 v3, s1, s4, v1
+	v_add_co_ci_u32 v4, s1, s5, v2, s1
+	v_mov_b32 v0, s0
+	global_store_b32 v[3:4], v0, off
 .Lk_5:
 .Lk_6:
 	s_endpgm
