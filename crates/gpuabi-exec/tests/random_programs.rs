@@ -126,17 +126,12 @@ fn run_all(tight: bool) {
         opts.wave = wave;
         opts.entry = entry;
         // Stack arrays always need scratch, which `catalyst` has not: its programs have
-        // none and no burst of long-lived values (fewer VGPR spills), and its tight run
-        // limits SGPRs only (they spill into VGPR lanes), since VGPR spills need scratch.
+        // none, and its tight run limits SGPRs only (they spill into VGPR lanes), since
+        // VGPR spills need scratch too.
         let catalyst = entry == Entry::Catalyst;
-        let config = if catalyst {
-            GenConfig {
-                stack_arrays: false,
-                max_burst: 0,
-                ..GenConfig::default()
-            }
-        } else {
-            GenConfig::default()
+        let config = GenConfig {
+            stack_arrays: !catalyst,
+            ..GenConfig::default()
         };
         if tight {
             if !catalyst {
