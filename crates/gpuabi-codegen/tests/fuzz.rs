@@ -35,8 +35,10 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
         generate(u.int_in_range(0..=10_000)?, &config).source
     };
     let text = MUTATOR.mutate(u, &base, |u, _| {
-        Ok(u.choose(&["%a", "add", "i64", "0", "4", "uniform", "if", "}", "store", "alloca 8"])?
-            .to_string())
+        Ok(u.choose(&[
+            "%a", "add", "i64", "0", "4", "uniform", "if", "}", "store", "alloca 8",
+        ])?
+        .to_string())
     })?;
     let Ok(module) = gpuabi_ir::parse(&text) else {
         return Ok(());
