@@ -260,3 +260,78 @@ fn velem_output_and_errors() {
         "--instanced",
     );
 }
+
+#[test]
+fn prolog_from_a_key_file() {
+    let key = tmp("key.toml");
+    std::fs::write(
+        &key,
+        "robustness = \"d3d\"\nsoft_fault = true\n\n[[attrib]]\nslot = 1\n\
+         format = \"R8G8B8A8_UNORM\"\nstride = 8\ncomponents = \"xz\"\n",
+    )
+    .unwrap();
+    let k = key.to_str().unwrap();
+    let v = common::json(&["agx", "prolog", "--key", k, "--format", "json"]);
+    // Slot 1, components x and z: r12 and r14; inputs r5 and r6 (vertex and instance ID).
+    let writes: Vec<&str> = v["writes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        writes.contains(&"r12l") && writes.contains(&"r14h"),
+        "{writes:?}"
+    );
+    assert!(
+        !writes.contains(&"r13l") && !writes.contains(&"r15l"),
+        "{writes:?}"
+    );
+    assert!(v["reads"].as_array().unwrap().iter().all(|r| {
+        let r = r.as_str().unwrap();
+        r.starts_with("r5") || r.starts_with("r6")
+    }));
+    // The asm output assembles to the JSON's code.
+    let asm = tmp("prolog.s");
+    let out = common::ok(&["agx", "prolog", "--key", k]);
+    std::fs::write(&asm, &out).unwrap();
+    let hex = common::ok(&["agx", "asm", asm.to_str().unwrap()]);
+    assert_eq!(hex.replace('\n', ""), v["code"].as_str().unwrap());
+}
+
+#[test]
+fn prolog_key_errors_name_the_key() {
+    let key = tmp("bad.toml");
+    std::fs::write(
+        &key,
+        "[[attrib]]\nslot = 0\nformat = \"R8_UNORM\"\nstride = -1\n",
+    )
+    .unwrap();
+    fails_naming(
+        &["agx", "prolog", "--key", key.to_str().unwrap()],
+        "attrib[0].stride",
+    );
+    std::fs::write(&key, "robustness = \"strong\"\n").unwrap();
+    fails_naming(
+        &["agx", "prolog", "--key", key.to_str().unwrap()],
+        "robustness",
+    );
+    std::fs::write(
+        &key,
+        "[[attrib]]\nslot = 0\nformat = \"R5G6B5_UNORM\"\nstride = 2\n",
+    )
+    .unwrap();
+    fails_naming(
+        &["agx", "prolog", "--key", key.to_str().unwrap()],
+        "UnsupportedVertexFormat",
+    );
+    std::fs::write(
+        &key,
+        "[[attrib]]\nslot = 0\nformat = \"R8_UNORM\"\nstride = 1\nsize = 3\n",
+    )
+    .unwrap();
+    fails_naming(
+        &["agx", "prolog", "--key", key.to_str().unwrap()],
+        "attrib[0].size",
+    );
+}

@@ -36,6 +36,8 @@ pub enum AgxCommand {
     Disasm(super::agx_asm::DisasmArgs),
     /// Run AGX code on one SIMD group from a start state and print the end state.
     Sim(super::agx_sim::SimArgs),
+    /// Generate the vertex prolog of a key (KEY.toml).
+    Prolog(super::agx_prolog::PrologArgs),
 }
 
 /// Robustness level of the vertex prolog key.
@@ -203,6 +205,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Asm(a) => super::agx_asm::asm(a),
         AgxCommand::Disasm(a) => super::agx_asm::disasm(a),
         AgxCommand::Sim(a) => super::agx_sim::sim(a),
+        AgxCommand::Prolog(a) => super::agx_prolog::prolog(a),
     }
 }
 
