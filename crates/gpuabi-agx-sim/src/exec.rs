@@ -11,9 +11,8 @@ use crate::fragment;
 use crate::load::{convert, layout, Layout};
 use crate::state::{State, LANES};
 
-/// The special register `thread_in_grid_x` (the lane index for one SIMD group at the grid
-/// origin).
-const SR_THREAD_IN_GRID_X: u32 = 80;
+/// The special registers `thread_in_grid_x`, `_y`, `_z` (Mesa's `AGX2.xml` numbering).
+const SR_THREAD_IN_GRID: [u32; 3] = [80, 81, 82];
 
 /// What happens after an instruction.
 enum Flow {
@@ -539,12 +538,21 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         }
         "mfsr" => {
             let d = *dest(ins)?;
-            if modifier(ins, "sr") != SR_THREAD_IN_GRID_X {
-                return Err(Fail::Unsupported(
-                    "special registers other than thread_in_grid_x",
-                ));
-            }
-            per_lane(st, |st, lane| write(st, &d, lane, lane as u64))?;
+            let axis = SR_THREAD_IN_GRID
+                .iter()
+                .position(|&r| r == modifier(ins, "sr"))
+                .ok_or(Fail::Unsupported(
+                    "special registers other than thread_in_grid_x/y/z",
+                ))?;
+            let origin = st.grid[axis];
+            per_lane(st, |st, lane| {
+                let v = if axis == 0 {
+                    origin.wrapping_add(lane as u32)
+                } else {
+                    origin
+                };
+                write(st, &d, lane, u64::from(v))
+            })?;
         }
         "iadd" | "isub" => {
             let d = *dest(ins)?;

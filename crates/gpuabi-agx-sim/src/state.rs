@@ -38,6 +38,8 @@ pub struct State {
     pub written: Vec<bool>,
     /// The tile buffer and fragment state, for fragment code.
     pub frag: Option<Box<Fragment>>,
+    /// Grid position of lane 0 (x, y, z): lane `l` is thread `(x + l, y, z)` of the grid.
+    pub grid: [u32; 3],
 }
 
 impl Default for State {
@@ -50,6 +52,7 @@ impl Default for State {
             soft_fault: false,
             written: vec![false; GPR_HALVES],
             frag: None,
+            grid: [0; 3],
         }
     }
 }

@@ -22,7 +22,8 @@
 //! Register rules (the ABI's, checked by [`Prolog::reads`]/[`Prolog::writes`]): temporaries
 //! are `r1`–`r4` and `r7` only (never `r0`, whose low half is the nesting counter, and no
 //! control flow, so the execution mask is never touched); outputs are exactly the
-//! components read; `r5`/`r6` are read, never written, in the hardware variant.
+//! components read; `r5`/`r6` are read, never written, in the hardware variant, and written
+//! first in the compute variant.
 //!
 //! Conversions where Mesa's NIR helpers decide the rounding (`nir_format_convert.h`):
 //! integer to float rounds to nearest even; 16.16 fixed is `i2f` then × 2^-16 (exact);
@@ -31,8 +32,9 @@
 //! fp32 reciprocal of `2^(bits−1) − 1` (AGX lowers `fdiv` to a reciprocal multiply) and
 //! clamp at −1; fp16 widens exactly (a multiply by 1.0, keeping the sign of zero).
 //!
-//! Not generated yet: the compute variant (index fetch from the input-assembly buffer,
-//! `r4`), which is an error.
+//! The compute variant (`hw = false`) first computes `r5` and `r6` from the grid position
+//! and the index buffer ([`compute_ids`]) and ends by writing `r4`, the zero-based vertex
+//! index (the `gl`/`vk` profiles' `AGX_ABI_VIN_VERTEX_ID_ZERO_BASE`).
 
 use std::fmt::Write as _;
 
@@ -40,7 +42,10 @@ use gpuabi_agx_isa::{assemble, decode, OperandKind, RegFile};
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::abi::{vuni_base_instance, vuni_vbo_base, vuni_vbo_clamp, COMPONENTS_PER_ATTRIB};
+use crate::abi::{
+    vuni_base_instance, vuni_first_vertex, vuni_input_assembly, vuni_vbo_base, vuni_vbo_clamp,
+    COMPONENTS_PER_ATTRIB,
+};
 use crate::vertex_key::{
     fetch_plan, ChannelType, Conversion, ElementIndex, FetchPlan, Interchange, Robustness, Swizzle,
     VertexElement, VertexKeyError,
@@ -95,9 +100,9 @@ pub enum PrologError {
         /// The mask.
         mask: u8,
     },
-    /// The compute variant is not generated.
-    #[error("the compute variant (hw = false, index fetch from the input-assembly buffer) is not generated yet")]
-    ComputeVariant,
+    /// An index size other than 0, 1, 2 or 4 bytes.
+    #[error("index size {0} (expected 0, 1, 2 or 4 bytes)")]
+    IndexSize(u8),
     /// Generated text that does not assemble: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
@@ -389,6 +394,36 @@ fn scale(e: &mut Emitter, out: &str, bits: u32) {
     e.line(format!("fmul {out}, {out}, {EL}"));
 }
 
+/// The compute variant's vertex and instance IDs (`r5`, `r6`): the grid position, the
+/// index fetched from the input-assembly buffer (`{u64 index_buffer; u32 range_el; ...}`
+/// at uniform half `6n + 8`; an index at or beyond the range reads element 0 and yields
+/// 0), plus the first vertex.
+fn compute_ids(e: &mut Emitter, index_size: u8, n: u16) {
+    let first_vertex = u32_at(vuni_first_vertex(n));
+    e.line("; vertex and instance IDs of the compute variant");
+    e.line("mov r1, thread_in_grid_x");
+    e.line("mov r6, thread_in_grid_y");
+    if index_size == 0 {
+        e.line(format!("iadd r5, r1, {first_vertex}"));
+        return;
+    }
+    let ia = vuni_input_assembly(n);
+    e.line(format!("iadd r2, {}, 0", u32_at(ia)));
+    e.line(format!("iadd r3, {}, 0", u32_at(ia + 2)));
+    e.line("load r2_r3_r4, dr2, 0, i32, xyz, a");
+    e.line("wait a");
+    e.line("csel r7, r1, r4, r1, 0, ult");
+    let format = match index_size {
+        1 => "i8",
+        2 => "i16",
+        _ => "i32",
+    };
+    e.line(format!("load r5, dr2, r7, {format}, x, a"));
+    e.line("wait a");
+    e.line("csel r5, r1, r4, r5, 0, ult");
+    e.line(format!("iadd r5, r5, {first_vertex}"));
+}
+
 /// Attribute slots with uniforms: highest slot read + 1.
 pub fn slots(key: &PrologKey) -> u16 {
     key.attribs
@@ -401,8 +436,8 @@ pub fn slots(key: &PrologKey) -> u16 {
 
 /// Generates the vertex prolog of `key`.
 pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
-    if !key.hw {
-        return Err(PrologError::ComputeVariant);
+    if !matches!(key.index_size, 0 | 1 | 2 | 4) {
+        return Err(PrologError::IndexSize(key.index_size));
     }
     let mut seen = [false; MAX_SLOTS as usize];
     for a in &key.attribs {
@@ -426,6 +461,9 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
     let mut attribs: Vec<&PrologAttrib> =
         key.attribs.iter().filter(|a| a.components != 0).collect();
     attribs.sort_by_key(|a| a.slot);
+    if !key.hw {
+        compute_ids(&mut e, key.index_size, n);
+    }
     for a in attribs {
         let plan =
             fetch_plan(&a.element, key.robustness).map_err(|source| PrologError::Element {
@@ -433,6 +471,10 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
                 source,
             })?;
         attribute(&mut e, a, &plan, n);
+    }
+    if !key.hw {
+        // Written last: the attribute fetches use r4 as a temporary.
+        e.line("mov r4, thread_in_grid_x");
     }
     let program =
         assemble(&e.text, "prolog.s").map_err(|err| PrologError::Assemble(err.to_string()))?;

@@ -168,11 +168,20 @@ struct Binding {
     offset: u64,
 }
 
+/// The compute variant's input: the index buffer (`index_size` bytes per index) and its
+/// range in elements, the instance (grid y) of the SIMD group.
+struct IndexFetch {
+    indices: Vec<u32>,
+    range: u32,
+    instance: u32,
+}
+
 struct Draw {
     first_vertex: u32,
     vertex_count: u32,
     base_instance: u32,
     bindings: Vec<Option<Binding>>, // per attribute of the key, in key order
+    compute: Option<IndexFetch>,
 }
 
 const SINK: u64 = 0x8000;
@@ -283,17 +292,56 @@ fn check(key: &PrologKey, draw: &Draw) -> State {
         .unwrap();
     st.set_uniform(6 * u32::from(n) + 2, 32, u64::from(draw.base_instance))
         .unwrap();
-    let ids: Vec<(u32, u32)> = (0..LANES as u32)
-        .map(|l| {
-            (
-                draw.first_vertex + l % draw.vertex_count,
-                l / draw.vertex_count,
-            )
-        })
-        .collect();
-    for (l, &(vid, iid)) in ids.iter().enumerate() {
-        st.set_gpr(l, 10, 32, u64::from(vid)).unwrap();
-        st.set_gpr(l, 12, 32, u64::from(iid)).unwrap();
+    let ids: Vec<(u32, u32)> = match &draw.compute {
+        None => (0..LANES as u32)
+            .map(|l| {
+                (
+                    draw.first_vertex + l % draw.vertex_count,
+                    l / draw.vertex_count,
+                )
+            })
+            .collect(),
+        // The spec's compute variant: vertex ID = index_fetch(x) + first vertex, where an
+        // index at or beyond the range yields 0; instance ID = grid y.
+        Some(f) => (0..LANES as u32)
+            .map(|x| {
+                let index = if x < f.range {
+                    f.indices[x as usize]
+                } else {
+                    0
+                };
+                (index.wrapping_add(draw.first_vertex), f.instance)
+            })
+            .collect(),
+    };
+    match &draw.compute {
+        None => {
+            for (l, &(vid, iid)) in ids.iter().enumerate() {
+                st.set_gpr(l, 10, 32, u64::from(vid)).unwrap();
+                st.set_gpr(l, 12, 32, u64::from(iid)).unwrap();
+            }
+        }
+        Some(f) => {
+            let size = usize::from(key.index_size);
+            let bytes: Vec<u8> = f
+                .indices
+                .iter()
+                .flat_map(|i| i.to_le_bytes()[..size].to_vec())
+                .collect();
+            st.memory.push(Region {
+                address: 0x90000,
+                bytes,
+            });
+            let mut ia = 0x90000u64.to_le_bytes().to_vec();
+            ia.extend(f.range.to_le_bytes());
+            ia.extend(draw.vertex_count.to_le_bytes());
+            st.memory.push(Region {
+                address: 0x98000,
+                bytes: ia,
+            });
+            st.set_uniform(6 * u32::from(n) + 8, 64, 0x98000).unwrap();
+            st.grid = [0, f.instance, 0];
+        }
     }
     run(&prolog.code, &mut st, 100_000).unwrap_or_else(|e| panic!("{e}\n{}", prolog.text));
     // Registers: written only temporaries and the components read; r5/r6 intact.
@@ -306,6 +354,9 @@ fn check(key: &PrologKey, draw: &Draw) -> State {
             }
         }
     }
+    if draw.compute.is_some() {
+        outputs.extend(8..14); // r4, r5, r6
+    }
     for &h in &prolog.writes {
         let temp = matches!(h / 2, 1..=4 | 7);
         assert!(
@@ -317,14 +368,29 @@ fn check(key: &PrologKey, draw: &Draw) -> State {
     for h in &outputs {
         assert!(prolog.writes.contains(h), "does not write half {h}");
     }
-    assert!(
-        prolog.reads.iter().all(|&h| (10..14).contains(&h)),
-        "reads {:?}",
-        prolog.reads
-    );
+    if draw.compute.is_some() {
+        assert!(prolog.reads.is_empty(), "reads {:?}", prolog.reads);
+    } else {
+        assert!(
+            prolog.reads.iter().all(|&h| (10..14).contains(&h)),
+            "reads {:?}",
+            prolog.reads
+        );
+    }
     for (l, &(vid, iid)) in ids.iter().enumerate() {
-        assert_eq!(st.read_gpr(l, 10, 32).unwrap(), u64::from(vid));
-        assert_eq!(st.read_gpr(l, 12, 32).unwrap(), u64::from(iid));
+        assert_eq!(
+            st.read_gpr(l, 10, 32).unwrap(),
+            u64::from(vid),
+            "r5 of lane {l}"
+        );
+        assert_eq!(
+            st.read_gpr(l, 12, 32).unwrap(),
+            u64::from(iid),
+            "r6 of lane {l}"
+        );
+        if draw.compute.is_some() {
+            assert_eq!(st.read_gpr(l, 8, 32).unwrap(), l as u64, "r4 of lane {l}");
+        }
         for (a, b) in key.attribs.iter().zip(&draw.bindings) {
             let want = reference(key, a, b, draw, vid, iid);
             for c in 0..4u16 {
@@ -405,6 +471,7 @@ fn interleaved_float_and_unorm_attributes() {
         buf.extend([v as u8, 0x80, 0xff, 0x40]); // B, G, R, A
     }
     let draw = Draw {
+        compute: None,
         first_vertex: 2,
         vertex_count: 8,
         base_instance: 0,
@@ -492,6 +559,7 @@ fn every_format_family() {
             };
             // 20 vertices of data; vertex ids 0..31 run past the end.
             let draw = Draw {
+                compute: None,
                 first_vertex: 0,
                 vertex_count: 32,
                 base_instance: 0,
@@ -522,6 +590,7 @@ fn instanced_divisors_including_zero() {
             ],
         };
         let draw = Draw {
+            compute: None,
             first_vertex: 1,
             vertex_count: 3,
             base_instance: 4,
@@ -597,17 +666,55 @@ fn division_by_constants_is_exact() {
 }
 
 #[test]
-fn compute_variant_is_reported_missing() {
-    let key = PrologKey {
-        robustness: Robustness {
-            level: RobustnessLevel::Gl,
-            soft_fault: false,
-        },
-        hw: false,
-        index_size: 2,
-        attribs: vec![],
-    };
-    assert!(vertex_prolog(&key).is_err());
+fn compute_variant_fetches_indices() {
+    for index_size in [0u8, 1, 2, 4] {
+        let key = PrologKey {
+            robustness: Robustness {
+                level: RobustnessLevel::Gl,
+                soft_fault: false,
+            },
+            hw: false,
+            index_size,
+            attribs: vec![
+                attrib(0, "R32G32_FLOAT", 8, false, 0, 0b0011),
+                attrib(1, "R8G8B8A8_UINT", 4, true, 2, 0b1001),
+            ],
+        };
+        let mask = if index_size == 4 {
+            u32::MAX
+        } else {
+            (1u32 << (8 * index_size as u32)).wrapping_sub(1)
+        };
+        let indices: Vec<u32> = (0..32u32).map(|i| (i * 7 + 3) % 11 & mask).collect();
+        let draw = Draw {
+            first_vertex: 2,
+            vertex_count: 32,
+            base_instance: 1,
+            bindings: vec![
+                Some(Binding {
+                    address: 0x10000,
+                    bytes: pattern(128, 1),
+                    offset: 0,
+                }),
+                Some(Binding {
+                    address: 0x20000,
+                    bytes: pattern(40, 2),
+                    offset: 0,
+                }),
+            ],
+            compute: Some(IndexFetch {
+                // Non-indexed draws fetch nothing: the vertex index is x.
+                indices: if index_size == 0 {
+                    (0..32).collect()
+                } else {
+                    indices
+                },
+                range: if index_size == 0 { 32 } else { 27 },
+                instance: 5,
+            }),
+        };
+        let _ = check(&key, &draw);
+    }
 }
 
 // ---- random keys --------------------------------------------------------------------
@@ -677,17 +784,32 @@ fn random_keys_match_the_reference() {
                 }),
             });
         }
+        let hw = rnd(4) != 0;
+        let index_size = [0u8, 1, 2, 4][rnd(4) as usize];
+        let compute = (!hw).then(|| {
+            let mask = (1u64 << (8 * u32::from(index_size).max(1))) - 1;
+            // Without an index buffer the vertex index is x itself.
+            let indexed = index_size != 0;
+            IndexFetch {
+                indices: (0..32)
+                    .map(|x| if indexed { (rnd(24) & mask) as u32 } else { x })
+                    .collect(),
+                range: if indexed { rnd(33) as u32 } else { 32 },
+                instance: rnd(5) as u32,
+            }
+        });
         let key = PrologKey {
             robustness: Robustness {
                 level: levels[rnd(4) as usize],
                 soft_fault: rnd(2) == 0,
             },
-            hw: true,
-            index_size: 0,
+            hw,
+            index_size,
             attribs,
         };
         let vertex_count = 1 + rnd(16) as u32;
         let draw = Draw {
+            compute,
             first_vertex: rnd(4) as u32,
             vertex_count,
             base_instance: rnd(3) as u32,
