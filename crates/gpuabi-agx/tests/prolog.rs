@@ -814,3 +814,68 @@ fn random_keys_match_the_reference() {
         let _ = check(&key, &draw);
     }
 }
+
+#[test]
+fn arbitrary_keys_never_panic_and_keep_the_register_rules() {
+    const NAMES: &[&str] = &[
+        "R32G32B32A32_FLOAT",
+        "R16G16_SNORM",
+        "B10G10R10A2_SSCALED",
+        "R11G11B10_FLOAT",
+        "R8G8B8_UINT",
+        "R5G6B5_UNORM",
+        "",
+        "R8G8_",
+        "X8_UNORM",
+        "R99_FLOAT",
+    ];
+    arbtest::arbtest(|u| {
+        let levels = [
+            RobustnessLevel::Disabled,
+            RobustnessLevel::Gles,
+            RobustnessLevel::Gl,
+            RobustnessLevel::D3d,
+        ];
+        let mut attribs = Vec::new();
+        for _ in 0..u.int_in_range(0..=5)? {
+            let slot = u.int_in_range(0..=20)?;
+            let name = *u.choose(NAMES)?;
+            attribs.push(attrib(
+                slot,
+                name,
+                u.arbitrary()?,
+                u.arbitrary()?,
+                u.arbitrary()?,
+                u.arbitrary()?,
+            ));
+        }
+        let key = PrologKey {
+            robustness: Robustness {
+                level: *u.choose(&levels)?,
+                soft_fault: u.arbitrary()?,
+            },
+            hw: u.arbitrary()?,
+            index_size: u.arbitrary()?,
+            attribs,
+        };
+        if let Ok(p) = vertex_prolog(&key) {
+            let allowed = |h: u16| {
+                matches!(h / 2, 1..=4 | 7)
+                    || (!key.hw && matches!(h / 2, 5 | 6))
+                    || key.attribs.iter().any(|a| {
+                        let r = h / 2;
+                        r >= 8 + 4 * a.slot
+                            && r < 12 + 4 * a.slot
+                            && a.components >> (r - 8 - 4 * a.slot) & 1 == 1
+                    })
+            };
+            assert!(
+                p.writes.iter().all(|&h| allowed(h)),
+                "{:?}\n{}",
+                p.writes,
+                p.text
+            );
+        }
+        Ok(())
+    });
+}
