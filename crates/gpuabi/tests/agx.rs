@@ -335,3 +335,70 @@ fn prolog_key_errors_name_the_key() {
         "attrib[0].size",
     );
 }
+
+#[test]
+fn run_vertex_hands_over_the_fetched_registers() {
+    let key = tmp("run-key.toml");
+    std::fs::write(
+        &key,
+        "[[attrib]]\nslot = 0\nformat = \"R32G32_FLOAT\"\nstride = 8\n\n\
+         [[attrib]]\nslot = 1\nformat = \"R8G8B8A8_UNORM\"\nstride = 4\ninstanced = true\n\
+         divisor = 1\ncomponents = \"xw\"\n",
+    )
+    .unwrap();
+    let draw = tmp("run-draw.toml");
+    std::fs::write(
+        &draw,
+        "vertex_count = 3\ninstance_count = 2\nfirst_vertex = 1\n\n\
+         [[buffer]]\nname = \"pos\"\n\
+         bytes = \"0000803f 00000040 00004040 00008040 0000a040 0000c040 0000e040 00000041\"\n\n\
+         [[buffer]]\nname = \"col\"\nbytes = \"ff000080 00ff0040\"\n\n\
+         [[binding]]\nslot = 0\nbuffer = \"pos\"\n\n[[binding]]\nslot = 1\nbuffer = \"col\"\n",
+    )
+    .unwrap();
+    let (k, d) = (key.to_str().unwrap(), draw.to_str().unwrap());
+    let v = common::json(&[
+        "agx", "run", "vertex", "--key", k, "--draw", d, "--format", "json",
+    ]);
+    let inv = v["invocations"].as_array().unwrap();
+    assert_eq!(inv.len(), 6);
+    // Vertex 1 of instance 0: position (3.0, 4.0), z = 0, w = 1.0; colour x = 0xff / 255,
+    // w = 0x80 / 255 from element 0 of the instanced buffer.
+    let r = &inv[0]["registers"];
+    assert_eq!(
+        (inv[0]["vertex_id"].as_u64(), inv[0]["instance_id"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(r["r8"], "0x40400000");
+    assert_eq!(r["r9"], "0x40800000");
+    assert_eq!(r["r10"], "0x00000000");
+    assert_eq!(r["r11"], "0x3f800000");
+    assert_eq!(r["r12"], "0x3f800000");
+    assert_eq!(r["r15"], format!("{:#010x}", (128.0f32 / 255.0).to_bits()));
+    // Instance 1 reads element 1: x = 0, w = 0x40 / 255.
+    let r = &inv[3]["registers"];
+    assert_eq!(r["r12"], "0x00000000");
+    assert_eq!(r["r15"], format!("{:#010x}", (64.0f32 / 255.0).to_bits()));
+    assert!(v["violations"].as_array().unwrap().is_empty());
+    // A user's prolog that writes r0 and leaves r10 unwritten breaches the contract.
+    let bad = tmp("bad-prolog.s");
+    std::fs::write(
+        &bad,
+        "mov r8, r5\nmov r9, r6\nmov r0, r5\nldimm r11, 0\nldimm r12, 0\nldimm r15, 0\n",
+    )
+    .unwrap();
+    let out = common::gpuabi(&[
+        "agx",
+        "run",
+        "vertex",
+        "--key",
+        k,
+        "--draw",
+        d,
+        "--prolog",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.success());
+    assert!(out.stdout.contains("prolog writes r0"), "{}", out.stdout);
+    assert!(out.stdout.contains("does not write r10"), "{}", out.stdout);
+}

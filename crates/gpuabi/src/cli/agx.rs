@@ -38,6 +38,9 @@ pub enum AgxCommand {
     Sim(super::agx_sim::SimArgs),
     /// Generate the vertex prolog of a key (KEY.toml).
     Prolog(super::agx_prolog::PrologArgs),
+    /// Run generated or given parts over a draw and print what crosses each boundary.
+    #[command(subcommand)]
+    Run(super::agx_run::RunCommand),
 }
 
 /// Robustness level of the vertex prolog key.
@@ -206,6 +209,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Disasm(a) => super::agx_asm::disasm(a),
         AgxCommand::Sim(a) => super::agx_sim::sim(a),
         AgxCommand::Prolog(a) => super::agx_prolog::prolog(a),
+        AgxCommand::Run(c) => super::agx_run::run_cmd(c),
     }
 }
 
