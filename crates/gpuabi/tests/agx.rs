@@ -399,6 +399,50 @@ fn run_vertex_hands_over_the_fetched_registers() {
         bad.to_str().unwrap(),
     ]);
     assert!(!out.success());
-    assert!(out.stdout.contains("prolog writes r0"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("prolog: offset 12 `mov      r0, r5`: writes r0"),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains("does not write r10"), "{}", out.stdout);
+    // A main shader that reads r7 (a prolog temporary) and r20 (never handed over).
+    let main = tmp("main.s");
+    std::fs::write(
+        &main,
+        "iadd r30, r8, r7
+mov r31, r20
+",
+    )
+    .unwrap();
+    let out = common::gpuabi(&[
+        "agx",
+        "run",
+        "vertex",
+        "--key",
+        k,
+        "--draw",
+        d,
+        "--main",
+        main.to_str().unwrap(),
+    ]);
+    assert!(!out.success());
+    assert!(
+        out.stdout
+            .contains("main: offset 0 `iadd     r30, r8, r7`: reads r7, which holds poison"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("reads r20, which the prolog does not hand over"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("prolog writes r9, which the main shader does not read"),
+        "{}",
+        out.stdout
+    );
 }

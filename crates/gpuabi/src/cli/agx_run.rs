@@ -19,7 +19,7 @@ use gpuabi_agx::abi::{
     vuni_base_instance, vuni_draw_id, vuni_first_vertex, vuni_input_assembly, vuni_vbo_base,
     vuni_vbo_clamp,
 };
-use gpuabi_agx::prolog::{register_use, slots, vertex_prolog, PrologKey};
+use gpuabi_agx::prolog::{slots, vertex_prolog, PrologKey};
 use gpuabi_agx::vertex_key::{base_and_clamp, vertex_format};
 use gpuabi_agx_isa::assemble;
 use gpuabi_agx_sim::{run, Region, State, LANES};
@@ -53,6 +53,10 @@ pub struct RunVertexArgs {
     /// The user's own prolog (assembly) instead of the generated one.
     #[arg(long, value_name = "FILE.s")]
     prolog: Option<PathBuf>,
+    /// The main vertex shader (assembly), checked for reads of registers the prolog does not
+    /// hand over; without it, a main shader reading exactly the key's components.
+    #[arg(long, value_name = "FILE.s")]
+    main: Option<PathBuf>,
     /// The draw (TOML).
     #[arg(long, value_name = "DRAW.toml")]
     draw: PathBuf,
@@ -241,6 +245,50 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
     })
 }
 
+/// Where a straight-line program first reads each 32-bit register before writing it, and
+/// first writes it: `offset N \`text\``.
+struct Uses {
+    reads: std::collections::BTreeMap<u16, String>,
+    writes: std::collections::BTreeMap<u16, String>,
+}
+
+fn first_uses(code: &[u8]) -> anyhow::Result<Uses> {
+    use gpuabi_agx_isa::{OperandKind, RegFile};
+    let mut uses = Uses {
+        reads: Default::default(),
+        writes: Default::default(),
+    };
+    let regs = |op: &gpuabi_agx_isa::Operand| -> Vec<u16> {
+        match op.kind {
+            OperandKind::Reg {
+                file: RegFile::Gpr,
+                base,
+                size,
+                count,
+            } => (base..base + size / 16 * count)
+                .map(|h| (h / 2) as u16)
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    for (offset, ins) in gpuabi_agx_isa::decode(code)? {
+        let at = format!("offset {offset} `{ins}`");
+        for op in ins.srcs.iter().flatten() {
+            for r in regs(op) {
+                if !uses.writes.contains_key(&r) {
+                    uses.reads.entry(r).or_insert_with(|| at.clone());
+                }
+            }
+        }
+        for op in ins.dests.iter().flatten() {
+            for r in regs(op) {
+                uses.writes.entry(r).or_insert_with(|| at.clone());
+            }
+        }
+    }
+    Ok(uses)
+}
+
 /// Bytes of one vertex element of a format: the whole block (one 32-bit word for the
 /// packed and software-unpacked formats).
 fn element_bytes(format: &str) -> anyhow::Result<u32> {
@@ -305,35 +353,54 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
             }
         }
     }
-    // Contract: the prolog writes only temporaries and what it hands over.
+    // Contract: the prolog writes only temporaries and what it hands over; the main shader
+    // reads only what was handed over.
     let mut violations = Vec::new();
-    let (reads, writes) = register_use(&code).map_err(|e| anyhow!("prolog: {e}"))?;
-    for r in writes
-        .iter()
-        .map(|h| h / 2)
-        .collect::<std::collections::BTreeSet<_>>()
-    {
-        let temp = matches!(r, 1..=4 | 7);
-        if !temp && !handed.contains(&r) {
+    let prolog_use = first_uses(&code).map_err(|e| anyhow!("prolog: {e}"))?;
+    for (&r, at) in &prolog_use.writes {
+        if !matches!(r, 1..=4 | 7) && !handed.contains(&r) {
             violations.push(format!(
-                "prolog writes r{r}, which the main shader does not read"
+                "prolog: {at}: writes r{r}, which the main shader does not read"
             ));
         }
     }
-    for h in &reads {
-        let r = h / 2;
+    for (&r, at) in &prolog_use.reads {
         if !(key.hw && (r == 5 || r == 6)) {
             violations.push(format!(
-                "prolog reads r{r} before writing it (not an ABI input)"
+                "prolog: {at}: reads r{r} before writing it (not an ABI input)"
             ));
         }
     }
     for &r in &handed {
-        let written = writes.contains(&(2 * r)) && writes.contains(&(2 * r + 1));
-        if !written && !(key.hw && (r == 5 || r == 6)) {
+        if !prolog_use.writes.contains_key(&r) && !(key.hw && (r == 5 || r == 6)) {
             violations.push(format!(
                 "prolog does not write r{r}, which the main shader reads"
             ));
+        }
+    }
+    if let Some(p) = &a.main {
+        let name = p.display().to_string();
+        let text =
+            super::read_text(p).with_context(|| format!("--main {name}: cannot read the file"))?;
+        let main = assemble(&text, &name)?.bytes;
+        let main_use = first_uses(&main).map_err(|e| anyhow!("main: {e}"))?;
+        for (&r, at) in &main_use.reads {
+            if matches!(r, 0..=4 | 7) && !(r == 4 && !key.hw) {
+                violations.push(format!(
+                    "main: {at}: reads r{r}, which holds poison on entry (a prolog temporary)"
+                ));
+            } else if !handed.contains(&r) {
+                violations.push(format!(
+                    "main: {at}: reads r{r}, which the prolog does not hand over"
+                ));
+            }
+        }
+        for &r in handed.iter().filter(|&&r| r >= 8) {
+            if !main_use.reads.contains_key(&r) {
+                violations.push(format!(
+                    "prolog writes r{r}, which the main shader does not read (the key asks for more components than {name} reads)"
+                ));
+            }
         }
     }
 
