@@ -385,7 +385,8 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         let main = assemble(&text, &name)?.bytes;
         let main_use = first_uses(&main).map_err(|e| anyhow!("main: {e}"))?;
         for (&r, at) in &main_use.reads {
-            if matches!(r, 0..=4 | 7) && !(r == 4 && !key.hw) {
+            let poison = matches!(r, 0..=3 | 7) || (r == 4 && key.hw);
+            if poison {
                 violations.push(format!(
                     "main: {at}: reads r{r}, which holds poison on entry (a prolog temporary)"
                 ));
