@@ -446,3 +446,40 @@ mov r31, r20
         out.stdout
     );
 }
+
+#[test]
+fn the_vertex_example_runs() {
+    let root = common::repo();
+    let key = root.join("examples/agx/vertex_key.toml");
+    let draw = root.join("examples/agx/vertex_draw.toml");
+    let v = common::json(&[
+        "agx",
+        "run",
+        "vertex",
+        "--key",
+        key.to_str().unwrap(),
+        "--draw",
+        draw.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let inv = v["invocations"].as_array().unwrap();
+    assert_eq!(inv.len(), 15);
+    // Vertex 1: position (1.0, 0.5, -1.0); the normal's y field is -100: -100 · f32(1/511).
+    let r = &inv[1]["registers"];
+    assert_eq!(r["r8"], "0x3f800000");
+    assert_eq!(r["r9"], "0x3f000000");
+    assert_eq!(r["r10"], "0xbf800000");
+    assert_eq!(
+        r["r13"],
+        format!("{:#010x}", (-100.0f32 * (1.0 / 511.0)).to_bits())
+    );
+    // Vertex 4 is past the 80-byte binding: D3D robustness reads zeros (w is still 1.0).
+    let r = &inv[4]["registers"];
+    assert_eq!(r["r8"], "0x00000000");
+    assert_eq!(r["r11"], "0x3f800000");
+    // Instance 2 reads offset element 1 (divisor 2): (300, -400).
+    let r = &inv[10]["registers"];
+    assert_eq!(r["r20"], format!("{:#010x}", 300.0f32.to_bits()));
+    assert_eq!(r["r21"], format!("{:#010x}", (-400.0f32).to_bits()));
+}
