@@ -11,6 +11,7 @@ pub mod abi;
 pub mod blend;
 pub mod components;
 pub mod encode;
+pub mod epilog;
 pub mod fragment;
 pub mod link;
 pub mod prolog;
