@@ -483,3 +483,37 @@ fn the_vertex_example_runs() {
     assert_eq!(r["r20"], format!("{:#010x}", 300.0f32.to_bits()));
     assert_eq!(r["r21"], format!("{:#010x}", (-400.0f32).to_bits()));
 }
+
+#[test]
+fn epilog_from_a_key_file() {
+    let key = tmp("epilog.toml");
+    std::fs::write(
+        &key,
+        "samples = 4\nwrite_z = true\nloc0_w_1 = true\n\n[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n\
+         size = 16\n\n[[rt]]\nformat = \"R16G16_SINT\"\nlocation = 1\ncolormask = \"g\"\n",
+    )
+    .unwrap();
+    let k = key.to_str().unwrap();
+    let text = common::ok(&["agx", "epilog", "--key", k]);
+    // Layout: RG16 (alignment 2) before RGBA8 (alignment 1), so RGBA8 sits at byte 4.
+    assert!(text.contains("zs_emit  255, r2"), "{text}");
+    assert!(text.contains("ldimm    r5h, 15360"), "{text}"); // alpha 1.0 in fp16
+    assert!(
+        text.contains("st_tile  r4l_r4h_r5l_r5h, 0, 255, 4, u8norm, xyzw"),
+        "{text}"
+    );
+    assert!(text.contains("i16, y"), "{text}");
+    let v = common::json(&["agx", "epilog", "--key", k, "--format", "json"]);
+    assert!(v["reads"].as_array().unwrap().iter().any(|r| r == "r2l"));
+    std::fs::write(
+        &key,
+        "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_func = \"add\"\n",
+    )
+    .unwrap();
+    fails_naming(
+        &["agx", "epilog", "--key", k],
+        "blending is not generated yet",
+    );
+    std::fs::write(&key, "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\nsize = 24\n").unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "rt[0].size");
+}

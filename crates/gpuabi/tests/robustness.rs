@@ -158,6 +158,7 @@ fn empty_binary_and_directory_inputs_end_with_a_message() {
         ends_cleanly(&["agx", "sim", &f]);
         ends_cleanly(&["agx", "sim", &f, "--state", &f]);
         ends_cleanly(&["agx", "prolog", "--key", &f]);
+        ends_cleanly(&["agx", "epilog", "--key", &f]);
         ends_cleanly(&["agx", "run", "vertex", "--key", &f, "--draw", &f]);
     }
     let [_, garbage, directory] = bad_inputs("inputs-fail");

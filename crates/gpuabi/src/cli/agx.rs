@@ -38,6 +38,8 @@ pub enum AgxCommand {
     Sim(super::agx_sim::SimArgs),
     /// Generate the vertex prolog of a key (KEY.toml).
     Prolog(super::agx_prolog::PrologArgs),
+    /// Generate the fragment epilog of a key (KEY.toml).
+    Epilog(super::agx_epilog::EpilogArgs),
     /// Run generated or given parts over a draw and print what crosses each boundary.
     #[command(subcommand)]
     Run(super::agx_run::RunCommand),
@@ -210,6 +212,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Sim(a) => super::agx_sim::sim(a),
         AgxCommand::Prolog(a) => super::agx_prolog::prolog(a),
         AgxCommand::Run(c) => super::agx_run::run_cmd(c),
+        AgxCommand::Epilog(a) => super::agx_epilog::epilog(a),
     }
 }
 

@@ -40,7 +40,12 @@ pub struct PrologArgs {
     format: Option<PrologFormat>,
 }
 
-fn check_keys(file: &str, at: &str, table: &Table, allowed: &[&str]) -> anyhow::Result<()> {
+pub(super) fn check_keys(
+    file: &str,
+    at: &str,
+    table: &Table,
+    allowed: &[&str],
+) -> anyhow::Result<()> {
     for k in table.keys() {
         if !allowed.contains(&k.as_str()) {
             bail!(
@@ -52,7 +57,13 @@ fn check_keys(file: &str, at: &str, table: &Table, allowed: &[&str]) -> anyhow::
     Ok(())
 }
 
-fn get_bool(file: &str, at: &str, t: &Table, key: &str, default: bool) -> anyhow::Result<bool> {
+pub(super) fn get_bool(
+    file: &str,
+    at: &str,
+    t: &Table,
+    key: &str,
+    default: bool,
+) -> anyhow::Result<bool> {
     match t.get(key) {
         None => Ok(default),
         Some(Value::Boolean(b)) => Ok(*b),
@@ -60,7 +71,7 @@ fn get_bool(file: &str, at: &str, t: &Table, key: &str, default: bool) -> anyhow
     }
 }
 
-fn get_u32(
+pub(super) fn get_u32(
     file: &str,
     at: &str,
     t: &Table,
@@ -75,7 +86,12 @@ fn get_u32(
     }
 }
 
-fn get_str<'a>(file: &str, at: &str, t: &'a Table, key: &str) -> anyhow::Result<Option<&'a str>> {
+pub(super) fn get_str<'a>(
+    file: &str,
+    at: &str,
+    t: &'a Table,
+    key: &str,
+) -> anyhow::Result<Option<&'a str>> {
     match t.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -173,11 +189,11 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<PrologKey> {
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn reg_names(halves: &[u16]) -> Vec<String> {
+pub(super) fn reg_names(halves: &[u16]) -> Vec<String> {
     halves
         .iter()
         .map(|h| format!("r{}{}", h / 2, if h % 2 == 0 { "l" } else { "h" }))
@@ -212,7 +228,7 @@ pub fn prolog(a: PrologArgs) -> anyhow::Result<()> {
     write_to(a.output.as_deref(), &out)
 }
 
-fn write_to(path: Option<&Path>, out: &[u8]) -> anyhow::Result<()> {
+pub(super) fn write_to(path: Option<&Path>, out: &[u8]) -> anyhow::Result<()> {
     match path {
         Some(path) => std::fs::write(path, out)
             .with_context(|| format!("-o {}: cannot write the file", path.display())),
