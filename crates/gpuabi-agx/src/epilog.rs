@@ -15,9 +15,10 @@
 //! stencil (`r3l`) are emitted first with `zs_emit`, one instruction each.
 //!
 //! Temporaries are `r36`…`r40` (past the eight colour locations `r4`…`r35`); colour
-//! registers are never changed except location 0's alpha under `loc0_w_1`. Not
-//! generated yet: blending, logic ops, alpha-to-coverage, alpha-to-one, spilled render
-//! targets and sample shading; keys asking for them are errors.
+//! registers are never changed except alphas set to 1.0 (`loc0_w_1` for location 0,
+//! alpha-to-one for every location, Mesa's `agx_nir_fs_epilog` step after the deferred
+//! depth/stencil). Not generated yet: blending, logic ops, alpha-to-coverage, spilled
+//! render targets and sample shading; keys asking for them are errors.
 
 use gpuabi_agx_isa::assemble;
 use serde::Serialize;
@@ -54,6 +55,8 @@ pub struct EpilogKey {
     pub sample_mask_after_force_early: bool,
     /// Location 0's alpha is 1.0 and not exported.
     pub loc0_w_1: bool,
+    /// Every colour's alpha is replaced by 1.0 before it is stored (alpha-to-one).
+    pub alpha_to_one: bool,
     /// Location 0 feeds every render target.
     pub broadcast_rt0: bool,
     /// Render targets, index = target.
@@ -219,8 +222,8 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         }
         let size = rt.size;
         let one = if size == 16 { 0x3c00 } else { 0x3f80_0000u32 };
-        if loc == 0 && key.loc0_w_1 && comps == 4 && mask & 8 != 0 {
-            line(format!("ldimm {}, {one}", colour_reg(0, 3, size)));
+        if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && comps == 4 && mask & 8 != 0 {
+            line(format!("ldimm {}, {one}", colour_reg(loc, 3, size)));
         }
         let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
         let signed = canon.ends_with("_SINT");

@@ -204,6 +204,7 @@ fn stores_match_the_reference_on_random_keys() {
             write_s: lcg(&mut s).is_multiple_of(2),
             sample_mask_after_force_early: lcg(&mut s).is_multiple_of(3),
             loc0_w_1: lcg(&mut s).is_multiple_of(3),
+            alpha_to_one: lcg(&mut s).is_multiple_of(4),
             broadcast_rt0: broadcast,
             rts,
             unsupported: Vec::new(),
@@ -278,7 +279,9 @@ fn stores_match_the_reference_on_random_keys() {
                         rt.location as usize
                     };
                     let mut r = lane_regs[loc];
-                    if loc == 0 && key.loc0_w_1 && comps == 4 {
+                    // Alpha 1.0: location 0 under loc0_w_1, every location under
+                    // alpha-to-one.
+                    if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && comps == 4 {
                         r[3] = if rt.size == 16 { 0x3c00 } else { 0x3f80_0000 };
                     }
                     let size = u32::from(rt.size);
@@ -340,6 +343,7 @@ fn unsupported_requests_are_errors() {
         write_s: false,
         sample_mask_after_force_early: false,
         loc0_w_1: false,
+        alpha_to_one: false,
         broadcast_rt0: false,
         rts,
         unsupported: Vec::new(),

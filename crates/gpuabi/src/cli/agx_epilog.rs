@@ -6,8 +6,8 @@
 //! `broadcast_rt0` (default false), and `[[rt]]` tables with `format`, `location` (default
 //! the table's index), `size` (16 or 32, default 32), `colormask` (a subset of `"rgba"`,
 //! default all) and an optional `[rt.blend]`. Requests the generator does not handle yet
-//! (blending, logic ops other than `copy`, alpha-to-coverage, alpha-to-one, sample shading)
-//! are errors naming them.
+//! (blending, logic ops other than `copy`, alpha-to-coverage, sample shading) are errors
+//! naming them.
 
 use std::path::PathBuf;
 
@@ -66,7 +66,6 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
     for (k, what) in [
         ("sample_shading", "sample shading"),
         ("alpha_to_coverage", "alpha-to-coverage"),
-        ("alpha_to_one", "alpha-to-one"),
     ] {
         if get_bool(file, "", &t, k, false)? {
             unsupported.push(what);
@@ -150,6 +149,7 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
             false,
         )?,
         loc0_w_1: get_bool(file, "", &t, "loc0_w_1", false)?,
+        alpha_to_one: get_bool(file, "", &t, "alpha_to_one", false)?,
         broadcast_rt0: get_bool(file, "", &t, "broadcast_rt0", false)?,
         rts,
         unsupported,
