@@ -1,6 +1,8 @@
-//! The fragment epilog generator, first part: from an epilog key, the AGX code that stores
+//! The fragment epilog generator: from an epilog key, the AGX code that blends and stores
 //! each render target's colour into the tile buffer and emits deferred depth/stencil, as
-//! Mesa's `agx_nir_fs_epilog` with `agx_nir_lower_tilebuffer` does when nothing is blended.
+//! Mesa's `agx_nir_fs_epilog` with `nir_lower_blend` and `agx_nir_lower_tilebuffer` does
+//! (blending: [`crate::epilog_blend`], single-sampled fp32 colours of float and normalised
+//! formats).
 //!
 //! For each render target with a format and a written location (location 0 for every
 //! target under `broadcast_rt0`): the colour registers of the location (32-bit: one register
@@ -17,7 +19,8 @@
 //! Temporaries are `r36`…`r40` (past the eight colour locations `r4`…`r35`); colour
 //! registers are never changed except alphas set to 1.0 (`loc0_w_1` for location 0,
 //! alpha-to-one for every location, Mesa's `agx_nir_fs_epilog` step after the deferred
-//! depth/stencil). Not generated yet: blending, logic ops, alpha-to-coverage, spilled
+//! depth/stencil). Not generated yet: blending of 16-bit colours, with several samples or
+//! dual source, logic ops, alpha-to-coverage, spilled
 //! render targets and sample shading; keys asking for them are errors.
 
 use gpuabi_agx_isa::assemble;
@@ -25,6 +28,8 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::abi::fout_colour;
+use crate::blend::Equation;
+use crate::epilog_blend::{self, Norm};
 use crate::tilebuffer::{rt_format, tilebuffer_layout, Physical, TileBufferError};
 
 /// One render target of an epilog key.
@@ -38,8 +43,9 @@ pub struct EpilogRt {
     pub size: u8,
     /// Colour mask: bit `c` for r, g, b, a.
     pub colormask: u8,
-    /// The target blends (not generated yet).
-    pub blend: bool,
+    /// Blend equations (colour, alpha), or `None` when the colour replaces the
+    /// destination.
+    pub blend: Option<[Equation; 2]>,
 }
 
 /// A fragment epilog key (the parts this generator handles).
@@ -188,9 +194,6 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     }
     for (i, rt) in key.rts.iter().enumerate() {
         let Some(rt) = rt else { continue };
-        if rt.blend {
-            return Err(EpilogError::NotGenerated("blending".into()));
-        }
         if rt.location >= 8 || !matches!(rt.size, 16 | 32) {
             return Err(EpilogError::Rt {
                 rt: i,
@@ -215,15 +218,83 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         if mask == 0 {
             continue;
         }
-        if mask != all && !phys.supports_mask() {
+        if mask != all && !phys.supports_mask() && rt.blend.is_none() {
             return Err(EpilogError::NotGenerated(format!(
                 "a partial colour mask on {canon} (stored through blending in Mesa)"
             )));
         }
         let size = rt.size;
         let one = if size == 16 { 0x3c00 } else { 0x3f80_0000u32 };
-        if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && comps == 4 && mask & 8 != 0 {
+        // Blending reads the source alpha even when the format has no alpha channel.
+        let alpha_used = rt.blend.is_some() || (comps == 4 && mask & 8 != 0);
+        if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && alpha_used {
             line(format!("ldimm {}, {one}", colour_reg(loc, 3, size)));
+        }
+        if let Some(eqs) = &rt.blend {
+            let fail = |what: &str| Err(EpilogError::NotGenerated(what.to_string()));
+            if size != 32 {
+                return fail("blending 16-bit colours");
+            }
+            if key.samples != 1 {
+                return fail("blending with more than one sample (it needs sample shading)");
+            }
+            if canon.ends_with("_UINT") || canon.ends_with("_SINT") {
+                return fail("blending an integer format");
+            }
+            if epilog_blend::dual_source(eqs) {
+                return fail("dual-source blending");
+            }
+            let norm = if canon.ends_with("_SNORM") {
+                Norm::Snorm
+            } else if canon.ends_with("_UNORM") || canon.ends_with("_SRGB") {
+                Norm::Unorm
+            } else {
+                Norm::None
+            };
+            let n = comps as u16;
+            let fmt = isa_format(phys);
+            let all_mask = MASK_NAMES[usize::from(all)];
+            // All four source components: the factors read the source alpha.
+            for c in 0..4 {
+                let r = format!("r{}", epilog_blend::SRC + c);
+                line(format!("mov {r}, {}", colour_reg(loc, c, 32)));
+                epilog_blend::clamp(&mut line, &r, norm);
+            }
+            let dst: Vec<String> = (0..n)
+                .map(|c| format!("r{}", epilog_blend::DST + c))
+                .collect();
+            line(format!(
+                "ld_tile {}, 0, 255, {offset}, {fmt}, {all_mask}",
+                dst.join("_")
+            ));
+            let dst_base = if phys == Physical::F16 && norm != Norm::None {
+                for c in 0..n {
+                    let d = format!("r{}", epilog_blend::DST_CLAMPED + c);
+                    line(format!("mov {d}, {}", dst[usize::from(c)]));
+                    epilog_blend::clamp(&mut line, &d, norm);
+                }
+                epilog_blend::DST_CLAMPED
+            } else {
+                epilog_blend::DST
+            };
+            for c in 0..n {
+                let r = format!("r{}", epilog_blend::SRC + c);
+                if mask >> c & 1 == 0 {
+                    line(format!("mov {r}, {}", dst[usize::from(c)]));
+                    continue;
+                }
+                let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
+                epilog_blend::component(&mut line, eq, c, n, dst_base);
+                epilog_blend::clamp(&mut line, &r, norm);
+            }
+            let src: Vec<String> = (0..n)
+                .map(|c| format!("r{}", epilog_blend::SRC + c))
+                .collect();
+            line(format!(
+                "st_tile {}, 0, {samples}, {offset}, {fmt}, {all_mask}",
+                src.join("_")
+            ));
+            continue;
         }
         let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
         let signed = canon.ends_with("_SINT");

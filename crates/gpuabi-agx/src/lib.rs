@@ -12,6 +12,7 @@ pub mod blend;
 pub mod components;
 pub mod encode;
 pub mod epilog;
+mod epilog_blend;
 pub mod fragment;
 pub mod link;
 pub mod prolog;

@@ -6,6 +6,7 @@
 //! (`nir_format_clamp_uint`/`_sint`), fp16 from the `half` crate, 10-10-10-2 packed low
 //! field first.
 
+use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
 use gpuabi_agx_sim::{run, Fragment, State};
@@ -193,7 +194,7 @@ fn stores_match_the_reference_on_random_keys() {
                 location: i as u8,
                 size,
                 colormask: mask,
-                blend: false,
+                blend: None,
             }));
             encs.push((comps, el, enc));
         }
@@ -328,13 +329,13 @@ fn stores_match_the_reference_on_random_keys() {
 
 #[test]
 fn unsupported_requests_are_errors() {
-    let rt = |blend| {
+    let rt = |_: bool| {
         Some(EpilogRt {
             format: "R10G10B10A2_UNORM".into(),
             location: 0,
             size: 32,
             colormask: 0b0101,
-            blend,
+            blend: None,
         })
     };
     let key = |rts: Vec<Option<EpilogRt>>| EpilogKey {
@@ -350,6 +351,288 @@ fn unsupported_requests_are_errors() {
     };
     let e = fragment_epilog(&key(vec![rt(false)])).unwrap_err();
     assert!(e.to_string().contains("partial colour mask"), "{e}");
-    let e = fragment_epilog(&key(vec![rt(true)])).unwrap_err();
-    assert!(e.to_string().contains("blending"), "{e}");
+    let mut blended = rt(false).unwrap();
+    blended.size = 16;
+    blended.blend = Some([Equation::REPLACE; 2]);
+    let e = fragment_epilog(&key(vec![Some(blended)])).unwrap_err();
+    assert!(e.to_string().contains("blending 16-bit colours"), "{e}");
+}
+
+// ---- blending ----------------------------------------------------------------------
+
+const FACTORS: [BlendFactor; 15] = [
+    BlendFactor::Zero,
+    BlendFactor::One,
+    BlendFactor::SrcColor,
+    BlendFactor::OneMinusSrcColor,
+    BlendFactor::SrcAlpha,
+    BlendFactor::OneMinusSrcAlpha,
+    BlendFactor::DstColor,
+    BlendFactor::OneMinusDstColor,
+    BlendFactor::DstAlpha,
+    BlendFactor::OneMinusDstAlpha,
+    BlendFactor::SrcAlphaSaturate,
+    BlendFactor::ConstantColor,
+    BlendFactor::OneMinusConstantColor,
+    BlendFactor::ConstantAlpha,
+    BlendFactor::OneMinusConstantAlpha,
+];
+const FUNCS: [BlendFunc; 5] = [
+    BlendFunc::Add,
+    BlendFunc::Subtract,
+    BlendFunc::ReverseSubtract,
+    BlendFunc::Min,
+    BlendFunc::Max,
+];
+
+/// Blendable formats: name, components, element bytes, encoding, clamp (0 none, 1 unorm,
+/// 2 snorm).
+const BLENDABLE: &[(&str, u32, usize, Enc, u8)] = &[
+    ("R8G8B8A8_UNORM", 4, 1, Enc::Unorm(8), 1),
+    ("R16G16_UNORM", 2, 2, Enc::Unorm(16), 1),
+    ("R8G8B8A8_SNORM", 4, 1, Enc::Snorm(8), 2),
+    ("R16G16B16A16_FLOAT", 4, 2, Enc::F16, 0),
+    ("B5G6R5_UNORM", 3, 2, Enc::F16, 1),
+    ("R32G32B32A32_FLOAT", 4, 4, Enc::Raw32, 0),
+    ("R10G10B10A2_UNORM", 4, 4, Enc::Rgb10a2, 1),
+];
+
+/// The tile value of component `c` as the hardware's load gives it in fp32.
+fn decode(enc: Enc, el: usize, c: usize, bytes: &[u8]) -> f32 {
+    let raw =
+        |at: usize, n: usize| (0..n).fold(0u64, |v, k| v | u64::from(bytes[at + k]) << (8 * k));
+    match enc {
+        Enc::Unorm(b) => raw(c * el, el) as f32 / ((1u64 << b) - 1) as f32,
+        Enc::Snorm(b) => {
+            let v = raw(c * el, el);
+            let s = ((v << (64 - b)) as i64 >> (64 - b)) as f32;
+            let max = ((1u64 << (b - 1)) - 1) as f32;
+            s.max(-max) / max
+        }
+        Enc::F16 => f16::from_bits(raw(c * 2, 2) as u16).to_f32(),
+        Enc::Raw32 => f32::from_bits(raw(c * 4, 4) as u32),
+        Enc::Rgb10a2 => {
+            let w = raw(0, 4);
+            if c == 3 {
+                (w >> 30) as f32 / 3.0
+            } else {
+                ((w >> (10 * c)) & 1023) as f32 / 1023.0
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn clamp_ref(x: f32, norm: u8) -> f32 {
+    match norm {
+        // fsat: NaN and anything not above zero (-0.0 too) become +0.
+        1 => {
+            if x.is_nan() || x <= 0.0 {
+                0.0
+            } else {
+                x.min(1.0)
+            }
+        }
+        2 => {
+            let x = if x > -1.0 { x } else { -1.0 };
+            if x > 1.0 {
+                1.0
+            } else {
+                x
+            }
+        }
+        _ => x,
+    }
+}
+
+/// One blended component, with the operations in the order the generator documents.
+fn blend_ref(
+    eq: &Equation,
+    c: usize,
+    s: &[f32; 4],
+    d: &[f32; 4],
+    comps: usize,
+    k: &[f32; 4],
+) -> f32 {
+    let dget = |i: usize| if i >= comps { 1.0 } else { d[i] };
+    let factor = |f: BlendFactor| -> Option<f32> {
+        Some(match f {
+            BlendFactor::Zero => return None,
+            BlendFactor::One => return Some(f32::NAN), // marks "unmultiplied"
+            BlendFactor::SrcColor => s[c],
+            BlendFactor::OneMinusSrcColor => -s[c] + 1.0,
+            BlendFactor::SrcAlpha => s[3],
+            BlendFactor::OneMinusSrcAlpha => -s[3] + 1.0,
+            BlendFactor::DstColor => dget(c),
+            BlendFactor::OneMinusDstColor => -dget(c) + 1.0,
+            BlendFactor::DstAlpha => dget(3),
+            BlendFactor::OneMinusDstAlpha if comps < 4 => return None,
+            BlendFactor::OneMinusDstAlpha => -dget(3) + 1.0,
+            BlendFactor::SrcAlphaSaturate if c == 3 => return Some(f32::NAN),
+            BlendFactor::SrcAlphaSaturate if comps < 4 => return None,
+            BlendFactor::SrcAlphaSaturate => {
+                let t = -dget(3) + 1.0;
+                if s[3] < t {
+                    s[3]
+                } else {
+                    t
+                }
+            }
+            BlendFactor::ConstantColor => k[c],
+            BlendFactor::OneMinusConstantColor => -k[c] + 1.0,
+            BlendFactor::ConstantAlpha => k[3],
+            BlendFactor::OneMinusConstantAlpha => -k[3] + 1.0,
+            _ => unreachable!(),
+        })
+    };
+    let term = |v: f32, f: Option<f32>| match f {
+        None => 0.0,
+        Some(x) if x.is_nan() => v,
+        Some(x) => v * x,
+    };
+    match eq.func {
+        BlendFunc::Min => {
+            if s[c] < d[c] {
+                s[c]
+            } else {
+                d[c]
+            }
+        }
+        BlendFunc::Max => {
+            if s[c] > d[c] {
+                s[c]
+            } else {
+                d[c]
+            }
+        }
+        BlendFunc::Add => term(s[c], factor(eq.src)) + term(d[c], factor(eq.dst)),
+        BlendFunc::Subtract => term(s[c], factor(eq.src)) + -term(d[c], factor(eq.dst)),
+        BlendFunc::ReverseSubtract => term(d[c], factor(eq.dst)) + -term(s[c], factor(eq.src)),
+    }
+}
+
+#[test]
+fn blending_matches_the_reference_bit_for_bit() {
+    let mut s = 7u64;
+    for round in 0..300 {
+        let (name, comps, el, enc, norm) =
+            BLENDABLE[(lcg(&mut s) % BLENDABLE.len() as u64) as usize];
+        let mut eq = || Equation {
+            func: FUNCS[(lcg(&mut s) % 5) as usize],
+            src: FACTORS[(lcg(&mut s) % 15) as usize],
+            dst: FACTORS[(lcg(&mut s) % 15) as usize],
+        };
+        let eqs = [eq(), eq()];
+        let all = (1u8 << comps) - 1;
+        let mask = if lcg(&mut s).is_multiple_of(2) {
+            all
+        } else {
+            lcg(&mut s) as u8 & all
+        };
+        let key = EpilogKey {
+            samples: 1,
+            write_z: false,
+            write_s: false,
+            sample_mask_after_force_early: false,
+            loc0_w_1: false,
+            alpha_to_one: lcg(&mut s).is_multiple_of(4),
+            broadcast_rt0: false,
+            rts: vec![Some(EpilogRt {
+                format: name.to_string(),
+                location: 0,
+                size: 32,
+                colormask: mask,
+                blend: Some(eqs),
+            })],
+            unsupported: Vec::new(),
+        };
+        let epilog = match fragment_epilog(&key) {
+            Ok(e) => e,
+            Err(e) => panic!("round {round}: {e}"),
+        };
+        let layout = tilebuffer_layout(&[Some(name)], 1).unwrap();
+        let mut frag = Fragment::new(4, 2, 1, layout.sample_size_bytes).unwrap();
+        for b in frag.tib.iter_mut() {
+            *b = lcg(&mut s) as u8;
+        }
+        // Keep fp16 and fp32 destinations finite and moderate.
+        if matches!(enc, Enc::F16 | Enc::Raw32) {
+            for p in 0..8 {
+                for c in 0..comps as usize {
+                    let v = (lcg(&mut s) % 3000) as f32 / 1000.0 - 1.2;
+                    let at = p * layout.sample_size_bytes as usize + c * el;
+                    match enc {
+                        Enc::F16 => {
+                            frag.tib[at..at + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes())
+                        }
+                        _ => frag.tib[at..at + 4].copy_from_slice(&v.to_le_bytes()),
+                    }
+                }
+            }
+        }
+        let start = frag.tib.clone();
+        let mut st = State {
+            exec: 0xff,
+            frag: Some(Box::new(frag)),
+            ..State::default()
+        };
+        let k: [f32; 4] = std::array::from_fn(|_| (lcg(&mut s) % 1000) as f32 / 999.0);
+        for (i, v) in k.iter().enumerate() {
+            st.set_uniform(4 + 2 * i as u32, 32, u64::from(v.to_bits()))
+                .unwrap();
+        }
+        let mut src = [[0f32; 4]; 8];
+        for (lane, sv) in src.iter_mut().enumerate() {
+            for (c, x) in sv.iter_mut().enumerate() {
+                *x = (lcg(&mut s) % 3000) as f32 / 1000.0 - 1.2;
+                st.set_gpr(lane, 8 + 2 * c as u32, 32, u64::from(x.to_bits()))
+                    .unwrap();
+            }
+        }
+        run(&epilog.code, &mut st, 10_000).unwrap_or_else(|e| panic!("{e}\n{}", epilog.text));
+        let mut want = start.clone();
+        let size = layout.sample_size_bytes as usize;
+        for (lane, sv) in src.iter().enumerate() {
+            let at = lane * size;
+            let mut sc = *sv;
+            if key.alpha_to_one {
+                sc[3] = 1.0;
+            }
+            let sc = sc.map(|x| clamp_ref(x, norm));
+            if mask == 0 {
+                continue;
+            }
+            // The destination as loaded, and clamped for blending when the tile holds fp16.
+            let raw: [f32; 4] = std::array::from_fn(|c| {
+                if c < comps as usize {
+                    decode(enc, el, c, &start[at..])
+                } else {
+                    0.0
+                }
+            });
+            let d = if matches!(enc, Enc::F16) {
+                raw.map(|v| clamp_ref(v, norm))
+            } else {
+                raw
+            };
+            let mut out = [0u64; 4];
+            for c in 0..comps as usize {
+                let v = if mask >> c & 1 == 0 {
+                    raw[c]
+                } else {
+                    let e = if c == 3 { &eqs[1] } else { &eqs[0] };
+                    clamp_ref(blend_ref(e, c, &sc, &d, comps as usize, &k), norm)
+                };
+                out[c] = u64::from(v.to_bits());
+            }
+            encode(enc, comps, el, &out, 32, all, &mut want[at..]);
+        }
+        assert_eq!(
+            st.frag.as_ref().unwrap().tib,
+            want,
+            "round {round}\n{:?}\n{}",
+            eqs,
+            epilog.text
+        );
+    }
 }

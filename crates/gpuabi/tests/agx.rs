@@ -507,13 +507,24 @@ fn epilog_from_a_key_file() {
     assert!(v["reads"].as_array().unwrap().iter().any(|r| r == "r2l"));
     std::fs::write(
         &key,
-        "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_func = \"add\"\n",
+        "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_src = \"src_alpha\"\n\
+         rgb_dst = \"one_minus_src_alpha\"\n",
     )
     .unwrap();
-    fails_naming(
-        &["agx", "epilog", "--key", k],
-        "blending is not generated yet",
-    );
+    let text = common::ok(&["agx", "epilog", "--key", k]);
+    assert!(text.contains("ld_tile"), "{text}");
+    std::fs::write(
+        &key,
+        "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_src = \"alpha\"\n",
+    )
+    .unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "rt[0].blend.rgb_src");
+    std::fs::write(
+        &key,
+        "samples = 4\n[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_func = \"max\"\n",
+    )
+    .unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "more than one sample");
     std::fs::write(&key, "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\nsize = 24\n").unwrap();
     fails_naming(&["agx", "epilog", "--key", k], "rt[0].size");
 }

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
+use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
 use gpuabi_agx::prolog::register_use;
 use toml::{Table, Value};
@@ -33,6 +34,73 @@ pub struct EpilogArgs {
     /// Output format; `bin` when writing to a file with `-o`, `asm` on standard output.
     #[arg(long, value_enum)]
     format: Option<PrologFormat>,
+}
+
+/// The name of a blend function as the ABI engine serializes it (`reverse_subtract`).
+fn func_name(x: BlendFunc) -> String {
+    let v = serde_json::to_value(x).unwrap_or_default();
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The name of a blend factor as the ABI engine serializes it (`one_minus_src_alpha`).
+fn factor_name(x: BlendFactor) -> String {
+    let v = serde_json::to_value(x).unwrap_or_default();
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// `[rt.blend]`: `rgb_func`, `rgb_src`, `rgb_dst`, `alpha_func`, `alpha_src`, `alpha_dst`
+/// (defaults: `add`, `one`, `zero`).
+fn parse_blend(file: &str, at: &str, t: &Table) -> anyhow::Result<[Equation; 2]> {
+    let keys = [
+        "rgb_func",
+        "rgb_src",
+        "rgb_dst",
+        "alpha_func",
+        "alpha_src",
+        "alpha_dst",
+    ];
+    check_keys(file, at, t, &keys)?;
+    let func = |k: &str| -> anyhow::Result<BlendFunc> {
+        let Some(n) = get_str(file, at, t, k)? else {
+            return Ok(BlendFunc::Add);
+        };
+        BlendFunc::ALL
+            .into_iter()
+            .find(|f| func_name(*f) == n)
+            .ok_or_else(|| {
+                let names: Vec<String> = BlendFunc::ALL.into_iter().map(func_name).collect();
+                anyhow!(
+                    "{file}: {at}{k}: `{n}` (expected one of {})",
+                    names.join(", ")
+                )
+            })
+    };
+    let factor = |k: &str, default: BlendFactor| -> anyhow::Result<BlendFactor> {
+        let Some(n) = get_str(file, at, t, k)? else {
+            return Ok(default);
+        };
+        BlendFactor::all()
+            .find(|f| factor_name(*f) == n)
+            .ok_or_else(|| {
+                let names: Vec<String> = BlendFactor::all().map(factor_name).collect();
+                anyhow!(
+                    "{file}: {at}{k}: `{n}` (expected one of {})",
+                    names.join(", ")
+                )
+            })
+    };
+    Ok([
+        Equation {
+            func: func("rgb_func")?,
+            src: factor("rgb_src", BlendFactor::One)?,
+            dst: factor("rgb_dst", BlendFactor::Zero)?,
+        },
+        Equation {
+            func: func("alpha_func")?,
+            src: factor("alpha_src", BlendFactor::One)?,
+            dst: factor("alpha_dst", BlendFactor::Zero)?,
+        },
+    ])
 }
 
 /// Parses an epilog key file.
@@ -125,8 +193,8 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
             colormask |= 1 << bit;
         }
         let blend = match r.get("blend") {
-            None => false,
-            Some(Value::Table(_)) => true,
+            None => None,
+            Some(Value::Table(b)) => Some(parse_blend(file, &format!("{at}blend."), b)?),
             Some(_) => bail!("{file}: {at}blend: expected a table"),
         };
         rts.push(Some(EpilogRt {
