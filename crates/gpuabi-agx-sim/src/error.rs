@@ -66,6 +66,33 @@ pub enum SimError {
         /// The lane.
         lane: usize,
     },
+    /// A fragment context of an impossible shape.
+    #[error(
+        "a tile of {width}x{height} pixels, {samples} samples of {sample_size} bytes is not \
+         simulated (at most 1024 pixels, 1, 2 or 4 samples, 64 bytes per sample)"
+    )]
+    TileShape {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+        /// Samples per pixel.
+        samples: u32,
+        /// Bytes per sample.
+        sample_size: u32,
+    },
+    /// A lane's tile-buffer access or coefficient read falls outside the fragment context.
+    #[error("byte offset {offset}: `{text}`: lane {lane} {what}")]
+    Tile {
+        /// Byte offset.
+        offset: usize,
+        /// The instruction.
+        text: String,
+        /// The lane.
+        lane: usize,
+        /// What is out of range.
+        what: String,
+    },
     /// The step limit was reached.
     #[error("stopped after {0} instructions without reaching the end")]
     StepLimit(usize),

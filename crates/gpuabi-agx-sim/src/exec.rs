@@ -6,12 +6,13 @@ use gpuabi_agx_isa::{decode, fimm_value, Instruction, Operand, OperandKind, RegF
 use crate::convert::{float_to_int, int_to_float, unary};
 use crate::error::SimError;
 use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
+use crate::format::{encode_element, pack_word};
+use crate::fragment;
 use crate::load::{convert, layout, Layout};
 use crate::state::{State, LANES};
 
-/// The special register `thread_in_grid_x` (the lane index for one SIMD group at the grid
-/// origin).
-const SR_THREAD_IN_GRID_X: u32 = 80;
+/// The special registers `thread_in_grid_x`, `_y`, `_z` (Mesa's `AGX2.xml` numbering).
+const SR_THREAD_IN_GRID: [u32; 3] = [80, 81, 82];
 
 /// What happens after an instruction.
 enum Flow {
@@ -21,10 +22,11 @@ enum Flow {
 }
 
 /// Why one instruction failed, before the instruction is attached.
-enum Fail {
+pub(crate) enum Fail {
     Unsupported(&'static str),
     Nesting(usize),
     Fault { lane: usize, address: u64 },
+    Tile { lane: usize, what: String },
     Sim(SimError),
 }
 
@@ -34,16 +36,16 @@ impl From<SimError> for Fail {
     }
 }
 
-type R<T> = Result<T, Fail>;
+pub(crate) type R<T> = Result<T, Fail>;
 
-fn sext(v: u64, bits: u32) -> i128 {
+pub(crate) fn sext(v: u64, bits: u32) -> i128 {
     if bits >= 64 {
         return i128::from(v as i64);
     }
     i128::from(((v << (64 - bits)) as i64) >> (64 - bits))
 }
 
-fn op_size(op: &Operand) -> u32 {
+pub(crate) fn op_size(op: &Operand) -> u32 {
     match op.kind {
         OperandKind::Reg { size, .. } => size,
         _ => 16,
@@ -51,7 +53,7 @@ fn op_size(op: &Operand) -> u32 {
 }
 
 /// The raw bits of an integer operand in `lane` (immediates are 16-bit, zero-extended).
-fn read_bits(st: &State, op: &Operand, lane: usize) -> R<u64> {
+pub(crate) fn read_bits(st: &State, op: &Operand, lane: usize) -> R<u64> {
     Ok(match op.kind {
         OperandKind::Reg {
             file: RegFile::Gpr,
@@ -103,7 +105,7 @@ fn read_float(st: &State, op: &Operand, lane: usize) -> R<f64> {
     Ok(x)
 }
 
-fn write(st: &mut State, op: &Operand, lane: usize, value: u64) -> R<()> {
+pub(crate) fn write(st: &mut State, op: &Operand, lane: usize, value: u64) -> R<()> {
     match op.kind {
         OperandKind::Reg {
             file: RegFile::Gpr,
@@ -126,21 +128,21 @@ fn write_float(st: &mut State, op: &Operand, lane: usize, x: f64, sat: bool) -> 
     write(st, op, lane, bits)
 }
 
-fn src(ins: &Instruction, i: usize) -> R<&Operand> {
+pub(crate) fn src(ins: &Instruction, i: usize) -> R<&Operand> {
     ins.srcs
         .get(i)
         .and_then(|s| s.as_ref())
         .ok_or(Fail::Unsupported("absent source"))
 }
 
-fn dest(ins: &Instruction) -> R<&Operand> {
+pub(crate) fn dest(ins: &Instruction) -> R<&Operand> {
     ins.dests
         .first()
         .and_then(|d| d.as_ref())
         .ok_or(Fail::Unsupported("absent destination"))
 }
 
-fn modifier(ins: &Instruction, name: &str) -> u32 {
+pub(crate) fn modifier(ins: &Instruction, name: &str) -> u32 {
     ins.modifier(name).unwrap_or(0)
 }
 
@@ -220,7 +222,7 @@ fn bitfield(name: &str, a: u128, b: u128, s: u32, m: u32) -> u128 {
     }
 }
 
-fn per_lane(st: &mut State, mut f: impl FnMut(&mut State, usize) -> R<()>) -> R<()> {
+pub(crate) fn per_lane(st: &mut State, mut f: impl FnMut(&mut State, usize) -> R<()>) -> R<()> {
     for lane in 0..LANES {
         if st.active(lane) {
             f(st, lane)?;
@@ -426,23 +428,29 @@ fn load(st: &mut State, ins: &Instruction) -> R<()> {
     })
 }
 
-/// `store` of the unconverted formats (`i8`, `i16`, `i32`, `f16`): the low bytes of each
-/// register go where `device_load` would read them. Unmapped bytes fault, or are dropped
-/// under soft fault.
+/// `store`: each register goes where `device_load` would read it. Unconverted formats
+/// (`i8`, `i16`, `i32`, `f16`) store the low bytes of each register; the converted
+/// element formats encode the register's float (fp16 or fp32 by size) with
+/// [`crate::format::encode_element`]; the packed formats encode their registers into one
+/// aligned word at `base + 4 · index`, the address the packed load reads (applegpu's
+/// `DeviceLoadInstructionDesc` forces shift 2 and mask xyzw for them). Unmapped bytes
+/// fault, or are dropped under soft fault.
 fn store(st: &mut State, ins: &Instruction) -> R<()> {
     let (data, base_op, index_op) = (*src(ins, 0)?, *src(ins, 1)?, *src(ins, 2)?);
     let format = modifier(ins, "format");
-    let Some(Layout::Raw(item)) = layout(format) else {
-        return Err(Fail::Unsupported("stores of converted formats"));
-    };
+    let lay = layout(format).ok_or(Fail::Unsupported("this store format"))?;
     let OperandKind::Reg {
         base: reg, size, ..
     } = data.kind
     else {
         return Err(Fail::Unsupported("store data kind"));
     };
-    let shift = modifier(ins, "shift").min(2);
-    let mask = modifier(ins, "mask");
+    let (item, shift, mask) = match lay {
+        Layout::Raw(n) | Layout::Convert(n) => {
+            (n, modifier(ins, "shift").min(2), modifier(ins, "mask"))
+        }
+        Layout::Packed(_) => (4, 0, 1),
+    };
     per_lane(st, |st, lane| {
         let base = read_bits(st, &base_op, lane)?;
         let index = match index_op.kind {
@@ -458,13 +466,35 @@ fn store(st: &mut State, ins: &Instruction) -> R<()> {
         };
         let address = i128::from(base) & !i128::from(item - 1);
         let offset = index << shift;
-        let mut k = 0u32;
-        for i in 0..4u32 {
-            if mask >> i & 1 == 0 {
-                continue;
+        let mut elements = Vec::new();
+        match lay {
+            Layout::Packed(count) => {
+                let mut v = [0.0; 4];
+                for (k, x) in v.iter_mut().enumerate().take(count as usize) {
+                    *x = real(st.read_gpr(lane, reg + k as u32 * (size / 16), size)?, size);
+                }
+                let word = pack_word(format, v).ok_or(Fail::Unsupported("this store format"))?;
+                elements.push((0, u64::from(word)));
             }
-            let value = st.read_gpr(lane, reg + k * (size / 16), size)?;
-            k += 1;
+            _ => {
+                let mut k = 0u32;
+                for i in 0..4u32 {
+                    if mask >> i & 1 == 0 {
+                        continue;
+                    }
+                    let value = st.read_gpr(lane, reg + k * (size / 16), size)?;
+                    k += 1;
+                    let stored = match lay {
+                        Layout::Convert(_) => {
+                            encode_element(format, i, real(value, size)).unwrap_or(0)
+                        }
+                        _ => value,
+                    };
+                    elements.push((i, stored));
+                }
+            }
+        }
+        for (i, value) in elements {
             let at = (address + (offset + i128::from(i)) * i128::from(item)) as u64;
             for b in 0..item {
                 let addr = at.wrapping_add(b);
@@ -480,8 +510,17 @@ fn store(st: &mut State, ins: &Instruction) -> R<()> {
     })
 }
 
+/// A register value as a real number (fp16 or fp32 by size, no flushing).
+pub(crate) fn real(bits: u64, size: u32) -> f64 {
+    if size == 16 {
+        f16_to_f64(bits as u16)
+    } else {
+        f32_to_f64(bits as u32, false)
+    }
+}
+
 /// A converted load value in the destination register's float format (no flushing).
-fn real_bits(x: f64, size: u32) -> u64 {
+pub(crate) fn real_bits(x: f64, size: u32) -> u64 {
     if size == 16 {
         u64::from(to_f16(x))
     } else {
@@ -499,12 +538,21 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         }
         "mfsr" => {
             let d = *dest(ins)?;
-            if modifier(ins, "sr") != SR_THREAD_IN_GRID_X {
-                return Err(Fail::Unsupported(
-                    "special registers other than thread_in_grid_x",
-                ));
-            }
-            per_lane(st, |st, lane| write(st, &d, lane, lane as u64))?;
+            let axis = SR_THREAD_IN_GRID
+                .iter()
+                .position(|&r| r == modifier(ins, "sr"))
+                .ok_or(Fail::Unsupported(
+                    "special registers other than thread_in_grid_x/y/z",
+                ))?;
+            let origin = st.grid[axis];
+            per_lane(st, |st, lane| {
+                let v = if axis == 0 {
+                    origin.wrapping_add(lane as u32)
+                } else {
+                    origin
+                };
+                write(st, &d, lane, u64::from(v))
+            })?;
         }
         "iadd" | "isub" => {
             let d = *dest(ins)?;
@@ -768,6 +816,13 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
             })?;
         }
         "store" => store(st, ins)?,
+        "st_tile" => fragment::st_tile(st, ins)?,
+        "ld_tile" => fragment::ld_tile(st, ins)?,
+        "sample_mask" => fragment::sample_mask(st, ins)?,
+        "zs_emit" => fragment::zs_emit(st, ins)?,
+        "iter" => fragment::iter(st, ins, false)?,
+        "iterproj" => fragment::iter(st, ins, true)?,
+        "ldcf" => fragment::ldcf(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}
         "stop" => return Ok(Flow::Stop),
@@ -808,6 +863,12 @@ pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimEr
                     text,
                     lane,
                     address,
+                },
+                Fail::Tile { lane, what } => SimError::Tile {
+                    offset,
+                    text,
+                    lane,
+                    what,
                 },
                 Fail::Sim(e) => SimError::At {
                     offset,

@@ -38,7 +38,7 @@ pub fn f16_to_f64(bits: u16) -> f64 {
 /// Rounds a finite magnitude to `mant_bits` fraction bits with exponent range
 /// `[emin, emax]` (unbiased, normal numbers), round to nearest even, subnormals kept.
 /// Returns `(biased exponent, fraction)`, exponent `emax + bias + 1` meaning infinity.
-fn round_parts(x: f64, mant_bits: u32, emin: i32, bias: i32) -> (u64, u64) {
+pub(crate) fn round_parts(x: f64, mant_bits: u32, emin: i32, bias: i32) -> (u64, u64) {
     let bits = x.to_bits() & !(1 << 63);
     let e64 = ((bits >> 52) & 0x7ff) as i32;
     let f64m = bits & ((1 << 52) - 1);

@@ -6,18 +6,26 @@
 //! arithmetic with shifts and saturation, the bitfield unit, the truth-table bitwise
 //! unit, fp32/fp16 arithmetic rounded once (fp32 flushing subnormals), compare-and-select,
 //! ballots, shuffles and `device_load`. Beyond what applegpu emulates, it runs stores of
-//! the unconverted formats, integer/float conversions and the rounding and
-//! transcendental float functions, with the rules `convert` states. Instructions outside
-//! that set end the run with an error naming the instruction.
+//! every memory format (`format` states the conversions), integer/float conversions and
+//! the rounding and transcendental float functions (rules in `convert`), and, given a
+//! [`Fragment`] context, the tile buffer per pixel and sample with every physical format
+//! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
+//! registers (rules in `fragment`). Instructions outside that set end the run with an
+//! error naming the instruction.
 
 mod convert;
 mod error;
 mod exec;
 mod float;
+mod format;
+mod fragment;
 mod load;
 mod state;
+mod tile;
 
 pub use error::SimError;
 pub use exec::run;
 pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
+pub use format::code as format_code;
 pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};
+pub use tile::{default_sample_positions, Fragment, MAX_SAMPLES, MAX_SAMPLE_SIZE, MAX_TILE_PIXELS};

@@ -40,7 +40,7 @@ fn srgb_to_linear(k: u64) -> f64 {
 }
 
 /// An 11- or 10-bit unsigned float (5-bit exponent, `mant` fraction bits).
-fn small_float(n: u64, mant: u32) -> f64 {
+pub(crate) fn small_float_value(n: u64, mant: u32) -> f64 {
     let e = ((n >> mant) & 0x1f) as i32;
     let m = n & ((1 << mant) - 1);
     if e == 0x1f {
@@ -65,12 +65,12 @@ pub fn convert(f: u32, n: u32, value: u64) -> f64 {
         },
         10 if n == 3 => value as f64 / 255.0,
         10 => srgb_to_linear(value),
-        12 => match n {
-            0 => small_float(value & 0x7ff, 6),
-            1 => small_float((value >> 11) & 0x7ff, 6),
-            _ => small_float((value >> 22) & 0x3ff, 5),
+        12 | 14 => match n {
+            0 => small_float_value(value & 0x7ff, 6),
+            1 => small_float_value((value >> 11) & 0x7ff, 6),
+            _ => small_float_value((value >> 22) & 0x3ff, 5),
         },
-        13 => {
+        13 | 15 => {
             let e = (value >> 27) as i32 - 15;
             let m = (value >> (9 * n)) & 0x1ff;
             2f64.powi(e) * m as f64 / 512.0

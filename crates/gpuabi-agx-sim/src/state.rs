@@ -2,6 +2,7 @@
 //! execution mask and device memory regions.
 
 use crate::error::SimError;
+use crate::tile::Fragment;
 
 /// Lanes in a SIMD group.
 pub const LANES: usize = 32;
@@ -35,6 +36,10 @@ pub struct State {
     pub soft_fault: bool,
     /// GPR halves written by the program in any lane.
     pub written: Vec<bool>,
+    /// The tile buffer and fragment state, for fragment code.
+    pub frag: Option<Box<Fragment>>,
+    /// Grid position of lane 0 (x, y, z): lane `l` is thread `(x + l, y, z)` of the grid.
+    pub grid: [u32; 3],
 }
 
 impl Default for State {
@@ -46,6 +51,8 @@ impl Default for State {
             memory: Vec::new(),
             soft_fault: false,
             written: vec![false; GPR_HALVES],
+            frag: None,
+            grid: [0; 3],
         }
     }
 }

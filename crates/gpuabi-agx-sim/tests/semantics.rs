@@ -149,3 +149,20 @@ fn nesting_counter_overflow_is_an_error() {
         "{e}"
     );
 }
+
+#[test]
+fn grid_position_special_registers() {
+    // Lane l of a group whose lane 0 is at (5, 7, 2) is thread (5 + l, 7, 2).
+    let mut st = State {
+        grid: [5, 7, 2],
+        ..State::default()
+    };
+    exec(
+        "mov r1, thread_in_grid_x\nmov r2, thread_in_grid_y\nmov r3, thread_in_grid_z\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(st.read_gpr(9, 2, 32).unwrap(), 14);
+    assert_eq!(st.read_gpr(9, 4, 32).unwrap(), 7);
+    assert_eq!(st.read_gpr(9, 6, 32).unwrap(), 2);
+}

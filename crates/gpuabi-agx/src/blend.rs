@@ -89,7 +89,23 @@ const FACTOR_READS: [(BlendFactor, bool, bool, bool); 19] = [
     (BlendFactor::OneMinusSrc1Alpha, false, false, true),
 ];
 
+impl BlendFunc {
+    /// Every function.
+    pub const ALL: [BlendFunc; 5] = [
+        BlendFunc::Add,
+        BlendFunc::Subtract,
+        BlendFunc::ReverseSubtract,
+        BlendFunc::Min,
+        BlendFunc::Max,
+    ];
+}
+
 impl BlendFactor {
+    /// Every factor.
+    pub fn all() -> impl Iterator<Item = BlendFactor> {
+        FACTOR_READS.iter().map(|e| e.0)
+    }
+
     fn reads(self) -> (bool, bool, bool) {
         FACTOR_READS
             .iter()

@@ -11,8 +11,11 @@ pub mod abi;
 pub mod blend;
 pub mod components;
 pub mod encode;
+pub mod epilog;
+mod epilog_blend;
 pub mod fragment;
 pub mod link;
+pub mod prolog;
 pub mod render;
 pub mod slot;
 pub mod tilebuffer;
@@ -25,6 +28,7 @@ pub use fragment::{
     fragment_abi, ColorOutput, ColorType, FragmentAbi, FragmentError, FragmentInput,
 };
 pub use link::{link, LinkError, LinkInput, LinkedProgram, Part, PartInfo};
+pub use prolog::{vertex_prolog, Prolog, PrologAttrib, PrologError, PrologKey};
 pub use slot::{RegSlot, UniformSlot};
 pub use tilebuffer::{tilebuffer_layout, TileBufferError, TileBufferLayout};
 pub use vertex::{vertex_abi, VertexAbi, VertexError, VertexInput};

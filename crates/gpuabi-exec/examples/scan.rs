@@ -5,8 +5,8 @@
 //! MAX_INSTRS SEEDS` (MAX_INSTRS 0: the generator's default size), e.g.
 //! `... -- gfx1030 32 24 32 60 1000`.
 
-use gpuabi_fuzz::program::{generate, ArgValue, GenConfig};
-use gpuabi_ir::interp::{Dispatch, Limits, Memory, Program};
+use gpuabi_fuzz::program::{generate, GenConfig};
+use gpuabi_ir::interp::{Dispatch, Limits};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -46,34 +46,24 @@ fn main() {
         let p = generate(seed, &cfg);
         let lines = p.source.lines().count();
         let module = gpuabi_ir::parse(&p.source).expect("generated programs parse");
-        let program = Program::new(&module).expect("generated programs verify");
-        let limits = Limits::default();
-        let mut mem = Memory::new(limits.max_memory_bytes);
-        for (n, d) in &p.buffers {
-            mem.add(n, d.clone()).expect("generated buffers fit");
-        }
-        let args: Vec<u64> = p
-            .arg_values
-            .iter()
-            .map(|x| match x {
-                ArgValue::Bits(b) => *b,
-                ArgValue::Buffer { name, offset } => mem.address(name).expect("buffer") + offset,
-            })
-            .collect();
+        let address = |name: &str| {
+            let i = p
+                .buffers
+                .iter()
+                .position(|(n, _)| n == name)
+                .expect("named buffer");
+            gpuabi_exec::buffer_address(i)
+        };
+        let args = p.arg_bits(address);
         let d = Dispatch {
             global_size: p.grid,
             group_size: p.group,
             global_offset: p.offset,
             work_dim: p.work_dim,
         };
-        program
-            .dispatch(&p.kernel, &args, &d, &mut mem, &limits)
+        let limits = Limits::default();
+        let expected = gpuabi_exec::interpret(&module, &p.kernel, &d, &args, &p.buffers, &limits)
             .expect("generated programs run");
-        let expected: Vec<(String, Vec<u8>)> = mem
-            .buffers
-            .iter()
-            .map(|b| (b.name.clone(), b.data.clone()))
-            .collect();
         let compiled = match gpuabi_codegen::compile(&module, &opts) {
             Ok(c) => c,
             Err(e) => {

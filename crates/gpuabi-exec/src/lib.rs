@@ -24,6 +24,9 @@ pub enum ExecError {
     /// Buffers or arguments do not fit.
     #[error("{0}")]
     Setup(String),
+    /// The interpreter refused the dispatch or stopped with an error.
+    #[error("interpreter: {0}")]
+    Interp(String),
     /// The simulator stopped with an error.
     #[error("{message}")]
     Sim {
@@ -41,6 +44,29 @@ pub struct Outcome {
     pub buffers: Vec<(String, Vec<u8>)>,
     /// Dynamic counts of the run.
     pub stats: Stats,
+}
+
+/// Runs `kernel` in the reference interpreter over `dispatch` with the given argument bits
+/// and buffers (placed in order, at the addresses [`run`] gives them); returns the buffers
+/// after the run.
+pub fn interpret(
+    module: &gpuabi_ir::Module,
+    kernel: &str,
+    dispatch: &Dispatch,
+    args: &[u64],
+    buffers: &[(String, Vec<u8>)],
+    limits: &gpuabi_ir::interp::Limits,
+) -> Result<Vec<(String, Vec<u8>)>, ExecError> {
+    let program = gpuabi_ir::Program::new(module).map_err(|e| ExecError::Interp(e.to_string()))?;
+    let mut mem = gpuabi_ir::Memory::new(limits.max_memory_bytes);
+    for (name, data) in buffers {
+        mem.add(name, data.clone())
+            .map_err(|e| ExecError::Interp(e.to_string()))?;
+    }
+    program
+        .dispatch(kernel, args, dispatch, &mut mem, limits)
+        .map_err(|e| ExecError::Interp(e.to_string()))?;
+    Ok(mem.buffers.into_iter().map(|b| (b.name, b.data)).collect())
 }
 
 /// The address the interpreter gives buffer `index` (0-based).

@@ -14,48 +14,14 @@ use std::collections::BTreeMap;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_codegen::entry::catalyst::NO_SCRATCH;
 use gpuabi_codegen::{Entry, Options};
-use gpuabi_fuzz::program::{generate, ArgValue, GenConfig, GeneratedProgram};
-use gpuabi_ir::interp::{Dispatch, Limits as IrLimits, Memory, Program};
+use gpuabi_fuzz::program::{generate, GenConfig};
+use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
 
 fn programs() -> u64 {
     std::env::var("GPUABI_RANDOM_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200)
-}
-
-fn interpret(
-    p: &GeneratedProgram,
-    module: &gpuabi_ir::Module,
-) -> (Vec<u64>, Vec<(String, Vec<u8>)>) {
-    let prog = Program::new(module).expect("generated programs verify");
-    let limits = IrLimits::default();
-    let mut mem = Memory::new(limits.max_memory_bytes);
-    for (name, data) in &p.buffers {
-        mem.add(name, data.clone()).expect("generated buffers fit");
-    }
-    let args: Vec<u64> = p
-        .arg_values
-        .iter()
-        .map(|a| match a {
-            ArgValue::Bits(b) => *b,
-            ArgValue::Buffer { name, offset } => mem.address(name).expect("named buffer") + offset,
-        })
-        .collect();
-    let d = Dispatch {
-        global_size: p.grid,
-        group_size: p.group,
-        global_offset: p.offset,
-        work_dim: p.work_dim,
-    };
-    prog.dispatch(&p.kernel, &args, &d, &mut mem, &limits)
-        .expect("generated programs run");
-    let out = mem
-        .buffers
-        .iter()
-        .map(|b| (b.name.clone(), b.data.clone()))
-        .collect();
-    (args, out)
 }
 
 /// What became of one program.
@@ -69,7 +35,24 @@ enum Checked {
 fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<Checked, String> {
     let p = generate(seed, config);
     let module = gpuabi_ir::parse(&p.source).map_err(|e| format!("{e:?}"))?;
-    let (args, expected) = interpret(&p, &module);
+    let address = |name: &str| {
+        let i = p
+            .buffers
+            .iter()
+            .position(|(n, _)| n == name)
+            .expect("named buffer");
+        gpuabi_exec::buffer_address(i)
+    };
+    let args = p.arg_bits(address);
+    let d = Dispatch {
+        global_size: p.grid,
+        group_size: p.group,
+        global_offset: p.offset,
+        work_dim: p.work_dim,
+    };
+    let limits = IrLimits::default();
+    let expected = gpuabi_exec::interpret(&module, &p.kernel, &d, &args, &p.buffers, &limits)
+        .map_err(|e| e.to_string())?;
     let compiled = match gpuabi_codegen::compile(&module, opts) {
         Ok(c) => c,
         Err(e) if opts.entry == Entry::Catalyst && e.to_string().contains(NO_SCRATCH) => {
@@ -81,12 +64,6 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<Checked, Strin
             return Ok(Checked::Skipped(why));
         }
         Err(e) => return Err(e.to_string()),
-    };
-    let d = Dispatch {
-        global_size: p.grid,
-        group_size: p.group,
-        global_offset: p.offset,
-        work_dim: p.work_dim,
     };
     let out = gpuabi_exec::run(
         &compiled,

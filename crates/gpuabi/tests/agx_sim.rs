@@ -81,3 +81,51 @@ fn errors_name_the_place() {
         "unknown key `exce`",
     );
 }
+
+#[test]
+fn fragment_context_from_the_state_file() {
+    let dir = common::scratch("agx-sim-fragment");
+    let code = dir.join("f.s");
+    std::fs::write(
+        &code,
+        "iter r4, cf0\nst_tile r4, 0, 255, 0, u8norm, x\nzs_emit 255, r4\n",
+    )
+    .unwrap();
+    let state = dir.join("fs.json");
+    std::fs::write(
+        &state,
+        r#"{"exec": "0x3", "fragment": {"width": 2, "height": 1, "samples": 1,
+            "sample_size": 4, "cf": [[0.25, 0, 0]]}}"#,
+    )
+    .unwrap();
+    let v = common::json(&[
+        "agx",
+        "sim",
+        code.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    // Pixel centres x = 0.5 and 1.5: 0.25·x = 0.125 and 0.375; as u8norm 31.875 -> 32 and
+    // 95.625 -> 96.
+    assert_eq!(v["registers"]["r4"][0], "0x3e000000");
+    assert_eq!(v["registers"]["r4"][1], "0x3ec00000");
+    assert_eq!(v["fragment"]["tib"], "2000000060000000");
+    assert_eq!(v["fragment"]["depth"][1], "0x3ec00000");
+    std::fs::write(
+        &state,
+        r#"{"fragment": {"width": 2, "height": 1, "samples": 3, "sample_size": 4}}"#,
+    )
+    .unwrap();
+    common::fails_naming(
+        &[
+            "agx",
+            "sim",
+            code.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+        ],
+        "fragment",
+    );
+}

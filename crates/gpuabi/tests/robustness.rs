@@ -116,6 +116,7 @@ fn endless_files_are_read_with_a_bound() {
     fails_naming(&["agx", "link", "--main", &z, "-o", &out], "larger than");
     fails_naming(&["agx", "disasm", &z], "larger than");
     fails_naming(&["agx", "asm", &z], "larger than");
+    fails_naming(&["agx", "prolog", "--key", &z], "larger than");
 }
 
 #[test]
@@ -156,6 +157,9 @@ fn empty_binary_and_directory_inputs_end_with_a_message() {
         ends_cleanly(&["agx", "disasm", &f]);
         ends_cleanly(&["agx", "sim", &f]);
         ends_cleanly(&["agx", "sim", &f, "--state", &f]);
+        ends_cleanly(&["agx", "prolog", "--key", &f]);
+        ends_cleanly(&["agx", "epilog", "--key", &f]);
+        ends_cleanly(&["agx", "run", "vertex", "--key", &f, "--draw", &f]);
     }
     let [_, garbage, directory] = bad_inputs("inputs-fail");
     for f in [s(&garbage), s(&directory)] {

@@ -901,49 +901,45 @@ pub(crate) fn dwords_of(ty: Type) -> u8 {
     }
 }
 
-/// Whether lanes may leave inside `r` (any `break`, `continue`, `ret` or `unreachable` at
-/// any depth): the constructs around it must then recompute exec and check it for empty.
-pub(crate) fn region_may_leave(r: &Region) -> bool {
+/// Whether an instruction satisfying `leaf` occurs in `r` at any depth; `nested_only`
+/// skips the instructions of `r` itself and looks only inside its `if`s and loops.
+fn occurs(r: &Region, nested_only: bool, leaf: &dyn Fn(&InstrKind) -> bool) -> bool {
     r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Break(_)
-        | InstrKind::Continue(_)
-        | InstrKind::Ret(_)
-        | InstrKind::Unreachable => true,
         InstrKind::If {
             then_region,
             else_region,
             ..
-        } => region_may_leave(then_region) || region_may_leave(else_region),
-        InstrKind::Loop { body, .. } => region_may_leave(body),
-        _ => false,
+        } => occurs(then_region, false, leaf) || occurs(else_region, false, leaf),
+        InstrKind::Loop { body, .. } => occurs(body, false, leaf),
+        kind => !nested_only && leaf(kind),
     })
+}
+
+fn is_leave(k: &InstrKind) -> bool {
+    matches!(
+        k,
+        InstrKind::Break(_) | InstrKind::Continue(_) | InstrKind::Ret(_) | InstrKind::Unreachable
+    )
+}
+
+fn is_return(k: &InstrKind) -> bool {
+    matches!(k, InstrKind::Ret(_) | InstrKind::Unreachable)
+}
+
+/// Whether lanes may leave inside `r` (any `break`, `continue`, `ret` or `unreachable` at
+/// any depth): the constructs around it must then recompute exec and check it for empty.
+pub(crate) fn region_may_leave(r: &Region) -> bool {
+    occurs(r, false, &is_leave)
 }
 
 /// Whether `ret` or `unreachable` occurs inside an `if` or a loop of `r`.
 fn nested_ret(r: &Region) -> bool {
-    r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => region_may_return(then_region) || region_may_return(else_region),
-        InstrKind::Loop { body, .. } => region_may_return(body),
-        _ => false,
-    })
+    occurs(r, true, &is_return)
 }
 
 /// Whether `ret` or `unreachable` occurs inside `r` at any depth.
 fn region_may_return(r: &Region) -> bool {
-    r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Ret(_) | InstrKind::Unreachable => true,
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => region_may_return(then_region) || region_may_return(else_region),
-        InstrKind::Loop { body, .. } => region_may_return(body),
-        _ => false,
-    })
+    occurs(r, false, &is_return)
 }
 
 /// A loop is divergent when one of its own `break`/`continue` instructions lies under an

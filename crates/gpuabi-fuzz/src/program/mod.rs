@@ -206,6 +206,17 @@ pub fn generate(seed: u64, config: &GenConfig) -> GeneratedProgram {
 }
 
 impl GeneratedProgram {
+    /// The argument bits, in parameter order, given where each buffer is placed.
+    pub fn arg_bits(&self, address: impl Fn(&str) -> u64) -> Vec<u64> {
+        self.arg_values
+            .iter()
+            .map(|a| match a {
+                ArgValue::Bits(b) => *b,
+                ArgValue::Buffer { name, offset } => address(name).wrapping_add(*offset),
+            })
+            .collect()
+    }
+
     /// The shell line that runs this program with `gpuabi run`, reading the source from
     /// `<kernel>.gsir` and each buffer from `<name>.bin`, and writing each buffer after the
     /// run to `<name>.out.bin` ([`GeneratedProgram::write_files`] writes those inputs).

@@ -36,6 +36,13 @@ pub enum AgxCommand {
     Disasm(super::agx_asm::DisasmArgs),
     /// Run AGX code on one SIMD group from a start state and print the end state.
     Sim(super::agx_sim::SimArgs),
+    /// Generate the vertex prolog of a key (KEY.toml).
+    Prolog(super::agx_prolog::PrologArgs),
+    /// Generate the fragment epilog of a key (KEY.toml).
+    Epilog(super::agx_epilog::EpilogArgs),
+    /// Run generated or given parts over a draw and print what crosses each boundary.
+    #[command(subcommand)]
+    Run(super::agx_run::RunCommand),
 }
 
 /// Robustness level of the vertex prolog key.
@@ -203,6 +210,9 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Asm(a) => super::agx_asm::asm(a),
         AgxCommand::Disasm(a) => super::agx_asm::disasm(a),
         AgxCommand::Sim(a) => super::agx_sim::sim(a),
+        AgxCommand::Prolog(a) => super::agx_prolog::prolog(a),
+        AgxCommand::Run(c) => super::agx_run::run_cmd(c),
+        AgxCommand::Epilog(a) => super::agx_epilog::epilog(a),
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 use gpuabi_agx_isa::assemble;
-use gpuabi_agx_sim::{run, Region, State, GPR_HALVES, LANES};
+use gpuabi_agx_sim::{run, Fragment, Region, State, GPR_HALVES, LANES};
 use serde_json::Value;
 
 use super::write_output;
@@ -25,8 +25,8 @@ pub enum SimFormat {
 pub struct SimArgs {
     /// Code: assembly when the name ends in `.s`, machine code bytes otherwise.
     file: PathBuf,
-    /// Start state (JSON: exec, registers, uniforms, memory, soft_fault); all zero with
-    /// every lane active when left out.
+    /// Start state (JSON: exec, registers, uniforms, memory, soft_fault, fragment); all
+    /// zero with every lane active when left out.
     #[arg(long, value_name = "STATE.json")]
     state: Option<PathBuf>,
     /// Instructions executed before the run is stopped.
@@ -91,6 +91,89 @@ fn hex_bytes(s: &str, what: &str) -> anyhow::Result<Vec<u8>> {
         .collect())
 }
 
+/// The fragment context: `{"width", "height", "samples", "sample_size", "tib": "hex",
+/// "cf": [[a, b, c], ...], "sample_positions", "coverage"}`; every key but the first four
+/// is optional (a zero tile, no coefficients, the standard positions, all samples).
+fn parse_fragment(v: &Value, at: &str) -> anyhow::Result<Fragment> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| anyhow!("{at}: expected an object"))?;
+    let allowed = [
+        "width",
+        "height",
+        "samples",
+        "sample_size",
+        "tib",
+        "cf",
+        "sample_positions",
+        "coverage",
+    ];
+    if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        bail!(
+            "{at}.{k}: unknown key; expected one of {}",
+            allowed.join(", ")
+        );
+    }
+    let field = |k: &str| -> anyhow::Result<u32> {
+        let what = format!("{at}.{k}");
+        let v = obj.get(k).ok_or_else(|| anyhow!("{what}: missing"))?;
+        u32::try_from(number(v, &what)?).map_err(|_| anyhow!("{what}: expected 32 bits"))
+    };
+    let mut f = Fragment::new(
+        field("width")?,
+        field("height")?,
+        field("samples")?,
+        field("sample_size")?,
+    )
+    .map_err(|e| anyhow!("{at}: {e}"))?;
+    if let Some(t) = obj.get("tib") {
+        let what = format!("{at}.tib");
+        let bytes = hex_bytes(
+            t.as_str()
+                .ok_or_else(|| anyhow!("{what}: expected a hex string"))?,
+            &what,
+        )?;
+        if bytes.len() != f.tib.len() {
+            bail!(
+                "{what}: {} bytes, but the tile holds {} (width · height · samples · sample_size)",
+                bytes.len(),
+                f.tib.len()
+            );
+        }
+        f.tib = bytes;
+    }
+    if let Some(c) = obj.get("cf") {
+        let what = format!("{at}.cf");
+        for (i, plane) in c
+            .as_array()
+            .ok_or_else(|| anyhow!("{what}: expected a list of [a, b, c]"))?
+            .iter()
+            .enumerate()
+        {
+            let p = plane
+                .as_array()
+                .filter(|p| p.len() == 3)
+                .ok_or_else(|| anyhow!("{what}[{i}]: expected [a, b, c]"))?;
+            let mut coeffs = [0u32; 3];
+            for (k, x) in p.iter().enumerate() {
+                let x = x
+                    .as_f64()
+                    .ok_or_else(|| anyhow!("{what}[{i}][{k}]: expected a number"))?;
+                coeffs[k] = (x as f32).to_bits();
+            }
+            f.cf.push(coeffs);
+        }
+    }
+    if obj.contains_key("sample_positions") {
+        f.sample_positions = field("sample_positions")?;
+    }
+    if obj.contains_key("coverage") {
+        let c = field("coverage")? as u8 & f.all_samples();
+        f.coverage = [c; LANES];
+    }
+    Ok(f)
+}
+
 /// The start state and the 32-bit registers it names (for the output).
 fn parse_state(text: &str, file: &str) -> anyhow::Result<(State, Vec<u32>)> {
     let v: Value = serde_json::from_str(text).map_err(|e| anyhow!("{file}: not JSON: {e}"))?;
@@ -147,7 +230,8 @@ fn parse_state(text: &str, file: &str) -> anyhow::Result<(State, Vec<u32>)> {
                     });
                 }
             }
-            other => bail!("{file}: unknown key `{other}`; expected exec, registers, uniforms, memory or soft_fault"),
+            "fragment" => st.frag = Some(Box::new(parse_fragment(val, &at)?)),
+            other => bail!("{file}: unknown key `{other}`; expected exec, registers, uniforms, memory, soft_fault or fragment"),
         }
     }
     Ok((st, named))
@@ -202,17 +286,31 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
                     })
                 })
                 .collect();
-            let v = serde_json::json!({
+            let mut v = serde_json::json!({
                 "exec": format!("{:#010x}", st.exec),
                 "registers": regs,
                 "memory": memory,
             });
+            if let Some(f) = &st.frag {
+                let opt =
+                    |x: Option<u64>| x.map_or(Value::Null, |x| Value::from(format!("{x:#x}")));
+                v["fragment"] = serde_json::json!({
+                    "tib": f.tib.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+                    "coverage": f.coverage.iter().map(|c| format!("{c:#x}")).collect::<Vec<_>>(),
+                    "depth": f.depth.iter().map(|d| opt(d.map(u64::from))).collect::<Vec<_>>(),
+                    "stencil": f.stencil.iter().map(|d| opt(d.map(u64::from))).collect::<Vec<_>>(),
+                });
+            }
             serde_json::to_string_pretty(&v).unwrap_or_default()
         }
         SimFormat::Text => {
             let mut s = format!("exec {:#010x}\n", st.exec);
             for &h in &shown {
                 s += &format!("r{:<4} {}\n", h / 2, lanes(h).join(" "));
+            }
+            if let Some(f) = &st.frag {
+                let tib: String = f.tib.iter().map(|b| format!("{b:02x}")).collect();
+                s += &format!("tib  {tib}\n");
             }
             s
         }

@@ -3,6 +3,9 @@
 pub mod aco;
 pub mod agx;
 mod agx_asm;
+mod agx_epilog;
+mod agx_prolog;
+mod agx_run;
 mod agx_sim;
 pub mod asm;
 pub mod catalyst;

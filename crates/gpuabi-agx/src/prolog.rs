@@ -1,0 +1,537 @@
+//! The vertex prolog generator: from a prolog key, the AGX code that fetches every
+//! attribute component the main vertex shader reads into `r(8 + 4a + c)`, as Mesa's
+//! `agx_nir_lower_vbo` (called from `agx_nir_prolog_epilog`) does, emitted in Mesa's
+//! assembly syntax and assembled with `gpuabi-agx-isa`.
+//!
+//! Per attribute slot `a` with components read, following its [`FetchPlan`]:
+//! 1. element index into `r7`: `r5` (vertex ID, base vertex included), or
+//!    `r6 / divisor + base_instance`, or `base_instance` for divisor 0. The division by a
+//!    constant is the Granlund–Montgomery multiply-high sequence (Hacker's Delight §10-8:
+//!    `t = umulhi(n, m); q = (t + ((n − t) >> 1)) >> (l − 1)`, `l = ⌈log2 d⌉`,
+//!    `m = ⌊2^32 (2^l − d) / d⌋ + 1`), a shift for powers of two — Mesa leaves the
+//!    division to NIR's `nir_udiv_imm` lowering, which computes the same quotient;
+//! 2. the bounds test `clamp(a) < el` with `csel` against the clamp uniform; the index
+//!    clamped to 0 and/or the base zeroed as the robustness rules say;
+//! 3. `index = el · stride_el` in `r1`, the base (uniform `du(2a)` or the register pair
+//!    `dr2`), one `load` of the channels the read components need (the packed formats load
+//!    the whole word) into `r1`…`r4` — the index and base are read when the load issues —
+//!    then `wait`;
+//! 4. raw registers zeroed when out of bounds (D3D without the address fix-up);
+//! 5. the conversion of the key's format and the swizzle into `r(8 + 4a + c)`.
+//!
+//! Register rules (the ABI's, checked by [`Prolog::reads`]/[`Prolog::writes`]): temporaries
+//! are `r1`–`r4` and `r7` only (never `r0`, whose low half is the nesting counter, and no
+//! control flow, so the execution mask is never touched); outputs are exactly the
+//! components read; `r5`/`r6` are read, never written, in the hardware variant, and written
+//! first in the compute variant.
+//!
+//! Conversions where Mesa's NIR helpers decide the rounding (`nir_format_convert.h`):
+//! integer to float rounds to nearest even; 16.16 fixed is `i2f` then × 2^-16 (exact);
+//! 32-bit unorm/snorm divide by `2^32 − 1` / `2^31 − 1` rounded to fp32 (2^32 and 2^31),
+//! computed as one multiply by the exact reciprocal; 10-bit and 2-bit snorm multiply by the
+//! fp32 reciprocal of `2^(bits−1) − 1` (AGX lowers `fdiv` to a reciprocal multiply) and
+//! clamp at −1; fp16 widens exactly (a multiply by 1.0, keeping the sign of zero).
+//!
+//! The compute variant (`hw = false`) first computes `r5` and `r6` from the grid position
+//! and the index buffer ([`compute_ids`]) and ends by writing `r4`, the zero-based vertex
+//! index (the `gl`/`vk` profiles' `AGX_ABI_VIN_VERTEX_ID_ZERO_BASE`).
+
+use std::fmt::Write as _;
+
+use gpuabi_agx_isa::{assemble, decode, OperandKind, RegFile};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::abi::{
+    vuni_base_instance, vuni_first_vertex, vuni_input_assembly, vuni_vbo_base, vuni_vbo_clamp,
+    COMPONENTS_PER_ATTRIB,
+};
+use crate::vertex_key::{
+    fetch_plan, ChannelType, Conversion, ElementIndex, FetchPlan, Interchange, Robustness, Swizzle,
+    VertexElement, VertexKeyError,
+};
+
+/// One attribute of a prolog key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrologAttrib {
+    /// Attribute slot `a` (registers `r(8 + 4a)`…).
+    pub slot: u16,
+    /// Format, stride, divisor and instancing.
+    pub element: VertexElement,
+    /// Components the main shader reads: bit `c` for x, y, z, w.
+    pub components: u8,
+}
+
+/// A vertex prolog key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrologKey {
+    /// Robustness level and soft fault.
+    pub robustness: Robustness,
+    /// Hardware vertex shader (`true`) or the compute variant.
+    pub hw: bool,
+    /// Index size of the compute variant's index fetch: 0, 1, 2 or 4 bytes.
+    pub index_size: u8,
+    /// The attributes.
+    pub attribs: Vec<PrologAttrib>,
+}
+
+/// A key the generator cannot turn into code.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PrologError {
+    /// An attribute's format or stride is not fetchable.
+    #[error("attribute slot {slot}: {source}")]
+    Element {
+        /// The slot.
+        slot: u16,
+        /// Why.
+        source: VertexKeyError,
+    },
+    /// A slot beyond Mesa's 16 vertex attributes.
+    #[error("attribute slot {0} is beyond slot 15 (Mesa's AGX_MAX_ATTRIBS is 16)")]
+    SlotRange(u16),
+    /// Two attributes with the same slot.
+    #[error("attribute slot {0} appears twice")]
+    DuplicateSlot(u16),
+    /// A component mask with bits beyond w.
+    #[error("attribute slot {slot}: component mask {mask:#x} has bits beyond x, y, z, w")]
+    Components {
+        /// The slot.
+        slot: u16,
+        /// The mask.
+        mask: u8,
+    },
+    /// An index size other than 0, 1, 2 or 4 bytes.
+    #[error("index size {0} (expected 0, 1, 2 or 4 bytes)")]
+    IndexSize(u8),
+    /// Generated text that does not assemble: a defect of the generator.
+    #[error("generated code does not assemble: {0}")]
+    Assemble(String),
+}
+
+/// A generated vertex prolog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Prolog {
+    /// Assembly text in Mesa's syntax, one instruction a line.
+    pub text: String,
+    /// Machine code.
+    #[serde(skip)]
+    pub code: Vec<u8>,
+    /// GPR halves used: one past the highest half read or written.
+    pub gpr_halves: u16,
+    /// GPR halves read before the prolog writes them (its register inputs).
+    pub reads: Vec<u16>,
+    /// GPR halves written.
+    pub writes: Vec<u16>,
+}
+
+/// Mesa's `AGX_MAX_ATTRIBS`.
+const MAX_SLOTS: u16 = 16;
+/// fp32 bits of 1.0.
+const F32_ONE: u32 = 0x3f80_0000;
+/// fp32 bits of −1.0.
+const F32_MINUS_ONE: u32 = 0xbf80_0000;
+/// fp32 bits of 2^-16 (16.16 fixed point).
+const F32_2_POW_M16: u32 = 0x3780_0000;
+/// fp32 bits of 2^-32: 1 / f32(2^32 − 1).
+const F32_2_POW_M32: u32 = 0x2f80_0000;
+/// fp32 bits of 2^-31: 1 / f32(2^31 − 1).
+const F32_2_POW_M31: u32 = 0x3000_0000;
+/// Largest immediate of an ALU source (8 bits, Mesa's `agx_pack_alu`).
+const MAX_ALU_IMM: u32 = 0xff;
+/// Register holding the element index while an attribute is fetched.
+const EL: &str = "r7";
+/// First register of the raw loaded vector (`r1`…`r4`); the index goes here too.
+const RAW: u16 = 1;
+
+/// Uniform name of the 32-bit uniform at half `h`.
+fn u32_at(h: u16) -> String {
+    format!("u{}", h / 2)
+}
+
+struct Emitter {
+    text: String,
+}
+
+impl Emitter {
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.text.push_str(s.as_ref());
+        self.text.push('\n');
+    }
+}
+
+/// `⌈log2 d⌉`.
+fn ceil_log2(d: u32) -> u32 {
+    32 - (d - 1).leading_zeros()
+}
+
+fn load_format(i: Interchange) -> &'static str {
+    match i {
+        Interchange::R8Unorm => "u8norm",
+        Interchange::R8Snorm => "s8norm",
+        Interchange::R16Unorm => "u16norm",
+        Interchange::R16Snorm => "s16norm",
+        Interchange::R8Uint => "i8",
+        Interchange::R16Uint => "i16",
+        Interchange::R32Uint => "i32",
+        Interchange::R10G10B10A2Unorm => "rgb10a2",
+        Interchange::R11G11B10Float => "rg11b10f",
+    }
+}
+
+const MASK_NAMES: [&str; 16] = [
+    "", "x", "y", "xy", "z", "xz", "yz", "xyz", "w", "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw",
+];
+
+/// Emits the element index of `plan` into `r7`.
+fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) {
+    let base_instance = u32_at(vuni_base_instance(n));
+    match plan.element_index {
+        ElementIndex::VertexId => e.line(format!("mov {EL}, r5")),
+        ElementIndex::BaseInstance => e.line(format!("iadd {EL}, {base_instance}, 0")),
+        ElementIndex::InstanceDivided { divisor } => {
+            if divisor.is_power_of_two() {
+                e.line(format!("shr {EL}, r6, {}", divisor.trailing_zeros()));
+            } else {
+                let l = ceil_log2(divisor);
+                let m = ((1u64 << 32) * ((1u64 << l) - u64::from(divisor)) / u64::from(divisor) + 1)
+                    as u32;
+                e.line(format!("ldimm r4, {m}"));
+                e.line("imul dr2, r6, r4");
+                // r3 = umulhi(n, m); q = (t + ((n - t) >> 1)) >> (l - 1).
+                e.line(format!("isub {EL}, r6, r3"));
+                e.line(format!("shr {EL}, {EL}, 1"));
+                e.line(format!("iadd {EL}, {EL}, r3"));
+                e.line(format!("shr {EL}, {EL}, {}", l - 1));
+            }
+            e.line(format!("iadd {EL}, {EL}, {base_instance}"));
+        }
+    }
+}
+
+/// Emits one attribute's fetch.
+fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
+    let slot = a.slot;
+    let _ = writeln!(e.text, "; attribute {slot}: {}", plan.format.name);
+    element_index(e, plan, n);
+    let clamp = u32_at(vuni_vbo_clamp(n, slot));
+    let base_half = vuni_vbo_base(slot);
+    // Memory channels the read components need, in order; packed formats load them all.
+    let fmt = &plan.format;
+    let mut needed = 0u8;
+    for c in 0..4 {
+        if a.components >> c & 1 == 1 {
+            if let Swizzle::Channel(ch) = fmt.swizzle[c] {
+                let ch = if fmt.components_loaded == 1 { 0 } else { ch };
+                needed |= 1 << ch;
+            }
+        }
+    }
+    if !fmt.interchange.supports_mask() {
+        needed = ((1u16 << fmt.components_loaded) - 1) as u8;
+    }
+    if needed != 0 {
+        // Index into r1.
+        let el_src = if plan.clamp_index_to_zero {
+            e.line(format!("csel r1, {clamp}, {EL}, 0, {EL}, ult"));
+            "r1"
+        } else {
+            EL
+        };
+        let index = match plan.stride_el {
+            0 => "0".to_string(),
+            1 => el_src.to_string(),
+            s => {
+                if s <= MAX_ALU_IMM {
+                    e.line(format!("imul r1, {el_src}, {s}"));
+                } else {
+                    e.line(format!("ldimm r1, {s}"));
+                    e.line(format!("imul r1, {el_src}, r1"));
+                }
+                "r1".to_string()
+            }
+        };
+        let base = if plan.zero_base_when_oob {
+            e.line(format!(
+                "csel r2, {clamp}, {EL}, 0, {}, ult",
+                u32_at(base_half)
+            ));
+            e.line(format!(
+                "csel r3, {clamp}, {EL}, 0, {}, ult",
+                u32_at(base_half + 2)
+            ));
+            "dr2".to_string()
+        } else {
+            format!("du{}", base_half / 2)
+        };
+        let count = needed.count_ones() as u16;
+        let dest: Vec<String> = (0..count).map(|k| format!("r{}", RAW + k)).collect();
+        let shift = if plan.shift != 0 {
+            format!(", lsl {}", plan.shift)
+        } else {
+            String::new()
+        };
+        e.line(format!(
+            "load {}, {base}, {index}{shift}, {}, {}, a",
+            dest.join("_"),
+            load_format(fmt.interchange),
+            MASK_NAMES[usize::from(needed)]
+        ));
+        e.line("wait a");
+        if plan.zero_data_when_oob {
+            for d in &dest {
+                e.line(format!("csel {d}, {clamp}, {EL}, 0, {d}, ult"));
+            }
+        }
+    }
+    let raw_of = |ch: u8| -> u16 {
+        let ch = if fmt.components_loaded == 1 { 0 } else { ch };
+        RAW + (needed & ((1u8 << ch) - 1)).count_ones() as u16
+    };
+    let integer = matches!(fmt.ty, ChannelType::Uint | ChannelType::Sint);
+    for c in 0..4u16 {
+        if a.components >> c & 1 == 0 {
+            continue;
+        }
+        let out = format!("r{}", 8 + COMPONENTS_PER_ATTRIB * slot + c);
+        match fmt.swizzle[usize::from(c)] {
+            Swizzle::Zero => e.line(format!("ldimm {out}, 0")),
+            Swizzle::One => {
+                let one = if integer { 1 } else { F32_ONE };
+                e.line(format!("ldimm {out}, {one}"));
+            }
+            Swizzle::Channel(ch) => convert(e, fmt, ch, raw_of(ch), &out),
+        }
+    }
+}
+
+/// Bits per channel of an array format loaded raw.
+fn raw_bits(i: Interchange) -> u32 {
+    i.block_bytes() * 8
+}
+
+/// Emits the conversion of channel `ch` (raw in `r{raw}`) into `out`.
+fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: u16, out: &str) {
+    let r = format!("r{raw}");
+    let rl = format!("r{raw}l");
+    let bits = raw_bits(fmt.interchange);
+    match fmt.conversion {
+        Conversion::None => e.line(format!("mov {out}, {r}")),
+        Conversion::SignExtend => sign_extend(e, out, &r, bits),
+        Conversion::U2f => e.line(format!("u32_to_f {out}, {r}, rte")),
+        Conversion::I2f => match bits {
+            8 => e.line(format!("s8_to_f {out}, {rl}, rte")),
+            16 => e.line(format!("s16_to_f {out}, {rl}, rte")),
+            _ => e.line(format!("s32_to_f {out}, {r}, rte")),
+        },
+        Conversion::F2f => match bits {
+            16 => e.line(format!("fmul {out}, {rl}, 1.0")),
+            _ => e.line(format!("mov {out}, {r}")),
+        },
+        Conversion::FixedToFloat => {
+            e.line(format!("s32_to_f {out}, {r}, rte"));
+            scale(e, out, F32_2_POW_M16);
+        }
+        Conversion::UnormToFloat => {
+            e.line(format!("u32_to_f {out}, {r}, rte"));
+            scale(e, out, F32_2_POW_M32);
+        }
+        Conversion::SnormToFloat => {
+            // i2f(x) · 2^-31 ≥ −1 for every x, so Mesa's clamp at −1 changes nothing.
+            e.line(format!("s32_to_f {out}, {r}, rte"));
+            scale(e, out, F32_2_POW_M31);
+        }
+        Conversion::Unpack1010102Unsigned | Conversion::Unpack1010102Signed => {
+            let (pos, width) = if ch == 3 {
+                (30, 2)
+            } else {
+                (10 * u32::from(ch), 10)
+            };
+            e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
+            let signed = fmt.conversion == Conversion::Unpack1010102Signed;
+            if signed {
+                sign_extend(e, out, out, width);
+            }
+            match fmt.ty {
+                ChannelType::Uscaled => e.line(format!("u32_to_f {out}, {out}, rte")),
+                ChannelType::Sscaled => e.line(format!("s32_to_f {out}, {out}, rte")),
+                ChannelType::Snorm => {
+                    e.line(format!("s32_to_f {out}, {out}, rte"));
+                    let rcp = (1.0f32 / ((1u32 << (width - 1)) - 1) as f32).to_bits();
+                    scale(e, out, rcp);
+                    e.line(format!("ldimm {EL}, {F32_MINUS_ONE}"));
+                    e.line(format!("csel {out}, {out}, {EL}, {out}, {EL}, fgt"));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `out = src` sign-extended from `bits` bits: a 16-bit half with `.sx`, otherwise
+/// `(x ^ 2^(bits−1)) − 2^(bits−1)` (ALU immediates hold 8 bits, so larger constants go
+/// through `r7`, free once the load is done).
+fn sign_extend(e: &mut Emitter, out: &str, src: &str, bits: u32) {
+    match bits {
+        32.. => e.line(format!("mov {out}, {src}")),
+        16 => e.line(format!("iadd {out}, {src}l.sx, 0")),
+        _ => {
+            let half = 1u32 << (bits - 1);
+            let h = if half <= MAX_ALU_IMM {
+                half.to_string()
+            } else {
+                e.line(format!("ldimm {EL}, {half}"));
+                EL.to_string()
+            };
+            e.line(format!("xor {out}, {src}, {h}"));
+            e.line(format!("isub {out}, {out}, {h}"));
+        }
+    }
+}
+
+/// `out *= f32::from_bits(bits)`, the constant through `r7` (free once the load is done).
+fn scale(e: &mut Emitter, out: &str, bits: u32) {
+    e.line(format!("ldimm {EL}, {bits}"));
+    e.line(format!("fmul {out}, {out}, {EL}"));
+}
+
+/// The compute variant's vertex and instance IDs (`r5`, `r6`): the grid position, the
+/// index fetched from the input-assembly buffer (`{u64 index_buffer; u32 range_el; ...}`
+/// at uniform half `6n + 8`; an index at or beyond the range reads element 0 and yields
+/// 0), plus the first vertex.
+fn compute_ids(e: &mut Emitter, index_size: u8, n: u16) {
+    let first_vertex = u32_at(vuni_first_vertex(n));
+    e.line("; vertex and instance IDs of the compute variant");
+    e.line("mov r1, thread_in_grid_x");
+    e.line("mov r6, thread_in_grid_y");
+    if index_size == 0 {
+        e.line(format!("iadd r5, r1, {first_vertex}"));
+        return;
+    }
+    let ia = vuni_input_assembly(n);
+    e.line(format!("iadd r2, {}, 0", u32_at(ia)));
+    e.line(format!("iadd r3, {}, 0", u32_at(ia + 2)));
+    e.line("load r2_r3_r4, dr2, 0, i32, xyz, a");
+    e.line("wait a");
+    e.line("csel r7, r1, r4, r1, 0, ult");
+    let format = match index_size {
+        1 => "i8",
+        2 => "i16",
+        _ => "i32",
+    };
+    e.line(format!("load r5, dr2, r7, {format}, x, a"));
+    e.line("wait a");
+    e.line("csel r5, r1, r4, r5, 0, ult");
+    e.line(format!("iadd r5, r5, {first_vertex}"));
+}
+
+/// Attribute slots with uniforms: highest slot read + 1.
+pub fn slots(key: &PrologKey) -> u16 {
+    key.attribs
+        .iter()
+        .filter(|a| a.components != 0)
+        .map(|a| a.slot + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Generates the vertex prolog of `key`.
+pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
+    if !matches!(key.index_size, 0 | 1 | 2 | 4) {
+        return Err(PrologError::IndexSize(key.index_size));
+    }
+    let mut seen = [false; MAX_SLOTS as usize];
+    for a in &key.attribs {
+        if a.slot >= MAX_SLOTS {
+            return Err(PrologError::SlotRange(a.slot));
+        }
+        if std::mem::replace(&mut seen[usize::from(a.slot)], true) {
+            return Err(PrologError::DuplicateSlot(a.slot));
+        }
+        if a.components > 0xf {
+            return Err(PrologError::Components {
+                slot: a.slot,
+                mask: a.components,
+            });
+        }
+    }
+    let n = slots(key);
+    let mut e = Emitter {
+        text: String::new(),
+    };
+    let mut attribs: Vec<&PrologAttrib> =
+        key.attribs.iter().filter(|a| a.components != 0).collect();
+    attribs.sort_by_key(|a| a.slot);
+    if !key.hw {
+        compute_ids(&mut e, key.index_size, n);
+    }
+    for a in attribs {
+        let plan =
+            fetch_plan(&a.element, key.robustness).map_err(|source| PrologError::Element {
+                slot: a.slot,
+                source,
+            })?;
+        attribute(&mut e, a, &plan, n);
+    }
+    if !key.hw {
+        // Written last: the attribute fetches use r4 as a temporary.
+        e.line("mov r4, thread_in_grid_x");
+    }
+    let program =
+        assemble(&e.text, "prolog.s").map_err(|err| PrologError::Assemble(err.to_string()))?;
+    let (reads, writes) = register_use(&program.bytes)?;
+    let gpr_halves = reads
+        .iter()
+        .chain(&writes)
+        .map(|h| h + 1)
+        .max()
+        .unwrap_or(0);
+    Ok(Prolog {
+        text: program
+            .instructions
+            .iter()
+            .map(|(_, _, i)| format!("{i}\n"))
+            .collect(),
+        code: program.bytes,
+        gpr_halves,
+        reads,
+        writes,
+    })
+}
+
+/// GPR halves read before being written, and halves written, by straight-line `code`.
+pub fn register_use(code: &[u8]) -> Result<(Vec<u16>, Vec<u16>), PrologError> {
+    let program = decode(code).map_err(|e| PrologError::Assemble(e.to_string()))?;
+    let mut read = vec![false; 256];
+    let mut written = vec![false; 256];
+    let halves = |op: &gpuabi_agx_isa::Operand| -> Vec<usize> {
+        match op.kind {
+            OperandKind::Reg {
+                file: RegFile::Gpr,
+                base,
+                size,
+                count,
+            } => (base..base + size / 16 * count)
+                .map(|h| h as usize)
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    for (_, ins) in &program {
+        for op in ins.srcs.iter().flatten() {
+            for h in halves(op) {
+                if h < 256 && !written[h] {
+                    read[h] = true;
+                }
+            }
+        }
+        for op in ins.dests.iter().flatten() {
+            for h in halves(op) {
+                if h < 256 {
+                    written[h] = true;
+                }
+            }
+        }
+    }
+    let list = |v: &[bool]| (0..256u16).filter(|&h| v[usize::from(h)]).collect();
+    Ok((list(&read), list(&written)))
+}
