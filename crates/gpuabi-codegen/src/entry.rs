@@ -75,6 +75,51 @@ fn hidden_offset(layout: &KernargLayout, kind: ValueKind) -> u32 {
         .expect("the hidden area is always laid out")
 }
 
+/// Which values of `func` some instruction reads. The entry loads only the arguments the
+/// body reads: an unused load's destination would be dead at once, and another scalar
+/// load still in flight could be given its register, which the hardware may then write
+/// out of order (scalar memory returns out of order; the simulator does not model that).
+pub(crate) fn read_values(func: &ir::Function) -> Vec<bool> {
+    fn mark(r: &Region, used: &mut [bool]) {
+        let op = |o: &ir::Operand, used: &mut [bool]| {
+            if let ir::Operand::Value(v) = o {
+                used[v.index()] = true;
+            }
+        };
+        for i in &r.instrs {
+            match &i.kind {
+                InstrKind::Op(o) => o.args.iter().for_each(|a| op(a, used)),
+                InstrKind::If {
+                    cond,
+                    then_region,
+                    else_region,
+                } => {
+                    op(cond, used);
+                    mark(then_region, used);
+                    mark(else_region, used);
+                }
+                InstrKind::Loop { init, body, .. } => {
+                    init.iter().for_each(|a| op(a, used));
+                    mark(body, used);
+                }
+                InstrKind::Yield(ops)
+                | InstrKind::Break(ops)
+                | InstrKind::Continue(ops)
+                | InstrKind::Ret(ops) => ops.iter().for_each(|a| op(a, used)),
+                InstrKind::Call { args, .. } => args.iter().for_each(|a| op(a, used)),
+                InstrKind::CallIndirect { callee, args, .. } => {
+                    op(callee, used);
+                    args.iter().for_each(|a| op(a, used));
+                }
+                InstrKind::FuncAddr { .. } | InstrKind::Unreachable => {}
+            }
+        }
+    }
+    let mut used = vec![false; func.values.len()];
+    mark(&func.body, &mut used);
+    used
+}
+
 /// Launch builtins a region uses, with their dimensions.
 fn used_builtins(r: &Region, out: &mut BTreeSet<(u8, usize)>) {
     for i in &r.instrs {
@@ -228,9 +273,14 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
         );
         t
     };
-    // Explicit arguments.
+    // Explicit arguments the body reads.
+    let read = read_values(func);
     let mut params = Vec::new();
     for (p, a) in func.params.iter().zip(&layout.args) {
+        if !read[p.value.index()] {
+            params.push(Val::Const(0));
+            continue;
+        }
         let ty = func.ty(p.value);
         let v = match ty {
             Type::I1 => {

@@ -327,8 +327,14 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
     } else {
         None
     };
+    let read = super::read_values(func);
     let mut uav_desc = Vec::new();
-    for a in &layout.args {
+    for (p, a) in func.params.iter().zip(&layout.args) {
+        if !read[p.value.index()] {
+            // Not read: no descriptor load (see `read_values`).
+            uav_desc.push(None);
+            continue;
+        }
         let desc = match (a.kind, a.resource) {
             (ArgKind::Pointer, Some(Resource::Uav(id))) => Some(
                 resolve(s, &mut uavs, uav_table, id, UAV_TABLE_ENTRY).ok_or_else(|| {
@@ -364,11 +370,16 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
         s.emit(op, [Opnd::Temp(s.whole(t)), Opnd::Temp(s.whole(desc)), off]);
         t
     };
+    // Only the arguments the body reads are loaded (see `read_values`).
     let mut loaded = Vec::new();
     for (p, a) in func.params.iter().zip(&layout.args) {
+        if !read[p.value.index()] {
+            loaded.push(None);
+            continue;
+        }
         let cb1 = cb1.expect("arguments have cb1");
         let dwords = crate::isel::dwords_of(func.ty(p.value));
-        loaded.push(buffer_load(s, cb1, a.slot.offset, dwords));
+        loaded.push(Some(buffer_load(s, cb1, a.slot.offset, dwords)));
     }
     let from_cb0 = |s: &mut Isel<'_>, kind: Cb0Kind, d: usize| -> Result<Temp, CodegenError> {
         let first = first_dword(&layout.cb0, kind)
@@ -393,12 +404,16 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
             cb0_values.push(((op, d), t));
         }
     }
-    if !loaded.is_empty() || !cb0_values.is_empty() {
+    if loaded.iter().any(Option::is_some) || !cb0_values.is_empty() {
         s.wait_lgkm();
     }
 
     let mut params = Vec::new();
     for ((p, t), desc) in func.params.iter().zip(loaded).zip(uav_desc) {
+        let Some(t) = t else {
+            params.push(Val::Const(0));
+            continue;
+        };
         let v = match (func.ty(p.value), desc) {
             (Type::Ptr, Some(desc)) => {
                 // The UAV's 48-bit base (dword 0, bits 0-15 of dword 1) plus the offset.
