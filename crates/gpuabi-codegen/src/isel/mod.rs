@@ -33,7 +33,7 @@ mod float;
 mod memory;
 
 use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, WaveSize};
-use gpuabi_ir::ir::{self, Extra, Instr, InstrKind, OpInstr, Region, Type, Value};
+use gpuabi_ir::ir::{self, Instr, InstrKind, OpInstr, Region, Type, Value};
 use gpuabi_layout::reg::RegFile;
 
 use crate::entry::Launch;
@@ -535,7 +535,7 @@ impl<'a> Isel<'a> {
             end: i.span.end,
         };
         match &i.kind {
-            InstrKind::Op(op) => self.op(i, op),
+            InstrKind::Op(op) => self.operation(i, op),
             InstrKind::If {
                 cond,
                 then_region,
@@ -548,7 +548,7 @@ impl<'a> Isel<'a> {
                     self.divergent_if(i, c, then_region, else_region)
                 }
             }
-            InstrKind::Loop { params, init, body } => self.lp(i, params, init, body),
+            InstrKind::Loop { params, init, body } => self.compile_loop(i, params, init, body),
             InstrKind::Yield(ops) => {
                 let Some(Ctl::If { results, .. }) = self.ctl.last().cloned() else {
                     unreachable!("verified: yield inside an if");
@@ -720,7 +720,7 @@ impl<'a> Isel<'a> {
         );
     }
 
-    fn lp(
+    fn compile_loop(
         &mut self,
         i: &Instr,
         params: &[Value],
@@ -867,14 +867,13 @@ impl<'a> Isel<'a> {
         }
     }
 
-    fn op(&mut self, i: &Instr, op: &OpInstr) -> Result<(), CodegenError> {
+    fn operation(&mut self, i: &Instr, op: &OpInstr) -> Result<(), CodegenError> {
         let result = i.results.first().copied();
         let uniform = result.is_some_and(|r| self.is_uniform(r));
         let out = alu::select(self, op, result, uniform)?;
         if let (Some(r), Some(v)) = (result, out) {
             self.define(r, v);
         }
-        let _ = Extra::None;
         Ok(())
     }
 }
