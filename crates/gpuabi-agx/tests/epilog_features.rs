@@ -999,3 +999,271 @@ fn random_keys_match_the_reference_bit_for_bit() {
         check(&case, &mut s, &format!("round {round}"));
     }
 }
+
+// ---- hand-computed cases -----------------------------------------------------------
+
+fn rt(format: &str, location: u8, size: u8, blend: Option<[Equation; 2]>) -> Option<EpilogRt> {
+    Some(EpilogRt {
+        format: format.into(),
+        location,
+        size,
+        colormask: 0xf,
+        blend,
+    })
+}
+
+/// Runs `key` on a 4×2 tile after `setup`; returns the state.
+fn run_key(key: &EpilogKey, setup: impl FnOnce(&mut State)) -> State {
+    let formats: Vec<Option<&str>> = key
+        .rts
+        .iter()
+        .map(|r| r.as_ref().map(|r| r.format.as_str()))
+        .collect();
+    let layout = tilebuffer_layout(&formats, key.samples).unwrap();
+    let frag = Fragment::new(4, 2, u32::from(key.samples), layout.sample_size_bytes).unwrap();
+    let mut st = State {
+        exec: 0xff,
+        frag: Some(Box::new(frag)),
+        ..State::default()
+    };
+    setup(&mut st);
+    let epilog = fragment_epilog(key).unwrap();
+    run(&epilog.code, &mut st, 100_000).unwrap_or_else(|e| panic!("{e}\n{}", epilog.text));
+    st
+}
+
+fn set_f32(st: &mut State, lane: usize, loc: u32, v: [f32; 4]) {
+    for (c, x) in v.iter().enumerate() {
+        st.set_gpr(lane, 8 + 8 * loc + 2 * c as u32, 32, u64::from(x.to_bits()))
+            .unwrap();
+    }
+}
+
+#[test]
+fn logic_ops_by_hand() {
+    // The layout sorts by alignment: R16G16_FLOAT (2) first at byte 0, then RGBA8 UINT at
+    // 4, RG8 SINT at 8, RGBA8 UNORM at 10.
+    let key = EpilogKey {
+        logic_op: Some(LogicOp::Xor),
+        rts: vec![
+            rt("R8G8B8A8_UINT", 0, 32, None),
+            rt("R8G8_SINT", 1, 32, None),
+            rt("R8G8B8A8_UNORM", 2, 32, None),
+            rt("R16G16_FLOAT", 3, 32, None),
+        ],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            for (c, v) in [5u32, 300, 0xffff_ffff, 7].iter().enumerate() {
+                st.set_gpr(lane, 8 + 2 * c as u32, 32, u64::from(*v))
+                    .unwrap();
+            }
+            for (c, v) in [-2i32, 5].iter().enumerate() {
+                st.set_gpr(lane, 16 + 2 * c as u32, 32, u64::from(*v as u32))
+                    .unwrap();
+            }
+            set_f32(st, lane, 2, [0.5, 1.0, 0.0, 0.2]);
+            set_f32(st, lane, 3, [0.5, -2.0, 0.0, 0.0]);
+        }
+        let f = st.frag.as_mut().unwrap();
+        let size = f.sample_size as usize;
+        for p in 0..8 {
+            let t = &mut f.tib[p * size..];
+            t[4..8].copy_from_slice(&[3, 0x0f, 0x80, 0xff]);
+            t[8..10].copy_from_slice(&[0x01, 0xfe]);
+            t[10..14].copy_from_slice(&[0x0f, 0xf0, 0xaa, 0x33]);
+        }
+    });
+    let f = st.frag.as_ref().unwrap();
+    let size = f.sample_size as usize;
+    for p in 0..8 {
+        let t = &f.tib[p * size..];
+        // 5^3, 300^15 = 291 → 255, 0xffffffff^0x80 → 255, 7^255.
+        assert_eq!(t[4..8], [6, 255, 255, 248]);
+        // −2 ^ 1 = −1, 5 ^ −2 = −5 (the destination −2 sign-extended).
+        assert_eq!(t[8..10], [0xff, 0xfb]);
+        // 0.5·255 → 128 ^ 15, 255 ^ 240, 0 ^ 170, 0.2·255 → 51 ^ 51.
+        assert_eq!(t[10..14], [0x8f, 0x0f, 0xaa, 0x00]);
+        // Float formats ignore the logic op.
+        assert_eq!(t[0..4], [0x00, 0x38, 0x00, 0xc0]);
+    }
+}
+
+#[test]
+fn alpha_to_coverage_by_hand() {
+    let key = EpilogKey {
+        samples: 4,
+        alpha_to_coverage: true,
+        write_z: true,
+        rts: vec![rt("R8_UNORM", 0, 32, None)],
+        ..EpilogKey::default()
+    };
+    // alpha · 4 rounded toward zero: 2, 0, 4, 1, negative → 0.
+    let alphas = [0.5f32, 0.0, 1.0, 0.3, -0.5, 0.99, 0.25, 0.75];
+    let covered = [0b0011u8, 0, 0b1111, 0b0001, 0, 0b0111, 0b0001, 0b0111];
+    let st = run_key(&key, |st| {
+        for (lane, a) in alphas.iter().enumerate() {
+            set_f32(st, lane, 0, [1.0, 0.0, 0.0, *a]);
+            st.set_gpr(lane, 4, 32, u64::from(2.0f32.to_bits()))
+                .unwrap();
+        }
+    });
+    let f = st.frag.as_ref().unwrap();
+    for (lane, &cov) in covered.iter().enumerate() {
+        assert_eq!(f.coverage[lane], cov, "lane {lane}");
+        for s in 0..4 {
+            let on = cov >> s & 1 == 1;
+            assert_eq!(
+                f.depth[lane * 4 + s].is_some(),
+                on,
+                "lane {lane} sample {s}"
+            );
+            let byte = f.tib[(lane * 4 + s) * f.sample_size as usize];
+            assert_eq!(byte, if on { 255 } else { 0 }, "lane {lane} sample {s}");
+        }
+    }
+}
+
+#[test]
+fn fp16_and_dual_source_blending_by_hand() {
+    let over = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::OneMinusSrcAlpha,
+    };
+    let key = EpilogKey {
+        rts: vec![rt(
+            "R16G16B16A16_FLOAT",
+            0,
+            16,
+            Some([over, Equation::REPLACE]),
+        )],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            for (c, v) in [1.0f32, 0.5, 0.25, 0.75].iter().enumerate() {
+                st.set_gpr(
+                    lane,
+                    8 + c as u32,
+                    16,
+                    u64::from(f16::from_f32(*v).to_bits()),
+                )
+                .unwrap();
+            }
+        }
+        let f = st.frag.as_mut().unwrap();
+        for p in 0..8 {
+            for (c, v) in [0.0f32, 1.0, 0.5, 0.5].iter().enumerate() {
+                let at = p * 8 + 2 * c;
+                f.tib[at..at + 2].copy_from_slice(&f16::from_f32(*v).to_le_bytes());
+            }
+        }
+    });
+    // s·0.75 + d·0.25: 0.75, 0.625, 0.3125; alpha replaced: 0.75.
+    let f = st.frag.as_ref().unwrap();
+    for p in 0..8 {
+        let got: Vec<u16> = (0..4)
+            .map(|c| u16::from_le_bytes([f.tib[p * 8 + 2 * c], f.tib[p * 8 + 2 * c + 1]]))
+            .collect();
+        assert_eq!(got, [0x3a00, 0x3900, 0x3500, 0x3a00]);
+    }
+
+    let dual = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::Src1Color,
+        dst: BlendFactor::OneMinusSrc1Alpha,
+    };
+    let key = EpilogKey {
+        rts: vec![rt(
+            "R32G32B32A32_FLOAT",
+            0,
+            32,
+            Some([dual, Equation::REPLACE]),
+        )],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            set_f32(st, lane, 0, [0.5, 0.5, 0.5, 1.0]);
+            set_f32(st, lane, 1, [0.5, 0.25, 1.0, 0.5]);
+        }
+        let f = st.frag.as_mut().unwrap();
+        for p in 0..8 {
+            for c in 0..4 {
+                let at = p * 16 + 4 * c;
+                f.tib[at..at + 4].copy_from_slice(&1.0f32.to_le_bytes());
+            }
+        }
+    });
+    // s·s1 + d·(1 − s1.a): 0.25 + 0.5, 0.125 + 0.5, 0.5 + 0.5; alpha 1.
+    let f = st.frag.as_ref().unwrap();
+    for p in 0..8 {
+        let got: Vec<f32> = (0..4)
+            .map(|c| {
+                f32::from_le_bytes(
+                    f.tib[p * 16 + 4 * c..p * 16 + 4 * c + 4]
+                        .try_into()
+                        .unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, [0.75, 0.625, 1.0, 1.0]);
+    }
+}
+
+#[test]
+fn blending_reads_each_sample_by_hand() {
+    let add = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::One,
+        dst: BlendFactor::One,
+    };
+    for shading in [false, true] {
+        let key = EpilogKey {
+            samples: 2,
+            sample_shading: shading,
+            rts: vec![rt("R32_FLOAT", 0, 32, Some([add, add]))],
+            ..EpilogKey::default()
+        };
+        let runs = if shading { 2 } else { 1 };
+        let formats = [Some("R32_FLOAT")];
+        let layout = tilebuffer_layout(&formats, 2).unwrap();
+        let mut st = State {
+            exec: 0xff,
+            frag: Some(Box::new(
+                Fragment::new(4, 2, 2, layout.sample_size_bytes).unwrap(),
+            )),
+            ..State::default()
+        };
+        let size = layout.sample_size_bytes as usize;
+        {
+            let f = st.frag.as_mut().unwrap();
+            for p in 0..8 {
+                f.tib[2 * p * size..2 * p * size + 4].copy_from_slice(&1.0f32.to_le_bytes());
+                f.tib[(2 * p + 1) * size..(2 * p + 1) * size + 4]
+                    .copy_from_slice(&2.0f32.to_le_bytes());
+            }
+        }
+        let epilog = fragment_epilog(&key).unwrap();
+        for it in 0..runs {
+            for lane in 0..8 {
+                set_f32(&mut st, lane, 0, [0.5 + it as f32, 0.0, 0.0, 0.0]);
+                st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            }
+            run(&epilog.code, &mut st, 100_000).unwrap();
+        }
+        // Without sample shading one source for both samples: 1.5, 2.5; with it sample 1
+        // gets the second run's source: 1.5, 3.5.
+        let want = if shading { [1.5f32, 3.5] } else { [1.5, 2.5] };
+        let f = st.frag.as_ref().unwrap();
+        for p in 0..8 {
+            for (s, w) in want.iter().enumerate() {
+                let at = (2 * p + s) * size;
+                let v = f32::from_le_bytes(f.tib[at..at + 4].try_into().unwrap());
+                assert_eq!(v, *w, "shading {shading} pixel {p} sample {s}");
+            }
+        }
+    }
+}
