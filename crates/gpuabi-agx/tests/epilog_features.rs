@@ -596,6 +596,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
     }
     let mut coverage = [0xffu8 >> (8 - samples); 8];
     let mut depth = vec![None; 8 * samples];
+    let mut stencil = vec![None; 8 * samples];
     let iterations = if key.sample_shading { samples } else { 1 };
     for it in 0..iterations {
         // Fresh colours each run (the main shader runs per sample under sample shading).
@@ -621,6 +622,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
             st.set_gpr(lane, 4, 32, u64::from((lane as f32 + it as f32).to_bits()))
                 .unwrap();
             st.set_gpr(lane, 7, 16, u64::from(r3h[lane])).unwrap();
+            st.set_gpr(lane, 6, 16, (100 + lane + it) as u64).unwrap();
             st.set_gpr(lane, 2, 16, 1 << it).unwrap();
         }
         run(&epilog.code, &mut st, 100_000)
@@ -637,7 +639,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                 &colours[lane],
                 &k32,
                 &mut coverage[lane],
-                &mut depth,
+                (&mut depth, &mut stencil),
                 &mut want,
             );
         }
@@ -656,6 +658,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         );
     }
     assert_eq!(f.depth, depth, "{what}: depth\n{}", epilog.text);
+    assert_eq!(f.stencil, stencil, "{what}: stencil\n{}", epilog.text);
     if f.tib != want {
         let at = f.tib.iter().zip(&want).position(|(a, b)| a != b).unwrap();
         panic!(
@@ -682,7 +685,7 @@ fn reference_lane(
     colours: &Colours,
     k32: &[f32; 4],
     coverage: &mut u8,
-    depth: &mut [Option<u32>],
+    (depth, stencil): (&mut [Option<u32>], &mut [Option<u16>]),
     want: &mut [u8],
 ) {
     let key = &case.key;
@@ -727,6 +730,9 @@ fn reference_lane(
     for smp in 0..samples {
         if key.write_z && live >> smp & 1 == 1 {
             depth[lane * samples + smp] = Some((lane as f32 + it as f32).to_bits());
+        }
+        if key.write_s && live >> smp & 1 == 1 {
+            stencil[lane * samples + smp] = Some((100 + lane + it) as u16);
         }
     }
     for (i, rt) in key.rts.iter().enumerate() {
@@ -946,10 +952,16 @@ fn random_case(s: &mut u64) -> Case {
     if dual {
         sizes[1] = sizes[0];
     }
+    // Under broadcast every target reads location 0 at its size; its colours are floats.
+    let broadcast = !dual && lcg(s).is_multiple_of(5);
     let mut rts = Vec::new();
     let mut fmts = Vec::new();
-    for (i, &size) in sizes.iter().enumerate().take(count) {
-        let f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+    for (i, &own_size) in sizes.iter().enumerate().take(count) {
+        let size = if broadcast { sizes[0] } else { own_size };
+        let mut f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        while broadcast && matches!(f.class, Class::Uint | Class::Sint) {
+            f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        }
         let all = (1u8 << f.comps) - 1;
         let colormask = if lcg(s).is_multiple_of(2) {
             all
@@ -980,11 +992,11 @@ fn random_case(s: &mut u64) -> Case {
             && lcg(s).is_multiple_of(3),
         logic_op,
         write_z: lcg(s).is_multiple_of(2),
-        write_s: false,
+        write_s: lcg(s).is_multiple_of(2),
         sample_mask_after_force_early: lcg(s).is_multiple_of(3),
         loc0_w_1: lcg(s).is_multiple_of(5),
         alpha_to_one: lcg(s).is_multiple_of(4),
-        broadcast_rt0: false,
+        broadcast_rt0: broadcast,
         rts,
         unsupported: Vec::new(),
     };
