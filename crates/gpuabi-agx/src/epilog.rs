@@ -18,7 +18,9 @@
 //!    by 1.0 for location 0 under `loc0_w_1` and for every location under alpha-to-one (the
 //!    dual-source colour too); the size of a target's colour is that of its location (under
 //!    broadcast every target must give location 0's size; the dual-source colour, location
-//!    1, has the size of location 0: the key records one size per target).
+//!    1, has the size of location 0: the key records one size per target). Dual-source
+//!    blending needs the only such target at location 0 and no other output at location 1
+//!    (`DualSourceConflict` otherwise).
 //!    * A target whose value depends on the destination — blending other than replace on a
 //!      float or normalised format, a logic op on an integer or normalised format, or a
 //!      partial colour mask on a format without masked stores — loads the destination with
@@ -136,6 +138,13 @@ pub enum EpilogError {
         /// What is wrong.
         what: String,
     },
+    /// Dual-source blending on a target that is not at location 0, on several targets, or
+    /// with a real output at location 1 (the second colour's location).
+    #[error(
+        "render target {0}: dual-source blending needs the only blended target at location 0 \
+         and no other output at location 1 (the second colour's location)"
+    )]
+    DualSourceConflict(usize),
     /// Generated text that does not assemble: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
@@ -348,13 +357,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         if dual {
             let conflict = !key.broadcast_rt0 && key.rts.iter().flatten().any(|r| r.location == 1);
             if loc != 0 || conflict || dual_users > 1 {
-                return Err(EpilogError::Rt {
-                    rt: i,
-                    what:
-                        "dual-source blending needs the only blended target at location 0 and no \
-                           other output at location 1 (the second colour's location)"
-                            .into(),
-                });
+                return Err(EpilogError::DualSourceConflict(i));
             }
         }
         let one = epilog_blend::float_bits(1.0, t.size);

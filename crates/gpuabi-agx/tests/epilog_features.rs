@@ -1326,3 +1326,57 @@ fn every_format_and_feature_generates_or_is_refused() {
     }
     assert!(made > 1000, "{made}");
 }
+
+#[test]
+fn dual_source_conflicts_and_noop_by_hand() {
+    use gpuabi_agx::epilog::EpilogError;
+    let dual = Some([
+        Equation {
+            func: BlendFunc::Add,
+            src: BlendFactor::One,
+            dst: BlendFactor::Src1Alpha,
+        },
+        Equation::REPLACE,
+    ]);
+    let conflict = |rts: Vec<Option<EpilogRt>>, broadcast_rt0: bool| {
+        let key = EpilogKey {
+            rts,
+            broadcast_rt0,
+            ..EpilogKey::default()
+        };
+        fragment_epilog(&key).unwrap_err()
+    };
+    // Not at location 0; a real location-1 output; two dual-source targets.
+    let e = conflict(vec![rt("R8G8B8A8_UNORM", 2, 32, dual)], false);
+    assert_eq!(e, EpilogError::DualSourceConflict(0));
+    let e = conflict(
+        vec![
+            rt("R8G8B8A8_UNORM", 0, 32, dual),
+            rt("R8_UNORM", 1, 32, None),
+        ],
+        false,
+    );
+    assert_eq!(e, EpilogError::DualSourceConflict(0));
+    let e = conflict(
+        vec![
+            rt("R8G8B8A8_UNORM", 0, 32, dual),
+            rt("R8_UNORM", 1, 32, dual),
+        ],
+        true,
+    );
+    assert!(matches!(e, EpilogError::DualSourceConflict(_)), "{e}");
+
+    // A noop logic op leaves the tile as it was.
+    let key = EpilogKey {
+        logic_op: Some(LogicOp::Noop),
+        rts: vec![rt("R8G8B8A8_UNORM", 0, 32, None)],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            set_f32(st, lane, 0, [1.0; 4]);
+        }
+        st.frag.as_mut().unwrap().tib.fill(7);
+    });
+    assert!(st.frag.as_ref().unwrap().tib.iter().all(|&b| b == 7));
+}
