@@ -114,6 +114,67 @@ impl BlendFactor {
     }
 }
 
+/// A logic op (Mesa's `PIPE_LOGICOP_*`), numbered as there: bit `2·s + d` of the number is
+/// the result for source bit `s` and destination bit `d`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogicOp {
+    /// 0.
+    Clear,
+    /// ¬(s ∨ d).
+    Nor,
+    /// ¬s ∧ d.
+    AndInverted,
+    /// ¬s.
+    CopyInverted,
+    /// s ∧ ¬d.
+    AndReverse,
+    /// ¬d.
+    Invert,
+    /// s ⊕ d.
+    Xor,
+    /// ¬(s ∧ d).
+    Nand,
+    /// s ∧ d.
+    And,
+    /// ¬(s ⊕ d).
+    Equiv,
+    /// d: the store is left out.
+    Noop,
+    /// ¬s ∨ d.
+    OrInverted,
+    /// s.
+    Copy,
+    /// s ∨ ¬d.
+    OrReverse,
+    /// s ∨ d.
+    Or,
+    /// All ones.
+    Set,
+}
+
+impl LogicOp {
+    /// Every logic op, in Mesa's numbering.
+    pub const ALL: [LogicOp; 16] = [
+        LogicOp::Clear,
+        LogicOp::Nor,
+        LogicOp::AndInverted,
+        LogicOp::CopyInverted,
+        LogicOp::AndReverse,
+        LogicOp::Invert,
+        LogicOp::Xor,
+        LogicOp::Nand,
+        LogicOp::And,
+        LogicOp::Equiv,
+        LogicOp::Noop,
+        LogicOp::OrInverted,
+        LogicOp::Copy,
+        LogicOp::OrReverse,
+        LogicOp::Or,
+        LogicOp::Set,
+    ];
+}
+
 /// One blend equation with its factors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Equation {

@@ -1,35 +1,58 @@
 //! The fragment epilog generator: from an epilog key, the AGX code that blends and stores
 //! each render target's colour into the tile buffer and emits deferred depth/stencil, as
 //! Mesa's `agx_nir_fs_epilog` with `nir_lower_blend` and `agx_nir_lower_tilebuffer` does
-//! (blending: [`crate::epilog_blend`], single-sampled fp32 colours of float and normalised
-//! formats).
+//! (blending: [`crate::epilog_blend`], logic ops: [`crate::epilog_logic`]).
 //!
-//! For each render target with a format and a written location (location 0 for every
-//! target under `broadcast_rt0`): the colour registers of the location (32-bit: one register
-//! per component at `r(4(loc + 1) + c)`; 16-bit: packed halves), alpha replaced by 1.0 for
-//! location 0 under `loc0_w_1`; the size of a target's colour is that of its location
-//! (under broadcast every target must give location 0's size); pure-integer formats of at most 16 bits per channel clamped
-//! to the channel's range (`nir_format_clamp_uint`/`_sint` in `store_tilebuffer`); 16-bit
-//! colours widened for 32-bit formats (`f2f32`/`u2u32`/`i2i32` there); the write mask from
-//! the colour mask (a partial mask on a format without masked stores is not generated);
-//! one `st_tile` at the target's offset in the layout of [`tilebuffer_layout`], its samples
-//! all (255) or, with `sample_mask_after_force_early`, the mask in `r3h`. Depth (`r2`) and
-//! stencil (`r3l`) are emitted first with `zs_emit`, one instruction each.
+//! In order:
+//! 1. Alpha-to-coverage (`agx_nir_lower_alpha_to_coverage`), when render target 0 has a
+//!    format: its alpha `a` (1.0 under `loc0_w_1` for location 0), `n = u32(a · samples)`
+//!    (`fmul` at the colour's size, `f_to_u32` rounding toward zero and saturating),
+//!    `mask = (1 << n) − 1` (32-bit shift), and the samples outside the mask are killed with
+//!    `sample_mask target, 0` (target `¬mask ∧ 255`, also `∧ r1l` under sample shading), as
+//!    Mesa lowers the discard; nothing is emitted when the alpha is 1.0.
+//! 2. Depth (`r2`) and stencil (`r3l`) with `zs_emit`, one instruction each, after
+//!    alpha-to-coverage so that killed samples get none.
+//! 3. For each render target with a format and a written location (location 0 for every
+//!    target under `broadcast_rt0`): the colour registers of the location (32-bit: one
+//!    register per component at `r(4(loc + 1) + c)`; 16-bit: packed halves), alpha replaced
+//!    by 1.0 for location 0 under `loc0_w_1` and for every location under alpha-to-one (the
+//!    dual-source colour too); the size of a target's colour is that of its location (under
+//!    broadcast every target must give location 0's size; the dual-source colour, location
+//!    1, has the size of location 0: the key records one size per target). Dual-source
+//!    blending needs the only such target at location 0 and no other output at location 1
+//!    (`DualSourceConflict` otherwise).
+//!    * A target whose value depends on the destination — blending other than replace on a
+//!      float or normalised format, a logic op on an integer or normalised format, or a
+//!      partial colour mask on a format without masked stores — loads the destination with
+//!      `ld_tile`, computes the value, keeps the destination in colour-masked components
+//!      and stores every component.
+//!    * Otherwise the colour is stored directly: pure-integer formats of at most 16 bits per
+//!      channel clamped to the channel's range (`nir_format_clamp_uint`/`_sint` in
+//!      `store_tilebuffer`); 16-bit colours widened for 32-bit formats (`f2f32`/`u2u32`/
+//!      `i2i32` there); the write mask from the colour mask. Pure-integer formats are never
+//!      blended, and a logic op leaves float and sRGB formats unchanged (`nir_lower_blend`);
+//!      logic op `noop` stores nothing.
 //!
-//! Temporaries are `r36`…`r40` (past the eight colour locations `r4`…`r35`); colour
-//! registers are never changed except alphas set to 1.0 (`loc0_w_1` for location 0,
-//! alpha-to-one for every location, Mesa's `agx_nir_fs_epilog` step after the deferred
-//! depth/stencil). Not generated yet: blending of 16-bit colours, with several samples or
-//! dual source, logic ops, alpha-to-coverage, spilled
-//! render targets and sample shading; keys asking for them are errors.
+//!    Stores write all samples (255), with `sample_mask_after_force_early` the mask in
+//!    `r3h`; under sample shading (the linker's sample loop) the samples in `r1l` (and `r3h`),
+//!    loads read the sample in `r1l`, and `r1l` is left unchanged for the loop footer. With
+//!    several samples and no sample shading, a target that reads the destination is blended
+//!    once per sample (loads and stores of sample `1 << s`, s = 0 … samples − 1), the unrolled
+//!    form of the sample loop Mesa's `agx_nir_lower_monolithic_msaa` wraps around such an
+//!    epilog; its other parts give the same result once.
+//!
+//! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
+//! colour registers are never changed except alphas set to 1.0. Spilled render targets
+//! (past the tile buffer's capacity) are not generated yet; keys asking for them are errors.
 
 use gpuabi_agx_isa::assemble;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::abi::fout_colour;
-use crate::blend::Equation;
-use crate::epilog_blend::{self, Norm};
+use crate::blend::{Equation, LogicOp};
+use crate::epilog_blend::{self, comp, dual_source, sized, tuple, BlendInput, Norm};
+use crate::epilog_logic::{self, Kind};
 use crate::tilebuffer::{rt_format, tilebuffer_layout, Physical, TileBufferError};
 
 /// One render target of an epilog key.
@@ -48,11 +71,18 @@ pub struct EpilogRt {
     pub blend: Option<[Equation; 2]>,
 }
 
-/// A fragment epilog key (the parts this generator handles).
+/// A fragment epilog key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EpilogKey {
     /// Samples per pixel.
     pub samples: u8,
+    /// The main shader runs once per sample inside the linker's sample loop (`r1l` holds the
+    /// sample's bit).
+    pub sample_shading: bool,
+    /// Alpha-to-coverage: render target 0's alpha kills samples.
+    pub alpha_to_coverage: bool,
+    /// The logic op replacing blending; `None` when logic ops are off.
+    pub logic_op: Option<LogicOp>,
     /// Depth is written (from `r2`).
     pub write_z: bool,
     /// Stencil is written (from `r3l`).
@@ -67,9 +97,28 @@ pub struct EpilogKey {
     pub broadcast_rt0: bool,
     /// Render targets, index = target.
     pub rts: Vec<Option<EpilogRt>>,
-    /// Requests outside this generator: blending, logic op, alpha-to-coverage,
-    /// alpha-to-one, sample shading (each is an error when set).
+    /// Requests outside this generator (each is an error when set).
     pub unsupported: Vec<&'static str>,
+}
+
+impl Default for EpilogKey {
+    /// One sample, no render target, every feature off.
+    fn default() -> EpilogKey {
+        EpilogKey {
+            samples: 1,
+            sample_shading: false,
+            alpha_to_coverage: false,
+            logic_op: None,
+            write_z: false,
+            write_s: false,
+            sample_mask_after_force_early: false,
+            loc0_w_1: false,
+            alpha_to_one: false,
+            broadcast_rt0: false,
+            rts: Vec::new(),
+            unsupported: Vec::new(),
+        }
+    }
 }
 
 /// A key the generator cannot turn into code.
@@ -89,6 +138,13 @@ pub enum EpilogError {
         /// What is wrong.
         what: String,
     },
+    /// Dual-source blending on a target that is not at location 0, on several targets, or
+    /// with a real output at location 1 (the second colour's location).
+    #[error(
+        "render target {0}: dual-source blending needs the only blended target at location 0 \
+         and no other output at location 1 (the second colour's location)"
+    )]
+    DualSourceConflict(usize),
     /// Generated text that does not assemble: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
@@ -165,6 +221,40 @@ fn reg(half: u16, size: u8) -> String {
     }
 }
 
+/// `r63l`: the samples every store writes when that is `r1l ∧ r3h`; `r63h`: one sample's
+/// bit combined with `r3h`.
+const SAMPLES: u16 = 63;
+/// Alpha-to-coverage's scratch register.
+const COVERAGE: u16 = 58;
+
+/// What a render target's value is computed with.
+#[derive(Debug, Clone, Copy)]
+enum Work {
+    /// The colour as it is.
+    Plain,
+    /// The colour, with the destination kept in colour-masked components.
+    MaskOnly,
+    /// Blending.
+    Blend([Equation; 2]),
+    /// A logic op.
+    Logic(LogicOp, Kind),
+}
+
+/// One render target being stored.
+struct Target {
+    canon: &'static str,
+    comps: u16,
+    phys: Physical,
+    offset: u32,
+    loc: u8,
+    size: u8,
+    mask: u8,
+    all: u8,
+    norm: Norm,
+    integer: bool,
+    signed: bool,
+}
+
 /// Generates the epilog of `key`.
 pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     if let Some(what) = key.unsupported.first() {
@@ -181,28 +271,45 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         text.push_str(&s);
         text.push('\n');
     };
-    let samples = if key.sample_mask_after_force_early {
-        "r3h"
-    } else {
-        "255"
+    let line: &mut dyn FnMut(String) = &mut line;
+    let samples = match (key.sample_shading, key.sample_mask_after_force_early) {
+        (false, false) => "255".to_string(),
+        (false, true) => "r3h".to_string(),
+        (true, false) => "r1l".to_string(),
+        (true, true) => {
+            let r = comp(SAMPLES, 0, 16);
+            line(format!("and {r}, r1l, r3h"));
+            r
+        }
     };
+    for (i, rt) in key.rts.iter().enumerate() {
+        if let Some(rt) = rt {
+            if rt.location >= 8 || !matches!(rt.size, 16 | 32) {
+                return Err(EpilogError::Rt {
+                    rt: i,
+                    what: format!(
+                        "location {} with {}-bit colour (expected 0..7, 16 or 32)",
+                        rt.location, rt.size
+                    ),
+                });
+            }
+        }
+    }
+    alpha_to_coverage(line, key);
     if key.write_z {
         line(format!("zs_emit {samples}, r2"));
     }
     if key.write_s {
         line(format!("zs_emit {samples}, r3l"));
     }
+    let dual_users = key
+        .rts
+        .iter()
+        .flatten()
+        .filter(|rt| key.logic_op.is_none() && rt.blend.is_some_and(|e| dual_source(&e)))
+        .count();
     for (i, rt) in key.rts.iter().enumerate() {
         let Some(rt) = rt else { continue };
-        if rt.location >= 8 || !matches!(rt.size, 16 | 32) {
-            return Err(EpilogError::Rt {
-                rt: i,
-                what: format!(
-                    "location {} with {}-bit colour (expected 0..7, 16 or 32)",
-                    rt.location, rt.size
-                ),
-            });
-        }
         let loc = if key.broadcast_rt0 { 0 } else { rt.location };
         let (canon, comps, phys) = rt_format(&rt.format)?;
         let place = layout
@@ -214,166 +321,72 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .offset_bytes
             .ok_or_else(|| EpilogError::NotGenerated("spilled render targets".into()))?;
         let all = (1u8 << comps) - 1;
-        let mask = rt.colormask & all;
-        if mask == 0 {
-            continue;
-        }
-        if mask != all && !phys.supports_mask() && rt.blend.is_none() {
-            return Err(EpilogError::NotGenerated(format!(
-                "a partial colour mask on {canon} (stored through blending in Mesa)"
-            )));
-        }
-        let size = rt.size;
-        let one = if size == 16 { 0x3c00 } else { 0x3f80_0000u32 };
-        // Blending reads the source alpha even when the format has no alpha channel.
-        let alpha_used = rt.blend.is_some() || (comps == 4 && mask & 8 != 0);
-        if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && alpha_used {
-            line(format!("ldimm {}, {one}", colour_reg(loc, 3, size)));
-        }
-        if let Some(eqs) = &rt.blend {
-            let fail = |what: &str| Err(EpilogError::NotGenerated(what.to_string()));
-            if size != 32 {
-                return fail("blending 16-bit colours");
-            }
-            if key.samples != 1 {
-                return fail("blending with more than one sample (it needs sample shading)");
-            }
-            if canon.ends_with("_UINT") || canon.ends_with("_SINT") {
-                return fail("blending an integer format");
-            }
-            if epilog_blend::dual_source(eqs) {
-                return fail("dual-source blending");
-            }
-            let norm = if canon.ends_with("_SNORM") {
+        let t = Target {
+            canon,
+            comps: comps as u16,
+            phys,
+            offset,
+            loc,
+            size: rt.size,
+            mask: rt.colormask & all,
+            all,
+            norm: if canon.ends_with("_SNORM") {
                 Norm::Snorm
             } else if canon.ends_with("_UNORM") || canon.ends_with("_SRGB") {
                 Norm::Unorm
             } else {
                 Norm::None
-            };
-            let n = comps as u16;
-            let fmt = isa_format(phys);
-            let all_mask = MASK_NAMES[usize::from(all)];
-            // All four source components: the factors read the source alpha.
-            for c in 0..4 {
-                let r = format!("r{}", epilog_blend::SRC + c);
-                line(format!("mov {r}, {}", colour_reg(loc, c, 32)));
-                epilog_blend::clamp(&mut line, &r, norm);
-            }
-            let dst: Vec<String> = (0..n)
-                .map(|c| format!("r{}", epilog_blend::DST + c))
-                .collect();
-            line(format!(
-                "ld_tile {}, 0, 255, {offset}, {fmt}, {all_mask}",
-                dst.join("_")
-            ));
-            let dst_base = if phys == Physical::F16 && norm != Norm::None {
-                for c in 0..n {
-                    let d = format!("r{}", epilog_blend::DST_CLAMPED + c);
-                    line(format!("mov {d}, {}", dst[usize::from(c)]));
-                    epilog_blend::clamp(&mut line, &d, norm);
-                }
-                epilog_blend::DST_CLAMPED
-            } else {
-                epilog_blend::DST
-            };
-            for c in 0..n {
-                let r = format!("r{}", epilog_blend::SRC + c);
-                if mask >> c & 1 == 0 {
-                    line(format!("mov {r}, {}", dst[usize::from(c)]));
-                    continue;
-                }
-                let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
-                epilog_blend::component(&mut line, eq, c, n, dst_base);
-                epilog_blend::clamp(&mut line, &r, norm);
-            }
-            let src: Vec<String> = (0..n)
-                .map(|c| format!("r{}", epilog_blend::SRC + c))
-                .collect();
-            line(format!(
-                "st_tile {}, 0, {samples}, {offset}, {fmt}, {all_mask}",
-                src.join("_")
-            ));
+            },
+            integer: canon.ends_with("_UINT") || canon.ends_with("_SINT"),
+            signed: canon.ends_with("_SINT"),
+        };
+        if t.mask == 0 || key.logic_op == Some(LogicOp::Noop) {
             continue;
         }
-        let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
-        let signed = canon.ends_with("_SINT");
-        let bits = channel_bits(canon);
-        let widen = size == 16 && phys == Physical::I32;
-        let clamp = integer && !widen && bits.iter().all(|&b| b <= 16);
-        let prefix = mask & (mask + 1) == 0;
-        let tuple_size = if widen { 32 } else { size };
-        // The store's register tuple: the colour registers when the mask is a prefix and
-        // nothing changes them, otherwise copies in the temporaries (a location may feed
-        // several targets, so its registers stay as the main shader left them).
-        let tuple: Vec<(u16, String)> = if prefix && !widen && !clamp {
-            (0..mask.count_ones() as u16)
-                .map(|c| (c, colour_reg(loc, c, size)))
-                .collect()
-        } else {
-            let mut regs = Vec::new();
-            for (k, c) in (0..4u16).filter(|c| mask >> c & 1 == 1).enumerate() {
-                let t = if tuple_size == 16 {
-                    reg(2 * TEMP + k as u16, 16)
-                } else {
-                    reg(2 * (TEMP + k as u16), 32)
-                };
-                let src = colour_reg(loc, c, size);
-                if !widen {
-                    line(format!("mov {t}, {src}"));
-                } else if !integer {
-                    line(format!("fmul {t}, {src}, 1.0"));
-                } else if signed {
-                    line(format!("iadd {t}, {src}.sx, 0"));
-                } else {
-                    line(format!("iadd {t}, {src}, 0"));
-                }
-                regs.push((c, t));
-            }
-            regs
+        let mut work = match (key.logic_op, rt.blend) {
+            (Some(op), _) if t.integer => Work::Logic(op, Kind::Integer),
+            (Some(_), _) if t.norm == Norm::None || canon.ends_with("_SRGB") => Work::Plain,
+            (Some(op), _) => Work::Logic(op, Kind::Normalised(t.norm)),
+            (None, Some(eqs)) if !t.integer && !epilog_blend::is_replace(&eqs) => Work::Blend(eqs),
+            _ => Work::Plain,
         };
-        // Clamp pure integers of at most 16 bits per channel to the channel's range.
-        if clamp {
-            let k = reg(2 * CONSTANT, size);
-            for (c, r) in &tuple {
-                let b = bits.get(usize::from(*c)).copied().unwrap_or(bits[0]);
-                let (lo, hi) = if signed {
-                    (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
-                } else {
-                    (0, (1i64 << b) - 1)
-                };
-                // A bound as an operand, with the `ldimm` it needs when it is no immediate.
-                let bound = |v: i64| -> (Option<String>, String) {
-                    if (0..=MAX_ALU_IMM).contains(&v) {
-                        (None, v.to_string())
-                    } else {
-                        let bits = (v as u64) & ((1u64 << size) - 1);
-                        (Some(format!("ldimm {k}, {bits}")), k.clone())
-                    }
-                };
-                let checks: &[(i64, &str)] = if signed {
-                    &[(hi, "sgt"), (lo, "slt")]
-                } else if b < u32::from(size) {
-                    &[(hi, "ugt")]
-                } else {
-                    &[]
-                };
-                for &(v, cond) in checks {
-                    let (load, op) = bound(v);
-                    if let Some(l) = load {
-                        line(l);
-                    }
-                    line(format!("csel {r}, {r}, {op}, {op}, {r}, {cond}"));
-                }
+        if matches!(work, Work::Plain) && t.mask != all && !phys.supports_mask() {
+            work = Work::MaskOnly;
+        }
+        let dual = matches!(work, Work::Blend(eqs) if dual_source(&eqs));
+        if dual {
+            let conflict = !key.broadcast_rt0 && key.rts.iter().flatten().any(|r| r.location == 1);
+            if loc != 0 || conflict || dual_users > 1 {
+                return Err(EpilogError::DualSourceConflict(i));
             }
         }
-        let tuple: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();
-        line(format!(
-            "st_tile {}, 0, {samples}, {offset}, {}, {}",
-            tuple.join("_"),
-            isa_format(phys),
-            MASK_NAMES[usize::from(mask)]
-        ));
+        let one = epilog_blend::float_bits(1.0, t.size);
+        // Blending reads the source alpha even when the format has no alpha channel.
+        let alpha_used = !matches!(work, Work::Plain) || (comps == 4 && t.mask & 8 != 0);
+        if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && alpha_used {
+            line(format!("ldimm {}, {one}", colour_reg(loc, 3, t.size)));
+        }
+        if matches!(work, Work::Plain) {
+            let src = |c: u16| colour_reg(loc, c, t.size);
+            store_plain(line, &t, &src, t.mask, &samples);
+            continue;
+        }
+        if key.samples > 1 && !key.sample_shading {
+            for s in 0..key.samples {
+                let bit = 1u8 << s;
+                let st = if key.sample_mask_after_force_early {
+                    let r = comp(SAMPLES, 1, 16);
+                    line(format!("and {r}, r3h, {bit}"));
+                    r
+                } else {
+                    bit.to_string()
+                };
+                through_destination(line, key, &t, work, &bit.to_string(), &st);
+            }
+        } else {
+            let ld = if key.sample_shading { "r1l" } else { "255" };
+            through_destination(line, key, &t, work, ld, &samples);
+        }
     }
     let program = assemble(&text, "epilog.s").map_err(|e| EpilogError::Assemble(e.to_string()))?;
     Ok(Epilog {
@@ -384,4 +397,278 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .collect(),
         code: program.bytes,
     })
+}
+
+/// Emits alpha-to-coverage from render target 0's alpha.
+fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) {
+    let Some(Some(rt0)) = key.rts.first().filter(|_| key.alpha_to_coverage) else {
+        return;
+    };
+    let loc = if key.broadcast_rt0 { 0 } else { rt0.location };
+    if loc == 0 && key.loc0_w_1 {
+        // Alpha 1.0 covers every sample.
+        return;
+    }
+    let size = rt0.size;
+    let (_, mul) = epilog_blend::float_ops(size);
+    let t = sized(COVERAGE, size);
+    let n = format!("r{COVERAGE}");
+    let low = sized(COVERAGE, 16);
+    line(format!(
+        "{mul} {t}, {}, {}.0",
+        colour_reg(loc, 3, size),
+        key.samples
+    ));
+    line(format!("f_to_u32 {n}, {t}, rtz"));
+    line(format!("shl {n}, 1, {n}"));
+    line(format!("isub {n}, {n}, 1"));
+    line(format!("xor {low}, {low}, 255"));
+    line(format!("and {low}, {low}, 255"));
+    if key.sample_shading {
+        line(format!("and {low}, {low}, r1l"));
+    }
+    line(format!("sample_mask {low}, 0"));
+}
+
+/// Emits the store of a target whose value depends on the destination: loads it (sample
+/// operand `ld`), computes the value and stores every component (sample operand `st`).
+fn through_destination(
+    line: &mut dyn FnMut(String),
+    key: &EpilogKey,
+    t: &Target,
+    work: Work,
+    ld: &str,
+    st: &str,
+) {
+    use epilog_blend::{DST, DST_CLAMPED, SRC, SRC1};
+    let (size, n, loc) = (t.size, t.comps, t.loc);
+    let fmt = isa_format(t.phys);
+    let all_mask = MASK_NAMES[usize::from(t.all)];
+    let (add, _) = epilog_blend::float_ops(size);
+    // All four source components: the factors read the source alpha.
+    for c in 0..4 {
+        line(format!(
+            "mov {}, {}",
+            comp(SRC, c, size),
+            colour_reg(loc, c, size)
+        ));
+    }
+    let dst = |c: u16| comp(DST, c, size);
+    if size == 16 && t.phys == Physical::I32 {
+        // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
+        line(format!(
+            "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
+            tuple(DST_CLAMPED, n, 32),
+            t.offset
+        ));
+        for c in 0..n {
+            if t.integer {
+                line(format!("mov {}, r{}l", dst(c), DST_CLAMPED + c));
+            } else {
+                line(format!("fadd {}, r{}, -0.0", dst(c), DST_CLAMPED + c));
+            }
+        }
+    } else {
+        line(format!(
+            "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
+            tuple(DST, n, size),
+            t.offset
+        ));
+    }
+    let element_bits = 8 * t.phys.block_bytes() / t.phys.channels();
+    if t.signed && element_bits < u32::from(size) {
+        // Sign-extend the loaded channel as `load_tilebuffer` does.
+        for c in 0..n {
+            if element_bits == 16 {
+                line(format!("iadd {}, {}.sx, 0", dst(c), comp(DST + c, 0, 16)));
+            } else {
+                let sign = 1u32 << (element_bits - 1);
+                line(format!("xor {0}, {0}, {sign}", dst(c)));
+                line(format!("isub {0}, {0}, {sign}", dst(c)));
+            }
+        }
+    }
+    let keep = |line: &mut dyn FnMut(String), c: u16| {
+        line(format!("mov {}, {}", comp(SRC, c, size), dst(c)));
+    };
+    match work {
+        Work::Plain | Work::MaskOnly => {
+            for c in (0..n).filter(|c| t.mask >> c & 1 == 0) {
+                keep(line, c);
+            }
+        }
+        Work::Blend(eqs) => {
+            for c in 0..4 {
+                epilog_blend::clamp(line, &comp(SRC, c, size), t.norm, size);
+            }
+            if epilog_blend::dual_source(&eqs) {
+                for c in 0..4 {
+                    let r = comp(SRC1, c, size);
+                    if c == 3 && key.alpha_to_one {
+                        line(format!(
+                            "ldimm {r}, {}",
+                            epilog_blend::float_bits(1.0, size)
+                        ));
+                    } else {
+                        line(format!("mov {r}, {}", colour_reg(1, c, size)));
+                    }
+                    epilog_blend::clamp(line, &r, t.norm, size);
+                }
+            }
+            let dst_base = if t.phys == Physical::F16 && t.norm != Norm::None {
+                for c in 0..n {
+                    let d = comp(DST_CLAMPED, c, size);
+                    line(format!("{add} {d}, {}, -0.0", dst(c)));
+                    epilog_blend::clamp(line, &d, t.norm, size);
+                }
+                DST_CLAMPED
+            } else {
+                DST
+            };
+            let inp = BlendInput {
+                size,
+                comps: n,
+                dst: dst_base,
+                norm: t.norm,
+            };
+            for c in 0..n {
+                if t.mask >> c & 1 == 0 {
+                    keep(line, c);
+                    continue;
+                }
+                let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
+                epilog_blend::component(line, eq, c, &inp);
+                epilog_blend::clamp(line, &comp(SRC, c, size), t.norm, size);
+            }
+        }
+        Work::Logic(op, kind) => {
+            let bits = channel_bits(t.canon);
+            for c in 0..n {
+                if t.mask >> c & 1 == 0 {
+                    keep(line, c);
+                    continue;
+                }
+                let regs = epilog_logic::Regs {
+                    s: comp(SRC, c, size),
+                    d: dst(c),
+                    s_wide: if size == 16 {
+                        format!("r{}", SRC1 + c)
+                    } else {
+                        comp(SRC, c, 32)
+                    },
+                    d_wide: format!("r{}", DST_CLAMPED + c),
+                };
+                let b = bits.get(usize::from(c)).copied().unwrap_or(bits[0]);
+                epilog_logic::component(line, op, kind, &regs, b, size);
+            }
+        }
+    }
+    if t.integer {
+        let src = |c: u16| comp(SRC, c, size);
+        store_plain(line, t, &src, t.all, st);
+    } else if size == 16 && t.phys == Physical::I32 {
+        for c in 0..n {
+            line(format!(
+                "fmul r{}, {}, 1.0",
+                DST_CLAMPED + c,
+                comp(SRC, c, size)
+            ));
+        }
+        line(format!(
+            "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
+            tuple(DST_CLAMPED, n, 32),
+            t.offset
+        ));
+    } else {
+        line(format!(
+            "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
+            tuple(SRC, n, size),
+            t.offset
+        ));
+    }
+}
+
+/// Emits the store of components `mask` of `t` from registers `src(c)` (the colour's size):
+/// pure integers clamped, 16-bit values widened for 32-bit formats, one `st_tile`.
+fn store_plain(
+    line: &mut dyn FnMut(String),
+    t: &Target,
+    src: &dyn Fn(u16) -> String,
+    mask: u8,
+    samples: &str,
+) {
+    let size = t.size;
+    let bits = channel_bits(t.canon);
+    let widen = size == 16 && t.phys == Physical::I32;
+    let clamp = t.integer && !widen && bits.iter().all(|&b| b <= 16);
+    let prefix = mask & (mask + 1) == 0;
+    let tuple_size = if widen { 32 } else { size };
+    // The store's register tuple: the value registers when the mask is a prefix and
+    // nothing changes them, otherwise copies in the temporaries (a location may feed
+    // several targets, so its registers stay as the main shader left them).
+    let tuple: Vec<(u16, String)> = if prefix && !widen && !clamp {
+        (0..mask.count_ones() as u16).map(|c| (c, src(c))).collect()
+    } else {
+        let mut regs = Vec::new();
+        for (k, c) in (0..4u16).filter(|c| mask >> c & 1 == 1).enumerate() {
+            let tr = comp(TEMP, k as u16, tuple_size);
+            let from = src(c);
+            if !widen {
+                if tr != from {
+                    line(format!("mov {tr}, {from}"));
+                }
+            } else if !t.integer {
+                line(format!("fmul {tr}, {from}, 1.0"));
+            } else if t.signed {
+                line(format!("iadd {tr}, {from}.sx, 0"));
+            } else {
+                line(format!("iadd {tr}, {from}, 0"));
+            }
+            regs.push((c, tr));
+        }
+        regs
+    };
+    // Clamp pure integers of at most 16 bits per channel to the channel's range.
+    if clamp {
+        let k = reg(2 * CONSTANT, size);
+        for (c, r) in &tuple {
+            let b = bits.get(usize::from(*c)).copied().unwrap_or(bits[0]);
+            let (lo, hi) = if t.signed {
+                (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
+            } else {
+                (0, (1i64 << b) - 1)
+            };
+            // A bound as an operand, with the `ldimm` it needs when it is no immediate.
+            let bound = |v: i64| -> (Option<String>, String) {
+                if (0..=MAX_ALU_IMM).contains(&v) {
+                    (None, v.to_string())
+                } else {
+                    let bits = (v as u64) & ((1u64 << size) - 1);
+                    (Some(format!("ldimm {k}, {bits}")), k.clone())
+                }
+            };
+            let checks: &[(i64, &str)] = if t.signed {
+                &[(hi, "sgt"), (lo, "slt")]
+            } else if b < u32::from(size) {
+                &[(hi, "ugt")]
+            } else {
+                &[]
+            };
+            for &(v, cond) in checks {
+                let (load, op) = bound(v);
+                if let Some(l) = load {
+                    line(l);
+                }
+                line(format!("csel {r}, {r}, {op}, {op}, {r}, {cond}"));
+            }
+        }
+    }
+    let regs: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();
+    line(format!(
+        "st_tile {}, 0, {samples}, {}, {}, {}",
+        regs.join("_"),
+        t.offset,
+        isa_format(t.phys),
+        MASK_NAMES[usize::from(mask)]
+    ));
 }

@@ -13,6 +13,7 @@ pub mod components;
 pub mod encode;
 pub mod epilog;
 mod epilog_blend;
+mod epilog_logic;
 pub mod fragment;
 pub mod link;
 pub mod prolog;

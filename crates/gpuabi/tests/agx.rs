@@ -524,7 +524,39 @@ fn epilog_from_a_key_file() {
         "samples = 4\n[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_func = \"max\"\n",
     )
     .unwrap();
-    fails_naming(&["agx", "epilog", "--key", k], "more than one sample");
+    // Blending with four samples and no sample shading: once per sample.
+    let text = common::ok(&["agx", "epilog", "--key", k]);
+    for bit in [1, 2, 4, 8] {
+        assert!(
+            text.contains(&format!("0, {bit}, 0, u8norm, xyzw")),
+            "{text}"
+        );
+    }
+    std::fs::write(
+        &key,
+        "samples = 2\nsample_shading = true\nalpha_to_coverage = true\nlogic_op = \"xor\"\n\
+         [[rt]]\nformat = \"R8G8B8A8_UINT\"\n",
+    )
+    .unwrap();
+    let text = common::ok(&["agx", "epilog", "--key", k]);
+    assert!(text.contains("sample_mask"), "{text}");
+    assert!(
+        text.contains("ld_tile  r41_r42_r43_r44, 0, r1l, 0, i8, xyzw"),
+        "{text}"
+    );
+    assert!(text.contains("xor      r57, r36, r41"), "{text}");
+    std::fs::write(&key, "logic_op = \"xorr\"\n[[rt]]\nformat = \"R8_UINT\"\n").unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "logic_op: `xorr`");
+    std::fs::write(
+        &key,
+        "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n[rt.blend]\nrgb_dst = \"src1_color\"\n\
+         [[rt]]\nformat = \"R8_UNORM\"\n",
+    )
+    .unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "dual-source");
+    let big = "[[rt]]\nformat = \"R32G32B32A32_FLOAT\"\n".repeat(5);
+    std::fs::write(&key, big).unwrap();
+    fails_naming(&["agx", "epilog", "--key", k], "spilled");
     std::fs::write(&key, "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\nsize = 24\n").unwrap();
     fails_naming(&["agx", "epilog", "--key", k], "rt[0].size");
 }

@@ -5,15 +5,16 @@
 //! `blend_constant = [r, g, b, a]`, `sample_mask_after_force_early`, `loc0_w_1`,
 //! `broadcast_rt0` (default false), and `[[rt]]` tables with `format`, `location` (default
 //! the table's index), `size` (16 or 32, default 32), `colormask` (a subset of `"rgba"`,
-//! default all) and an optional `[rt.blend]`. Requests the generator does not handle yet
-//! (blending, logic ops other than `copy`, alpha-to-coverage, sample shading) are errors
-//! naming them.
+//! default all) and an optional `[rt.blend]`. `logic_op` left out turns logic ops off; any
+//! name, `copy` included, turns them on (blending then no longer applies, as in Mesa).
+//! `blend_constant` is checked but not part of the code: the epilog reads the constant
+//! from the uniforms at run time.
 
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation};
+use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
 use gpuabi_agx::prolog::register_use;
 use toml::{Table, Value};
@@ -44,6 +45,12 @@ fn func_name(x: BlendFunc) -> String {
 
 /// The name of a blend factor as the ABI engine serializes it (`one_minus_src_alpha`).
 fn factor_name(x: BlendFactor) -> String {
+    let v = serde_json::to_value(x).unwrap_or_default();
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The name of a logic op as the ABI engine serializes it (`and_inverted`).
+fn logic_op_name(x: LogicOp) -> String {
     let v = serde_json::to_value(x).unwrap_or_default();
     v.as_str().unwrap_or_default().to_string()
 }
@@ -130,19 +137,21 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
         .ok()
         .filter(|s| matches!(s, 1 | 2 | 4))
         .ok_or_else(|| anyhow!("{file}: samples: {samples} (expected 1, 2 or 4)"))?;
-    let mut unsupported = Vec::new();
-    for (k, what) in [
-        ("sample_shading", "sample shading"),
-        ("alpha_to_coverage", "alpha-to-coverage"),
-    ] {
-        if get_bool(file, "", &t, k, false)? {
-            unsupported.push(what);
-        }
-    }
-    match get_str(file, "", &t, "logic_op")? {
-        None | Some("copy") => {}
-        Some(_) => unsupported.push("a logic op other than copy"),
-    }
+    let logic_op = match get_str(file, "", &t, "logic_op")? {
+        None => None,
+        Some(n) => Some(
+            LogicOp::ALL
+                .into_iter()
+                .find(|op| logic_op_name(*op) == n)
+                .ok_or_else(|| {
+                    let names: Vec<String> = LogicOp::ALL.into_iter().map(logic_op_name).collect();
+                    anyhow!(
+                        "{file}: logic_op: `{n}` (expected one of {})",
+                        names.join(", ")
+                    )
+                })?,
+        ),
+    };
     if let Some(v) = t.get("blend_constant") {
         let ok = v
             .as_array()
@@ -207,6 +216,9 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
     }
     Ok(EpilogKey {
         samples,
+        sample_shading: get_bool(file, "", &t, "sample_shading", false)?,
+        alpha_to_coverage: get_bool(file, "", &t, "alpha_to_coverage", false)?,
+        logic_op,
         write_z: get_bool(file, "", &t, "write_z", false)?,
         write_s: get_bool(file, "", &t, "write_s", false)?,
         sample_mask_after_force_early: get_bool(
@@ -220,7 +232,7 @@ pub fn parse_key(file: &str, text: &str) -> anyhow::Result<EpilogKey> {
         alpha_to_one: get_bool(file, "", &t, "alpha_to_one", false)?,
         broadcast_rt0: get_bool(file, "", &t, "broadcast_rt0", false)?,
         rts,
-        unsupported,
+        unsupported: Vec::new(),
     })
 }
 

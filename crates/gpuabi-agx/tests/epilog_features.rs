@@ -1,0 +1,1382 @@
+//! Generated fragment epilogs with blending (16- and 32-bit colours, every function and
+//! factor, the blend constant, dual source), logic ops, alpha-to-coverage, alpha-to-one,
+//! several samples and sample shading, run in the simulator over random keys, tiles and
+//! colours and compared bit for bit with a reference written here from the ABI text,
+//! Mesa's `nir_lower_blend` equations and the format definitions (fp16 arithmetic from the
+//! `half` crate).
+//!
+//! The reference performs the operations in the order the generator documents
+//! (`epilog_blend.rs`, `epilog_logic.rs`): per component, factors then terms then the
+//! function, every operation rounded once at the colour's size; logic ops on integers of
+//! 32 bits (the colour's size for integer formats) with negations as `xor` with the
+//! channel's mask. Sample shading is modelled as the linker's loop does it: the epilog runs
+//! once per sample with that sample's bit in `r1l`.
+
+use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
+use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
+use gpuabi_agx::tilebuffer::tilebuffer_layout;
+use gpuabi_agx_sim::{run, Fragment, State};
+use half::f16;
+
+mod epilog_ref;
+use epilog_ref::{encode, lcg, Enc};
+
+/// How a format blends and takes logic ops.
+#[derive(Clone, Copy, PartialEq)]
+enum Class {
+    Float,
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+}
+
+/// Formats: name, components, element bytes (4 for packed), encoding, class, bits per
+/// channel (R, G, B, A), whether the tile holds fp16 for a normalised format.
+struct Format {
+    name: &'static str,
+    comps: usize,
+    el: usize,
+    enc: Enc,
+    class: Class,
+    bits: [u32; 4],
+}
+
+const FORMATS: &[Format] = &[
+    Format {
+        name: "R8G8B8A8_UNORM",
+        comps: 4,
+        el: 1,
+        enc: Enc::Unorm(8),
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16G16_UNORM",
+        comps: 2,
+        el: 2,
+        enc: Enc::Unorm(16),
+        class: Class::Unorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R8G8B8A8_SNORM",
+        comps: 4,
+        el: 1,
+        enc: Enc::Snorm(8),
+        class: Class::Snorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16G16_SNORM",
+        comps: 2,
+        el: 2,
+        enc: Enc::Snorm(16),
+        class: Class::Snorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16B16A16_FLOAT",
+        comps: 4,
+        el: 2,
+        enc: Enc::F16,
+        class: Class::Float,
+        bits: [16; 4],
+    },
+    Format {
+        name: "B5G6R5_UNORM",
+        comps: 3,
+        el: 2,
+        enc: Enc::F16,
+        class: Class::Unorm,
+        bits: [5, 6, 5, 0],
+    },
+    Format {
+        name: "R4G4B4A4_UNORM",
+        comps: 4,
+        el: 2,
+        enc: Enc::F16,
+        class: Class::Unorm,
+        bits: [4; 4],
+    },
+    Format {
+        name: "R32G32B32A32_FLOAT",
+        comps: 4,
+        el: 4,
+        enc: Enc::Raw32,
+        class: Class::Float,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R32_FLOAT",
+        comps: 1,
+        el: 4,
+        enc: Enc::Raw32,
+        class: Class::Float,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R10G10B10A2_UNORM",
+        comps: 4,
+        el: 4,
+        enc: Enc::Rgb10a2,
+        class: Class::Unorm,
+        bits: [10, 10, 10, 2],
+    },
+    Format {
+        name: "R8G8B8A8_UINT",
+        comps: 4,
+        el: 1,
+        enc: Enc::Uint(8),
+        class: Class::Uint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8_SINT",
+        comps: 2,
+        el: 1,
+        enc: Enc::Sint(8),
+        class: Class::Sint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16G16B16A16_SINT",
+        comps: 4,
+        el: 2,
+        enc: Enc::Sint(16),
+        class: Class::Sint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R10G10B10A2_UINT",
+        comps: 4,
+        el: 2,
+        enc: Enc::Uint(10),
+        class: Class::Uint,
+        bits: [10, 10, 10, 2],
+    },
+    Format {
+        name: "R32_UINT",
+        comps: 1,
+        el: 4,
+        enc: Enc::Raw32Uint,
+        class: Class::Uint,
+        bits: [32; 4],
+    },
+];
+
+const FACTORS: [BlendFactor; 19] = [
+    BlendFactor::Zero,
+    BlendFactor::One,
+    BlendFactor::SrcColor,
+    BlendFactor::OneMinusSrcColor,
+    BlendFactor::SrcAlpha,
+    BlendFactor::OneMinusSrcAlpha,
+    BlendFactor::DstColor,
+    BlendFactor::OneMinusDstColor,
+    BlendFactor::DstAlpha,
+    BlendFactor::OneMinusDstAlpha,
+    BlendFactor::SrcAlphaSaturate,
+    BlendFactor::ConstantColor,
+    BlendFactor::OneMinusConstantColor,
+    BlendFactor::ConstantAlpha,
+    BlendFactor::OneMinusConstantAlpha,
+    BlendFactor::Src1Color,
+    BlendFactor::OneMinusSrc1Color,
+    BlendFactor::Src1Alpha,
+    BlendFactor::OneMinusSrc1Alpha,
+];
+const FUNCS: [BlendFunc; 5] = [
+    BlendFunc::Add,
+    BlendFunc::Subtract,
+    BlendFunc::ReverseSubtract,
+    BlendFunc::Min,
+    BlendFunc::Max,
+];
+
+// ---- floats at the colour's size ---------------------------------------------------
+
+/// A float of the colour's size, with the operations of the generator rounded once.
+trait Fl: Copy + PartialOrd {
+    fn of(x: f64) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn neg(self) -> Self;
+    fn bits(self) -> u64;
+    fn from_bits(b: u64) -> Self;
+}
+
+impl Fl for f32 {
+    fn of(x: f64) -> f32 {
+        x as f32
+    }
+    fn add(self, o: f32) -> f32 {
+        self + o
+    }
+    fn mul(self, o: f32) -> f32 {
+        self * o
+    }
+    fn neg(self) -> f32 {
+        -self
+    }
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn from_bits(b: u64) -> f32 {
+        f32::from_bits(b as u32)
+    }
+}
+
+impl Fl for f16 {
+    fn of(x: f64) -> f16 {
+        f16::from_f64(x)
+    }
+    fn add(self, o: f16) -> f16 {
+        self + o
+    }
+    fn mul(self, o: f16) -> f16 {
+        self * o
+    }
+    fn neg(self) -> f16 {
+        -self
+    }
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn from_bits(b: u64) -> f16 {
+        f16::from_bits(b as u16)
+    }
+}
+
+fn one<F: Fl>() -> F {
+    F::of(1.0)
+}
+
+/// `nir_fsat_to_format`: fsat (NaN and anything not above zero become +0) or the snorm
+/// clamp `x > −1 ? x : −1`, `x > 1 ? 1 : x`.
+fn clamp<F: Fl>(x: F, class: Class) -> F {
+    match class {
+        Class::Unorm => {
+            if x.partial_cmp(&F::of(0.0)) != Some(std::cmp::Ordering::Greater) {
+                F::of(0.0)
+            } else if x > one() {
+                one()
+            } else {
+                x
+            }
+        }
+        Class::Snorm => {
+            let x = if x > F::of(-1.0) { x } else { F::of(-1.0) };
+            if x > one() {
+                one()
+            } else {
+                x
+            }
+        }
+        _ => x,
+    }
+}
+
+/// A factor: zero, one, or a value.
+enum Fac<F> {
+    Zero,
+    One,
+    V(F),
+}
+
+struct BlendIn<F> {
+    s: [F; 4],
+    s1: [F; 4],
+    d: [F; 4],
+    k: [F; 4],
+    comps: usize,
+    class: Class,
+}
+
+fn one_minus<F: Fl>(x: F) -> F {
+    x.neg().add(one())
+}
+
+/// Factor `f` for component `c` as `nir_lower_blend` defines it, clamped where
+/// `should_clamp_factor` says.
+fn factor<F: Fl>(f: BlendFactor, c: usize, b: &BlendIn<F>) -> Fac<F> {
+    use BlendFactor as B;
+    let d = |i: usize| if i >= b.comps { one() } else { b.d[i] };
+    let v = match f {
+        B::Zero => return Fac::Zero,
+        B::One => return Fac::One,
+        B::SrcColor => b.s[c],
+        B::OneMinusSrcColor => one_minus(b.s[c]),
+        B::SrcAlpha => b.s[3],
+        B::OneMinusSrcAlpha => one_minus(b.s[3]),
+        B::Src1Color => b.s1[c],
+        B::OneMinusSrc1Color => one_minus(b.s1[c]),
+        B::Src1Alpha => b.s1[3],
+        B::OneMinusSrc1Alpha => one_minus(b.s1[3]),
+        B::DstColor => d(c),
+        B::OneMinusDstColor => one_minus(d(c)),
+        B::DstAlpha => d(3),
+        // 1 − 1 folds to a zero factor.
+        B::OneMinusDstAlpha if b.comps < 4 => return Fac::Zero,
+        B::OneMinusDstAlpha => one_minus(d(3)),
+        B::SrcAlphaSaturate if c == 3 => return Fac::One,
+        B::SrcAlphaSaturate => {
+            let t = if b.comps < 4 {
+                F::of(0.0)
+            } else {
+                one_minus(d(3))
+            };
+            if b.s[3] < t {
+                b.s[3]
+            } else {
+                t
+            }
+        }
+        B::ConstantColor => b.k[c],
+        B::OneMinusConstantColor => one_minus(b.k[c]),
+        B::ConstantAlpha => b.k[3],
+        B::OneMinusConstantAlpha => one_minus(b.k[3]),
+    };
+    let constant = matches!(
+        f,
+        B::ConstantColor | B::OneMinusConstantColor | B::ConstantAlpha | B::OneMinusConstantAlpha
+    );
+    let inverted_or_saturate = matches!(
+        f,
+        B::OneMinusSrcColor
+            | B::OneMinusSrcAlpha
+            | B::OneMinusSrc1Color
+            | B::OneMinusSrc1Alpha
+            | B::OneMinusDstColor
+            | B::OneMinusDstAlpha
+            | B::SrcAlphaSaturate
+    );
+    let normalised = matches!(b.class, Class::Unorm | Class::Snorm);
+    if (constant && normalised) || (inverted_or_saturate && b.class == Class::Snorm) {
+        Fac::V(clamp(v, b.class))
+    } else {
+        Fac::V(v)
+    }
+}
+
+/// One blended component (before the final clamp).
+fn blend_component<F: Fl>(eq: &Equation, c: usize, b: &BlendIn<F>) -> F {
+    let (s, d) = (b.s[c], b.d[c]);
+    let term = |v: F, f: Fac<F>| match f {
+        Fac::Zero => None,
+        Fac::One => Some(v),
+        Fac::V(x) => Some(v.mul(x)),
+    };
+    match eq.func {
+        BlendFunc::Min => {
+            if s < d {
+                s
+            } else {
+                d
+            }
+        }
+        BlendFunc::Max => {
+            if s > d {
+                s
+            } else {
+                d
+            }
+        }
+        f => {
+            let a = term(s, factor(eq.src, c, b));
+            let e = term(d, factor(eq.dst, c, b));
+            let zero = F::of(0.0);
+            match f {
+                BlendFunc::Add => a.unwrap_or(zero).add(e.unwrap_or(zero)),
+                BlendFunc::Subtract => a.unwrap_or(zero).add(e.map_or(F::of(-0.0), |x| x.neg())),
+                _ => e.unwrap_or(zero).add(a.map_or(F::of(-0.0), |x| x.neg())),
+            }
+        }
+    }
+}
+
+// ---- logic ops -----------------------------------------------------------------------
+
+/// Mesa's `nir_logicop_func` on 32-bit integers with channel mask `m`.
+fn logic(op: LogicOp, s: u32, d: u32, m: u32) -> u32 {
+    use LogicOp as L;
+    match op {
+        L::Clear => 0,
+        L::Nor => (s | d) ^ m,
+        L::AndInverted => (s ^ m) & d,
+        L::CopyInverted => s ^ m,
+        L::AndReverse => s & (d ^ m),
+        L::Invert => d ^ m,
+        L::Xor => s ^ d,
+        L::Nand => (s & d) ^ m,
+        L::And => s & d,
+        L::Equiv => (s ^ d) ^ m,
+        L::Noop => d,
+        L::OrInverted => (s ^ m) | d,
+        L::Copy => s,
+        L::OrReverse => s | (d ^ m),
+        L::Or => s | d,
+        L::Set => u32::MAX,
+    }
+}
+
+/// A normalised value to its integer (`nir_format_float_to_unorm`/`_snorm`): clamped,
+/// multiplied by the scale in fp32, rounded to nearest even, saturated.
+fn to_norm_int(x: f32, class: Class, bits: u32) -> u32 {
+    let x = clamp(x, class);
+    if class == Class::Snorm {
+        let m = ((1u32 << (bits - 1)) - 1) as f32;
+        let y = (x * m).round_ties_even();
+        (y.clamp(i32::MIN as f32, i32::MAX as f32) as i32) as u32
+    } else {
+        let m = ((1u64 << bits) - 1) as f32;
+        let y = (x * m).round_ties_even();
+        if y.is_nan() {
+            0
+        } else {
+            y.clamp(0.0, u32::MAX as f32) as u32
+        }
+    }
+}
+
+/// The integer back to a float: `u2f32`/`i2f32` times the fp32 reciprocal of the scale;
+/// snorm sign-extended from `bits` first and limited to −1.
+fn from_norm_int(r: u32, class: Class, bits: u32) -> f32 {
+    if class == Class::Snorm {
+        let m = (1u32 << (bits - 1)) - 1;
+        let mask = ((1u64 << bits) - 1) as u32;
+        let sign = 1u32 << (bits - 1);
+        let v = ((r & mask) ^ sign).wrapping_sub(sign) as i32;
+        let f = v as f32 * (1.0f32 / m as f32);
+        if f > -1.0 {
+            f
+        } else {
+            -1.0
+        }
+    } else {
+        let m = ((1u64 << bits) - 1) as f32;
+        r as f32 * (1.0f32 / m)
+    }
+}
+
+// ---- tiles -------------------------------------------------------------------------
+
+/// The exact value of component `c` of a normalised or float tile element.
+fn decode(enc: Enc, el: usize, c: usize, bytes: &[u8]) -> f64 {
+    let raw =
+        |at: usize, n: usize| (0..n).fold(0u64, |v, k| v | u64::from(bytes[at + k]) << (8 * k));
+    match enc {
+        Enc::Unorm(b) => raw(c * el, el) as f64 / ((1u64 << b) - 1) as f64,
+        Enc::Snorm(b) => {
+            let v = raw(c * el, el);
+            let s = ((v << (64 - b)) as i64 >> (64 - b)) as f64;
+            let max = ((1u64 << (b - 1)) - 1) as f64;
+            s.max(-max) / max
+        }
+        Enc::F16 => f16::from_bits(raw(c * 2, 2) as u16).to_f64(),
+        Enc::Raw32 => f64::from(f32::from_bits(raw(c * 4, 4) as u32)),
+        Enc::Rgb10a2 => {
+            let w = raw(0, 4);
+            if c == 3 {
+                (w >> 30) as f64 / 3.0
+            } else {
+                ((w >> (10 * c)) & 1023) as f64 / 1023.0
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// An integer tile element as loaded into a register of `size` bits: zero-extended, or
+/// sign-extended for signed formats narrower than the register, truncated to the register.
+fn decode_int(f: &Format, c: usize, bytes: &[u8], size: u32) -> u64 {
+    let v = (0..f.el).fold(0u64, |v, k| v | u64::from(bytes[c * f.el + k]) << (8 * k));
+    let eb = 8 * f.el as u32;
+    let v = if f.class == Class::Sint && eb < size {
+        (((v << (64 - eb)) as i64) >> (64 - eb)) as u64
+    } else {
+        v
+    };
+    v & ((1u64 << size) - 1)
+}
+
+// ---- one key -----------------------------------------------------------------------
+
+/// The colour register values of the locations, in bits at their sizes.
+type Colours = [[u64; 4]; 8];
+
+struct Case {
+    key: EpilogKey,
+    fmts: Vec<&'static Format>,
+    sizes: [u8; 8],
+}
+
+/// A float register value in and around [−1, 1] at `size` bits.
+fn float_value(size: u8, s: &mut u64) -> u64 {
+    let x = (lcg(s) % 3000) as f64 / 1000.0 - 1.2;
+    if size == 16 {
+        f16::from_f64(x).bits()
+    } else {
+        (x as f32).bits()
+    }
+}
+
+fn colour_value(f: &Format, size: u8, s: &mut u64) -> u64 {
+    match f.class {
+        Class::Uint | Class::Sint => {
+            let v = if lcg(s).is_multiple_of(2) {
+                lcg(s) % 300
+            } else {
+                lcg(s)
+            };
+            v & ((1u64 << size) - 1)
+        }
+        _ => float_value(size, s),
+    }
+}
+
+/// Runs the case in the simulator and in the reference; panics with the code on a
+/// difference.
+fn check(case: &Case, s: &mut u64, what: &str) {
+    let key = &case.key;
+    let formats: Vec<Option<&str>> = key
+        .rts
+        .iter()
+        .map(|r| r.as_ref().map(|r| r.format.as_str()))
+        .collect();
+    let layout = tilebuffer_layout(&formats, key.samples).unwrap();
+    if layout
+        .render_targets
+        .iter()
+        .any(|p| p.offset_bytes.is_none())
+    {
+        let e = fragment_epilog(key).unwrap_err();
+        assert!(e.to_string().contains("spilled"), "{e}");
+        return;
+    }
+    let epilog = fragment_epilog(key).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let samples = usize::from(key.samples);
+    let size_b = layout.sample_size_bytes as usize;
+    let mut frag = Fragment::new(4, 2, u32::from(key.samples), layout.sample_size_bytes).unwrap();
+    for b in frag.tib.iter_mut() {
+        *b = lcg(s) as u8;
+    }
+    // Float tiles hold finite, moderate values.
+    for (i, f) in case.fmts.iter().enumerate() {
+        let off = layout
+            .render_targets
+            .iter()
+            .find(|p| p.rt as usize == i)
+            .unwrap();
+        let off = off.offset_bytes.unwrap() as usize;
+        for p in 0..8 * samples {
+            for c in 0..f.comps {
+                let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
+                let at = p * size_b + off + c * f.el;
+                match f.enc {
+                    Enc::F16 => {
+                        frag.tib[at..at + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes())
+                    }
+                    Enc::Raw32 => frag.tib[at..at + 4].copy_from_slice(&v.to_le_bytes()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut want = frag.tib.clone();
+    let mut st = State {
+        exec: 0xff,
+        frag: Some(Box::new(frag)),
+        ..State::default()
+    };
+    let k32: [f32; 4] = std::array::from_fn(|_| (lcg(s) % 1400) as f32 / 999.0 - 0.2);
+    for (i, v) in k32.iter().enumerate() {
+        st.set_uniform(4 + 2 * i as u32, 32, u64::from(v.to_bits()))
+            .unwrap();
+    }
+    let mut coverage = [0xffu8 >> (8 - samples); 8];
+    let mut depth = vec![None; 8 * samples];
+    let mut stencil = vec![None; 8 * samples];
+    let iterations = if key.sample_shading { samples } else { 1 };
+    for it in 0..iterations {
+        // Fresh colours each run (the main shader runs per sample under sample shading).
+        let mut colours: Vec<Colours> = vec![[[0; 4]; 8]; 8];
+        let r3h: Vec<u8> = (0..8).map(|_| lcg(s) as u8).collect();
+        for (lane, cl) in colours.iter_mut().enumerate() {
+            for (loc, cl_loc) in cl.iter_mut().enumerate() {
+                let size = case.sizes[loc];
+                let f = case
+                    .key
+                    .rts
+                    .iter()
+                    .zip(&case.fmts)
+                    .find(|(r, _)| r.as_ref().is_some_and(|r| usize::from(r.location) == loc))
+                    .map_or(case.fmts[0], |(_, f)| *f);
+                for c in 0..4u32 {
+                    let v = colour_value(f, size, s);
+                    cl_loc[c as usize] = v;
+                    let half = 8 + 8 * loc as u32 + if size == 16 { c } else { 2 * c };
+                    st.set_gpr(lane, half, u32::from(size), v).unwrap();
+                }
+            }
+            st.set_gpr(lane, 4, 32, u64::from((lane as f32 + it as f32).to_bits()))
+                .unwrap();
+            st.set_gpr(lane, 7, 16, u64::from(r3h[lane])).unwrap();
+            st.set_gpr(lane, 6, 16, (100 + lane + it) as u64).unwrap();
+            st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+        }
+        run(&epilog.code, &mut st, 100_000)
+            .unwrap_or_else(|e| panic!("{what}: {e}\n{}", epilog.text));
+        let active: u8 = if key.sample_shading { 1 << it } else { 0xff };
+        for lane in 0..8 {
+            reference_lane(
+                case,
+                &layout,
+                lane,
+                it,
+                active,
+                r3h[lane],
+                &colours[lane],
+                &k32,
+                &mut coverage[lane],
+                (&mut depth, &mut stencil),
+                &mut want,
+            );
+        }
+        assert_eq!(
+            st.read_gpr(0, 2, 16).unwrap(),
+            1 << it,
+            "{what}: r1l changed"
+        );
+    }
+    let f = st.frag.as_ref().unwrap();
+    for (lane, cov) in coverage.iter().enumerate() {
+        assert_eq!(
+            f.coverage[lane], *cov,
+            "{what}: coverage of lane {lane}\n{}",
+            epilog.text
+        );
+    }
+    assert_eq!(f.depth, depth, "{what}: depth\n{}", epilog.text);
+    assert_eq!(f.stencil, stencil, "{what}: stencil\n{}", epilog.text);
+    if f.tib != want {
+        let at = f.tib.iter().zip(&want).position(|(a, b)| a != b).unwrap();
+        panic!(
+            "{what}: tile differs first at byte {at} (pixel-sample {}, byte {} of the sample): got {:#x}, want {:#x}\n{:?}\n{}",
+            at / size_b,
+            at % size_b,
+            f.tib[at],
+            want[at],
+            key,
+            epilog.text
+        );
+    }
+}
+
+/// The reference for one lane in one run of the epilog.
+#[allow(clippy::too_many_arguments)]
+fn reference_lane(
+    case: &Case,
+    layout: &gpuabi_agx::tilebuffer::TileBufferLayout,
+    lane: usize,
+    it: usize,
+    active: u8,
+    r3h: u8,
+    colours: &Colours,
+    k32: &[f32; 4],
+    coverage: &mut u8,
+    (depth, stencil): (&mut [Option<u32>], &mut [Option<u16>]),
+    want: &mut [u8],
+) {
+    let key = &case.key;
+    let samples = usize::from(key.samples);
+    let size_b = layout.sample_size_bytes as usize;
+    let loc_of = |r: &EpilogRt| {
+        if key.broadcast_rt0 {
+            0
+        } else {
+            usize::from(r.location)
+        }
+    };
+    // Alpha-to-coverage from render target 0.
+    if let (true, Some(Some(rt0))) = (key.alpha_to_coverage, key.rts.first()) {
+        let loc = loc_of(rt0);
+        if !(loc == 0 && key.loc0_w_1) {
+            let a = colours[loc][3];
+            let n = if case.sizes[loc] == 16 {
+                f16::from_bits(a as u16)
+                    .mul(f16::from_f64(samples as f64))
+                    .to_f64()
+            } else {
+                f64::from(f32::from_bits(a as u32) * samples as f32)
+            };
+            let n = if n.is_nan() {
+                0.0
+            } else {
+                n.trunc().clamp(0.0, u32::MAX as f64)
+            };
+            assert!(n < 16.0, "alpha values of the test stay small");
+            let mask = ((1u32 << n as u32) - 1) as u8;
+            *coverage &= !(!mask & active);
+        }
+    }
+    let live = *coverage
+        & active
+        & if key.sample_mask_after_force_early {
+            r3h
+        } else {
+            0xff
+        };
+    for smp in 0..samples {
+        if key.write_z && live >> smp & 1 == 1 {
+            depth[lane * samples + smp] = Some((lane as f32 + it as f32).to_bits());
+        }
+        if key.write_s && live >> smp & 1 == 1 {
+            stencil[lane * samples + smp] = Some((100 + lane + it) as u16);
+        }
+    }
+    for (i, rt) in key.rts.iter().enumerate() {
+        let Some(rt) = rt else { continue };
+        let f = case.fmts[i];
+        let loc = loc_of(rt);
+        let size = rt.size;
+        let mut src = colours[loc];
+        let one_bits = if size == 16 { 0x3c00 } else { 0x3f80_0000 };
+        if key.alpha_to_one || (loc == 0 && key.loc0_w_1) {
+            src[3] = one_bits;
+        }
+        let mut s1 = colours[1];
+        if key.alpha_to_one {
+            s1[3] = one_bits;
+        }
+        let all = (1u8 << f.comps) - 1;
+        let mask = rt.colormask & all;
+        if mask == 0 || key.logic_op == Some(LogicOp::Noop) {
+            continue;
+        }
+        let off = layout
+            .render_targets
+            .iter()
+            .find(|p| p.rt as usize == i)
+            .unwrap();
+        let off = off.offset_bytes.unwrap() as usize;
+        for smp in 0..samples {
+            if live >> smp & 1 == 0 {
+                continue;
+            }
+            let at = (lane * samples + smp) * size_b + off;
+            let tile = &mut want[at..];
+            let out = value(case, f, rt, &src, &s1, tile, k32);
+            let store_mask = if out.1 { all } else { mask };
+            encode(
+                f.enc,
+                f.comps as u32,
+                f.el,
+                &out.0,
+                u32::from(size),
+                store_mask,
+                tile,
+            );
+        }
+    }
+}
+
+/// The register values (colour size) stored for one target and sample, and whether every
+/// component is stored (the destination kept in masked ones).
+fn value(
+    case: &Case,
+    f: &Format,
+    rt: &EpilogRt,
+    src: &[u64; 4],
+    s1: &[u64; 4],
+    tile: &[u8],
+    k32: &[f32; 4],
+) -> ([u64; 4], bool) {
+    let key = &case.key;
+    let size = rt.size;
+    let all = (1u8 << f.comps) - 1;
+    let mask = rt.colormask & all;
+    let integer = matches!(f.class, Class::Uint | Class::Sint);
+    let packed = matches!(f.enc, Enc::Rgb10a2);
+    if let Some(op) = key.logic_op {
+        if f.class == Class::Float {
+            return (*src, false);
+        }
+        let mut out = [0u64; 4];
+        for c in 0..f.comps {
+            let bits = f.bits[c];
+            if integer {
+                let d = decode_int(f, c, tile, u32::from(size));
+                out[c] = if mask >> c & 1 == 0 {
+                    d
+                } else {
+                    let m = ((1u64 << bits.min(u32::from(size))) - 1) as u32;
+                    let r = logic(op, src[c] as u32, d as u32, m);
+                    u64::from(r) & ((1u64 << size) - 1)
+                };
+            } else {
+                let d = load_float(f, c, tile, size);
+                out[c] = if mask >> c & 1 == 0 {
+                    d
+                } else {
+                    let wide = |b: u64| {
+                        if size == 16 {
+                            f16::from_bits(b as u16).to_f32()
+                        } else {
+                            f32::from_bits(b as u32)
+                        }
+                    };
+                    let si = to_norm_int(wide(src[c]), f.class, bits);
+                    let di = to_norm_int(wide(d), f.class, bits);
+                    let r = from_norm_int(
+                        logic(op, si, di, ((1u64 << bits) - 1) as u32),
+                        f.class,
+                        bits,
+                    );
+                    if size == 16 {
+                        f16::from_f32(r).bits()
+                    } else {
+                        r.bits()
+                    }
+                };
+            }
+        }
+        return (out, true);
+    }
+    let replace = rt
+        .blend
+        .is_none_or(|e| e.iter().all(|q| *q == Equation::REPLACE));
+    if integer || replace {
+        if mask != all && packed {
+            let mut out = *src;
+            for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+                if mask >> c & 1 == 0 {
+                    *o = load_float(f, c, tile, size);
+                }
+            }
+            return (out, true);
+        }
+        return (*src, false);
+    }
+    let eqs = rt.blend.unwrap();
+    let out = if size == 16 {
+        blend_at::<f16>(case, f, &eqs, src, s1, tile, k32, mask)
+    } else {
+        blend_at::<f32>(case, f, &eqs, src, s1, tile, k32, mask)
+    };
+    (out, true)
+}
+
+/// The destination component as `ld_tile` gives it at `size` bits (a 16-bit colour of a
+/// 32-bit float format: fp32 rounded to fp16).
+fn load_float(f: &Format, c: usize, tile: &[u8], size: u8) -> u64 {
+    let x = decode(f.enc, f.el, c, tile);
+    if size == 16 {
+        f16::from_f64(x).bits()
+    } else {
+        (x as f32).bits()
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn blend_at<F: Fl>(
+    case: &Case,
+    f: &Format,
+    eqs: &[Equation; 2],
+    src: &[u64; 4],
+    s1: &[u64; 4],
+    tile: &[u8],
+    k32: &[f32; 4],
+    mask: u8,
+) -> [u64; 4] {
+    let size = if std::mem::size_of::<F>() == 2 {
+        16
+    } else {
+        32
+    };
+    let class = f.class;
+    let raw: [F; 4] = std::array::from_fn(|c| {
+        if c < f.comps {
+            F::from_bits(load_float(f, c, tile, size))
+        } else {
+            F::of(0.0)
+        }
+    });
+    let fp16_tile_normalised = matches!(f.enc, Enc::F16) && class != Class::Float;
+    let b = BlendIn {
+        s: src.map(|v| clamp(F::from_bits(v), class)),
+        s1: s1.map(|v| clamp(F::from_bits(v), class)),
+        d: if fp16_tile_normalised {
+            raw.map(|v| clamp(v, class))
+        } else {
+            raw
+        },
+        k: k32.map(|v| F::of(f64::from(v))),
+        comps: f.comps,
+        class,
+    };
+    let _ = case;
+    let mut out = [0u64; 4];
+    for c in 0..f.comps {
+        out[c] = if mask >> c & 1 == 0 {
+            raw[c].bits()
+        } else {
+            let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
+            clamp(blend_component(eq, c, &b), class).bits()
+        };
+    }
+    out
+}
+
+// ---- keys --------------------------------------------------------------------------
+
+fn random_equation(s: &mut u64, dual: bool) -> Equation {
+    let n = if dual { 19 } else { 15 };
+    Equation {
+        func: FUNCS[(lcg(s) % 5) as usize],
+        src: FACTORS[(lcg(s) % n) as usize],
+        dst: FACTORS[(lcg(s) % n) as usize],
+    }
+}
+
+fn random_case(s: &mut u64) -> Case {
+    let samples = [1u8, 2, 4][(lcg(s) % 3) as usize];
+    let dual = lcg(s).is_multiple_of(4);
+    let logic_op =
+        (!dual && lcg(s).is_multiple_of(3)).then(|| LogicOp::ALL[(lcg(s) % 16) as usize]);
+    let count = if dual { 1 } else { 1 + (lcg(s) % 3) as usize };
+    let mut sizes = [32u8; 8];
+    for sz in sizes.iter_mut() {
+        *sz = if lcg(s).is_multiple_of(2) { 16 } else { 32 };
+    }
+    if dual {
+        sizes[1] = sizes[0];
+    }
+    // Under broadcast every target reads location 0 at its size; its colours are floats.
+    let broadcast = !dual && lcg(s).is_multiple_of(5);
+    let mut rts = Vec::new();
+    let mut fmts = Vec::new();
+    for (i, &own_size) in sizes.iter().enumerate().take(count) {
+        let size = if broadcast { sizes[0] } else { own_size };
+        let mut f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        while broadcast && matches!(f.class, Class::Uint | Class::Sint) {
+            f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        }
+        let all = (1u8 << f.comps) - 1;
+        let colormask = if lcg(s).is_multiple_of(2) {
+            all
+        } else {
+            lcg(s) as u8 & 0xf
+        };
+        let blend = (dual || !lcg(s).is_multiple_of(4)).then(|| {
+            let mut eqs = [random_equation(s, dual), random_equation(s, dual)];
+            if dual {
+                eqs[0].src = BlendFactor::Src1Color;
+            }
+            eqs
+        });
+        rts.push(Some(EpilogRt {
+            format: f.name.to_string(),
+            location: i as u8,
+            size,
+            colormask,
+            blend,
+        }));
+        fmts.push(f);
+    }
+    let key = EpilogKey {
+        samples,
+        sample_shading: samples > 1 && lcg(s).is_multiple_of(2),
+        // Integer colours are no floats: alpha-to-coverage of those is not compared.
+        alpha_to_coverage: !matches!(fmts[0].class, Class::Uint | Class::Sint)
+            && lcg(s).is_multiple_of(3),
+        logic_op,
+        write_z: lcg(s).is_multiple_of(2),
+        write_s: lcg(s).is_multiple_of(2),
+        sample_mask_after_force_early: lcg(s).is_multiple_of(3),
+        loc0_w_1: lcg(s).is_multiple_of(5),
+        alpha_to_one: lcg(s).is_multiple_of(4),
+        broadcast_rt0: broadcast,
+        rts,
+        unsupported: Vec::new(),
+    };
+    Case { key, fmts, sizes }
+}
+
+#[test]
+fn random_keys_match_the_reference_bit_for_bit() {
+    let mut s = 2024u64;
+    for round in 0..400 {
+        let case = random_case(&mut s);
+        check(&case, &mut s, &format!("round {round}"));
+    }
+}
+
+// ---- hand-computed cases -----------------------------------------------------------
+
+fn rt(format: &str, location: u8, size: u8, blend: Option<[Equation; 2]>) -> Option<EpilogRt> {
+    Some(EpilogRt {
+        format: format.into(),
+        location,
+        size,
+        colormask: 0xf,
+        blend,
+    })
+}
+
+/// Runs `key` on a 4×2 tile after `setup`; returns the state.
+fn run_key(key: &EpilogKey, setup: impl FnOnce(&mut State)) -> State {
+    let formats: Vec<Option<&str>> = key
+        .rts
+        .iter()
+        .map(|r| r.as_ref().map(|r| r.format.as_str()))
+        .collect();
+    let layout = tilebuffer_layout(&formats, key.samples).unwrap();
+    let frag = Fragment::new(4, 2, u32::from(key.samples), layout.sample_size_bytes).unwrap();
+    let mut st = State {
+        exec: 0xff,
+        frag: Some(Box::new(frag)),
+        ..State::default()
+    };
+    setup(&mut st);
+    let epilog = fragment_epilog(key).unwrap();
+    run(&epilog.code, &mut st, 100_000).unwrap_or_else(|e| panic!("{e}\n{}", epilog.text));
+    st
+}
+
+fn set_f32(st: &mut State, lane: usize, loc: u32, v: [f32; 4]) {
+    for (c, x) in v.iter().enumerate() {
+        st.set_gpr(lane, 8 + 8 * loc + 2 * c as u32, 32, u64::from(x.to_bits()))
+            .unwrap();
+    }
+}
+
+#[test]
+fn logic_ops_by_hand() {
+    // The layout sorts by alignment: R16G16_FLOAT (2) first at byte 0, then RGBA8 UINT at
+    // 4, RG8 SINT at 8, RGBA8 UNORM at 10.
+    let key = EpilogKey {
+        logic_op: Some(LogicOp::Xor),
+        rts: vec![
+            rt("R8G8B8A8_UINT", 0, 32, None),
+            rt("R8G8_SINT", 1, 32, None),
+            rt("R8G8B8A8_UNORM", 2, 32, None),
+            rt("R16G16_FLOAT", 3, 32, None),
+        ],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            for (c, v) in [5u32, 300, 0xffff_ffff, 7].iter().enumerate() {
+                st.set_gpr(lane, 8 + 2 * c as u32, 32, u64::from(*v))
+                    .unwrap();
+            }
+            for (c, v) in [-2i32, 5].iter().enumerate() {
+                st.set_gpr(lane, 16 + 2 * c as u32, 32, u64::from(*v as u32))
+                    .unwrap();
+            }
+            set_f32(st, lane, 2, [0.5, 1.0, 0.0, 0.2]);
+            set_f32(st, lane, 3, [0.5, -2.0, 0.0, 0.0]);
+        }
+        let f = st.frag.as_mut().unwrap();
+        let size = f.sample_size as usize;
+        for p in 0..8 {
+            let t = &mut f.tib[p * size..];
+            t[4..8].copy_from_slice(&[3, 0x0f, 0x80, 0xff]);
+            t[8..10].copy_from_slice(&[0x01, 0xfe]);
+            t[10..14].copy_from_slice(&[0x0f, 0xf0, 0xaa, 0x33]);
+        }
+    });
+    let f = st.frag.as_ref().unwrap();
+    let size = f.sample_size as usize;
+    for p in 0..8 {
+        let t = &f.tib[p * size..];
+        // 5^3, 300^15 = 291 → 255, 0xffffffff^0x80 → 255, 7^255.
+        assert_eq!(t[4..8], [6, 255, 255, 248]);
+        // −2 ^ 1 = −1, 5 ^ −2 = −5 (the destination −2 sign-extended).
+        assert_eq!(t[8..10], [0xff, 0xfb]);
+        // 0.5·255 → 128 ^ 15, 255 ^ 240, 0 ^ 170, 0.2·255 → 51 ^ 51.
+        assert_eq!(t[10..14], [0x8f, 0x0f, 0xaa, 0x00]);
+        // Float formats ignore the logic op.
+        assert_eq!(t[0..4], [0x00, 0x38, 0x00, 0xc0]);
+    }
+}
+
+#[test]
+fn alpha_to_coverage_by_hand() {
+    let key = EpilogKey {
+        samples: 4,
+        alpha_to_coverage: true,
+        write_z: true,
+        rts: vec![rt("R8_UNORM", 0, 32, None)],
+        ..EpilogKey::default()
+    };
+    // alpha · 4 rounded toward zero: 2, 0, 4, 1, negative → 0.
+    let alphas = [0.5f32, 0.0, 1.0, 0.3, -0.5, 0.99, 0.25, 0.75];
+    let covered = [0b0011u8, 0, 0b1111, 0b0001, 0, 0b0111, 0b0001, 0b0111];
+    let st = run_key(&key, |st| {
+        for (lane, a) in alphas.iter().enumerate() {
+            set_f32(st, lane, 0, [1.0, 0.0, 0.0, *a]);
+            st.set_gpr(lane, 4, 32, u64::from(2.0f32.to_bits()))
+                .unwrap();
+        }
+    });
+    let f = st.frag.as_ref().unwrap();
+    for (lane, &cov) in covered.iter().enumerate() {
+        assert_eq!(f.coverage[lane], cov, "lane {lane}");
+        for s in 0..4 {
+            let on = cov >> s & 1 == 1;
+            assert_eq!(
+                f.depth[lane * 4 + s].is_some(),
+                on,
+                "lane {lane} sample {s}"
+            );
+            let byte = f.tib[(lane * 4 + s) * f.sample_size as usize];
+            assert_eq!(byte, if on { 255 } else { 0 }, "lane {lane} sample {s}");
+        }
+    }
+}
+
+#[test]
+fn fp16_and_dual_source_blending_by_hand() {
+    let over = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::OneMinusSrcAlpha,
+    };
+    let key = EpilogKey {
+        rts: vec![rt(
+            "R16G16B16A16_FLOAT",
+            0,
+            16,
+            Some([over, Equation::REPLACE]),
+        )],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            for (c, v) in [1.0f32, 0.5, 0.25, 0.75].iter().enumerate() {
+                st.set_gpr(
+                    lane,
+                    8 + c as u32,
+                    16,
+                    u64::from(f16::from_f32(*v).to_bits()),
+                )
+                .unwrap();
+            }
+        }
+        let f = st.frag.as_mut().unwrap();
+        for p in 0..8 {
+            for (c, v) in [0.0f32, 1.0, 0.5, 0.5].iter().enumerate() {
+                let at = p * 8 + 2 * c;
+                f.tib[at..at + 2].copy_from_slice(&f16::from_f32(*v).to_le_bytes());
+            }
+        }
+    });
+    // s·0.75 + d·0.25: 0.75, 0.625, 0.3125; alpha replaced: 0.75.
+    let f = st.frag.as_ref().unwrap();
+    for p in 0..8 {
+        let got: Vec<u16> = (0..4)
+            .map(|c| u16::from_le_bytes([f.tib[p * 8 + 2 * c], f.tib[p * 8 + 2 * c + 1]]))
+            .collect();
+        assert_eq!(got, [0x3a00, 0x3900, 0x3500, 0x3a00]);
+    }
+
+    let dual = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::Src1Color,
+        dst: BlendFactor::OneMinusSrc1Alpha,
+    };
+    let key = EpilogKey {
+        rts: vec![rt(
+            "R32G32B32A32_FLOAT",
+            0,
+            32,
+            Some([dual, Equation::REPLACE]),
+        )],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            set_f32(st, lane, 0, [0.5, 0.5, 0.5, 1.0]);
+            set_f32(st, lane, 1, [0.5, 0.25, 1.0, 0.5]);
+        }
+        let f = st.frag.as_mut().unwrap();
+        for p in 0..8 {
+            for c in 0..4 {
+                let at = p * 16 + 4 * c;
+                f.tib[at..at + 4].copy_from_slice(&1.0f32.to_le_bytes());
+            }
+        }
+    });
+    // s·s1 + d·(1 − s1.a): 0.25 + 0.5, 0.125 + 0.5, 0.5 + 0.5; alpha 1.
+    let f = st.frag.as_ref().unwrap();
+    for p in 0..8 {
+        let got: Vec<f32> = (0..4)
+            .map(|c| {
+                f32::from_le_bytes(
+                    f.tib[p * 16 + 4 * c..p * 16 + 4 * c + 4]
+                        .try_into()
+                        .unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, [0.75, 0.625, 1.0, 1.0]);
+    }
+}
+
+#[test]
+fn blending_reads_each_sample_by_hand() {
+    let add = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::One,
+        dst: BlendFactor::One,
+    };
+    for shading in [false, true] {
+        let key = EpilogKey {
+            samples: 2,
+            sample_shading: shading,
+            rts: vec![rt("R32_FLOAT", 0, 32, Some([add, add]))],
+            ..EpilogKey::default()
+        };
+        let runs = if shading { 2 } else { 1 };
+        let formats = [Some("R32_FLOAT")];
+        let layout = tilebuffer_layout(&formats, 2).unwrap();
+        let mut st = State {
+            exec: 0xff,
+            frag: Some(Box::new(
+                Fragment::new(4, 2, 2, layout.sample_size_bytes).unwrap(),
+            )),
+            ..State::default()
+        };
+        let size = layout.sample_size_bytes as usize;
+        {
+            let f = st.frag.as_mut().unwrap();
+            for p in 0..8 {
+                f.tib[2 * p * size..2 * p * size + 4].copy_from_slice(&1.0f32.to_le_bytes());
+                f.tib[(2 * p + 1) * size..(2 * p + 1) * size + 4]
+                    .copy_from_slice(&2.0f32.to_le_bytes());
+            }
+        }
+        let epilog = fragment_epilog(&key).unwrap();
+        for it in 0..runs {
+            for lane in 0..8 {
+                set_f32(&mut st, lane, 0, [0.5 + it as f32, 0.0, 0.0, 0.0]);
+                st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            }
+            run(&epilog.code, &mut st, 100_000).unwrap();
+        }
+        // Without sample shading one source for both samples: 1.5, 2.5; with it sample 1
+        // gets the second run's source: 1.5, 3.5.
+        let want = if shading { [1.5f32, 3.5] } else { [1.5, 2.5] };
+        let f = st.frag.as_ref().unwrap();
+        for p in 0..8 {
+            for (s, w) in want.iter().enumerate() {
+                let at = (2 * p + s) * size;
+                let v = f32::from_le_bytes(f.tib[at..at + 4].try_into().unwrap());
+                assert_eq!(v, *w, "shading {shading} pixel {p} sample {s}");
+            }
+        }
+    }
+}
+
+/// Every render-target format of the table, at both sizes, with and without several samples
+/// and sample shading, blending, logic ops and partial masks: the generator either makes
+/// code (which assembles) or reports the key, never a defect of its own.
+#[test]
+fn every_format_and_feature_generates_or_is_refused() {
+    use gpuabi_agx::epilog::EpilogError;
+    use gpuabi_agx::tilebuffer::RT_FORMATS;
+    let mut s = 5u64;
+    let mut made = 0;
+    for &(name, _, _) in RT_FORMATS {
+        for size in [16u8, 32] {
+            for (samples, shading) in [(1u8, false), (4, false), (2, true)] {
+                for mode in 0..5 {
+                    let blend = (mode == 1 || mode == 4)
+                        .then(|| [random_equation(&mut s, true), random_equation(&mut s, true)]);
+                    let key = EpilogKey {
+                        samples,
+                        sample_shading: shading,
+                        alpha_to_coverage: mode == 4,
+                        logic_op: (mode == 2).then(|| LogicOp::ALL[(lcg(&mut s) % 16) as usize]),
+                        write_z: true,
+                        alpha_to_one: mode == 3,
+                        loc0_w_1: mode == 4,
+                        rts: vec![Some(EpilogRt {
+                            format: name.into(),
+                            location: 0,
+                            size,
+                            colormask: if mode == 3 { 0b0101 } else { 0xf },
+                            blend,
+                        })],
+                        ..EpilogKey::default()
+                    };
+                    match fragment_epilog(&key) {
+                        Ok(e) => {
+                            assert!(!e.code.is_empty() || key.logic_op == Some(LogicOp::Noop));
+                            made += 1;
+                        }
+                        Err(EpilogError::Layout(_)) => {}
+                        Err(e) => panic!("{name} {size} {samples} {mode}: {e}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(made > 1000, "{made}");
+}
+
+#[test]
+fn dual_source_conflicts_and_noop_by_hand() {
+    use gpuabi_agx::epilog::EpilogError;
+    let dual = Some([
+        Equation {
+            func: BlendFunc::Add,
+            src: BlendFactor::One,
+            dst: BlendFactor::Src1Alpha,
+        },
+        Equation::REPLACE,
+    ]);
+    let conflict = |rts: Vec<Option<EpilogRt>>, broadcast_rt0: bool| {
+        let key = EpilogKey {
+            rts,
+            broadcast_rt0,
+            ..EpilogKey::default()
+        };
+        fragment_epilog(&key).unwrap_err()
+    };
+    // Not at location 0; a real location-1 output; two dual-source targets.
+    let e = conflict(vec![rt("R8G8B8A8_UNORM", 2, 32, dual)], false);
+    assert_eq!(e, EpilogError::DualSourceConflict(0));
+    let e = conflict(
+        vec![
+            rt("R8G8B8A8_UNORM", 0, 32, dual),
+            rt("R8_UNORM", 1, 32, None),
+        ],
+        false,
+    );
+    assert_eq!(e, EpilogError::DualSourceConflict(0));
+    let e = conflict(
+        vec![
+            rt("R8G8B8A8_UNORM", 0, 32, dual),
+            rt("R8_UNORM", 1, 32, dual),
+        ],
+        true,
+    );
+    assert!(matches!(e, EpilogError::DualSourceConflict(_)), "{e}");
+
+    // A noop logic op leaves the tile as it was.
+    let key = EpilogKey {
+        logic_op: Some(LogicOp::Noop),
+        rts: vec![rt("R8G8B8A8_UNORM", 0, 32, None)],
+        ..EpilogKey::default()
+    };
+    let st = run_key(&key, |st| {
+        for lane in 0..8 {
+            set_f32(st, lane, 0, [1.0; 4]);
+        }
+        st.frag.as_mut().unwrap().tib.fill(7);
+    });
+    assert!(st.frag.as_ref().unwrap().tib.iter().all(|&b| b == 7));
+}
