@@ -14,6 +14,7 @@ pub mod encode;
 pub mod epilog;
 mod epilog_blend;
 pub mod fragment;
+pub mod fs_prolog;
 pub mod link;
 pub mod prolog;
 pub mod render;
