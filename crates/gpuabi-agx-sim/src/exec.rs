@@ -931,6 +931,19 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
 
 /// Runs `code` from `st` until `stop`, the end of the code, or `max_steps` instructions.
 pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimError> {
+    run_observed(code, st, max_steps, &mut |_, _, _| {})
+}
+
+/// [`run`] with `observe(offset, instruction, state)` called before each instruction, as a
+/// debugger's breakpoint: it may read the state (to count instructions or check a
+/// contract at an offset) and change it (to place values where a part would have left
+/// them).
+pub fn run_observed(
+    code: &[u8],
+    st: &mut State,
+    max_steps: usize,
+    observe: &mut dyn FnMut(usize, &Instruction, &mut State),
+) -> Result<usize, SimError> {
     let program = decode(code)?;
     let mut pc = 0usize;
     let mut steps = 0usize;
@@ -940,6 +953,7 @@ pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimEr
         }
         steps += 1;
         let ins = &program[i].1;
+        observe(pc, ins, st);
         let flow = step(st, ins).map_err(|f| {
             let text = ins.to_string();
             let offset = pc;

@@ -24,7 +24,7 @@ mod state;
 mod tile;
 
 pub use error::SimError;
-pub use exec::run;
+pub use exec::{run, run_observed};
 pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 pub use format::code as format_code;
 pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};

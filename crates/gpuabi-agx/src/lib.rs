@@ -10,6 +10,7 @@
 pub mod abi;
 pub mod blend;
 pub mod components;
+pub mod contract;
 pub mod encode;
 pub mod epilog;
 mod epilog_blend;

@@ -43,14 +43,14 @@ fn random_keys_match_the_reference() {
         let samples = [1u32, 2, 4][(rng.next() % 3) as usize];
         let all = ((1u32 << samples) - 1) as u8;
         let key = FsPrologKey {
-            api_sample_mask: if rng.next() % 3 == 0 {
+            api_sample_mask: if rng.next().is_multiple_of(3) {
                 0xff
             } else {
                 rng.next() as u8
             },
-            statistics: rng.next() % 2 == 0,
-            polygon_stipple: rng.next() % 2 == 0,
-            run_zs_tests: rng.next() % 2 == 0,
+            statistics: rng.next().is_multiple_of(2),
+            polygon_stipple: rng.next().is_multiple_of(2),
+            run_zs_tests: rng.next().is_multiple_of(2),
             ..FsPrologKey::default()
         };
         let prolog = fragment_prolog(&key).unwrap();
