@@ -276,52 +276,69 @@ fn check_uniforms(part: &str, uses: &Uses, out: &mut Vec<Violation>) {
     }
 }
 
+/// Names the registers of halves grouped by instruction and 32-bit register: `r5` when
+/// both halves, else `r5l`/`r5h`.
+fn name_groups<K: Ord>(
+    groups: BTreeMap<(usize, u16, K), (Vec<u16>, Site)>,
+) -> Vec<(String, K, Site)> {
+    groups
+        .into_iter()
+        .map(|((_, reg, k), (halves, at))| {
+            let name = match halves.as_slice() {
+                [h] => half_name(*h),
+                _ => format!("r{reg}"),
+            };
+            (name, k, at)
+        })
+        .collect()
+}
+
 /// Checks a fragment prolog's code: no register inputs, only the ABI's uniform halves.
 pub fn check_fs_prolog(code: &[u8]) -> Result<Vec<Violation>, DecodeError> {
     let uses = first_uses(code)?;
-    let mut out = Vec::new();
+    let mut groups: BTreeMap<(usize, u16, ()), (Vec<u16>, Site)> = BTreeMap::new();
     for (&h, at) in &uses.reads {
-        out.push(violation(
-            "prolog",
-            Some(at),
-            half_name(h),
-            format!(
-                "reads {} before writing it (the fragment prolog has no register inputs)",
-                half_name(h)
-            ),
-        ));
+        groups
+            .entry((at.offset, h / 2, ()))
+            .or_insert((Vec::new(), at.clone()))
+            .0
+            .push(h);
     }
+    let mut out: Vec<Violation> = name_groups(groups)
+        .into_iter()
+        .map(|(name, (), at)| {
+            let what = format!(
+                "reads {name} before writing it (the fragment prolog has no register inputs)"
+            );
+            violation("prolog", Some(&at), name, what)
+        })
+        .collect();
     check_uniforms("prolog", &uses, &mut out);
     Ok(out)
 }
 
-/// Why the epilog of a key may read GPR half `h`, or `None` with the reason it may not.
-fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), String> {
-    let name = half_name(h);
-    let allowed = |cond: bool, needs: &str| {
-        if cond {
-            Ok(())
-        } else {
-            Err(format!("reads {name} without {needs} in the key"))
-        }
-    };
-    if (FOUT_Z.first_half..FOUT_Z.end_half()).contains(&h) {
-        return allowed(key.write_z, "write_z");
+/// Whether the epilog of a key may read GPR half `h`; when not, why (completing "reads
+/// rN …").
+fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), &'static str> {
+    let within = |r: gpuabi_layout::reg::AgxRange| (r.first_half..r.end_half()).contains(&h);
+    let allowed = |cond: bool, why: &'static str| if cond { Ok(()) } else { Err(why) };
+    if within(FOUT_Z) {
+        return allowed(key.write_z, "without write_z in the key");
     }
-    if (FOUT_S.first_half..FOUT_S.end_half()).contains(&h) {
-        return allowed(key.write_s, "write_s");
+    if within(FOUT_S) {
+        return allowed(key.write_s, "without write_s in the key");
     }
-    if (FOUT_WRITE_SAMPLES.first_half..FOUT_WRITE_SAMPLES.end_half()).contains(&h) {
+    if within(FOUT_WRITE_SAMPLES) {
         return allowed(
             key.sample_mask_after_force_early,
-            "sample_mask_after_force_early",
+            "without sample_mask_after_force_early in the key",
         );
     }
-    if (FIN_SAMPLE_MASK.first_half..FIN_SAMPLE_MASK.end_half()).contains(&h) {
-        return allowed(sample_shading, "sample_shading");
+    if within(FIN_SAMPLE_MASK) {
+        return allowed(sample_shading, "without sample_shading in the key");
     }
-    if (NESTING_COUNTER.first_half..NESTING_COUNTER.end_half()).contains(&h) {
-        return Err(format!("reads {name}, the nesting counter"));
+    if within(NESTING_COUNTER) {
+        return Err("(the nesting counter, not an epilog input)");
     }
     for rt in key.rts.iter().flatten() {
         let loc = if key.broadcast_rt0 { 0 } else { rt.location };
@@ -330,32 +347,42 @@ fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), Str
         let alpha = first + 3 * per;
         if (first..first + 4 * per).contains(&h) {
             if loc == 0 && key.loc0_w_1 && (alpha..alpha + per).contains(&h) {
-                return Err(format!(
-                    "reads {name}, location 0's alpha, which the main shader does not export under loc0_w_1"
-                ));
+                return Err(
+                    "(location 0's alpha, which the main shader does not export under loc0_w_1)",
+                );
             }
             return Ok(());
         }
     }
-    Err(format!(
-        "reads {name}, which the main shader does not export for this key"
-    ))
+    Err("(the main shader exports nothing there for this key)")
 }
 
 /// Checks an epilog's code against `key`; `sample_shading` says whether the main shader
-/// shades per sample (and hands `r1l` over).
+/// shades per sample (and hands `r1l` over). Both halves of a register read by one
+/// instruction for one reason are one violation naming the register (`r2`).
 pub fn check_epilog(
     key: &EpilogKey,
     sample_shading: bool,
     code: &[u8],
 ) -> Result<Vec<Violation>, DecodeError> {
     let uses = first_uses(code)?;
-    let mut out = Vec::new();
+    let mut grouped: BTreeMap<(usize, u16, &'static str), (Vec<u16>, Site)> = BTreeMap::new();
     for (&h, at) in &uses.reads {
-        if let Err(what) = epilog_input(key, sample_shading, h) {
-            out.push(violation("epilog", Some(at), half_name(h), what));
+        if let Err(why) = epilog_input(key, sample_shading, h) {
+            grouped
+                .entry((at.offset, h / 2, why))
+                .or_insert((Vec::new(), at.clone()))
+                .0
+                .push(h);
         }
     }
+    let mut out: Vec<Violation> = name_groups(grouped)
+        .into_iter()
+        .map(|(name, why, at)| {
+            let what = format!("reads {name} {why}");
+            violation("epilog", Some(&at), name, what)
+        })
+        .collect();
     check_uniforms("epilog", &uses, &mut out);
     Ok(out)
 }
