@@ -1,16 +1,17 @@
 //! `--stats` of `agx run`: the instructions each part executed, by kind, and the
 //! tile-buffer and device-memory traffic, counted while the simulator runs.
 //!
-//! An instruction counts once per SIMD group that issues it (whatever its active lanes);
-//! traffic counts the register bytes moved by the active lanes: the data tuple of
-//! `st_tile`/`ld_tile`, of `load`/`store`, and 4 bytes read plus 4 written per lane of an
-//! `atomic`.
+//! An instruction counts once per SIMD group that issues it (whatever its active lanes).
+//! Tile-buffer traffic counts, per active lane, the bytes of one sample that
+//! `st_tile`/`ld_tile` touch: the masked components times the element size, or the whole
+//! word of a packed format. Memory traffic counts the register bytes of `load`/`store` per
+//! active lane, and 4 bytes read plus 4 written per lane of an `atomic`.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 
 use gpuabi_agx_isa::{Instruction, OperandKind};
-use gpuabi_agx_sim::State;
+use gpuabi_agx_sim::{format_code as code, State};
 
 /// Counts of one part.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +47,17 @@ fn tuple_bytes(ins: &Instruction, dest: bool, index: usize) -> u64 {
     }
 }
 
+/// Bytes of one sample a tile access touches.
+fn tile_bytes(ins: &Instruction) -> u64 {
+    let mask = u64::from(ins.modifier("mask").unwrap_or(0).count_ones());
+    match ins.modifier("format").unwrap_or(0) {
+        code::I8 | code::U8NORM | code::S8NORM | code::SRGBA8 => mask,
+        code::I16 | code::F16 | code::U16NORM | code::S16NORM => 2 * mask,
+        code::I32 => 4 * mask,
+        _ => 4,
+    }
+}
+
 impl Stats {
     /// Counts for a program with these named byte ranges (later ranges win on overlap).
     pub fn new(parts: Vec<(String, Range<usize>)>) -> Stats {
@@ -68,8 +80,8 @@ impl Stats {
         *c.instructions.entry(name.to_string()).or_default() += 1;
         let lanes = u64::from(st.exec.count_ones());
         match name {
-            "st_tile" => c.tile_write_bytes += lanes * tuple_bytes(ins, false, 0),
-            "ld_tile" => c.tile_read_bytes += lanes * tuple_bytes(ins, true, 0),
+            "st_tile" => c.tile_write_bytes += lanes * tile_bytes(ins),
+            "ld_tile" => c.tile_read_bytes += lanes * tile_bytes(ins),
             "load" => c.memory_read_bytes += lanes * tuple_bytes(ins, true, 0),
             "store" => c.memory_write_bytes += lanes * tuple_bytes(ins, false, 0),
             "atomic" => {
