@@ -307,6 +307,21 @@ fn sample_shading_runs_the_loop_and_checks_its_footer() {
         "{}",
         out.stdout
     );
+    // An `if` left open in the main shader leaves r0l at 1 for the lane whose test fails.
+    let main = write(&dir, "open_if.s", "if r4, 5, 1, ugt\n");
+    let out = gpuabi(&[
+        "agx", "run", "fragment", "--key", &key, "--epilog", &epilog, "--main", &main, "--draw",
+        &draw,
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("violation: main: offset 0 `if  ")
+            && out
+                .stdout
+                .contains("r0l is 1 at the sample loop's footer (expected 0)"),
+        "{}",
+        out.stdout
+    );
     // An epilog reading r1l without sample shading is reported statically.
     let key = write(&dir, "key1.toml", &format!("samples = 4\n{STORE_KEY}"));
     let out = gpuabi(&[
@@ -346,6 +361,29 @@ fn the_fragment_prolog_kills_and_counts() {
         &dir,
         "main.s",
         "ldimm r4, 1065353216\nldimm r7, 1065353216\n",
+    );
+    // A user's prolog that reads a register before writing it breaches the contract.
+    let prolog = write(&dir, "prolog.s", "iadd r2, r5, 1\n");
+    let out = gpuabi(&[
+        "agx",
+        "run",
+        "fragment",
+        "--key",
+        &key,
+        "--prolog",
+        &prolog,
+        "--main",
+        "/dev/null",
+        "--draw",
+        &draw,
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "violation: prolog: offset 0 `iadd     r2, r5, 1`: reads r5 before writing it"
+        ),
+        "{}",
+        out.stdout
     );
     let v = json(&[
         "agx",

@@ -33,7 +33,7 @@ use gpuabi_agx::fs_prolog::{fragment_prolog, ROOT_POLYGON_STIPPLE, ROOT_PS_INVOC
 use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::prolog::register_use;
 use gpuabi_agx::tilebuffer::{rt_format, tilebuffer_layout, TileBufferLayout};
-use gpuabi_agx_isa::{assemble, OperandKind, RegFile};
+use gpuabi_agx_isa::{assemble, Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 use gpuabi_layout::reg::{AgxFile, AgxRange};
 use toml::{Table, Value};
@@ -390,9 +390,13 @@ struct Pieces {
     parts: Vec<(String, std::ops::Range<usize>)>,
 }
 
-/// GPR halves an instruction writes.
+/// GPR halves an instruction writes: its destinations, and `r0l` for the instructions
+/// that move the nesting counter (`if`/`else`/`while`/`pop_exec`).
 fn written_halves(ins: &gpuabi_agx_isa::Instruction) -> Vec<u16> {
     let mut out = Vec::new();
+    if ins.opcode.effects().contains(Effects::EXEC) {
+        out.push(NESTING_COUNTER.first_half);
+    }
     for op in ins.dests.iter().flatten() {
         if let OperandKind::Reg {
             file: RegFile::Gpr,
@@ -672,6 +676,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                     // samples and ends.
                     st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 0;
                     st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)] = r1l_at_start[l];
+                    st.exec_from_r0l();
                     for v in check_loop_footer(&lane) {
                         // One report per part, instruction and register.
                         let k = (
