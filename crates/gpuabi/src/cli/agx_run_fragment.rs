@@ -289,8 +289,10 @@ fn info(code: &[u8], reads_tib: bool, writes_sample_mask: bool) -> PartInfo {
     }
 }
 
-/// The physical format's name as the `ld_tile` syntax writes it.
-fn isa_format(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
+/// Where render target `rt` sits in the tile: its physical format as the `ld_tile`
+/// syntax names it (`u8norm`), its byte offset in the sample and its size; `None` when
+/// unbound or spilled.
+fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
     let p = layout
         .render_targets
         .iter()
@@ -304,7 +306,7 @@ fn isa_format(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)
 fn rt0_rgba(frag: &Fragment, layout: &TileBufferLayout, format: &str) -> anyhow::Result<Vec<u8>> {
     let (canon, comps, _) = rt_format(format)?;
     let (fmt, offset, _) =
-        isa_format(layout, 0).ok_or_else(|| anyhow!("render target 0 is not in the tile"))?;
+        placement(layout, 0).ok_or_else(|| anyhow!("render target 0 is not in the tile"))?;
     let pixels = (frag.width * frag.height) as usize;
     let mut out = vec![0u8; pixels * 4];
     let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
@@ -526,7 +528,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
 
     // The tile: cleared render targets and coefficient registers.
     for (rt, bytes) in &draw.clears {
-        let (_, offset, size) = isa_format(&layout, *rt).ok_or_else(|| {
+        let (_, offset, size) = placement(&layout, *rt).ok_or_else(|| {
             anyhow!("{dname}: clear: render target {rt} is not bound in the tile of {kname}")
         })?;
         if bytes.len() != size as usize {
@@ -734,7 +736,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                 let idx = f.sample_index(x, y, s);
                 let rt = (0..key.rts.len())
                     .map(|i| {
-                        let (_, offset, size) = isa_format(&layout, i)?;
+                        let (_, offset, size) = placement(&layout, i)?;
                         let at = f.byte(x, y, s, offset, size)?;
                         Some(
                             f.tib[at..at + size as usize]
@@ -771,7 +773,8 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             .first()
             .and_then(|r| r.as_ref())
             .ok_or_else(|| anyhow!("--png {name}: {kname} binds no render target 0"))?;
-        let rgba = rt0_rgba(f, &layout, &format.format)?;
+        let rgba =
+            rt0_rgba(f, &layout, &format.format).map_err(|e| anyhow!("--png {name}: {e}"))?;
         super::run::write_png(
             &format!("--png {name}"),
             &name,
