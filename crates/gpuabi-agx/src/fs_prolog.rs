@@ -8,12 +8,19 @@
 //! 2. **Statistics**: `popcount(input_sample_mask)` is added atomically to the 32-bit
 //!    fragment-invocation counter (`agx_nir_lower_stats_fs`). A helper invocation covers no
 //!    sample, so it adds 0 and the counter is the same with or without a helper check.
-//! 3. **Polygon stipple**: the pattern word of row `y mod 32` is loaded and bit
+//! 3. **Cull distances** (`agx_nir_lower_cull_distance_fs`): the vertex shader exports
+//!    `cull ≥ 0 ? 1.0 : 0.0` per distance as a varying; it is 0 at every vertex (the
+//!    primitive is culled) exactly when its plane `(a, b, c)` is all zero. Distance `i` is
+//!    read with `ldcf` from coefficient register `cf_base + i` (gpuabi's reading of the
+//!    linker appending the prolog's bindings after the main shader's, one register per
+//!    component); a float is ±0 when its bits shifted left by one are 0. Any culled
+//!    distance kills every sample.
+//! 4. **Polygon stipple**: the pattern word of row `y mod 32` is loaded and bit
 //!    `(~x) mod 32` extracted (X reversed, `agx_nir_lower_poly_stipple`); when it is 0 every
 //!    sample is killed (`nir_demote_if`, lowered to `sample_mask` with a selected target).
 //!    The pixel coordinates are `thread_in_grid_x`/`_y`, which Mesa's `agx_compile.c` reads
 //!    for `load_pixel_coord`.
-//! 4. **Tests**: when the key runs the depth/stencil tests (`run_zs_tests`) and the prolog
+//! 5. **Tests**: when the key runs the depth/stencil tests (`run_zs_tests`) and the prolog
 //!    discards, `sample_mask 255, 255` runs them for the samples still alive at the end
 //!    (`lower_tests_zs` turning `load_shader_part_tests_zs_agx` into 0xff).
 //!
@@ -23,8 +30,7 @@
 //! the record as two 64-bit pointers, the counter's address at byte
 //! [`ROOT_PS_INVOCATIONS`] and the 32-word stipple pattern's at byte
 //! [`ROOT_POLYGON_STIPPLE`]. Temporaries are `r2`…`r6` (the prolog has no register inputs
-//! and may clobber anything). Cull distances are not generated yet; a key asking for them
-//! is an error.
+//! and may clobber anything).
 
 use gpuabi_agx_isa::assemble;
 use serde::Serialize;
@@ -72,12 +78,16 @@ impl Default for FsPrologKey {
     }
 }
 
+/// Largest number of cull distances accepted: 8, the combined clip and cull distance count
+/// GL requires at least (`GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES`); a gpuabi limit.
+pub const MAX_CULL_DISTANCES: u8 = 8;
+
 /// A key the generator cannot turn into code.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FsPrologError {
-    /// A feature of the key that is not generated yet.
-    #[error("{0} is not generated yet")]
-    NotGenerated(&'static str),
+    /// More cull distances than accepted, or coefficient registers past cf255.
+    #[error("{0}")]
+    CullDistances(String),
     /// Generated text that does not assemble: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
@@ -106,8 +116,17 @@ fn root() -> String {
 
 /// Generates the fragment prolog of `key`.
 pub fn fragment_prolog(key: &FsPrologKey) -> Result<FsProlog, FsPrologError> {
-    if key.cull_distance_size != 0 {
-        return Err(FsPrologError::NotGenerated("cull distance"));
+    if key.cull_distance_size > MAX_CULL_DISTANCES {
+        return Err(FsPrologError::CullDistances(format!(
+            "{} cull distances (at most {MAX_CULL_DISTANCES})",
+            key.cull_distance_size
+        )));
+    }
+    if u16::from(key.cf_base) + u16::from(key.cull_distance_size) > 256 {
+        return Err(FsPrologError::CullDistances(format!(
+            "cull distances from cf{} run past cf255",
+            key.cf_base
+        )));
     }
     let mut text = String::new();
     let mut line = |s: String| {
@@ -129,6 +148,21 @@ pub fn fragment_prolog(key: &FsPrologKey) -> Result<FsProlog, FsPrologError> {
         ));
         line("wait a".into());
         line("atomic _, r3, dr4, 0, add, a".into());
+    }
+    if key.cull_distance_size != 0 {
+        line("ldimm r6, 0".into());
+        for i in 0..key.cull_distance_size {
+            line(format!(
+                "ldcf r2_r3_r4, cf{}",
+                u16::from(key.cf_base) + u16::from(i)
+            ));
+            line("or r5, r2, r3".into());
+            line("or r5, r5, r4".into());
+            line("shl r5, r5, 1".into());
+            line(format!("csel r6, r5, 0, {ALL_SAMPLES}, r6, ieq"));
+        }
+        line("sample_mask r6l, 0".into());
+        discards = true;
     }
     if key.polygon_stipple {
         line("mov r2, thread_in_grid_x".into());

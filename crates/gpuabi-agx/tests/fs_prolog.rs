@@ -2,7 +2,8 @@
 //! origins and stipple patterns, checked against values computed here from the rules of
 //! GL and Mesa's `agx_nir_fs_prolog`: the samples kept are the covered samples in the API
 //! mask, all of them dropped when the stipple bit of row `y mod 32`, column
-//! `31 − (x mod 32)` is 0; the counter grows by the covered samples of every pixel; the
+//! `31 − (x mod 32)` is 0 or when a cull distance's plane (read from `cf_base + i`) is
+//! zero; the counter grows by the covered samples of every pixel; the
 //! tests run exactly for the surviving samples when the key asks and something discards.
 
 use gpuabi_agx::fs_prolog::{
@@ -51,7 +52,8 @@ fn random_keys_match_the_reference() {
             statistics: rng.next().is_multiple_of(2),
             polygon_stipple: rng.next().is_multiple_of(2),
             run_zs_tests: rng.next().is_multiple_of(2),
-            ..FsPrologKey::default()
+            cull_distance_size: (rng.next() % 4) as u8,
+            cf_base: (rng.next() % 4) as u8,
         };
         let prolog = fragment_prolog(&key).unwrap();
         assert!(
@@ -65,6 +67,27 @@ fn random_keys_match_the_reference() {
             frag.coverage[l] = rng.next() as u8 & all;
         }
         frag.input_coverage = frag.coverage;
+        // Planes: all zero (either sign) a third of the time, else one non-zero coefficient.
+        for _ in 0..8 {
+            let mut p = [0u32; 3];
+            for c in &mut p {
+                *c = if rng.next().is_multiple_of(2) {
+                    0x8000_0000
+                } else {
+                    0
+                };
+            }
+            if !rng.next().is_multiple_of(3) {
+                let k = (rng.next() % 3) as usize;
+                p[k] = (1.0f32 + (rng.next() % 100) as f32).to_bits();
+            }
+            frag.cf.push(p);
+        }
+        let culled = (0..key.cull_distance_size).any(|i| {
+            frag.cf[usize::from(key.cf_base + i)]
+                .iter()
+                .all(|&b| b << 1 == 0)
+        });
         let origin = [rng.next() % 100, rng.next() % 100];
         let pattern: Vec<u32> = (0..32).map(|_| rng.next()).collect();
         let start = rng.next();
@@ -90,7 +113,8 @@ fn random_keys_match_the_reference() {
         st.set_uniform(12, 64, ROOT).unwrap();
         run(&prolog.code, &mut st, 10_000).unwrap();
 
-        let discards = key.api_sample_mask != 0xff || key.polygon_stipple;
+        let discards =
+            key.api_sample_mask != 0xff || key.polygon_stipple || key.cull_distance_size != 0;
         let mut added = 0u32;
         let out = st.frag.as_ref().unwrap();
         for l in 0..32usize {
@@ -98,7 +122,7 @@ fn random_keys_match_the_reference() {
             let (x, y) = (origin[0] + u32::from(px), origin[1] + u32::from(py));
             let bit = pattern[(y % 32) as usize] >> (31 - x % 32) & 1;
             let mut keep = frag.coverage[l] & key.api_sample_mask;
-            if key.polygon_stipple && bit == 0 {
+            if (key.polygon_stipple && bit == 0) || culled {
                 keep = 0;
             }
             added += frag.coverage[l].count_ones();
@@ -128,13 +152,22 @@ fn an_empty_key_is_an_empty_prolog() {
 }
 
 #[test]
-fn cull_distances_are_refused() {
+fn too_many_cull_distances_are_refused() {
     let key = FsPrologKey {
-        cull_distance_size: 2,
+        cull_distance_size: 9,
         ..FsPrologKey::default()
     };
-    assert_eq!(
+    assert!(matches!(
         fragment_prolog(&key),
-        Err(FsPrologError::NotGenerated("cull distance"))
-    );
+        Err(FsPrologError::CullDistances(_))
+    ));
+    let key = FsPrologKey {
+        cull_distance_size: 2,
+        cf_base: 255,
+        ..FsPrologKey::default()
+    };
+    assert!(matches!(
+        fragment_prolog(&key),
+        Err(FsPrologError::CullDistances(_))
+    ));
 }
