@@ -149,13 +149,14 @@ fn fragment_prologs_have_no_register_inputs() {
     let got: Vec<&str> = v.iter().map(|v| v.register.as_str()).collect();
     assert_eq!(got, ["r5", "u8"], "{v:?}");
     assert_eq!(v[0].part, "prolog");
-    for bits in 0..8u32 {
+    for bits in 0..16u32 {
         let k = FsPrologKey {
             api_sample_mask: if bits & 1 != 0 { 0x5 } else { 0xff },
             statistics: bits & 2 != 0,
             polygon_stipple: bits & 4 != 0,
+            cull_distance_size: if bits & 8 != 0 { 3 } else { 0 },
+            cf_base: 4,
             run_zs_tests: true,
-            ..FsPrologKey::default()
         };
         let p = fragment_prolog(&k).unwrap();
         assert!(check_fs_prolog(&p.code).unwrap().is_empty(), "{k:?}");

@@ -435,10 +435,14 @@ fn fs_prolog_prints_its_code() {
         &["agx", "fs-prolog", "--key", &bad],
         "b.toml: api_sample_mask: 300",
     );
-    let cull = write(&dir, "c.toml", "cull_distance_size = 2\n");
+    let cull = write(&dir, "c.toml", "cull_distance_size = 2\ncf_base = 3\n");
+    let text = ok(&["agx", "fs-prolog", "--key", &cull]);
+    assert!(text.contains("ldcf     r2_r3_r4, cf3"), "{text}");
+    assert!(text.contains("ldcf     r2_r3_r4, cf4"), "{text}");
+    let cull = write(&dir, "c9.toml", "cull_distance_size = 9\n");
     fails_naming(
         &["agx", "fs-prolog", "--key", &cull],
-        "cull distance is not generated yet",
+        "c9.toml: 9 cull distances (at most 8)",
     );
     let unknown = write(&dir, "u.toml", "stipple = true\n");
     fails_naming(

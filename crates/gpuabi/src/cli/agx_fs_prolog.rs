@@ -1,8 +1,8 @@
 //! `gpuabi agx fs-prolog --key KEY.toml`: generate the fragment prolog of a key.
 //!
 //! KEY.toml: `api_sample_mask` (0 to 255, default 255), `statistics`, `polygon_stipple`,
-//! `run_zs_tests` (default false), `cull_distance_size` and `cf_base` (default 0; cull
-//! distances are not generated yet). Unknown keys are errors.
+//! `run_zs_tests` (default false), `cull_distance_size` (0 to 8) and `cf_base` (the first
+//! coefficient register of the cull distances; default 0). Unknown keys are errors.
 
 use std::path::PathBuf;
 
