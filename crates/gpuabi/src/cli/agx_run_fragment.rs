@@ -2,18 +2,10 @@
 //! and the epilog with the part linker, and run the program over a tile of pixels and
 //! samples in the simulator, checking the contract at every boundary.
 //!
-//! DRAW.toml: `width`, `height` (pixels, at most 1024 in all), `origin = [x, y]` (the
-//! tile's window position, default `[0, 0]`), `blend_constant = [r, g, b, a]` (default the
-//! key's, else zeros), `stipple` (32 row words of the polygon stipple, default all ones),
-//! `[[clear]]` tables with `rt` (default the table's index) and `bytes` (one pixel of the
-//! render target as stored, hex, filling every pixel and sample), and `[[varying]]`
-//! tables with `cf` (coefficient register) and `plane = [a, b, c]`.
-//!
-//! OUTPUTS.json (`--outputs`, instead of a main shader): `{"pixels": [{"x", "y", "sample",
-//! "registers": {"r4": "0x3f800000", "r3h": "0xf", …}}]}`; at the start of each iteration
-//! of the main shader the lane's registers `r2` and up are cleared and the entry of its
-//! pixel and sample (sample 0 without sample shading) is written. The main shader's
-//! registers start at zero otherwise.
+//! The input files are described in `agx_fragment_files.rs`; with `--outputs` the lane's
+//! registers `r2` and up are cleared at the start of each iteration of the main shader and
+//! the entry of its pixel and sample written. The main shader's registers start at zero
+//! otherwise.
 //!
 //! The uniforms are filled as the driver fills the ABI's fragment halves: the
 //! render-target heap (`u0_u1`, zeroed descriptors: spilled targets are not run), the
@@ -32,14 +24,16 @@ use gpuabi_agx::epilog::{fragment_epilog, EpilogKey};
 use gpuabi_agx::fs_prolog::{fragment_prolog, ROOT_POLYGON_STIPPLE, ROOT_PS_INVOCATIONS};
 use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::prolog::register_use;
-use gpuabi_agx::tilebuffer::{rt_format, tilebuffer_layout, TileBufferLayout};
+use gpuabi_agx::tilebuffer::tilebuffer_layout;
 use gpuabi_agx_isa::{assemble, Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
-use gpuabi_layout::reg::{AgxFile, AgxRange};
-use toml::{Table, Value};
 
-use super::agx_run::{hex, int32, only, tables, RunFormat, MAX_STEPS};
+use super::agx_fragment_files::{
+    key_blend_constant, key_sample_shading, parse_draw, parse_outputs,
+};
+use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
+use super::agx_tile_image::{placement, rt0_rgba};
 use super::write_output;
 
 /// Flags of `agx run fragment`.
@@ -89,187 +83,6 @@ const COUNTER: u64 = 0x2000;
 /// Address of the 32-word stipple pattern.
 const STIPPLE: u64 = 0x3000;
 
-struct Draw {
-    width: u32,
-    height: u32,
-    origin: [u32; 2],
-    blend_constant: Option<[f32; 4]>,
-    stipple: [u32; 32],
-    clears: Vec<(usize, Vec<u8>)>,
-    varyings: Vec<(usize, [f32; 3])>,
-}
-
-fn floats<const N: usize>(file: &str, at: &str, v: &Value) -> anyhow::Result<[f32; N]> {
-    let a = v
-        .as_array()
-        .filter(|a| a.len() == N)
-        .ok_or_else(|| anyhow!("{file}: {at}: expected an array of {N} numbers"))?;
-    let mut out = [0.0f32; N];
-    for (o, x) in out.iter_mut().zip(a) {
-        *o = match x {
-            Value::Float(f) => *f as f32,
-            Value::Integer(i) => *i as f32,
-            _ => bail!("{file}: {at}: expected an array of {N} numbers"),
-        };
-    }
-    Ok(out)
-}
-
-fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
-    let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
-    only(
-        file,
-        "",
-        &t,
-        &[
-            "width",
-            "height",
-            "origin",
-            "blend_constant",
-            "stipple",
-            "clear",
-            "varying",
-        ],
-    )?;
-    let width = int32(file, "", &t, "width", None)?;
-    let height = int32(file, "", &t, "height", None)?;
-    let origin = match t.get("origin") {
-        None => [0, 0],
-        Some(v) => {
-            let a = v.as_array().filter(|a| a.len() == 2);
-            let xy: Option<Vec<u32>> = a.map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_integer().and_then(|i| u32::try_from(i).ok()))
-                    .collect()
-            });
-            match xy {
-                Some(xy) if xy.len() == 2 => [xy[0], xy[1]],
-                _ => bail!("{file}: origin: expected [x, y] with two non-negative integers"),
-            }
-        }
-    };
-    let blend_constant = t
-        .get("blend_constant")
-        .map(|v| floats::<4>(file, "blend_constant", v))
-        .transpose()?;
-    let mut stipple = [u32::MAX; 32];
-    if let Some(v) = t.get("stipple") {
-        let a = v
-            .as_array()
-            .filter(|a| a.len() == 32)
-            .ok_or_else(|| anyhow!("{file}: stipple: expected an array of 32 row words"))?;
-        for (i, (o, x)) in stipple.iter_mut().zip(a).enumerate() {
-            *o = x
-                .as_integer()
-                .and_then(|x| u32::try_from(x).ok())
-                .ok_or_else(|| {
-                    anyhow!("{file}: stipple[{i}]: expected an integer from 0 to 4294967295")
-                })?;
-        }
-    }
-    let mut clears = Vec::new();
-    for (i, c) in tables(file, &t, "clear")?.into_iter().enumerate() {
-        let at = format!("clear[{i}].");
-        only(file, &at, c, &["rt", "bytes"])?;
-        let rt = int32(file, &at, c, "rt", Some(i as u64))? as usize;
-        let bytes = match c.get("bytes") {
-            Some(Value::String(s)) => hex(file, &at, s)?,
-            _ => bail!("{file}: {at}bytes: expected a string of hex digits"),
-        };
-        clears.push((rt, bytes));
-    }
-    let mut varyings = Vec::new();
-    for (i, v) in tables(file, &t, "varying")?.into_iter().enumerate() {
-        let at = format!("varying[{i}].");
-        only(file, &at, v, &["cf", "plane"])?;
-        let cf = int32(file, &at, v, "cf", None)?;
-        if cf > 255 {
-            bail!("{file}: {at}cf: {cf} (expected a coefficient register 0 to 255)");
-        }
-        let plane = v
-            .get("plane")
-            .ok_or_else(|| anyhow!("{file}: {at}plane: missing (expected [a, b, c])"))?;
-        varyings.push((
-            cf as usize,
-            floats::<3>(file, &format!("{at}plane"), plane)?,
-        ));
-    }
-    Ok(Draw {
-        width,
-        height,
-        origin,
-        blend_constant,
-        stipple,
-        clears,
-        varyings,
-    })
-}
-
-/// One pixel's and sample's registers from OUTPUTS.json: `(half, size, value)`.
-type Outputs = BTreeMap<(u32, u32, u32), Vec<(u16, u32, u64)>>;
-
-fn parse_outputs(
-    file: &str,
-    text: &str,
-    width: u32,
-    height: u32,
-    samples: u32,
-) -> anyhow::Result<Outputs> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| anyhow!("{file}: {e} (expected JSON)"))?;
-    let pixels = v
-        .get("pixels")
-        .and_then(|p| p.as_array())
-        .ok_or_else(|| anyhow!("{file}: pixels: missing (expected an array of pixels)"))?;
-    let mut out = Outputs::new();
-    for (i, p) in pixels.iter().enumerate() {
-        let at = format!("pixels[{i}]");
-        let coord = |k: &str, limit: u32, default: Option<u32>| -> anyhow::Result<u32> {
-            match p.get(k) {
-                None => default.ok_or_else(|| anyhow!("{file}: {at}.{k}: missing")),
-                Some(x) => x
-                    .as_u64()
-                    .and_then(|x| u32::try_from(x).ok())
-                    .filter(|x| *x < limit)
-                    .ok_or_else(|| anyhow!("{file}: {at}.{k}: expected an integer below {limit}")),
-            }
-        };
-        let (x, y) = (coord("x", width, None)?, coord("y", height, None)?);
-        let sample = coord("sample", samples, Some(0))?;
-        let regs = p
-            .get("registers")
-            .and_then(|r| r.as_object())
-            .ok_or_else(|| anyhow!("{file}: {at}.registers: expected an object"))?;
-        let mut list = Vec::new();
-        for (name, value) in regs {
-            let rat = format!("{at}.registers.{name}");
-            let r: AgxRange = name
-                .parse()
-                .ok()
-                .filter(|r: &AgxRange| r.file == AgxFile::Gpr && matches!(r.halves, 1 | 2))
-                .ok_or_else(|| anyhow!("{file}: {rat}: expected a GPR like r4, r3h or r1l"))?;
-            let bits = u32::from(r.halves) * 16;
-            let v = match value {
-                serde_json::Value::String(s) => {
-                    let digits = s.strip_prefix("0x").unwrap_or(s);
-                    u64::from_str_radix(digits, 16).ok()
-                }
-                serde_json::Value::Number(n) => n.as_u64(),
-                _ => None,
-            }
-            .filter(|v| *v >> bits == 0)
-            .ok_or_else(|| {
-                anyhow!("{file}: {rat}: expected a {bits}-bit value as \"0x…\" or an integer")
-            })?;
-            list.push((r.first_half, bits, v));
-        }
-        if out.insert((x, y, sample), list).is_some() {
-            bail!("{file}: {at}: a second entry for pixel ({x}, {y}) sample {sample}");
-        }
-    }
-    Ok(out)
-}
-
 fn read_asm(flag: &str, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let name = path.display().to_string();
     let text =
@@ -286,102 +99,6 @@ fn info(code: &[u8], reads_tib: bool, writes_sample_mask: bool) -> PartInfo {
         reads_tib,
         writes_sample_mask,
         ..PartInfo::default()
-    }
-}
-
-/// Where render target `rt` sits in the tile: its physical format as the `ld_tile`
-/// syntax names it (`u8norm`), its byte offset in the sample and its size; `None` when
-/// unbound or spilled.
-fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
-    let p = layout
-        .render_targets
-        .iter()
-        .find(|p| usize::from(p.rt) == rt)?;
-    Some((p.physical.to_lowercase(), p.offset_bytes?, p.size_bytes))
-}
-
-/// Render target 0 of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
-/// `ld_tile` into 32-bit registers; floats clamped to [0, 1] and rounded, integers clamped
-/// to 0..255, sRGB bytes taken as stored; components the format lacks are 0 (alpha 255).
-fn rt0_rgba(frag: &Fragment, layout: &TileBufferLayout, format: &str) -> anyhow::Result<Vec<u8>> {
-    let (canon, comps, _) = rt_format(format)?;
-    let (fmt, offset, _) =
-        placement(layout, 0).ok_or_else(|| anyhow!("render target 0 is not in the tile"))?;
-    let pixels = (frag.width * frag.height) as usize;
-    let mut out = vec![0u8; pixels * 4];
-    let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
-    let signed = canon.ends_with("_SINT");
-    let srgb = canon.ends_with("_SRGB");
-    let masks = ["x", "xy", "xyz", "xyzw"];
-    let regs = ["r10", "r10_r11", "r10_r11_r12", "r10_r11_r12_r13"];
-    let k = (comps as usize).clamp(1, 4) - 1;
-    let code = assemble(
-        &format!("ld_tile {}, 0, 1, {offset}, {fmt}, {}\n", regs[k], masks[k]),
-        "png.s",
-    )?
-    .bytes;
-    for start in (0..pixels).step_by(LANES) {
-        let mut st = State {
-            frag: Some(Box::new(frag.clone())),
-            ..State::default()
-        };
-        let n = (pixels - start).min(LANES);
-        st.exec = if n == LANES { u32::MAX } else { (1 << n) - 1 };
-        if let Some(f) = st.frag.as_deref_mut() {
-            for l in 0..n {
-                let p = (start + l) as u32;
-                f.pixel[l] = ((p % frag.width) as u16, (p / frag.width) as u16);
-            }
-        }
-        gpuabi_agx_sim::run(&code, &mut st, 16)?;
-        for l in 0..n {
-            let px = &mut out[(start + l) * 4..(start + l) * 4 + 4];
-            px[3] = 255;
-            for (c, v) in px.iter_mut().enumerate().take(comps.min(4) as usize) {
-                let bits = st.read_gpr(l, 20 + 2 * c as u32, 32)? as u32;
-                *v = if srgb {
-                    let (x, y) = p_of(start + l, frag.width);
-                    frag.byte(x, y, 0, offset + c as u32, 1)
-                        .map_or(0, |i| frag.tib[i])
-                } else if integer {
-                    let v = if signed {
-                        i64::from(bits as i32)
-                    } else {
-                        i64::from(bits)
-                    };
-                    v.clamp(0, 255) as u8
-                } else {
-                    let x = f32::from_bits(bits);
-                    if x.is_nan() {
-                        0
-                    } else {
-                        (x.clamp(0.0, 1.0) * 255.0).round() as u8
-                    }
-                };
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn p_of(p: usize, width: u32) -> (u32, u32) {
-    (p as u32 % width, p as u32 / width)
-}
-
-/// The blend constant a key file asks for (`blend_constant = [r, g, b, a]`), if any.
-fn key_blend_constant(file: &str, text: &str) -> anyhow::Result<Option<[f32; 4]>> {
-    let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
-    t.get("blend_constant")
-        .map(|v| floats::<4>(file, "blend_constant", v))
-        .transpose()
-}
-
-fn key_sample_shading(file: &str, text: &str) -> anyhow::Result<bool> {
-    let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
-    match t.get("sample_shading") {
-        None => Ok(false),
-        Some(Value::Boolean(b)) => Ok(*b),
-        Some(_) => bail!("{file}: sample_shading: expected true or false"),
     }
 }
 
