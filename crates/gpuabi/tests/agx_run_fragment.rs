@@ -130,6 +130,43 @@ fn outputs_run_the_epilog_alone() {
     // 1.0 → ff, 0.5 → 127.5 → 128 (ties to even), 0.25 → 63.75 → 64.
     assert_eq!(rt0(&v, 0, 0, 0), "ff008040");
     assert_eq!(rt0(&v, 1, 0, 0), "00ffffff");
+    // Deferred depth and stencil come from r2 and r3l.
+    let zs_key = write(
+        &dir,
+        "zs.toml",
+        &format!("write_z = true\nwrite_s = true\n{STORE_KEY}"),
+    );
+    let zs = write(
+        &dir,
+        "zs.json",
+        r#"{"pixels": [
+            {"x": 0, "y": 0, "registers": {"r2": "0x3f000000", "r3l": "0x7"}},
+            {"x": 1, "y": 0, "registers": {"r2": "0xbf800000", "r3l": "0xff"}}
+        ]}"#,
+    );
+    let v = json(&[
+        "agx",
+        "run",
+        "fragment",
+        "--key",
+        &zs_key,
+        "--outputs",
+        &zs,
+        "--draw",
+        &draw,
+        "--format",
+        "json",
+    ]);
+    let p = &v["pixels"][0];
+    assert_eq!(
+        (p["depth"].as_f64(), p["stencil"].as_u64()),
+        (Some(0.5), Some(7))
+    );
+    let p = &v["pixels"][1];
+    assert_eq!(
+        (p["depth"].as_f64(), p["stencil"].as_u64()),
+        (Some(-1.0), Some(255))
+    );
     // A pixel without an entry is an error naming the file and the pixel.
     let one = write(
         &dir,
