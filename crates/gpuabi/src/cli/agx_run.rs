@@ -1,5 +1,6 @@
 //! `gpuabi agx run vertex`: run a vertex prolog (generated from the key, or the user's own)
-//! over a draw and print the registers it hands to the main vertex shader.
+//! over a draw and print the registers it hands to the main vertex shader (`run fragment`
+//! is in `agx_run_fragment.rs`).
 //!
 //! DRAW.toml: `vertex_count`, `instance_count` (default 1), `first_vertex`, `base_instance`,
 //! `draw_id` (default 0), `[[buffer]]` tables with `name` and one of `bytes` (hex), `file`
@@ -42,9 +43,10 @@ pub enum RunCommand {
 /// Output of `agx run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RunFormat {
-    /// One line per invocation.
+    /// One line per vertex invocation, or per pixel and sample.
     Text,
-    /// `{"invocations": [...], "violations": [...]}`.
+    /// `{"invocations": [...], "violations": [...]}` (vertex) or `{"pixels": [...],
+    /// "violations": [...]}` (fragment).
     Json,
 }
 
