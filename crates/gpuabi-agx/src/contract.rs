@@ -13,7 +13,8 @@
 //!   (and `r4` of a hardware vertex shader) hold the prolog's leftovers.
 //! * **Fragment prolog**: no register inputs; uniforms only the ABI's fragment halves.
 //! * **Fragment epilog**: it reads only the colour registers of the locations its render
-//!   targets read (without location 0's alpha under `loc0_w_1`), `r2` only with `write_z`,
+//!   targets read (without location 0's alpha under `loc0_w_1`; location 1 as well for a
+//!   dual-source blend), `r2` only with `write_z`,
 //!   `r3l` only with `write_s`, `r3h` only with `sample_mask_after_force_early`, `r1l`
 //!   only with sample shading, and uniform halves only below the ABI's 16.
 //! * **Sample loop**: at the footer `r0l` is 0 and `r1l` still holds the iteration's
@@ -29,6 +30,7 @@ use crate::abi::{
     fout_colour, FIN_SAMPLE_MASK, FOUT_S, FOUT_WRITE_SAMPLES, FOUT_Z, FUNI_COUNT, NESTING_COUNTER,
     VIN_FIRST_ATTRIB_GPR,
 };
+use crate::blend::{BlendFactor, Equation};
 use crate::epilog::EpilogKey;
 use crate::prolog::PrologKey;
 
@@ -343,6 +345,11 @@ fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), &'s
     for rt in key.rts.iter().flatten() {
         let loc = if key.broadcast_rt0 { 0 } else { rt.location };
         let per = if rt.size == 16 { 1 } else { 2 };
+        // A dual-source blend also reads location 1, the second colour.
+        let second = fout_colour(1);
+        if rt.blend.as_ref().is_some_and(reads_src1) && (second..second + 4 * per).contains(&h) {
+            return Ok(());
+        }
         let first = fout_colour(loc);
         let alpha = first + 3 * per;
         if (first..first + 4 * per).contains(&h) {
@@ -355,6 +362,19 @@ fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), &'s
         }
     }
     Err("(the main shader exports nothing there for this key)")
+}
+
+/// Whether blend equations read the second (dual-source) colour.
+fn reads_src1(eqs: &[Equation; 2]) -> bool {
+    eqs.iter().flat_map(|e| [e.src, e.dst]).any(|f| {
+        matches!(
+            f,
+            BlendFactor::Src1Color
+                | BlendFactor::OneMinusSrc1Color
+                | BlendFactor::Src1Alpha
+                | BlendFactor::OneMinusSrc1Alpha
+        )
+    })
 }
 
 /// Checks an epilog's code against `key`; `sample_shading` says whether the main shader

@@ -2,6 +2,7 @@
 //! the instruction and the register the ABI's register tables name; parts the generators
 //! produce keep their own contract.
 
+use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation};
 use gpuabi_agx::contract::{
     check_epilog, check_fs_prolog, check_loop_footer, check_vertex_main, check_vertex_prolog,
     FooterLane, Site,
@@ -94,6 +95,27 @@ fn epilog_inputs_follow_the_key() {
     // Under loc0_w_1 location 0's alpha (r7) is not exported.
     assert_eq!(got, ["r9", "r14", "r7"]);
     assert!(v[2].what.contains("loc0_w_1"), "{}", v[2]);
+}
+
+#[test]
+fn a_dual_source_blend_may_read_location_1() {
+    let mut rt0 = rt("R8G8B8A8_UNORM", 0, 32).unwrap();
+    let epilog = code("fmul r40, r4, r8\n");
+    let k = key(vec![Some(rt0.clone())]);
+    let v = check_epilog(&k, false, &epilog).unwrap();
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].register, "r8");
+    rt0.blend = Some([
+        Equation {
+            func: BlendFunc::Add,
+            src: BlendFactor::Src1Color,
+            dst: BlendFactor::Zero,
+        },
+        Equation::REPLACE,
+    ]);
+    assert!(check_epilog(&key(vec![Some(rt0)]), false, &epilog)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
