@@ -520,6 +520,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             let mut v = serde_json::json!({
                 "pixels": pixels,
                 "violations": violations.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+                "link_warnings": linked.warnings,
             });
             if prolog.is_some() {
                 v["invocation_counter"] = counter.into();
@@ -560,6 +561,9 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             }
             if a.stats {
                 s += &stats.text();
+            }
+            for w in &linked.warnings {
+                s += &format!("link warning: {w}\n");
             }
             for v in &violations {
                 s += &format!("violation: {v}\n");
