@@ -427,7 +427,18 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                 }
             }
         };
-        run_observed(&linked.code, &mut st, MAX_STEPS, &mut observe).map_err(|e| anyhow!("{e}"))?;
+        run_observed(&linked.code, &mut st, MAX_STEPS, &mut observe).map_err(|e| {
+            // Offsets are in the linked program: say where each part sits.
+            let parts: Vec<String> = pieces
+                .parts
+                .iter()
+                .map(|(n, r)| format!("{n} {}..{}", r.start, r.end))
+                .collect();
+            anyhow!(
+                "{e} (the linked program over {dname}: {})",
+                parts.join(", ")
+            )
+        })?;
         if let Some(f) = st.frag.as_deref() {
             coverage[start..start + n].copy_from_slice(&f.coverage[..n]);
         }
