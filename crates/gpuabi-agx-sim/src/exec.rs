@@ -13,6 +13,34 @@ use crate::state::{State, LANES};
 
 /// The special registers `thread_in_grid_x`, `_y`, `_z` (Mesa's `AGX2.xml` numbering).
 const SR_THREAD_IN_GRID: [u32; 3] = [80, 81, 82];
+/// The special register `input_sample_mask` (Mesa's `AGX2.xml` numbering).
+const SR_INPUT_SAMPLE_MASK: u32 = 124;
+
+/// A special register of `lane`. Compute code: lane `l` is thread `grid + (l, 0, 0)`.
+/// Fragment code: `thread_in_grid_x`/`_y` are the lane's pixel plus `grid` (the tile's
+/// origin), the pixel coordinates Mesa's `agx_compile.c` reads for `load_pixel_coord`;
+/// `input_sample_mask` is the coverage the run began with.
+fn special_register(st: &State, sr: u32, lane: usize) -> R<u32> {
+    if sr == SR_INPUT_SAMPLE_MASK {
+        let f = st.frag.as_deref().ok_or(Fail::Unsupported(
+            "input_sample_mask needs a fragment context",
+        ))?;
+        return Ok(u32::from(f.input_coverage[lane]));
+    }
+    let axis = SR_THREAD_IN_GRID
+        .iter()
+        .position(|&r| r == sr)
+        .ok_or(Fail::Unsupported(
+            "special registers other than thread_in_grid_x/y/z and input_sample_mask",
+        ))?;
+    let origin = st.grid[axis];
+    Ok(match (&st.frag, axis) {
+        (Some(f), 0) => origin.wrapping_add(u32::from(f.pixel[lane].0)),
+        (Some(f), 1) => origin.wrapping_add(u32::from(f.pixel[lane].1)),
+        (None, 0) => origin.wrapping_add(lane as u32),
+        _ => origin,
+    })
+}
 
 /// What happens after an instruction.
 enum Flow {
@@ -510,6 +538,75 @@ fn store(st: &mut State, ins: &Instruction) -> R<()> {
     })
 }
 
+/// `atomic dest, data, base, index, op`: per active lane in lane order, reads the 32-bit
+/// word at `base + 4 · index`, writes the operation's result and returns the old word in
+/// `dest` (when there is one). The operation codes are those of the ISA's `atomic
+/// operation` table (applegpu's numbering); `cmpxchg` compares with the first data
+/// register and stores the second. The index counts 32-bit words (gpuabi's reading: the
+/// instruction has no shift field and only 32-bit data). Unmapped words fault, or read as
+/// zero and drop the write under soft fault.
+fn atomic(st: &mut State, ins: &Instruction) -> R<()> {
+    let data = *src(ins, 0)?;
+    let (base_op, index_op) = (*src(ins, 1)?, *src(ins, 2)?);
+    let op = modifier(ins, "op");
+    let d = ins.dests.first().copied().flatten();
+    let OperandKind::Reg { base: reg, .. } = data.kind else {
+        return Err(Fail::Unsupported("atomic data kind"));
+    };
+    per_lane(st, |st, lane| {
+        let base = read_bits(st, &base_op, lane)?;
+        let index = match index_op.kind {
+            OperandKind::Imm(v) => i128::from(v),
+            _ => {
+                let v = read_bits(st, &index_op, lane)?;
+                if index_op.sx {
+                    sext(v, 32)
+                } else {
+                    i128::from(v)
+                }
+            }
+        };
+        let at = (i128::from(base) + 4 * index) as u64;
+        let mut old = 0u32;
+        for k in 0..4u64 {
+            let a = at.wrapping_add(k);
+            let b = st.read_byte(a).ok_or(Fail::Fault { lane, address: a })?;
+            old |= u32::from(b) << (8 * k);
+        }
+        let x = st.read_gpr(lane, reg, 32)? as u32;
+        let new = match op {
+            0 => old.wrapping_add(x),
+            1 => old.wrapping_sub(x),
+            2 => x,
+            3 => {
+                if old == x {
+                    st.read_gpr(lane, reg + 2, 32)? as u32
+                } else {
+                    old
+                }
+            }
+            4 => old.min(x),
+            5 => (old as i32).min(x as i32) as u32,
+            6 => old.max(x),
+            7 => (old as i32).max(x as i32) as u32,
+            8 => old & x,
+            9 => old | x,
+            10 => old ^ x,
+            _ => return Err(Fail::Unsupported("atomic operation")),
+        };
+        for k in 0..4u64 {
+            let a = at.wrapping_add(k);
+            if !st.write_byte(a, (new >> (8 * k)) as u8) {
+                return Err(Fail::Fault { lane, address: a });
+            }
+        }
+        if let Some(d) = &d {
+            write(st, d, lane, u64::from(old))?;
+        }
+        Ok(())
+    })
+}
+
 /// A register value as a real number (fp16 or fp32 by size, no flushing).
 pub(crate) fn real(bits: u64, size: u32) -> f64 {
     if size == 16 {
@@ -538,19 +635,9 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         }
         "mfsr" => {
             let d = *dest(ins)?;
-            let axis = SR_THREAD_IN_GRID
-                .iter()
-                .position(|&r| r == modifier(ins, "sr"))
-                .ok_or(Fail::Unsupported(
-                    "special registers other than thread_in_grid_x/y/z",
-                ))?;
-            let origin = st.grid[axis];
+            let sr = modifier(ins, "sr");
             per_lane(st, |st, lane| {
-                let v = if axis == 0 {
-                    origin.wrapping_add(lane as u32)
-                } else {
-                    origin
-                };
+                let v = special_register(st, sr, lane)?;
                 write(st, &d, lane, u64::from(v))
             })?;
         }
@@ -816,6 +903,7 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
             })?;
         }
         "store" => store(st, ins)?,
+        "atomic" => atomic(st, ins)?,
         "st_tile" => fragment::st_tile(st, ins)?,
         "ld_tile" => fragment::ld_tile(st, ins)?,
         "sample_mask" => fragment::sample_mask(st, ins)?,
@@ -843,6 +931,19 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
 
 /// Runs `code` from `st` until `stop`, the end of the code, or `max_steps` instructions.
 pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimError> {
+    run_observed(code, st, max_steps, &mut |_, _, _| {})
+}
+
+/// [`run`] with `observe(offset, instruction, state)` called before each instruction, as a
+/// debugger's breakpoint: it may read the state (to count instructions or check a
+/// contract at an offset) and change it (to place values where a part would have left
+/// them).
+pub fn run_observed(
+    code: &[u8],
+    st: &mut State,
+    max_steps: usize,
+    observe: &mut dyn FnMut(usize, &Instruction, &mut State),
+) -> Result<usize, SimError> {
     let program = decode(code)?;
     let mut pc = 0usize;
     let mut steps = 0usize;
@@ -852,6 +953,7 @@ pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimEr
         }
         steps += 1;
         let ins = &program[i].1;
+        observe(pc, ins, st);
         let flow = step(st, ins).map_err(|f| {
             let text = ins.to_string();
             let offset = pc;

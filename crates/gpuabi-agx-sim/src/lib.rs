@@ -10,8 +10,10 @@
 //! the rounding and transcendental float functions (rules in `convert`), and, given a
 //! [`Fragment`] context, the tile buffer per pixel and sample with every physical format
 //! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
-//! registers (rules in `fragment`). Instructions outside that set end the run with an
-//! error naming the instruction.
+//! registers (rules in `fragment`), device atomics, and in fragment code the pixel
+//! coordinates and input sample mask as special registers. Instructions outside that set
+//! end the run with an error naming the instruction. [`run_observed`] calls back before
+//! each instruction, for counting and for checking a contract at an offset.
 
 mod convert;
 mod error;
@@ -24,7 +26,7 @@ mod state;
 mod tile;
 
 pub use error::SimError;
-pub use exec::run;
+pub use exec::{run, run_observed};
 pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 pub use format::code as format_code;
 pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};

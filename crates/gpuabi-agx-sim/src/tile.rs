@@ -41,6 +41,10 @@ pub struct Fragment {
     pub coverage: [u8; LANES],
     /// Samples of each lane whose depth/stencil tests ran (`sample_mask` with live bits).
     pub tested: [u8; LANES],
+    /// Samples of each lane's pixel the rasterizer covered when the run began: what the
+    /// `input_sample_mask` special register reads (kills by `sample_mask` do not change
+    /// it, as GL's `gl_SampleMaskIn` is the coverage before the shader).
+    pub input_coverage: [u8; LANES],
     /// Deferred depth (fp32 bits) per pixel and sample, written by `zs_emit`.
     pub depth: Vec<Option<u32>>,
     /// Deferred stencil per pixel and sample, written by `zs_emit`.
@@ -105,12 +109,14 @@ impl Fragment {
             pixel,
             coverage: [0; LANES],
             tested: [0; LANES],
+            input_coverage: [0; LANES],
             depth: vec![None; pixels * samples as usize],
             stencil: vec![None; pixels * samples as usize],
             cf: Vec::new(),
             sample_positions: default_sample_positions(samples),
         };
         f.coverage = [f.all_samples(); LANES];
+        f.input_coverage = f.coverage;
         Ok(f)
     }
 

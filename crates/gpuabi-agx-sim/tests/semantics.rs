@@ -166,3 +166,50 @@ fn grid_position_special_registers() {
     assert_eq!(st.read_gpr(9, 4, 32).unwrap(), 7);
     assert_eq!(st.read_gpr(9, 6, 32).unwrap(), 2);
 }
+
+#[test]
+fn device_atomics_return_the_old_word() {
+    // Hand values: 5 + 3 = 8, then max(8, 2) = 8, then 8 xor 0xf = 7.
+    let mut st = State {
+        exec: 1,
+        memory: vec![Region {
+            address: 0x1000,
+            bytes: vec![0, 0, 0, 0, 5, 0, 0, 0],
+        }],
+        ..State::default()
+    };
+    st.set_gpr(0, 8, 32, 0x1000).unwrap();
+    st.set_gpr(0, 2, 32, 3).unwrap();
+    st.set_gpr(0, 4, 32, 2).unwrap();
+    st.set_gpr(0, 6, 32, 0xf).unwrap();
+    exec(
+        "atomic r10, r1, dr4, 1, add, a\natomic r11, r2, dr4, 1, umax, a\natomic _, r3, dr4, 1, xor, a\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(st.memory[0].bytes, [0, 0, 0, 0, 7, 0, 0, 0]);
+    assert_eq!(st.read_gpr(0, 20, 32).unwrap(), 5);
+    assert_eq!(st.read_gpr(0, 22, 32).unwrap(), 8);
+}
+
+#[test]
+fn every_lane_adds_in_turn() {
+    let mut st = State {
+        exec: 0b1011,
+        memory: vec![Region {
+            address: 0x2000,
+            bytes: vec![1, 0, 0, 0],
+        }],
+        ..State::default()
+    };
+    for l in 0..4 {
+        st.set_gpr(l, 8, 32, 0x2000).unwrap();
+        st.set_gpr(l, 2, 32, 10 * (l as u64 + 1)).unwrap();
+    }
+    exec("atomic r6, r1, dr4, 0, add, a\n", &mut st).unwrap();
+    // 1 + 10 + 20 + 40 = 71; lanes see 1, 11, and 31.
+    assert_eq!(st.memory[0].bytes, [71, 0, 0, 0]);
+    assert_eq!(st.read_gpr(0, 12, 32).unwrap(), 1);
+    assert_eq!(st.read_gpr(1, 12, 32).unwrap(), 11);
+    assert_eq!(st.read_gpr(3, 12, 32).unwrap(), 31);
+}

@@ -566,3 +566,23 @@ fn converted_stores_are_the_inverse_of_loads() {
     assert_eq!(r32(&st, 10), 0x3f80_0000);
     assert_eq!(r32(&st, 11), (1.0f32 / 3.0).to_bits());
 }
+
+#[test]
+fn fragment_special_registers_are_pixel_and_input_coverage() {
+    let mut st = State {
+        exec: 0b11,
+        grid: [64, 32, 0],
+        frag: Some(Box::new(Fragment::new(2, 2, 4, 4).unwrap())),
+        ..State::default()
+    };
+    // Lane 1 is pixel (1, 0); kills do not change the input mask.
+    exec(
+        "sample_mask 6, 0\nmov r2, thread_in_grid_x\nmov r3, thread_in_grid_y\nmov r4l, input_sample_mask\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(st.read_gpr(1, 4, 32).unwrap(), 65);
+    assert_eq!(st.read_gpr(1, 6, 32).unwrap(), 32);
+    assert_eq!(st.read_gpr(1, 8, 16).unwrap(), 0xf);
+    assert_eq!(st.frag.as_ref().unwrap().coverage[1], 0b1001);
+}

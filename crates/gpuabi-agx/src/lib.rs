@@ -5,16 +5,20 @@
 //!
 //! Every position is a 16-bit half, as in Mesa; the constants live once in [`abi`] and
 //! the engines ([`vertex`], [`fragment`], [`tilebuffer`], [`link`]) are pure functions
-//! from a description to a value that [`render`] prints as text, JSON or SVG.
+//! from a description to a value that [`render`] prints as text, JSON or SVG. The part
+//! generators ([`prolog`], [`fs_prolog`], [`epilog`]) turn keys into code, and
+//! [`contract`] checks a part's code against the boundary it sits at.
 
 pub mod abi;
 pub mod blend;
 pub mod components;
+pub mod contract;
 pub mod encode;
 pub mod epilog;
 mod epilog_blend;
 mod epilog_logic;
 pub mod fragment;
+pub mod fs_prolog;
 pub mod link;
 pub mod prolog;
 pub mod render;

@@ -441,7 +441,7 @@ mov r31, r20
     );
     assert!(
         out.stdout
-            .contains("prolog writes r9, which the main shader does not read"),
+            .contains("prolog: writes r9, which the main shader does not read"),
         "{}",
         out.stdout
     );

@@ -117,6 +117,21 @@ fn endless_files_are_read_with_a_bound() {
     fails_naming(&["agx", "disasm", &z], "larger than");
     fails_naming(&["agx", "asm", &z], "larger than");
     fails_naming(&["agx", "prolog", "--key", &z], "larger than");
+    fails_naming(&["agx", "fs-prolog", "--key", &z], "larger than");
+    fails_naming(
+        &[
+            "agx",
+            "run",
+            "fragment",
+            "--key",
+            "examples/agx/fragment_key.toml",
+            "--outputs",
+            &z,
+            "--draw",
+            "examples/agx/fragment_draw.toml",
+        ],
+        "larger than",
+    );
 }
 
 #[test]
@@ -160,6 +175,43 @@ fn empty_binary_and_directory_inputs_end_with_a_message() {
         ends_cleanly(&["agx", "prolog", "--key", &f]);
         ends_cleanly(&["agx", "epilog", "--key", &f]);
         ends_cleanly(&["agx", "run", "vertex", "--key", &f, "--draw", &f]);
+        ends_cleanly(&["agx", "fs-prolog", "--key", &f]);
+        let key = "examples/agx/fragment_key.toml";
+        let main = "examples/agx/fragment_main.s";
+        let draw = "examples/agx/fragment_draw.toml";
+        ends_cleanly(&[
+            "agx", "run", "fragment", "--key", &f, "--main", main, "--draw", draw,
+        ]);
+        ends_cleanly(&[
+            "agx", "run", "fragment", "--key", key, "--main", &f, "--draw", draw,
+        ]);
+        ends_cleanly(&[
+            "agx", "run", "fragment", "--key", key, "--main", main, "--draw", &f,
+        ]);
+        ends_cleanly(&[
+            "agx",
+            "run",
+            "fragment",
+            "--key",
+            key,
+            "--outputs",
+            &f,
+            "--draw",
+            draw,
+        ]);
+        ends_cleanly(&[
+            "agx",
+            "run",
+            "fragment",
+            "--key",
+            key,
+            "--main",
+            main,
+            "--draw",
+            draw,
+            "--prolog-key",
+            &f,
+        ]);
     }
     let [_, garbage, directory] = bad_inputs("inputs-fail");
     for f in [s(&garbage), s(&directory)] {

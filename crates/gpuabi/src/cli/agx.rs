@@ -40,6 +40,8 @@ pub enum AgxCommand {
     Prolog(super::agx_prolog::PrologArgs),
     /// Generate the fragment epilog of a key (KEY.toml).
     Epilog(super::agx_epilog::EpilogArgs),
+    /// Generate the fragment prolog of a key (KEY.toml).
+    FsProlog(super::agx_fs_prolog::FsPrologArgs),
     /// Run generated or given parts over a draw and print what crosses each boundary.
     #[command(subcommand)]
     Run(super::agx_run::RunCommand),
@@ -213,6 +215,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Prolog(a) => super::agx_prolog::prolog(a),
         AgxCommand::Run(c) => super::agx_run::run_cmd(c),
         AgxCommand::Epilog(a) => super::agx_epilog::epilog(a),
+        AgxCommand::FsProlog(a) => super::agx_fs_prolog::fs_prolog(a),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `gpuabi agx run vertex`: run a vertex prolog (generated from the key, or the user's own)
-//! over a draw and print the registers it hands to the main vertex shader.
+//! over a draw and print the registers it hands to the main vertex shader (`run fragment`
+//! is in `agx_run_fragment.rs`).
 //!
 //! DRAW.toml: `vertex_count`, `instance_count` (default 1), `first_vertex`, `base_instance`,
 //! `draw_id` (default 0), `[[buffer]]` tables with `name` and one of `bytes` (hex), `file`
@@ -19,13 +20,15 @@ use gpuabi_agx::abi::{
     vuni_base_instance, vuni_draw_id, vuni_first_vertex, vuni_input_assembly, vuni_vbo_base,
     vuni_vbo_clamp,
 };
+use gpuabi_agx::contract::{check_vertex_main, check_vertex_prolog, vertex_handed_over, Violation};
 use gpuabi_agx::prolog::{slots, vertex_prolog, PrologKey};
 use gpuabi_agx::vertex_key::{base_and_clamp, vertex_format};
 use gpuabi_agx_isa::assemble;
-use gpuabi_agx_sim::{run, Region, State, LANES};
+use gpuabi_agx_sim::{run_observed, Region, State, LANES};
 use toml::{Table, Value};
 
 use super::agx_prolog::parse_key;
+use super::agx_stats::Stats;
 use super::write_output;
 
 /// What `agx run` runs.
@@ -33,14 +36,17 @@ use super::write_output;
 pub enum RunCommand {
     /// Run the vertex prolog of a key over a draw.
     Vertex(RunVertexArgs),
+    /// Run a fragment prolog, main shader and epilog over a tile.
+    Fragment(super::agx_run_fragment::RunFragmentArgs),
 }
 
 /// Output of `agx run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RunFormat {
-    /// One line per invocation.
+    /// One line per vertex invocation, or per pixel and sample.
     Text,
-    /// `{"invocations": [...], "violations": [...]}`.
+    /// `{"invocations": [...], "violations": [...]}` (vertex) or `{"pixels": [...],
+    /// "violations": [...]}` (fragment).
     Json,
 }
 
@@ -63,6 +69,9 @@ pub struct RunVertexArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: RunFormat,
+    /// Also print the instructions run by kind and the memory traffic.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// Address of the sink without soft fault.
@@ -70,7 +79,7 @@ const SINK: u64 = 0x8000;
 /// Address of the input-assembly record of the compute variant.
 const INPUT_ASSEMBLY: u64 = 0x4000;
 /// Instructions one SIMD group may run.
-const MAX_STEPS: usize = 1_000_000;
+pub(super) const MAX_STEPS: usize = 1_000_000;
 /// Largest number of invocations of one run.
 const MAX_INVOCATIONS: u64 = 1 << 20;
 
@@ -92,7 +101,13 @@ struct Draw {
     index: Option<(usize, u64, u32)>,
 }
 
-fn int(file: &str, at: &str, t: &Table, key: &str, default: Option<u64>) -> anyhow::Result<u64> {
+pub(super) fn int(
+    file: &str,
+    at: &str,
+    t: &Table,
+    key: &str,
+    default: Option<u64>,
+) -> anyhow::Result<u64> {
     match t.get(key) {
         None => default.ok_or_else(|| anyhow!("{file}: {at}{key}: missing (expected an integer)")),
         Some(Value::Integer(i)) => {
@@ -102,12 +117,18 @@ fn int(file: &str, at: &str, t: &Table, key: &str, default: Option<u64>) -> anyh
     }
 }
 
-fn int32(file: &str, at: &str, t: &Table, key: &str, default: Option<u64>) -> anyhow::Result<u32> {
+pub(super) fn int32(
+    file: &str,
+    at: &str,
+    t: &Table,
+    key: &str,
+    default: Option<u64>,
+) -> anyhow::Result<u32> {
     let v = int(file, at, t, key, default)?;
     u32::try_from(v).map_err(|_| anyhow!("{file}: {at}{key}: {v} does not fit in 32 bits"))
 }
 
-fn string<'a>(file: &str, at: &str, t: &'a Table, key: &str) -> anyhow::Result<&'a str> {
+pub(super) fn string<'a>(file: &str, at: &str, t: &'a Table, key: &str) -> anyhow::Result<&'a str> {
     match t.get(key) {
         Some(Value::String(s)) => Ok(s),
         None => bail!("{file}: {at}{key}: missing (expected a string)"),
@@ -115,7 +136,7 @@ fn string<'a>(file: &str, at: &str, t: &'a Table, key: &str) -> anyhow::Result<&
     }
 }
 
-fn tables<'a>(file: &str, t: &'a Table, key: &str) -> anyhow::Result<Vec<&'a Table>> {
+pub(super) fn tables<'a>(file: &str, t: &'a Table, key: &str) -> anyhow::Result<Vec<&'a Table>> {
     match t.get(key) {
         None => Ok(Vec::new()),
         Some(Value::Array(a)) => a
@@ -130,7 +151,7 @@ fn tables<'a>(file: &str, t: &'a Table, key: &str) -> anyhow::Result<Vec<&'a Tab
     }
 }
 
-fn only(file: &str, at: &str, t: &Table, allowed: &[&str]) -> anyhow::Result<()> {
+pub(super) fn only(file: &str, at: &str, t: &Table, allowed: &[&str]) -> anyhow::Result<()> {
     match t.keys().find(|k| !allowed.contains(&k.as_str())) {
         Some(k) => bail!(
             "{file}: {at}{k}: unknown key (expected one of {})",
@@ -140,7 +161,7 @@ fn only(file: &str, at: &str, t: &Table, allowed: &[&str]) -> anyhow::Result<()>
     }
 }
 
-fn hex(file: &str, at: &str, s: &str) -> anyhow::Result<Vec<u8>> {
+pub(super) fn hex(file: &str, at: &str, s: &str) -> anyhow::Result<Vec<u8>> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         bail!("{file}: {at}bytes: expected an even number of hex digits");
@@ -245,50 +266,6 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
     })
 }
 
-/// Where a straight-line program first reads each 32-bit register before writing it, and
-/// first writes it: `offset N \`text\``.
-struct Uses {
-    reads: std::collections::BTreeMap<u16, String>,
-    writes: std::collections::BTreeMap<u16, String>,
-}
-
-fn first_uses(code: &[u8]) -> anyhow::Result<Uses> {
-    use gpuabi_agx_isa::{OperandKind, RegFile};
-    let mut uses = Uses {
-        reads: Default::default(),
-        writes: Default::default(),
-    };
-    let regs = |op: &gpuabi_agx_isa::Operand| -> Vec<u16> {
-        match op.kind {
-            OperandKind::Reg {
-                file: RegFile::Gpr,
-                base,
-                size,
-                count,
-            } => (base..base + size / 16 * count)
-                .map(|h| (h / 2) as u16)
-                .collect(),
-            _ => Vec::new(),
-        }
-    };
-    for (offset, ins) in gpuabi_agx_isa::decode(code)? {
-        let at = format!("offset {offset} `{ins}`");
-        for op in ins.srcs.iter().flatten() {
-            for r in regs(op) {
-                if !uses.writes.contains_key(&r) {
-                    uses.reads.entry(r).or_insert_with(|| at.clone());
-                }
-            }
-        }
-        for op in ins.dests.iter().flatten() {
-            for r in regs(op) {
-                uses.writes.entry(r).or_insert_with(|| at.clone());
-            }
-        }
-    }
-    Ok(uses)
-}
-
 /// Bytes of one vertex element of a format: the whole block (one 32-bit word for the
 /// packed and software-unpacked formats).
 fn element_bytes(format: &str) -> anyhow::Result<u32> {
@@ -311,6 +288,7 @@ struct Invocation {
 pub fn run_cmd(cmd: RunCommand) -> anyhow::Result<()> {
     match cmd {
         RunCommand::Vertex(a) => run_vertex(a),
+        RunCommand::Fragment(a) => super::agx_run_fragment::run_fragment(a),
     }
 }
 
@@ -342,68 +320,22 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         }
     };
     let n = slots(&key);
-    // The registers the main shader receives: r4 (compute), r5, r6 and each component read.
-    let mut handed: Vec<u16> = if key.hw { vec![5, 6] } else { vec![4, 5, 6] };
-    let mut attribs: Vec<_> = key.attribs.iter().filter(|x| x.components != 0).collect();
-    attribs.sort_by_key(|x| x.slot);
-    for at in &attribs {
-        for c in 0..4 {
-            if at.components >> c & 1 == 1 {
-                handed.push(8 + 4 * at.slot + c);
-            }
-        }
-    }
-    // Contract: the prolog writes only temporaries and what it hands over; the main shader
-    // reads only what was handed over.
-    let mut violations = Vec::new();
-    let prolog_use = first_uses(&code).map_err(|e| anyhow!("prolog: {e}"))?;
-    for (&r, at) in &prolog_use.writes {
-        if !matches!(r, 1..=4 | 7) && !handed.contains(&r) {
-            violations.push(format!(
-                "prolog: {at}: writes r{r}, which the main shader does not read"
-            ));
-        }
-    }
-    for (&r, at) in &prolog_use.reads {
-        if !(key.hw && (r == 5 || r == 6)) {
-            violations.push(format!(
-                "prolog: {at}: reads r{r} before writing it (not an ABI input)"
-            ));
-        }
-    }
-    for &r in &handed {
-        if !prolog_use.writes.contains_key(&r) && !(key.hw && (r == 5 || r == 6)) {
-            violations.push(format!(
-                "prolog does not write r{r}, which the main shader reads"
-            ));
-        }
-    }
+    let handed = vertex_handed_over(&key);
+    let attribs = {
+        let mut v: Vec<_> = key.attribs.iter().filter(|x| x.components != 0).collect();
+        v.sort_by_key(|x| x.slot);
+        v
+    };
+    let mut violations: Vec<Violation> =
+        check_vertex_prolog(&key, &code).map_err(|e| anyhow!("prolog: {e}"))?;
     if let Some(p) = &a.main {
         let name = p.display().to_string();
         let text =
             super::read_text(p).with_context(|| format!("--main {name}: cannot read the file"))?;
         let main = assemble(&text, &name)?.bytes;
-        let main_use = first_uses(&main).map_err(|e| anyhow!("main: {e}"))?;
-        for (&r, at) in &main_use.reads {
-            let poison = matches!(r, 0..=3 | 7) || (r == 4 && key.hw);
-            if poison {
-                violations.push(format!(
-                    "main: {at}: reads r{r}, which holds poison on entry (a prolog temporary)"
-                ));
-            } else if !handed.contains(&r) {
-                violations.push(format!(
-                    "main: {at}: reads r{r}, which the prolog does not hand over"
-                ));
-            }
-        }
-        for &r in handed.iter().filter(|&&r| r >= 8) {
-            if !main_use.reads.contains_key(&r) {
-                violations.push(format!(
-                    "prolog writes r{r}, which the main shader does not read (the key asks for more components than {name} reads)"
-                ));
-            }
-        }
+        violations.extend(check_vertex_main(&key, &main, &name).map_err(|e| anyhow!("main: {e}"))?);
     }
+    let mut stats = Stats::new(vec![("prolog".to_string(), 0..code.len())]);
 
     // Memory and uniforms.
     let mut base = State {
@@ -494,7 +426,10 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
                 st.set_gpr(l, 10, 32, u64::from(vid))?;
                 st.set_gpr(l, 12, 32, u64::from(instance))?;
             }
-            run(&code, &mut st, MAX_STEPS).map_err(|e| anyhow!("prolog: {e}"))?;
+            run_observed(&code, &mut st, MAX_STEPS, &mut |pc, ins, st| {
+                stats.observe(pc, ins, st)
+            })
+            .map_err(|e| anyhow!("prolog: {e}"))?;
             for l in 0..lanes as usize {
                 let regs: Vec<(u16, u32)> = handed
                     .iter()
@@ -532,10 +467,14 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
                     })
                 })
                 .collect();
-            serde_json::to_string_pretty(&serde_json::json!({
+            let mut v = serde_json::json!({
                 "invocations": inv,
-                "violations": violations,
-            }))?
+                "violations": violations.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            });
+            if a.stats {
+                v["stats"] = stats.json();
+            }
+            serde_json::to_string_pretty(&v)?
         }
         RunFormat::Text => {
             let mut s = String::new();
@@ -551,6 +490,9 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
                     i.instance_id,
                     regs.join(" ")
                 );
+            }
+            if a.stats {
+                s += &stats.text();
             }
             for v in &violations {
                 s += &format!("violation: {v}\n");

@@ -170,6 +170,7 @@ fn parse_fragment(v: &Value, at: &str) -> anyhow::Result<Fragment> {
     if obj.contains_key("coverage") {
         let c = field("coverage")? as u8 & f.all_samples();
         f.coverage = [c; LANES];
+        f.input_coverage = f.coverage;
     }
     Ok(f)
 }

@@ -473,17 +473,30 @@ fn png_out(flag: &str, mem: &Memory) -> Result<()> {
             buf.data.len()
         );
     }
-    let out = std::fs::File::create(&file)
-        .with_context(|| format!("--png {flag}: cannot create {file}"))?;
+    write_png(
+        &format!("--png {flag}"),
+        &file,
+        w,
+        h,
+        &buf.data[..need as usize],
+    )?;
+    eprintln!("wrote {file} ({w}x{h})");
+    Ok(())
+}
+
+/// Writes `w` × `h` RGBA8 pixels (row-major, 4 bytes each) to the PNG file `file`; errors
+/// start with `flag`.
+pub(super) fn write_png(flag: &str, file: &str, w: u32, h: u32, rgba: &[u8]) -> Result<()> {
+    let out =
+        std::fs::File::create(file).with_context(|| format!("{flag}: cannot create {file}"))?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(out), w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
     let mut writer = enc
         .write_header()
-        .with_context(|| format!("--png {flag}: cannot write {file}"))?;
+        .with_context(|| format!("{flag}: cannot write {file}"))?;
     writer
-        .write_image_data(&buf.data[..need as usize])
-        .with_context(|| format!("--png {flag}: cannot write {file}"))?;
-    eprintln!("wrote {file} ({w}x{h})");
+        .write_image_data(rgba)
+        .with_context(|| format!("{flag}: cannot write {file}"))?;
     Ok(())
 }

@@ -1,0 +1,210 @@
+//! The fragment prolog generator: from a fragment prolog key, the AGX code that runs once
+//! per pixel before the main fragment shader, as Mesa's `agx_nir_fs_prolog`
+//! (`src/asahi/lib/agx_nir_prolog_epilog.c`) builds it:
+//!
+//! 1. **API sample mask** other than 0xff: the samples outside the mask are killed with
+//!    `sample_mask killed, 0` (Mesa's `nir_discard_agx(mask ^ 0xff)`, lowered by
+//!    `agx_nir_lower_sample_mask`).
+//! 2. **Statistics**: `popcount(input_sample_mask)` is added atomically to the 32-bit
+//!    fragment-invocation counter (`agx_nir_lower_stats_fs`). A helper invocation covers no
+//!    sample, so it adds 0 and the counter is the same with or without a helper check.
+//! 3. **Cull distances** (`agx_nir_lower_cull_distance_fs`): the vertex shader exports
+//!    `cull ≥ 0 ? 1.0 : 0.0` per distance as a varying; it is 0 at every vertex (the
+//!    primitive is culled) exactly when its plane `(a, b, c)` is all zero. Distance `i` is
+//!    read with `ldcf` from coefficient register `cf_base + i` (gpuabi's reading of the
+//!    linker appending the prolog's bindings after the main shader's, one register per
+//!    component); a float is ±0 when its bits shifted left by one are 0. Any culled
+//!    distance kills every sample.
+//! 4. **Polygon stipple**: the pattern word of row `y mod 32` is loaded and bit
+//!    `(~x) mod 32` extracted (X reversed, `agx_nir_lower_poly_stipple`); when it is 0 every
+//!    sample is killed (`nir_demote_if`, lowered to `sample_mask` with a selected target).
+//!    The pixel coordinates are `thread_in_grid_x`/`_y`, which Mesa's `agx_compile.c` reads
+//!    for `load_pixel_coord`.
+//! 5. **Tests**: when the key runs the depth/stencil tests (`run_zs_tests`) and the prolog
+//!    discards, `sample_mask 255, 255` runs them for the samples still alive at the end
+//!    (`lower_tests_zs` turning `load_shader_part_tests_zs_agx` into 0xff).
+//!
+//! The counter's and the pattern's addresses come through the root descriptor, whose
+//! 64-bit address is in uniform halves 12..15 (`u6_u7`). Decision: Mesa's GL driver keeps
+//! both in its `agx_draw_uniforms` record, whose layout is the driver's own; gpuabi fixes
+//! the record as two 64-bit pointers, the counter's address at byte
+//! [`ROOT_PS_INVOCATIONS`] and the 32-word stipple pattern's at byte
+//! [`ROOT_POLYGON_STIPPLE`]. Temporaries are `r2`…`r6` (the prolog has no register inputs
+//! and may clobber anything).
+
+use gpuabi_agx_isa::assemble;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::abi::FUNI_ROOT;
+use crate::prolog::register_use;
+
+/// Byte offset in the root descriptor of the fragment-invocation counter's 64-bit address.
+pub const ROOT_PS_INVOCATIONS: u32 = 0;
+/// Byte offset in the root descriptor of the polygon-stipple pattern's 64-bit address.
+pub const ROOT_POLYGON_STIPPLE: u32 = 8;
+/// Every sample of a pixel (the `sample_mask` target and the key's "no mask" value).
+pub const ALL_SAMPLES: u8 = 0xff;
+
+/// A fragment prolog key (Mesa's `agx_fs_prolog_key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FsPrologKey {
+    /// Samples the API's sample mask keeps (0xff: all).
+    pub api_sample_mask: u8,
+    /// Count fragment invocations.
+    pub statistics: bool,
+    /// Apply the GL polygon stipple.
+    pub polygon_stipple: bool,
+    /// Cull distances to test (0: none).
+    pub cull_distance_size: u8,
+    /// The prolog runs the depth/stencil tests (neither the main shader nor the epilog
+    /// does).
+    pub run_zs_tests: bool,
+    /// First coefficient register of the cull-distance varyings.
+    pub cf_base: u8,
+}
+
+impl Default for FsPrologKey {
+    /// A key that asks for nothing.
+    fn default() -> FsPrologKey {
+        FsPrologKey {
+            api_sample_mask: ALL_SAMPLES,
+            statistics: false,
+            polygon_stipple: false,
+            cull_distance_size: 0,
+            run_zs_tests: false,
+            cf_base: 0,
+        }
+    }
+}
+
+/// Largest number of cull distances accepted: 8, the combined clip and cull distance count
+/// GL requires at least (`GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES`); a gpuabi limit.
+pub const MAX_CULL_DISTANCES: u8 = 8;
+
+/// A key the generator cannot turn into code.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FsPrologError {
+    /// More cull distances than accepted, or coefficient registers past cf255.
+    #[error("{0}")]
+    CullDistances(String),
+    /// Generated text that does not assemble: a defect of the generator.
+    #[error("generated code does not assemble: {0}")]
+    Assemble(String),
+}
+
+/// A generated fragment prolog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FsProlog {
+    /// Assembly text in Mesa's syntax, one instruction a line.
+    pub text: String,
+    /// Machine code.
+    #[serde(skip)]
+    pub code: Vec<u8>,
+    /// GPR halves used: one past the highest half read or written.
+    pub gpr_halves: u16,
+    /// GPR halves read before written (none for a generated prolog).
+    pub reads: Vec<u16>,
+    /// GPR halves written.
+    pub writes: Vec<u16>,
+}
+
+/// The root descriptor as a memory base operand (`du6`).
+fn root() -> String {
+    format!("du{}", FUNI_ROOT.first_half / 2)
+}
+
+/// Generates the fragment prolog of `key`.
+pub fn fragment_prolog(key: &FsPrologKey) -> Result<FsProlog, FsPrologError> {
+    if key.cull_distance_size > MAX_CULL_DISTANCES {
+        return Err(FsPrologError::CullDistances(format!(
+            "{} cull distances (at most {MAX_CULL_DISTANCES})",
+            key.cull_distance_size
+        )));
+    }
+    if u16::from(key.cf_base) + u16::from(key.cull_distance_size) > 256 {
+        return Err(FsPrologError::CullDistances(format!(
+            "cull distances from cf{} run past cf255",
+            key.cf_base
+        )));
+    }
+    let mut text = String::new();
+    let mut line = |s: String| {
+        text.push_str(&s);
+        text.push('\n');
+    };
+    let mut discards = false;
+    if key.api_sample_mask != ALL_SAMPLES {
+        line(format!("sample_mask {}, 0", !key.api_sample_mask));
+        discards = true;
+    }
+    if key.statistics {
+        line("mov r2l, input_sample_mask".into());
+        line("popcnt r3, r2l".into());
+        line(format!(
+            "load r4_r5, {}, {}, i32, xy, a",
+            root(),
+            ROOT_PS_INVOCATIONS / 4
+        ));
+        line("wait a".into());
+        line("atomic _, r3, dr4, 0, add, a".into());
+    }
+    if key.cull_distance_size != 0 {
+        line("ldimm r6, 0".into());
+        for i in 0..key.cull_distance_size {
+            line(format!(
+                "ldcf r2_r3_r4, cf{}",
+                u16::from(key.cf_base) + u16::from(i)
+            ));
+            line("or r5, r2, r3".into());
+            line("or r5, r5, r4".into());
+            line("shl r5, r5, 1".into());
+            line(format!("csel r6, r5, 0, {ALL_SAMPLES}, r6, ieq"));
+        }
+        line("sample_mask r6l, 0".into());
+        discards = true;
+    }
+    if key.polygon_stipple {
+        line("mov r2, thread_in_grid_x".into());
+        line("mov r3, thread_in_grid_y".into());
+        line("and r3, r3, 31".into());
+        line(format!(
+            "load r4_r5, {}, {}, i32, xy, a",
+            root(),
+            ROOT_POLYGON_STIPPLE / 4
+        ));
+        line("wait a".into());
+        line("load r6, dr4, r3, i32, x, a".into());
+        line("wait a".into());
+        line("not r2, r2".into());
+        line("and r2, r2, 31".into());
+        line("bfeil r6, 0, r6, r2, 1".into());
+        line(format!("csel r6, r6, 0, {ALL_SAMPLES}, 0, ieq"));
+        line("sample_mask r6l, 0".into());
+        discards = true;
+    }
+    if key.run_zs_tests && discards {
+        line(format!("sample_mask {ALL_SAMPLES}, {ALL_SAMPLES}"));
+    }
+    let program =
+        assemble(&text, "fs_prolog.s").map_err(|e| FsPrologError::Assemble(e.to_string()))?;
+    let (reads, writes) =
+        register_use(&program.bytes).map_err(|e| FsPrologError::Assemble(e.to_string()))?;
+    let gpr_halves = reads
+        .iter()
+        .chain(&writes)
+        .map(|h| h + 1)
+        .max()
+        .unwrap_or(0);
+    Ok(FsProlog {
+        text: program
+            .instructions
+            .iter()
+            .map(|(_, _, i)| format!("{i}\n"))
+            .collect(),
+        code: program.bytes,
+        gpr_halves,
+        reads,
+        writes,
+    })
+}

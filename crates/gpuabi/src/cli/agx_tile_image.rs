@@ -1,0 +1,90 @@
+//! Reading render targets back from the simulated tile: where a target sits, and render
+//! target 0 as 8-bit RGBA for `--png`.
+
+use anyhow::anyhow;
+use gpuabi_agx::tilebuffer::{rt_format, TileBufferLayout};
+use gpuabi_agx_isa::assemble;
+use gpuabi_agx_sim::{Fragment, State, LANES};
+
+/// Where render target `rt` sits in the tile: its physical format as the `ld_tile`
+/// syntax names it (`u8norm`), its byte offset in the sample and its size; `None` when
+/// unbound or spilled.
+pub(super) fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
+    let p = layout
+        .render_targets
+        .iter()
+        .find(|p| usize::from(p.rt) == rt)?;
+    Some((p.physical.to_lowercase(), p.offset_bytes?, p.size_bytes))
+}
+
+/// Render target 0 of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
+/// `ld_tile` into 32-bit registers; floats clamped to [0, 1] and rounded, integers clamped
+/// to 0..255, sRGB bytes taken as stored; components the format lacks are 0 (alpha 255).
+pub(super) fn rt0_rgba(
+    frag: &Fragment,
+    layout: &TileBufferLayout,
+    format: &str,
+) -> anyhow::Result<Vec<u8>> {
+    let (canon, comps, _) = rt_format(format)?;
+    let (fmt, offset, _) =
+        placement(layout, 0).ok_or_else(|| anyhow!("render target 0 is not in the tile"))?;
+    let pixels = (frag.width * frag.height) as usize;
+    let mut out = vec![0u8; pixels * 4];
+    let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
+    let signed = canon.ends_with("_SINT");
+    let srgb = canon.ends_with("_SRGB");
+    let masks = ["x", "xy", "xyz", "xyzw"];
+    let regs = ["r10", "r10_r11", "r10_r11_r12", "r10_r11_r12_r13"];
+    let k = (comps as usize).clamp(1, 4) - 1;
+    let code = assemble(
+        &format!("ld_tile {}, 0, 1, {offset}, {fmt}, {}\n", regs[k], masks[k]),
+        "png.s",
+    )?
+    .bytes;
+    for start in (0..pixels).step_by(LANES) {
+        let mut st = State {
+            frag: Some(Box::new(frag.clone())),
+            ..State::default()
+        };
+        let n = (pixels - start).min(LANES);
+        st.exec = if n == LANES { u32::MAX } else { (1 << n) - 1 };
+        if let Some(f) = st.frag.as_deref_mut() {
+            for l in 0..n {
+                let p = (start + l) as u32;
+                f.pixel[l] = ((p % frag.width) as u16, (p / frag.width) as u16);
+            }
+        }
+        gpuabi_agx_sim::run(&code, &mut st, 16)?;
+        for l in 0..n {
+            let px = &mut out[(start + l) * 4..(start + l) * 4 + 4];
+            px[3] = 255;
+            for (c, v) in px.iter_mut().enumerate().take(comps.min(4) as usize) {
+                let bits = st.read_gpr(l, 20 + 2 * c as u32, 32)? as u32;
+                *v = if srgb {
+                    let (x, y) = p_of(start + l, frag.width);
+                    frag.byte(x, y, 0, offset + c as u32, 1)
+                        .map_or(0, |i| frag.tib[i])
+                } else if integer {
+                    let v = if signed {
+                        i64::from(bits as i32)
+                    } else {
+                        i64::from(bits)
+                    };
+                    v.clamp(0, 255) as u8
+                } else {
+                    let x = f32::from_bits(bits);
+                    if x.is_nan() {
+                        0
+                    } else {
+                        (x.clamp(0.0, 1.0) * 255.0).round() as u8
+                    }
+                };
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn p_of(p: usize, width: u32) -> (u32, u32) {
+    (p as u32 % width, p as u32 / width)
+}
