@@ -321,7 +321,7 @@ pub fn check_fs_prolog(code: &[u8]) -> Result<Vec<Violation>, DecodeError> {
 
 /// Whether the epilog of a key may read GPR half `h`; when not, why (completing "reads
 /// rN …").
-fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), &'static str> {
+fn epilog_input(key: &EpilogKey, h: u16) -> Result<(), &'static str> {
     let within = |r: gpuabi_layout::reg::AgxRange| (r.first_half..r.end_half()).contains(&h);
     let allowed = |cond: bool, why: &'static str| if cond { Ok(()) } else { Err(why) };
     if within(FOUT_Z) {
@@ -337,7 +337,7 @@ fn epilog_input(key: &EpilogKey, sample_shading: bool, h: u16) -> Result<(), &'s
         );
     }
     if within(FIN_SAMPLE_MASK) {
-        return allowed(sample_shading, "without sample_shading in the key");
+        return allowed(key.sample_shading, "without sample_shading in the key");
     }
     if within(NESTING_COUNTER) {
         return Err("(the nesting counter, not an epilog input)");
@@ -377,18 +377,14 @@ fn reads_src1(eqs: &[Equation; 2]) -> bool {
     })
 }
 
-/// Checks an epilog's code against `key`; `sample_shading` says whether the main shader
-/// shades per sample (and hands `r1l` over). Both halves of a register read by one
+/// Checks an epilog's code against `key` (under `sample_shading` the main shader hands
+/// `r1l`, the sample, over). Both halves of a register read by one
 /// instruction for one reason are one violation naming the register (`r2`).
-pub fn check_epilog(
-    key: &EpilogKey,
-    sample_shading: bool,
-    code: &[u8],
-) -> Result<Vec<Violation>, DecodeError> {
+pub fn check_epilog(key: &EpilogKey, code: &[u8]) -> Result<Vec<Violation>, DecodeError> {
     let uses = first_uses(code)?;
     let mut grouped: BTreeMap<(usize, u16, &'static str), (Vec<u16>, Site)> = BTreeMap::new();
     for (&h, at) in &uses.reads {
-        if let Err(why) = epilog_input(key, sample_shading, h) {
+        if let Err(why) = epilog_input(key, h) {
             grouped
                 .entry((at.offset, h / 2, why))
                 .or_insert((Vec::new(), at.clone()))

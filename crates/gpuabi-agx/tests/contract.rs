@@ -37,7 +37,7 @@ fn key(rts: Vec<Option<EpilogRt>>) -> EpilogKey {
         alpha_to_one: false,
         broadcast_rt0: false,
         rts,
-        unsupported: Vec::new(),
+        ..EpilogKey::default()
     }
 }
 
@@ -45,7 +45,7 @@ fn key(rts: Vec<Option<EpilogRt>>) -> EpilogKey {
 fn an_epilog_reading_r3h_without_the_forced_early_mask_is_reported() {
     let k = key(vec![rt("R8G8B8A8_UNORM", 0, 32)]);
     let epilog = code("mov r36, r4\nst_tile r4_r5_r6_r7, 0, r3h, 0, u8norm, xyzw\n");
-    let v = check_epilog(&k, false, &epilog).unwrap();
+    let v = check_epilog(&k, &epilog).unwrap();
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!(v[0].part, "epilog");
     assert_eq!(v[0].register, "r3h");
@@ -59,7 +59,7 @@ fn an_epilog_reading_r3h_without_the_forced_early_mask_is_reported() {
         sample_mask_after_force_early: true,
         ..k
     };
-    assert!(check_epilog(&k, false, &epilog).unwrap().is_empty());
+    assert!(check_epilog(&k, &epilog).unwrap().is_empty());
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn epilog_inputs_follow_the_key() {
         "mov r40, r2\nmov r41l, r3l\nmov r41h, r1l\nmov r42, r9\nmov r43l, r12l\n\
          mov r43h, r13h\nmov r44, r14\nmov r45, r7\n",
     );
-    let v = check_epilog(&k, false, &epilog).unwrap();
+    let v = check_epilog(&k, &epilog).unwrap();
     let got: Vec<(&str, usize)> = v
         .iter()
         .map(|v| (v.register.as_str(), v.site.as_ref().unwrap().offset))
@@ -88,9 +88,10 @@ fn epilog_inputs_follow_the_key() {
         write_z: true,
         write_s: true,
         loc0_w_1: true,
+        sample_shading: true,
         ..k
     };
-    let v = check_epilog(&k, true, &epilog).unwrap();
+    let v = check_epilog(&k, &epilog).unwrap();
     let got: Vec<&str> = v.iter().map(|v| v.register.as_str()).collect();
     // Under loc0_w_1 location 0's alpha (r7) is not exported.
     assert_eq!(got, ["r9", "r14", "r7"]);
@@ -102,7 +103,7 @@ fn a_dual_source_blend_may_read_location_1() {
     let mut rt0 = rt("R8G8B8A8_UNORM", 0, 32).unwrap();
     let epilog = code("fmul r40, r4, r8\n");
     let k = key(vec![Some(rt0.clone())]);
-    let v = check_epilog(&k, false, &epilog).unwrap();
+    let v = check_epilog(&k, &epilog).unwrap();
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].register, "r8");
     rt0.blend = Some([
@@ -113,7 +114,7 @@ fn a_dual_source_blend_may_read_location_1() {
         },
         Equation::REPLACE,
     ]);
-    assert!(check_epilog(&key(vec![Some(rt0)]), false, &epilog)
+    assert!(check_epilog(&key(vec![Some(rt0)]), &epilog)
         .unwrap()
         .is_empty());
 }
@@ -123,7 +124,7 @@ fn epilogs_read_only_the_abi_uniform_halves() {
     let k = key(vec![rt("R8G8B8A8_UNORM", 0, 32)]);
     // u2..u5 are the blend constant; u8 (halves 16, 17) belongs to the main shader.
     let epilog = code("fmul r40, r4, u2\nfmul r41, r5, u8\nmov r42l, u9h\n");
-    let v = check_epilog(&k, false, &epilog).unwrap();
+    let v = check_epilog(&k, &epilog).unwrap();
     let got: Vec<(&str, usize)> = v
         .iter()
         .map(|v| (v.register.as_str(), v.site.as_ref().unwrap().offset))
@@ -159,7 +160,7 @@ fn epilog_keys() -> Vec<EpilogKey> {
 fn generated_epilogs_keep_their_contract() {
     for k in epilog_keys() {
         let e = fragment_epilog(&k).unwrap();
-        let v = check_epilog(&k, false, &e.code).unwrap();
+        let v = check_epilog(&k, &e.code).unwrap();
         assert!(v.is_empty(), "{k:?}: {v:?}");
     }
 }

@@ -217,13 +217,3 @@ pub(super) fn key_blend_constant(file: &str, text: &str) -> anyhow::Result<Optio
         .map(|v| floats::<4>(file, "blend_constant", v))
         .transpose()
 }
-
-/// Whether a key file asks for sample shading (`sample_shading = true`).
-pub(super) fn key_sample_shading(file: &str, text: &str) -> anyhow::Result<bool> {
-    let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
-    match t.get("sample_shading") {
-        None => Ok(false),
-        Some(Value::Boolean(b)) => Ok(*b),
-        Some(_) => bail!("{file}: sample_shading: expected true or false"),
-    }
-}

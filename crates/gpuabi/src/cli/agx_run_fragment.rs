@@ -28,9 +28,7 @@ use gpuabi_agx::tilebuffer::tilebuffer_layout;
 use gpuabi_agx_isa::{assemble, Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 
-use super::agx_fragment_files::{
-    key_blend_constant, key_sample_shading, parse_draw, parse_outputs,
-};
+use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
 use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
 use super::agx_tile_image::{placement, rt0_rgba};
@@ -146,7 +144,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
     let ktext =
         super::read_text(&a.key).with_context(|| format!("{kname}: cannot read the file"))?;
     let key: EpilogKey = super::agx_epilog::parse_key(&kname, &ktext)?;
-    let sample_shading = key_sample_shading(&kname, &ktext)?;
+    let sample_shading = key.sample_shading;
     let dname = a.draw.display().to_string();
     let dtext =
         super::read_text(&a.draw).with_context(|| format!("{dname}: cannot read the file"))?;
@@ -203,8 +201,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
     if let Some(p) = &prolog {
         violations.extend(check_fs_prolog(p).map_err(|e| anyhow!("prolog: {e}"))?);
     }
-    violations
-        .extend(check_epilog(&key, sample_shading, &epilog).map_err(|e| anyhow!("epilog: {e}"))?);
+    violations.extend(check_epilog(&key, &epilog).map_err(|e| anyhow!("epilog: {e}"))?);
 
     let linked = link(&LinkInput {
         prolog: prolog.as_deref().map(|code| Part {
