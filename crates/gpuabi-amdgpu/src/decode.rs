@@ -160,8 +160,17 @@ impl Operands<'_> {
             })
     }
 
-    fn vgpr(&self, num: u64, dwords: u8) -> Operand {
-        Operand::Reg(RegRange::new(RegFile::Vgpr, num as u16, u16::from(dwords)))
+    fn vgpr(&self, num: u64, dwords: u8) -> Result<Operand, String> {
+        if num + u64::from(dwords) > 256 {
+            return Err(format!(
+                "a tuple of {dwords} VGPRs from v{num} goes past v255"
+            ));
+        }
+        Ok(Operand::Reg(RegRange::new(
+            RegFile::Vgpr,
+            num as u16,
+            u16::from(dwords),
+        )))
     }
 
     /// A source operand code (9-bit in vector formats, 8-bit in scalar ones) for a slot of
@@ -169,7 +178,7 @@ impl Operands<'_> {
     fn src(&mut self, code: u64, kind: Kind) -> Result<Operand, String> {
         let dwords = self.dwords(kind);
         if code >= u64::from(VGPR_BASE) {
-            return Ok(self.vgpr(code - u64::from(VGPR_BASE), dwords));
+            return self.vgpr(code - u64::from(VGPR_BASE), dwords);
         }
         let code16 = code as u16;
         if code16 == LITERAL {
@@ -286,6 +295,9 @@ fn decode_one(
                 None => {}
                 Some(Kind::Label) => {
                     let to = offset as i64 + 4 + 4 * i64::from(simm as i16);
+                    if to < 0 {
+                        return Err(format!("branch to byte {to}, before the start of the code"));
+                    }
                     branch = Some(to);
                     ops.push(Operand::Expr(Box::new(Expr::label(label_name(to as u32)))));
                 }
@@ -314,7 +326,7 @@ fn decode_one(
             for kind in info.dsts {
                 ops.push(match kind {
                     Kind::MaskDst => vcc.clone(),
-                    Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n),
+                    Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
                     k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
                 });
             }
@@ -326,7 +338,7 @@ fn decode_one(
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
                     }
-                    (k, _) => o.vgpr(f.get(Field::Vsrc1), o.dwords(*k)),
+                    (k, _) => o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?,
                 });
             }
         }
@@ -334,7 +346,7 @@ fn decode_one(
             for (i, kind) in info.dsts.iter().enumerate() {
                 let field = if i == 0 { Field::Vdst } else { Field::Sdst };
                 ops.push(match kind {
-                    Kind::VDst(n) => o.vgpr(f.get(field), *n),
+                    Kind::VDst(n) => o.vgpr(f.get(field), *n)?,
                     k => o.sreg(f.get(field), o.dwords(*k))?,
                 });
             }
@@ -354,17 +366,13 @@ fn decode_one(
         Encoding::Mubuf => {
             mods.offen = f.get(Field::Offen) == 1;
             mods.idxen = f.get(Field::Idxen) == 1;
-            let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords());
+            let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords())?;
             let addr = if mods.offen || mods.idxen {
-                o.vgpr(f.get(Field::Vaddr), 1)
+                o.vgpr(f.get(Field::Vaddr), 1)?
             } else {
                 Operand::Off
             };
-            if !op.is_store() {
-                ops.push(data.clone());
-            } else {
-                ops.push(data);
-            }
+            ops.push(data);
             ops.push(addr);
             ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
             ops.push(o.src(f.get(Field::Soffset), Kind::BufSOffset)?);
@@ -376,9 +384,9 @@ fn decode_one(
             let saddr_code = f.get(Field::Saddr);
             let (addr, saddr) = match info.format {
                 Format::Global if saddr_code == null => {
-                    (o.vgpr(f.get(Field::Addr), 2), Some(Operand::Off))
+                    (o.vgpr(f.get(Field::Addr), 2)?, Some(Operand::Off))
                 }
-                Format::Global => (o.vgpr(f.get(Field::Addr), 1), Some(o.sreg(saddr_code, 2)?)),
+                Format::Global => (o.vgpr(f.get(Field::Addr), 1)?, Some(o.sreg(saddr_code, 2)?)),
                 Format::Scratch => {
                     let vaddr = if target == Target::Gfx1100 {
                         f.get(Field::Sve) == 1
@@ -386,7 +394,7 @@ fn decode_one(
                         saddr_code == null
                     };
                     let addr = if vaddr {
-                        o.vgpr(f.get(Field::Addr), 1)
+                        o.vgpr(f.get(Field::Addr), 1)?
                     } else {
                         Operand::Off
                     };
@@ -400,14 +408,14 @@ fn decode_one(
                     };
                     (addr, Some(saddr))
                 }
-                _ => (o.vgpr(f.get(Field::Addr), 2), None),
+                _ => (o.vgpr(f.get(Field::Addr), 2)?, None),
             };
-            let data = o.vgpr(f.get(Field::Data), op.mem_dwords());
+            let data = o.vgpr(f.get(Field::Data), op.mem_dwords())?;
             if op.is_store() {
                 ops.push(addr);
                 ops.push(data);
             } else {
-                ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords()));
+                ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords())?);
                 ops.push(addr);
             }
             ops.extend(saddr);
@@ -579,4 +587,69 @@ pub fn decode_with_symbols(
     }
     push_labels(&mut program, bytes.len() as u32);
     Ok(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::{parse, print};
+
+    fn bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn decodes_branches_into_labels() {
+        // GCN3 ISA: s_nop 0 = SOPP op 0, s_branch = SOPP op 2 with SIMM16 = -2 (back to
+        // the s_nop: 4 + 4 * -2 = -4 bytes from the branch), s_endpgm = SOPP op 1.
+        let code = bytes(&[0xbf80_0000, 0xbf82_fffe, 0xbf81_0000]);
+        let p = decode(&code, Target::Gfx8, WaveSize::W64).unwrap();
+        assert_eq!(print(&p), ".L_0:\n\ts_nop 0\n\ts_branch .L_0\n\ts_endpgm\n");
+        let symbols = [("main".to_string(), 0)];
+        let p = decode_with_symbols(&code, Target::Gfx8, WaveSize::W64, &symbols).unwrap();
+        assert_eq!(print(&p), "main:\n\ts_nop 0\n\ts_branch main\n\ts_endpgm\n");
+    }
+
+    #[test]
+    fn errors_name_the_byte_offset() {
+        let t = Target::Gfx1030;
+        let w = WaveSize::W32;
+        let e = decode(&[0, 0, 0x81, 0xbf, 0x00, 0x00], t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("truncated: 2 bytes left"), "{e}");
+        // A VOP3 word without its second dword.
+        let e = decode(&bytes(&[0xd503_0000]), t, w).unwrap_err();
+        assert_eq!(e.offset, 0);
+        assert!(e.message.contains("takes 8 bytes, 4 are left"), "{e}");
+        // `v_mov_b32 v0, <literal>` without the literal.
+        let e = decode(&bytes(&[0xbf81_0000, 0x7e00_02ff]), t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("literal constant is missing"), "{e}");
+        // EXP (0b111110) is not a format of the model.
+        let e = decode(&bytes(&[0xbf81_0000, 0xf800_0000, 0]), t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("unknown encoding 0xf8000000"), "{e}");
+        // SOP1 opcode 0x7f does not exist in the table.
+        let e = decode(&bytes(&[0xbe80_7f00]), t, w).unwrap_err();
+        assert!(e.message.contains("unknown Sop1 opcode 0x7f"), "{e}");
+        // A branch into the middle of nowhere.
+        let e = decode(&bytes(&[0xbf82_0010]), t, w).unwrap_err();
+        assert!(e.message.contains("branch to byte 68"), "{e}");
+        // `s_endpgm 1`: a SIMM16 the model does not represent.
+        let e = decode(&bytes(&[0xbf81_0001]), t, w).unwrap_err();
+        assert!(e.message.contains("does not represent"), "{e}");
+    }
+
+    #[test]
+    fn modifiers_the_model_lacks_are_errors() {
+        // v_add_f32_e64 v0, v1, v2 with clamp (bit 15), RDNA2 VOP3.
+        let code = bytes(&[0xd503_8000, 0x0002_0501]);
+        let e = decode(&code, Target::Gfx1030, WaveSize::W32).unwrap_err();
+        assert!(e.message.contains("v_add_f32_e64 v0, v1, v2"), "{e}");
+        let plain = bytes(&[0xd503_0000, 0x0002_0501]);
+        let p = decode(&plain, Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(print(&p), "\tv_add_f32_e64 v0, v1, v2\n");
+        let again = parse(&print(&p), Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(crate::encode(&again).unwrap(), plain);
+    }
 }
