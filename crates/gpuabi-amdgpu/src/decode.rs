@@ -506,7 +506,7 @@ pub fn decode(bytes: &[u8], target: Target, wave: WaveSize) -> Result<Program, D
 
 /// Like [`decode()`], with named symbols (from an object file) placed at their offsets;
 /// branches to a symbol use its name. Symbols outside the code or inside an instruction
-/// are an error.
+/// are an error; a name given twice labels its first offset only.
 pub fn decode_with_symbols(
     bytes: &[u8],
     target: Target,
@@ -536,9 +536,13 @@ pub fn decode_with_symbols(
         at += insts.last().map(|(_, d)| d.size).unwrap_or(4);
     }
     // Labels: symbols first (in the order given), then branch targets without one.
+    // A name defined twice (local symbols of different files) labels its first offset only.
     let mut names: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
     for (name, off) in symbols {
-        names.entry(*off).or_default().push(name.clone());
+        if seen.insert(name.as_str()) {
+            names.entry(*off).or_default().push(name.clone());
+        }
     }
     let boundaries: std::collections::HashSet<usize> = insts
         .iter()

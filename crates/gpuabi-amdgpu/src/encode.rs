@@ -6,6 +6,7 @@
 //! encoding an instruction takes (32-bit or VOP3) is [`crate::encoding::uses_vop3`]'s, the
 //! rule the layout of programs already follows.
 
+use gpuabi_layout::reg::RegFile;
 use smallvec::SmallVec;
 
 use crate::encoding::uses_vop3;
@@ -99,7 +100,7 @@ pub const LITERAL: u16 = 255;
 /// VGPR `n` is operand code 256 + n in 9-bit source fields.
 pub const VGPR_BASE: u16 = 256;
 
-/// What the encoder needs besides the instruction: the target, the wave size, the address
+/// What the encoder needs besides the instruction: the target, the address
 /// of the instruction and a way to evaluate label expressions.
 struct Ctx<'a> {
     target: Target,
@@ -113,9 +114,7 @@ impl Ctx<'_> {
     /// same codes below 256).
     fn src(&mut self, operand: &Operand, dwords: u8) -> Result<u64, String> {
         let code = match operand {
-            Operand::Reg(r) if r.file() == gpuabi_layout::reg::RegFile::Vgpr => {
-                VGPR_BASE + r.first.num
-            }
+            Operand::Reg(r) if r.file() == RegFile::Vgpr => VGPR_BASE + r.first.num,
             Operand::Reg(r) => r.first.num,
             Operand::Special(s) => s.code(self.target),
             Operand::Imm(imm) => match imm.inline_code(dwords) {
@@ -169,9 +168,7 @@ impl Ctx<'_> {
     /// The number of a VGPR operand.
     fn vgpr(&self, operand: &Operand) -> Result<u64, String> {
         match operand {
-            Operand::Reg(r) if r.file() == gpuabi_layout::reg::RegFile::Vgpr => {
-                Ok(u64::from(r.first.num))
-            }
+            Operand::Reg(r) if r.file() == RegFile::Vgpr => Ok(u64::from(r.first.num)),
             _ => Err(format!("expected a VGPR, found `{operand}`")),
         }
     }
@@ -187,9 +184,7 @@ impl Ctx<'_> {
     /// A scalar register's code (destinations, bases); `off` is `null`.
     fn sreg(&self, operand: &Operand) -> Result<u64, String> {
         match operand {
-            Operand::Reg(r) if r.file() == gpuabi_layout::reg::RegFile::Sgpr => {
-                Ok(u64::from(r.first.num))
-            }
+            Operand::Reg(r) if r.file() == RegFile::Sgpr => Ok(u64::from(r.first.num)),
             Operand::Special(s) => Ok(u64::from(s.code(self.target))),
             Operand::Off => Ok(u64::from(Special::Null.code(self.target))),
             _ => Err(format!("expected a scalar register, found `{operand}`")),

@@ -19,7 +19,7 @@ use gpuabi_amdgpu::{decode, encode, Program, Target, WaveSize};
 
 /// Forms the generated corpus does not produce (it varies one operand at a time from a
 /// plain form): global accesses without an SGPR base, scratch with an SGPR offset only, a
-/// backward branch, `s_waitcnt` at the counters' limits, padding.
+/// backward branch, `s_waitcnt` at the counters' limits, padding, `dlc`.
 fn extra_lines(target: Target) -> &'static str {
     match target {
         Target::Gfx8 => {
@@ -43,9 +43,21 @@ fn extra_lines(target: Target) -> &'static str {
     }
 }
 
+/// The inline constant 1/(2π) in 32- and 64-bit operands (decoded, it prints as a float
+/// that must select the same inline constant again).
+const INV_2PI: &str = "\tv_mov_b32 v0, 0.15915494\n\tv_add_f32_e64 v0, 0.15915494, -v1\n\
+                       \ts_mov_b64 s[0:1], 0.15915494309189532\n\
+                       \tv_cmp_eq_u64 VCC, 0.15915494309189532, v[0:1]\n";
+
 fn corpus(target: Target, wave: WaveSize) -> String {
     let mut text = generated_corpus(target, wave);
     text.push_str(extra_lines(target));
+    let vcc = if wave == WaveSize::W64 {
+        "vcc"
+    } else {
+        "vcc_lo"
+    };
+    text.push_str(&INV_2PI.replace("VCC", vcc));
     text
 }
 
