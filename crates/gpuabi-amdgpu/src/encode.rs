@@ -434,7 +434,9 @@ pub fn encode_inst(
                     let saddr = saddr.unwrap_or(&Operand::Off);
                     let code = match (addr, saddr, target) {
                         // RDNA2 marks "no address register at all" with SADDR = 0x7f
-                        // (`exec_hi`), as LLVM's AMDGPU assembler does for gfx10.
+                        // (`exec_hi`), the value LLVM gives gfx10 scratch instructions with
+                        // neither address (llvm/lib/Target/AMDGPU/FLATInstructions.td, the
+                        // gfx10 encodings); `null` (0x7d) means "no SGPR" next to a VGPR.
                         (Operand::Off, Operand::Off, Target::Gfx1030) => {
                             u64::from(Special::ExecHi.code(target))
                         }
