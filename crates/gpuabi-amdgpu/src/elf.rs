@@ -169,6 +169,8 @@ pub struct Text {
     pub symbols: Vec<(String, u32)>,
     /// The target of `EF_AMDGPU_MACH`, if the machine model has it.
     pub target: Option<Target>,
+    /// How many relocations apply to `.text` (their bytes hold zeros until linked).
+    pub relocations: usize,
 }
 
 /// Reads the `.text` section of an AMDGPU ELF64 object.
@@ -209,5 +211,6 @@ pub fn read_text(data: &[u8]) -> Result<Text, ElfError> {
         code,
         symbols,
         target: target_of_flags(e_flags.0),
+        relocations: section.relocations().count(),
     })
 }

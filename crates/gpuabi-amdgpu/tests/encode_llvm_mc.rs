@@ -162,6 +162,7 @@ fn llvm_mc_objects_decode_and_reencode() {
         let object = assemble(&text, target, wave, &format!("obj-{name}")).unwrap();
         let t = read_text(&object).unwrap();
         assert_eq!(t.target, Some(target), "{name}: e_flags");
+        assert_eq!(t.relocations, 0, "{name}");
         let program = decode_with_symbols(&t.code, target, wave, &t.symbols)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(encode(&program).unwrap(), t.code, "{name}");
@@ -171,6 +172,10 @@ fn llvm_mc_objects_decode_and_reencode() {
         count += 1;
     }
     assert!(count >= 2, "example programs in {}", dir.display());
+    // A reference to an undefined symbol leaves a relocation, which the reader counts.
+    let text = "\t.text\nmain:\n\ts_mov_b32 s0, other\n\ts_endpgm\n";
+    let object = assemble(text, Target::Gfx1030, WaveSize::W32, "obj-relocated").unwrap();
+    assert_eq!(read_text(&object).unwrap().relocations, 1);
 }
 
 fn objdump(object: &[u8], target: Target, wave: WaveSize, name: &str) -> Option<String> {

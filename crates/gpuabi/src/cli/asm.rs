@@ -147,7 +147,8 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
 }
 
 /// Decodes a file: an ELF object (recognised by its magic number) through its `.text` and
-/// symbols, anything else as raw code. An object made for another processor is an error.
+/// symbols, anything else as raw code. An object made for another processor, or whose
+/// `.text` still has relocations, is an error.
 fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
     let wave = machine.wave()?;
     let data = super::read_bytes(path, super::MAX_INPUT_BYTES)
@@ -165,6 +166,14 @@ fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
                 "{}: e_flags names a processor the machine model does not have",
                 path.display()
             ),
+        }
+        if text.relocations > 0 {
+            bail!(
+                "{}: .text has {} relocations (addresses the linker fills in); gpuabi \
+                 disassembles code without relocations only",
+                path.display(),
+                text.relocations
+            );
         }
         (text.code, text.symbols)
     } else {
