@@ -571,6 +571,15 @@ pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
             Item::Inst(inst) => {
                 let code = encode_inst(inst, program.target, program.wave, offset, &layout)
                     .map_err(fail)?;
+                // Labels were placed with the sizes of `encoding::size`; a different length
+                // would move every later branch target.
+                let size = crate::encoding::size(inst, program.target, program.wave);
+                if code.len() != size as usize || out.len() != offset as usize {
+                    return Err(fail(format!(
+                        "encoded in {} bytes where the layout expects {size}",
+                        code.len()
+                    )));
+                }
                 out.extend_from_slice(&code);
             }
             Item::Directive(Directive::P2align(n)) => {
