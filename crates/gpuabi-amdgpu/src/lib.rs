@@ -6,13 +6,20 @@
 //! label expressions), a table of instructions with their format, operand kinds, mnemonic
 //! per target and class, and a parser and printer for LLVM's AMDGPU assembly syntax.
 //! Programs printed here are accepted by LLVM 19's `llvm-mc` and encode to the same bytes as
-//! the text they were parsed from.
+//! the text they were parsed from. The encoder ([`encode()`]) turns programs into the same
+//! machine code as `llvm-mc`, the decoder ([`decode()`]) turns machine code back into
+//! programs, and [`elf`] writes and reads AMDGPU relocatable objects.
 
 pub mod asm;
+pub mod decode;
+pub mod elf;
+pub mod encode;
 pub mod encoding;
 pub mod error;
 pub mod hsa;
 pub mod inst;
+pub mod microcode;
+pub mod opcode_numbers;
 pub mod opcodes;
 pub mod operand;
 pub mod origin;
@@ -20,6 +27,8 @@ pub mod program;
 pub mod target;
 pub mod validate;
 
+pub use decode::{decode, DecodeError};
+pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{Inst, MemMods, SrcMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};

@@ -5,6 +5,8 @@ use std::fmt;
 
 use gpuabi_layout::reg::{RegFile, RegRange};
 
+use crate::target::Target;
+
 /// A named scalar register that is not an `sN` (LLVM spelling).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Special {
@@ -67,6 +69,24 @@ impl Special {
             Special::Exec | Special::ExecLo => 126,
             Special::ExecHi => 127,
         }
+    }
+
+    /// Its code in operand fields on `target`: [`Special::hw_index`], except that RDNA 3
+    /// swapped `m0` and `null` (RDNA3 ISA, "Scalar Operands": `null` = 124, `m0` = 125).
+    pub const fn code(self, target: Target) -> u16 {
+        match (self, target) {
+            (Special::M0, Target::Gfx1100) => 125,
+            (Special::Null, Target::Gfx1100) => 124,
+            _ => self.hw_index(),
+        }
+    }
+
+    /// The special register of `dwords` registers whose code on `target` is `code`.
+    pub fn from_code(code: u16, dwords: u8, target: Target) -> Option<Special> {
+        Special::ALL
+            .iter()
+            .map(|(s, _)| *s)
+            .find(|s| s.code(target) == code && s.dwords() == dwords)
     }
 
     /// Whether it is the whole lane mask `vcc` of a wave with `mask_dwords` SGPRs per mask.
@@ -134,6 +154,58 @@ impl Imm {
             Imm::Int(_) => None,
             Imm::Float(f) if INLINE_F64.contains(&f.to_bits()) => Some(f.to_bits()),
             Imm::Float(_) => None,
+        }
+    }
+
+    /// Its inline-constant code in a source operand field of `dwords` (1 or 2) registers, or
+    /// `None` if it takes a literal. The codes are those of the ISA manuals' "Scalar
+    /// Operands" tables (GCN3, RDNA2, RDNA3 agree): 128 + n for the integers 0..64, 192 + n
+    /// for -1..-16, 240..247 for ±0.5, ±1, ±2, ±4, and 248 for 1/(2π).
+    pub fn inline_code(self, dwords: u8) -> Option<u16> {
+        if !self.is_inline(dwords) {
+            return None;
+        }
+        let int = |v: i64| -> u16 {
+            if v >= 0 {
+                128 + v as u16
+            } else {
+                192 + (-v) as u16
+            }
+        };
+        if dwords >= 2 {
+            return match self {
+                Imm::Int(v) => Some(int(v)),
+                Imm::Float(f) => INLINE_F64
+                    .iter()
+                    .position(|b| *b == f.to_bits())
+                    .map(|i| 240 + i as u16),
+            };
+        }
+        let bits = self.value32()?;
+        if (-16..=64).contains(&(bits as i32)) {
+            return Some(int(i64::from(bits as i32)));
+        }
+        INLINE_F32
+            .iter()
+            .position(|b| *b == bits)
+            .map(|i| 240 + i as u16)
+    }
+
+    /// The constant an inline-constant code stands for in an operand of `dwords` registers
+    /// (the inverse of [`Imm::inline_code`]); floats as their f32 or f64 value.
+    pub fn from_inline_code(code: u16, dwords: u8) -> Option<Imm> {
+        match code {
+            128..=192 => Some(Imm::Int(i64::from(code) - 128)),
+            193..=208 => Some(Imm::Int(192 - i64::from(code))),
+            240..=248 => {
+                let i = usize::from(code - 240);
+                Some(Imm::Float(if dwords >= 2 {
+                    f64::from_bits(INLINE_F64[i])
+                } else {
+                    f64::from(f32::from_bits(INLINE_F32[i]))
+                }))
+            }
+            _ => None,
         }
     }
 
@@ -293,6 +365,18 @@ mod tests {
         assert_eq!(Imm::Float(0.5).value32(), Some(0x3f00_0000));
         assert_eq!(Imm::Int(-1).value64(), Some(u64::MAX));
         assert_eq!(Imm::Int(-100).value64(), None);
+        // Codes from the ISA manuals' operand tables.
+        assert_eq!(Imm::Int(0).inline_code(1), Some(128));
+        assert_eq!(Imm::Int(-16).inline_code(1), Some(208));
+        assert_eq!(Imm::Float(-4.0).inline_code(2), Some(247));
+        assert_eq!(Imm::Int(0x3f80_0000).inline_code(1), Some(242));
+        assert_eq!(Imm::Int(0x3f80_0000).inline_code(2), None);
+        for code in (128..=208).chain(240..=248) {
+            for dwords in [1, 2] {
+                let imm = Imm::from_inline_code(code, dwords).unwrap();
+                assert_eq!(imm.inline_code(dwords), Some(code), "{imm:?}");
+            }
+        }
     }
 
     #[test]

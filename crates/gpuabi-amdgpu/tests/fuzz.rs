@@ -7,7 +7,7 @@ use arbitrary::{Result, Unstructured};
 use gpuabi_amdgpu::asm::{parse, print};
 use gpuabi_amdgpu::opcodes::TABLE;
 use gpuabi_amdgpu::validate::{check_inst, operand_range};
-use gpuabi_amdgpu::{Operand, Target, WaveSize};
+use gpuabi_amdgpu::{decode, encode, Operand, Target, WaveSize};
 use gpuabi_fuzz::Edit::{Delete, Duplicate, Move, Replace};
 use gpuabi_fuzz::Mutator;
 
@@ -114,6 +114,12 @@ fn assembler_never_panics() {
                     let _ = layout.eval(e, u.arbitrary()?);
                 }
             }
+        }
+        // What encodes decodes back to a program with the same code.
+        if let Ok(code) = encode(&program) {
+            let decoded = decode(&code, target, wave)
+                .unwrap_or_else(|e| panic!("encoded program does not decode: {e}\n{text}"));
+            assert_eq!(encode(&decoded).ok(), Some(code), "{text}");
         }
         // What parses prints to text that parses again.
         let printed = print(&program);

@@ -1,7 +1,8 @@
 //! llvm-mc-19 accepts everything the code generator prints, and gpuabi's own parser reads
 //! the code back to the same bytes: the printed text and its re-print assemble to
-//! identical objects. Inputs: the examples without calls and generated programs, for
-//! every target and wave size.
+//! identical objects. gpuabi's encoder gives the bytes llvm-mc puts at the start of `.text`
+//! (the kernel descriptor follows them there). Inputs: the examples without calls and
+//! generated programs, for every target and wave size.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -105,6 +106,13 @@ fn llvm_mc_accepts_compiled_code() {
                     continue;
                 }
             };
+            let encoded = gpuabi_amdgpu::encode(&c.program)
+                .unwrap_or_else(|e| panic!("{tag}: gpuabi cannot encode its own output: {e}"));
+            let text_section = gpuabi_amdgpu::elf::read_text(&ours).unwrap().code;
+            if encoded.is_empty() || !text_section.starts_with(&encoded) {
+                failures.push(format!("{tag}: gpuabi's encoding differs from llvm-mc's"));
+                continue;
+            }
             // The code re-read by gpuabi's parser and printed again.
             let code = gpuabi_amdgpu::asm::print(&c.program);
             let reparsed = gpuabi_amdgpu::asm::parse(&code, target, wave).unwrap();

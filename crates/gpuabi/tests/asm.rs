@@ -70,6 +70,100 @@ fn parse_errors_name_file_line_column() {
     );
 }
 
+fn tmp_path(name: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("asm_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn encode_and_disasm_round_trip() {
+    // GCN3 ISA, SOPP: s_endpgm is opcode 1 (0xbf810000), s_branch opcode 2 with SIMM16 =
+    // -1 (back to itself: 4 + 4 * -1 = 0 bytes from the branch).
+    let f = tmp("enc.s", "main:\n  s_branch main\n  s_endpgm\n");
+    let bin = tmp_path("enc.bin");
+    let o = gpuabi(&["asm", "encode", &f, "--target", "gfx8", "-o", &bin]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let code = std::fs::read(&bin).unwrap();
+    assert_eq!(code, [0xff, 0xff, 0x82, 0xbf, 0x00, 0x00, 0x81, 0xbf]);
+    let o = gpuabi(&["asm", "disasm", &bin, "--target", "gfx8"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), ".L_0:\n\ts_branch .L_0\n\ts_endpgm\n");
+
+    // An example program through an object: the disassembly encodes to the same code.
+    let obj = tmp_path("divergent_call.o");
+    let o = gpuabi(&[
+        "asm",
+        "encode",
+        "divergent_call.s",
+        "--target",
+        "gfx1030",
+        "--filetype",
+        "obj",
+        "-o",
+        &obj,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(&std::fs::read(&obj).unwrap()[..4], b"\x7fELF");
+    let o = gpuabi(&["asm", "disasm", &obj, "--target", "gfx1030"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let listing = text(&o.stdout);
+    assert!(
+        listing.starts_with("main:\n\ts_getpc_b64 s[4:5]\n"),
+        "{listing}"
+    );
+    let again = tmp("divergent_call.decoded.s", &listing);
+    let (a, b) = (tmp_path("a.bin"), tmp_path("b.bin"));
+    for (src, out) in [("divergent_call.s", &a), (again.as_str(), &b)] {
+        let o = gpuabi(&["asm", "encode", src, "--target", "gfx1030", "-o", out]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn disasm_errors_name_the_byte_offset() {
+    let bin = tmp_path("truncated.bin");
+    // s_endpgm (RDNA2 ISA: SOPP opcode 1), then half an instruction.
+    std::fs::write(&bin, [0x00, 0x00, 0x81, 0xbf, 0x00, 0x00]).unwrap();
+    let o = gpuabi(&["asm", "disasm", &bin, "--target", "gfx1030"]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("truncated.bin: byte offset 4: truncated: 2 bytes left"),
+        "{err}"
+    );
+    let obj = tmp_path("gfx8.o");
+    let f = tmp("endpgm.s", "  s_endpgm\n");
+    let o = gpuabi(&[
+        "asm",
+        "encode",
+        &f,
+        "--target",
+        "gfx8",
+        "--filetype",
+        "obj",
+        "-o",
+        &obj,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = gpuabi(&["asm", "disasm", &obj, "--target", "gfx1030"]);
+    assert!(
+        text(&o.stderr).contains("the object is for gfx8, not --target gfx1030"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Encoding errors name the file and the byte offset.
+    let f = tmp("absolute.s", "main:\n  s_endpgm\n  s_mov_b32 s0, main\n");
+    let o = gpuabi(&["asm", "encode", &f, "--target", "gfx8", "-o", &bin]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("absolute.s: byte offset 4: `main` is an absolute address"),
+        "{err}"
+    );
+}
+
 #[test]
 fn sim_runs_the_divergent_call_with_the_contract() {
     let common = [

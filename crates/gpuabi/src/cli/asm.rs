@@ -1,11 +1,14 @@
-//! `gpuabi asm ...`: check and format AMD GCN/RDNA assembly (LLVM syntax).
+//! `gpuabi asm ...`: check, format, encode and disassemble AMD GCN/RDNA assembly (LLVM
+//! syntax).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context, Result};
-use clap::{Args, Subcommand};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
 use gpuabi_amdgpu::asm::{parse, print};
-use gpuabi_amdgpu::{Program, Target, WaveSize};
+use gpuabi_amdgpu::decode::decode_with_symbols;
+use gpuabi_amdgpu::elf::{read_text, write_object};
+use gpuabi_amdgpu::{encode, Program, Target, WaveSize};
 
 use super::write_output;
 
@@ -16,6 +19,33 @@ pub enum AsmCommand {
     Check(AsmArgs),
     /// Print a file back through gpuabi's printer (the form llvm-mc accepts).
     Fmt(AsmArgs),
+    /// Assemble a file into machine code (the bytes llvm-mc emits), raw or as an AMDGPU ELF
+    /// relocatable object.
+    Encode(EncodeArgs),
+    /// Disassemble raw machine code or the `.text` of an AMDGPU ELF object into assembly.
+    Disasm(AsmArgs),
+}
+
+/// What `asm encode` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FileType {
+    /// The raw code, nothing else.
+    Bin,
+    /// An AMDGPU ELF64 relocatable object with a `.text` section and a symbol per label.
+    Obj,
+}
+
+/// Arguments of `asm encode`.
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    #[command(flatten)]
+    pub asm: AsmArgs,
+    /// The output file.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Raw code or an ELF object.
+    #[arg(long, value_enum, default_value = "bin")]
+    pub filetype: FileType,
 }
 
 /// The file and its target.
@@ -98,5 +128,57 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             let program = load(&args.file, &args.target)?;
             write_output(&print(&program))
         }
+        AsmCommand::Encode(args) => {
+            let path = &args.asm.file;
+            let program = load(path, &args.asm.target)?;
+            let code = encode(&program).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            let bytes = match args.filetype {
+                FileType::Bin => code,
+                FileType::Obj => write_object(&program, &code)?,
+            };
+            std::fs::write(&args.output, bytes)
+                .with_context(|| format!("cannot write {}", args.output.display()))
+        }
+        AsmCommand::Disasm(args) => {
+            let program = disassemble(&args.file, &args.target)?;
+            write_output(&print(&program))
+        }
     }
+}
+
+/// Decodes a file: an ELF object (recognised by its magic number) through its `.text` and
+/// symbols, anything else as raw code. An object made for another processor, or whose
+/// `.text` still has relocations, is an error.
+fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
+    let wave = machine.wave()?;
+    let data = super::read_bytes(path, super::MAX_INPUT_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let (code, symbols) = if data.starts_with(b"\x7fELF") {
+        let text = read_text(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        match text.target {
+            Some(t) if t == machine.target => {}
+            Some(t) => bail!(
+                "{}: the object is for {t}, not --target {}",
+                path.display(),
+                machine.target
+            ),
+            None => bail!(
+                "{}: e_flags names a processor the machine model does not have",
+                path.display()
+            ),
+        }
+        if text.relocations > 0 {
+            bail!(
+                "{}: .text has {} relocations (addresses the linker fills in); gpuabi \
+                 disassembles code without relocations only",
+                path.display(),
+                text.relocations
+            );
+        }
+        (text.code, text.symbols)
+    } else {
+        (data, Vec::new())
+    };
+    decode_with_symbols(&code, machine.target, wave, &symbols)
+        .map_err(|e| anyhow!("{}: {e}", path.display()))
 }

@@ -1,0 +1,659 @@
+//! The decoder: machine code back into a [`Program`].
+//!
+//! Every decoded instruction is encoded again and must give back its bytes; an encoding
+//! with bits the machine model does not represent (`clamp`, `omod`, `op_sel`, `tfe`, `lds`,
+//! an operand the model has no name for, a literal where an inline constant exists) is an
+//! error naming its byte offset, as are unknown opcodes and truncated input. So
+//! `encode(decode(bytes)) == bytes` whenever decoding succeeds.
+//!
+//! Branch targets become labels: a symbol name given by the caller where one lies at the
+//! target, otherwise `.L_<offset in hex>`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+use gpuabi_layout::reg::{RegFile, RegRange};
+use smallvec::SmallVec;
+
+use crate::encode::{encode_inst, waitcnt_fields, waitcnt_max, WaitCounter, LITERAL, VGPR_BASE};
+use crate::encoding::{uses_vop3, vcc_for};
+use crate::inst::{Inst, MemMods, SrcMods};
+use crate::microcode::{layouts, seg, Encoding, Field, Layout};
+use crate::opcode_numbers::{number, vop3_base};
+use crate::opcodes::{Format, Kind, Opcode, TABLE};
+use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
+use crate::program::{self, Item, Program};
+use crate::target::{Target, WaveSize, MODELLED_TARGETS};
+use crate::validate::{check_inst, check_operand};
+
+/// Why machine code could not be decoded: the byte offset of the instruction and what was
+/// wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("byte offset {offset}: {message}")]
+pub struct DecodeError {
+    /// Byte offset of the instruction in the code.
+    pub offset: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+/// Which instruction an opcode field names: (target, encoding, opcode, `SEG`).
+type Key = (Target, Encoding, u16, u64);
+
+fn opcode_map() -> &'static HashMap<Key, Opcode> {
+    static MAP: OnceLock<HashMap<Key, Opcode>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map = HashMap::new();
+        for info in TABLE {
+            for t in MODELLED_TARGETS {
+                let Some(n) = number(info.op, t) else {
+                    continue;
+                };
+                let (encoding, segment) = match info.format {
+                    Format::Sop1 => (Encoding::Sop1, 0),
+                    Format::Sop2 => (Encoding::Sop2, 0),
+                    Format::Sopc => (Encoding::Sopc, 0),
+                    Format::Sopk => (Encoding::Sopk, 0),
+                    Format::Sopp => (Encoding::Sopp, 0),
+                    Format::Smem => (Encoding::Smem, 0),
+                    Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
+                        (Encoding::Vop3, 0)
+                    }
+                    Format::Mubuf => (Encoding::Mubuf, 0),
+                    Format::Flat => (Encoding::Flat, seg::FLAT),
+                    Format::Global => (Encoding::Flat, seg::GLOBAL),
+                    Format::Scratch => (Encoding::Flat, seg::SCRATCH),
+                };
+                map.insert((t, encoding, n, segment), info.op);
+                let e32 = match info.format {
+                    Format::Vop1 => Some(Encoding::Vop1),
+                    Format::Vop2 => Some(Encoding::Vop2),
+                    Format::Vopc => Some(Encoding::Vopc),
+                    _ => None,
+                };
+                if let (Some(e), Some(base)) = (e32, vop3_base(info.format, t)) {
+                    if let Some(op32) = n.checked_sub(base) {
+                        map.insert((t, e, op32, 0), info.op);
+                    }
+                }
+            }
+        }
+        map
+    })
+}
+
+/// A decoded instruction word.
+struct Fields {
+    layout: &'static Layout,
+    bits: u64,
+}
+
+impl Fields {
+    fn get(&self, field: Field) -> u64 {
+        match self.layout.field(field) {
+            Some((lo, width)) => (self.bits >> lo) & ((1u64 << width) - 1),
+            None => 0,
+        }
+    }
+
+    fn get_signed(&self, field: Field) -> i64 {
+        match self.layout.field(field) {
+            Some((_, width)) => {
+                let v = self.get(field) as i64;
+                let shift = 64 - u32::from(width);
+                (v << shift) >> shift
+            }
+            None => 0,
+        }
+    }
+}
+
+/// The decoder's view of the operand codes of one target and wave size.
+struct Operands<'a> {
+    target: Target,
+    wave: WaveSize,
+    bytes: &'a [u8],
+    /// Offset of the literal dword, right after the instruction word.
+    literal_at: usize,
+    literal_used: bool,
+}
+
+impl Operands<'_> {
+    fn dwords(&self, kind: Kind) -> u8 {
+        match kind {
+            Kind::SDst(n)
+            | Kind::SSrc(n)
+            | Kind::SReg(n)
+            | Kind::VDst(n)
+            | Kind::VSrc(n)
+            | Kind::VReg(n)
+            | Kind::SBase(n) => n,
+            Kind::MaskDst | Kind::MaskSrc => self.wave.mask_dwords(),
+            Kind::Rsrc => 4,
+            Kind::FlatAddr => 2,
+            _ => 1,
+        }
+    }
+
+    /// A scalar register (or special register) of `dwords` registers with code `code`.
+    fn sreg(&self, code: u64, dwords: u8) -> Result<Operand, String> {
+        let code = u16::try_from(code).map_err(|_| format!("operand code {code}"))?;
+        if code < self.target.addressable_sgprs() {
+            return Ok(Operand::Reg(RegRange::new(
+                RegFile::Sgpr,
+                code,
+                u16::from(dwords),
+            )));
+        }
+        // `null` stands for a register of any width.
+        if self.target.is_rdna() && code == Special::Null.code(self.target) {
+            return Ok(Operand::Special(Special::Null));
+        }
+        Special::from_code(code, dwords, self.target)
+            .map(Operand::Special)
+            .ok_or_else(|| {
+                format!(
+                    "scalar operand code {code} ({dwords} dwords) is not a register the \
+                     machine model names on {}",
+                    self.target
+                )
+            })
+    }
+
+    fn vgpr(&self, num: u64, dwords: u8) -> Result<Operand, String> {
+        if num + u64::from(dwords) > 256 {
+            return Err(format!(
+                "a tuple of {dwords} VGPRs from v{num} goes past v255"
+            ));
+        }
+        Ok(Operand::Reg(RegRange::new(
+            RegFile::Vgpr,
+            num as u16,
+            u16::from(dwords),
+        )))
+    }
+
+    /// A source operand code (9-bit in vector formats, 8-bit in scalar ones) for a slot of
+    /// `kind`.
+    fn src(&mut self, code: u64, kind: Kind) -> Result<Operand, String> {
+        let dwords = self.dwords(kind);
+        if code >= u64::from(VGPR_BASE) {
+            return self.vgpr(code - u64::from(VGPR_BASE), dwords);
+        }
+        let code16 = code as u16;
+        if code16 == LITERAL {
+            let at = self.literal_at;
+            let bytes = self.bytes.get(at..at + 4).ok_or_else(|| {
+                "truncated: the instruction's literal constant is missing".to_string()
+            })?;
+            let value = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            self.literal_used = true;
+            if dwords >= 2 && value >> 31 != 0 {
+                return Err(format!(
+                    "literal {value:#x} in a 64-bit operand: gpuabi accepts 0..2^31 there, \
+                     where zero- and sign-extension agree"
+                ));
+            }
+            return Ok(Operand::Imm(Imm::Int(i64::from(value))));
+        }
+        if let Some(imm) = Imm::from_inline_code(code16, dwords) {
+            return Ok(Operand::Imm(imm));
+        }
+        self.sreg(code, dwords)
+    }
+}
+
+/// One decoded instruction: the instruction, its size, and the byte offset a branch goes
+/// to.
+struct Decoded {
+    inst: Inst,
+    size: usize,
+    branch: Option<i64>,
+}
+
+fn decode_one(
+    bytes: &[u8],
+    offset: usize,
+    target: Target,
+    wave: WaveSize,
+) -> Result<Decoded, String> {
+    let rest = &bytes[offset..];
+    if rest.len() < 4 {
+        return Err(format!(
+            "truncated: {} bytes left, an instruction takes at least 4",
+            rest.len()
+        ));
+    }
+    let dword0 = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+    let layout = layouts(target)
+        .iter()
+        .find(|l| l.matches(dword0))
+        .ok_or_else(|| {
+            format!(
+                "unknown encoding {dword0:#010x}: not a format the machine model has on {target}"
+            )
+        })?;
+    let size = usize::from(layout.bytes);
+    if rest.len() < size {
+        return Err(format!(
+            "truncated: a {:?} instruction takes {size} bytes, {} are left",
+            layout.encoding,
+            rest.len()
+        ));
+    }
+    let mut word = [0u8; 8];
+    word[..size].copy_from_slice(&rest[..size]);
+    let f = Fields {
+        layout,
+        bits: u64::from_le_bytes(word),
+    };
+    let segment = if layout.encoding == Encoding::Flat {
+        f.get(Field::Seg)
+    } else {
+        0
+    };
+    let opnum = f.get(Field::Op) as u16;
+    let op = *opcode_map()
+        .get(&(target, layout.encoding, opnum, segment))
+        .ok_or_else(|| {
+            format!(
+                "unknown {:?} opcode {opnum:#x} on {target} (word {dword0:#010x})",
+                layout.encoding
+            )
+        })?;
+    let info = op.info();
+    let mut o = Operands {
+        target,
+        wave,
+        bytes: rest,
+        literal_at: size,
+        literal_used: false,
+    };
+    let mut ops: SmallVec<[Operand; 4]> = SmallVec::new();
+    let mut mods = MemMods::default();
+    let mut src_mods = SrcMods::default();
+    let mut branch = None;
+    let mut e64 = false;
+    match layout.encoding {
+        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => {
+            if let Some(k) = info.dsts.first() {
+                ops.push(o.sreg(f.get(Field::Sdst), o.dwords(*k))?);
+            }
+            for (kind, field) in info.srcs.iter().zip([Field::Ssrc0, Field::Ssrc1]) {
+                ops.push(o.src(f.get(field), *kind)?);
+            }
+        }
+        Encoding::Sopk => {
+            ops.push(o.sreg(f.get(Field::Sdst), 1)?);
+            ops.push(Operand::Imm(Imm::Int(i64::from(
+                f.get(Field::Simm16) as u16 as i16,
+            ))));
+        }
+        Encoding::Sopp => {
+            let simm = f.get(Field::Simm16) as u16;
+            match info.srcs.first() {
+                None => {}
+                Some(Kind::Label) => {
+                    let to = offset as i64 + 4 + 4 * i64::from(simm as i16);
+                    if to < 0 {
+                        return Err(format!("branch to byte {to}, before the start of the code"));
+                    }
+                    branch = Some(to);
+                    ops.push(Operand::Expr(Box::new(Expr::label(label_name(to as u32)))));
+                }
+                Some(Kind::Waitcnt) => ops.push(Operand::Waitcnt(waitcnt(simm, target))),
+                Some(_) => ops.push(Operand::Imm(Imm::Int(i64::from(simm)))),
+            }
+        }
+        Encoding::Smem => {
+            ops.push(o.sreg(f.get(Field::Sdata), o.dwords(info.dsts[0]))?);
+            ops.push(o.sreg(f.get(Field::Sbase) << 1, o.dwords(info.srcs[0]))?);
+            let imm = if target == Target::Gfx8 {
+                f.get(Field::Imm) == 1
+            } else {
+                f.get(Field::Soffset) == u64::from(Special::Null.code(target))
+            };
+            ops.push(if imm {
+                Operand::Imm(Imm::Int(f.get(Field::Offset) as i64))
+            } else if target == Target::Gfx8 {
+                o.sreg(f.get(Field::Offset), 1)?
+            } else {
+                o.sreg(f.get(Field::Soffset), 1)?
+            });
+        }
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => {
+            let vcc = Operand::Special(vcc_for(wave));
+            for kind in info.dsts {
+                ops.push(match kind {
+                    Kind::MaskDst => vcc.clone(),
+                    Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
+                    k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
+                });
+            }
+            let mut explicit = 0;
+            for kind in info.srcs {
+                ops.push(match (kind, explicit) {
+                    (Kind::MaskSrc, _) => vcc.clone(),
+                    (k, 0) => {
+                        explicit += 1;
+                        o.src(f.get(Field::Src0), *k)?
+                    }
+                    (k, _) => o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?,
+                });
+            }
+        }
+        Encoding::Vop3 => {
+            for (i, kind) in info.dsts.iter().enumerate() {
+                let field = if i == 0 { Field::Vdst } else { Field::Sdst };
+                ops.push(match kind {
+                    Kind::VDst(n) => o.vgpr(f.get(field), *n)?,
+                    k => o.sreg(f.get(field), o.dwords(*k))?,
+                });
+            }
+            for (kind, field) in info
+                .srcs
+                .iter()
+                .zip([Field::Src0, Field::Src1, Field::Src2])
+            {
+                ops.push(o.src(f.get(field), *kind)?);
+            }
+            src_mods.neg = f.get(Field::Neg) as u8;
+            if !info.is_vop3b() {
+                src_mods.abs = f.get(Field::Abs) as u8;
+            }
+            e64 = matches!(info.format, Format::Vop1 | Format::Vop2 | Format::Vopc);
+        }
+        Encoding::Mubuf => {
+            mods.offen = f.get(Field::Offen) == 1;
+            mods.idxen = f.get(Field::Idxen) == 1;
+            let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords())?;
+            let addr = if mods.offen || mods.idxen {
+                o.vgpr(f.get(Field::Vaddr), 1)?
+            } else {
+                Operand::Off
+            };
+            ops.push(data);
+            ops.push(addr);
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
+            ops.push(o.src(f.get(Field::Soffset), Kind::BufSOffset)?);
+            mods.offset = f.get(Field::Offset) as i32;
+            read_cache_bits(&f, &mut mods);
+        }
+        Encoding::Flat => {
+            let null = u64::from(Special::Null.code(target));
+            let saddr_code = f.get(Field::Saddr);
+            let (addr, saddr) = match info.format {
+                Format::Global if saddr_code == null => {
+                    (o.vgpr(f.get(Field::Addr), 2)?, Some(Operand::Off))
+                }
+                Format::Global => (o.vgpr(f.get(Field::Addr), 1)?, Some(o.sreg(saddr_code, 2)?)),
+                Format::Scratch => {
+                    let vaddr = if target == Target::Gfx1100 {
+                        f.get(Field::Sve) == 1
+                    } else {
+                        saddr_code == null
+                    };
+                    let addr = if vaddr {
+                        o.vgpr(f.get(Field::Addr), 1)?
+                    } else {
+                        Operand::Off
+                    };
+                    let exec_hi = u64::from(Special::ExecHi.code(target));
+                    let saddr = if saddr_code == null
+                        || (target == Target::Gfx1030 && saddr_code == exec_hi)
+                    {
+                        Operand::Off
+                    } else {
+                        o.sreg(saddr_code, 1)?
+                    };
+                    (addr, Some(saddr))
+                }
+                _ => (o.vgpr(f.get(Field::Addr), 2)?, None),
+            };
+            let data = o.vgpr(f.get(Field::Data), op.mem_dwords())?;
+            if op.is_store() {
+                ops.push(addr);
+                ops.push(data);
+            } else {
+                ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords())?);
+                ops.push(addr);
+            }
+            ops.extend(saddr);
+            mods.offset = f.get_signed(Field::Offset) as i32;
+            read_cache_bits(&f, &mut mods);
+        }
+    }
+    let mut inst = Inst {
+        op,
+        operands: ops,
+        mods,
+        e64: false,
+        src_mods,
+    };
+    if e64 && !uses_vop3(&inst, target, wave) {
+        inst.e64 = true;
+    }
+    let size = size + if o.literal_used { 4 } else { 0 };
+    let name = info.name(target).unwrap_or(info.mnemonic);
+    for (i, (kind, operand)) in info.slots().zip(&inst.operands).enumerate() {
+        check_operand(kind, operand, target, wave)
+            .map_err(|m| format!("`{name}` operand {}: {m}", i + 1))?;
+    }
+    check_inst(&inst, target, wave).map_err(|v| format!("`{name}`: {}", v.message))?;
+    // The model must give back the very bytes: anything it does not represent fails here.
+    let mut labels = program::Layout {
+        offsets: Vec::new(),
+        labels: HashMap::new(),
+        size: 0,
+    };
+    if let Some(to) = branch {
+        labels.labels.insert(label_name(to as u32), to as u32);
+    }
+    let again = encode_inst(&inst, target, wave, offset as u32, &labels)?;
+    if again[..] != rest[..size] {
+        return Err(format!(
+            "the encoding of `{}` has bits the machine model does not represent (modifiers \
+             such as clamp, omod, op_sel, tfe or lds, or a literal where an inline constant \
+             exists)",
+            crate::asm::printer::print_inst(&inst, target)
+        ));
+    }
+    Ok(Decoded { inst, size, branch })
+}
+
+fn read_cache_bits(f: &Fields, mods: &mut MemMods) {
+    mods.glc = f.get(Field::Glc) == 1;
+    mods.slc = f.get(Field::Slc) == 1;
+    mods.dlc = f.get(Field::Dlc) == 1;
+}
+
+/// The counters of an `s_waitcnt` immediate; a counter at its maximum is not waited for.
+fn waitcnt(simm: u16, target: Target) -> Waitcnt {
+    let (vm_max, exp_max, lgkm_max) = waitcnt_max(target);
+    let (mut vm, mut exp, mut lgkm) = (0u8, 0u8, 0u8);
+    for &(c, lo, width) in waitcnt_fields(target) {
+        let v = ((simm >> lo) & ((1 << width) - 1)) as u8;
+        match c {
+            WaitCounter::Vm => vm |= v,
+            WaitCounter::VmHi => vm |= v << 4,
+            WaitCounter::Exp => exp = v,
+            WaitCounter::Lgkm => lgkm = v,
+        }
+    }
+    let keep = |v: u8, max: u8| (v != max).then_some(v);
+    let mut w = Waitcnt {
+        vmcnt: keep(vm, vm_max),
+        expcnt: keep(exp, exp_max),
+        lgkmcnt: keep(lgkm, lgkm_max),
+    };
+    if w == Waitcnt::default() {
+        // Waiting for nothing: spelled with one counter at its maximum.
+        w.vmcnt = Some(vm_max);
+    }
+    w
+}
+
+/// The generated name of the label at byte `offset`.
+pub fn label_name(offset: u32) -> String {
+    format!(".L_{offset:x}")
+}
+
+/// Decodes machine code for `target` and `wave` into a program: instructions in order,
+/// with a label wherever a branch goes.
+pub fn decode(bytes: &[u8], target: Target, wave: WaveSize) -> Result<Program, DecodeError> {
+    decode_with_symbols(bytes, target, wave, &[])
+}
+
+/// Like [`decode()`], with named symbols (from an object file) placed at their offsets;
+/// branches to a symbol use its name. Symbols outside the code or inside an instruction
+/// are an error; a name given twice labels its first offset only.
+pub fn decode_with_symbols(
+    bytes: &[u8],
+    target: Target,
+    wave: WaveSize,
+    symbols: &[(String, u32)],
+) -> Result<Program, DecodeError> {
+    if !target.has_encodings() {
+        return Err(DecodeError {
+            offset: 0,
+            message: format!("the machine model has no encodings for {target}"),
+        });
+    }
+    if !target.supports(wave) {
+        return Err(DecodeError {
+            offset: 0,
+            message: format!("{target} runs {} only", target.default_wave()),
+        });
+    }
+    let mut insts = Vec::new();
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let d = decode_one(bytes, at, target, wave).map_err(|message| DecodeError {
+            offset: at,
+            message,
+        })?;
+        insts.push((at, d));
+        at += insts.last().map(|(_, d)| d.size).unwrap_or(4);
+    }
+    // Labels: symbols first (in the order given), then branch targets without one.
+    // A name defined twice (local symbols of different files) labels its first offset only.
+    let mut names: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for (name, off) in symbols {
+        if seen.insert(name.as_str()) {
+            names.entry(*off).or_default().push(name.clone());
+        }
+    }
+    let boundaries: std::collections::HashSet<usize> = insts
+        .iter()
+        .map(|(a, _)| *a)
+        .chain(std::iter::once(bytes.len()))
+        .collect();
+    for (at, d) in &mut insts {
+        let Some(to) = d.branch else {
+            continue;
+        };
+        if to < 0 || !boundaries.contains(&(to as usize)) {
+            return Err(DecodeError {
+                offset: *at,
+                message: format!(
+                    "branch to byte {to}, which is not the start of an instruction in the \
+                     {} bytes of code",
+                    bytes.len()
+                ),
+            });
+        }
+        let list = names.entry(to as u32).or_default();
+        if list.is_empty() {
+            list.push(label_name(to as u32));
+        }
+        d.inst.operands[0] = Operand::Expr(Box::new(Expr::label(list[0].clone())));
+    }
+    for off in names.keys() {
+        if !boundaries.contains(&(*off as usize)) {
+            return Err(DecodeError {
+                offset: *off as usize,
+                message: "a symbol lies inside an instruction or past the end of the code".into(),
+            });
+        }
+    }
+    let mut program = Program::new(target, wave);
+    let push_labels = |program: &mut Program, off: u32| {
+        if let Some(list) = names.get(&off) {
+            for n in list {
+                program.push(Item::Label(n.clone()));
+            }
+        }
+    };
+    for (at, d) in insts {
+        push_labels(&mut program, at as u32);
+        program.push(Item::Inst(d.inst));
+    }
+    push_labels(&mut program, bytes.len() as u32);
+    Ok(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::{parse, print};
+
+    fn bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn decodes_branches_into_labels() {
+        // GCN3 ISA: s_nop 0 = SOPP op 0, s_branch = SOPP op 2 with SIMM16 = -2 (back to
+        // the s_nop: 4 + 4 * -2 = -4 bytes from the branch), s_endpgm = SOPP op 1.
+        let code = bytes(&[0xbf80_0000, 0xbf82_fffe, 0xbf81_0000]);
+        let p = decode(&code, Target::Gfx8, WaveSize::W64).unwrap();
+        assert_eq!(print(&p), ".L_0:\n\ts_nop 0\n\ts_branch .L_0\n\ts_endpgm\n");
+        let symbols = [("main".to_string(), 0)];
+        let p = decode_with_symbols(&code, Target::Gfx8, WaveSize::W64, &symbols).unwrap();
+        assert_eq!(print(&p), "main:\n\ts_nop 0\n\ts_branch main\n\ts_endpgm\n");
+    }
+
+    #[test]
+    fn errors_name_the_byte_offset() {
+        let t = Target::Gfx1030;
+        let w = WaveSize::W32;
+        let e = decode(&[0, 0, 0x81, 0xbf, 0x00, 0x00], t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("truncated: 2 bytes left"), "{e}");
+        // A VOP3 word without its second dword.
+        let e = decode(&bytes(&[0xd503_0000]), t, w).unwrap_err();
+        assert_eq!(e.offset, 0);
+        assert!(e.message.contains("takes 8 bytes, 4 are left"), "{e}");
+        // `v_mov_b32 v0, <literal>` without the literal.
+        let e = decode(&bytes(&[0xbf81_0000, 0x7e00_02ff]), t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("literal constant is missing"), "{e}");
+        // EXP (0b111110) is not a format of the model.
+        let e = decode(&bytes(&[0xbf81_0000, 0xf800_0000, 0]), t, w).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(e.message.contains("unknown encoding 0xf8000000"), "{e}");
+        // SOP1 opcode 0x7f does not exist in the table.
+        let e = decode(&bytes(&[0xbe80_7f00]), t, w).unwrap_err();
+        assert!(e.message.contains("unknown Sop1 opcode 0x7f"), "{e}");
+        // A branch into the middle of nowhere.
+        let e = decode(&bytes(&[0xbf82_0010]), t, w).unwrap_err();
+        assert!(e.message.contains("branch to byte 68"), "{e}");
+        // `s_endpgm 1`: a SIMM16 the model does not represent.
+        let e = decode(&bytes(&[0xbf81_0001]), t, w).unwrap_err();
+        assert!(e.message.contains("does not represent"), "{e}");
+    }
+
+    #[test]
+    fn modifiers_the_model_lacks_are_errors() {
+        // v_add_f32_e64 v0, v1, v2 with clamp (bit 15), RDNA2 VOP3.
+        let code = bytes(&[0xd503_8000, 0x0002_0501]);
+        let e = decode(&code, Target::Gfx1030, WaveSize::W32).unwrap_err();
+        assert!(e.message.contains("v_add_f32_e64 v0, v1, v2"), "{e}");
+        let plain = bytes(&[0xd503_0000, 0x0002_0501]);
+        let p = decode(&plain, Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(print(&p), "\tv_add_f32_e64 v0, v1, v2\n");
+        let again = parse(&print(&p), Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(crate::encode(&again).unwrap(), plain);
+    }
+}

@@ -1,0 +1,597 @@
+//! The encoder: instructions and programs to machine code, byte for byte as LLVM 19's
+//! assembler emits them.
+//!
+//! The field positions are in [`crate::microcode`], the opcode numbers in
+//! [`crate::opcode_numbers`]; this file says which operand goes into which field. The
+//! encoding an instruction takes (32-bit or VOP3) is [`crate::encoding::uses_vop3`]'s, the
+//! rule the layout of programs already follows.
+
+use gpuabi_layout::reg::RegFile;
+use smallvec::SmallVec;
+
+use crate::encoding::uses_vop3;
+use crate::inst::Inst;
+use crate::microcode::{layout_of, seg, Encoding, Field, Layout};
+use crate::opcode_numbers::{number, vop3_base};
+use crate::opcodes::{Format, Kind};
+use crate::operand::{Operand, Special, Waitcnt};
+use crate::origin::Origin;
+use crate::program::{self, Directive, Item, Program};
+use crate::target::{Target, WaveSize};
+
+/// Why a program could not be encoded: the item's origin, its byte offset, and what was
+/// wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("byte offset {offset}: {message}{}", .origin.suffix())]
+pub struct EncodeError {
+    /// Byte offset of the instruction in the code.
+    pub offset: u32,
+    /// The origin of the item concerned.
+    pub origin: Origin,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// The machine code of one instruction: 4 to 12 bytes.
+pub type Code = SmallVec<[u8; 12]>;
+
+/// An instruction word being filled in.
+struct Word {
+    layout: &'static Layout,
+    bits: u64,
+    target: Target,
+}
+
+impl Word {
+    fn new(encoding: Encoding, target: Target) -> Result<Word, String> {
+        let layout = layout_of(encoding, target)
+            .ok_or_else(|| format!("{target} has no {encoding:?} encoding"))?;
+        Ok(Word {
+            layout,
+            bits: u64::from(layout.ident),
+            target,
+        })
+    }
+
+    fn set(&mut self, field: Field, value: u64) -> Result<(), String> {
+        match self.layout.field(field) {
+            Some((lo, width)) => {
+                if value >> width != 0 {
+                    return Err(format!(
+                        "{value:#x} does not fit the {width}-bit {field:?} field of {:?}",
+                        self.layout.encoding
+                    ));
+                }
+                self.bits |= value << lo;
+                Ok(())
+            }
+            None if value == 0 => Ok(()),
+            None => Err(format!(
+                "{:?} on {} has no {field:?} field",
+                self.layout.encoding, self.target
+            )),
+        }
+    }
+
+    fn set_signed(&mut self, field: Field, value: i64) -> Result<(), String> {
+        let (_, width) = self.layout.field(field).unwrap_or((0, 0));
+        let half = 1i64 << (width.max(1) - 1);
+        let (lo, hi) = (-half, half - 1);
+        if width == 0 && value != 0 || width > 0 && !(lo..=hi).contains(&value) {
+            return Err(format!(
+                "{value} does not fit the signed {width}-bit {field:?} field"
+            ));
+        }
+        self.set(field, (value as u64) & ((1u64 << width) - 1))
+    }
+
+    fn finish(self, literal: Option<u32>) -> Code {
+        let bytes = usize::from(self.layout.bytes);
+        let mut code: Code = self.bits.to_le_bytes()[..bytes].iter().copied().collect();
+        if let Some(l) = literal {
+            code.extend_from_slice(&l.to_le_bytes());
+        }
+        code
+    }
+}
+
+/// The code of the literal-constant operand (RDNA2 ISA, "Scalar Operands": 255).
+pub const LITERAL: u16 = 255;
+/// VGPR `n` is operand code 256 + n in 9-bit source fields.
+pub const VGPR_BASE: u16 = 256;
+
+/// What the encoder needs besides the instruction: the target, the address
+/// of the instruction and a way to evaluate label expressions.
+struct Ctx<'a> {
+    target: Target,
+    pc: u32,
+    labels: &'a program::Layout,
+    literal: Option<u32>,
+}
+
+impl Ctx<'_> {
+    /// The code of a source operand of `dwords` registers (8-bit scalar fields take the
+    /// same codes below 256).
+    fn src(&mut self, operand: &Operand, dwords: u8) -> Result<u64, String> {
+        let code = match operand {
+            Operand::Reg(r) if r.file() == RegFile::Vgpr => VGPR_BASE + r.first.num,
+            Operand::Reg(r) => r.first.num,
+            Operand::Special(s) => s.code(self.target),
+            Operand::Imm(imm) => match imm.inline_code(dwords) {
+                Some(c) => c,
+                None => {
+                    let value = if dwords >= 2 {
+                        imm.value64().map(|v| v as u32)
+                    } else {
+                        imm.value32()
+                    };
+                    let value = value.ok_or_else(|| format!("`{imm}` cannot be encoded"))?;
+                    self.set_literal(value)?;
+                    LITERAL
+                }
+            },
+            Operand::Expr(e) => {
+                if e.minus.is_none() {
+                    return Err(format!(
+                        "`{e}` is an absolute address, which needs a relocation; gpuabi \
+                         encodes label differences only (`{}-base`)",
+                        e.plus
+                    ));
+                }
+                let v = self
+                    .labels
+                    .eval(e, 0)
+                    .ok_or_else(|| format!("`{e}` names an undefined label"))?;
+                let v = u32::try_from(v)
+                    .or_else(|_| i32::try_from(v).map(|v| v as u32))
+                    .map_err(|_| format!("`{e}` = {v} does not fit 32 bits"))?;
+                self.set_literal(v)?;
+                LITERAL
+            }
+            Operand::Off | Operand::Waitcnt(_) => {
+                return Err(format!("`{operand}` is not a source operand"))
+            }
+        };
+        Ok(u64::from(code))
+    }
+
+    fn set_literal(&mut self, value: u32) -> Result<(), String> {
+        match self.literal {
+            Some(l) if l != value => Err("two different literal constants".into()),
+            _ => {
+                self.literal = Some(value);
+                Ok(())
+            }
+        }
+    }
+
+    /// The number of a VGPR operand.
+    fn vgpr(&self, operand: &Operand) -> Result<u64, String> {
+        match operand {
+            Operand::Reg(r) if r.file() == RegFile::Vgpr => Ok(u64::from(r.first.num)),
+            _ => Err(format!("expected a VGPR, found `{operand}`")),
+        }
+    }
+
+    /// A VGPR's number, or 0 for `off`.
+    fn vgpr_or_off(&self, operand: &Operand) -> Result<u64, String> {
+        match operand {
+            Operand::Off => Ok(0),
+            o => self.vgpr(o),
+        }
+    }
+
+    /// A scalar register's code (destinations, bases); `off` is `null`.
+    fn sreg(&self, operand: &Operand) -> Result<u64, String> {
+        match operand {
+            Operand::Reg(r) if r.file() == RegFile::Sgpr => Ok(u64::from(r.first.num)),
+            Operand::Special(s) => Ok(u64::from(s.code(self.target))),
+            Operand::Off => Ok(u64::from(Special::Null.code(self.target))),
+            _ => Err(format!("expected a scalar register, found `{operand}`")),
+        }
+    }
+}
+
+/// The bits of `s_waitcnt`'s immediate on `target`: (counter, lowest bit, width) for
+/// each piece; a counter not given waits for nothing (all ones). GCN3 has a 4-bit `vmcnt`
+/// at 3:0, `expcnt` at 6:4 and a 4-bit `lgkmcnt` at 11:8; RDNA2 widens `lgkmcnt` to 13:8
+/// and puts `vmcnt`'s high bits at 15:14; RDNA3 moves them to `expcnt` 2:0, `lgkmcnt` 9:4,
+/// `vmcnt` 15:10 (the ISA manuals' `S_WAITCNT` entries).
+pub fn waitcnt_fields(target: Target) -> &'static [(WaitCounter, u8, u8)] {
+    use WaitCounter::*;
+    match target {
+        Target::Gfx1030 => &[(Vm, 0, 4), (Exp, 4, 3), (Lgkm, 8, 6), (VmHi, 14, 2)],
+        Target::Gfx1100 => &[(Exp, 0, 3), (Lgkm, 4, 6), (Vm, 10, 6)],
+        _ => &[(Vm, 0, 4), (Exp, 4, 3), (Lgkm, 8, 4)],
+    }
+}
+
+/// A counter (or part of one) in `s_waitcnt`'s immediate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitCounter {
+    /// `vmcnt` (its low bits where it is split).
+    Vm,
+    /// The high bits of `vmcnt` (RDNA2).
+    VmHi,
+    /// `expcnt`.
+    Exp,
+    /// `lgkmcnt`.
+    Lgkm,
+}
+
+/// The largest count of each counter on `target`: (vmcnt, expcnt, lgkmcnt).
+pub fn waitcnt_max(target: Target) -> (u8, u8, u8) {
+    let mut max = (0u8, 0u8, 0u8);
+    for &(c, _, w) in waitcnt_fields(target) {
+        let m = ((1u16 << w) - 1) as u8;
+        match c {
+            WaitCounter::Vm => max.0 |= m,
+            WaitCounter::VmHi => max.0 |= m << 4,
+            WaitCounter::Exp => max.1 = m,
+            WaitCounter::Lgkm => max.2 = m,
+        }
+    }
+    max
+}
+
+fn waitcnt_bits(w: &Waitcnt, target: Target) -> Result<u64, String> {
+    let (vm_max, exp_max, lgkm_max) = waitcnt_max(target);
+    let vm = w.vmcnt.unwrap_or(vm_max);
+    let exp = w.expcnt.unwrap_or(exp_max);
+    let lgkm = w.lgkmcnt.unwrap_or(lgkm_max);
+    for (name, v, max) in [
+        ("vmcnt", vm, vm_max),
+        ("expcnt", exp, exp_max),
+        ("lgkmcnt", lgkm, lgkm_max),
+    ] {
+        if v > max {
+            return Err(format!("`{name}({v})`: at most {max} on {target}"));
+        }
+    }
+    let mut bits = 0u64;
+    for &(c, lo, width) in waitcnt_fields(target) {
+        let v = match c {
+            WaitCounter::Vm => vm,
+            WaitCounter::VmHi => vm >> 4,
+            WaitCounter::Exp => exp,
+            WaitCounter::Lgkm => lgkm,
+        };
+        bits |= (u64::from(v) & ((1 << width) - 1)) << lo;
+    }
+    Ok(bits)
+}
+
+/// Encodes `inst` at byte address `pc` of a program whose labels lie at `labels`.
+///
+/// The instruction must satisfy [`crate::Program::validate`]'s rules; the errors here are
+/// the ones validation cannot see (a branch out of range, a label difference that does not
+/// fit, a counter too large for the target).
+pub fn encode_inst(
+    inst: &Inst,
+    target: Target,
+    wave: WaveSize,
+    pc: u32,
+    labels: &program::Layout,
+) -> Result<Code, String> {
+    let info = inst.op.info();
+    let opcode = number(inst.op, target)
+        .ok_or_else(|| format!("`{}` does not exist on {target}", info.mnemonic))?;
+    let mut cx = Ctx {
+        target,
+        pc,
+        labels,
+        literal: None,
+    };
+    let ops = &inst.operands;
+    let dsts = &ops[..info.dsts.len().min(ops.len())];
+    let srcs = &ops[dsts.len()..];
+    if ops.len() != info.dsts.len() + info.srcs.len() {
+        return Err(format!(
+            "`{}` takes {} operands, not {}",
+            info.mnemonic,
+            info.dsts.len() + info.srcs.len(),
+            ops.len()
+        ));
+    }
+    let dwords = |k: Kind| match k {
+        Kind::SSrc(n) | Kind::VSrc(n) | Kind::SReg(n) | Kind::VReg(n) => n,
+        Kind::MaskSrc => wave.mask_dwords(),
+        _ => 1,
+    };
+    let word = match info.format {
+        Format::Sop1 | Format::Sop2 | Format::Sopc => {
+            let enc = match info.format {
+                Format::Sop1 => Encoding::Sop1,
+                Format::Sop2 => Encoding::Sop2,
+                _ => Encoding::Sopc,
+            };
+            let mut w = Word::new(enc, target)?;
+            w.set(Field::Op, opcode.into())?;
+            if let Some(d) = dsts.first() {
+                w.set(Field::Sdst, cx.sreg(d)?)?;
+            }
+            for ((field, kind), operand) in [Field::Ssrc0, Field::Ssrc1]
+                .into_iter()
+                .zip(info.srcs)
+                .zip(srcs)
+            {
+                let code = cx.src(operand, dwords(*kind))?;
+                w.set(field, code)?;
+            }
+            w
+        }
+        Format::Sopk => {
+            let mut w = Word::new(Encoding::Sopk, target)?;
+            w.set(Field::Op, opcode.into())?;
+            w.set(Field::Sdst, cx.sreg(&dsts[0])?)?;
+            w.set(Field::Simm16, imm16(&srcs[0])?)?;
+            w
+        }
+        Format::Sopp => {
+            let mut w = Word::new(Encoding::Sopp, target)?;
+            w.set(Field::Op, opcode.into())?;
+            let simm = match (info.srcs.first(), srcs.first()) {
+                (None, _) => 0,
+                (Some(Kind::Label), Some(Operand::Expr(e))) => {
+                    let to = cx
+                        .labels
+                        .labels
+                        .get(&e.plus)
+                        .ok_or_else(|| format!("label `{}` is not defined", e.plus))?;
+                    // SOPP branches add 4 * SIMM16 to the address of the next instruction.
+                    let delta = i64::from(*to) - i64::from(cx.pc) - 4;
+                    let words = delta / 4;
+                    let words = i16::try_from(words).map_err(|_| {
+                        format!(
+                            "branch to `{}` is {delta} bytes away; SOPP reaches \
+                             -131072..131068",
+                            e.plus
+                        )
+                    })?;
+                    u64::from(words as u16)
+                }
+                (Some(Kind::Waitcnt), Some(Operand::Waitcnt(wc))) => waitcnt_bits(wc, target)?,
+                (Some(_), Some(o)) => imm16(o)?,
+                (Some(_), None) => 0,
+            };
+            w.set(Field::Simm16, simm)?;
+            w
+        }
+        Format::Smem => {
+            let mut w = Word::new(Encoding::Smem, target)?;
+            w.set(Field::Op, opcode.into())?;
+            w.set(Field::Sdata, cx.sreg(&dsts[0])?)?;
+            w.set(Field::Sbase, cx.sreg(&srcs[0])? >> 1)?;
+            match &srcs[1] {
+                Operand::Imm(imm) => {
+                    let Some(v) = imm.value32() else {
+                        return Err(format!("offset `{imm}` out of range"));
+                    };
+                    w.set(Field::Offset, v.into())?;
+                    if target == Target::Gfx8 {
+                        w.set(Field::Imm, 1)?;
+                    } else {
+                        w.set(Field::Soffset, Special::Null.code(target).into())?;
+                    }
+                }
+                o => {
+                    let code = cx.sreg(o)?;
+                    if target == Target::Gfx8 {
+                        w.set(Field::Offset, code)?;
+                    } else {
+                        w.set(Field::Soffset, code)?;
+                    }
+                }
+            }
+            w
+        }
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
+            valu(inst, target, wave, opcode, &mut cx)?
+        }
+        Format::Mubuf => {
+            let mut w = Word::new(Encoding::Mubuf, target)?;
+            w.set(Field::Op, opcode.into())?;
+            let (data, rest) = if inst.op.is_store() {
+                (&srcs[0], &srcs[1..])
+            } else {
+                (&dsts[0], srcs)
+            };
+            w.set(Field::Vdata, cx.vgpr(data)?)?;
+            w.set(Field::Vaddr, cx.vgpr_or_off(&rest[0])?)?;
+            w.set(Field::Srsrc, cx.sreg(&rest[1])? >> 2)?;
+            w.set(Field::Soffset, cx.src(&rest[2], 1)?)?;
+            mem_mods(&mut w, inst)?;
+            w.set(Field::Offen, inst.mods.offen.into())?;
+            w.set(Field::Idxen, inst.mods.idxen.into())?;
+            w.set(
+                Field::Offset,
+                u64::try_from(inst.mods.offset).map_err(|e| e.to_string())?,
+            )?;
+            w
+        }
+        Format::Flat | Format::Global | Format::Scratch => {
+            let mut w = Word::new(Encoding::Flat, target)?;
+            w.set(Field::Op, opcode.into())?;
+            let (addr, data, saddr) = if inst.op.is_store() {
+                (&srcs[0], Some(&srcs[1]), srcs.get(2))
+            } else {
+                w.set(Field::Vdst, cx.vgpr(&dsts[0])?)?;
+                (&srcs[0], None, srcs.get(1))
+            };
+            if let Some(d) = data {
+                w.set(Field::Data, cx.vgpr(d)?)?;
+            }
+            w.set(Field::Addr, cx.vgpr_or_off(addr)?)?;
+            mem_mods(&mut w, inst)?;
+            w.set_signed(Field::Offset, inst.mods.offset.into())?;
+            match info.format {
+                Format::Global => {
+                    w.set(Field::Seg, seg::GLOBAL)?;
+                    w.set(Field::Saddr, cx.sreg(saddr.unwrap_or(&Operand::Off))?)?;
+                }
+                Format::Scratch => {
+                    w.set(Field::Seg, seg::SCRATCH)?;
+                    let saddr = saddr.unwrap_or(&Operand::Off);
+                    let code = match (addr, saddr, target) {
+                        // RDNA2 marks "no address register at all" with SADDR = 0x7f
+                        // (`exec_hi`), the value LLVM gives gfx10 scratch instructions with
+                        // neither address (llvm/lib/Target/AMDGPU/FLATInstructions.td, the
+                        // gfx10 encodings); `null` (0x7d) means "no SGPR" next to a VGPR.
+                        (Operand::Off, Operand::Off, Target::Gfx1030) => {
+                            u64::from(Special::ExecHi.code(target))
+                        }
+                        _ => cx.sreg(saddr)?,
+                    };
+                    w.set(Field::Saddr, code)?;
+                    if target == Target::Gfx1100 {
+                        w.set(Field::Sve, u64::from(!matches!(addr, Operand::Off)))?;
+                    }
+                }
+                _ => {}
+            }
+            w
+        }
+    };
+    Ok(word.finish(cx.literal))
+}
+
+/// `glc`, `slc`, `dlc`.
+fn mem_mods(w: &mut Word, inst: &Inst) -> Result<(), String> {
+    w.set(Field::Glc, inst.mods.glc.into())?;
+    w.set(Field::Slc, inst.mods.slc.into())?;
+    w.set(Field::Dlc, inst.mods.dlc.into())
+}
+
+/// A 16-bit immediate (signed ones as their two's complement).
+fn imm16(operand: &Operand) -> Result<u64, String> {
+    match operand {
+        Operand::Imm(crate::operand::Imm::Int(v)) if (-0x8000..=0xffff).contains(v) => {
+            Ok(u64::from(*v as u16))
+        }
+        o => Err(format!("expected a 16-bit integer, found `{o}`")),
+    }
+}
+
+/// Vector ALU instructions in their 32-bit or VOP3 encoding.
+fn valu(
+    inst: &Inst,
+    target: Target,
+    wave: WaveSize,
+    opcode: u16,
+    cx: &mut Ctx<'_>,
+) -> Result<Word, String> {
+    let info = inst.op.info();
+    let ops = &inst.operands;
+    let (dsts, srcs) = ops.split_at(info.dsts.len());
+    let dword_count = |k: &Kind| match k {
+        Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n) => *n,
+        Kind::MaskSrc => wave.mask_dwords(),
+        _ => 1,
+    };
+    if uses_vop3(inst, target, wave) {
+        let mut w = Word::new(Encoding::Vop3, target)?;
+        w.set(Field::Op, opcode.into())?;
+        for (i, (kind, d)) in info.dsts.iter().zip(dsts).enumerate() {
+            match (i, kind) {
+                (0, Kind::VDst(_)) => w.set(Field::Vdst, cx.vgpr(d)?)?,
+                (0, _) => w.set(Field::Vdst, cx.sreg(d)?)?,
+                (_, _) => w.set(Field::Sdst, cx.sreg(d)?)?,
+            }
+        }
+        for ((field, kind), s) in [Field::Src0, Field::Src1, Field::Src2]
+            .into_iter()
+            .zip(info.srcs)
+            .zip(srcs)
+        {
+            let code = cx.src(s, dword_count(kind))?;
+            w.set(field, code)?;
+        }
+        w.set(Field::Neg, inst.src_mods.neg.into())?;
+        w.set(Field::Abs, inst.src_mods.abs.into())?;
+        return Ok(w);
+    }
+    let base = vop3_base(info.format, target).unwrap_or(0);
+    let e32 = opcode
+        .checked_sub(base)
+        .ok_or_else(|| format!("`{}` has no 32-bit encoding", info.mnemonic))?;
+    // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded.
+    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc);
+    let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
+    let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
+    let enc = match info.format {
+        Format::Vop1 => Encoding::Vop1,
+        Format::Vop2 => Encoding::Vop2,
+        _ => Encoding::Vopc,
+    };
+    let mut w = Word::new(enc, target)?;
+    w.set(Field::Op, e32.into())?;
+    if let Some((kind, d)) = dst {
+        let code = match kind {
+            Kind::VDst(_) => cx.vgpr(d)?,
+            _ => cx.sreg(d)?,
+        };
+        w.set(Field::Vdst, code)?;
+    }
+    if let Some((kind, s)) = src.next() {
+        let code = cx.src(s, dword_count(kind))?;
+        w.set(Field::Src0, code)?;
+    }
+    if let Some((_, s)) = src.next() {
+        w.set(Field::Vsrc1, cx.vgpr(s)?)?;
+    }
+    Ok(w)
+}
+
+/// The `s_nop 0` LLVM pads code with (`.p2align`), as a 4-byte word.
+fn nop_word(target: Target) -> Result<[u8; 4], String> {
+    let mut w = Word::new(Encoding::Sopp, target)?;
+    let op = number(crate::opcodes::Opcode::SNop, target).unwrap_or(0);
+    w.set(Field::Op, op.into())?;
+    let code = w.finish(None);
+    Ok([code[0], code[1], code[2], code[3]])
+}
+
+/// Encodes a whole program: instructions in order, `.p2align` padding filled with `s_nop 0`
+/// as LLVM does. The program is validated first.
+pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
+    program.validate().map_err(|e| EncodeError {
+        offset: 0,
+        origin: e.origin,
+        message: e.message,
+    })?;
+    let layout = program.layout();
+    let mut out = Vec::with_capacity(layout.size as usize);
+    for (entry, &offset) in program.items.iter().zip(&layout.offsets) {
+        let fail = |message: String| EncodeError {
+            offset,
+            origin: entry.origin.clone(),
+            message,
+        };
+        match &entry.item {
+            Item::Inst(inst) => {
+                let code = encode_inst(inst, program.target, program.wave, offset, &layout)
+                    .map_err(fail)?;
+                // Labels were placed with the sizes of `encoding::size`; a different length
+                // would move every later branch target.
+                let size = crate::encoding::size(inst, program.target, program.wave);
+                if code.len() != size as usize || out.len() != offset as usize {
+                    return Err(fail(format!(
+                        "encoded in {} bytes where the layout expects {size}",
+                        code.len()
+                    )));
+                }
+                out.extend_from_slice(&code);
+            }
+            Item::Directive(Directive::P2align(n)) => {
+                let nop = nop_word(program.target).map_err(fail)?;
+                let to =
+                    (out.len() as u32).next_multiple_of(1u32 << (*n).min(program::MAX_P2ALIGN));
+                while (out.len() as u32) < to {
+                    out.extend_from_slice(&nop);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,372 @@
+//! Microcode formats: where each field of an encoding lies, per target.
+//!
+//! An instruction word is handled as a `u64` holding the first dword in its low half and
+//! the second (for 64-bit formats) in its high half, so a field of the second dword starts
+//! at bit 32 + its bit in that dword. The positions are those of the "Microcode Formats"
+//! chapters of AMD's ISA reference guides: "AMD GCN3 ISA" (gfx8), "RDNA2 ISA" (gfx1030)
+//! and "RDNA3 ISA" (gfx1100). Fields a target's format lacks (`DLC` on gfx8, `SEG` on
+//! gfx8's FLAT) are absent from its row.
+
+use crate::target::Target;
+
+/// A hardware encoding (microcode format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Scalar ALU, one source.
+    Sop1,
+    /// Scalar ALU, two sources.
+    Sop2,
+    /// Scalar ALU with a 16-bit immediate.
+    Sopk,
+    /// Scalar compare.
+    Sopc,
+    /// Scalar program control.
+    Sopp,
+    /// Scalar memory.
+    Smem,
+    /// Vector ALU, one source, 32 bits.
+    Vop1,
+    /// Vector ALU, two sources, 32 bits.
+    Vop2,
+    /// Vector compare, 32 bits.
+    Vopc,
+    /// Vector ALU, 64 bits (VOP3a; VOP3b puts `SDST` where VOP3a has `ABS` and `CLAMP`).
+    Vop3,
+    /// Buffer memory.
+    Mubuf,
+    /// Flat, global and scratch memory (told apart by `SEG` on RDNA).
+    Flat,
+}
+
+/// A field of an encoding, named as in AMD's manuals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Field {
+    Op,
+    Sdst,
+    Ssrc0,
+    Ssrc1,
+    Simm16,
+    Vdst,
+    Vsrc1,
+    Src0,
+    Src1,
+    Src2,
+    Abs,
+    Clamp,
+    Opsel,
+    Omod,
+    Neg,
+    Sbase,
+    Sdata,
+    Imm,
+    Offset,
+    Soffset,
+    Glc,
+    Slc,
+    Dlc,
+    Lds,
+    Tfe,
+    Offen,
+    Idxen,
+    Vaddr,
+    Vdata,
+    Srsrc,
+    Seg,
+    Saddr,
+    Sve,
+    Addr,
+    Data,
+}
+
+/// One format on one target: its size, the fixed bits that identify it, and its fields as
+/// `(field, lowest bit, width)`.
+#[derive(Debug)]
+pub struct Layout {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// Bytes without a literal: 4 or 8.
+    pub bytes: u8,
+    /// Mask of the identifying bits of the first dword.
+    pub ident_mask: u32,
+    /// Their value.
+    pub ident: u32,
+    /// The fields.
+    pub fields: &'static [(Field, u8, u8)],
+}
+
+impl Layout {
+    /// The position `(lowest bit, width)` of `field`, if the format has it.
+    pub fn field(&self, field: Field) -> Option<(u8, u8)> {
+        self.fields
+            .iter()
+            .find(|(f, _, _)| *f == field)
+            .map(|&(_, lo, w)| (lo, w))
+    }
+
+    /// Whether a first dword belongs to this format.
+    pub const fn matches(&self, dword: u32) -> bool {
+        dword & self.ident_mask == self.ident
+    }
+}
+
+use Field::*;
+
+const SOP1: &[(Field, u8, u8)] = &[(Ssrc0, 0, 8), (Op, 8, 8), (Sdst, 16, 7)];
+const SOP2: &[(Field, u8, u8)] = &[(Ssrc0, 0, 8), (Ssrc1, 8, 8), (Sdst, 16, 7), (Op, 23, 7)];
+const SOPK: &[(Field, u8, u8)] = &[(Simm16, 0, 16), (Sdst, 16, 7), (Op, 23, 5)];
+const SOPC: &[(Field, u8, u8)] = &[(Ssrc0, 0, 8), (Ssrc1, 8, 8), (Op, 16, 7)];
+const SOPP: &[(Field, u8, u8)] = &[(Simm16, 0, 16), (Op, 16, 7)];
+const VOP1: &[(Field, u8, u8)] = &[(Src0, 0, 9), (Op, 9, 8), (Vdst, 17, 8)];
+const VOP2: &[(Field, u8, u8)] = &[(Src0, 0, 9), (Vsrc1, 9, 8), (Vdst, 17, 8), (Op, 25, 6)];
+const VOPC: &[(Field, u8, u8)] = &[(Src0, 0, 9), (Vsrc1, 9, 8), (Op, 17, 8)];
+
+/// VOP3: GCN3 has no `OPSEL`; `SDST` (VOP3b) overlaps `ABS`, `OPSEL` and `CLAMP`, so the
+/// encoder sets one or the other.
+const VOP3_GCN3: &[(Field, u8, u8)] = &[
+    (Vdst, 0, 8),
+    (Abs, 8, 3),
+    (Sdst, 8, 7),
+    (Clamp, 15, 1),
+    (Op, 16, 10),
+    (Src0, 32, 9),
+    (Src1, 41, 9),
+    (Src2, 50, 9),
+    (Omod, 59, 2),
+    (Neg, 61, 3),
+];
+const VOP3_RDNA: &[(Field, u8, u8)] = &[
+    (Vdst, 0, 8),
+    (Abs, 8, 3),
+    (Opsel, 11, 4),
+    (Sdst, 8, 7),
+    (Clamp, 15, 1),
+    (Op, 16, 10),
+    (Src0, 32, 9),
+    (Src1, 41, 9),
+    (Src2, 50, 9),
+    (Omod, 59, 2),
+    (Neg, 61, 3),
+];
+
+const SMEM_GCN3: &[(Field, u8, u8)] = &[
+    (Sbase, 0, 6),
+    (Sdata, 6, 7),
+    (Glc, 16, 1),
+    (Imm, 17, 1),
+    (Op, 18, 8),
+    (Offset, 32, 20),
+];
+const SMEM_RDNA2: &[(Field, u8, u8)] = &[
+    (Sbase, 0, 6),
+    (Sdata, 6, 7),
+    (Dlc, 14, 1),
+    (Glc, 16, 1),
+    (Op, 18, 8),
+    (Offset, 32, 21),
+    (Soffset, 57, 7),
+];
+const SMEM_RDNA3: &[(Field, u8, u8)] = &[
+    (Sbase, 0, 6),
+    (Sdata, 6, 7),
+    (Dlc, 13, 1),
+    (Glc, 14, 1),
+    (Op, 18, 8),
+    (Offset, 32, 21),
+    (Soffset, 57, 7),
+];
+
+const MUBUF_GCN3: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Lds, 16, 1),
+    (Slc, 17, 1),
+    (Op, 18, 7),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Tfe, 55, 1),
+    (Soffset, 56, 8),
+];
+const MUBUF_RDNA2: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Dlc, 15, 1),
+    (Lds, 16, 1),
+    (Op, 18, 7),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Slc, 54, 1),
+    (Tfe, 55, 1),
+    (Soffset, 56, 8),
+];
+const MUBUF_RDNA3: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Slc, 12, 1),
+    (Dlc, 13, 1),
+    (Glc, 14, 1),
+    (Lds, 16, 1),
+    (Op, 18, 8),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Tfe, 53, 1),
+    (Offen, 54, 1),
+    (Idxen, 55, 1),
+    (Soffset, 56, 8),
+];
+
+const FLAT_GCN3: &[(Field, u8, u8)] = &[
+    (Glc, 16, 1),
+    (Slc, 17, 1),
+    (Op, 18, 7),
+    (Addr, 32, 8),
+    (Data, 40, 8),
+    (Tfe, 55, 1),
+    (Vdst, 56, 8),
+];
+const FLAT_RDNA2: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Dlc, 12, 1),
+    (Lds, 13, 1),
+    (Seg, 14, 2),
+    (Glc, 16, 1),
+    (Slc, 17, 1),
+    (Op, 18, 7),
+    (Addr, 32, 8),
+    (Data, 40, 8),
+    (Saddr, 48, 7),
+    (Vdst, 56, 8),
+];
+const FLAT_RDNA3: &[(Field, u8, u8)] = &[
+    (Offset, 0, 13),
+    (Dlc, 13, 1),
+    (Glc, 14, 1),
+    (Slc, 15, 1),
+    (Seg, 16, 2),
+    (Op, 18, 7),
+    (Addr, 32, 8),
+    (Data, 40, 8),
+    (Saddr, 48, 7),
+    (Sve, 55, 1),
+    (Vdst, 56, 8),
+];
+
+const fn layout(
+    encoding: Encoding,
+    bytes: u8,
+    ident_mask: u32,
+    ident: u32,
+    fields: &'static [(Field, u8, u8)],
+) -> Layout {
+    Layout {
+        encoding,
+        bytes,
+        ident_mask,
+        ident,
+        fields,
+    }
+}
+
+/// The identifying bits of the formats common to all targets; the 9-bit prefixes of SOP1,
+/// SOPC and SOPP come before SOPK's 4-bit one, and VOP1/VOPC before VOP2's single bit, so a
+/// decoder that tries the rows in order finds the right one.
+const fn common(fields_vop3: &'static [(Field, u8, u8)], vop3_ident: u32) -> [Layout; 9] {
+    [
+        layout(Encoding::Sop1, 4, 0xff80_0000, 0xbe80_0000, SOP1),
+        layout(Encoding::Sopc, 4, 0xff80_0000, 0xbf00_0000, SOPC),
+        layout(Encoding::Sopp, 4, 0xff80_0000, 0xbf80_0000, SOPP),
+        layout(Encoding::Sopk, 4, 0xf000_0000, 0xb000_0000, SOPK),
+        layout(Encoding::Sop2, 4, 0xc000_0000, 0x8000_0000, SOP2),
+        layout(Encoding::Vop1, 4, 0xfe00_0000, 0x7e00_0000, VOP1),
+        layout(Encoding::Vopc, 4, 0xfe00_0000, 0x7c00_0000, VOPC),
+        layout(Encoding::Vop2, 4, 0x8000_0000, 0x0000_0000, VOP2),
+        layout(Encoding::Vop3, 8, 0xfc00_0000, vop3_ident, fields_vop3),
+    ]
+}
+
+const fn with_memory(base: [Layout; 9], smem: Layout, mubuf: Layout, flat: Layout) -> [Layout; 12] {
+    let [a, b, c, d, e, f, g, h, i] = base;
+    [a, b, c, d, e, f, g, h, i, smem, mubuf, flat]
+}
+
+/// GCN3 (gfx8): VOP3 `110100`, SMEM `110000`, MUBUF `111000`, FLAT `110111`.
+static GFX8: [Layout; 12] = with_memory(
+    common(VOP3_GCN3, 0xd000_0000),
+    layout(Encoding::Smem, 8, 0xfc00_0000, 0xc000_0000, SMEM_GCN3),
+    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN3),
+    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_GCN3),
+);
+
+/// RDNA2 (gfx1030): VOP3 `110101`, SMEM `111101`.
+static GFX1030: [Layout; 12] = with_memory(
+    common(VOP3_RDNA, 0xd400_0000),
+    layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
+    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
+    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+);
+
+/// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF
+/// and FLAT.
+static GFX1100: [Layout; 12] = with_memory(
+    common(VOP3_RDNA, 0xd400_0000),
+    layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
+    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
+    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+);
+
+/// Every format of `target`, in the order a decoder tries them (empty for `gfx9`).
+pub fn layouts(target: Target) -> &'static [Layout] {
+    match target {
+        Target::Gfx8 => &GFX8,
+        Target::Gfx1030 => &GFX1030,
+        Target::Gfx1100 => &GFX1100,
+        Target::Gfx9 => &[],
+    }
+}
+
+/// The layout of `encoding` on `target`.
+pub fn layout_of(encoding: Encoding, target: Target) -> Option<&'static Layout> {
+    layouts(target).iter().find(|l| l.encoding == encoding)
+}
+
+/// `SEG` of the FLAT format on RDNA: which address space an instruction addresses.
+pub mod seg {
+    /// Flat (generic) addressing.
+    pub const FLAT: u64 = 0;
+    /// Scratch (private) memory.
+    pub const SCRATCH: u64 = 1;
+    /// Global memory.
+    pub const GLOBAL: u64 = 2;
+}
+
+/// The sizes (in bits) of fields within a word, checked against each other.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::MODELLED_TARGETS;
+
+    #[test]
+    fn fields_fit_and_do_not_overlap_the_identifier() {
+        for t in MODELLED_TARGETS {
+            for l in layouts(t) {
+                for &(f, lo, w) in l.fields {
+                    assert!(
+                        u32::from(lo) + u32::from(w) <= u32::from(l.bytes) * 8,
+                        "{t} {:?} {f:?}",
+                        l.encoding
+                    );
+                    if lo < 32 {
+                        let mask = (((1u64 << w) - 1) << lo) as u32;
+                        assert_eq!(mask & l.ident_mask, 0, "{t} {:?} {f:?}", l.encoding);
+                    }
+                }
+            }
+        }
+    }
+}

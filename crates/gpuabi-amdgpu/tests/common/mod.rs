@@ -1,0 +1,243 @@
+//! Shared by the llvm-mc tests: finding llvm-mc, its arguments, and the generated corpus
+//! of every instruction and operand variant per target and wave size.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::opcodes::{Format, Kind, TABLE};
+use gpuabi_amdgpu::{Target, WaveSize};
+
+pub const LLVM_MC: &str = "llvm-mc-19";
+
+pub fn llvm_mc_available() -> bool {
+    let found = Command::new(LLVM_MC)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !found {
+        let msg = format!(
+            "{LLVM_MC} not found: the llvm-mc round-trip test is skipped (install Debian's \
+             llvm-19 package; set GPUABI_REQUIRE_LLVM_MC=1 to make this a failure)"
+        );
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        eprintln!("{msg}");
+    }
+    found
+}
+
+/// llvm-mc's arguments for `text`: the HSA triple when the text names an HSA target id
+/// (`.amdgcn_target` must agree with the triple), the bare one otherwise.
+pub fn mc_args(text: &str, target: Target, wave: WaveSize) -> Vec<String> {
+    let triple = if text.contains(".amdgcn_target") {
+        "amdgcn-amd-amdhsa"
+    } else {
+        "amdgcn"
+    };
+    let mut args = vec![
+        format!("-triple={triple}"),
+        format!("-mcpu={}", target.llvm_cpu()),
+    ];
+    if target.is_rdna() {
+        args.push(format!("-mattr=+wavefrontsize{}", wave.lanes()));
+    }
+    args
+}
+
+pub fn scratch_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llvm_mc");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Assembles `text` into an object file; returns its bytes or llvm-mc's errors.
+pub fn assemble(text: &str, target: Target, wave: WaveSize, name: &str) -> Result<Vec<u8>, String> {
+    let dir = scratch_dir();
+    let src = dir.join(format!("{name}.s"));
+    let obj = dir.join(format!("{name}.o"));
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(LLVM_MC)
+        .args(mc_args(text, target, wave))
+        .arg("-filetype=obj")
+        .arg("-o")
+        .arg(&obj)
+        .arg(&src)
+        .output()
+        .unwrap();
+    if !out.status.success() || !out.stderr.is_empty() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(std::fs::read(&obj).unwrap())
+}
+
+/// Encoded size of every instruction of `text`, in order, from `-show-encoding`.
+pub fn encoding_sizes(text: &str, target: Target, wave: WaveSize, name: &str) -> Vec<u32> {
+    let dir = scratch_dir();
+    let src = dir.join(format!("{name}.enc.s"));
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(LLVM_MC)
+        .args(mc_args(text, target, wave))
+        .arg("-show-encoding")
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let enc = l.split("; encoding: [").nth(1)?;
+            let body = enc.split(']').next()?;
+            Some(body.split(',').count() as u32)
+        })
+        .collect()
+}
+
+/// Sample operands per kind; the first is the plain choice.
+pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
+    let w64 = wave == WaveSize::W64;
+    match kind {
+        Kind::SDst(1) => vec!["s5", "m0"],
+        Kind::SDst(2) => vec!["s[6:7]", if w64 { "vcc" } else { "exec" }],
+        Kind::SDst(4) => vec!["s[8:11]"],
+        Kind::SDst(_) => vec!["s[16:23]"],
+        Kind::SSrc(1) => vec!["s9", "-7", "0x12345", "1.0", "m0", "exec_lo", "vcc_hi"],
+        Kind::SSrc(_) => vec!["s[10:11]", "exec", "-1", "0x1234", "0.5"],
+        Kind::SReg(_) => vec!["s[12:13]"],
+        Kind::VDst(1) => vec!["v1"],
+        Kind::VDst(2) => vec!["v[2:3]"],
+        Kind::VDst(_) => vec!["v[4:7]"],
+        Kind::VSrc(1) => vec!["v8", "s14", "64", "0x4d2", "-4.0", "vcc_lo"],
+        Kind::VSrc(_) => vec!["v[10:11]", "s[16:17]", "2"],
+        Kind::VReg(1) => vec!["v12"],
+        Kind::VReg(2) => vec!["v[12:13]"],
+        Kind::VReg(_) => vec!["v[12:15]"],
+        Kind::MaskDst => {
+            if w64 {
+                vec!["vcc", "s[20:21]", "null"]
+            } else {
+                vec!["vcc_lo", "s20", "null"]
+            }
+        }
+        Kind::MaskSrc => {
+            if w64 {
+                vec!["vcc", "s[22:23]"]
+            } else {
+                vec!["vcc_lo", "s22"]
+            }
+        }
+        Kind::Lane => vec!["s24", "5", "m0"],
+        Kind::Imm16 => vec!["3"],
+        Kind::Simm16 => vec!["-300", "0x7fff"],
+        Kind::Label => vec!["target"],
+        Kind::Waitcnt => vec!["vmcnt(0) lgkmcnt(0)", "lgkmcnt(3)", "vmcnt(2) expcnt(1)"],
+        Kind::SBase(2) => vec!["s[24:25]"],
+        Kind::SBase(_) => vec!["s[24:27]"],
+        Kind::SOffset => vec!["0x40", "s26"],
+        Kind::BufAddr => vec!["v20", "off"],
+        Kind::Rsrc => vec!["s[28:31]"],
+        Kind::BufSOffset => vec!["s27", "0", "m0"],
+        Kind::GlobalAddr => vec!["v22", "v[20:21]"],
+        Kind::GlobalSAddr => vec!["s[30:31]", "off"],
+        Kind::ScratchAddr => vec!["v23", "off"],
+        Kind::ScratchSAddr => vec!["off", "s30"],
+        Kind::FlatAddr => vec!["v[20:21]"],
+    }
+}
+
+pub fn modifier_samples(format: Format, vaddr_is_off: bool) -> Vec<&'static str> {
+    match format {
+        Format::Mubuf if vaddr_is_off => vec!["", " offset:16", " offset:4095 glc"],
+        Format::Mubuf => vec![" offen", " offen offset:4", " idxen offset:8 slc"],
+        Format::Global | Format::Scratch => vec!["", " offset:-16", " offset:32 glc"],
+        Format::Flat => vec!["", " glc", " glc slc"],
+        _ => vec![""],
+    }
+}
+
+/// Lines covering every instruction of `target`: for each, the plain operands and every
+/// single-slot variation, with each memory modifier set. Lines the project rejects are
+/// dropped; every instruction must keep at least one line.
+pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
+    let mut text = String::from("\t.text\nstart:\n");
+    for info in TABLE {
+        let Some(name) = info.name(target) else {
+            continue;
+        };
+        let slots: Vec<Kind> = info.slots().collect();
+        let mut variants: Vec<Vec<String>> = vec![slots
+            .iter()
+            .map(|k| samples(*k, wave)[0].to_string())
+            .collect()];
+        for (i, k) in slots.iter().enumerate() {
+            for alt in samples(*k, wave).into_iter().skip(1) {
+                let mut v = variants[0].clone();
+                v[i] = alt.to_string();
+                variants.push(v);
+            }
+        }
+        // f32 source modifiers in both spellings, on every source that takes them.
+        for src in 0..info.srcs.len() {
+            if info.float_srcs >> src & 1 == 0 {
+                continue;
+            }
+            let i = info.dsts.len() + src;
+            for reg in samples(slots[i], wave).into_iter().take(2) {
+                for form in ["-{}", "|{}|", "-|{}|", "neg({})", "abs({})", "neg(abs({}))"] {
+                    let mut v = variants[0].clone();
+                    v[i] = form.replace("{}", reg);
+                    variants.push(v);
+                }
+            }
+        }
+        let mut kept = 0;
+        for v in variants {
+            let off = v
+                .iter()
+                .zip(&slots)
+                .any(|(s, k)| *k == Kind::BufAddr && s == "off");
+            for m in modifier_samples(info.format, off) {
+                let line = format!("\t{name} {}{m}\n", v.join(", "));
+                let line = line.replace(&format!("{name} \n"), &format!("{name}\n"));
+                let probe = format!("{line}target:\n");
+                if parse(&probe, target, wave).is_ok() {
+                    text.push_str(&line);
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 0, "no accepted line for {name} on {target} {wave}");
+    }
+    text.push_str("\ts_add_u32 s0, s0, target-start+4\n\ts_addc_u32 s1, s1, 0\n");
+    text.push_str(
+        "\tv_add_f32_e64 v0, v1, v2\n\tv_cmp_gt_u32_e64 s[0:1], v0, v1\n"
+            .replace(
+                "s[0:1]",
+                if wave == WaveSize::W64 {
+                    "s[0:1]"
+                } else {
+                    "s0"
+                },
+            )
+            .as_str(),
+    );
+    text.push_str("target:\n\ts_endpgm\n");
+    text
+}
+
+pub fn configs() -> Vec<(Target, WaveSize)> {
+    vec![
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx1100, WaveSize::W32),
+        (Target::Gfx1100, WaveSize::W64),
+    ]
+}

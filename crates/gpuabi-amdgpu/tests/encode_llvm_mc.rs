@@ -1,0 +1,245 @@
+//! The encoder and decoder against LLVM 19: over the generated corpus (every instruction
+//! and operand variant of every target and wave size, shared with `llvm_mc.rs`) plus a few
+//! forms the corpus does not reach, gpuabi's bytes must equal the `.text` llvm-mc
+//! assembles; decoding either must print text that encodes to the same bytes; objects
+//! llvm-mc writes decode and re-encode to their `.text`; and the objects gpuabi writes
+//! disassemble with llvm-objdump exactly as llvm-mc's own objects do.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{assemble, configs, generated_corpus, llvm_mc_available, scratch_dir};
+use gpuabi_amdgpu::asm::{parse, print};
+use gpuabi_amdgpu::decode::decode_with_symbols;
+use gpuabi_amdgpu::elf::{read_text, write_object};
+use gpuabi_amdgpu::program::Item;
+use gpuabi_amdgpu::{decode, encode, Program, Target, WaveSize};
+
+/// Forms the generated corpus does not produce (it varies one operand at a time from a
+/// plain form): global accesses without an SGPR base, scratch with an SGPR offset only, a
+/// backward branch, `s_waitcnt` at the counters' limits, padding, `dlc`.
+fn extra_lines(target: Target) -> &'static str {
+    match target {
+        Target::Gfx8 => {
+            "back:\n\ts_waitcnt vmcnt(15) expcnt(7) lgkmcnt(15)\n\ts_waitcnt vmcnt(0)\n\
+             \ts_cbranch_scc0 back\n\t.p2align 4\n\ts_branch back\n"
+        }
+        Target::Gfx1030 => {
+            "back:\n\tglobal_load_dword v1, v[20:21], off offset:-2048\n\
+             \tglobal_store_dword v[20:21], v3, off dlc\n\
+             \tscratch_load_dword v1, off, s30 offset:2047\n\tscratch_store_dword off, v2, s30\n\
+             \ts_waitcnt vmcnt(63) lgkmcnt(63)\n\ts_cbranch_execz back\n\t.p2align 4\n\
+             \ts_branch back\n"
+        }
+        _ => {
+            "back:\n\tglobal_load_b32 v1, v[20:21], off offset:-4096\n\
+             \tglobal_store_b32 v[20:21], v3, off dlc\n\
+             \tscratch_load_b32 v1, off, s30 offset:4095\n\tscratch_store_b32 off, v2, s30\n\
+             \ts_waitcnt vmcnt(63) expcnt(7) lgkmcnt(63)\n\ts_cbranch_execz back\n\
+             \t.p2align 4\n\ts_branch back\n"
+        }
+    }
+}
+
+/// The inline constant 1/(2π) in 32- and 64-bit operands (decoded, it prints as a float
+/// that must select the same inline constant again).
+const INV_2PI: &str = "\tv_mov_b32 v0, 0.15915494\n\tv_add_f32_e64 v0, 0.15915494, -v1\n\
+                       \ts_mov_b64 s[0:1], 0.15915494309189532\n\
+                       \tv_cmp_eq_u64 VCC, 0.15915494309189532, v[0:1]\n";
+
+fn corpus(target: Target, wave: WaveSize) -> String {
+    let mut text = generated_corpus(target, wave);
+    text.push_str(extra_lines(target));
+    let vcc = if wave == WaveSize::W64 {
+        "vcc"
+    } else {
+        "vcc_lo"
+    };
+    text.push_str(&INV_2PI.replace("VCC", vcc));
+    text
+}
+
+/// The first instruction whose bytes differ, for the failure message.
+fn first_difference(program: &Program, ours: &[u8], llvm: &[u8]) -> String {
+    let layout = program.layout();
+    for (entry, &offset) in program.items.iter().zip(&layout.offsets) {
+        if let Item::Inst(inst) = &entry.item {
+            let size = gpuabi_amdgpu::encoding::size(inst, program.target, program.wave) as usize;
+            let at = offset as usize;
+            let a = ours.get(at..at + size);
+            let b = llvm.get(at..at + size);
+            if a != b {
+                return format!(
+                    "`{}` at byte {offset}: gpuabi {a:02x?}, llvm-mc {b:02x?}",
+                    gpuabi_amdgpu::asm::printer::print_inst(inst, program.target)
+                );
+            }
+        }
+    }
+    format!("lengths {} and {}", ours.len(), llvm.len())
+}
+
+#[test]
+fn corpus_encodes_as_llvm_mc_and_decodes_back() {
+    if !llvm_mc_available() {
+        return;
+    }
+    for (target, wave) in configs() {
+        let name = format!("encode-{target}-{}", wave.lanes());
+        let text = corpus(target, wave);
+        let program = parse(&text, target, wave).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ours = encode(&program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let object = assemble(&text, target, wave, &name)
+            .unwrap_or_else(|e| panic!("{name}: llvm-mc rejects the corpus:\n{e}"));
+        let llvm = read_text(&object).expect("llvm-mc's object").code;
+        assert!(
+            ours == llvm,
+            "{name}: {}",
+            first_difference(&program, &ours, &llvm)
+        );
+        let count = program.insts().count();
+        assert!(count > 400, "{name}: only {count} instructions");
+        eprintln!(
+            "{name}: {count} instructions, {} bytes, identical to llvm-mc",
+            ours.len()
+        );
+
+        // Decoding gives text that encodes to the same bytes (through the printer and
+        // parser, as a user would see it).
+        let decoded = decode(&llvm, target, wave).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let printed = print(&decoded);
+        let reparsed = parse(&printed, target, wave)
+            .unwrap_or_else(|e| panic!("{name}: decoded text does not parse: {e}\n{printed}"));
+        let again = encode(&reparsed).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            again == llvm,
+            "{name}: decoded text re-encodes differently: {}",
+            first_difference(&reparsed, &again, &llvm)
+        );
+        // And llvm-mc reads the decoded text as the same code.
+        let object = assemble(&printed, target, wave, &format!("{name}.decoded"))
+            .unwrap_or_else(|e| panic!("{name}: llvm-mc rejects decoded text:\n{e}"));
+        assert!(read_text(&object).unwrap().code == llvm, "{name}");
+    }
+}
+
+/// The example programs, assembled by llvm-mc into objects: their `.text` decodes (with the
+/// object's symbols as labels) and encodes back to itself.
+#[test]
+fn llvm_mc_objects_decode_and_reencode() {
+    if !llvm_mc_available() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/asm");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("s") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let spec = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("; gpuabi:");
+        let mut target = None;
+        let mut wave = None;
+        for kv in spec.split_whitespace() {
+            if let Some(t) = kv.strip_prefix("target=") {
+                target = t.parse::<Target>().ok();
+            }
+            if let Some(w) = kv.strip_prefix("wave=") {
+                wave = w.parse().ok().and_then(WaveSize::from_lanes);
+            }
+        }
+        let (Some(target), Some(wave)) = (target, wave) else {
+            continue;
+        };
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let object = assemble(&text, target, wave, &format!("obj-{name}")).unwrap();
+        let t = read_text(&object).unwrap();
+        assert_eq!(t.target, Some(target), "{name}: e_flags");
+        assert_eq!(t.relocations, 0, "{name}");
+        let program = decode_with_symbols(&t.code, target, wave, &t.symbols)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(encode(&program).unwrap(), t.code, "{name}");
+        // The original text encodes to the same bytes too.
+        let parsed = parse(&text, target, wave).unwrap();
+        assert_eq!(encode(&parsed).unwrap(), t.code, "{name}");
+        count += 1;
+    }
+    assert!(count >= 2, "example programs in {}", dir.display());
+    // A reference to an undefined symbol leaves a relocation, which the reader counts.
+    let text = "\t.text\nmain:\n\ts_mov_b32 s0, other\n\ts_endpgm\n";
+    let object = assemble(text, Target::Gfx1030, WaveSize::W32, "obj-relocated").unwrap();
+    assert_eq!(read_text(&object).unwrap().relocations, 1);
+}
+
+fn objdump(object: &[u8], target: Target, wave: WaveSize, name: &str) -> Option<String> {
+    let path = scratch_dir().join(format!("{name}.o"));
+    std::fs::write(&path, object).unwrap();
+    let mut cmd = Command::new("llvm-objdump-19");
+    cmd.arg("-d").arg(format!("--mcpu={}", target.llvm_cpu()));
+    if target.is_rdna() {
+        cmd.arg(format!("--mattr=+wavefrontsize{}", wave.lanes()));
+    }
+    let out = cmd.arg(&path).output().ok()?;
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Everything after the file name line.
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    Some(
+        text.lines()
+            .filter(|l| !l.contains(name))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// gpuabi's objects disassemble with llvm-objdump exactly as llvm-mc's objects of the same
+/// text do (same symbols, same instructions).
+#[test]
+fn objects_disassemble_with_llvm_objdump() {
+    if !llvm_mc_available() {
+        return;
+    }
+    let found = Command::new("llvm-objdump-19")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found {
+        let msg = "llvm-objdump-19 not found: the object test is skipped";
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        eprintln!("{msg}");
+        return;
+    }
+    for (target, wave) in configs() {
+        let text = "\t.text\n\t.globl main\n\t.p2align 8\n\t.type main,@function\nmain:\n\
+                    \ts_mov_b32 s0, 0x12345\n\ts_cbranch_scc1 .Lend\nloop:\n\
+                    \tv_add_f32_e64 v0, -v1, |v2|\n\ts_branch loop\n.Lend:\n\ts_endpgm\n\
+                    .Lfunc_end0:\n\t.size main, .Lfunc_end0-main\n";
+        let name = format!("objdump-{target}-{}", wave.lanes());
+        let program = parse(text, target, wave).unwrap();
+        let code = encode(&program).unwrap();
+        let ours = write_object(&program, &code).unwrap();
+        let t = read_text(&ours).unwrap();
+        assert_eq!(t.code, code);
+        assert_eq!(t.target, Some(target));
+        let theirs = assemble(text, target, wave, &format!("{name}.llvm")).unwrap();
+        let a = objdump(&ours, target, wave, &format!("{name}.ours")).unwrap();
+        let b = objdump(&theirs, target, wave, &format!("{name}.llvm")).unwrap();
+        assert!(
+            a.contains("<main>:") && a.contains("<loop>:"),
+            "{name}:\n{a}"
+        );
+        assert_eq!(a, b, "{name}: disassembly of gpuabi's object vs llvm-mc's");
+    }
+}
