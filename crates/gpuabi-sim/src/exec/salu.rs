@@ -1,4 +1,12 @@
 //! Scalar ALU: SOP1, SOP2, SOPC, SOPK.
+//!
+//! SCC follows the pseudocode of AMD's "RDNA3 ISA" reference guide (the SOP1, SOP2,
+//! SOPC and SOPK instructions), which agrees with the "AMD GCN3 ISA" and "RDNA2 ISA" guides for every
+//! instruction here: carries and borrows for the unsigned add/sub, signed overflow for
+//! `s_add_i32`/`s_sub_i32`, `D != 0` for the bitwise operations, shifts, `s_not` and
+//! `s_bcnt1`, "S0 was selected" for min/max, the comparison for SOPC, `EXEC != 0` for the
+//! saveexec forms; `s_mul_i32`, `s_cselect`, `s_ff1`, `s_flbit`, `s_bitset` and the moves
+//! leave SCC alone.
 
 use gpuabi_amdgpu::Opcode;
 
@@ -155,12 +163,16 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = a < b;
             w.write_s32(dst, if w.scc { a } else { b });
         }
+        // SCC is set iff S0 is selected, and max selects S0 on equal operands: `SCC =
+        // S0.i32 >= S1.i32` in S_MAX_I32/S_MAX_U32 of AMD's "RDNA3 ISA" and "CDNA4 ISA"
+        // reference guides (GCN3's "SCC = 1 if S0 is max" says the same). min selects S1
+        // on equal operands: `SCC = S0.i32 < S1.i32` (S_MIN_I32/S_MIN_U32).
         SMaxI32 => {
-            w.scc = (a as i32) > (b as i32);
+            w.scc = (a as i32) >= (b as i32);
             w.write_s32(dst, if w.scc { a } else { b });
         }
         SMaxU32 => {
-            w.scc = a > b;
+            w.scc = a >= b;
             w.write_s32(dst, if w.scc { a } else { b });
         }
         SCselectB32 => w.write_s32(dst, if w.scc { a } else { b }),
