@@ -180,7 +180,7 @@ fn sim_catalyst_dispatch_and_errors() {
     );
     let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--buffer", "b"]);
     assert!(
-        text(&o.stderr).contains("--buffer `b`"),
+        text(&o.stderr).contains("--buffer b: expected NAME=SIZE[:FILE]"),
         "{}",
         text(&o.stderr)
     );
