@@ -54,7 +54,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MASK")]
     pub exec: Option<String>,
     /// Number of waves to run, one after the other, with the same set-up.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = launch_flags::limit32)]
     pub waves: u32,
     /// Buffers to print after the run (default: all, at most 64 KiB of each).
     #[arg(long, value_name = "NAME")]
@@ -254,9 +254,9 @@ fn contract(
             let (s, v) = text
                 .split_once(',')
                 .ok_or_else(|| anyhow!("--limit `{text}`: expected SGPRS,VGPRS"))?;
-            let (s, v) = (s.trim().parse::<u16>(), v.trim().parse::<u16>());
-            match (s, v) {
-                (Ok(s), Ok(v)) => Some(Demand::new(s, v)),
+            let count = |t: &str| launch_flags::number(t).and_then(|n| u16::try_from(n).ok());
+            match (count(s), count(v)) {
+                (Some(s), Some(v)) => Some(Demand::new(s, v)),
                 _ => bail!("--limit `{text}`: expected two numbers SGPRS,VGPRS"),
             }
         }
