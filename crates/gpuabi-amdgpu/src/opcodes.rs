@@ -723,6 +723,37 @@ table! {
     ScratchStoreDword = row(Scratch, "scratch_store_dword", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b32").only(RDNA), [];
     ScratchStoreDwordx2 = row(Scratch, "scratch_store_dwordx2", &[], &[ScratchAddr, VReg(2), ScratchSAddr]).gfx11("scratch_store_b64").only(RDNA), [];
     ScratchStoreDwordx4 = row(Scratch, "scratch_store_dwordx4", &[], &[ScratchAddr, VReg(4), ScratchSAddr]).gfx11("scratch_store_b128").only(RDNA), [];
+    // Three-source integer, bit-field and median instructions (64-bit encoding only).
+    VAdd3U32 = row(Vop3, "v_add3_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VLshlAddU32 = row(Vop3, "v_lshl_add_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VBfeU32 = row(Vop3, "v_bfe_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfeI32 = row(Vop3, "v_bfe_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfiB32 = row(Vop3, "v_bfi_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3I32 = row(Vop3, "v_med3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3U32 = row(Vop3, "v_med3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3F32 = row(Vop3, "v_med3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    // Scalar bit-field masks and extracts.
+    SBfmB32 = row(Sop2, "s_bfm_b32", &[SD1], &[SS1, SS1]), [];
+    SBfmB64 = row(Sop2, "s_bfm_b64", &[SD2], &[SS1, SS1]), [];
+    SBfeU32 = row(Sop2, "s_bfe_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SBfeI32 = row(Sop2, "s_bfe_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    // Scalar compares with a 16-bit immediate: sign-extended for i32, zero-extended for u32.
+    SCmpkEqI32 = row(Sopk, "s_cmpk_eq_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLgI32 = row(Sopk, "s_cmpk_lg_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkGtI32 = row(Sopk, "s_cmpk_gt_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkGeI32 = row(Sopk, "s_cmpk_ge_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLtI32 = row(Sopk, "s_cmpk_lt_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLeI32 = row(Sopk, "s_cmpk_le_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkEqU32 = row(Sopk, "s_cmpk_eq_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLgU32 = row(Sopk, "s_cmpk_lg_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkGtU32 = row(Sopk, "s_cmpk_gt_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkGeU32 = row(Sopk, "s_cmpk_ge_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLtU32 = row(Sopk, "s_cmpk_lt_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLeU32 = row(Sopk, "s_cmpk_le_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    // Scheduling hints: no effect on results.
+    SSetprio = row(Sopp, "s_setprio", &[], &[Imm16]), [];
+    SClause = row(Sopp, "s_clause", &[], &[Imm16]).only(RDNA), [];
+    SInstPrefetch = row(Sopp, "s_inst_prefetch", &[], &[Imm16]).gfx11("s_set_inst_prefetch_distance").only(RDNA), [];
 }
 
 impl Opcode {

@@ -1,7 +1,7 @@
 //! SCC and results of every scalar ALU instruction of the model, against AMD's pseudocode.
 //!
 //! Each row names the instruction's pseudocode line from the SOP1/SOP2/SOPC/SOPK chapters
-//! of AMD's "RDNA3 ISA" reference guide (the "AMD GCN3 ISA" and "RDNA2 ISA" guides agree for
+//! of AMD's "RDNA3.5 ISA" reference guide (the "AMD GCN3 ISA" and "RDNA2 ISA" guides agree for
 //! these instructions); the expected values are worked out by hand from that line. Every row
 //! runs with SCC first cleared and then set, so an instruction that must leave SCC alone is
 //! caught when it writes it.
@@ -128,6 +128,31 @@ const ROWS: &[Row] = &[
     row("s_cmp_le_i32 s10, s11", [3, M1, 0, 0], &[], CLEAR, "S_CMP_LE_I32"),
     row("s_cmp_eq_u64 s[10:11], s[12:13]", [1, 0, 1, 1], &[], CLEAR, "S_CMP_EQ_U64"),
     row("s_cmp_lg_u64 s[10:11], s[12:13]", [1, 0, 1, 1], &[], SET, "S_CMP_LG_U64"),
+    // S_BFE_U32: D0 = (S0 >> S1[4:0]) & ((1 << S1[22:16]) - 1); S_BFE_I32 then
+    // signext_from_bit(tmp, S1[22:16]); SCC = D0 != 0.
+    row("s_bfe_u32 s0, s10, s11", [0xf0, 4 << 16 | 4, 0, 0], &[0xf], SET, "S_BFE_U32"),
+    row("s_bfe_u32 s0, s10, s11", [0xf0, 4 << 16 | 8, 0, 0], &[0], CLEAR, "S_BFE_U32"),
+    row("s_bfe_u32 s0, s10, s11", [0x1234_5678, 32 << 16, 0, 0], &[0x1234_5678], SET, "S_BFE_U32 width 32"),
+    row("s_bfe_i32 s0, s10, s11", [0xf0, 4 << 16 | 4, 0, 0], &[M1], SET, "S_BFE_I32: bit 3 of 0xf is the sign"),
+    row("s_bfe_i32 s0, s10, s11", [0x70, 4 << 16 | 4, 0, 0], &[7], SET, "S_BFE_I32"),
+    row("s_bfe_i32 s0, s10, s11", [0xff, 0, 0, 0], &[0], CLEAR, "S_BFE_I32 width 0"),
+    // S_BFM_B32: D0 = ((1 << S0[4:0]) - 1) << S1[4:0]; no SCC.
+    row("s_bfm_b32 s0, s10, s11", [4, 8, 0, 0], &[0xf00], KEEP, "S_BFM_B32"),
+    row("s_bfm_b64 s[0:1], s10, s11", [8, 28, 0, 0], &[0xf000_0000, 0xf], KEEP, "S_BFM_B64"),
+    // S_CMPK_*: SIMM16 sign-extended for i32, zero-extended for u32.
+    row("s_cmpk_eq_i32 s10, -1", [M1, 0, 0, 0], &[], SET, "S_CMPK_EQ_I32: signext(SIMM16)"),
+    row("s_cmpk_eq_u32 s10, 0xffff", [M1, 0, 0, 0], &[], CLEAR, "S_CMPK_EQ_U32: 32'U(SIMM16)"),
+    row("s_cmpk_eq_u32 s10, 0xffff", [0xffff, 0, 0, 0], &[], SET, "S_CMPK_EQ_U32"),
+    row("s_cmpk_lg_i32 s10, 7", [8, 0, 0, 0], &[], SET, "S_CMPK_LG_I32"),
+    row("s_cmpk_lg_u32 s10, 7", [7, 0, 0, 0], &[], CLEAR, "S_CMPK_LG_U32"),
+    row("s_cmpk_gt_i32 s10, 0x7fff", [0x8000, 0, 0, 0], &[], SET, "S_CMPK_GT_I32"),
+    row("s_cmpk_gt_u32 s10, 5", [6, 0, 0, 0], &[], SET, "S_CMPK_GT_U32"),
+    row("s_cmpk_ge_i32 s10, -300", [-300i32 as u32, 0, 0, 0], &[], SET, "S_CMPK_GE_I32"),
+    row("s_cmpk_ge_u32 s10, 3", [2, 0, 0, 0], &[], CLEAR, "S_CMPK_GE_U32"),
+    row("s_cmpk_lt_i32 s10, 0", [M1, 0, 0, 0], &[], SET, "S_CMPK_LT_I32"),
+    row("s_cmpk_lt_u32 s10, 5", [M1, 0, 0, 0], &[], CLEAR, "S_CMPK_LT_U32"),
+    row("s_cmpk_le_i32 s10, -301", [-300i32 as u32, 0, 0, 0], &[], CLEAR, "S_CMPK_LE_I32"),
+    row("s_cmpk_le_u32 s10, 3", [3, 0, 0, 0], &[], SET, "S_CMPK_LE_U32"),
     // S_BITCMP0_B32: SCC = S0.u32[S1.u32[4:0]] == 0; 35 selects bit 3.
     row("s_bitcmp0_b32 s10, s11", [0b1000, 35, 0, 0], &[], CLEAR, "S_BITCMP0_B32"),
     row("s_bitcmp1_b32 s10, s11", [0b1000, 35, 0, 0], &[], SET, "S_BITCMP1_B32"),

@@ -1,7 +1,7 @@
 //! NaN results of the f32 vector ALU against AMD's pseudocode, in IEEE mode (the mode of
 //! compute kernels from LLVM's AMDGPU back end).
 //!
-//! `v_min_f32`/`v_max_f32` follow V_MIN_F32/V_MAX_F32 of AMD's "RDNA3 ISA" and "RDNA2 ISA"
+//! `v_min_f32`/`v_max_f32` follow V_MIN_F32/V_MAX_F32 of AMD's "RDNA2 ISA" and "CDNA3 ISA"
 //! reference guides: with WAVE_MODE.IEEE, a signalling NaN operand (S0 first, then S1)
 //! gives itself quieted (`cvtToQuietNAN`); otherwise a NaN S0 gives S1 and a NaN S1 gives
 //! S0, so two quiet NaNs give S1. Arithmetic quiets a signalling NaN operand ("floating

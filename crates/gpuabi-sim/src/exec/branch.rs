@@ -7,12 +7,23 @@ use super::Flow;
 use crate::image::Decoded;
 use crate::wave::Wave;
 
+/// Whether `op` is a scheduling hint, which the hardware uses to order or prefetch work
+/// and which changes no result: the simulator runs it as a no-op and counts it in
+/// [`crate::Stats::scheduling_hints`].
+pub fn is_scheduling_hint(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::SSetprio | Opcode::SClause | Opcode::SInstPrefetch
+    )
+}
+
 /// Executes a control instruction and says where execution continues.
 pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
     use Opcode::*;
     let taken = match d.op {
         SEndpgm => return Flow::End,
         SNop | SWaitcnt => return Flow::Next,
+        _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {
             w.write_s64(d.dst[0], d.next_addr);

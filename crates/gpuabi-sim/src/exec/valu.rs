@@ -9,7 +9,7 @@
 
 use gpuabi_amdgpu::Opcode;
 
-use super::float;
+use super::{float, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
@@ -228,6 +228,36 @@ fn min_max(a: f32, b: f32, min: bool) -> f32 {
     }
 }
 
+/// The median of three integers: V_MED3_I32/U32 of AMD's ISA guides (the largest of the
+/// other two when one operand is the maximum).
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+    let max3 = a.max(b).max(c);
+    if max3 == a {
+        b.max(c)
+    } else if max3 == b {
+        a.max(c)
+    } else {
+        a.max(b)
+    }
+}
+
+/// `v_med3_f32` as V_MED3_F32 of AMD's "CDNA3 ISA" and "RDNA3 ISA" guides write it, with
+/// the IEEE-mode [`fmin`]/[`fmax`]: a NaN operand makes it `min(min(S0, S1), S2)`;
+/// otherwise the maximum of the two operands other than the maximum of all three.
+pub fn med3_f32(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return fmin(fmin(a, b), c);
+    }
+    let max3 = fmax(fmax(a, b), c);
+    if max3 == a {
+        fmax(b, c)
+    } else if max3 == b {
+        fmax(a, c)
+    } else {
+        fmax(a, b)
+    }
+}
+
 /// Executes a vector ALU instruction.
 pub fn exec(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
@@ -395,6 +425,21 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             });
             w.write_mask(d.dst[1], carry);
         }
+        // Three-source integer and bit-field instructions, after V_ADD3_U32, V_LSHL_ADD_U32,
+        // V_BFE_U32/I32 (offset S1[4:0], width S2[4:0]) and V_BFI_B32 of AMD's "RDNA3 ISA"
+        // reference guide.
+        VAdd3U32 => map3(w, d, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+        VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
+        VBfeI32 => map3(w, d, |a, b, c| {
+            salu::sign_extend((a >> (b & 31)) & salu::low_bits32(c & 31), c & 31)
+        }),
+        VBfiB32 => map3(w, d, |a, b, c| (a & b) | (!a & c)),
+        VMed3I32 => map3(w, d, |a, b, c| med3(a as i32, b as i32, c as i32) as u32),
+        VMed3U32 => map3(w, d, med3),
+        VMed3F32 => map3(w, d, |a, b, c| {
+            med3_f32(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits()
+        }),
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),

@@ -210,6 +210,11 @@ fn print_stats(s: &gpuabi_sim::Stats) -> Result<()> {
     );
     let _ = writeln!(out, "scratch bytes stored: {}", s.scratch_bytes_stored);
     let _ = writeln!(out, "scratch bytes loaded: {}", s.scratch_bytes_loaded);
+    let _ = writeln!(
+        out,
+        "scheduling hints run as no-ops: {}",
+        s.scheduling_hints
+    );
     write_output(&out)
 }
 

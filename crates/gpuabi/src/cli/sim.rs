@@ -201,6 +201,11 @@ pub fn stats_text(stats: &Stats) -> String {
         "  buffer accesses out of range {}",
         stats.buffer_out_of_range
     );
+    let _ = writeln!(
+        out,
+        "  scheduling hints (no-ops)  {}",
+        stats.scheduling_hints
+    );
     out
 }
 
