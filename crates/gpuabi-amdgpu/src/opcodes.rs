@@ -754,6 +754,10 @@ table! {
     SSetprio = row(Sopp, "s_setprio", &[], &[Imm16]), [];
     SClause = row(Sopp, "s_clause", &[], &[Imm16]).only(RDNA), [];
     SInstPrefetch = row(Sopp, "s_inst_prefetch", &[], &[Imm16]).gfx11("s_set_inst_prefetch_distance").only(RDNA), [];
+    SDelayAlu = row(Sopp, "s_delay_alu", &[], &[Imm16]).only(Targets::GFX1100), [];
+    // Waits and messages.
+    SWaitcntVscnt = row(Sopk, "s_waitcnt_vscnt", &[], &[SReg(1), Imm16]).only(RDNA).class(Class::Control), [];
+    SSendmsg = row(Sopp, "s_sendmsg", &[], &[Imm16]).only(Targets::GFX1100), [];
 }
 
 impl Opcode {

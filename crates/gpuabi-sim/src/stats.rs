@@ -22,7 +22,8 @@ pub struct Stats {
     pub buffer_out_of_range: u64,
     /// Waves run.
     pub waves: u64,
-    /// Scheduling hints (`s_setprio`, `s_clause`, `s_inst_prefetch`) run as no-ops.
+    /// Scheduling hints (`s_setprio`, `s_clause`, `s_inst_prefetch`, `s_delay_alu`) run as
+    /// no-ops.
     pub scheduling_hints: u64,
 }
 

@@ -13,7 +13,7 @@
 //! write change memory, only branches and calls reach the label after the program's end (it
 //! writes a marker to `s100`), and a terminating branch always does.
 
-use gpuabi_amdgpu::operand::{Expr, Imm, Operand, Waitcnt};
+use gpuabi_amdgpu::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::validate::{check_inst, check_operand};
 use gpuabi_amdgpu::{
@@ -120,6 +120,8 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
     let plain = |o| (o, Role::Plain);
     let mask = u16::from(wave.mask_dwords());
     match kind {
+        // `null` as a one-dword register source (RDNA: `s_waitcnt_vscnt null, 0x0`).
+        Kind::SReg(1) if rng.chance(4) => plain(Operand::Special(Special::Null)),
         Kind::SReg(n) => (sgprs(rng, u16::from(n)), Role::CodeAddr),
         Kind::SDst(n) => plain(sgprs(rng, u16::from(n))),
         Kind::SSrc(n) => {

@@ -173,3 +173,18 @@ fn scheduling_hints_run_as_counted_no_ops() {
         );
     }
 }
+
+#[test]
+fn gfx11_kernel_tail_runs() {
+    // A store, its wait, the VGPR deallocation message and the hints llc puts around them.
+    let body = "\tv_mov_b32 v0, 7\n\
+                \ts_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)\n\
+                \tv_add_nc_u32 v0, v0, 1\n\
+                \ts_waitcnt vmcnt(0) & lgkmcnt(0)\n\
+                \ts_waitcnt_vscnt null, 0x0\n\
+                \ts_nop 0\n\
+                \ts_sendmsg sendmsg(MSG_DEALLOC_VGPRS)";
+    let (v0, stats) = run(Target::Gfx1100, WaveSize::W32, body, &[]);
+    assert_eq!(v0, 8);
+    assert_eq!(stats.scheduling_hints, 1, "s_delay_alu is the one hint");
+}

@@ -3,6 +3,7 @@
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+mod symbolic_imm;
 
 pub use parser::parse;
 pub use printer::print;
