@@ -758,6 +758,25 @@ table! {
     // Waits and messages.
     SWaitcntVscnt = row(Sopk, "s_waitcnt_vscnt", &[], &[SReg(1), Imm16]).only(RDNA).class(Class::Control), [];
     SSendmsg = row(Sopp, "s_sendmsg", &[], &[Imm16]).only(Targets::GFX1100), [];
+    // Compares whose lane mask becomes EXEC (RDNA, where EXEC is their only destination).
+    VCmpxEqU32 = row(Vopc, "v_cmpx_eq_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU32 = row(Vopc, "v_cmpx_ne_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtU32 = row(Vopc, "v_cmpx_lt_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeU32 = row(Vopc, "v_cmpx_le_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtU32 = row(Vopc, "v_cmpx_gt_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeU32 = row(Vopc, "v_cmpx_ge_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqI32 = row(Vopc, "v_cmpx_eq_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeI32 = row(Vopc, "v_cmpx_ne_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtI32 = row(Vopc, "v_cmpx_lt_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeI32 = row(Vopc, "v_cmpx_le_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtI32 = row(Vopc, "v_cmpx_gt_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeI32 = row(Vopc, "v_cmpx_ge_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF32 = row(Vopc, "v_cmpx_eq_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF32 = row(Vopc, "v_cmpx_neq_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF32 = row(Vopc, "v_cmpx_lt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF32 = row(Vopc, "v_cmpx_le_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF32 = row(Vopc, "v_cmpx_gt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF32 = row(Vopc, "v_cmpx_ge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
 }
 
 impl Opcode {

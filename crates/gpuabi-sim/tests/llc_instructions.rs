@@ -188,3 +188,38 @@ fn gfx11_kernel_tail_runs() {
     assert_eq!(v0, 8);
     assert_eq!(stats.scheduling_hints, 1, "s_delay_alu is the one hint");
 }
+
+#[test]
+fn cmpx_writes_exec_in_the_active_lanes() {
+    // V_CMPX_GT_U32 (RDNA): EXEC[lane] = S0 > S1 for active lanes; the others stay off.
+    for (target, wave) in RDNA {
+        let text = "main:\n\tv_cmpx_gt_u32 4, v0\n\tv_mov_b32 v1, 9\n\ts_endpgm\n";
+        let p = parse(text, target, wave).unwrap();
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let setup = WaveSetup {
+            exec: Some(0b1010_1010),
+            vgprs: vec![(0, LaneValues::LaneId(0))],
+            ..Default::default()
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        // Lanes 0..3 pass 4 > lane; of those, 1 and 3 were active.
+        assert_eq!(w.exec(), 0b1010, "{target}");
+        assert_eq!((w.v(1, 1), w.v(1, 3), w.v(1, 0), w.v(1, 5)), (9, 9, 0, 0));
+    }
+    // f32: neq is true on NaN, lt false (the ordered compare).
+    for (inst, expected) in [("v_cmpx_neq_f32", 1u64), ("v_cmpx_lt_f32", 0)] {
+        let text = format!("main:\n\t{inst} v1, v2\n\ts_endpgm\n");
+        let p = parse(&text, Target::Gfx1100, WaveSize::W32).unwrap();
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let setup = WaveSetup {
+            exec: Some(1),
+            vgprs: vec![
+                (1, LaneValues::Uniform(0x7fc0_0000)),
+                (2, LaneValues::Uniform(0x3f80_0000)),
+            ],
+            ..Default::default()
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        assert_eq!(w.exec(), expected, "{inst}");
+    }
+}

@@ -131,6 +131,23 @@ fn compare(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
+/// V_CMPX_* on RDNA: the compare's result in the active lanes becomes EXEC (inactive lanes
+/// stay off), after the pseudocode `EXEC.u64[laneId] = ...` of AMD's "RDNA3 ISA" guide.
+fn compare_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| bits |= u64::from(f(a[l], b[l])) << l);
+    w.set_exec(bits);
+}
+
+fn compare_exec_f32(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
+    compare_exec(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
+}
+
 #[inline(always)]
 fn cmpf(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
     compare(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
@@ -466,6 +483,25 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpUF32 => cmpf(w, d, |a, b| a.is_nan() || b.is_nan()),
         VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
         VCmpClassF32 => compare(w, d, float::class),
+        VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtU32 => compare_exec(w, d, |a, b| a < b),
+        VCmpxLeU32 => compare_exec(w, d, |a, b| a <= b),
+        VCmpxGtU32 => compare_exec(w, d, |a, b| a > b),
+        VCmpxGeU32 => compare_exec(w, d, |a, b| a >= b),
+        VCmpxEqI32 => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeI32 => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtI32 => compare_exec(w, d, |a, b| (a as i32) < (b as i32)),
+        VCmpxLeI32 => compare_exec(w, d, |a, b| (a as i32) <= (b as i32)),
+        VCmpxGtI32 => compare_exec(w, d, |a, b| (a as i32) > (b as i32)),
+        VCmpxGeI32 => compare_exec(w, d, |a, b| (a as i32) >= (b as i32)),
+        // Ordered, false on NaN; neq is the unordered negation of eq, true on NaN.
+        VCmpxEqF32 => compare_exec_f32(w, d, |a, b| a == b),
+        VCmpxNeqF32 => compare_exec_f32(w, d, |a, b| a != b),
+        VCmpxLtF32 => compare_exec_f32(w, d, |a, b| a < b),
+        VCmpxLeF32 => compare_exec_f32(w, d, |a, b| a <= b),
+        VCmpxGtF32 => compare_exec_f32(w, d, |a, b| a > b),
+        VCmpxGeF32 => compare_exec_f32(w, d, |a, b| a >= b),
         VCmpEqU64 => compare64(w, d, |a, b| a == b),
         VCmpNeU64 => compare64(w, d, |a, b| a != b),
         VCmpLtU64 => compare64(w, d, |a, b| a < b),
