@@ -101,6 +101,36 @@ fn gfx10_and_gfx8_forms() {
 }
 
 #[test]
+fn numeric_waitcnt() {
+    // The counters printed for each number must encode that number again.
+    round_trip(
+        "\ts_waitcnt 0\n\ts_waitcnt 0x7f\n\ts_waitcnt 0xf70\n\ts_waitcnt 0xf7f\n",
+        Target::Gfx8,
+        WaveSize::W64,
+        4,
+    );
+    round_trip(
+        "\ts_waitcnt 0xc07f\n\ts_waitcnt 0x3f70\n\ts_waitcnt 0\n",
+        Target::Gfx1030,
+        WaveSize::W32,
+        3,
+    );
+    round_trip(
+        "\ts_waitcnt 0xfc07\n\ts_waitcnt 0x3f7\n\ts_waitcnt 0xfff7\n\ts_waitcnt 0\n",
+        Target::Gfx1100,
+        WaveSize::W32,
+        4,
+    );
+    let e = parse("\ts_waitcnt 0x8000\n", Target::Gfx8, WaveSize::W64)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("outside the vmcnt, expcnt and lgkmcnt fields"),
+        "{e}"
+    );
+}
+
+#[test]
 fn named_immediates_are_checked() {
     for (text, needle) in [
         (

@@ -7,7 +7,7 @@ use gpuabi_layout::reg::RegRange;
 use smallvec::SmallVec;
 
 use super::lexer::{lex, strip_comment, Tok, Token};
-use super::symbolic_imm;
+use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
 use crate::inst::{Inst, MemMods, SrcMods};
@@ -483,6 +483,19 @@ impl LineParser<'_> {
     }
 
     fn waitcnt(&mut self) -> Result<Operand, AsmError> {
+        if let Some(Tok::Number(_)) = self.peek(0) {
+            let column = self.column();
+            return match self.number(false)? {
+                Imm::Int(v) => waitcnt_bits::decode(v, self.target)
+                    .map(Operand::Waitcnt)
+                    .map_err(|m| AsmError::new(self.line, column, m)),
+                Imm::Float(_) => Err(AsmError::new(
+                    self.line,
+                    column,
+                    "expected counters like `vmcnt(0) lgkmcnt(0)` or an integer",
+                )),
+            };
+        }
         let mut w = Waitcnt::default();
         loop {
             let column = self.column();
