@@ -223,9 +223,12 @@ impl Effects {
     pub const CALL: Effects = Effects(1 << 11);
     /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
     pub const TERMINATOR: Effects = Effects(1 << 12);
+    /// Reads its destination register too: `s_addk_i32`/`s_mulk_i32` compute D = D op
+    /// SIMM16.
+    pub const READ_DST: Effects = Effects(1 << 13);
 
     /// Every flag with its name, for printing.
-    pub const NAMES: [(Effects, &'static str); 13] = [
+    pub const NAMES: [(Effects, &'static str); 14] = [
         (Effects::READ_SCC, "read_scc"),
         (Effects::WRITE_SCC, "write_scc"),
         (Effects::READ_VCC, "read_vcc"),
@@ -239,6 +242,7 @@ impl Effects {
         (Effects::BRANCH, "branch"),
         (Effects::CALL, "call"),
         (Effects::TERMINATOR, "terminator"),
+        (Effects::READ_DST, "read_dst"),
     ];
 
     /// Both sets of flags.
@@ -758,6 +762,9 @@ table! {
     // Waits and messages.
     SWaitcntVscnt = row(Sopk, "s_waitcnt_vscnt", &[], &[SReg(1), Imm16]).only(RDNA).class(Class::Control), [];
     SSendmsg = row(Sopp, "s_sendmsg", &[], &[Imm16]).only(Targets::GFX1100), [];
+    // Scalar arithmetic with a 16-bit immediate on the destination: D = D op signext(SIMM16).
+    SAddkI32 = row(Sopk, "s_addk_i32", &[SD1], &[Simm16]), [READ_DST, WRITE_SCC];
+    SMulkI32 = row(Sopk, "s_mulk_i32", &[SD1], &[Simm16]), [READ_DST];
     // Compares whose lane mask becomes EXEC (RDNA, where EXEC is their only destination).
     VCmpxEqU32 = row(Vopc, "v_cmpx_eq_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
     VCmpxNeU32 = row(Vopc, "v_cmpx_ne_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];

@@ -223,3 +223,15 @@ fn cmpx_writes_exec_in_the_active_lanes() {
         assert_eq!(w.exec(), expected, "{inst}");
     }
 }
+
+#[test]
+fn k_forms_read_their_destination() {
+    // `s_addk_i32 s5, 1` reads s5: a read of a register nothing wrote is reported.
+    let text = "main:\n\ts_addk_i32 s5, 1\n\ts_mov_b32 s6, 0\n\ts_mulk_i32 s6, 3\n\ts_endpgm\n";
+    let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
+    let mut m = Machine::new(Image::new(&p).unwrap());
+    m.track_undefined = true;
+    m.run("main", &[WaveSetup::default()]).unwrap();
+    let regs: Vec<String> = m.undefined.iter().map(|u| u.register.to_string()).collect();
+    assert_eq!(regs, ["s5"], "s6 was written before s_mulk_i32 read it");
+}

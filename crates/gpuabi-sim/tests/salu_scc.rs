@@ -225,6 +225,43 @@ fn check(
     }
 }
 
+/// `s_addk_i32`/`s_mulk_i32 s0, SIMM16` on s0 = `start`: (s0 after, SCC after) per target.
+fn k_form(inst: &str, start: u32, scc_in: bool) -> Vec<(u32, bool)> {
+    run(
+        &format!("s_mov_b32 s0, s10\n\t{inst}"),
+        [start, 0, 0, 0],
+        scc_in,
+    )
+    .into_iter()
+    .map(|(s0, _, scc)| (s0, scc))
+    .collect()
+}
+
+#[test]
+fn k_forms_read_and_write_their_destination() {
+    // S_ADDK_I32: tmp = D0; D0 = D0 + signext(SIMM16); SCC = tmp[31] == SIMM16[15] &&
+    // tmp[31] != D0[31] (signed overflow).
+    for scc_in in [false, true] {
+        for (start, inst, d, scc) in [
+            (5, "s_addk_i32 s0, -7", (-2i32) as u32, false),
+            (0x7fff_fff0, "s_addk_i32 s0, 0x10", 0x8000_0000, true),
+            (0x8000_0000, "s_addk_i32 s0, -1", 0x7fff_ffff, true),
+            (u32::MAX, "s_addk_i32 s0, 1", 0, false),
+        ] {
+            for got in k_form(inst, start, scc_in) {
+                assert_eq!(got, (d, scc), "{inst} on {start:#x}");
+            }
+        }
+        // S_MULK_I32: D0 = D0 * signext(SIMM16); SCC not written.
+        for got in k_form("s_mulk_i32 s0, -3", 7, scc_in) {
+            assert_eq!(got, ((-21i32) as u32, scc_in));
+        }
+        for got in k_form("s_mulk_i32 s0, 0x7fff", 0x10000, scc_in) {
+            assert_eq!(got, (0x7fff_0000, scc_in), "0x10000 * 0x7fff");
+        }
+    }
+}
+
 #[test]
 fn every_scalar_alu_instruction_sets_scc_as_the_pseudocode_writes() {
     for r in ROWS {

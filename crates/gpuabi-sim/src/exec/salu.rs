@@ -189,6 +189,21 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         SCmpLeI32 => w.scc = (a as i32) <= (b as i32),
         SCmpEqU64 => w.scc = a64 == b64,
         SCmpLgU64 => w.scc = a64 != b64,
+        // S_ADDK_I32: D0 = D0 + signext(SIMM16), SCC = signed overflow; S_MULK_I32: D0 = D0 *
+        // signext(SIMM16), SCC unchanged (the decoder sign-extends the immediate, `a`).
+        SAddkI32 | SMulkI32 => {
+            let cur = match dst {
+                crate::image::Dst::Sgpr(i) => w.sgpr[i as usize],
+                _ => 0,
+            };
+            if d.op == SAddkI32 {
+                let (r, o) = (cur as i32).overflowing_add(a as i32);
+                w.write_s32(dst, r as u32);
+                w.scc = o;
+            } else {
+                w.write_s32(dst, (cur as i32).wrapping_mul(a as i32) as u32);
+            }
+        }
         // S_CMPK_*: S0 against SIMM16, sign-extended for i32 and zero-extended for u32 (the
         // decoder extends the immediate per its operand kind).
         SCmpkEqI32 | SCmpkEqU32 => w.scc = a == b,
