@@ -224,7 +224,7 @@ impl Effects {
     /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
     pub const TERMINATOR: Effects = Effects(1 << 12);
     /// Reads its destination register too: `s_addk_i32`/`s_mulk_i32` compute D = D op
-    /// SIMM16.
+    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D).
     pub const READ_DST: Effects = Effects(1 << 13);
 
     /// Every flag with its name, for printing.
@@ -765,6 +765,11 @@ table! {
     // Scalar arithmetic with a 16-bit immediate on the destination: D = D op signext(SIMM16).
     SAddkI32 = row(Sopk, "s_addk_i32", &[SD1], &[Simm16]), [READ_DST, WRITE_SCC];
     SMulkI32 = row(Sopk, "s_mulk_i32", &[SD1], &[Simm16]), [READ_DST];
+    // Fused multiply-add into the destination, and the RDNA 3 two-step min/max.
+    VFmacF32 = row(Vop2, "v_fmac_f32", &[VD1], &[VS1, VS1]).float(3).only(RDNA), [READ_DST];
+    VMaxminF32 = row(Vop3, "v_maxmin_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(Targets::GFX1100), [];
+    VMinmaxF32 = row(Vop3, "v_minmax_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(Targets::GFX1100), [];
+    SWaitcntDepctr = row(Sopp, "s_waitcnt_depctr", &[], &[Imm16]).only(RDNA), [];
     // Compares whose lane mask becomes EXEC (RDNA, where EXEC is their only destination).
     VCmpxEqU32 = row(Vopc, "v_cmpx_eq_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
     VCmpxNeU32 = row(Vopc, "v_cmpx_ne_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];

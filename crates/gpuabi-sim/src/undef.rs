@@ -100,11 +100,11 @@ impl UndefTracker {
             .effects
             .contains(Effects::READ_VCC)
             .then_some((Kind::MaskSrc, Src::Sgpr(VCC as u16)));
-        // `s_addk_i32`/`s_mulk_i32` read their destination SGPR.
+        // `s_addk_i32`/`s_mulk_i32` and `v_fmac_f32` read their destination.
         let destination = match d.dst[0] {
-            Dst::Sgpr(r) if info.effects.contains(Effects::READ_DST) => {
-                Some((Kind::SSrc(1), Src::Sgpr(r)))
-            }
+            _ if !info.effects.contains(Effects::READ_DST) => None,
+            Dst::Sgpr(r) => Some((Kind::SSrc(1), Src::Sgpr(r))),
+            Dst::Vgpr(r) => Some((Kind::VSrc(1), Src::Vgpr(r))),
             _ => None,
         };
         let sources = info.srcs.iter().copied().zip(d.src.iter().copied());

@@ -235,3 +235,53 @@ fn k_forms_read_their_destination() {
     let regs: Vec<String> = m.undefined.iter().map(|u| u.register.to_string()).collect();
     assert_eq!(regs, ["s5"], "s6 was written before s_mulk_i32 read it");
 }
+
+#[test]
+fn fmac_and_two_step_min_max() {
+    let f = |x: f32| x.to_bits();
+    // V_FMAC_F32: D0 = fma(S0, S1, D0) = 2 * 3 + 1.
+    for (t, w) in RDNA {
+        let body = "\tv_mov_b32 v0, 1.0\n\tv_fmac_f32 v0, v1, v2";
+        assert_eq!(run(t, w, body, &[f(2.0), f(3.0)]).0, f(7.0), "{t}");
+        // 0 * inf: the default NaN.
+        let inf = f32::INFINITY.to_bits();
+        assert_eq!(run(t, w, body, &[0, inf]).0, 0x7fc0_0000, "{t}");
+    }
+    let gfx11 = [(Target::Gfx1100, WaveSize::W32)];
+    // V_MAXMIN_F32: min(max(S0, S1), S2); V_MINMAX_F32: max(min(S0, S1), S2).
+    check(
+        &gfx11,
+        "v_maxmin_f32",
+        &[f(1.0), f(5.0), f(3.0)],
+        f(3.0),
+        "min(5, 3)",
+    );
+    check(
+        &gfx11,
+        "v_maxmin_f32",
+        &[f(-9.0), f(-8.0), f(7.0)],
+        f(-8.0),
+        "llc's clamp to [-8, 7]",
+    );
+    check(
+        &gfx11,
+        "v_minmax_f32",
+        &[f(4.0), f(5.0), f(3.0)],
+        f(4.0),
+        "max(4, 3)",
+    );
+    check(
+        &gfx11,
+        "v_minmax_f32",
+        &[0x7fc0_0000, f(5.0), f(3.0)],
+        f(5.0),
+        "max(min(qNaN, 5), 3)",
+    );
+    let (v0, _) = run(
+        Target::Gfx1100,
+        WaveSize::W32,
+        "\ts_waitcnt_depctr 0xfff\n\tv_mov_b32 v0, 2",
+        &[],
+    );
+    assert_eq!(v0, 2);
+}

@@ -25,7 +25,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
         SEndpgm => return Flow::End,
         // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
         // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
-        SNop | SWaitcnt | SWaitcntVscnt | SSendmsg => return Flow::Next,
+        SNop | SWaitcnt | SWaitcntVscnt | SWaitcntDepctr | SSendmsg => return Flow::Next,
         _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {

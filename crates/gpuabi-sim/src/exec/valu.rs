@@ -457,6 +457,28 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VMed3F32 => map3(w, d, |a, b, c| {
             med3_f32(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits()
         }),
+        // V_FMAC_F32: D0 = fma(S0, S1, D0).
+        VFmacF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| out[l] = float::fma(a[l], b[l], out[l]));
+            }
+        }
+        // V_MAXMIN_F32: D0 = v_min_f32(v_max_f32(S0, S1), S2); V_MINMAX_F32 the other way
+        // round ("RDNA3 ISA" guide), with the IEEE-mode min/max.
+        VMaxminF32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmin(fmax(a, b), c).to_bits()
+        }),
+        VMinmaxF32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmax(fmin(a, b), c).to_bits()
+        }),
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
