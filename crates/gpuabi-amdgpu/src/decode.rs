@@ -285,9 +285,13 @@ fn decode_one(
         }
         Encoding::Sopk => {
             ops.push(o.sreg(f.get(Field::Sdst), 1)?);
-            ops.push(Operand::Imm(Imm::Int(i64::from(
-                f.get(Field::Simm16) as u16 as i16,
-            ))));
+            let raw = f.get(Field::Simm16) as u16;
+            // `s_cmpk_*_u32` and `s_waitcnt_vscnt` take their immediate unsigned.
+            let value = match info.srcs.last() {
+                Some(Kind::Imm16) => i64::from(raw),
+                _ => i64::from(raw as i16),
+            };
+            ops.push(Operand::Imm(Imm::Int(value)));
         }
         Encoding::Sopp => {
             let simm = f.get(Field::Simm16) as u16;

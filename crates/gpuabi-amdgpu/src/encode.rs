@@ -323,8 +323,15 @@ pub fn encode_inst(
         Format::Sopk => {
             let mut w = Word::new(Encoding::Sopk, target)?;
             w.set(Field::Op, opcode.into())?;
-            w.set(Field::Sdst, cx.sreg(&dsts[0])?)?;
-            w.set(Field::Simm16, imm16(&srcs[0])?)?;
+            // The register is the destination (`s_movk_i32`, `s_addk_i32`) or, for the
+            // compares and `s_waitcnt_vscnt`, the first source; the immediate comes last.
+            let (reg, imm) = match (dsts.first(), srcs) {
+                (Some(d), [imm]) => (d, imm),
+                (None, [reg, imm]) => (reg, imm),
+                _ => return Err("a SOPK instruction takes one register and one immediate".into()),
+            };
+            w.set(Field::Sdst, cx.sreg(reg)?)?;
+            w.set(Field::Simm16, imm16(imm)?)?;
             w
         }
         Format::Sopp => {
@@ -491,6 +498,11 @@ fn valu(
     if uses_vop3(inst, target, wave) {
         let mut w = Word::new(Encoding::Vop3, target)?;
         w.set(Field::Op, opcode.into())?;
+        if info.format == Format::Vopc && dsts.is_empty() {
+            // `v_cmpx_*` on RDNA writes only EXEC; its VOP3 form names `exec_lo` in the
+            // destination field, as LLVM encodes it.
+            w.set(Field::Vdst, Special::ExecLo.code(target).into())?;
+        }
         for (i, (kind, d)) in info.dsts.iter().zip(dsts).enumerate() {
             match (i, kind) {
                 (0, Kind::VDst(_)) => w.set(Field::Vdst, cx.vgpr(d)?)?,

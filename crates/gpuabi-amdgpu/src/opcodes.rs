@@ -223,9 +223,12 @@ impl Effects {
     pub const CALL: Effects = Effects(1 << 11);
     /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
     pub const TERMINATOR: Effects = Effects(1 << 12);
+    /// Reads its destination register too: `s_addk_i32`/`s_mulk_i32` compute D = D op
+    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D).
+    pub const READ_DST: Effects = Effects(1 << 13);
 
     /// Every flag with its name, for printing.
-    pub const NAMES: [(Effects, &'static str); 13] = [
+    pub const NAMES: [(Effects, &'static str); 14] = [
         (Effects::READ_SCC, "read_scc"),
         (Effects::WRITE_SCC, "write_scc"),
         (Effects::READ_VCC, "read_vcc"),
@@ -239,6 +242,7 @@ impl Effects {
         (Effects::BRANCH, "branch"),
         (Effects::CALL, "call"),
         (Effects::TERMINATOR, "terminator"),
+        (Effects::READ_DST, "read_dst"),
     ];
 
     /// Both sets of flags.
@@ -723,6 +727,68 @@ table! {
     ScratchStoreDword = row(Scratch, "scratch_store_dword", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b32").only(RDNA), [];
     ScratchStoreDwordx2 = row(Scratch, "scratch_store_dwordx2", &[], &[ScratchAddr, VReg(2), ScratchSAddr]).gfx11("scratch_store_b64").only(RDNA), [];
     ScratchStoreDwordx4 = row(Scratch, "scratch_store_dwordx4", &[], &[ScratchAddr, VReg(4), ScratchSAddr]).gfx11("scratch_store_b128").only(RDNA), [];
+    // Three-source integer, bit-field and median instructions (64-bit encoding only).
+    VAdd3U32 = row(Vop3, "v_add3_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VLshlAddU32 = row(Vop3, "v_lshl_add_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VBfeU32 = row(Vop3, "v_bfe_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfeI32 = row(Vop3, "v_bfe_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfiB32 = row(Vop3, "v_bfi_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3I32 = row(Vop3, "v_med3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3U32 = row(Vop3, "v_med3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMed3F32 = row(Vop3, "v_med3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    // Scalar bit-field masks and extracts.
+    SBfmB32 = row(Sop2, "s_bfm_b32", &[SD1], &[SS1, SS1]), [];
+    SBfmB64 = row(Sop2, "s_bfm_b64", &[SD2], &[SS1, SS1]), [];
+    SBfeU32 = row(Sop2, "s_bfe_u32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SBfeI32 = row(Sop2, "s_bfe_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    // Scalar compares with a 16-bit immediate: sign-extended for i32, zero-extended for u32.
+    SCmpkEqI32 = row(Sopk, "s_cmpk_eq_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLgI32 = row(Sopk, "s_cmpk_lg_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkGtI32 = row(Sopk, "s_cmpk_gt_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkGeI32 = row(Sopk, "s_cmpk_ge_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLtI32 = row(Sopk, "s_cmpk_lt_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkLeI32 = row(Sopk, "s_cmpk_le_i32", &[], &[SReg(1), Simm16]), [WRITE_SCC];
+    SCmpkEqU32 = row(Sopk, "s_cmpk_eq_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLgU32 = row(Sopk, "s_cmpk_lg_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkGtU32 = row(Sopk, "s_cmpk_gt_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkGeU32 = row(Sopk, "s_cmpk_ge_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLtU32 = row(Sopk, "s_cmpk_lt_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    SCmpkLeU32 = row(Sopk, "s_cmpk_le_u32", &[], &[SReg(1), Imm16]), [WRITE_SCC];
+    // Scheduling hints: no effect on results.
+    SSetprio = row(Sopp, "s_setprio", &[], &[Imm16]), [];
+    SClause = row(Sopp, "s_clause", &[], &[Imm16]).only(RDNA), [];
+    SInstPrefetch = row(Sopp, "s_inst_prefetch", &[], &[Imm16]).gfx11("s_set_inst_prefetch_distance").only(RDNA), [];
+    SDelayAlu = row(Sopp, "s_delay_alu", &[], &[Imm16]).only(Targets::GFX1100), [];
+    // Waits and messages.
+    SWaitcntVscnt = row(Sopk, "s_waitcnt_vscnt", &[], &[SReg(1), Imm16]).only(RDNA).class(Class::Control), [];
+    SSendmsg = row(Sopp, "s_sendmsg", &[], &[Imm16]).only(Targets::GFX1100), [];
+    // Scalar arithmetic with a 16-bit immediate on the destination: D = D op signext(SIMM16).
+    SAddkI32 = row(Sopk, "s_addk_i32", &[SD1], &[Simm16]), [READ_DST, WRITE_SCC];
+    SMulkI32 = row(Sopk, "s_mulk_i32", &[SD1], &[Simm16]), [READ_DST];
+    // Fused multiply-add into the destination, and the RDNA 3 two-step min/max.
+    VFmacF32 = row(Vop2, "v_fmac_f32", &[VD1], &[VS1, VS1]).float(3).only(RDNA), [READ_DST];
+    VMaxminF32 = row(Vop3, "v_maxmin_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(Targets::GFX1100), [];
+    VMinmaxF32 = row(Vop3, "v_minmax_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(Targets::GFX1100), [];
+    SWaitcntDepctr = row(Sopp, "s_waitcnt_depctr", &[], &[Imm16]).only(RDNA), [];
+    // Compares whose lane mask becomes EXEC (RDNA, where EXEC is their only destination).
+    VCmpxEqU32 = row(Vopc, "v_cmpx_eq_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU32 = row(Vopc, "v_cmpx_ne_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtU32 = row(Vopc, "v_cmpx_lt_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeU32 = row(Vopc, "v_cmpx_le_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtU32 = row(Vopc, "v_cmpx_gt_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeU32 = row(Vopc, "v_cmpx_ge_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqI32 = row(Vopc, "v_cmpx_eq_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeI32 = row(Vopc, "v_cmpx_ne_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtI32 = row(Vopc, "v_cmpx_lt_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeI32 = row(Vopc, "v_cmpx_le_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtI32 = row(Vopc, "v_cmpx_gt_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeI32 = row(Vopc, "v_cmpx_ge_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF32 = row(Vopc, "v_cmpx_eq_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF32 = row(Vopc, "v_cmpx_neq_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF32 = row(Vopc, "v_cmpx_lt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF32 = row(Vopc, "v_cmpx_le_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF32 = row(Vopc, "v_cmpx_gt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF32 = row(Vopc, "v_cmpx_ge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
 }
 
 impl Opcode {

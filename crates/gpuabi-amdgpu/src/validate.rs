@@ -259,6 +259,17 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
              only",
         ));
     }
+    // RDNA 3 dropped the counter register of `s_waitcnt_vscnt`: llvm-mc says "src0 must be
+    // null" for anything else.
+    if inst.op == Opcode::SWaitcntVscnt
+        && target == Target::Gfx1100
+        && !matches!(inst.operands.first(), Some(Operand::Special(Special::Null)))
+    {
+        return Err(Violation::at(
+            0,
+            "on gfx1100 the first operand of `s_waitcnt_vscnt` is `null`",
+        ));
+    }
     if inst.src_mods.abs != 0 && info.is_vop3b() {
         return Err(Violation::whole(
             "VOP3b instructions take `neg` but not `abs` on their sources",

@@ -42,7 +42,7 @@ use std::collections::BTreeMap;
 
 use gpuabi_amdgpu::hsa::{
     dispatch_packet as packet, features, initial_state, DescriptorError, InitialState, KernArg,
-    Kernel, SgprInput, ValueKind, ValueType, PACKED_WORK_ITEM_ID_SHIFT,
+    Kernel, KernelDescriptor, SgprInput, ValueKind, ValueType, PACKED_WORK_ITEM_ID_SHIFT,
 };
 use gpuabi_amdgpu::{Target, WaveSize};
 
@@ -86,6 +86,35 @@ pub enum HsaError {
     /// Global memory is full.
     #[error("{0}")]
     Memory(String),
+    /// The kernel descriptor sets up a floating-point mode the simulator does not model.
+    #[error("{0}")]
+    Mode(String),
+}
+
+/// Refuses a kernel whose descriptor sets up the MODE register otherwise than the vector
+/// ALU model computes: f32 denormals kept as inputs and results (`.amdhsa_float_denorm_mode_32
+/// 3`) and IEEE mode on (`.amdhsa_ieee_mode 1`), the defaults of LLVM's AMDGPU back end for
+/// compute kernels (AMDGPUUsage, "Kernel Descriptor"). With IEEE mode off `v_min_f32`/
+/// `v_max_f32` pass signalling NaNs through unquieted, and with denormals flushed every f32
+/// instruction reads and writes them as zero; running such a kernel with the model's rules
+/// would give other results than the hardware, so it is refused rather than run.
+fn check_mode(kernel: &Kernel) -> Result<(), HsaError> {
+    let d: &KernelDescriptor = &kernel.descriptor;
+    if d.float_denorm_mode_32 != 3 {
+        return Err(HsaError::Mode(format!(
+            "kernel `{}` flushes f32 denormals (.amdhsa_float_denorm_mode_32 {}); the \
+             simulator models only mode 3 (denormals kept)",
+            kernel.name, d.float_denorm_mode_32
+        )));
+    }
+    if !d.ieee_mode {
+        return Err(HsaError::Mode(format!(
+            "kernel `{}` runs with IEEE mode off (.amdhsa_ieee_mode 0); the simulator models \
+             only IEEE mode",
+            kernel.name
+        )));
+    }
+    Ok(())
 }
 
 fn arg_error(name: &str, message: impl Into<String>) -> HsaError {
@@ -111,6 +140,7 @@ pub fn dispatch(
     memory: &mut Memory,
     limits: &Limits,
 ) -> Result<Vec<WaveSetup>, HsaError> {
+    check_mode(kernel)?;
     let state = initial_state(&kernel.descriptor, target, wave)?;
     let groups = nd.group_counts().map_err(HsaError::NdRange)?;
     let lanes = wave.lanes();

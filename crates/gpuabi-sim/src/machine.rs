@@ -171,6 +171,9 @@ impl Machine {
                 }
                 _ => {
                     stats.lane_instructions += 1;
+                    if branch::is_scheduling_hint(d.op) {
+                        stats.scheduling_hints += 1;
+                    }
                     branch::exec(d, wave)
                 }
             };

@@ -22,6 +22,9 @@ pub struct Stats {
     pub buffer_out_of_range: u64,
     /// Waves run.
     pub waves: u64,
+    /// Scheduling hints (`s_setprio`, `s_clause`, `s_inst_prefetch`, `s_delay_alu`) run as
+    /// no-ops.
+    pub scheduling_hints: u64,
 }
 
 impl Stats {

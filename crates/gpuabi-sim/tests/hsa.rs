@@ -481,6 +481,26 @@ fn bad_dispatches_name_the_problem() {
         ),
         Err(HsaError::Limit(_))
     ));
+
+    // A MODE the vector ALU model does not compute (denormals flushed, IEEE mode off).
+    let flushing = |d: &mut KernelDescriptor| d.float_denorm_mode_32 = 0;
+    let not_ieee = |d: &mut KernelDescriptor| d.ieee_mode = false;
+    for (change, needle) in [
+        (
+            &flushing as &dyn Fn(&mut KernelDescriptor),
+            "float_denorm_mode_32 0",
+        ),
+        (&not_ieee, "ieee_mode 0"),
+    ] {
+        let mut k = kernel(target, wave);
+        change(&mut k.descriptor);
+        let mut mem = Memory::new();
+        mem.add("out", vec![0; 64], 1 << 20).unwrap();
+        match dispatch(&k, target, wave, &good, &base, &mut mem, &Limits::default()) {
+            Err(e @ HsaError::Mode(_)) => assert!(e.to_string().contains(needle), "{e}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 /// The SGPRs the kernels above do not read, in AMDHSA order on gfx8 (hand-counted: private

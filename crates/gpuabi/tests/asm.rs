@@ -274,7 +274,7 @@ fn sim_catalyst_dispatch_and_errors() {
     );
     let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--buffer", "b"]);
     assert!(
-        text(&o.stderr).contains("--buffer `b`"),
+        text(&o.stderr).contains("--buffer b: expected NAME=SIZE[:FILE]"),
         "{}",
         text(&o.stderr)
     );
@@ -301,4 +301,17 @@ fn sim_reports_undefined_reads_and_traces() {
         out.contains("w0 0x100000 exec=ffffffffffffffff v_add_nc_u32 v1, v0, v2"),
         "{out}"
     );
+}
+
+#[test]
+fn sim_stats_count_scheduling_hints() {
+    let f = tmp(
+        "hints.s",
+        "main:\n v_mov_b32 v0, 1\n s_delay_alu instid0(VALU_DEP_1)\n v_add_nc_u32 v0, v0, 1\n \
+         s_clause 0x1\n s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)\n s_endpgm\n",
+    );
+    let o = gpuabi(&["sim", "run", &f, "--target", "gfx1100", "--stats"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("scheduling hints (no-ops)  2"), "{out}");
 }

@@ -9,7 +9,7 @@ pub enum Tok {
     Word(String),
     /// A number as written (`12`, `0x1f`, `1.5`); a leading minus is a separate token.
     Number(String),
-    /// One of `, : ( ) + - |`.
+    /// One of `, : ( ) + - | &` (`&` joins `s_waitcnt` counters).
     Punct(char),
     /// A double-quoted string (no escapes), without its quotes.
     Str(String),
@@ -102,7 +102,7 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
                 column,
             });
             i += len + 2;
-        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|') {
+        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|' | '&') {
             out.push(Token {
                 tok: Tok::Punct(c),
                 column,

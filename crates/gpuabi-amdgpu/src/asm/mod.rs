@@ -3,6 +3,8 @@
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+mod symbolic_imm;
+mod waitcnt_bits;
 
 pub use parser::parse;
 pub use printer::print;

@@ -7,6 +7,7 @@ use gpuabi_layout::reg::RegRange;
 use smallvec::SmallVec;
 
 use super::lexer::{lex, strip_comment, Tok, Token};
+use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
 use crate::inst::{Inst, MemMods, SrcMods};
@@ -285,6 +286,18 @@ impl LineParser<'_> {
             let src = i.checked_sub(info.dsts.len());
             let operand = if kind == Kind::Waitcnt {
                 self.waitcnt()?
+            } else if symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..]) {
+                let start = self.pos;
+                let (value, used) =
+                    symbolic_imm::parse(op, &self.tokens[start..]).map_err(|(at, message)| {
+                        let column = self
+                            .tokens
+                            .get(start + at)
+                            .map_or(self.end_column, |t| t.column);
+                        AsmError::new(self.line, column, message)
+                    })?;
+                self.pos += used;
+                Operand::Imm(Imm::Int(value))
             } else if let Some(src) = src.filter(|s| *s < 8) {
                 let (operand, neg, abs) = self.modified_operand()?;
                 if (neg || abs) && info.float_srcs >> src & 1 == 0 {
@@ -470,6 +483,19 @@ impl LineParser<'_> {
     }
 
     fn waitcnt(&mut self) -> Result<Operand, AsmError> {
+        if let Some(Tok::Number(_)) = self.peek(0) {
+            let column = self.column();
+            return match self.number(false)? {
+                Imm::Int(v) => waitcnt_bits::decode(v, self.target)
+                    .map(Operand::Waitcnt)
+                    .map_err(|m| AsmError::new(self.line, column, m)),
+                Imm::Float(_) => Err(AsmError::new(
+                    self.line,
+                    column,
+                    "expected counters like `vmcnt(0) lgkmcnt(0)` or an integer",
+                )),
+            };
+        }
         let mut w = Waitcnt::default();
         loop {
             let column = self.column();

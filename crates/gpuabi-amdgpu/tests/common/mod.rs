@@ -110,6 +110,7 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::SDst(_) => vec!["s[16:23]"],
         Kind::SSrc(1) => vec!["s9", "-7", "0x12345", "1.0", "m0", "exec_lo", "vcc_hi"],
         Kind::SSrc(_) => vec!["s[10:11]", "exec", "-1", "0x1234", "0.5"],
+        Kind::SReg(1) => vec!["s12", "null"],
         Kind::SReg(_) => vec!["s[12:13]"],
         Kind::VDst(1) => vec!["v1"],
         Kind::VDst(2) => vec!["v[2:3]"],

@@ -7,12 +7,26 @@ use super::Flow;
 use crate::image::Decoded;
 use crate::wave::Wave;
 
+/// Whether `op` is a scheduling hint (`s_setprio`, `s_clause`, `s_inst_prefetch`,
+/// `s_delay_alu`), which the hardware uses to order or prefetch work and which changes no
+/// result: the simulator runs it as a no-op and counts it in
+/// [`crate::Stats::scheduling_hints`].
+pub fn is_scheduling_hint(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::SSetprio | Opcode::SClause | Opcode::SInstPrefetch | Opcode::SDelayAlu
+    )
+}
+
 /// Executes a control instruction and says where execution continues.
 pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
     use Opcode::*;
     let taken = match d.op {
         SEndpgm => return Flow::End,
-        SNop | SWaitcnt => return Flow::Next,
+        // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
+        // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
+        SNop | SWaitcnt | SWaitcntVscnt | SWaitcntDepctr | SSendmsg => return Flow::Next,
+        _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {
             w.write_s64(d.dst[0], d.next_addr);

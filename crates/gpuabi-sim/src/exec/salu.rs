@@ -1,4 +1,12 @@
 //! Scalar ALU: SOP1, SOP2, SOPC, SOPK.
+//!
+//! SCC follows the pseudocode of AMD's "RDNA3.5 ISA" reference guide (the SOP1, SOP2,
+//! SOPC and SOPK instructions), which agrees with the "AMD GCN3 ISA" and "RDNA2 ISA" guides for every
+//! instruction here: carries and borrows for the unsigned add/sub, signed overflow for
+//! `s_add_i32`/`s_sub_i32`, `D != 0` for the bitwise operations, shifts, `s_not` and
+//! `s_bcnt1`, "S0 was selected" for min/max, the comparison for SOPC, `EXEC != 0` for the
+//! saveexec forms; `s_mul_i32`, `s_cselect`, `s_ff1`, `s_flbit`, `s_bitset` and the moves
+//! leave SCC alone.
 
 use gpuabi_amdgpu::Opcode;
 
@@ -155,12 +163,16 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = a < b;
             w.write_s32(dst, if w.scc { a } else { b });
         }
+        // SCC is set iff S0 is selected, and max selects S0 on equal operands: `SCC =
+        // S0.i32 >= S1.i32` in S_MAX_I32/S_MAX_U32 of AMD's "RDNA3.5 ISA" and "CDNA4 ISA"
+        // reference guides (GCN3's "SCC = 1 if S0 is max" says the same). min selects S1
+        // on equal operands: `SCC = S0.i32 < S1.i32` (S_MIN_I32/S_MIN_U32).
         SMaxI32 => {
-            w.scc = (a as i32) > (b as i32);
+            w.scc = (a as i32) >= (b as i32);
             w.write_s32(dst, if w.scc { a } else { b });
         }
         SMaxU32 => {
-            w.scc = a > b;
+            w.scc = a >= b;
             w.write_s32(dst, if w.scc { a } else { b });
         }
         SCselectB32 => w.write_s32(dst, if w.scc { a } else { b }),
@@ -177,8 +189,77 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         SCmpLeI32 => w.scc = (a as i32) <= (b as i32),
         SCmpEqU64 => w.scc = a64 == b64,
         SCmpLgU64 => w.scc = a64 != b64,
+        // S_ADDK_I32: D0 = D0 + signext(SIMM16), SCC = signed overflow; S_MULK_I32: D0 = D0 *
+        // signext(SIMM16), SCC unchanged (the decoder sign-extends the immediate, `a`).
+        SAddkI32 | SMulkI32 => {
+            let cur = match dst {
+                crate::image::Dst::Sgpr(i) => w.sgpr[i as usize],
+                _ => 0,
+            };
+            if d.op == SAddkI32 {
+                let (r, o) = (cur as i32).overflowing_add(a as i32);
+                w.write_s32(dst, r as u32);
+                w.scc = o;
+            } else {
+                w.write_s32(dst, (cur as i32).wrapping_mul(a as i32) as u32);
+            }
+        }
+        // S_CMPK_*: S0 against SIMM16, sign-extended for i32 and zero-extended for u32 (the
+        // decoder extends the immediate per its operand kind).
+        SCmpkEqI32 | SCmpkEqU32 => w.scc = a == b,
+        SCmpkLgI32 | SCmpkLgU32 => w.scc = a != b,
+        SCmpkGtI32 => w.scc = (a as i32) > (b as i32),
+        SCmpkGeI32 => w.scc = (a as i32) >= (b as i32),
+        SCmpkLtI32 => w.scc = (a as i32) < (b as i32),
+        SCmpkLeI32 => w.scc = (a as i32) <= (b as i32),
+        SCmpkGtU32 => w.scc = a > b,
+        SCmpkGeU32 => w.scc = a >= b,
+        SCmpkLtU32 => w.scc = a < b,
+        SCmpkLeU32 => w.scc = a <= b,
+        // S_BFM: ((1 << S0[4:0]) - 1) << S1[4:0] (S0[5:0], S1[5:0] for b64); SCC unchanged.
+        SBfmB32 => w.write_s32(dst, low_bits32(a & 31) << (b & 31)),
+        SBfmB64 => w.write_s64(dst, low_bits64(a & 63) << (b & 63)),
+        // S_BFE: offset S1[4:0], width S1[22:16]; SCC = D != 0.
+        SBfeU32 | SBfeI32 => {
+            let (offset, width) = (b & 31, (b >> 16) & 0x7f);
+            let field = (a >> offset) & low_bits32(width.min(32));
+            let r = if d.op == SBfeI32 {
+                sign_extend(field, width)
+            } else {
+                field
+            };
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
         SBitcmp0B32 => w.scc = (a >> (b & 31)) & 1 == 0,
         SBitcmp1B32 => w.scc = (a >> (b & 31)) & 1 == 1,
         _ => unreachable!("{:?} is not a scalar ALU instruction", d.op),
+    }
+}
+
+/// The low `n` bits set (`n` at most 32).
+pub(crate) fn low_bits32(n: u32) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+fn low_bits64(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// `signext_from_bit(x, width)` of AMD's pseudocode: bit `width - 1` of `x` copied into
+/// the bits above it; width 0 gives 0 and 32 or more leaves `x` as it is.
+pub(crate) fn sign_extend(x: u32, width: u32) -> u32 {
+    match width {
+        0 => 0,
+        1..=31 => (((x << (32 - width)) as i32) >> (32 - width)) as u32,
+        _ => x,
     }
 }

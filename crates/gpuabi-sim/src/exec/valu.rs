@@ -9,7 +9,7 @@
 
 use gpuabi_amdgpu::Opcode;
 
-use super::float;
+use super::{float, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
@@ -131,6 +131,23 @@ fn compare(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
+/// V_CMPX_* on RDNA: the compare's result in the active lanes becomes EXEC (inactive lanes
+/// stay off), after the pseudocode `EXEC.u64[laneId] = ...` of AMD's "RDNA3 ISA" guide.
+fn compare_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| bits |= u64::from(f(a[l], b[l])) << l);
+    w.set_exec(bits);
+}
+
+fn compare_exec_f32(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
+    compare_exec(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
+}
+
 #[inline(always)]
 fn cmpf(w: &mut Wave, d: &Decoded, f: impl Fn(f32, f32) -> bool) {
     compare(w, d, |a, b| f(f32::from_bits(a), f32::from_bits(b)));
@@ -225,6 +242,36 @@ fn min_max(a: f32, b: f32, min: bool) -> f32 {
         a
     } else {
         b
+    }
+}
+
+/// The median of three integers: V_MED3_I32/U32 of AMD's ISA guides (the largest of the
+/// other two when one operand is the maximum).
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+    let max3 = a.max(b).max(c);
+    if max3 == a {
+        b.max(c)
+    } else if max3 == b {
+        a.max(c)
+    } else {
+        a.max(b)
+    }
+}
+
+/// `v_med3_f32` as V_MED3_F32 of AMD's "CDNA3 ISA" and "RDNA3 ISA" guides write it, with
+/// the IEEE-mode [`fmin`]/[`fmax`]: a NaN operand makes it `min(min(S0, S1), S2)`;
+/// otherwise the maximum of the two operands other than the maximum of all three.
+pub fn med3_f32(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return fmin(fmin(a, b), c);
+    }
+    let max3 = fmax(fmax(a, b), c);
+    if max3 == a {
+        fmax(b, c)
+    } else if max3 == b {
+        fmax(a, c)
+    } else {
+        fmax(a, b)
     }
 }
 
@@ -395,6 +442,43 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             });
             w.write_mask(d.dst[1], carry);
         }
+        // Three-source integer and bit-field instructions, after V_ADD3_U32, V_LSHL_ADD_U32,
+        // V_BFE_U32/I32 (offset S1[4:0], width S2[4:0]) and V_BFI_B32 of AMD's "RDNA3 ISA"
+        // reference guide.
+        VAdd3U32 => map3(w, d, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+        VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
+        VBfeI32 => map3(w, d, |a, b, c| {
+            salu::sign_extend((a >> (b & 31)) & salu::low_bits32(c & 31), c & 31)
+        }),
+        VBfiB32 => map3(w, d, |a, b, c| (a & b) | (!a & c)),
+        VMed3I32 => map3(w, d, |a, b, c| med3(a as i32, b as i32, c as i32) as u32),
+        VMed3U32 => map3(w, d, med3),
+        VMed3F32 => map3(w, d, |a, b, c| {
+            med3_f32(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits()
+        }),
+        // V_FMAC_F32: D0 = fma(S0, S1, D0).
+        VFmacF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| out[l] = float::fma(a[l], b[l], out[l]));
+            }
+        }
+        // V_MAXMIN_F32: D0 = v_min_f32(v_max_f32(S0, S1), S2); V_MINMAX_F32 the other way
+        // round ("RDNA3 ISA" guide), with the IEEE-mode min/max.
+        VMaxminF32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmin(fmax(a, b), c).to_bits()
+        }),
+        VMinmaxF32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmax(fmin(a, b), c).to_bits()
+        }),
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
@@ -421,6 +505,25 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpUF32 => cmpf(w, d, |a, b| a.is_nan() || b.is_nan()),
         VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
         VCmpClassF32 => compare(w, d, float::class),
+        VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtU32 => compare_exec(w, d, |a, b| a < b),
+        VCmpxLeU32 => compare_exec(w, d, |a, b| a <= b),
+        VCmpxGtU32 => compare_exec(w, d, |a, b| a > b),
+        VCmpxGeU32 => compare_exec(w, d, |a, b| a >= b),
+        VCmpxEqI32 => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeI32 => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtI32 => compare_exec(w, d, |a, b| (a as i32) < (b as i32)),
+        VCmpxLeI32 => compare_exec(w, d, |a, b| (a as i32) <= (b as i32)),
+        VCmpxGtI32 => compare_exec(w, d, |a, b| (a as i32) > (b as i32)),
+        VCmpxGeI32 => compare_exec(w, d, |a, b| (a as i32) >= (b as i32)),
+        // Ordered, false on NaN; neq is the unordered negation of eq, true on NaN.
+        VCmpxEqF32 => compare_exec_f32(w, d, |a, b| a == b),
+        VCmpxNeqF32 => compare_exec_f32(w, d, |a, b| a != b),
+        VCmpxLtF32 => compare_exec_f32(w, d, |a, b| a < b),
+        VCmpxLeF32 => compare_exec_f32(w, d, |a, b| a <= b),
+        VCmpxGtF32 => compare_exec_f32(w, d, |a, b| a > b),
+        VCmpxGeF32 => compare_exec_f32(w, d, |a, b| a >= b),
         VCmpEqU64 => compare64(w, d, |a, b| a == b),
         VCmpNeU64 => compare64(w, d, |a, b| a != b),
         VCmpLtU64 => compare64(w, d, |a, b| a < b),

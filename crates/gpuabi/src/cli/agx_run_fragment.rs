@@ -500,7 +500,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             .ok_or_else(|| anyhow!("--png {name}: {kname} binds no render target 0"))?;
         let rgba =
             rt0_rgba(f, &layout, &format.format).map_err(|e| anyhow!("--png {name}: {e}"))?;
-        super::run::write_png(
+        super::launch_flags::write_png(
             &format!("--png {name}"),
             &name,
             draw.width,

@@ -17,6 +17,7 @@ pub mod catalyst;
 pub mod compile;
 mod input;
 pub mod ir;
+pub mod launch_flags;
 mod output;
 pub mod run;
 pub mod sim;

@@ -12,13 +12,14 @@ use gpuabi_layout::reg::{RegFile, RegRange};
 use gpuabi_sim::{Contract, Descriptor, Image, LaneValues, Machine, Stats, WaveSetup};
 
 use super::asm::{load, MachineArgs};
+use super::launch_flags::{self, LaunchArgs};
 use super::write_output;
 
 /// Commands of the simulator.
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
     /// Run a program: raw register set-up, optional call-ABI contract, buffers printed.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 }
 
 /// Flags of `sim run`.
@@ -44,9 +45,6 @@ pub struct RunArgs {
     /// Extra registers callees must preserve (parameters needing explicit preservation).
     #[arg(long, value_name = "REG")]
     pub preserve: Vec<String>,
-    /// A global buffer: NAME=BYTES (zero-filled) or NAME=u32:V,V,... (dwords).
-    #[arg(long, value_name = "SPEC")]
-    pub buffer: Vec<String>,
     /// Initial register values: REG=VALUE where VALUE is a number, `lane` (VGPRs: the lane
     /// index), `@NAME` (a buffer's address, 2 SGPRs) or `@NAME:rsrc` (a buffer resource
     /// descriptor covering the buffer, 4 SGPRs).
@@ -56,7 +54,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MASK")]
     pub exec: Option<String>,
     /// Number of waves to run, one after the other, with the same set-up.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = launch_flags::limit32)]
     pub waves: u32,
     /// Buffers to print after the run (default: all, at most 64 KiB of each).
     #[arg(long, value_name = "NAME")]
@@ -89,64 +87,23 @@ pub struct RunArgs {
     /// Catalyst dimensions with group/local ids ("x", "xy", "xyz").
     #[arg(long, default_value = "x")]
     pub dims: String,
-    /// Global size X[,Y[,Z]]; the number of sizes is work_dim.
-    #[arg(long, value_name = "X[,Y,Z]")]
-    pub global: Option<String>,
-    /// Local (work-group) size X[,Y[,Z]].
-    #[arg(long, value_name = "X[,Y,Z]")]
-    pub local: Option<String>,
-    /// Global offset X[,Y[,Z]].
-    #[arg(long, value_name = "X[,Y,Z]")]
-    pub offset: Option<String>,
-    /// A kernel argument: NAME=@BUFFER for pointers, NAME=N[,N...] for values.
-    #[arg(long, value_name = "NAME=VALUE")]
-    pub arg: Vec<String>,
+    /// Dispatch sizes (used with --catalyst), buffers, arguments and outputs.
+    #[command(flatten)]
+    pub launch: LaunchArgs,
     /// Instructions one wave may execute.
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = gpuabi_sim::Limits::default().instructions_per_wave, value_parser = launch_flags::limit)]
     pub max_instructions: u64,
     /// Bytes of scratch per lane.
-    #[arg(long, default_value_t = 65536)]
+    #[arg(long, default_value_t = gpuabi_sim::Limits::default().scratch_bytes_per_lane, value_parser = launch_flags::limit32)]
     pub scratch_per_lane: u32,
+    /// Bytes of all buffers together.
+    #[arg(long, default_value_t = gpuabi_sim::Limits::default().global_bytes, value_parser = launch_flags::limit)]
+    pub max_memory: u64,
 }
 
 /// Parses a number: decimal, `0x` hex, optionally negative (as two's complement).
 pub fn parse_number(text: &str) -> Option<u64> {
-    let (neg, body) = match text.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, text),
-    };
-    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
-        None => body.parse::<u64>().ok()?,
-    };
-    Some(if neg { v.wrapping_neg() } else { v })
-}
-
-fn parse_buffer(spec: &str) -> Result<(String, Vec<u8>)> {
-    let (name, value) = spec
-        .split_once('=')
-        .ok_or_else(|| anyhow!("--buffer `{spec}`: expected NAME=BYTES or NAME=u32:V,V,..."))?;
-    if name.is_empty() {
-        bail!("--buffer `{spec}`: the name is empty");
-    }
-    let data = if let Some(list) = value.strip_prefix("u32:") {
-        let mut bytes = Vec::new();
-        for v in list.split(',').filter(|v| !v.is_empty()) {
-            let n = parse_number(v.trim())
-                .filter(|n| *n <= u64::from(u32::MAX) || *n >= (i32::MIN as i64) as u64)
-                .ok_or_else(|| anyhow!("--buffer `{spec}`: `{v}` is not a 32-bit number"))?;
-            bytes.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        bytes
-    } else {
-        let n = parse_number(value)
-            .filter(|n| *n <= 1 << 30)
-            .ok_or_else(|| {
-                anyhow!("--buffer `{spec}`: expected a size in bytes (at most 1 GiB)")
-            })?;
-        vec![0; n as usize]
-    };
-    Ok((name.to_string(), data))
+    launch_flags::integer(text, 64)
 }
 
 fn parse_reg(text: &str, flag: &str) -> Result<RegRange> {
@@ -244,6 +201,11 @@ pub fn stats_text(stats: &Stats) -> String {
         "  buffer accesses out of range {}",
         stats.buffer_out_of_range
     );
+    let _ = writeln!(
+        out,
+        "  scheduling hints (no-ops)  {}",
+        stats.scheduling_hints
+    );
     out
 }
 
@@ -297,9 +259,9 @@ fn contract(
             let (s, v) = text
                 .split_once(',')
                 .ok_or_else(|| anyhow!("--limit `{text}`: expected SGPRS,VGPRS"))?;
-            let (s, v) = (s.trim().parse::<u16>(), v.trim().parse::<u16>());
-            match (s, v) {
-                (Ok(s), Ok(v)) => Some(Demand::new(s, v)),
+            let count = |t: &str| launch_flags::number(t).and_then(|n| u16::try_from(n).ok());
+            match (count(s), count(v)) {
+                (Some(s), Some(v)) => Some(Demand::new(s, v)),
                 _ => bail!("--limit `{text}`: expected two numbers SGPRS,VGPRS"),
             }
         }
@@ -323,33 +285,17 @@ fn contract(
         .map_err(|e| anyhow!("--abi {name}: {e}"))
 }
 
+/// The sizes of `flag`, or `default` in X (1 in Y and Z, or 0 everywhere for an offset)
+/// when the flag is absent.
 fn sizes(text: Option<&str>, flag: &str, default: u32) -> Result<(u32, [u32; 3])> {
-    let Some(text) = text else {
-        return Ok((
-            1,
-            [
-                default,
-                if default == 0 { 0 } else { 1 },
-                if default == 0 { 0 } else { 1 },
-            ],
-        ));
-    };
-    let v: Vec<u32> = text
-        .split(',')
-        .map(|s| {
-            parse_number(s.trim())
-                .filter(|n| *n <= u64::from(u32::MAX))
-                .map(|n| n as u32)
-                .ok_or_else(|| anyhow!("{flag} `{text}`: `{s}` is not a number"))
-        })
-        .collect::<Result<_>>()?;
-    if v.is_empty() || v.len() > 3 {
-        bail!("{flag} `{text}`: expected 1 to 3 sizes X[,Y,Z]");
+    let fill = u32::from(default != 0);
+    match text {
+        Some(t) => {
+            let s = launch_flags::sizes(flag, t, fill)?;
+            Ok((s.dims, s.values))
+        }
+        None => Ok((1, [default, fill, fill])),
     }
-    let fill = if default == 0 { 0 } else { 1 };
-    let mut out = [fill; 3];
-    out[..v.len()].copy_from_slice(&v);
-    Ok((v.len() as u32, out))
 }
 
 fn catalyst_setups(
@@ -387,29 +333,31 @@ fn catalyst_setups(
     };
     let layout = gpuabi_catalyst::layout(&kernel, &options)
         .with_context(|| format!("--catalyst: kernel `{}`", kernel.name))?;
-    let (work_dim, global) = sizes(args.global.as_deref(), "--global", 64)?;
+    let launch = &args.launch;
+    let (work_dim, global) = sizes(launch.grid.as_deref(), "--grid", 64)?;
     let (local_dim, local) = sizes(
-        args.local.as_deref().or(args.global.as_deref()),
-        "--local",
+        launch.group.as_deref().or(launch.grid.as_deref()),
+        "--group",
         64,
     )?;
-    let (_, offset) = sizes(args.offset.as_deref(), "--offset", 0)?;
+    let (_, offset) = sizes(launch.offset.as_deref(), "--offset", 0)?;
     if local_dim != work_dim {
-        bail!("--local: give as many sizes as --global ({work_dim})");
+        bail!("--group: give as many sizes as --grid ({work_dim})");
     }
     let mut values = std::collections::BTreeMap::new();
-    for spec in &args.arg {
-        let (name, value) = spec
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--arg `{spec}`: expected NAME=@BUFFER or NAME=N[,N...]"))?;
-        let v = match value.strip_prefix('@') {
-            Some(b) => ArgValue::Buffer(b.to_string()),
+    for spec in &launch.args {
+        let a = launch_flags::arg(spec)?;
+        let v = match a.buffer(|n| machine.memory.find(n).is_some())? {
+            Some((name, 0)) => ArgValue::Buffer(name),
+            Some((_, _)) => bail!(
+                "--arg {spec}: a Catalyst pointer argument is a whole buffer; NAME+OFFSET is for `run`"
+            ),
             None => ArgValue::Numbers(
-                value
+                a.value
                     .split(',')
                     .map(|n| {
                         let n = n.trim();
-                        parse_number(n)
+                        launch_flags::integer(n, 64)
                             .map(|i| {
                                 if n.starts_with('-') {
                                     i as i64 as f64
@@ -418,12 +366,14 @@ fn catalyst_setups(
                                 }
                             })
                             .or_else(|| n.parse::<f64>().ok())
-                            .ok_or_else(|| anyhow!("--arg `{spec}`: `{n}` is not a number"))
+                            .ok_or_else(|| {
+                                anyhow!("--arg {spec}: `{n}` is not a number, N[,N...] or a buffer name")
+                            })
                     })
                     .collect::<Result<_>>()?,
             ),
         };
-        values.insert(name.to_string(), v);
+        values.insert(a.name, v);
     }
     let nd = NdRange {
         work_dim,
@@ -458,20 +408,27 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     if args.abi.is_some() {
         machine.contract = Some(contract(&args, program.target, wave)?);
     }
-    for spec in &args.buffer {
-        let (name, data) = parse_buffer(spec)?;
-        if machine.memory.find(&name).is_some() {
-            bail!("--buffer `{spec}`: a buffer `{name}` already exists");
+    args.launch.check_outputs()?;
+    machine.limits.global_bytes = args.max_memory;
+    for spec in &args.launch.buffers {
+        let flag = launch_flags::buffer(spec)?;
+        if machine.memory.find(&flag.name).is_some() {
+            bail!("--buffer {spec}: buffer `{}` is defined twice", flag.name);
         }
         let limit = machine.limits.global_bytes;
+        let data = flag.bytes(spec, limit)?;
         machine
             .memory
-            .add(&name, data, limit)
-            .map_err(|e| anyhow!("--buffer `{spec}`: {e}"))?;
+            .add(&flag.name, data, limit)
+            .map_err(|e| anyhow!("--buffer {spec}: {e}"))?;
     }
     let setups = match &args.catalyst {
         Some(path) => catalyst_setups(&args, path, &mut machine, program.target)?,
         None => {
+            let l = &args.launch;
+            if l.grid.is_some() || l.group.is_some() || l.offset.is_some() || !l.args.is_empty() {
+                bail!("--grid, --group, --offset and --arg describe a dispatch, which `sim run` sets up with --catalyst; without it, set registers with --set");
+            }
             let mut setup = WaveSetup::default();
             for spec in &args.set {
                 apply_set(spec, &machine, &mut setup)?;
@@ -557,6 +514,8 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         violations = c.violations.len();
     }
     write_output(&out)?;
+    args.launch
+        .write_outputs(|name| machine.memory.find(name).map(|b| b.data.as_slice()))?;
     if violations > 0 {
         bail!(
             "{path}: {violations} violations of the {} call contract",
