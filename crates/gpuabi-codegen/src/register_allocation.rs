@@ -41,7 +41,7 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
     // copy disappears.
     let mut hint: Vec<Option<u16>> = vec![None; f.temps.len()];
     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-        if let crate::mir::MOp::Pseudo(_) = inst.op {
+        if inst.is(crate::mir::Pseudo::ParallelCopy) {
             for pair in inst.opnds.chunks(2) {
                 if let (
                     crate::mir::Opnd::Temp(d),

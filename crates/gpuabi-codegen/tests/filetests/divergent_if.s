@@ -33,5 +33,4 @@ k:
 	v_add_co_ci_u32 v5, s[0:1], s1, v3, s[2:3]
 	global_store_dword v[4:5], v0, off
 .Lk_6:
-.Lk_7:
 	s_endpgm

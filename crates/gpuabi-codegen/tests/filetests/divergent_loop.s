@@ -9,8 +9,8 @@ k:
 	s_and_b32 s1, s3, 0xffff
 	v_and_b32 v1, 0x3ff, v1
 	s_mul_i32 s1, s2, s1
-	s_add_u32 s1, s1, s0
-	v_add_nc_u32 v1, v1, s1
+	s_add_u32 s0, s1, s0
+	v_add_nc_u32 v1, v1, s0
 .Lk_1:
 	v_and_b32 v2, v1, 7
 	v_mov_b32 v3, 0
@@ -26,23 +26,23 @@ k:
 	s_or_b32 s1, s1, exec_lo
 	s_mov_b32 exec_lo, 0
 .Lk_4:
+.Lk_5:
 	s_or_b32 s3, s0, s1
 	s_and_not1_b32 exec_lo, s2, s3
-	s_cbranch_execz .Lk_6
-.Lk_5:
+	s_cbranch_execz .Lk_7
+.Lk_6:
 	v_add_nc_u32 v5, v4, v3
 	v_add_nc_u32 v6, v3, 1
 	v_mov_b32 v3, v6
 	v_mov_b32 v4, v5
 	s_or_b32 s0, s0, exec_lo
 	s_mov_b32 exec_lo, 0
-.Lk_6:
+.Lk_7:
 	s_mov_b32 exec_lo, s0
 	s_mov_b32 s0, 0
 	s_cbranch_execnz .Lk_2
-.Lk_7:
-	s_mov_b32 exec_lo, s1
 .Lk_8:
+	s_mov_b32 exec_lo, s1
 	v_mul_lo_u32 v1, v1, 4
 	v_mov_b32 v2, v1
 	v_ashrrev_i32 v3, 31, v1
@@ -50,5 +50,4 @@ k:
 	v_add_co_ci_u32 v5, s0, s5, v3, s0
 	global_store_b32 v[4:5], v0, off
 .Lk_9:
-.Lk_10:
 	s_endpgm
