@@ -17,7 +17,10 @@
 //! * `p_branch` becomes `s_branch` where the linear CFG branches (nothing where the wave
 //!   falls through), `p_cbranch_execz` becomes `s_cbranch_execz`.
 //!
-//! The masks are SGPR temps written more than once: this pass runs after SSA elimination.
+//! The code stays SSA but for the masks: the saved exec of an `if` is written once, the
+//! loop and return masks are SGPR temps written more than once, which liveness treats as
+//! any temp (killed by a write of every dword). Phis stay at the top of their blocks; the
+//! exec code of a block's start goes after them.
 
 use gpuabi_amdgpu::{Opcode, WaveSize};
 use gpuabi_layout::reg::RegFile;
@@ -161,7 +164,7 @@ fn branch(op: Opcode, to: BlockId, origin: Origin) -> MInst {
 }
 
 /// Replaces the branch pseudo-instructions of `f` by exec-mask code and hardware
-/// branches. Needs the edge lists of [`crate::control_flow::build`] and no phis.
+/// branches. Needs the edge lists of [`crate::control_flow::build`].
 pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
     let returns = f
         .blocks
@@ -205,7 +208,8 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
             head.push(cx.inst(Opcode::SMovB64, [cx.exec(), brk], origin));
         }
         let mut insts = std::mem::take(&mut f.blocks[b].insts);
-        insts.splice(0..0, head);
+        let phis = insts.iter().take_while(|i| i.is_phi()).count();
+        insts.splice(phis..phis, head);
         let last = insts.pop_if(|i| matches!(i.op, MOp::Pseudo(_)) && i.is_terminator());
         let mut tail = Vec::new();
         if b == 0 {

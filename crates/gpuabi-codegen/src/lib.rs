@@ -11,21 +11,18 @@
 //! 4. instruction selection (`isel`): SSA machine IR over the CFG's blocks, with phis,
 //!    branch pseudo-instructions for divergent control flow and linear-only blocks;
 //! 5. control-flow lowering ([`control_flow`]): the logical and linear CFGs;
-//! 6. SSA elimination ([`ssa_elimination`]): phis become parallel copies at the end of
-//!    their logical or linear predecessors;
-//! 7. exec-mask insertion ([`insert_exec_mask`]): branch pseudo-instructions become
+//! 6. exec-mask insertion ([`insert_exec_mask`]): branch pseudo-instructions become
 //!    exec-mask code and hardware branches;
-//! 8. register allocation ([`register_allocation`]) over liveness ([`liveness`]), VGPRs
-//!    first, then SGPRs, spilling ([`spill`]: `p_spill`/`p_reload`, VGPRs to per-lane
-//!    scratch, SGPRs to lanes of reserved VGPRs) until everything fits the limits; the
-//!    spill pseudo-instructions are then expanded;
+//! 7. register allocation of the SSA code ([`register_allocation`]) over liveness
+//!    ([`liveness`]: VGPRs over the logical CFG, SGPRs over the linear one), VGPRs first,
+//!    then SGPRs, spilling ([`spill`]: `p_spill`/`p_reload`, VGPRs to per-lane scratch,
+//!    SGPRs to lanes of reserved VGPRs) until everything fits the limits;
+//! 8. SSA elimination ([`ssa_elimination`]): phis become parallel copies at the end of
+//!    their logical or linear predecessors, between allocated registers; the spill
+//!    pseudo-instructions are expanded;
 //! 9. the allocation checker ([`check_ra`]);
 //! 10. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
 //! 11. emission of an `amdgpu::Program` ([`emit`]).
-//!
-//! Phis are eliminated before register allocation, which therefore works on temps that
-//! are no longer SSA (a merged value is written on every path into its merge): see
-//! [`register_allocation`].
 //!
 //! Functions that call, or take function addresses, are not compiled yet: [`compile`]
 //! refuses them naming the call.
@@ -221,13 +218,14 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
         control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
         mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
         mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
-        ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
-        mir::validate(&mf).map_err(internal("SSA elimination"))?;
         insert_exec_mask::insert(&mut mf, opts.wave).map_err(internal("exec-mask insertion"))?;
         mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
         mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
         let (regs, stats) = allocate(&mut mf, opts)?;
         mir::validate(&mf).map_err(internal("spilling"))?;
+        mir::validate_cfg(&mf, true).map_err(internal("spilling"))?;
+        ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
+        mir::validate(&mf).map_err(internal("SSA elimination"))?;
         spill::lower(&mut mf, opts.target, opts.wave);
         check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
             .map_err(internal("register allocation"))?;

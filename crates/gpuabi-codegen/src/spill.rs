@@ -67,11 +67,20 @@ pub fn spill(
             max: max + 1,
         });
     }
+    // Reloads of phi sources, placed at the end of the predecessor they come from:
+    // (block, whether at the end of its logical part, reload).
+    let mut at_end: Vec<(usize, bool, MInst)> = Vec::new();
     for b in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
+        // Stores of phi destinations wait for the block's logical part, which starts after
+        // the phis and the exec-mask code at the top of the block (a merge's restored exec
+        // covers the lanes of both arms).
+        let mut after_phis = Vec::new();
         for mut inst in old {
+            let starts_logical = inst.is(Pseudo::LogicalStart);
             let ndefs = inst.num_defs();
+            let is_phi = inst.is_phi();
             let is_copy = inst.is(crate::mir::Pseudo::ParallelCopy);
             let mut after = Vec::new();
             // One reload per slice read, however often the instruction reads it: a VALU
@@ -86,7 +95,7 @@ pub fn spill(
                 };
                 let info = f.info(s.temp);
                 let is_def = if is_copy { i % 2 == 0 } else { i < ndefs };
-                if !is_def {
+                if !is_def && !inst.is_phi() {
                     if let Some((_, r)) = reloaded.iter().find(|(o, _)| *o == s) {
                         inst.opnds[i] = Opnd::Temp(*r);
                         continue;
@@ -118,15 +127,45 @@ pub fn spill(
                 let transfer = MInst::pseudo(p, opnds, inst.origin);
                 if is_def {
                     after.push(transfer);
+                } else if inst.is_phi() {
+                    let logical = inst.is(Pseudo::Phi);
+                    let block = &f.blocks[b];
+                    let preds = if logical {
+                        &block.logical_preds
+                    } else {
+                        &block.linear_preds
+                    };
+                    at_end.push((preds[i - 1].index(), logical, transfer));
                 } else {
                     reloaded.push((s, fresh_slice));
                     out.push(transfer);
                 }
             }
             out.push(inst);
-            out.extend(after);
+            if is_phi {
+                after_phis.extend(after);
+            } else {
+                out.extend(after);
+            }
+            if starts_logical {
+                out.append(&mut after_phis);
+            }
         }
+        out.append(&mut after_phis);
         f.blocks[b].insts = out;
+    }
+    for (b, logical, reload) in at_end {
+        let insts = &mut f.blocks[b].insts;
+        let end = insts.len() - insts.iter().rev().take_while(|i| i.is_terminator()).count();
+        let at = if logical {
+            insts
+                .iter()
+                .position(|i| i.is(Pseudo::LogicalEnd))
+                .unwrap_or(end)
+        } else {
+            end
+        };
+        insts.insert(at, reload);
     }
     Ok(())
 }

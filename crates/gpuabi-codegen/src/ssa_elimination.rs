@@ -1,12 +1,14 @@
-//! SSA elimination: every phi becomes copies at the end of its predecessors, as ACO's
-//! `aco_ssa_elimination.cpp` does: the sources of a block's `p_phi`s become one parallel
+//! SSA elimination, after register allocation: every phi becomes copies at the end of its
+//! predecessors, as ACO's `aco_ssa_elimination.cpp` does: the sources of a block's `p_phi`s become one parallel
 //! copy at the end of the logical part of each logical predecessor (so it runs with that
 //! path's exec mask), the sources of its `p_linear_phi`s one parallel copy at the very end
 //! of each linear predecessor. The structured CFG has no critical edges: a predecessor of a
 //! block with phis has no other successor on that graph.
 //!
-//! The merged temp is then written on every path that reaches the merge; a VGPR write is
-//! masked by exec, so each lane keeps the value of the path it took.
+//! The copies are between the registers the allocator gave the phi's destination and its
+//! sources (none where they share one, as the allocator prefers). The merged temp is then
+//! written on every path that reaches the merge; a VGPR write is masked by exec, so each
+//! lane keeps the value of the path it took.
 
 use gpuabi_amdgpu::{Imm, Operand};
 use smallvec::SmallVec;

@@ -19,10 +19,11 @@
 //! logical predecessor; a `p_linear_phi` merges SGPR values and has one operand per linear
 //! predecessor (undefined where no value comes along that edge).
 //!
-//! After SSA elimination ([`crate::ssa_elimination`]) the phis are parallel copies at the
-//! end of the predecessors, so a merged temp is written on every path that reaches the
-//! merge. That stays correct under divergence because a VGPR write is masked by exec: a
-//! lane only ever sees the writes of its own logical path.
+//! The code stays SSA through register allocation, but for the exec masks that exec-mask
+//! insertion adds. After it, SSA elimination ([`crate::ssa_elimination`]) makes the phis
+//! parallel copies at the end of the predecessors, so a merged value is written on every
+//! path that reaches the merge. That stays correct under divergence because a VGPR write
+//! is masked by exec: a lane only ever sees the writes of its own logical path.
 
 mod print;
 mod validate;

@@ -20,8 +20,7 @@ k:
 	s_mul_i32 s0, s3, 3
 	s_branch .Lk_4
 .Lk_3:
-	s_add_u32 s1, s3, 7
-	s_mov_b32 s0, s1
+	s_add_u32 s0, s3, 7
 .Lk_4:
 	v_mul_lo_u32 v0, v0, 4
 	v_mov_b32 v1, v0
