@@ -187,3 +187,60 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand};
+
+    use super::*;
+    use crate::mir::MInst;
+
+    fn hw(op: Opcode, opnds: Vec<Opnd>) -> MInst {
+        MInst {
+            op: MOp::Hw(op),
+            opnds: opnds.into_iter().collect(),
+            mods: MemMods::default(),
+            e64: false,
+            origin: Default::default(),
+        }
+    }
+
+    /// `a = 1; b = 2; c = a` in VGPRs; then `d = b` after a parallel copy `e = b`.
+    fn function() -> Function {
+        let mut f = Function::new("k");
+        let t: Vec<Temp> = (0..5).map(|_| f.temp(RegFile::Vgpr, 1, 1)).collect();
+        let v = |i: usize| Opnd::Temp(f.whole(t[i]));
+        let one = Opnd::Fixed(Operand::Imm(Imm::Int(1)));
+        let two = Opnd::Fixed(Operand::Imm(Imm::Int(2)));
+        f.blocks[0].insts = vec![
+            hw(Opcode::VMovB32, vec![v(0), one]),
+            hw(Opcode::VMovB32, vec![v(1), two]),
+            hw(Opcode::VMovB32, vec![v(2), v(0)]),
+            MInst::pseudo(Pseudo::ParallelCopy, [v(4), v(1)], Default::default()),
+            hw(Opcode::VMovB32, vec![v(3), v(1)]),
+            hw(Opcode::SEndpgm, vec![]),
+        ];
+        crate::control_flow::build(&mut f).expect("edges");
+        f
+    }
+
+    #[test]
+    fn a_clobbered_register_is_caught() {
+        let f = function();
+        // `b` overwrites `a` before `a` is read.
+        let regs = [Some(0), Some(0), Some(1), Some(1), Some(2)];
+        let e = check(&f, &regs, 8, 8).unwrap_err();
+        assert!(e.contains("reads temp 0"), "{e}");
+    }
+
+    #[test]
+    fn a_copy_into_the_same_register_keeps_both_temps() {
+        let f = function();
+        // `e` shares `b`'s register: reading `b` after the copy is fine.
+        let regs = [Some(0), Some(1), Some(2), Some(3), Some(1)];
+        assert_eq!(check(&f, &regs, 8, 8), Ok(()));
+        // In a register of its own, `e` does not disturb `b` either.
+        let regs = [Some(0), Some(1), Some(2), Some(3), Some(4)];
+        assert_eq!(check(&f, &regs, 8, 8), Ok(()));
+    }
+}

@@ -98,7 +98,9 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
         };
         let positions = (0..=limit - n).filter(|p| p % align == 0);
         let fits = |p: u16, owner: &[Option<(u32, Temp)>]| {
-            p.is_multiple_of(align) && p + n <= limit && (p..p + n).all(|r| free(usize::from(r), owner))
+            p.is_multiple_of(align)
+                && p + n <= limit
+                && (p..p + n).all(|r| free(usize::from(r), owner))
         };
         let mut found = hint[t.index()].filter(|&p| fits(p, &owner));
         if found.is_none() {

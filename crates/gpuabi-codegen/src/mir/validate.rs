@@ -177,8 +177,10 @@ pub fn validate_ssa(f: &Function) -> Result<(), String> {
 struct Dominators {
     /// Per block: its immediate dominator (the entry its own), `None` when unreached.
     idom: Vec<Option<usize>>,
-    /// Per block: its position in reverse postorder.
-    rpo_pos: Vec<usize>,
+    /// Per block: when the depth-first walk of the dominator tree enters it.
+    pre: Vec<u32>,
+    /// Per block: when that walk leaves it.
+    post: Vec<u32>,
 }
 
 impl Dominators {
@@ -252,28 +254,40 @@ impl Dominators {
                 }
             }
         }
-        Dominators { idom, rpo_pos }
+        // Numbers of the dominator tree in depth-first order, for constant-time queries.
+        let mut children = vec![Vec::new(); n];
+        for (b, d) in idom.iter().enumerate() {
+            if let Some(d) = *d {
+                if d != b {
+                    children[d].push(b);
+                }
+            }
+        }
+        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
+        let mut clock = 0u32;
+        let mut stack = vec![(0usize, 0usize)];
+        pre[0] = 0;
+        while let Some((b, i)) = stack.pop() {
+            if let Some(&c) = children[b].get(i) {
+                stack.push((b, i + 1));
+                clock += 1;
+                pre[c] = clock;
+                stack.push((c, 0));
+            } else {
+                clock += 1;
+                post[b] = clock;
+            }
+        }
+        Dominators { idom, pre, post }
     }
 
     fn reached(&self, b: usize) -> bool {
         self.idom[b].is_some()
     }
 
-    /// Whether `a` dominates `b` (both reached).
-    fn dominates(&self, a: usize, mut b: usize) -> bool {
-        if self.idom[a].is_none() {
-            return false;
-        }
-        loop {
-            if a == b {
-                return true;
-            }
-            let up = self.idom[b].expect("reached");
-            if up == b || self.rpo_pos[up] < self.rpo_pos[a] {
-                return false;
-            }
-            b = up;
-        }
+    /// Whether `a` dominates `b` (`b` reached).
+    fn dominates(&self, a: usize, b: usize) -> bool {
+        self.idom[a].is_some() && self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
     }
 }
 
@@ -340,4 +354,103 @@ pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand};
+
+    use super::*;
+    use crate::mir::{Block, BlockId, MInst, Temp};
+
+    fn hw(op: Opcode, opnds: Vec<Opnd>) -> MInst {
+        MInst {
+            op: MOp::Hw(op),
+            opnds: opnds.into_iter().collect(),
+            mods: MemMods::default(),
+            e64: false,
+            origin: Default::default(),
+        }
+    }
+
+    fn imm(v: i64) -> Opnd {
+        Opnd::Fixed(Operand::Imm(Imm::Int(v)))
+    }
+
+    /// A uniform diamond: BB0 branches to BB2 or falls into BB1, both reach BB3. `then`
+    /// and `join` are the instructions of BB1 and of BB3 (before `s_endpgm`).
+    fn diamond(f: &mut Function, then: Vec<MInst>, join: Vec<MInst>) {
+        f.blocks = vec![Block::default(); 4];
+        f.blocks[0].insts = vec![hw(Opcode::SCbranchScc0, vec![Opnd::Block(BlockId(2))])];
+        f.blocks[1].insts = then;
+        f.blocks[1]
+            .insts
+            .push(hw(Opcode::SBranch, vec![Opnd::Block(BlockId(3))]));
+        f.blocks[3].insts = join;
+        f.blocks[3].insts.push(hw(Opcode::SEndpgm, vec![]));
+        crate::control_flow::build(f).expect("edges");
+    }
+
+    fn s(f: &Function, t: Temp) -> Opnd {
+        Opnd::Temp(f.whole(t))
+    }
+
+    #[test]
+    fn a_second_write_is_not_ssa() {
+        let mut f = Function::new("k");
+        let t = f.temp(RegFile::Sgpr, 1, 1);
+        let (a, b) = (
+            hw(Opcode::SMovB32, vec![s(&f, t), imm(1)]),
+            hw(Opcode::SMovB32, vec![s(&f, t), imm(2)]),
+        );
+        diamond(&mut f, vec![a, b], vec![]);
+        let e = validate_ssa(&f).unwrap_err();
+        assert!(e.contains("written a second time"), "{e}");
+    }
+
+    #[test]
+    fn a_read_needs_a_dominating_write() {
+        let mut f = Function::new("k");
+        let (t, u) = (f.temp(RegFile::Sgpr, 1, 1), f.temp(RegFile::Sgpr, 1, 1));
+        let def = hw(Opcode::SMovB32, vec![s(&f, t), imm(1)]);
+        let read = hw(Opcode::SMovB32, vec![s(&f, u), s(&f, t)]);
+        // Written in one arm, read after the join: BB1 does not dominate BB3.
+        diamond(&mut f, vec![def.clone()], vec![read.clone()]);
+        let e = validate_ssa(&f).unwrap_err();
+        assert!(e.contains("does not dominate"), "{e}");
+        // Written before the branch: fine.
+        diamond(&mut f, vec![], vec![read]);
+        f.blocks[0].insts.insert(0, def);
+        assert_eq!(validate_ssa(&f), Ok(()));
+    }
+
+    #[test]
+    fn a_phi_has_one_source_per_predecessor() {
+        let mut f = Function::new("k");
+        let (t, m) = (f.temp(RegFile::Sgpr, 1, 1), f.temp(RegFile::Sgpr, 1, 1));
+        let def = hw(Opcode::SMovB32, vec![s(&f, t), imm(1)]);
+        // As instruction selection gives it: each source after its predecessor.
+        let phi = MInst::pseudo(
+            Pseudo::LinearPhi,
+            [
+                s(&f, m),
+                Opnd::Block(BlockId(2)),
+                imm(0),
+                Opnd::Block(BlockId(1)),
+                s(&f, t),
+            ],
+            Default::default(),
+        );
+        f.blocks[0].insts.push(def);
+        let mut g = f.clone();
+        diamond(&mut g, vec![], vec![phi]);
+        g.blocks[0].insts.insert(0, f.blocks[0].insts[0].clone());
+        // Ordered as the predecessors, BB1 then BB2.
+        assert_eq!(g.blocks[3].insts[0].opnds[1..], [s(&g, t), imm(0)]);
+        assert_eq!(validate_cfg(&g, true), Ok(()));
+        assert_eq!(validate_ssa(&g), Ok(()));
+        g.blocks[3].insts[0].opnds.pop();
+        let e = validate_cfg(&g, true).unwrap_err();
+        assert!(e.contains("1 sources for 2 predecessors"), "{e}");
+    }
 }
