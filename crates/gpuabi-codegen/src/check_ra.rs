@@ -57,13 +57,31 @@ fn join(a: &Cell, b: &Cell) -> Cell {
 
 /// Checks `f` with `sgpr[t]`/`vgpr[t]` the first register of each temp.
 pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Result<(), String> {
+    // Only the registers some temp has are followed (the limits bound them).
+    let (mut s_high, mut v_high) = (0u16, 0u16);
+    for (t, r) in regs.iter().enumerate() {
+        let (Some(r), Some(info)) = (r, f.temps.get(t)) else {
+            continue;
+        };
+        let end = r + u16::from(info.dwords);
+        let (high, limit) = match info.file {
+            RegFile::Sgpr => (&mut s_high, sgprs),
+            RegFile::Vgpr => (&mut v_high, vgprs),
+        };
+        if end > limit {
+            return Err(format!(
+                "temp {t} ends at register {end}, beyond the limit {limit}"
+            ));
+        }
+        *high = (*high).max(end);
+    }
+    let (sgprs, vgprs) = (s_high, v_high);
     let width = usize::from(sgprs) + usize::from(vgprs);
     let index = |file: RegFile, r: u16| match file {
         RegFile::Sgpr => usize::from(r),
         RegFile::Vgpr => usize::from(sgprs) + usize::from(r),
     };
     let nb = f.blocks.len();
-    let is_vgpr = |at: usize| at >= usize::from(sgprs);
     // The state at the end of each block, once visited.
     let mut exit: Vec<Option<Vec<Cell>>> = vec![None; nb];
     let mut queued = vec![false; nb];
@@ -78,14 +96,18 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
         }
         let block = &f.blocks[b.index()];
         let mut state = vec![Cell::Unknown; width];
-        for (preds, vgprs) in [(&block.linear_preds, false), (&block.logical_preds, true)] {
+        let split = usize::from(sgprs);
+        for (preds, range) in [
+            (&block.linear_preds, 0..split),
+            (&block.logical_preds, split..width),
+        ] {
             for p in preds {
                 let Some(out) = &exit[p.index()] else {
                     continue;
                 };
-                for (at, cell) in state.iter_mut().enumerate() {
-                    if is_vgpr(at) == vgprs {
-                        *cell = join(cell, &out[at]);
+                for at in range.clone() {
+                    if state[at] != out[at] {
+                        state[at] = join(&state[at], &out[at]);
                     }
                 }
             }
