@@ -285,19 +285,20 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
         let v = match ty {
             Type::I1 => {
                 let word = load(s, a.offset & !3, 1);
-                let t = s.stemp(1);
+                let byte = s.stemp(1);
                 s.wait_lgkm();
                 s.salu(
                     Opcode::SLshrB32,
                     vec![
-                        Opnd::Temp(dword(t, 0)),
+                        Opnd::Temp(dword(byte, 0)),
                         Opnd::Temp(dword(word, 0)),
                         imm(8 * (a.offset & 3)),
                     ],
                 );
+                let t = s.stemp(1);
                 s.salu(
                     Opcode::SAndB32,
-                    vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(t, 0)), imm(1)],
+                    vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(dword(byte, 0)), imm(1)],
                 );
                 t
             }
@@ -388,19 +389,20 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
             if !packed {
                 return Some(lid_t[d]);
             }
-            let t = s.vtemp(1);
             let mut from = dword(lid_t[0], 0);
             if d > 0 {
+                let shifted = s.vtemp(1);
                 s.valu(
                     Opcode::VLshrrevB32,
                     vec![
-                        Opnd::Temp(dword(t, 0)),
+                        Opnd::Temp(dword(shifted, 0)),
                         imm(10 * d as u32),
                         Opnd::Temp(from),
                     ],
                 );
-                from = dword(t, 0);
+                from = dword(shifted, 0);
             }
+            let t = s.vtemp(1);
             s.valu(
                 Opcode::VAndB32,
                 vec![Opnd::Temp(dword(t, 0)), imm(0x3ff), Opnd::Temp(from)],
@@ -453,16 +455,21 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
                         s.emit(Opcode::SMovB32, [Opnd::Temp(dword(base, 0)), imm(0)]);
                     }
                 }
-                if let Some(o) = global_offset[d] {
-                    s.salu(
-                        Opcode::SAddU32,
-                        vec![
-                            Opnd::Temp(dword(base, 0)),
-                            Opnd::Temp(dword(base, 0)),
-                            Opnd::Temp(dword(o, 0)),
-                        ],
-                    );
-                }
+                let base = match global_offset[d] {
+                    Some(o) => {
+                        let sum = s.stemp(1);
+                        s.salu(
+                            Opcode::SAddU32,
+                            vec![
+                                Opnd::Temp(dword(sum, 0)),
+                                Opnd::Temp(dword(base, 0)),
+                                Opnd::Temp(dword(o, 0)),
+                            ],
+                        );
+                        sum
+                    }
+                    None => base,
+                };
                 match local[d] {
                     Some(l) => {
                         crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(base))

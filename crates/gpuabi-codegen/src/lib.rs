@@ -1,17 +1,28 @@
 //! gpuabi-codegen: compiles `.gsir` kernels to AMD GCN/RDNA machine programs.
 //!
-//! [`compile`] runs the passes in order and validates the machine IR between them, as
-//! ACO's `aco_interface.cpp` does:
+//! [`compile`] runs the passes in order and validates the machine IR ([`mir`]) between
+//! them, as ACO's `aco_interface.cpp` does:
 //!
 //! 1. uniformity analysis (`gpuabi_ir::uniformity`): which values are the same in every
-//!    lane;
-//! 2. kernel entry ([`entry`]): the launch registers taken into temps, arguments loaded;
-//! 3. instruction selection with exec-mask control flow ([`isel`]);
-//! 4. register allocation ([`register_allocation`]) over liveness ([`liveness`]), VGPRs
-//!    first, then SGPRs, spilling ([`spill`]) until everything fits the limits;
-//! 5. the allocation checker ([`check_ra`]);
-//! 6. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
-//! 7. emission of an `amdgpu::Program` ([`emit`]).
+//!    lane, which loops are divergent;
+//! 2. the shared CFG (`gpuabi_ir::cfg`): the structured body flattened into blocks with
+//!    parameters, each recording its construct;
+//! 3. kernel entry ([`entry`]): the launch registers taken into temps, arguments loaded;
+//! 4. instruction selection (`isel`): SSA machine IR over the CFG's blocks, with phis,
+//!    branch pseudo-instructions for divergent control flow and linear-only blocks;
+//! 5. control-flow lowering ([`control_flow`]): the logical and linear CFGs;
+//! 6. exec-mask insertion ([`insert_exec_mask`]): branch pseudo-instructions become
+//!    exec-mask code and hardware branches;
+//! 7. register allocation of the SSA code ([`register_allocation`]) over liveness
+//!    ([`liveness`]: VGPRs over the logical CFG, SGPRs over the linear one), VGPRs first,
+//!    then SGPRs, spilling ([`spill`]: `p_spill`/`p_reload`, VGPRs to per-lane scratch,
+//!    SGPRs to lanes of reserved VGPRs) until everything fits the limits;
+//! 8. SSA elimination ([`ssa_elimination`]): phis become parallel copies at the end of
+//!    their logical or linear predecessors, between allocated registers; the spill
+//!    pseudo-instructions are expanded;
+//! 9. the allocation checker ([`check_ra`]);
+//! 10. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
+//! 11. emission of an `amdgpu::Program` ([`emit`]).
 //!
 //! Functions that call, or take function addresses, are not compiled yet: [`compile`]
 //! refuses them naming the call.
@@ -19,9 +30,11 @@
 #![warn(missing_docs)]
 
 pub mod check_ra;
+pub mod control_flow;
 pub mod emit;
 pub mod entry;
 pub mod error;
+pub mod insert_exec_mask;
 mod isel;
 pub mod liveness;
 pub mod lower_to_hw;
@@ -30,6 +43,7 @@ pub mod options;
 pub mod register_allocation;
 pub mod scratch;
 pub mod spill;
+pub mod ssa_elimination;
 
 use gpuabi_amdgpu::Program;
 use gpuabi_ir::ir::{InstrKind, Region};
@@ -195,10 +209,24 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
         let uniform: Vec<bool> = (0..func.values.len())
             .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))
             .collect();
-        let (mut mf, mut how) = isel::Isel::run(opts, func, &uniform)?;
+        let cfg = gpuabi_ir::cfg::Cfg::build(func);
+        let divergent_loops: Vec<bool> = (0..cfg.loops.len())
+            .map(|l| uniformity.is_divergent_loop(gpuabi_ir::cfg::LoopId(l as u32)))
+            .collect();
+        let (mut mf, mut how) = isel::Isel::run(opts, func, &uniform, &cfg, &divergent_loops)?;
         mir::validate(&mf).map_err(internal("instruction selection"))?;
+        control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
+        mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
+        mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
+        insert_exec_mask::insert(&mut mf, opts.wave).map_err(internal("exec-mask insertion"))?;
+        mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
+        mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
         let (regs, stats) = allocate(&mut mf, opts)?;
         mir::validate(&mf).map_err(internal("spilling"))?;
+        mir::validate_cfg(&mf, true).map_err(internal("spilling"))?;
+        ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
+        mir::validate(&mf).map_err(internal("SSA elimination"))?;
+        spill::lower(&mut mf, opts.target, opts.wave);
         check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
             .map_err(internal("register allocation"))?;
         let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
@@ -351,7 +379,7 @@ fn rounds(
             }
             Outcome::Spill(victims) => {
                 *spilled += victims.len();
-                spill::spill(mf, &victims, slots, opts.target, opts.wave, buffer)?;
+                spill::spill(mf, &victims, slots, opts.target, buffer)?;
             }
             Outcome::TooFew(what) => {
                 return Err(CodegenError::Registers {

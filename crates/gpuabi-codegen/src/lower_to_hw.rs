@@ -7,7 +7,7 @@ use gpuabi_amdgpu::{Inst, Opcode, Operand};
 use gpuabi_layout::reg::{RegFile, RegRange};
 use smallvec::SmallVec;
 
-use crate::mir::{Function, MOp, Opnd, Origin};
+use crate::mir::{Function, MOp, Opnd, Origin, Pseudo};
 
 /// One machine instruction with its origin.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,7 @@ fn reg_of(f: &Function, regs: &[Option<u16>], o: &Opnd, max_vgprs: u16) -> Opera
             Operand::Reg(RegRange::new(info.file, first, u16::from(s.dwords)))
         }
         Opnd::Fixed(op) => op.clone(),
+        Opnd::Undef => unreachable!("undefined operands are gone with the phis"),
         Opnd::SpillVgpr(k) => Operand::Reg(RegRange::new(RegFile::Vgpr, max_vgprs - 1 - k, 1)),
         Opnd::Block(b) => Operand::Expr(Box::new(gpuabi_amdgpu::Expr::label(block_label(
             &f.name, b.0,
@@ -113,6 +114,7 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                 .map(|o| reg_of(f, regs, o, max_vgprs))
                 .collect();
             match inst.op {
+                MOp::Pseudo(Pseudo::LogicalStart | Pseudo::LogicalEnd) => {}
                 MOp::Pseudo(_) => {
                     let mut moves = Vec::new();
                     for pair in opnds.chunks(2) {

@@ -1,6 +1,12 @@
-//! Register allocation: linear scan over the live intervals of one register file, with
-//! register tuples placed at their alignment (SGPR pairs at even numbers, quads at
-//! multiples of four; VGPR tuples anywhere), as GCN and RDNA require.
+//! Register allocation of SSA machine IR: linear scan over the live intervals of one
+//! register file (Wimmer and Franz, "Linear Scan Register Allocation on SSA Form", with
+//! one interval per temp rather than lifetime holes), rather than ACO's
+//! `aco_register_allocation.cpp`, which assigns registers block by block. Phis stay in
+//! place: a phi's destination and its sources prefer one another's registers (the copies
+//! SSA elimination then makes vanish), and a temp the entry copy fills from a launch
+//! register prefers that register. Register tuples are placed at their alignment (SGPR
+//! pairs at even numbers, quads at multiples of four; VGPR tuples anywhere), as GCN and
+//! RDNA require.
 //!
 //! When no aligned range is free, the allocator evicts the intervals occupying the range
 //! whose owners end last (or spills the new interval if it ends after all of them),
@@ -11,6 +17,8 @@
 use gpuabi_layout::reg::RegFile;
 
 use crate::liveness::{intervals, liveness};
+use smallvec::SmallVec;
+
 use crate::mir::{Function, Temp};
 
 /// The first register of every temp of the file, or the temps to spill.
@@ -41,7 +49,7 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
     // copy disappears.
     let mut hint: Vec<Option<u16>> = vec![None; f.temps.len()];
     for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-        if let crate::mir::MOp::Pseudo(_) = inst.op {
+        if inst.is(crate::mir::Pseudo::ParallelCopy) {
             for pair in inst.opnds.chunks(2) {
                 if let (
                     crate::mir::Opnd::Temp(d),
@@ -52,6 +60,22 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
                         hint[d.temp.index()] = Some(r.first.num);
                     }
                 }
+            }
+        }
+    }
+    // A phi's destination and sources: registers shared among them need no copy.
+    let mut partners: Vec<SmallVec<[Temp; 2]>> = vec![SmallVec::new(); f.temps.len()];
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        if !inst.is_phi() {
+            continue;
+        }
+        let Some(d) = inst.opnds[0].slice() else {
+            continue;
+        };
+        for s in inst.opnds[1..].iter().filter_map(crate::mir::Opnd::slice) {
+            if s.temp != d.temp && f.info(s.temp).file == file {
+                partners[d.temp.index()].push(s.temp);
+                partners[s.temp.index()].push(d.temp);
             }
         }
     }
@@ -73,9 +97,18 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
             Some((e, _)) => e < start,
         };
         let positions = (0..=limit - n).filter(|p| p % align == 0);
-        let mut found = hint[t.index()].filter(|&p| {
-            p % align == 0 && p + n <= limit && (p..p + n).all(|r| free(usize::from(r), &owner))
-        });
+        let fits = |p: u16, owner: &[Option<(u32, Temp)>]| {
+            p.is_multiple_of(align)
+                && p + n <= limit
+                && (p..p + n).all(|r| free(usize::from(r), owner))
+        };
+        let mut found = hint[t.index()].filter(|&p| fits(p, &owner));
+        if found.is_none() {
+            found = partners[t.index()]
+                .iter()
+                .filter_map(|o| reg[o.index()])
+                .find(|&p| fits(p, &owner));
+        }
         for p in positions.clone().filter(|_| found.is_none()) {
             if (p..p + n).all(|r| free(usize::from(r), &owner)) {
                 found = Some(p);

@@ -6,13 +6,17 @@
 //! VGPRs reserved for the purpose (`v_writelane_b32`/`v_readlane_b32`, which ignore exec),
 //! as ACO does (`aco_spill.cpp`, linear VGPRs holding spilled SGPRs); those VGPRs are the
 //! highest of the VGPR budget.
+//!
+//! The stores and loads are `p_spill`/`p_reload` pseudo-instructions while registers are
+//! allocated (they name the slot, and the scratch buffer registers a VGPR spill needs on
+//! GCN 1.2, so liveness sees those read); [`lower`] expands them once allocation is done.
 
 use gpuabi_amdgpu::{Imm, Opcode, Operand, Target, WaveSize};
 use gpuabi_layout::reg::RegFile;
-use smallvec::smallvec;
+use smallvec::{smallvec, SmallVec};
 
 use crate::error::CodegenError;
-use crate::mir::{Function, MInst, MOp, Opnd, Slice, Temp, TempInfo};
+use crate::mir::{Function, MInst, MOp, Opnd, Pseudo, Slice, Temp, TempInfo};
 use crate::scratch::{self, Base, BufferRegs};
 
 /// Where spilled values go.
@@ -37,7 +41,6 @@ pub fn spill(
     victims: &[Temp],
     slots: &mut Slots,
     target: Target,
-    wave: WaveSize,
     buffer: Option<BufferRegs>,
 ) -> Result<(), CodegenError> {
     // Slot of each victim: a byte offset (VGPR) or a first lane index (SGPR).
@@ -64,13 +67,21 @@ pub fn spill(
             max: max + 1,
         });
     }
-    let lanes = wave.lanes();
+    // Reloads of phi sources, placed at the end of the predecessor they come from:
+    // (block, whether at the end of its logical part, reload).
+    let mut at_end: Vec<(usize, bool, MInst)> = Vec::new();
     for b in 0..f.blocks.len() {
         let old = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(old.len());
+        // Stores of phi destinations wait for the block's logical part, which starts after
+        // the phis and the exec-mask code at the top of the block (a merge's restored exec
+        // covers the lanes of both arms).
+        let mut after_phis = Vec::new();
         for mut inst in old {
+            let starts_logical = inst.is(Pseudo::LogicalStart);
             let ndefs = inst.num_defs();
-            let is_copy = matches!(inst.op, MOp::Pseudo(_));
+            let is_phi = inst.is_phi();
+            let is_copy = inst.is(crate::mir::Pseudo::ParallelCopy);
             let mut after = Vec::new();
             // One reload per slice read, however often the instruction reads it: a VALU
             // instruction reading one SGPR twice uses the constant bus once.
@@ -84,7 +95,7 @@ pub fn spill(
                 };
                 let info = f.info(s.temp);
                 let is_def = if is_copy { i % 2 == 0 } else { i < ndefs };
-                if !is_def {
+                if !is_def && !inst.is_phi() {
                     if let Some((_, r)) = reloaded.iter().find(|(o, _)| *o == s) {
                         inst.opnds[i] = Opnd::Temp(*r);
                         continue;
@@ -97,28 +108,64 @@ pub fn spill(
                     dwords: s.dwords,
                 };
                 inst.opnds[i] = Opnd::Temp(fresh_slice);
-                let moves = transfer(
-                    target,
-                    info.file,
-                    !is_def,
-                    fresh_slice,
-                    at,
-                    s.offset,
-                    lanes,
-                    buffer,
-                    inst.origin,
-                );
+                let first = match info.file {
+                    RegFile::Vgpr => at + 4 * u32::from(s.offset),
+                    RegFile::Sgpr => at + u32::from(s.offset),
+                };
+                let slot_opnd = Opnd::Fixed(Operand::Imm(Imm::Int(i64::from(first))));
+                let data = Opnd::Temp(fresh_slice);
+                let mut opnds: SmallVec<[Opnd; 4]> = smallvec![data, slot_opnd];
+                if let (RegFile::Vgpr, Some(b)) = (info.file, buffer) {
+                    opnds.push(Opnd::Temp(b.rsrc));
+                    opnds.push(Opnd::Temp(b.wave_offset));
+                }
+                let p = if is_def {
+                    Pseudo::Spill
+                } else {
+                    Pseudo::Reload
+                };
+                let transfer = MInst::pseudo(p, opnds, inst.origin);
                 if is_def {
-                    after.extend(moves);
+                    after.push(transfer);
+                } else if inst.is_phi() {
+                    let logical = inst.is(Pseudo::Phi);
+                    let block = &f.blocks[b];
+                    let preds = if logical {
+                        &block.logical_preds
+                    } else {
+                        &block.linear_preds
+                    };
+                    at_end.push((preds[i - 1].index(), logical, transfer));
                 } else {
                     reloaded.push((s, fresh_slice));
-                    out.extend(moves);
+                    out.push(transfer);
                 }
             }
             out.push(inst);
-            out.extend(after);
+            if is_phi {
+                after_phis.extend(after);
+            } else {
+                out.extend(after);
+            }
+            if starts_logical {
+                out.append(&mut after_phis);
+            }
         }
+        out.append(&mut after_phis);
         f.blocks[b].insts = out;
+    }
+    for (b, logical, reload) in at_end {
+        let insts = &mut f.blocks[b].insts;
+        let end = insts.len() - insts.iter().rev().take_while(|i| i.is_terminator()).count();
+        let at = if logical {
+            insts
+                .iter()
+                .position(|i| i.is(Pseudo::LogicalEnd))
+                .unwrap_or(end)
+        } else {
+            end
+        };
+        insts.insert(at, reload);
     }
     Ok(())
 }
@@ -137,7 +184,55 @@ fn new_temp(f: &mut Function, like: TempInfo, dwords: u8) -> Temp {
     Temp(f.temps.len() as u32 - 1)
 }
 
-/// The instructions that reload (`load`) or store a slice of a spilled temp.
+/// Expands every `p_spill` and `p_reload` of `f` into the instructions that store or
+/// load the slot.
+pub fn lower(f: &mut Function, target: Target, wave: WaveSize) {
+    for b in 0..f.blocks.len() {
+        if !f.blocks[b]
+            .insts
+            .iter()
+            .any(|i| i.is(Pseudo::Spill) || i.is(Pseudo::Reload))
+        {
+            continue;
+        }
+        let old = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        for inst in old {
+            let load = inst.is(Pseudo::Reload);
+            if !load && !inst.is(Pseudo::Spill) {
+                out.push(inst);
+                continue;
+            }
+            let (Some(Opnd::Temp(data)), Some(Opnd::Fixed(Operand::Imm(Imm::Int(slot))))) =
+                (inst.opnds.first(), inst.opnds.get(1))
+            else {
+                unreachable!("spill code names its data and slot")
+            };
+            let buffer = match (inst.opnds.get(2), inst.opnds.get(3)) {
+                (Some(Opnd::Temp(rsrc)), Some(Opnd::Temp(wave_offset))) => Some(BufferRegs {
+                    rsrc: *rsrc,
+                    wave_offset: *wave_offset,
+                }),
+                _ => None,
+            };
+            let file = f.info(data.temp).file;
+            out.extend(transfer(
+                target,
+                file,
+                load,
+                *data,
+                *slot as u32,
+                wave.lanes(),
+                buffer,
+                inst.origin,
+            ));
+        }
+        f.blocks[b].insts = out;
+    }
+}
+
+/// The instructions that reload (`load`) or store a temp from or to its slot: a byte
+/// offset in scratch (VGPRs) or the first of its lanes (SGPRs).
 #[allow(clippy::too_many_arguments)]
 fn transfer(
     target: Target,
@@ -145,14 +240,13 @@ fn transfer(
     load: bool,
     data: Slice,
     slot: u32,
-    offset: u8,
     lanes: u32,
     buffer: Option<BufferRegs>,
     origin: crate::mir::Origin,
 ) -> Vec<MInst> {
     match file {
         RegFile::Vgpr => {
-            let at = slot + 4 * u32::from(offset);
+            let at = slot;
             let mut v = Vec::new();
             // 1, 2 or 4 dwords per access; 3 as 2 + 1.
             let mut done = 0u8;
@@ -194,7 +288,7 @@ fn transfer(
         }
         RegFile::Sgpr => (0..data.dwords)
             .map(|i| {
-                let k = slot + u32::from(offset) + u32::from(i);
+                let k = slot + u32::from(i);
                 let vreg = Opnd::SpillVgpr((k / lanes) as u16);
                 let lane = Opnd::Fixed(Operand::Imm(Imm::Int(i64::from(k % lanes))));
                 let sreg = Opnd::Temp(Slice {

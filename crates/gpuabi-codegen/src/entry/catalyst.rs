@@ -480,15 +480,16 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
                         Opnd::Temp(dword(size, 0)),
                     ],
                 );
+                let sum = s.stemp(1);
                 s.salu(
                     Opcode::SAddU32,
                     vec![
-                        Opnd::Temp(dword(base, 0)),
+                        Opnd::Temp(dword(sum, 0)),
                         Opnd::Temp(dword(base, 0)),
                         Opnd::Temp(dword(offset, 0)),
                     ],
                 );
-                crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(base))
+                crate::isel::alu::v_binop(s, Op::Add, Type::I32, Val::V(l), Val::S(sum))
             }
             _ => unreachable!("launch builtin"),
         };

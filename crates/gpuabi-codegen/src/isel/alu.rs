@@ -558,15 +558,17 @@ fn popcount(s: &mut Isel<'_>, ty: Type, a: Val, uniform: bool) -> Val {
         }
         return Val::S(r);
     }
-    let r = s.vtemp(dwords_of(ty));
+    let lo = s.vtemp(1);
     let x = s.src(a, 0);
-    s.valu(Opcode::VBcntU32B32, vec![d(r, 0), x, imm(0)]);
-    if ty == Type::I64 {
-        // v_bcnt_u32_b32 adds its second source: count the high word on top.
-        let y = s.src(a, 1);
-        s.valu(Opcode::VBcntU32B32, vec![d(r, 0), y, d(r, 0)]);
-        s.emit(Opcode::VMovB32, [d(r, 1), imm(0)]);
+    s.valu(Opcode::VBcntU32B32, vec![d(lo, 0), x, imm(0)]);
+    if ty != Type::I64 {
+        return Val::V(lo);
     }
+    // v_bcnt_u32_b32 adds its second source: count the high word on top.
+    let r = s.vtemp(2);
+    let y = s.src(a, 1);
+    s.valu(Opcode::VBcntU32B32, vec![d(r, 0), y, d(lo, 0)]);
+    s.emit(Opcode::VMovB32, [d(r, 1), imm(0)]);
     Val::V(r)
 }
 

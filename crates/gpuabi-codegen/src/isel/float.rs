@@ -7,7 +7,7 @@ use gpuabi_ir::ir::{Opcode as Op, Type};
 use super::alu::v_binop;
 use super::{dword, dwords_of, imm, Isel, Val};
 use crate::error::CodegenError;
-use crate::mir::{Opnd, Temp};
+use crate::mir::{Opnd, Pseudo, Temp};
 
 fn d(t: Temp, i: u8) -> Opnd {
     Opnd::Temp(dword(t, i))
@@ -394,16 +394,27 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     };
     let num = Val::V(s.vgpr_of(num, n));
     let den = Val::V(s.vgpr_of(den, n));
-    let q = s.vtemp(n);
-    let r = s.vtemp(n);
+    // The loop's values are phis of its header: the zeros and the first bit index on
+    // entry, the values of the last iteration along the back edge.
+    let q0 = s.vtemp(n);
+    let r0 = s.vtemp(n);
     for i in 0..n {
-        s.emit(Opcode::VMovB32, [d(q, i), imm(0)]);
-        s.emit(Opcode::VMovB32, [d(r, i), imm(0)]);
+        s.emit(Opcode::VMovB32, [d(q0, i), imm(0)]);
+        s.emit(Opcode::VMovB32, [d(r0, i), imm(0)]);
     }
-    let i = s.stemp(1);
-    s.emit(Opcode::SMovB32, [d(i, 0), imm(bits - 1)]);
+    let i0 = s.stemp(1);
+    s.emit(Opcode::SMovB32, [d(i0, 0), imm(bits - 1)]);
+    let pre = s.cur_block();
     let header = s.new_block();
-    s.start_block(header);
+    let (q, r, i) = (s.vtemp(n), s.vtemp(n), s.stemp(1));
+    s.start_block_with_phis(
+        header,
+        &[
+            (Pseudo::Phi, q, pre, Opnd::Temp(s.whole(q0))),
+            (Pseudo::Phi, r, pre, Opnd::Temp(s.whole(r0))),
+            (Pseudo::LinearPhi, i, pre, Opnd::Temp(s.whole(i0))),
+        ],
+    );
     // r = r << 1 | (num >> i) & 1, remembering the bit shifted out of r.
     let shifted = v_binop(s, Op::Lshr, ty, num, Val::S(i));
     let bit = v_binop(s, Op::And, ty, shifted, Val::Const(1));
@@ -445,32 +456,37 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     let diff = v_binop(s, Op::Sub, ty, r3, den);
     let qbit = v_binop(s, Op::Shl, ty, Val::Const(1), Val::S(i));
     let qnew = v_binop(s, Op::Or, ty, Val::V(q), qbit);
+    let (rn, qn) = (s.vtemp(n), s.vtemp(n));
     for k in 0..n {
         let (x, y) = (s.src(r3, k), s.src(diff, k));
         s.valu(
             Opcode::VCndmaskB32,
-            vec![d(r, k), x, y, Opnd::Temp(s.whole(ge2))],
+            vec![d(rn, k), x, y, Opnd::Temp(s.whole(ge2))],
         );
         let (x, y) = (d(q, k), s.src(qnew, k));
         s.valu(
             Opcode::VCndmaskB32,
-            vec![d(q, k), x, y, Opnd::Temp(s.whole(ge2))],
+            vec![d(qn, k), x, y, Opnd::Temp(s.whole(ge2))],
         );
     }
-    s.emit(Opcode::SAddI32, [d(i, 0), d(i, 0), imm(0xffff_ffff)]);
-    s.emit(Opcode::SCmpGeI32, [d(i, 0), imm(0)]);
+    let inext = s.stemp(1);
+    s.emit(Opcode::SAddI32, [d(inext, 0), d(i, 0), imm(0xffff_ffff)]);
+    s.emit(Opcode::SCmpGeI32, [d(inext, 0), imm(0)]);
     s.emit(Opcode::SCbranchScc1, [Opnd::Block(header)]);
+    let latch = s.cur_block();
+    let back = [qn, rn, inext].map(|t| Opnd::Temp(s.whole(t)));
+    s.add_phi_sources(header, latch, &back);
     let after = s.new_block();
     s.start_block(after);
     let rem = matches!(op, Op::Urem | Op::Srem);
     match (sn, sd) {
-        (Some(sn), Some(_)) if rem => apply_sign(s, ty, Val::V(r), sn),
+        (Some(sn), Some(_)) if rem => apply_sign(s, ty, Val::V(rn), sn),
         (Some(sn), Some(sd)) => {
             let sign = v_binop(s, Op::Xor, ty, sn, sd);
-            apply_sign(s, ty, Val::V(q), sign)
+            apply_sign(s, ty, Val::V(qn), sign)
         }
-        _ if rem => Val::V(r),
-        _ => Val::V(q),
+        _ if rem => Val::V(rn),
+        _ => Val::V(qn),
     }
 }
 

@@ -1,45 +1,34 @@
-//! Instruction selection: a kernel's structured IR becomes machine IR with exec-mask
-//! control flow, in the manner of ACO's `aco_instruction_selection.cpp`, which also walks
-//! NIR's structured control flow (`visit_if`, `visit_loop`) rather than a flat CFG: the
-//! structure is what says where exec masks are saved, narrowed and restored.
+//! Instruction selection: a kernel becomes SSA machine IR, walking the blocks of the
+//! shared control-flow graph (`gpuabi_ir::cfg`) in their structured layout, as ACO's
+//! `aco_instruction_selection.cpp` walks NIR's structured control flow (`visit_if`,
+//! `visit_loop`): the structure each block records (its [`gpuabi_ir::cfg::BlockKind`], the
+//! `if`s and loops) says where divergent constructs begin and end.
 //!
 //! Values live where their uniformity puts them: uniform values in SGPRs (computed with
 //! SALU instructions, or with VALU ones followed by `v_readfirstlane_b32`), divergent values
 //! in VGPRs, divergent `i1` values as lane masks, uniform `i1` values as 0/1 in an SGPR.
 //!
-//! Control flow (the project's own scheme, modelled on ACO's `begin_divergent_if_then`
-//! and `emit_loop_break`/`emit_loop_continue`):
-//!
-//! * A uniform `if` branches on SCC. A divergent `if` saves exec with `s_and_saveexec`,
-//!   runs the then arm on the lanes whose condition holds and the else arm on
-//!   `saved & ~cond`, and restores `saved` minus the lanes that left inside it; an arm
-//!   with no active lane is skipped with `s_cbranch_execz`.
-//! * A loop is divergent when one of its `break`/`continue` instructions sits under a
-//!   divergent `if` (the rule of the uniformity analysis). Its `break` and `continue`
-//!   record the active lanes in a break or continue mask and clear exec; the latch
-//!   re-enables the lanes that continued and leaves when there are none, with exec = the
-//!   lanes that broke. A uniform loop's `break`/`continue` are plain branches.
-//! * `ret` at the top level of a kernel ends the wave; elsewhere it records the active
-//!   lanes in a return mask and clears exec.
-//! * Wherever exec may have become empty, `s_cbranch_execz` skips to the end of the
-//!   current arm, so no uniform code (whose values may come from `v_readfirstlane_b32`)
-//!   ever runs without an active lane.
-//! * A divergent `i1` that is an `if` result, a loop variable or a loop result is kept as
-//!   0/1 in a VGPR: a lane mask is written whole, not per lane, so it cannot be merged by
-//!   masked writes.
+//! Control flow (see [`blocks`]): block parameters become phis (`p_linear_phi` for SGPR
+//! values, which only uniform constructs merge, `p_phi` for VGPR values); a uniform `if`
+//! branches on SCC; divergent `if`s, the `break`/`continue` of divergent loops and nested
+//! `ret`s become branch pseudo-instructions carrying their condition, with the linear-only
+//! blocks (invert, loop latch) that exec-mask insertion ([`crate::insert_exec_mask`]) fills
+//! in. A divergent `i1` that is merged (an `if` result, a loop variable or result) is kept
+//! as 0/1 in a VGPR, as a lane mask is written whole, not per lane.
 
 pub(crate) mod alu;
+mod blocks;
 mod float;
 mod memory;
 
 use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, WaveSize};
-use gpuabi_ir::ir::{self, Instr, InstrKind, OpInstr, Region, Type, Value};
+use gpuabi_ir::ir::{self, Type, Value};
 use gpuabi_layout::reg::RegFile;
 
 use crate::entry::Launch;
 
 use crate::error::CodegenError;
-use crate::mir::{self, BlockId, MInst, MOp, Opnd, Origin, Slice, Temp};
+use crate::mir::{self, BlockId, MInst, MOp, Opnd, Origin, Pseudo, Slice, Temp};
 use crate::options::Options;
 
 /// Where an IR value lives.
@@ -57,30 +46,6 @@ pub(crate) enum Val {
     Stack { base: u32, size: u32 },
 }
 
-/// Where lanes go when they leave a region, and the masks that record them.
-#[derive(Debug, Clone)]
-struct LoopCtx {
-    /// Loop variables.
-    vars: Vec<Val>,
-    /// Loop results.
-    results: Vec<Val>,
-    /// The loop header (target of uniform `continue`).
-    header: BlockId,
-    /// After the loop (target of uniform `break`).
-    exit: BlockId,
-    /// Masks of a divergent loop: lanes that continued this iteration, lanes that broke.
-    masks: Option<(Temp, Temp)>,
-}
-
-#[derive(Debug, Clone)]
-enum Ctl {
-    Loop(LoopCtx),
-    /// An `if` and its results.
-    If {
-        results: Vec<Val>,
-    },
-}
-
 /// Selects instructions for one kernel.
 pub(crate) struct Isel<'a> {
     pub(crate) opts: &'a Options,
@@ -91,22 +56,20 @@ pub(crate) struct Isel<'a> {
     /// Emission order of blocks (ids are creation order until [`Isel::finish`]).
     order: Vec<BlockId>,
     values: Vec<Option<Val>>,
-    ctl: Vec<Ctl>,
-    /// Where to go when exec becomes empty in the arm being compiled.
-    arm_exit: Vec<BlockId>,
-    /// Lanes that returned (kernels whose `ret` may be divergent).
-    ret_mask: Option<Temp>,
-    exit: BlockId,
     pub(crate) origin: Origin,
     pub(crate) launch: Launch,
 }
 
 impl<'a> Isel<'a> {
     /// Compiles the kernel `func` to machine IR; also returns how it is entered.
+    /// `cfg` is the function's CFG; `divergent_loops` says, per loop of it, whether it is
+    /// divergent.
     pub(crate) fn run(
         opts: &'a Options,
         func: &'a ir::Function,
         uniform: &'a [bool],
+        cfg: &gpuabi_ir::cfg::Cfg,
+        divergent_loops: &[bool],
     ) -> Result<(mir::Function, crate::KernelEntry), CodegenError> {
         let mut s = Isel {
             opts,
@@ -116,16 +79,13 @@ impl<'a> Isel<'a> {
             cur: BlockId(0),
             order: vec![BlockId(0)],
             values: vec![None; func.values.len()],
-            ctl: Vec::new(),
-            arm_exit: Vec::new(),
-            ret_mask: None,
-            exit: BlockId(0),
             origin: Origin {
                 start: func.span.start,
                 end: func.span.end,
             },
             launch: Launch::default(),
         };
+        s.logical_start();
         let (launch, entry) = match opts.entry {
             crate::Entry::Hsa => {
                 let (launch, k) =
@@ -146,24 +106,13 @@ impl<'a> Isel<'a> {
         for (p, v) in func.params.iter().zip(s.launch.params.clone()) {
             s.values[p.value.index()] = Some(v);
         }
-        s.exit = s.new_block();
-        s.arm_exit.push(s.exit);
-        if nested_ret(&func.body) {
-            let m = s.mask_temp();
-            s.emit_mask(Opcode::SMovB64, [Opnd::Temp(s.whole(m)), imm(0)]);
-            s.ret_mask = Some(m);
-        }
-        let body = s.new_block();
-        s.start_block(body);
-        s.region(&func.body)?;
-        s.start_block(s.exit);
-        s.emit(Opcode::SEndpgm, []);
-        // Stack arrays are zero-filled once, at the end of the entry block, with every lane.
+        let entry_end = s.cur;
+        let body = blocks::select(&mut s, cfg, divergent_loops)?;
+        // Stack arrays are zero-filled once, at the end of the entry code, with every lane.
         let frame = s.f.stack_bytes;
-        let resume = s.cur;
-        s.cur = BlockId(0);
+        s.cur = entry_end;
         memory::zero_frame(&mut s, frame);
-        s.cur = resume;
+        s.end_block(Pseudo::Branch, [Opnd::Block(body)]);
         Ok((s.finish(), entry))
     }
 
@@ -174,10 +123,79 @@ impl<'a> Isel<'a> {
         BlockId(self.f.blocks.len() as u32 - 1)
     }
 
-    /// Places `b` next in emission order and makes it current.
-    pub(crate) fn start_block(&mut self, b: BlockId) {
+    /// Places `b` next in emission order and makes it current, without a logical part
+    /// yet.
+    fn open(&mut self, b: BlockId, kind: mir::BlockKind) {
+        self.f.blocks[b.index()].kind |= kind;
         self.order.push(b);
         self.cur = b;
+    }
+
+    fn logical_start(&mut self) {
+        let origin = self.origin;
+        self.push(MInst::pseudo(Pseudo::LogicalStart, [], origin));
+    }
+
+    /// Ends the logical part of the current block, before the branches that end it.
+    fn close_logical(&mut self) {
+        let origin = self.origin;
+        let insts = &mut self.f.blocks[self.cur.index()].insts;
+        let open = insts.iter().any(|i| i.is(Pseudo::LogicalStart))
+            && !insts.iter().any(|i| i.is(Pseudo::LogicalEnd));
+        if open {
+            let at = insts.len() - insts.iter().rev().take_while(|i| i.is_terminator()).count();
+            insts.insert(at, MInst::pseudo(Pseudo::LogicalEnd, [], origin));
+        }
+    }
+
+    /// Ends the current block with a branch pseudo-instruction.
+    fn end_block<const N: usize>(&mut self, p: Pseudo, opnds: [Opnd; N]) {
+        self.close_logical();
+        let origin = self.origin;
+        self.push(MInst::pseudo(p, opnds, origin));
+    }
+
+    /// Continues the current code in block `b`, placed next in emission order (the
+    /// current block falls through to it or ends in its own branches).
+    pub(crate) fn start_block(&mut self, b: BlockId) {
+        self.close_logical();
+        self.open(b, mir::BlockKind::default());
+        self.logical_start();
+    }
+
+    /// The block being filled.
+    pub(crate) fn cur_block(&self) -> BlockId {
+        self.cur
+    }
+
+    /// Starts block `b` with phis `(kind, destination, predecessor, source)`; the sources
+    /// of other predecessors come with [`Isel::add_phi_sources`].
+    pub(crate) fn start_block_with_phis(
+        &mut self,
+        b: BlockId,
+        phis: &[(Pseudo, Temp, BlockId, Opnd)],
+    ) {
+        self.close_logical();
+        self.open(b, mir::BlockKind::default());
+        for (kind, dst, pred, src) in phis {
+            let origin = self.origin;
+            let dst = Opnd::Temp(self.whole(*dst));
+            self.push(MInst::pseudo(
+                *kind,
+                [dst, Opnd::Block(*pred), src.clone()],
+                origin,
+            ));
+        }
+        self.logical_start();
+    }
+
+    /// Adds the sources from `pred` to the leading phis of block `b`, one per phi.
+    pub(crate) fn add_phi_sources(&mut self, b: BlockId, pred: BlockId, srcs: &[Opnd]) {
+        let insts = &mut self.f.blocks[b.index()].insts;
+        for (phi, src) in insts.iter_mut().zip(srcs) {
+            phi.opnds.push(Opnd::Block(pred));
+            phi.opnds.push(src.clone());
+        }
     }
 
     /// Renumbers blocks into emission order.
@@ -203,7 +221,6 @@ impl<'a> Isel<'a> {
         self.f
     }
 
-    /// Appends a hardware instruction to the current block.
     pub(crate) fn emit<const N: usize>(&mut self, op: Opcode, opnds: [Opnd; N]) -> &mut MInst {
         self.push(MInst {
             op: MOp::Hw(op),
@@ -255,29 +272,12 @@ impl<'a> Isel<'a> {
 
     /// `exec` as an operand of this wave size.
     pub(crate) fn exec(&self) -> Opnd {
-        Opnd::Fixed(Operand::Special(match self.wave() {
-            WaveSize::W32 => Special::ExecLo,
-            WaveSize::W64 => Special::Exec,
-        }))
+        exec_opnd(self.wave())
     }
 
     /// The opcode of a lane-mask operation for this wave size.
     pub(crate) fn mask_op(&self, w64: Opcode) -> Opcode {
-        if self.wave() == WaveSize::W64 {
-            return w64;
-        }
-        match w64 {
-            Opcode::SMovB64 => Opcode::SMovB32,
-            Opcode::SAndB64 => Opcode::SAndB32,
-            Opcode::SOrB64 => Opcode::SOrB32,
-            Opcode::SXorB64 => Opcode::SXorB32,
-            Opcode::SAndn2B64 => Opcode::SAndn2B32,
-            Opcode::SOrn2B64 => Opcode::SOrn2B32,
-            Opcode::SCselectB64 => Opcode::SCselectB32,
-            Opcode::SAndSaveexecB64 => Opcode::SAndSaveexecB32,
-            Opcode::SCmpLgU64 => Opcode::SCmpLgU32,
-            other => other,
-        }
+        mask_opcode(self.wave(), w64)
     }
 
     /// Emits a lane-mask instruction (64-bit opcode given, narrowed in wave32).
@@ -459,422 +459,38 @@ impl<'a> Isel<'a> {
     }
 
     /// Copies `from` into the merge destination `to` (masked by exec for VGPRs).
-    fn copy_into(&mut self, to: Val, from: Val, ty: Type) {
-        match to {
-            Val::S(t) => {
-                let src = match from {
-                    Val::Mask(_) => unreachable!("uniform merge of a lane mask"),
-                    other => other,
-                };
-                for i in 0..dwords_of(ty) {
-                    let s = self.src(src, i);
-                    self.emit(Opcode::SMovB32, [Opnd::Temp(dword(t, i)), s]);
-                }
-            }
-            Val::V(t) => {
-                if let Val::Mask(m) = from {
-                    self.emit(
-                        Opcode::VCndmaskB32,
-                        [
-                            Opnd::Temp(self.whole(t)),
-                            imm(0),
-                            imm(1),
-                            Opnd::Temp(self.whole(m)),
-                        ],
-                    )
-                    .e64 = true;
-                    return;
-                }
-                for i in 0..dwords_of(ty) {
-                    let s = self.src(from, i);
-                    self.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, i)), s]);
-                }
-            }
-            _ => unreachable!("merge destinations are registers"),
-        }
-    }
-
-    fn copy_list(&mut self, to: &[Val], from: &[ir::Operand]) {
-        // Sources are read before any destination is written: a `continue` may pass loop
-        // variables in another order.
-        let vals: Vec<(Val, Type)> = from
-            .iter()
-            .map(|o| (self.val(o), self.operand_ty(o)))
-            .collect();
-        let mut staged = Vec::with_capacity(vals.len());
-        for (v, ty) in vals {
-            let aliased = to.contains(&v);
-            if aliased {
-                let tmp = match v {
-                    Val::S(_) => Val::S(self.stemp(dwords_of(ty))),
-                    _ => Val::V(self.vtemp(dwords_of(ty).max(1))),
-                };
-                self.copy_into(tmp, v, ty);
-                staged.push((tmp, ty));
-            } else {
-                staged.push((v, ty));
-            }
-        }
-        for (dst, (v, ty)) in to.iter().zip(staged) {
-            self.copy_into(*dst, v, ty);
-        }
-    }
-
-    // ---- control flow ------------------------------------------------------------------
-
-    fn region(&mut self, r: &Region) -> Result<(), CodegenError> {
-        for i in &r.instrs {
-            self.instr(i)?;
-        }
-        Ok(())
-    }
-
-    fn instr(&mut self, i: &Instr) -> Result<(), CodegenError> {
-        self.origin = Origin {
-            start: i.span.start,
-            end: i.span.end,
-        };
-        match &i.kind {
-            InstrKind::Op(op) => self.operation(i, op),
-            InstrKind::If {
-                cond,
-                then_region,
-                else_region,
-            } => {
-                let c = self.val(cond);
-                if matches!(c, Val::Const(_) | Val::S(_)) {
-                    self.uniform_if(i, c, then_region, else_region)
-                } else {
-                    self.divergent_if(i, c, then_region, else_region)
-                }
-            }
-            InstrKind::Loop { params, init, body } => self.compile_loop(i, params, init, body),
-            InstrKind::Yield(ops) => {
-                let Some(Ctl::If { results, .. }) = self.ctl.last().cloned() else {
-                    unreachable!("verified: yield inside an if");
-                };
-                self.copy_list(&results, ops);
-                Ok(())
-            }
-            InstrKind::Break(ops) | InstrKind::Continue(ops) => {
-                let is_break = matches!(i.kind, InstrKind::Break(_));
-                self.leave_loop(is_break, ops);
-                Ok(())
-            }
-            InstrKind::Ret(_) | InstrKind::Unreachable => {
-                self.ret();
-                Ok(())
-            }
-            InstrKind::Call { .. }
-            | InstrKind::CallIndirect { .. }
-            | InstrKind::FuncAddr { .. } => Err(CodegenError::Unsupported {
-                function: self.func.name.clone(),
-                start: i.span.start,
-                end: i.span.end,
-                what: "calls and function addresses are not compiled yet".into(),
-            }),
-        }
-    }
-
-    fn if_results(&mut self, i: &Instr) -> Vec<Val> {
-        i.results
-            .iter()
-            .map(|r| {
-                let u = self.is_uniform(*r);
-                let v = self.merge_dest(self.ty(*r), u);
-                self.define(*r, v);
-                v
-            })
-            .collect()
-    }
-
-    /// After a construct that lanes may have left: skip to the arm's end if none remain.
-    fn skip_if_empty(&mut self) {
-        let target = *self.arm_exit.last().expect("function arm");
-        let next = self.new_block();
-        self.emit(Opcode::SCbranchExecz, [Opnd::Block(target)]);
-        self.start_block(next);
-    }
-
-    fn uniform_if(
-        &mut self,
-        i: &Instr,
-        c: Val,
-        then_r: &Region,
-        else_r: &Region,
-    ) -> Result<(), CodegenError> {
-        let results = self.if_results(i);
-        let then_b = self.new_block();
-        let else_b = self.new_block();
-        let end = self.new_block();
-        self.scc_from_bool(c);
-        self.emit(Opcode::SCbranchScc0, [Opnd::Block(else_b)]);
-        self.start_block(then_b);
-        self.ctl.push(Ctl::If {
-            results: results.clone(),
-        });
-        self.region(then_r)?;
-        self.emit(Opcode::SBranch, [Opnd::Block(end)]);
-        self.start_block(else_b);
-        self.region(else_r)?;
-        self.ctl.pop();
-        self.start_block(end);
-        if region_may_leave(then_r) || region_may_leave(else_r) {
-            self.skip_if_empty();
-        }
-        Ok(())
-    }
-
-    fn divergent_if(
-        &mut self,
-        i: &Instr,
-        c: Val,
-        then_r: &Region,
-        else_r: &Region,
-    ) -> Result<(), CodegenError> {
-        let results = self.if_results(i);
-        let cond = self.mask_of(c);
-        let saved = self.mask_temp();
-        let else_b = self.new_block();
-        let end = self.new_block();
-        let then_b = self.new_block();
-        let has_else = !else_r.instrs.is_empty();
-        let after_then = if has_else { else_b } else { end };
-        self.emit_mask(
-            Opcode::SAndSaveexecB64,
-            [Opnd::Temp(self.whole(saved)), Opnd::Temp(self.whole(cond))],
-        );
-        self.emit(Opcode::SCbranchExecz, [Opnd::Block(after_then)]);
-        self.start_block(then_b);
-        self.ctl.push(Ctl::If {
-            results: results.clone(),
-        });
-        self.arm_exit.push(after_then);
-        self.region(then_r)?;
-        self.arm_exit.pop();
-        if has_else {
-            self.start_block(else_b);
-            let exec = self.exec();
-            self.emit_mask(
-                Opcode::SAndn2B64,
-                [
-                    exec,
-                    Opnd::Temp(self.whole(saved)),
-                    Opnd::Temp(self.whole(cond)),
-                ],
-            );
-            let body = self.new_block();
-            self.emit(Opcode::SCbranchExecz, [Opnd::Block(end)]);
-            self.start_block(body);
-            self.arm_exit.push(end);
-            self.region(else_r)?;
-            self.arm_exit.pop();
-        }
-        self.ctl.pop();
-        self.start_block(end);
-        let left = region_may_leave(then_r) || region_may_leave(else_r);
-        self.restore_exec(saved, left);
-        if left {
-            self.skip_if_empty();
-        }
-        Ok(())
-    }
-
-    /// exec = `saved` minus every lane that left since (continued, broke or returned).
-    fn restore_exec(&mut self, saved: Temp, lanes_may_have_left: bool) {
-        let exec = self.exec();
-        let mut gone: Vec<Temp> = Vec::new();
-        if lanes_may_have_left {
-            if let Some(Ctl::Loop(l)) = self.ctl.iter().rev().find(|c| matches!(c, Ctl::Loop(_))) {
-                if let Some((cont, brk)) = l.masks {
-                    gone.push(cont);
-                    gone.push(brk);
-                }
-            }
-            gone.extend(self.ret_mask);
-        }
-        let Some((&first, rest)) = gone.split_first() else {
-            self.emit_mask(Opcode::SMovB64, [exec, Opnd::Temp(self.whole(saved))]);
-            return;
-        };
-        let mut acc = first;
-        for &m in rest {
-            let t = self.mask_temp();
-            self.emit_mask(
-                Opcode::SOrB64,
-                [
-                    Opnd::Temp(self.whole(t)),
-                    Opnd::Temp(self.whole(acc)),
-                    Opnd::Temp(self.whole(m)),
-                ],
-            );
-            acc = t;
-        }
-        self.emit_mask(
-            Opcode::SAndn2B64,
-            [
-                exec,
-                Opnd::Temp(self.whole(saved)),
-                Opnd::Temp(self.whole(acc)),
-            ],
-        );
-    }
-
-    fn compile_loop(
-        &mut self,
-        i: &Instr,
-        params: &[Value],
-        init: &[ir::Operand],
-        body: &Region,
-    ) -> Result<(), CodegenError> {
-        let divergent = loop_is_divergent(body, &|v| self.is_uniform_operand(v));
-        let vars: Vec<Val> = params
-            .iter()
-            .map(|p| {
-                let u = self.is_uniform(*p);
-                let v = self.merge_dest(self.ty(*p), u);
-                self.define(*p, v);
-                v
-            })
-            .collect();
-        let results: Vec<Val> = i
-            .results
-            .iter()
-            .map(|r| {
-                let u = self.is_uniform(*r);
-                let v = self.merge_dest(self.ty(*r), u);
-                self.define(*r, v);
-                v
-            })
-            .collect();
-        self.copy_list(&vars, init);
-        let masks = if divergent {
-            let cont = self.mask_temp();
-            let brk = self.mask_temp();
-            self.emit_mask(Opcode::SMovB64, [Opnd::Temp(self.whole(cont)), imm(0)]);
-            self.emit_mask(Opcode::SMovB64, [Opnd::Temp(self.whole(brk)), imm(0)]);
-            Some((cont, brk))
-        } else {
-            None
-        };
-        let header = self.new_block();
-        let latch = self.new_block();
-        let exit = self.new_block();
-        self.start_block(header);
-        self.ctl.push(Ctl::Loop(LoopCtx {
-            vars,
-            results,
-            header,
-            exit,
-            masks,
-        }));
-        if divergent {
-            self.arm_exit.push(latch);
-        }
-        self.region(body)?;
-        if body.falls_through() {
-            // Falling off the end is `continue` (a loop without variables).
-            self.leave_loop(false, &[]);
-        }
-        if divergent {
-            self.arm_exit.pop();
-        }
-        self.ctl.pop();
-        if let Some((cont, brk)) = masks {
-            self.start_block(latch);
-            let exec = self.exec();
-            self.emit_mask(
-                Opcode::SMovB64,
-                [exec.clone(), Opnd::Temp(self.whole(cont))],
-            );
-            self.emit_mask(Opcode::SMovB64, [Opnd::Temp(self.whole(cont)), imm(0)]);
-            self.emit(Opcode::SCbranchExecnz, [Opnd::Block(header)]);
-            let exit_prep = self.new_block();
-            self.start_block(exit_prep);
-            self.emit_mask(Opcode::SMovB64, [exec, Opnd::Temp(self.whole(brk))]);
-        }
-        self.start_block(exit);
-        if region_may_return(body) {
-            self.skip_if_empty();
-        }
-        Ok(())
-    }
-
     fn is_uniform_operand(&self, o: &ir::Operand) -> bool {
         match o {
             ir::Operand::Imm { .. } => true,
             ir::Operand::Value(v) => self.is_uniform(*v),
         }
     }
+}
 
-    fn leave_loop(&mut self, is_break: bool, ops: &[ir::Operand]) {
-        let Some(Ctl::Loop(l)) = self
-            .ctl
-            .iter()
-            .rev()
-            .find(|c| matches!(c, Ctl::Loop(_)))
-            .cloned()
-        else {
-            unreachable!("verified: break/continue inside a loop");
-        };
-        let to = if is_break { &l.results } else { &l.vars };
-        self.copy_list(to, ops);
-        match l.masks {
-            None => {
-                let target = if is_break { l.exit } else { l.header };
-                self.emit(Opcode::SBranch, [Opnd::Block(target)]);
-                let dead = self.new_block();
-                self.start_block(dead);
-            }
-            Some((cont, brk)) => {
-                let m = if is_break { brk } else { cont };
-                let exec = self.exec();
-                self.emit_mask(
-                    Opcode::SOrB64,
-                    [
-                        Opnd::Temp(self.whole(m)),
-                        Opnd::Temp(self.whole(m)),
-                        exec.clone(),
-                    ],
-                );
-                // The arm ends here: what follows it sets exec (a divergent arm's end, the
-                // latch) or finds it empty (a uniform arm's end).
-                self.emit_mask(Opcode::SMovB64, [exec, imm(0)]);
-            }
-        }
+/// `exec` as an operand of a wave size.
+pub(crate) fn exec_opnd(wave: WaveSize) -> Opnd {
+    Opnd::Fixed(Operand::Special(match wave {
+        WaveSize::W32 => Special::ExecLo,
+        WaveSize::W64 => Special::Exec,
+    }))
+}
+
+/// The opcode of a lane-mask operation (given by its 64-bit form) for a wave size.
+pub(crate) fn mask_opcode(wave: WaveSize, w64: Opcode) -> Opcode {
+    if wave == WaveSize::W64 {
+        return w64;
     }
-
-    fn ret(&mut self) {
-        let top_level = self.ctl.is_empty();
-        match self.ret_mask {
-            Some(m) if !top_level => {
-                let exec = self.exec();
-                self.emit_mask(
-                    Opcode::SOrB64,
-                    [
-                        Opnd::Temp(self.whole(m)),
-                        Opnd::Temp(self.whole(m)),
-                        exec.clone(),
-                    ],
-                );
-                self.emit_mask(Opcode::SMovB64, [exec, imm(0)]);
-            }
-            _ => {
-                self.emit(Opcode::SBranch, [Opnd::Block(self.exit)]);
-                let dead = self.new_block();
-                self.start_block(dead);
-            }
-        }
-    }
-
-    fn operation(&mut self, i: &Instr, op: &OpInstr) -> Result<(), CodegenError> {
-        let result = i.results.first().copied();
-        let uniform = result.is_some_and(|r| self.is_uniform(r));
-        let out = alu::select(self, op, result, uniform)?;
-        if let (Some(r), Some(v)) = (result, out) {
-            self.define(r, v);
-        }
-        Ok(())
+    match w64 {
+        Opcode::SMovB64 => Opcode::SMovB32,
+        Opcode::SAndB64 => Opcode::SAndB32,
+        Opcode::SOrB64 => Opcode::SOrB32,
+        Opcode::SXorB64 => Opcode::SXorB32,
+        Opcode::SAndn2B64 => Opcode::SAndn2B32,
+        Opcode::SOrn2B64 => Opcode::SOrn2B32,
+        Opcode::SCselectB64 => Opcode::SCselectB32,
+        Opcode::SAndSaveexecB64 => Opcode::SAndSaveexecB32,
+        Opcode::SCmpLgU64 => Opcode::SCmpLgU32,
+        other => other,
     }
 }
 
@@ -898,66 +514,4 @@ pub(crate) fn dwords_of(ty: Type) -> u8 {
         Type::I64 | Type::Ptr => 2,
         _ => 1,
     }
-}
-
-/// Whether an instruction satisfying `leaf` occurs in `r` at any depth; `nested_only`
-/// skips the instructions of `r` itself and looks only inside its `if`s and loops.
-fn occurs(r: &Region, nested_only: bool, leaf: &dyn Fn(&InstrKind) -> bool) -> bool {
-    r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => occurs(then_region, false, leaf) || occurs(else_region, false, leaf),
-        InstrKind::Loop { body, .. } => occurs(body, false, leaf),
-        kind => !nested_only && leaf(kind),
-    })
-}
-
-fn is_leave(k: &InstrKind) -> bool {
-    matches!(
-        k,
-        InstrKind::Break(_) | InstrKind::Continue(_) | InstrKind::Ret(_) | InstrKind::Unreachable
-    )
-}
-
-fn is_return(k: &InstrKind) -> bool {
-    matches!(k, InstrKind::Ret(_) | InstrKind::Unreachable)
-}
-
-/// Whether lanes may leave inside `r` (any `break`, `continue`, `ret` or `unreachable` at
-/// any depth): the constructs around it must then recompute exec and check it for empty.
-pub(crate) fn region_may_leave(r: &Region) -> bool {
-    occurs(r, false, &is_leave)
-}
-
-/// Whether `ret` or `unreachable` occurs inside an `if` or a loop of `r`.
-fn nested_ret(r: &Region) -> bool {
-    occurs(r, true, &is_return)
-}
-
-/// Whether `ret` or `unreachable` occurs inside `r` at any depth.
-fn region_may_return(r: &Region) -> bool {
-    occurs(r, false, &is_return)
-}
-
-/// A loop is divergent when one of its own `break`/`continue` instructions lies under an
-/// `if` with a divergent condition (the uniformity analysis's rule).
-fn loop_is_divergent(body: &Region, uniform: &dyn Fn(&ir::Operand) -> bool) -> bool {
-    fn walk(r: &Region, under_divergent: bool, uniform: &dyn Fn(&ir::Operand) -> bool) -> bool {
-        r.instrs.iter().any(|i| match &i.kind {
-            InstrKind::Break(_) | InstrKind::Continue(_) => under_divergent,
-            InstrKind::If {
-                cond,
-                then_region,
-                else_region,
-            } => {
-                let d = under_divergent || !uniform(cond);
-                walk(then_region, d, uniform) || walk(else_region, d, uniform)
-            }
-            // A nested loop's break/continue are its own.
-            _ => false,
-        })
-    }
-    walk(body, false, uniform)
 }

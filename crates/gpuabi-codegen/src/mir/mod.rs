@@ -1,25 +1,35 @@
 //! The machine IR: AMD instructions over virtual registers, in blocks laid out in the order
-//! they will be emitted.
+//! they will be emitted, after ACO's `aco_ir.h`.
 //!
-//! A [`Temp`] is a virtual register of one file (SGPR or VGPR) and a size in dwords; lane
-//! masks are SGPR temps of one dword (wave32) or two (wave64). Operands name a dword slice
-//! of a temp, so the halves of a 64-bit value are used without copies. Hardware
-//! instructions keep the operand order of the instruction table (destinations first);
-//! pseudo-instructions cover what has no single hardware form: parallel copies (lowered
-//! after register allocation, cycles included, as ACO's `p_parallelcopy`) and the entry
-//! copy that takes a kernel's launch registers into temps.
+//! A [`Temp`] is a virtual register of one file (SGPR or VGPR), a size in dwords and an
+//! alignment; lane masks are SGPR temps of one dword (wave32) or two (wave64), aligned to
+//! their size. Operands name a dword slice of a temp, so the halves of a 64-bit value are
+//! used without copies. Hardware instructions keep the operand order of the instruction
+//! table (destinations first); pseudo-instructions ([`Pseudo`]) cover what has no single
+//! hardware form: phis, parallel copies, the bounds of a block's logical part, spill code,
+//! and the branches of divergent control flow.
 //!
-//! Temps are not in SSA form: the results of an `if`, the variables and results of a loop
-//! are temps written on every path that reaches them, as the structured IR's `yield`,
-//! `continue` and `break` name them. Every VGPR write is masked by `exec`, so a lane only
-//! ever sees the writes of the path it took; that is what makes one register per merged
-//! value correct under divergence (the same reasoning as ACO's logical CFG for VGPRs).
+//! Instruction selection produces SSA: every dword of a temp is written once, and values
+//! that merge control flow are phis at the top of the merge block. Each block has a kind
+//! ([`BlockKind`]) and two sets of edges ([`Block::logical_preds`],
+//! [`Block::linear_preds`] and the successor lists), as ACO's `Block`: the *logical* CFG
+//! is the program's own control flow, which the lanes follow, and the *linear* CFG is the
+//! path the wave's program counter takes, through both arms of a divergent `if` and into
+//! the blocks that only manage exec. A `p_phi` merges VGPR values and has one operand per
+//! logical predecessor; a `p_linear_phi` merges SGPR values and has one operand per linear
+//! predecessor (undefined where no value comes along that edge).
+//!
+//! The code stays SSA through register allocation, but for the exec masks that exec-mask
+//! insertion adds. After it, SSA elimination ([`crate::ssa_elimination`]) makes the phis
+//! parallel copies at the end of the predecessors, so a merged value is written on every
+//! path that reaches the merge. That stays correct under divergence because a VGPR write
+//! is masked by exec: a lane only ever sees the writes of its own logical path.
 
 mod print;
 mod validate;
 
 pub use print::print_function;
-pub use validate::validate;
+pub use validate::{validate, validate_cfg, validate_ssa};
 
 use gpuabi_amdgpu::{MemMods, Opcode, Operand};
 use gpuabi_layout::reg::RegFile;
@@ -71,6 +81,8 @@ pub enum Opnd {
     Block(BlockId),
     /// The `n`th VGPR reserved for SGPR spill slots (numbered from the top of the budget).
     SpillVgpr(u16),
+    /// No value: the operand of a linear phi along an edge that carries none.
+    Undef,
 }
 
 impl Opnd {
@@ -83,12 +95,47 @@ impl Opnd {
     }
 }
 
-/// Pseudo-instructions.
+/// Pseudo-instructions, named as ACO names its own (`p_...`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pseudo {
-    /// Copies every source to its destination at once: operands are `dst0, src0, dst1,
-    /// src1, ...`; sources may be fixed registers or constants.
+    /// `p_parallelcopy`: copies every source to its destination at once: operands are
+    /// `dst0, src0, dst1, src1, ...`; sources may be fixed registers or constants.
     ParallelCopy,
+    /// `p_phi dst, src...`: a VGPR value merged at the top of a block, one source per
+    /// logical predecessor in the order of [`Block::logical_preds`].
+    Phi,
+    /// `p_linear_phi dst, src...`: an SGPR value merged at the top of a block, one source
+    /// per linear predecessor in the order of [`Block::linear_preds`].
+    LinearPhi,
+    /// `p_logical_start`: the block's logical part (code the lanes run) begins.
+    LogicalStart,
+    /// `p_logical_end`: the block's logical part ends; what follows manages exec and
+    /// branches.
+    LogicalEnd,
+    /// `p_spill src, slot`: stores a temp to its spill slot (a constant: the byte offset in
+    /// scratch of a VGPR value, the first lane of an SGPR value); a VGPR spill on GCN 1.2
+    /// also reads the scratch buffer registers, named after the slot.
+    Spill,
+    /// `p_reload dst, slot`: loads a temp from its spill slot; further operands as
+    /// [`Pseudo::Spill`].
+    Reload,
+    /// `p_branch target`: an unconditional jump along the logical CFG (on the linear CFG
+    /// it may fall through, at the end of a divergent `if`'s arm).
+    Branch,
+    /// `p_divergent_if cond, else, skip`: the head of a divergent `if`: the then arm runs
+    /// on the lanes where the lane mask `cond` holds; `else` is the first block of the
+    /// else arm and `skip` where the wave goes when no lane takes the then arm.
+    DivergentIf,
+    /// `p_break exit, next`: the active lanes leave their divergent loop for `exit`; the
+    /// wave continues at `next`.
+    Break,
+    /// `p_continue header, next`: the active lanes start the next iteration of their
+    /// divergent loop; the wave continues at `next`.
+    Continue,
+    /// `p_return next`: the active lanes end; the wave continues at `next`.
+    Return,
+    /// `p_cbranch_execz target`: skips to `target` when no lane is active.
+    BranchExecz,
 }
 
 /// What an instruction is.
@@ -129,7 +176,8 @@ impl MInst {
     pub fn num_defs(&self) -> usize {
         match self.op {
             MOp::Hw(op) => op.info().dsts.len(),
-            MOp::Pseudo(Pseudo::ParallelCopy) => 0,
+            MOp::Pseudo(Pseudo::Phi | Pseudo::LinearPhi | Pseudo::Reload) => 1,
+            MOp::Pseudo(_) => 0,
         }
     }
 
@@ -148,7 +196,10 @@ impl MInst {
                     }
                 }
             }
-            MOp::Hw(_) => {
+            MOp::Pseudo(Pseudo::Spill) => {
+                uses.extend(self.opnds.iter().filter_map(Opnd::slice));
+            }
+            _ => {
                 let n = self.num_defs();
                 for (i, o) in self.opnds.iter().enumerate() {
                     if let Some(s) = o.slice() {
@@ -164,11 +215,39 @@ impl MInst {
         (uses, defs)
     }
 
+    /// A pseudo-instruction with these operands.
+    pub fn pseudo(p: Pseudo, opnds: impl IntoIterator<Item = Opnd>, origin: Origin) -> MInst {
+        MInst {
+            op: MOp::Pseudo(p),
+            opnds: opnds.into_iter().collect(),
+            mods: MemMods::default(),
+            e64: false,
+            origin,
+        }
+    }
+
+    /// Whether it is this pseudo-instruction.
+    pub fn is(&self, p: Pseudo) -> bool {
+        self.op == MOp::Pseudo(p)
+    }
+
+    /// Whether it is a `p_phi` or `p_linear_phi`.
+    pub fn is_phi(&self) -> bool {
+        self.is(Pseudo::Phi) || self.is(Pseudo::LinearPhi)
+    }
+
     /// Whether it ends a block (a branch or the end of the program).
     pub fn is_terminator(&self) -> bool {
         matches!(
             self.op,
-            MOp::Hw(
+            MOp::Pseudo(
+                Pseudo::Branch
+                    | Pseudo::DivergentIf
+                    | Pseudo::Break
+                    | Pseudo::Continue
+                    | Pseudo::Return
+                    | Pseudo::BranchExecz
+            ) | MOp::Hw(
                 Opcode::SBranch
                     | Opcode::SCbranchScc0
                     | Opcode::SCbranchScc1
@@ -193,12 +272,94 @@ impl BlockId {
     }
 }
 
+/// What a block is for, as a set of flags (after ACO's `block_kind_*`): the passes that
+/// manage exec find the constructs they act on here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BlockKind(pub u16);
+
+impl BlockKind {
+    /// The kernel's entry block (launch registers, arguments).
+    pub const ENTRY: BlockKind = BlockKind(1);
+    /// The kernel's last block (`s_endpgm`).
+    pub const EXIT: BlockKind = BlockKind(1 << 1);
+    /// Ends in the `p_divergent_if` of a divergent `if`.
+    pub const BRANCH: BlockKind = BlockKind(1 << 2);
+    /// Between the arms of a divergent `if` (linear only): exec becomes the else lanes.
+    pub const INVERT: BlockKind = BlockKind(1 << 3);
+    /// Where the arms of a divergent `if` join: exec is restored.
+    pub const MERGE: BlockKind = BlockKind(1 << 4);
+    /// Ends in the jump into a loop.
+    pub const LOOP_PREHEADER: BlockKind = BlockKind(1 << 5);
+    /// First block of a loop body.
+    pub const LOOP_HEADER: BlockKind = BlockKind(1 << 6);
+    /// The back edge of a divergent loop (linear only): exec becomes the lanes that
+    /// continued, and the loop repeats while there are some.
+    pub const LOOP_LATCH: BlockKind = BlockKind(1 << 7);
+    /// Where a loop's `break`s arrive.
+    pub const LOOP_EXIT: BlockKind = BlockKind(1 << 8);
+    /// With `LOOP_*`: the loop is divergent (lanes leave it at different iterations).
+    pub const DIVERGENT: BlockKind = BlockKind(1 << 9);
+    /// Ends in a `p_break`, `p_continue` or `p_return`: lanes leave.
+    pub const LEAVE: BlockKind = BlockKind(1 << 10);
+    /// Names of the flags, in bit order, for the printer.
+    pub const NAMES: [&'static str; 11] = [
+        "entry",
+        "exit",
+        "branch",
+        "invert",
+        "merge",
+        "loop_preheader",
+        "loop_header",
+        "loop_latch",
+        "loop_exit",
+        "divergent",
+        "leave",
+    ];
+
+    /// Whether every flag of `other` is set.
+    pub fn has(self, other: BlockKind) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the block has a logical part: the linear-only blocks (invert, latch) have
+    /// none.
+    pub fn is_logical(self) -> bool {
+        !self.has(BlockKind::INVERT) && !self.has(BlockKind::LOOP_LATCH)
+    }
+}
+
+impl std::ops::BitOr for BlockKind {
+    type Output = BlockKind;
+    fn bitor(self, o: BlockKind) -> BlockKind {
+        BlockKind(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitOrAssign for BlockKind {
+    fn bitor_assign(&mut self, o: BlockKind) {
+        self.0 |= o.0;
+    }
+}
+
+/// A list of blocks (predecessors or successors).
+pub type Blocks = SmallVec<[BlockId; 2]>;
+
 /// A straight-line run of instructions; only the last ones may branch (a conditional
 /// branch may be followed by an unconditional one).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Block {
     /// Instructions in order.
     pub insts: Vec<MInst>,
+    /// What the block is for.
+    pub kind: BlockKind,
+    /// Predecessors in the logical CFG, in block order ([`crate::control_flow`]).
+    pub logical_preds: Blocks,
+    /// Successors in the logical CFG.
+    pub logical_succs: Blocks,
+    /// Predecessors in the linear CFG, in block order.
+    pub linear_preds: Blocks,
+    /// Successors in the linear CFG: where the program counter may go next.
+    pub linear_succs: Blocks,
 }
 
 /// A function being compiled.
@@ -220,7 +381,10 @@ impl Function {
         Function {
             name: name.to_string(),
             temps: Vec::new(),
-            blocks: vec![Block::default()],
+            blocks: vec![Block {
+                kind: BlockKind::ENTRY,
+                ..Block::default()
+            }],
             stack_bytes: 0,
         }
     }
@@ -250,8 +414,9 @@ impl Function {
         }
     }
 
-    /// Successors of a block in the linear CFG: branch targets, and the next block when
-    /// the block can fall through.
+    /// Successors of a block by its hardware branches: their targets, and the next block
+    /// when the block can fall through (once exec-mask insertion has replaced the branch
+    /// pseudo-instructions, these are the linear successors).
     pub fn successors(&self, b: BlockId) -> SmallVec<[BlockId; 2]> {
         let mut out = SmallVec::new();
         let block = &self.blocks[b.index()];

@@ -8,8 +8,8 @@ k:
 	s_waitcnt lgkmcnt(0)
 	s_and_b32 s5, s7, 0xffff
 	s_mul_i32 s5, s6, s5
-	s_add_u32 s5, s5, s4
-	v_add_nc_u32 v0, v0, s5
+	s_add_u32 s4, s5, s4
+	v_add_nc_u32 v0, v0, s4
 .Lk_1:
 	v_mov_b32 v1, v0
 	v_mov_b32 v2, 0
@@ -36,5 +36,4 @@ k:
 	v_add_co_ci_u32 v6, s0, s3, v4, s0
 	global_store_dwordx2 v[5:6], v[1:2], off
 .Lk_2:
-.Lk_3:
 	s_endpgm

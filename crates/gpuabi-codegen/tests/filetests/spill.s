@@ -10,8 +10,8 @@ k:
 	s_and_b32 s1, s5, 0xffff
 	v_and_b32 v0, 0x3ff, v0
 	s_mul_i32 s1, s2, s1
-	s_add_u32 s1, s1, s0
-	v_add_nc_u32 v0, v0, s1
+	s_add_u32 s0, s1, s0
+	v_add_nc_u32 v0, v0, s0
 	scratch_store_b32 off, v0, off
 .Lk_1:
 	scratch_load_b32 v0, off, off
@@ -58,5 +58,4 @@ k:
 	v_add_co_ci_u32 v5, s0, s7, v3, s0
 	global_store_b32 v[4:5], v0, off
 .Lk_2:
-.Lk_3:
 	s_endpgm

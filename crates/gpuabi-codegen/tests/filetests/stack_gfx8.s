@@ -7,8 +7,8 @@ k:
 	s_waitcnt lgkmcnt(0)
 	s_and_b32 s5, s10, 0xffff
 	s_mul_i32 s5, s6, s5
-	s_add_u32 s5, s5, s4
-	v_add_u32 v0, s[4:5], v0, s5
+	s_add_u32 s4, s5, s4
+	v_add_u32 v0, s[4:5], v0, s4
 	v_mov_b32 v1, 0
 	buffer_store_dword v1, off, s[0:3], s7
 	buffer_store_dword v1, off, s[0:3], s7 offset:4
@@ -44,5 +44,4 @@ k:
 	v_mov_b32 v0, s9
 	v_addc_u32 v4, s[0:1], v0, v2, s[0:1]
 .Lk_2:
-.Lk_3:
 	s_endpgm

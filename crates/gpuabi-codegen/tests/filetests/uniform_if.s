@@ -9,8 +9,8 @@ k:
 	s_and_b32 s1, s6, 0xffff
 	v_and_b32 v0, 0x3ff, v0
 	s_mul_i32 s1, s2, s1
-	s_add_u32 s1, s1, s0
-	v_add_nc_u32 v0, v0, s1
+	s_add_u32 s0, s1, s0
+	v_add_nc_u32 v0, v0, s0
 .Lk_1:
 	s_cmp_gt_u32 s3, 0x64
 	s_cselect_b32 s0, 1, 0
@@ -20,8 +20,7 @@ k:
 	s_mul_i32 s0, s3, 3
 	s_branch .Lk_4
 .Lk_3:
-	s_add_u32 s1, s3, 7
-	s_mov_b32 s0, s1
+	s_add_u32 s0, s3, 7
 .Lk_4:
 	v_mul_lo_u32 v0, v0, 4
 	v_mov_b32 v1, v0
@@ -31,5 +30,4 @@ k:
 	v_mov_b32 v0, s0
 	global_store_b32 v[3:4], v0, off
 .Lk_5:
-.Lk_6:
 	s_endpgm
