@@ -8,6 +8,7 @@ use crate::error::SimError;
 use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
 use crate::format::{encode_element, pack_word};
 use crate::fragment;
+use crate::image;
 use crate::load::{convert, layout, Layout};
 use crate::state::{State, LANES};
 
@@ -27,6 +28,7 @@ pub(crate) enum Fail {
     Nesting(usize),
     Fault { lane: usize, address: u64 },
     Tile { lane: usize, what: String },
+    Image { lane: usize, what: String },
     Sim(SimError),
 }
 
@@ -545,11 +547,15 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
                     "special registers other than thread_in_grid_x/y/z",
                 ))?;
             let origin = st.grid[axis];
+            // In a fragment context the grid position is the lane's pixel (Mesa's
+            // `load_pixel_coord` reads these registers); elsewhere lanes run along x.
+            let pixels = st.frag.as_deref().map(|f| f.pixel);
             per_lane(st, |st, lane| {
-                let v = if axis == 0 {
-                    origin.wrapping_add(lane as u32)
-                } else {
-                    origin
+                let v = match (pixels, axis) {
+                    (Some(p), 0) => origin.wrapping_add(u32::from(p[lane].0)),
+                    (Some(p), 1) => origin.wrapping_add(u32::from(p[lane].1)),
+                    (None, 0) => origin.wrapping_add(lane as u32),
+                    _ => origin,
                 };
                 write(st, &d, lane, u64::from(v))
             })?;
@@ -823,6 +829,8 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         "iter" => fragment::iter(st, ins, false)?,
         "iterproj" => fragment::iter(st, ins, true)?,
         "ldcf" => fragment::ldcf(st, ins)?,
+        "imgw" => image::imgw(st, ins)?,
+        "smpi" => image::smpi(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}
         "stop" => return Ok(Flow::Stop),
@@ -865,6 +873,12 @@ pub fn run(code: &[u8], st: &mut State, max_steps: usize) -> Result<usize, SimEr
                     address,
                 },
                 Fail::Tile { lane, what } => SimError::Tile {
+                    offset,
+                    text,
+                    lane,
+                    what,
+                },
+                Fail::Image { lane, what } => SimError::Image {
                     offset,
                     text,
                     lane,

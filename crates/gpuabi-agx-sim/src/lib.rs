@@ -10,15 +10,18 @@
 //! the rounding and transcendental float functions (rules in `convert`), and, given a
 //! [`Fragment`] context, the tile buffer per pixel and sample with every physical format
 //! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
-//! registers (rules in `fragment`). Instructions outside that set end the run with an
+//! registers (rules in `fragment`), and bindless image writes and texel fetches of linear
+//! 2D images (`imgw`, `smpi`; rules in `image`, descriptors in [`descriptor`]). Instructions outside that set end the run with an
 //! error naming the instruction.
 
 mod convert;
+pub mod descriptor;
 mod error;
 mod exec;
 mod float;
 mod format;
 mod fragment;
+mod image;
 mod load;
 mod state;
 mod tile;
