@@ -833,6 +833,9 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         "smpi" => image::smpi(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}
+        // The pixel interlock orders fragments of the same pixel across SIMD groups; one
+        // simulated group has none before it.
+        "pixwait" => {}
         "stop" => return Ok(Flow::Stop),
         "jmp_any" => {
             if st.exec != 0 {

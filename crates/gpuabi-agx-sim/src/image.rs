@@ -2,7 +2,7 @@
 //! `agx_emit_image_load` in `src/asahi/compiler/agx_compile.c`: `texture_load` with
 //! `lod_min` and the txf sampler) and the image write `imgw` (`agx_emit_image_store`),
 //! with the descriptor at `heap + offset` (a 64-bit uniform and a 32-bit register, Mesa's
-//! `agx_translate_bindless_handle`), decoded by [`crate::descriptor`].
+//! `agx_translate_bindless_handle`), decoded by `gpuabi_agx_isa::descriptor`.
 //!
 //! Rules (gpuabi's where Mesa and the genxml are silent):
 //! * Pixel `(x, y)` of a linear image sits at `address + y · stride + x · bytes`; the
@@ -20,23 +20,17 @@
 //!   descriptor of another layout or dimension, or unmapped memory stop the run naming the
 //!   instruction and lane. The sampler of `smpi` is not read.
 
+use gpuabi_agx_isa::descriptor::{
+    channel, channels as ch, dimension, texture_type as ty, Descriptor, Kind, DESCRIPTOR_BYTES,
+    LAYOUT_LINEAR,
+};
 use gpuabi_agx_isa::{Instruction, Operand, OperandKind, RegFile};
 
-use crate::descriptor::{dimension, Descriptor, Kind, DESCRIPTOR_BYTES, LAYOUT_LINEAR};
 use crate::exec::{dest, modifier, per_lane, read_bits, real, real_bits, src, Fail, R};
 use crate::float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 use crate::format::{code, encode_element, pack_word, snorm, unorm};
 use crate::load::convert;
 use crate::state::State;
-
-/// `Texture Type` codes.
-mod ty {
-    pub const UNORM: u32 = 0;
-    pub const SNORM: u32 = 1;
-    pub const UINT: u32 = 2;
-    pub const SINT: u32 = 3;
-    pub const FLOAT: u32 = 4;
-}
 
 /// How the channels of a `Channels` code are stored.
 #[derive(Clone, Copy)]
@@ -47,22 +41,22 @@ enum Packing {
     Word(u32),
 }
 
-/// `Channels` code, bytes per pixel and packing (Mesa's `cmdbuf.xml` `Channels` enum).
+/// `Channels` code, bytes per pixel and packing.
 const CHANNELS: [(u32, u32, Packing); 14] = [
-    (0x00, 1, Packing::Bits(&[8])),
-    (0x09, 2, Packing::Bits(&[16])),
-    (0x0a, 2, Packing::Bits(&[8, 8])),
-    (0x0b, 2, Packing::Bits(&[5, 6, 5])),
-    (0x0c, 2, Packing::Bits(&[4, 4, 4, 4])),
-    (0x21, 4, Packing::Bits(&[32])),
-    (0x23, 4, Packing::Bits(&[16, 16])),
-    (0x25, 4, Packing::Word(code::RG11B10F)),
-    (0x26, 4, Packing::Bits(&[10, 10, 10, 2])),
-    (0x27, 4, Packing::Word(code::RGB9E5)),
-    (0x28, 4, Packing::Bits(&[8, 8, 8, 8])),
-    (0x31, 8, Packing::Bits(&[32, 32])),
-    (0x32, 8, Packing::Bits(&[16, 16, 16, 16])),
-    (0x38, 16, Packing::Bits(&[32, 32, 32, 32])),
+    (ch::R8, 1, Packing::Bits(&[8])),
+    (ch::R16, 2, Packing::Bits(&[16])),
+    (ch::R8G8, 2, Packing::Bits(&[8, 8])),
+    (ch::R5G6B5, 2, Packing::Bits(&[5, 6, 5])),
+    (ch::R4G4B4A4, 2, Packing::Bits(&[4, 4, 4, 4])),
+    (ch::R32, 4, Packing::Bits(&[32])),
+    (ch::R16G16, 4, Packing::Bits(&[16, 16])),
+    (ch::R11G11B10, 4, Packing::Word(code::RG11B10F)),
+    (ch::R10G10B10A2, 4, Packing::Bits(&[10, 10, 10, 2])),
+    (ch::R9G9B9E5, 4, Packing::Word(code::RGB9E5)),
+    (ch::R8G8B8A8, 4, Packing::Bits(&[8, 8, 8, 8])),
+    (ch::R32G32, 8, Packing::Bits(&[32, 32])),
+    (ch::R16G16B16A16, 8, Packing::Bits(&[16, 16, 16, 16])),
+    (ch::R32G32B32A32, 16, Packing::Bits(&[32, 32, 32, 32])),
 ];
 
 fn image_fail(lane: usize, what: String) -> Fail {
@@ -337,7 +331,7 @@ pub(crate) fn smpi(st: &mut State, ins: &Instruction) -> R<()> {
         let mut out = Vec::new();
         for c in (0..4).filter(|c| mask >> c & 1 == 1) {
             out.push(match d.swizzle[c] {
-                4 => one,
+                channel::ONE => one,
                 s @ 0..=3 => channel(s as usize).unwrap_or(0),
                 _ => 0,
             });

@@ -11,11 +11,10 @@
 //! [`Fragment`] context, the tile buffer per pixel and sample with every physical format
 //! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
 //! registers (rules in `fragment`), and bindless image writes and texel fetches of linear
-//! 2D images (`imgw`, `smpi`; rules in `image`, descriptors in [`descriptor`]). Instructions outside that set end the run with an
+//! 2D images (`imgw`, `smpi`; rules in `image`, descriptors in `gpuabi_agx_isa::descriptor`). Instructions outside that set end the run with an
 //! error naming the instruction.
 
 mod convert;
-pub mod descriptor;
 mod error;
 mod exec;
 mod float;

@@ -20,6 +20,60 @@ pub mod dimension {
     pub const D2_ARRAY: u32 = 3;
 }
 
+/// The `Channels` values of the render-target formats.
+pub mod channels {
+    /// One 8-bit channel.
+    pub const R8: u32 = 0x00;
+    /// One 16-bit channel.
+    pub const R16: u32 = 0x09;
+    /// Two 8-bit channels.
+    pub const R8G8: u32 = 0x0a;
+    /// 5-6-5 bits in 16.
+    pub const R5G6B5: u32 = 0x0b;
+    /// Four 4-bit channels in 16 bits.
+    pub const R4G4B4A4: u32 = 0x0c;
+    /// One 32-bit channel.
+    pub const R32: u32 = 0x21;
+    /// Two 16-bit channels.
+    pub const R16G16: u32 = 0x23;
+    /// 11-11-10-bit unsigned floats.
+    pub const R11G11B10: u32 = 0x25;
+    /// 10-10-10-2 bits.
+    pub const R10G10B10A2: u32 = 0x26;
+    /// 9-9-9 mantissas with a shared exponent.
+    pub const R9G9B9E5: u32 = 0x27;
+    /// Four 8-bit channels.
+    pub const R8G8B8A8: u32 = 0x28;
+    /// Two 32-bit channels.
+    pub const R32G32: u32 = 0x31;
+    /// Four 16-bit channels.
+    pub const R16G16B16A16: u32 = 0x32;
+    /// Four 32-bit channels.
+    pub const R32G32B32A32: u32 = 0x38;
+}
+
+/// The `Texture Type` values.
+pub mod texture_type {
+    /// Unsigned normalised.
+    pub const UNORM: u32 = 0;
+    /// Signed normalised.
+    pub const SNORM: u32 = 1;
+    /// Unsigned integer.
+    pub const UINT: u32 = 2;
+    /// Signed integer.
+    pub const SINT: u32 = 3;
+    /// Float.
+    pub const FLOAT: u32 = 4;
+}
+
+/// The `Channel` swizzle values of a texture beyond R, G, B, A: constant one and zero.
+pub mod channel {
+    /// Constant 1.
+    pub const ONE: u32 = 4;
+    /// Constant 0.
+    pub const ZERO: u32 = 5;
+}
+
 /// The `Layout` value of linear images.
 pub const LAYOUT_LINEAR: u32 = 0;
 
