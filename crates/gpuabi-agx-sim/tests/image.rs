@@ -178,3 +178,35 @@ fn an_unmapped_descriptor_faults() {
         "{e}"
     );
 }
+
+#[test]
+fn b5g6r5_packs_blue_in_the_low_bits() {
+    // Channels R5G6B5 (0x0b), swizzle (2, 1, 0): memory channel 0 (bits 0-4) is blue.
+    let mut st = rgba8_state(0x0b, 0, [2, 1, 0, 3]);
+    set_colour(&mut st, [1.0, 0.5, 0.0, 1.0]);
+    exec(PROGRAM, &mut st).unwrap();
+    // Two bytes per pixel: pixel (3, 1) at 32 + 6. Blue 0, green 0.5 · 63 = 31.5 → 32,
+    // red 31: 31 << 11 | 32 << 5 = 0xfc00.
+    assert_eq!(&st.memory[1].bytes[38..40], &[0x00, 0xfc]);
+    // The fetch: red 31/31, green 32/63, blue 0, alpha (swizzle 3, no such channel) 0.
+    assert_eq!(st.read_gpr(0, 40, 32).unwrap() as u32, 1.0f32.to_bits());
+    assert_eq!(
+        st.read_gpr(0, 42, 32).unwrap() as u32,
+        ((32.0f64 / 63.0) as f32).to_bits()
+    );
+    assert_eq!(st.read_gpr(0, 44, 32).unwrap(), 0);
+}
+
+#[test]
+fn half_float_channels_round_fp32_data() {
+    // R16G16B16A16 FLOAT (0x32, type 4): 8 bytes per pixel; pixel (1, 0) at byte 8.
+    let mut st = rgba8_state(0x32, 4, [0, 1, 2, 3]);
+    st.frag.as_mut().unwrap().pixel[0] = (1, 0);
+    set_colour(&mut st, [1.0, -2.0, 0.1, 65504.0]);
+    exec(PROGRAM, &mut st).unwrap();
+    // fp16: 1.0 = 0x3c00, −2.0 = 0xc000, 0.1 → 0x2e66 (nearest), 65504 = 0x7bff.
+    assert_eq!(
+        &st.memory[1].bytes[8..16],
+        &[0x00, 0x3c, 0x00, 0xc0, 0x66, 0x2e, 0xff, 0x7b]
+    );
+}

@@ -1,7 +1,8 @@
 //! The reference of the epilog tests: tile bytes written from the format definitions
 //! (normalised values clamped and rounded to nearest even, Mesa's `_mesa_float_to_unorm`;
 //! integers clamped to the logical channel range, `nir_format_clamp_uint`/`_sint`; fp16 from
-//! the `half` crate; 10-10-10-2 packed low field first) and read back the same way.
+//! the `half` crate; 10-10-10-2 packed low field first) and read back the same way, and the
+//! pixels of spilled targets' images in the memory layout of their pipe formats.
 
 #![allow(dead_code)]
 
