@@ -24,6 +24,11 @@
 //! the first access the epilog waits for earlier fragments of the pixel (`pixwait 12, 0`,
 //! Mesa's `begin_invocation_interlock`). Stores under a sample mask other than all
 //! samples are skipped when the mask is 0 (Mesa's `samples != 0` condition).
+//!
+//! Left out of Mesa's sequence: the bounds check of the pixel against the image size
+//! (`image_size`; the images [`spill_bindings`] describes cover the framebuffer, and the
+//! simulator faults on a pixel outside) and the PBE-to-texture fence at the end (its
+//! instructions are not in the disassembler syntax gpuabi assembles).
 
 use gpuabi_agx_isa::descriptor::{
     channel, channels as ch, dimension, texture_type as ty, Descriptor, Kind, DESCRIPTOR_BYTES,
