@@ -10,6 +10,9 @@
 //! shortest encoding; [`build`] encodes field values (shortest form) and [`encode`]
 //! re-encodes a decoded instruction at its own length.
 //!
+//! [`descriptor`] holds the texture and PBE descriptors the image instructions read from
+//! memory.
+//!
 //! The encodings follow Mesa's `src/asahi/isa/AGX2.xml` and Dougall Johnson's applegpu
 //! (`applegpu.py`); the table here is gpuabi's own transcription.
 
@@ -17,6 +20,7 @@ mod asm;
 mod bits;
 mod decode;
 pub mod def;
+pub mod descriptor;
 mod effects;
 mod encode;
 pub mod encodings;

@@ -93,6 +93,19 @@ pub enum SimError {
         /// What is out of range.
         what: String,
     },
+    /// A lane's image access (`imgw`, `smpi`) has a bad descriptor or falls outside the
+    /// image.
+    #[error("byte offset {offset}: `{text}`: lane {lane} {what}")]
+    Image {
+        /// Byte offset.
+        offset: usize,
+        /// The instruction.
+        text: String,
+        /// The lane.
+        lane: usize,
+        /// What is wrong.
+        what: String,
+    },
     /// The step limit was reached.
     #[error("stopped after {0} instructions without reaching the end")]
     StepLimit(usize),

@@ -8,6 +8,7 @@ use crate::error::SimError;
 use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
 use crate::format::{encode_element, pack_word};
 use crate::fragment;
+use crate::image;
 use crate::load::{convert, layout, Layout};
 use crate::state::{State, LANES};
 
@@ -55,6 +56,7 @@ pub(crate) enum Fail {
     Nesting(usize),
     Fault { lane: usize, address: u64 },
     Tile { lane: usize, what: String },
+    Image { lane: usize, what: String },
     Sim(SimError),
 }
 
@@ -911,8 +913,13 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         "iter" => fragment::iter(st, ins, false)?,
         "iterproj" => fragment::iter(st, ins, true)?,
         "ldcf" => fragment::ldcf(st, ins)?,
+        "imgw" => image::imgw(st, ins)?,
+        "smpi" => image::smpi(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}
+        // The pixel interlock orders fragments of the same pixel across SIMD groups; one
+        // simulated group has none before it.
+        "pixwait" => {}
         "stop" => return Ok(Flow::Stop),
         "jmp_any" => {
             if st.exec != 0 {
@@ -967,6 +974,12 @@ pub fn run_observed(
                     address,
                 },
                 Fail::Tile { lane, what } => SimError::Tile {
+                    offset,
+                    text,
+                    lane,
+                    what,
+                },
+                Fail::Image { lane, what } => SimError::Image {
                     offset,
                     text,
                     lane,

@@ -52,7 +52,7 @@ pub mod code {
     pub const RGB9E5_RTZ: u32 = 15;
 }
 
-fn unorm(x: f64, bits: u32) -> u64 {
+pub(crate) fn unorm(x: f64, bits: u32) -> u64 {
     if x.is_nan() {
         return 0;
     }
@@ -60,7 +60,7 @@ fn unorm(x: f64, bits: u32) -> u64 {
     (x.clamp(0.0, 1.0) * max).round_ties_even() as u64
 }
 
-fn snorm(x: f64, bits: u32) -> u64 {
+pub(crate) fn snorm(x: f64, bits: u32) -> u64 {
     if x.is_nan() {
         return 0;
     }

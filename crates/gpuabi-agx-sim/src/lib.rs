@@ -10,10 +10,12 @@
 //! the rounding and transcendental float functions (rules in `convert`), and, given a
 //! [`Fragment`] context, the tile buffer per pixel and sample with every physical format
 //! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
-//! registers (rules in `fragment`), device atomics, and in fragment code the pixel
-//! coordinates and input sample mask as special registers. Instructions outside that set
-//! end the run with an error naming the instruction. [`run_observed`] calls back before
-//! each instruction, for counting and for checking a contract at an offset.
+//! registers (rules in `fragment`), device atomics, bindless image writes and texel
+//! fetches of linear 2D images (`imgw`, `smpi`; rules in `image`, descriptors in
+//! `gpuabi_agx_isa::descriptor`), and in fragment code the pixel coordinates and input
+//! sample mask as special registers. Instructions outside that set end the run with an
+//! error naming the instruction. [`run_observed`] calls back before each instruction, for
+//! counting and for checking a contract at an offset.
 
 mod convert;
 mod error;
@@ -21,6 +23,7 @@ mod exec;
 mod float;
 mod format;
 mod fragment;
+mod image;
 mod load;
 mod state;
 mod tile;

@@ -42,8 +42,17 @@
 //!    epilog; its other parts give the same result once.
 //!
 //! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
-//! colour registers are never changed except alphas set to 1.0. Spilled render targets
-//! (past the tile buffer's capacity) are not generated yet; keys asking for them are errors.
+//! colour registers are never changed except alphas set to 1.0.
+//!
+//! Spilled render targets (past the tile buffer's capacity, one sample per pixel) are read
+//! with the texel fetch `smpi` and written with `imgw` through the descriptors of the
+//! render-target heap ([`crate::spill`] states where they are and builds them); they have
+//! no masked stores, so a partial colour mask loads the destination; pure integers are
+//! clamped and 16-bit colours widened for 32-bit formats as for the tile buffer, so that
+//! the image holds what the tile buffer would. Multisampled spilled targets (twiddled
+//! images) and alpha-to-coverage with spilled targets are not generated yet; keys asking
+//! for them are errors. The PBE-to-texture fence Mesa ends such shaders with has no
+//! instruction in the disassembler syntax gpuabi assembles and is left out.
 
 use gpuabi_agx_isa::assemble;
 use serde::Serialize;
@@ -53,6 +62,7 @@ use crate::abi::fout_colour;
 use crate::blend::{Equation, LogicOp};
 use crate::epilog_blend::{self, comp, dual_source, sized, tuple, BlendInput, Norm};
 use crate::epilog_logic::{self, Kind};
+use crate::spill;
 use crate::tilebuffer::{rt_format, tilebuffer_layout, Physical, TileBufferError};
 
 /// One render target of an epilog key.
@@ -246,6 +256,8 @@ struct Target {
     comps: u16,
     phys: Physical,
     offset: u32,
+    /// The render target's index when it is spilled to memory.
+    spill: Option<usize>,
     loc: u8,
     size: u8,
     mask: u8,
@@ -308,6 +320,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         .flatten()
         .filter(|rt| key.logic_op.is_none() && rt.blend.is_some_and(|e| dual_source(&e)))
         .count();
+    let mut spill_ready = false;
     for (i, rt) in key.rts.iter().enumerate() {
         let Some(rt) = rt else { continue };
         let loc = if key.broadcast_rt0 { 0 } else { rt.location };
@@ -317,15 +330,25 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .iter()
             .find(|p| usize::from(p.rt) == i)
             .ok_or_else(|| EpilogError::NotGenerated("a render target without layout".into()))?;
-        let offset = place
-            .offset_bytes
-            .ok_or_else(|| EpilogError::NotGenerated("spilled render targets".into()))?;
+        if place.offset_bytes.is_none() {
+            if key.samples > 1 {
+                return Err(EpilogError::NotGenerated(
+                    "multisampled spilled render targets (their images are twiddled)".into(),
+                ));
+            }
+            if key.alpha_to_coverage {
+                return Err(EpilogError::NotGenerated(
+                    "alpha-to-coverage with spilled render targets".into(),
+                ));
+            }
+        }
         let all = (1u8 << comps) - 1;
         let t = Target {
             canon,
             comps: comps as u16,
             phys,
-            offset,
+            offset: place.offset_bytes.unwrap_or(0),
+            spill: place.offset_bytes.is_none().then_some(i),
             loc,
             size: rt.size,
             mask: rt.colormask & all,
@@ -350,7 +373,10 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             (None, Some(eqs)) if !t.integer && !epilog_blend::is_replace(&eqs) => Work::Blend(eqs),
             _ => Work::Plain,
         };
-        if matches!(work, Work::Plain) && t.mask != all && !phys.supports_mask() {
+        if matches!(work, Work::Plain)
+            && t.mask != all
+            && (!phys.supports_mask() || t.spill.is_some())
+        {
             work = Work::MaskOnly;
         }
         let dual = matches!(work, Work::Blend(eqs) if dual_source(&eqs));
@@ -359,6 +385,10 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             if loc != 0 || conflict || dual_users > 1 {
                 return Err(EpilogError::DualSourceConflict(i));
             }
+        }
+        if t.spill.is_some() && !spill_ready {
+            spill::setup(line);
+            spill_ready = true;
         }
         let one = epilog_blend::float_bits(1.0, t.size);
         // Blending reads the source alpha even when the format has no alpha channel.
@@ -454,7 +484,11 @@ fn through_destination(
         ));
     }
     let dst = |c: u16| comp(DST, c, size);
-    if size == 16 && t.phys == Physical::I32 {
+    if let Some(rt) = t.spill {
+        // The image holds the logical format: the fetch converts to the colour's size,
+        // clamped and sign-extended by the format.
+        spill::load(line, rt, &tuple(DST, 4, size));
+    } else if size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
         line(format!(
             "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
@@ -476,7 +510,7 @@ fn through_destination(
         ));
     }
     let element_bits = 8 * t.phys.block_bytes() / t.phys.channels();
-    if t.signed && element_bits < u32::from(size) {
+    if t.spill.is_none() && t.signed && element_bits < u32::from(size) {
         // Sign-extend the loaded channel as `load_tilebuffer` does.
         for c in 0..n {
             if element_bits == 16 {
@@ -574,17 +608,23 @@ fn through_destination(
                 comp(SRC, c, size)
             ));
         }
-        line(format!(
-            "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
-            tuple(DST_CLAMPED, n, 32),
-            t.offset
-        ));
+        match t.spill {
+            Some(rt) => spill::store(line, rt, &tuple(DST_CLAMPED, 4, 32), st),
+            None => line(format!(
+                "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
+                tuple(DST_CLAMPED, n, 32),
+                t.offset
+            )),
+        }
     } else {
-        line(format!(
-            "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
-            tuple(SRC, n, size),
-            t.offset
-        ));
+        match t.spill {
+            Some(rt) => spill::store(line, rt, &tuple(SRC, 4, size), st),
+            None => line(format!(
+                "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
+                tuple(SRC, n, size),
+                t.offset
+            )),
+        }
     }
 }
 
@@ -662,6 +702,17 @@ fn store_plain(
                 line(format!("csel {r}, {r}, {op}, {op}, {r}, {cond}"));
             }
         }
+    }
+    if let Some(rt) = t.spill {
+        // Image writes take four registers and store every channel (spilled targets have
+        // no masked stores, so the mask is complete here).
+        let data: Vec<String> = if prefix && !widen && !clamp {
+            (0..4).map(src).collect()
+        } else {
+            (0..4).map(|k| comp(TEMP, k, tuple_size)).collect()
+        };
+        spill::store(line, rt, &data.join("_"), samples);
+        return;
     }
     let regs: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();
     line(format!(

@@ -23,6 +23,7 @@ pub mod link;
 pub mod prolog;
 pub mod render;
 pub mod slot;
+pub mod spill;
 pub mod tilebuffer;
 pub mod vertex;
 pub mod vertex_key;

@@ -14,12 +14,13 @@
 
 use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
+use gpuabi_agx::spill::spill_bindings;
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
-use gpuabi_agx_sim::{run, Fragment, State};
+use gpuabi_agx_sim::{run, Fragment, Region, State};
 use half::f16;
 
 mod epilog_ref;
-use epilog_ref::{encode, lcg, Enc};
+use epilog_ref::{encode, lcg, mem_destination, mem_layout, mem_store, Enc, Numeric};
 
 /// How a format blends and takes logic ops.
 #[derive(Clone, Copy, PartialEq)]
@@ -213,8 +214,10 @@ impl Fl for f32 {
     fn add(self, o: f32) -> f32 {
         self + o
     }
+    // AGX multiplies as `fma(a, b, +0)`: a zero product is +0 (the end states of
+    // applegpu's emulator, which the simulator's vector tests check).
     fn mul(self, o: f32) -> f32 {
-        self * o
+        self * o + 0.0
     }
     fn neg(self) -> f32 {
         -self
@@ -235,7 +238,7 @@ impl Fl for f16 {
         self + o
     }
     fn mul(self, o: f16) -> f16 {
-        self * o
+        self * o + f16::ZERO
     }
     fn neg(self) -> f16 {
         -self
@@ -545,11 +548,11 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         .map(|r| r.as_ref().map(|r| r.format.as_str()))
         .collect();
     let layout = tilebuffer_layout(&formats, key.samples).unwrap();
-    if layout
+    let spills = layout
         .render_targets
         .iter()
-        .any(|p| p.offset_bytes.is_none())
-    {
+        .any(|p| p.offset_bytes.is_none());
+    if spills && (key.samples > 1 || key.alpha_to_coverage) {
         let e = fragment_epilog(key).unwrap_err();
         assert!(e.to_string().contains("spilled"), "{e}");
         return;
@@ -568,7 +571,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
             .iter()
             .find(|p| p.rt as usize == i)
             .unwrap();
-        let off = off.offset_bytes.unwrap() as usize;
+        let Some(off) = off.offset_bytes else {
+            continue;
+        };
+        let off = off as usize;
         for p in 0..8 * samples {
             for c in 0..f.comps {
                 let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
@@ -589,6 +595,52 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         frag: Some(Box::new(frag)),
         ..State::default()
     };
+    // Spilled targets: 4×2 images with random pixels (finite, moderate floats).
+    let bindings = spill_bindings(key, 4, 2, 0x1_0000, 0x2_0000).unwrap();
+    let mut images = Vec::new();
+    for img in &bindings.images {
+        let f = case.fmts[usize::from(img.rt)];
+        let (bpp, fields) = mem_layout(f.name);
+        assert_eq!(bpp as u32, img.bytes_per_pixel, "{}", f.name);
+        let mut bytes: Vec<u8> = (0..img.stride * 2).map(|_| lcg(s) as u8).collect();
+        for p in 0..8 {
+            let at = (p / 4) * img.stride as usize + (p % 4) * bpp;
+            for &(_, shift, w) in &fields {
+                let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
+                let k = (shift / 8) as usize;
+                match (f.class, w) {
+                    (Class::Float, 16) => {
+                        bytes[at + k..at + k + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes())
+                    }
+                    (Class::Float, 32) => {
+                        bytes[at + k..at + k + 4].copy_from_slice(&v.to_le_bytes())
+                    }
+                    _ => {}
+                }
+            }
+        }
+        images.push(RefImage {
+            rt: usize::from(img.rt),
+            stride: img.stride as usize,
+            bpp,
+            bytes,
+        });
+    }
+    if !bindings.images.is_empty() {
+        st.memory.push(Region {
+            address: bindings.heap_address,
+            bytes: bindings.heap.clone(),
+        });
+        for (img, r) in bindings.images.iter().zip(&images) {
+            st.memory.push(Region {
+                address: img.address,
+                bytes: r.bytes.clone(),
+            });
+        }
+        for &(half, v) in &bindings.uniforms {
+            st.set_uniform(u32::from(half), 16, u64::from(v)).unwrap();
+        }
+    }
     let k32: [f32; 4] = std::array::from_fn(|_| (lcg(s) % 1400) as f32 / 999.0 - 0.2);
     for (i, v) in k32.iter().enumerate() {
         st.set_uniform(4 + 2 * i as u32, 32, u64::from(v.to_bits()))
@@ -601,7 +653,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
     for it in 0..iterations {
         // Fresh colours each run (the main shader runs per sample under sample shading).
         let mut colours: Vec<Colours> = vec![[[0; 4]; 8]; 8];
-        let r3h: Vec<u8> = (0..8).map(|_| lcg(s) as u8).collect();
+        // One sample per pixel has one bit of r3h.
+        let r3h: Vec<u8> = (0..8)
+            .map(|_| lcg(s) as u8 & if spills { 1 } else { 0xff })
+            .collect();
         for (lane, cl) in colours.iter_mut().enumerate() {
             for (loc, cl_loc) in cl.iter_mut().enumerate() {
                 let size = case.sizes[loc];
@@ -641,6 +696,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                 &mut coverage[lane],
                 (&mut depth, &mut stencil),
                 &mut want,
+                &mut images,
             );
         }
         assert_eq!(
@@ -658,6 +714,21 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         );
     }
     assert_eq!(f.depth, depth, "{what}: depth\n{}", epilog.text);
+    for (k, img) in images.iter().enumerate() {
+        let got = &st.memory[1 + k].bytes;
+        if *got != img.bytes {
+            let at = got
+                .iter()
+                .zip(&img.bytes)
+                .position(|(a, b)| a != b)
+                .unwrap();
+            panic!(
+                "{what}: image of render target {} differs first at byte {at}: got {:#x}, \
+                 want {:#x}\n{:?}\n{}",
+                img.rt, got[at], img.bytes[at], key, epilog.text
+            );
+        }
+    }
     assert_eq!(f.stencil, stencil, "{what}: stencil\n{}", epilog.text);
     if f.tib != want {
         let at = f.tib.iter().zip(&want).position(|(a, b)| a != b).unwrap();
@@ -687,6 +758,7 @@ fn reference_lane(
     coverage: &mut u8,
     (depth, stencil): (&mut [Option<u32>], &mut [Option<u16>]),
     want: &mut [u8],
+    images: &mut [RefImage],
 ) {
     let key = &case.key;
     let samples = usize::from(key.samples);
@@ -759,14 +831,38 @@ fn reference_lane(
             .iter()
             .find(|p| p.rt as usize == i)
             .unwrap();
-        let off = off.offset_bytes.unwrap() as usize;
+        let Some(off) = off.offset_bytes else {
+            // Spilled (one sample): the pixel of the target's image, stored when the
+            // sample is live.
+            if live & 1 == 0 {
+                continue;
+            }
+            let img = images.iter_mut().find(|m| m.rt == i).unwrap();
+            let at = (lane / 4) * img.stride + (lane % 4) * img.bpp;
+            let pixel = &mut img.bytes[at..at + img.bpp];
+            let num = numeric(f.class);
+            let dst = mem_destination(f.name, num, pixel, u32::from(size));
+            let (mut out, full) = value(case, f, rt, &src, &s1, &dst, k32);
+            if !full {
+                // Images have no masked stores: masked components keep the destination.
+                for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+                    if mask >> c & 1 == 0 {
+                        *o = dst[c];
+                    }
+                }
+            }
+            mem_store(f.name, num, &out, u32::from(size), pixel);
+            continue;
+        };
+        let off = off as usize;
         for smp in 0..samples {
             if live >> smp & 1 == 0 {
                 continue;
             }
             let at = (lane * samples + smp) * size_b + off;
             let tile = &mut want[at..];
-            let out = value(case, f, rt, &src, &s1, tile, k32);
+            let dst = tile_destination(f, tile, size);
+            let out = value(case, f, rt, &src, &s1, &dst, k32);
             let store_mask = if out.1 { all } else { mask };
             encode(
                 f.enc,
@@ -781,6 +877,24 @@ fn reference_lane(
     }
 }
 
+/// The pixels of a spilled target's image, as the reference expects them.
+struct RefImage {
+    rt: usize,
+    stride: usize,
+    bpp: usize,
+    bytes: Vec<u8>,
+}
+
+fn numeric(c: Class) -> Numeric {
+    match c {
+        Class::Float => Numeric::Float,
+        Class::Unorm => Numeric::Unorm,
+        Class::Snorm => Numeric::Snorm,
+        Class::Uint => Numeric::Uint,
+        Class::Sint => Numeric::Sint,
+    }
+}
+
 /// The register values (colour size) stored for one target and sample, and whether every
 /// component is stored (the destination kept in masked ones).
 fn value(
@@ -789,7 +903,7 @@ fn value(
     rt: &EpilogRt,
     src: &[u64; 4],
     s1: &[u64; 4],
-    tile: &[u8],
+    dst: &[u64; 4],
     k32: &[f32; 4],
 ) -> ([u64; 4], bool) {
     let key = &case.key;
@@ -806,7 +920,7 @@ fn value(
         for c in 0..f.comps {
             let bits = f.bits[c];
             if integer {
-                let d = decode_int(f, c, tile, u32::from(size));
+                let d = dst[c];
                 out[c] = if mask >> c & 1 == 0 {
                     d
                 } else {
@@ -815,7 +929,7 @@ fn value(
                     u64::from(r) & ((1u64 << size) - 1)
                 };
             } else {
-                let d = load_float(f, c, tile, size);
+                let d = dst[c];
                 out[c] = if mask >> c & 1 == 0 {
                     d
                 } else {
@@ -851,7 +965,7 @@ fn value(
             let mut out = *src;
             for (c, o) in out.iter_mut().enumerate().take(f.comps) {
                 if mask >> c & 1 == 0 {
-                    *o = load_float(f, c, tile, size);
+                    *o = dst[c];
                 }
             }
             return (out, true);
@@ -860,11 +974,25 @@ fn value(
     }
     let eqs = rt.blend.unwrap();
     let out = if size == 16 {
-        blend_at::<f16>(case, f, &eqs, src, s1, tile, k32, mask)
+        blend_at::<f16>(case, f, &eqs, src, s1, dst, k32, mask)
     } else {
-        blend_at::<f32>(case, f, &eqs, src, s1, tile, k32, mask)
+        blend_at::<f32>(case, f, &eqs, src, s1, dst, k32, mask)
     };
     (out, true)
+}
+
+/// The destination components as `ld_tile` gives them at `size` bits.
+fn tile_destination(f: &Format, tile: &[u8], size: u8) -> [u64; 4] {
+    let integer = matches!(f.class, Class::Uint | Class::Sint);
+    std::array::from_fn(|c| {
+        if c >= f.comps {
+            0
+        } else if integer {
+            decode_int(f, c, tile, u32::from(size))
+        } else {
+            load_float(f, c, tile, size)
+        }
+    })
 }
 
 /// The destination component as `ld_tile` gives it at `size` bits (a 16-bit colour of a
@@ -885,19 +1013,14 @@ fn blend_at<F: Fl>(
     eqs: &[Equation; 2],
     src: &[u64; 4],
     s1: &[u64; 4],
-    tile: &[u8],
+    dst: &[u64; 4],
     k32: &[f32; 4],
     mask: u8,
 ) -> [u64; 4] {
-    let size = if std::mem::size_of::<F>() == 2 {
-        16
-    } else {
-        32
-    };
     let class = f.class;
     let raw: [F; 4] = std::array::from_fn(|c| {
         if c < f.comps {
-            F::from_bits(load_float(f, c, tile, size))
+            F::from_bits(dst[c])
         } else {
             F::of(0.0)
         }
@@ -1010,6 +1133,85 @@ fn random_keys_match_the_reference_bit_for_bit() {
         let case = random_case(&mut s);
         check(&case, &mut s, &format!("round {round}"));
     }
+}
+
+/// A one-sample key with five to eight targets, large formats first until some spill.
+fn random_spill_case(s: &mut u64) -> Case {
+    let logic_op = lcg(s)
+        .is_multiple_of(3)
+        .then(|| LogicOp::ALL[(lcg(s) % 16) as usize]);
+    let broadcast = lcg(s).is_multiple_of(5);
+    let count = 5 + (lcg(s) % 4) as usize;
+    let mut sizes = [32u8; 8];
+    for sz in sizes.iter_mut() {
+        *sz = if lcg(s).is_multiple_of(2) { 16 } else { 32 };
+    }
+    let big = FORMATS
+        .iter()
+        .position(|f| f.name == "R32G32B32A32_FLOAT")
+        .unwrap();
+    let mut rts = Vec::new();
+    let mut fmts = Vec::new();
+    for i in 0..count {
+        let size = if broadcast { sizes[0] } else { sizes[i] };
+        let mut f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        while broadcast && matches!(f.class, Class::Uint | Class::Sint) {
+            f = &FORMATS[(lcg(s) % FORMATS.len() as u64) as usize];
+        }
+        // Three 16-byte targets leave 16 bytes, which the others overflow.
+        if i < 3 && !lcg(s).is_multiple_of(4) {
+            f = &FORMATS[big];
+        }
+        let all = (1u8 << f.comps) - 1;
+        let colormask = if lcg(s).is_multiple_of(2) {
+            all
+        } else {
+            lcg(s) as u8 & 0xf
+        };
+        let blend = (!lcg(s).is_multiple_of(4))
+            .then(|| [random_equation(s, false), random_equation(s, false)]);
+        rts.push(Some(EpilogRt {
+            format: f.name.to_string(),
+            location: i as u8,
+            size,
+            colormask,
+            blend,
+        }));
+        fmts.push(f);
+    }
+    let key = EpilogKey {
+        samples: 1,
+        sample_shading: false,
+        alpha_to_coverage: false,
+        logic_op,
+        write_z: lcg(s).is_multiple_of(2),
+        write_s: lcg(s).is_multiple_of(2),
+        sample_mask_after_force_early: lcg(s).is_multiple_of(3),
+        loc0_w_1: lcg(s).is_multiple_of(5),
+        alpha_to_one: lcg(s).is_multiple_of(4),
+        broadcast_rt0: broadcast,
+        rts,
+        unsupported: Vec::new(),
+    };
+    Case { key, fmts, sizes }
+}
+
+#[test]
+fn random_spilled_keys_match_the_reference_bit_for_bit() {
+    let mut s = 7u64;
+    let mut spilled = 0;
+    for round in 0..120 {
+        let case = random_spill_case(&mut s);
+        let formats: Vec<Option<&str>> = case.fmts.iter().map(|f| Some(f.name)).collect();
+        let layout = tilebuffer_layout(&formats, 1).unwrap();
+        spilled += layout
+            .render_targets
+            .iter()
+            .filter(|p| p.offset_bytes.is_none())
+            .count();
+        check(&case, &mut s, &format!("spill round {round}"));
+    }
+    assert!(spilled > 60, "only {spilled} spilled targets");
 }
 
 // ---- hand-computed cases -----------------------------------------------------------
@@ -1379,4 +1581,65 @@ fn dual_source_conflicts_and_noop_by_hand() {
         st.frag.as_mut().unwrap().tib.fill(7);
     });
     assert!(st.frag.as_ref().unwrap().tib.iter().all(|&b| b == 7));
+}
+
+#[test]
+fn spilled_blending_by_hand() {
+    // Four 16-byte targets fill the 64 bytes of a sample; render target 4 spills. Its
+    // texture descriptor is heap index 2·4 = 8 (byte 192), its PBE index 9 (byte 216);
+    // its image is 4×2 RGBA8 UNORM with rows of align(4·4, 16) = 16 bytes at 0x20000.
+    let over = Equation {
+        func: BlendFunc::Add,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::OneMinusSrcAlpha,
+    };
+    let mut rts = vec![rt("R32G32B32A32_FLOAT", 0, 32, None); 4];
+    rts.push(rt("R8G8B8A8_UNORM", 4, 32, Some([over, over])));
+    let key = EpilogKey {
+        rts,
+        ..EpilogKey::default()
+    };
+    let b = spill_bindings(&key, 4, 2, 0x1_0000, 0x2_0000).unwrap();
+    assert_eq!(b.images.len(), 1);
+    assert_eq!((b.images[0].address, b.images[0].stride), (0x2_0000, 16));
+    assert_eq!(b.heap.len(), 240);
+    // PBE: dimension 2D array (3) in bits 0-3, width − 1 = 3 at bit 24, height − 1 = 1 at
+    // bit 38, address >> 4 = 0x2000 at bit 64, stride − 4 = 12 at bit 104.
+    let pbe = &b.heap[216..240];
+    assert_eq!(pbe[0] & 0xf, 3);
+    assert_eq!(pbe[3], 3);
+    assert_eq!(pbe[4] >> 6, 1);
+    assert_eq!(u16::from_le_bytes([pbe[8], pbe[9]]), 0x2000);
+    assert_eq!(pbe[13], 12);
+    // Texture: channels R8G8B8A8 (0x28) at bit 6, width − 1 at bit 28.
+    let tex = &b.heap[192..216];
+    assert_eq!((u16::from_le_bytes([tex[0], tex[1]]) >> 6) & 0x7f, 0x28);
+    assert_eq!(tex[3] >> 4, 3);
+    assert_eq!(b.uniforms, vec![(0, 0), (1, 1), (2, 0), (3, 0)]);
+    let st = run_key(&key, |st| {
+        let mut img = vec![0u8; 32];
+        for p in 0..8 {
+            img[(p / 4) * 16 + (p % 4) * 4..][..4].copy_from_slice(&[0, 255, 100, 255]);
+        }
+        st.memory.push(Region {
+            address: b.heap_address,
+            bytes: b.heap.clone(),
+        });
+        st.memory.push(Region {
+            address: 0x2_0000,
+            bytes: img,
+        });
+        for &(h, v) in &b.uniforms {
+            st.set_uniform(u32::from(h), 16, u64::from(v)).unwrap();
+        }
+        for lane in 0..8 {
+            set_f32(st, lane, 4, [1.0, 0.0, 0.5, 0.5]);
+        }
+    });
+    // 0.5·src + 0.5·dst: r 0.5 → 127.5 → 128, g 0.5 → 128, b 0.25 + 0.5·100/255 → 113.75 →
+    // 114, a 0.25 + 0.5 → 191.25 → 191.
+    let img = &st.memory[1].bytes;
+    for p in 0..8 {
+        assert_eq!(img[(p / 4) * 16 + (p % 4) * 4..][..4], [128, 128, 114, 191]);
+    }
 }

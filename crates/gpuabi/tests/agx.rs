@@ -554,7 +554,10 @@ fn epilog_from_a_key_file() {
     )
     .unwrap();
     fails_naming(&["agx", "epilog", "--key", k], "dual-source");
-    let big = "[[rt]]\nformat = \"R32G32B32A32_FLOAT\"\n".repeat(5);
+    let big = format!(
+        "samples = 2\n{}",
+        "[[rt]]\nformat = \"R32G32B32A32_FLOAT\"\n".repeat(5)
+    );
     std::fs::write(&key, big).unwrap();
     fails_naming(&["agx", "epilog", "--key", k], "spilled");
     std::fs::write(&key, "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\nsize = 24\n").unwrap();

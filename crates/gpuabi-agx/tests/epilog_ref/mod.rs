@@ -1,7 +1,8 @@
 //! The reference of the epilog tests: tile bytes written from the format definitions
 //! (normalised values clamped and rounded to nearest even, Mesa's `_mesa_float_to_unorm`;
 //! integers clamped to the logical channel range, `nir_format_clamp_uint`/`_sint`; fp16 from
-//! the `half` crate; 10-10-10-2 packed low field first) and read back the same way.
+//! the `half` crate; 10-10-10-2 packed low field first) and read back the same way, and the
+//! pixels of spilled targets' images in the memory layout of their pipe formats.
 
 #![allow(dead_code)]
 
@@ -121,4 +122,152 @@ pub fn lcg(s: &mut u64) -> u64 {
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
     *s >> 33
+}
+
+// ---- images of spilled render targets ----------------------------------------------
+
+/// The numeric kind of a format's channels.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Numeric {
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+    Float,
+}
+
+/// The memory layout of a pipe format as its name defines it (`u_format.csv`): bytes per
+/// pixel and, per field from the lowest bits up, the logical component, bit offset and
+/// width. Array formats have component `c` at bit `c · width`; packed ones list their
+/// channels from the least significant bits (`B5G6R5` starts with blue).
+pub fn mem_layout(name: &str) -> (usize, Vec<(usize, u32, u32)>) {
+    let array = |comps: usize, w: u32| {
+        (
+            comps * w as usize / 8,
+            (0..comps).map(|c| (c, c as u32 * w, w)).collect(),
+        )
+    };
+    match name {
+        "B5G6R5_UNORM" => (2, vec![(2, 0, 5), (1, 5, 6), (0, 11, 5)]),
+        "R4G4B4A4_UNORM" => (2, (0..4).map(|c| (c, 4 * c as u32, 4)).collect()),
+        "R10G10B10A2_UNORM" | "R10G10B10A2_UINT" => {
+            (4, vec![(0, 0, 10), (1, 10, 10), (2, 20, 10), (3, 30, 2)])
+        }
+        _ => {
+            let layout = name.rsplit_once('_').unwrap().0;
+            let comps = layout.matches(['R', 'G', 'B', 'A']).count();
+            let w: u32 = layout[1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .unwrap();
+            array(comps, w)
+        }
+    }
+}
+
+fn field(bytes: &[u8], shift: u32, w: u32) -> u64 {
+    let word = bytes
+        .iter()
+        .rev()
+        .fold(0u128, |v, &b| v << 8 | u128::from(b));
+    ((word >> shift) & ((1u128 << w) - 1)) as u64
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    ((v << (64 - bits)) as i64) >> (64 - bits)
+}
+
+fn at_size(x: f64, size: u32) -> u64 {
+    if size == 16 {
+        u64::from(f16::from_f64(x).to_bits())
+    } else {
+        u64::from((x as f32).to_bits())
+    }
+}
+
+/// The destination of a spilled target as the texel fetch gives it at `size` bits: the
+/// pixel's fields converted (normalised to reals, floats exact or rounded to fp16,
+/// integers zero- or sign-extended and truncated to the register).
+pub fn mem_destination(name: &str, numeric: Numeric, pixel: &[u8], size: u32) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let reg_mask = (1u64 << size) - 1;
+    for (c, shift, w) in mem_layout(name).1 {
+        let v = field(pixel, shift, w);
+        out[c] = match numeric {
+            Numeric::Unorm => at_size(v as f64 / ((1u64 << w) - 1) as f64, size),
+            Numeric::Snorm => {
+                let max = ((1i64 << (w - 1)) - 1) as f64;
+                at_size((sext(v, w) as f64).max(-max) / max, size)
+            }
+            Numeric::Float if w == 16 => {
+                if size == 16 {
+                    v
+                } else {
+                    u64::from(f16::from_bits(v as u16).to_f32().to_bits())
+                }
+            }
+            Numeric::Float => {
+                if size == 32 {
+                    v
+                } else {
+                    u64::from(f16::from_f32(f32::from_bits(v as u32)).to_bits())
+                }
+            }
+            Numeric::Uint => v & reg_mask,
+            Numeric::Sint => (sext(v, w) as u64) & reg_mask,
+        };
+    }
+    out
+}
+
+/// Writes the register values `regs` (`size` bits) of every component into a spilled
+/// target's pixel: normalised values rounded to nearest even, floats rounded to fp16 or
+/// widened exactly, integers of at most 16 bits per channel clamped to the channel (as the
+/// tile buffer's stores), wider ones zero- or sign-extended from 16-bit registers.
+pub fn mem_store(name: &str, numeric: Numeric, regs: &[u64; 4], size: u32, pixel: &mut [u8]) {
+    let real = |v: u64| {
+        if size == 16 {
+            f16::from_bits(v as u16).to_f64()
+        } else {
+            f64::from(f32::from_bits(v as u32))
+        }
+    };
+    let mut word = 0u128;
+    for (c, shift, w) in mem_layout(name).1 {
+        let v = regs[c];
+        let stored = match numeric {
+            Numeric::Unorm => unorm(real(v), w),
+            Numeric::Snorm => snorm(real(v), w),
+            Numeric::Float if w == 16 => {
+                if size == 16 {
+                    v
+                } else {
+                    u64::from(f16::from_f32(f32::from_bits(v as u32)).to_bits())
+                }
+            }
+            Numeric::Float => {
+                if size == 32 {
+                    v
+                } else {
+                    u64::from(f16::from_bits(v as u16).to_f32().to_bits())
+                }
+            }
+            Numeric::Uint if w <= 16 => v.min((1u64 << w) - 1),
+            Numeric::Uint => v,
+            Numeric::Sint => {
+                let s = sext(v, size);
+                if w <= 16 {
+                    s.clamp(-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1) as u64
+                } else {
+                    s as u64
+                }
+            }
+        };
+        word |= u128::from(stored & ((1u64 << w) - 1)) << shift;
+    }
+    for (i, b) in pixel.iter_mut().enumerate() {
+        *b = (word >> (8 * i)) as u8;
+    }
 }
