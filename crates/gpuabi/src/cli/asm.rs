@@ -88,7 +88,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
     if !target.has_encodings() {
         return Err(format!(
             "the machine model has no instruction encodings for {target} (only the `aco` \
-             layout commands model it); expected gfx8, gfx1030 or gfx1100"
+             layout commands model it); expected gfx6, gfx7, gfx8, gfx1030 or gfx1100"
         ));
     }
     Ok(target)
