@@ -642,6 +642,45 @@ mod tests {
     }
 
     #[test]
+    fn gcn1_operands_and_modifiers() {
+        let w = WaveSize::W64;
+        // SMRD offsets are 8-bit dword counts on gfx6/gfx7.
+        assert!(parse("\ts_load_dword s1, s[2:3], 0xff\n", Target::Gfx6, w).is_ok());
+        let e = err("\ts_load_dword s1, s[2:3], 0x100\n", Target::Gfx6, w);
+        assert_eq!((e.line, e.column), (1, 27), "{e}");
+        let e = err(
+            "\tbuffer_load_dword v1, v[2:3], s[8:11], 0 addr64\n",
+            Target::Gfx8,
+            w,
+        );
+        assert!(e.message.contains("v[2:3]"), "{e}");
+        let e = err(
+            "\tbuffer_load_dword v1, v2, s[8:11], 0 addr64\n",
+            Target::Gfx6,
+            w,
+        );
+        assert!(e.message.contains("VGPR pair"), "{e}");
+        let e = err(
+            "\ttbuffer_load_format_x v1, v1, s[8:11], 0 format:[BUF_DATA_FORMAT_33] offen\n",
+            Target::Gfx6,
+            w,
+        );
+        assert!(e.message.contains("BUF_DATA_FORMAT_33"), "{e}");
+        let p = parse(
+            "\ttbuffer_load_format_x v1, v1, s[8:11], 0 format:[BUF_NUM_FORMAT_FLOAT,BUF_DATA_FORMAT_32] offen\n",
+            Target::Gfx7,
+            w,
+        )
+        .unwrap();
+        let i = p.insts().next().unwrap();
+        assert_eq!(i.mods.format, Some(4 | 7 << 4));
+        let e = err("\tv_add_co_u32 v1, vcc, v2, v3\n", Target::Gfx6, w);
+        assert!(e.message.contains("v_add_i32"), "{e}");
+        let e = err("\tv_mov_b32 v0, 0.15915494\n", Target::Gfx6, w);
+        assert!(e.message.contains("1/(2π)"), "{e}");
+    }
+
+    #[test]
     fn parses_operands_and_modifiers() {
         let p = parse(
             "start:\n  buffer_load_dword v0, v1, s[4:7], 0 offen offset:16 ; c\n s_branch start\n",
