@@ -23,7 +23,7 @@ use crate::opcode_numbers::{number, vop3_base};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::program::{self, Item, Program};
-use crate::target::{Target, WaveSize, MODELLED_TARGETS};
+use crate::target::{Target, WaveSize, ENCODED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
 /// Why machine code could not be decoded: the byte offset of the instruction and what was
@@ -45,7 +45,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
     MAP.get_or_init(|| {
         let mut map = HashMap::new();
         for info in TABLE {
-            for t in MODELLED_TARGETS {
+            for t in ENCODED_TARGETS {
                 let Some(n) = number(info.op, t) else {
                     continue;
                 };
@@ -60,6 +60,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                         (Encoding::Vop3, 0)
                     }
                     Format::Mubuf => (Encoding::Mubuf, 0),
+                    Format::Mtbuf => (Encoding::Mtbuf, 0),
                     Format::Flat => (Encoding::Flat, seg::FLAT),
                     Format::Global => (Encoding::Flat, seg::GLOBAL),
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
@@ -196,7 +197,11 @@ impl Operands<'_> {
             }
             return Ok(Operand::Imm(Imm::Int(i64::from(value))));
         }
-        if let Some(imm) = Imm::from_inline_code(code16, dwords) {
+        // 248 (1/(2π)) is an inline constant from GCN 1.2 on only.
+        let gcn1 = matches!(self.target, Target::Gfx6 | Target::Gfx7);
+        if let Some(imm) =
+            Imm::from_inline_code(code16, dwords).filter(|_| !(gcn1 && code16 == 248))
+        {
             return Ok(Operand::Imm(imm));
         }
         self.sreg(code, dwords)
@@ -312,14 +317,14 @@ fn decode_one(
         Encoding::Smem => {
             ops.push(o.sreg(f.get(Field::Sdata), o.dwords(info.dsts[0]))?);
             ops.push(o.sreg(f.get(Field::Sbase) << 1, o.dwords(info.srcs[0]))?);
-            let imm = if target == Target::Gfx8 {
+            let imm = if !target.is_rdna() {
                 f.get(Field::Imm) == 1
             } else {
                 f.get(Field::Soffset) == u64::from(Special::Null.code(target))
             };
             ops.push(if imm {
                 Operand::Imm(Imm::Int(f.get(Field::Offset) as i64))
-            } else if target == Target::Gfx8 {
+            } else if !target.is_rdna() {
                 o.sreg(f.get(Field::Offset), 1)?
             } else {
                 o.sreg(f.get(Field::Soffset), 1)?
@@ -367,11 +372,18 @@ fn decode_one(
             }
             e64 = matches!(info.format, Format::Vop1 | Format::Vop2 | Format::Vopc);
         }
-        Encoding::Mubuf => {
+        Encoding::Mubuf | Encoding::Mtbuf => {
             mods.offen = f.get(Field::Offen) == 1;
             mods.idxen = f.get(Field::Idxen) == 1;
+            mods.addr64 = f.get(Field::Addr64) == 1;
+            if layout.encoding == Encoding::Mtbuf {
+                let format = (f.get(Field::Dfmt) | f.get(Field::Nfmt) << 4) as u8;
+                mods.format = (format != MemMods::DEFAULT_FORMAT).then_some(format);
+            }
             let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords())?;
-            let addr = if mods.offen || mods.idxen {
+            let addr = if mods.addr64 {
+                o.vgpr(f.get(Field::Vaddr), 2)?
+            } else if mods.offen || mods.idxen {
                 o.vgpr(f.get(Field::Vaddr), 1)?
             } else {
                 Operand::Off

@@ -14,7 +14,7 @@ use object::write::StringId;
 use object::{Endianness, Object, ObjectSection, ObjectSymbol, SymbolKind};
 
 use crate::program::{Directive, Item, Program};
-use crate::target::{Target, MODELLED_TARGETS};
+use crate::target::{Target, ENCODED_TARGETS};
 
 /// A problem writing or reading an object file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,6 +24,8 @@ pub struct ElfError(pub String);
 /// `EF_AMDGPU_MACH` of a target (AMDGPUUsage, "AMDGPU ELF Header").
 pub const fn mach(target: Target) -> Option<u32> {
     match target {
+        Target::Gfx6 => Some(0x021),
+        Target::Gfx7 => Some(0x026),
         Target::Gfx8 => Some(0x029),
         Target::Gfx1030 => Some(0x036),
         Target::Gfx1100 => Some(0x041),
@@ -36,7 +38,7 @@ pub const EF_AMDGPU_MACH_MASK: u32 = 0x0ff;
 
 /// The target whose `EF_AMDGPU_MACH` is in `e_flags`, if the machine model has it.
 pub fn target_of_flags(e_flags: u32) -> Option<Target> {
-    MODELLED_TARGETS
+    ENCODED_TARGETS
         .into_iter()
         .find(|t| mach(*t) == Some(e_flags & EF_AMDGPU_MACH_MASK))
 }

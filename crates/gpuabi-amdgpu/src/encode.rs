@@ -375,7 +375,7 @@ pub fn encode_inst(
                         return Err(format!("offset `{imm}` out of range"));
                     };
                     w.set(Field::Offset, v.into())?;
-                    if target == Target::Gfx8 {
+                    if !target.is_rdna() {
                         w.set(Field::Imm, 1)?;
                     } else {
                         w.set(Field::Soffset, Special::Null.code(target).into())?;
@@ -383,7 +383,7 @@ pub fn encode_inst(
                 }
                 o => {
                     let code = cx.sreg(o)?;
-                    if target == Target::Gfx8 {
+                    if !target.is_rdna() {
                         w.set(Field::Offset, code)?;
                     } else {
                         w.set(Field::Soffset, code)?;
@@ -395,8 +395,25 @@ pub fn encode_inst(
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             valu(inst, target, wave, opcode, &mut cx)?
         }
-        Format::Mubuf => {
-            let mut w = Word::new(Encoding::Mubuf, target)?;
+        Format::Mubuf | Format::Mtbuf => {
+            let typed = info.format == Format::Mtbuf;
+            let mut w = Word::new(
+                if typed {
+                    Encoding::Mtbuf
+                } else {
+                    Encoding::Mubuf
+                },
+                target,
+            )?;
+            if typed {
+                let format = inst
+                    .mods
+                    .format
+                    .unwrap_or(crate::inst::MemMods::DEFAULT_FORMAT);
+                w.set(Field::Dfmt, u64::from(format & 0xf))?;
+                w.set(Field::Nfmt, u64::from(format >> 4))?;
+            }
+            w.set(Field::Addr64, inst.mods.addr64.into())?;
             w.set(Field::Op, opcode.into())?;
             let (data, rest) = if inst.op.is_store() {
                 (&srcs[0], &srcs[1..])

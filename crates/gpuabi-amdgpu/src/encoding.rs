@@ -75,7 +75,14 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
     match info.format {
         Format::Sop1 | Format::Sop2 | Format::Sopc => 4 + literal,
         Format::Sopk | Format::Sopp => 4,
-        Format::Smem | Format::Mubuf | Format::Global | Format::Scratch | Format::Flat => 8,
+        // SMRD (gfx6/gfx7) is one dword.
+        Format::Smem if !target.is_rdna() && target != Target::Gfx8 => 4,
+        Format::Smem
+        | Format::Mubuf
+        | Format::Mtbuf
+        | Format::Global
+        | Format::Scratch
+        | Format::Flat => 8,
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

@@ -20,6 +20,19 @@ pub struct MemMods {
     pub slc: bool,
     /// `dlc`: device level coherent (RDNA).
     pub dlc: bool,
+    /// `addr64`: the address is a VGPR pair added to the resource's base (buffer
+    /// instructions on `gfx6`/`gfx7`).
+    pub addr64: bool,
+    /// `format:N` of typed buffer instructions: the data format in bits 3:0 and the number
+    /// format in bits 6:4, as LLVM numbers them on `gfx6`/`gfx7`; `None` is LLVM's default
+    /// ([`MemMods::DEFAULT_FORMAT`]).
+    pub format: Option<u8>,
+}
+
+impl MemMods {
+    /// The format LLVM gives a `tbuffer_*` instruction without `format:`
+    /// (`BUF_DATA_FORMAT_8`, `BUF_NUM_FORMAT_UNORM`).
+    pub const DEFAULT_FORMAT: u8 = 1;
 }
 
 /// Floating-point source modifiers of a VOP3-encoded instruction: bit `i` of `neg`/`abs`

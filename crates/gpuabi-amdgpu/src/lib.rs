@@ -1,6 +1,6 @@
 //! gpuabi-amdgpu: the AMD GCN/RDNA machine model of gpuabi.
 //!
-//! It names the targets (`gfx8`, `gfx1030`, `gfx1100`; the target type is `gpuabi-layout`'s
+//! It names the targets (`gfx6`, `gfx7`, `gfx8`, `gfx1030`, `gfx1100`; the target type is `gpuabi-layout`'s
 //! [`Gfx`]) and their wave sizes, the operands an
 //! instruction can take (SGPR/VGPR tuples, `vcc`, `exec`, `m0`, inline constants, literals,
 //! label expressions), a table of instructions with their format, operand kinds, mnemonic
@@ -35,4 +35,4 @@ pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
 pub use origin::Origin;
 pub use program::{Entry, Item, Program};
-pub use target::{Gfx, Target, WaveSize, MODELLED_TARGETS};
+pub use target::{Gfx, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};

@@ -3,8 +3,9 @@
 //! An instruction word is handled as a `u64` holding the first dword in its low half and
 //! the second (for 64-bit formats) in its high half, so a field of the second dword starts
 //! at bit 32 + its bit in that dword. The positions are those of the "Microcode Formats"
-//! chapters of AMD's ISA reference guides: "AMD GCN3 ISA" (gfx8), "RDNA2 ISA" (gfx1030)
-//! and "RDNA3 ISA" (gfx1100). Fields a target's format lacks (`DLC` on gfx8, `SEG` on
+//! chapters of AMD's ISA reference guides: "Southern Islands Series Instruction Set
+//! Architecture" (gfx6), "Sea Islands Series Instruction Set Architecture" (gfx7), "AMD GCN3
+//! ISA" (gfx8), "RDNA2 ISA" (gfx1030) and "RDNA3 ISA" (gfx1100). Fields a target's format lacks (`DLC` on gfx8, `SEG` on
 //! gfx8's FLAT) are absent from its row.
 
 use crate::target::Target;
@@ -22,7 +23,7 @@ pub enum Encoding {
     Sopc,
     /// Scalar program control.
     Sopp,
-    /// Scalar memory.
+    /// Scalar memory (SMRD on `gfx6`/`gfx7`: 32 bits, an 8-bit dword offset).
     Smem,
     /// Vector ALU, one source, 32 bits.
     Vop1,
@@ -34,6 +35,8 @@ pub enum Encoding {
     Vop3,
     /// Buffer memory.
     Mubuf,
+    /// Typed buffer memory (`gfx6`/`gfx7`).
+    Mtbuf,
     /// Flat, global and scratch memory (told apart by `SEG` on RDNA).
     Flat,
 }
@@ -77,6 +80,9 @@ pub enum Field {
     Sve,
     Addr,
     Data,
+    Addr64,
+    Dfmt,
+    Nfmt,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -147,6 +153,62 @@ const VOP3_RDNA: &[(Field, u8, u8)] = &[
     (Src2, 50, 9),
     (Omod, 59, 2),
     (Neg, 61, 3),
+];
+
+/// VOP3 of GCN 1.0/1.1: `CLAMP` at bit 11 and a 9-bit `OP` at bit 17.
+const VOP3_GCN1: &[(Field, u8, u8)] = &[
+    (Vdst, 0, 8),
+    (Abs, 8, 3),
+    (Sdst, 8, 7),
+    (Clamp, 11, 1),
+    (Op, 17, 9),
+    (Src0, 32, 9),
+    (Src1, 41, 9),
+    (Src2, 50, 9),
+    (Omod, 59, 2),
+    (Neg, 61, 3),
+];
+
+/// SMRD: one dword; `IMM` says whether `OFFSET` is a dword count or an SGPR code.
+const SMRD: &[(Field, u8, u8)] = &[
+    (Offset, 0, 8),
+    (Imm, 8, 1),
+    (Sbase, 9, 6),
+    (Sdata, 15, 7),
+    (Op, 22, 5),
+];
+
+const MUBUF_GCN1: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Addr64, 15, 1),
+    (Lds, 16, 1),
+    (Op, 18, 7),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Slc, 54, 1),
+    (Tfe, 55, 1),
+    (Soffset, 56, 8),
+];
+
+const MTBUF_GCN1: &[(Field, u8, u8)] = &[
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Addr64, 15, 1),
+    (Op, 16, 3),
+    (Dfmt, 19, 4),
+    (Nfmt, 23, 3),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Slc, 54, 1),
+    (Tfe, 55, 1),
+    (Soffset, 56, 8),
 ];
 
 const SMEM_GCN3: &[(Field, u8, u8)] = &[
@@ -290,10 +352,44 @@ const fn common(fields_vop3: &'static [(Field, u8, u8)], vop3_ident: u32) -> [La
     ]
 }
 
-const fn with_memory(base: [Layout; 9], smem: Layout, mubuf: Layout, flat: Layout) -> [Layout; 12] {
+/// The common formats and three memory formats (`vmem` is FLAT, or MTBUF on gfx6).
+const fn with_memory(base: [Layout; 9], smem: Layout, mubuf: Layout, vmem: Layout) -> [Layout; 12] {
     let [a, b, c, d, e, f, g, h, i] = base;
-    [a, b, c, d, e, f, g, h, i, smem, mubuf, flat]
+    [a, b, c, d, e, f, g, h, i, smem, mubuf, vmem]
 }
+
+/// GCN 1.0 (gfx6): VOP3 `110100`, SMRD `11000`, MUBUF `111000`, MTBUF `111010`; no FLAT.
+static GFX6: [Layout; 12] = with_memory(
+    common(VOP3_GCN1, 0xd000_0000),
+    layout(Encoding::Smem, 4, 0xf800_0000, 0xc000_0000, SMRD),
+    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN1),
+    layout(Encoding::Mtbuf, 8, 0xfc00_0000, 0xe800_0000, MTBUF_GCN1),
+);
+
+/// GCN 1.1 (gfx7): GCN 1.0's formats and GCN3's FLAT (`110111`).
+static GFX7: [Layout; 13] = {
+    let [a, b, c, d, e, f, g, h, i, j, k, l] = with_memory(
+        common(VOP3_GCN1, 0xd000_0000),
+        layout(Encoding::Smem, 4, 0xf800_0000, 0xc000_0000, SMRD),
+        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN1),
+        layout(Encoding::Mtbuf, 8, 0xfc00_0000, 0xe800_0000, MTBUF_GCN1),
+    );
+    [
+        a,
+        b,
+        c,
+        d,
+        e,
+        f,
+        g,
+        h,
+        i,
+        j,
+        k,
+        l,
+        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_GCN3),
+    ]
+};
 
 /// GCN3 (gfx8): VOP3 `110100`, SMEM `110000`, MUBUF `111000`, FLAT `110111`.
 static GFX8: [Layout; 12] = with_memory(
@@ -323,6 +419,8 @@ static GFX1100: [Layout; 12] = with_memory(
 /// Every format of `target`, in the order a decoder tries them (empty for `gfx9`).
 pub fn layouts(target: Target) -> &'static [Layout] {
     match target {
+        Target::Gfx6 => &GFX6,
+        Target::Gfx7 => &GFX7,
         Target::Gfx8 => &GFX8,
         Target::Gfx1030 => &GFX1030,
         Target::Gfx1100 => &GFX1100,
@@ -349,11 +447,11 @@ pub mod seg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::MODELLED_TARGETS;
+    use crate::target::ENCODED_TARGETS;
 
     #[test]
     fn fields_fit_and_do_not_overlap_the_identifier() {
-        for t in MODELLED_TARGETS {
+        for t in ENCODED_TARGETS {
             for l in layouts(t) {
                 for &(f, lo, w) in l.fields {
                     assert!(

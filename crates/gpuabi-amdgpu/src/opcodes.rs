@@ -7,15 +7,19 @@
 //! Decisions: an opcode is one hardware operation, whatever its spelling. GCN 1.2's
 //! `v_add_u32`/`v_sub_u32`/`v_addc_u32`/`v_subb_u32` write a carry to a lane mask, so they
 //! are RDNA's `v_add_co_u32`/`v_sub_co_u32`/`v_add_co_ci_u32`/`v_sub_co_ci_u32`; the
-//! carry-less `v_add_nc_u32`/`v_sub_nc_u32` exist only on RDNA. `gfx8` means GCN 1.2 as
-//! LLVM's `tonga` (gfx802). Scalar memory offsets are byte offsets on every target. Flat
-//! memory is modelled on gfx8 only (where global instructions do not exist); RDNA code uses
-//! `global_*`.
+//! carry-less `v_add_nc_u32`/`v_sub_nc_u32` exist only on RDNA; GCN 1.0/1.1 spell the
+//! carry-out forms `v_add_i32`/`v_sub_i32`. `gfx8` means GCN 1.2 as LLVM's `tonga` (gfx802),
+//! `gfx6` LLVM's `pitcairn` and `gfx7` its `bonaire`. Scalar memory offsets are written as
+//! LLVM writes them: byte offsets from GCN 1.2 on, dword offsets (the encoded 8-bit field) on
+//! `gfx6`/`gfx7`. Flat memory is modelled on gfx7 and gfx8 (where global instructions do not
+//! exist); RDNA code uses `global_*`. Instructions that are VOP3-only from GCN 1.2 on but
+//! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
+//! `v_ldexp_f32`) are not modelled on `gfx6`/`gfx7`.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::target::{Target, MODELLED_TARGETS};
+use crate::target::{Target, ENCODED_TARGETS};
 
 /// The hardware encoding family of an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +46,9 @@ pub enum Format {
     Vop3,
     /// Buffer memory through a resource descriptor.
     Mubuf,
+    /// Typed buffer memory: a buffer access with the data and number format in the
+    /// instruction (`tbuffer_*`; modelled on `gfx6`/`gfx7`).
+    Mtbuf,
     /// Global memory (flat addressing restricted to global, RDNA).
     Global,
     /// Per-lane scratch memory (RDNA).
@@ -153,6 +160,14 @@ pub enum Kind {
 pub struct Targets(u8);
 
 impl Targets {
+    /// GCN 1.0 (`gfx6`).
+    pub const GFX6: Targets = Targets(8);
+    /// GCN 1.1 (`gfx7`).
+    pub const GFX7: Targets = Targets(16);
+    /// GCN 1.0 and 1.1.
+    pub const GCN1: Targets = Targets(8 | 16);
+    /// GCN 1.2 and RDNA: the targets gpuabi generates code for.
+    pub const GFX8_PLUS: Targets = Targets(1 | 2 | 4);
     /// GCN 1.2 (`gfx8`).
     pub const GFX8: Targets = Targets(1);
     /// RDNA 2 (`gfx1030`).
@@ -162,11 +177,18 @@ impl Targets {
     /// Both RDNA targets.
     pub const RDNA: Targets = Targets(2 | 4);
     /// Every target of the machine model.
-    pub const ALL: Targets = Targets(1 | 2 | 4);
+    pub const ALL: Targets = Targets(1 | 2 | 4 | 8 | 16);
+
+    /// The targets of both sets.
+    pub const fn or(self, other: Targets) -> Targets {
+        Targets(self.0 | other.0)
+    }
 
     /// The set holding just `target` (empty for `gfx9`, which has no encodings).
     pub const fn of(target: Target) -> Targets {
         match target {
+            Target::Gfx6 => Targets::GFX6,
+            Target::Gfx7 => Targets::GFX7,
             Target::Gfx8 => Targets::GFX8,
             Target::Gfx9 => Targets(0),
             Target::Gfx1030 => Targets::GFX1030,
@@ -299,6 +321,8 @@ pub struct OpInfo {
     pub gfx8_mnemonic: Option<&'static str>,
     /// The `gfx1100` spelling where it differs (RDNA 3 renamed many instructions).
     pub gfx11_mnemonic: Option<&'static str>,
+    /// The `gfx6`/`gfx7` spelling where it differs.
+    pub gcn1_mnemonic: Option<&'static str>,
     /// The targets that have the instruction.
     pub targets: Targets,
     /// Destination operand slots, written first in assembly.
@@ -339,7 +363,7 @@ const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             (Class::Valu, Effects::READ_EXEC)
         }
-        Format::Mubuf | Format::Global | Format::Flat => {
+        Format::Mubuf | Format::Mtbuf | Format::Global | Format::Flat => {
             (Class::Vmem, Effects::READ_EXEC.union(mem))
         }
         Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
@@ -362,6 +386,7 @@ const fn row(
         mnemonic,
         gfx8_mnemonic: None,
         gfx11_mnemonic: None,
+        gcn1_mnemonic: None,
         targets: Targets::ALL,
         dsts,
         srcs,
@@ -379,6 +404,11 @@ impl OpInfo {
 
     const fn gfx11(mut self, mnemonic: &'static str) -> OpInfo {
         self.gfx11_mnemonic = Some(mnemonic);
+        self
+    }
+
+    const fn gcn1(mut self, mnemonic: &'static str) -> OpInfo {
+        self.gcn1_mnemonic = Some(mnemonic);
         self
     }
 
@@ -421,6 +451,7 @@ impl OpInfo {
             return None;
         }
         let over = match target {
+            Target::Gfx6 | Target::Gfx7 => self.gcn1_mnemonic,
             Target::Gfx8 => self.gfx8_mnemonic,
             Target::Gfx1100 => self.gfx11_mnemonic,
             _ => None,
@@ -431,7 +462,7 @@ impl OpInfo {
     /// Every spelling of the instruction on some target (the mnemonic first).
     pub fn spellings(&self) -> Vec<&'static str> {
         let mut all = vec![self.mnemonic];
-        for n in [self.gfx8_mnemonic, self.gfx11_mnemonic]
+        for n in [self.gfx8_mnemonic, self.gfx11_mnemonic, self.gcn1_mnemonic]
             .into_iter()
             .flatten()
         {
@@ -469,7 +500,9 @@ const VV1: Kind = VReg(1);
 const MD: Kind = MaskDst;
 const MS: Kind = MaskSrc;
 const RDNA: Targets = Targets::RDNA;
-const GFX8: Targets = Targets::GFX8;
+const GFX7_8: Targets = Targets::GFX7.or(Targets::GFX8);
+const GFX8_PLUS: Targets = Targets::GFX8_PLUS;
+const GCN1: Targets = Targets::GCN1;
 const VV2: Kind = VReg(2);
 const VV4: Kind = VReg(4);
 const VD4: Kind = VDst(4);
@@ -560,8 +593,8 @@ table! {
     SCmpGeI32 = row(Sopc, "s_cmp_ge_i32", &[], &[SS1, SS1]), [WRITE_SCC];
     SCmpLtI32 = row(Sopc, "s_cmp_lt_i32", &[], &[SS1, SS1]), [WRITE_SCC];
     SCmpLeI32 = row(Sopc, "s_cmp_le_i32", &[], &[SS1, SS1]), [WRITE_SCC];
-    SCmpEqU64 = row(Sopc, "s_cmp_eq_u64", &[], &[SS2, SS2]), [WRITE_SCC];
-    SCmpLgU64 = row(Sopc, "s_cmp_lg_u64", &[], &[SS2, SS2]), [WRITE_SCC];
+    SCmpEqU64 = row(Sopc, "s_cmp_eq_u64", &[], &[SS2, SS2]).only(GFX8_PLUS), [WRITE_SCC];
+    SCmpLgU64 = row(Sopc, "s_cmp_lg_u64", &[], &[SS2, SS2]).only(GFX8_PLUS), [WRITE_SCC];
     SBitcmp0B32 = row(Sopc, "s_bitcmp0_b32", &[], &[SS1, SS1]), [WRITE_SCC];
     SBitcmp1B32 = row(Sopc, "s_bitcmp1_b32", &[], &[SS1, SS1]), [WRITE_SCC];
     // Scalar with a 16-bit immediate.
@@ -626,26 +659,26 @@ table! {
     VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]), [];
     VAddNcU32 = row(Vop2, "v_add_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VSubNcU32 = row(Vop2, "v_sub_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
-    VAddCoU32 = row(Vop2, "v_add_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_add_u32"), [];
-    VSubCoU32 = row(Vop2, "v_sub_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_sub_u32"), [];
-    VAddcCoU32 = row(Vop2, "v_add_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_addc_u32"), [];
-    VSubbCoU32 = row(Vop2, "v_sub_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subb_u32"), [];
+    VAddCoU32 = row(Vop2, "v_add_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_add_u32").gcn1("v_add_i32"), [];
+    VSubCoU32 = row(Vop2, "v_sub_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_sub_u32").gcn1("v_sub_i32"), [];
+    VAddcCoU32 = row(Vop2, "v_add_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_addc_u32").gcn1("v_addc_u32"), [];
+    VSubbCoU32 = row(Vop2, "v_sub_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subb_u32").gcn1("v_subb_u32"), [];
     // Vector ALU, 64-bit encoding only.
     VMulLoU32 = row(Vop3, "v_mul_lo_u32", &[VD1], &[VS1, VS1]), [];
     VMulHiU32 = row(Vop3, "v_mul_hi_u32", &[VD1], &[VS1, VS1]), [];
     VMulHiI32 = row(Vop3, "v_mul_hi_i32", &[VD1], &[VS1, VS1]), [];
     VFmaF32 = row(Vop3, "v_fma_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
-    VLshlrevB64 = row(Vop3, "v_lshlrev_b64", &[VD2], &[VS1, VS2]), [];
-    VLshrrevB64 = row(Vop3, "v_lshrrev_b64", &[VD2], &[VS1, VS2]), [];
-    VAshrrevI64 = row(Vop3, "v_ashrrev_i64", &[VD2], &[VS1, VS2]), [];
-    VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC), [];
-    VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC), [];
-    VBcntU32B32 = row(Vop3, "v_bcnt_u32_b32", &[VD1], &[VS1, VS1]), [];
-    VLdexpF32 = row(Vop3, "v_ldexp_f32", &[VD1], &[VS1, VS1]).float(1), [];
+    VLshlrevB64 = row(Vop3, "v_lshlrev_b64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
+    VLshrrevB64 = row(Vop3, "v_lshrrev_b64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
+    VAshrrevI64 = row(Vop3, "v_ashrrev_i64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
+    VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC).only(GFX8_PLUS), [];
+    VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC).only(GFX8_PLUS), [];
+    VBcntU32B32 = row(Vop3, "v_bcnt_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    VLdexpF32 = row(Vop3, "v_ldexp_f32", &[VD1], &[VS1, VS1]).float(1).only(GFX8_PLUS), [];
     VDivScaleF32 = row(Vop3, "v_div_scale_f32", &[VD1, MD], &[VS1, VS1, VS1]).float(7), [];
     VDivFmasF32 = row(Vop3, "v_div_fmas_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [READ_VCC];
     VDivFixupF32 = row(Vop3, "v_div_fixup_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
-    VMadU64U32 = row(Vop3, "v_mad_u64_u32", &[VD2, MD], &[VS1, VS1, VS2]), [];
+    VMadU64U32 = row(Vop3, "v_mad_u64_u32", &[VD2, MD], &[VS1, VS1, VS2]).only(GFX8_PLUS.or(Targets::GFX7)), [];
     // Vector compares.
     VCmpEqU32 = row(Vopc, "v_cmp_eq_u32", &[MD], &[VS1, VS1]), [];
     VCmpNeU32 = row(Vopc, "v_cmp_ne_u32", &[MD], &[VS1, VS1]), [];
@@ -708,18 +741,18 @@ table! {
     GlobalStoreByte = row(Global, "global_store_byte", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b8").only(RDNA).narrow(1, false), [];
     GlobalStoreShort = row(Global, "global_store_short", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b16").only(RDNA).narrow(2, false), [];
     // Flat memory (gfx8: a VGPR pair address, no offset).
-    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).only(GFX8), [];
-    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).only(GFX8), [];
-    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).only(GFX8), [];
-    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).only(GFX8), [];
-    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).only(GFX8), [];
-    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).only(GFX8), [];
-    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).only(GFX8).narrow(1, false), [];
-    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).only(GFX8).narrow(1, true), [];
-    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).only(GFX8).narrow(2, false), [];
-    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).only(GFX8).narrow(2, true), [];
-    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).only(GFX8).narrow(1, false), [];
-    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).only(GFX8).narrow(2, false), [];
+    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).only(GFX7_8), [];
+    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).only(GFX7_8), [];
+    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).only(GFX7_8), [];
+    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).only(GFX7_8), [];
+    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).only(GFX7_8), [];
+    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).only(GFX7_8), [];
+    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, false), [];
+    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, true), [];
+    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, false), [];
+    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, true), [];
+    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(1, false), [];
+    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(2, false), [];
     // Scratch memory.
     ScratchLoadDword = row(Scratch, "scratch_load_dword", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b32").only(RDNA), [];
     ScratchLoadDwordx2 = row(Scratch, "scratch_load_dwordx2", &[VD2], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b64").only(RDNA), [];
@@ -789,6 +822,12 @@ table! {
     VCmpxLeF32 = row(Vopc, "v_cmpx_le_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxGtF32 = row(Vopc, "v_cmpx_gt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxGeF32 = row(Vopc, "v_cmpx_ge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // GCN 1.0/1.1 only: the signed low multiply AMD's compiler writes, the 64-bit shift
+    // with the shift amount second, and typed buffer accesses of one component.
+    VMulLoI32 = row(Vop3, "v_mul_lo_i32", &[VD1], &[VS1, VS1]).only(GCN1), [];
+    VLshlB64 = row(Vop3, "v_lshl_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
+    TbufferLoadFormatX = row(Mtbuf, "tbuffer_load_format_x", &[VD1], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatX = row(Mtbuf, "tbuffer_store_format_x", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
 }
 
 impl Opcode {
@@ -803,7 +842,7 @@ impl Opcode {
         let map = MAPS.get_or_init(|| {
             let mut map = HashMap::new();
             for info in TABLE {
-                for t in MODELLED_TARGETS {
+                for t in ENCODED_TARGETS {
                     if let Some(n) = info.name(t) {
                         map.insert((t, n), info.op);
                     }
@@ -824,7 +863,7 @@ impl Opcode {
     pub fn mem_dwords(self) -> u8 {
         let info = self.info();
         match info.format {
-            Format::Mubuf | Format::Global | Format::Scratch | Format::Flat => info
+            Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat => info
                 .slots()
                 .find_map(|k| match k {
                     VDst(n) | VReg(n) => Some(n),
@@ -849,7 +888,7 @@ mod tests {
 
     #[test]
     fn mnemonics_are_unique_per_target() {
-        for t in MODELLED_TARGETS {
+        for t in ENCODED_TARGETS {
             let mut seen = std::collections::HashSet::new();
             for info in TABLE {
                 if let Some(n) = info.name(t) {
@@ -865,7 +904,12 @@ mod tests {
             let fx = info.effects;
             let memory = matches!(
                 info.format,
-                Format::Mubuf | Format::Global | Format::Scratch | Format::Flat | Format::Smem
+                Format::Mubuf
+                    | Format::Mtbuf
+                    | Format::Global
+                    | Format::Scratch
+                    | Format::Flat
+                    | Format::Smem
             );
             assert_eq!(
                 memory,

@@ -8,5 +8,17 @@ pub use gpuabi_layout::gfx::{Gfx, UnknownGfx, WaveSize};
 /// encodings for, fail [`crate::Program::validate`] and the parser with an error saying so.
 pub use gpuabi_layout::gfx::Gfx as Target;
 
-/// The targets the machine model has encodings for, oldest first.
+/// The targets gpuabi compiles for and simulates in full, oldest first: the code generator
+/// accepts exactly these.
 pub const MODELLED_TARGETS: [Target; 3] = [Target::Gfx8, Target::Gfx1030, Target::Gfx1100];
+
+/// The targets the machine model has encodings for (assembler, encoder, decoder), oldest
+/// first: [`MODELLED_TARGETS`] and GCN 1.0/1.1 (`gfx6`, `gfx7`), whose code gpuabi reads,
+/// assembles and runs (AMD's Catalyst binaries) but does not generate.
+pub const ENCODED_TARGETS: [Target; 5] = [
+    Target::Gfx6,
+    Target::Gfx7,
+    Target::Gfx8,
+    Target::Gfx1030,
+    Target::Gfx1100,
+];

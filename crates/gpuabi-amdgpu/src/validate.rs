@@ -64,7 +64,9 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
         Kind::SBase(2) => "an SGPR pair holding a 64-bit address".into(),
         Kind::SBase(_) => "4 SGPRs aligned to 4 holding a buffer resource".into(),
-        Kind::SOffset => "an SGPR, `m0` or a byte offset 0..0xfffff".into(),
+        Kind::SOffset => {
+            "an SGPR, `m0` or an offset (bytes 0..0xfffff; dwords 0..0xff on gfx6/gfx7)".into()
+        }
         Kind::BufAddr => "a VGPR or `off`".into(),
         Kind::Rsrc => "4 SGPRs aligned to 4 holding a buffer resource".into(),
         Kind::BufSOffset => "an SGPR, `m0` or an inline integer".into(),
@@ -135,6 +137,18 @@ pub fn check_operand(
     target: Target,
     wave: WaveSize,
 ) -> Result<(), String> {
+    if let (Operand::Imm(imm), Target::Gfx6 | Target::Gfx7) = (operand, target) {
+        let dwords = match kind {
+            Kind::SSrc(n) | Kind::VSrc(n) => n,
+            _ => 1,
+        };
+        if imm.inline_code(dwords) == Some(248) {
+            return Err(format!(
+                "`{imm}` is 1/(2π), an inline constant from gfx8 on; {target} would need it \
+                 as a literal, which gpuabi does not encode"
+            ));
+        }
+    }
     let ok = match kind {
         Kind::SDst(n) => {
             !matches!(operand, Operand::Special(Special::Null) if n > 1)
@@ -159,12 +173,23 @@ pub fn check_operand(
         Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
         Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
         Kind::SOffset => {
+            // SMRD (gfx6/gfx7) has an 8-bit dword offset; gfx7's 32-bit literal offset is
+            // not modelled.
+            let max = if matches!(target, Target::Gfx6 | Target::Gfx7) {
+                0xff
+            } else {
+                0xfffff
+            };
             scalar_reg(operand, 1, target)?
-                || matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xfffff).contains(v))
+                || matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=max).contains(v))
         }
-        Kind::BufAddr | Kind::ScratchAddr => {
-            vector_reg(operand, 1) || matches!(operand, Operand::Off)
+        // A VGPR pair is the `addr64` address of gfx6/gfx7, checked with the modifiers.
+        Kind::BufAddr => {
+            vector_reg(operand, 1)
+                || matches!(operand, Operand::Off)
+                || (matches!(target, Target::Gfx6 | Target::Gfx7) && vector_reg(operand, 2))
         }
+        Kind::ScratchAddr => vector_reg(operand, 1) || matches!(operand, Operand::Off),
         Kind::Rsrc => scalar_reg(operand, 4, target)? && matches!(operand, Operand::Reg(_)),
         Kind::BufSOffset => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::GlobalAddr => vector_reg(operand, 1) || vector_reg(operand, 2),
@@ -316,9 +341,21 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         Format::Smem if !matches!(inst.operands[0], Operand::Reg(_)) => {
             return Err(Violation::at(0, "scalar loads write SGPRs only"));
         }
-        Format::Mubuf => {
+        Format::Mubuf | Format::Mtbuf => {
             let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];
-            let uses_vaddr = inst.mods.offen || inst.mods.idxen;
+            if inst.mods.addr64 {
+                if inst.mods.offen || inst.mods.idxen {
+                    return Err(Violation::whole(
+                        "`addr64` together with `offen`/`idxen` is not supported",
+                    ));
+                }
+                if !vector_reg(addr, 2) {
+                    return Err(Violation::whole("`addr64` needs a VGPR pair address"));
+                }
+            } else if vector_reg(addr, 2) {
+                return Err(Violation::whole("a VGPR pair address needs `addr64`"));
+            }
+            let uses_vaddr = inst.mods.offen || inst.mods.idxen || inst.mods.addr64;
             if uses_vaddr && matches!(addr, Operand::Off) {
                 return Err(Violation::whole(
                     "`offen`/`idxen` need an address VGPR, not `off`",

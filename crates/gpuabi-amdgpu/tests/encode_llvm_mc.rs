@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{assemble, configs, generated_corpus, llvm_mc_available, scratch_dir};
+use common::{assemble, configs, gcn1_configs, generated_corpus, llvm_mc_available, scratch_dir};
 use gpuabi_amdgpu::asm::{parse, print};
 use gpuabi_amdgpu::decode::decode_with_symbols;
 use gpuabi_amdgpu::elf::{read_text, write_object};
@@ -22,6 +22,13 @@ use gpuabi_amdgpu::{decode, encode, Program, Target, WaveSize};
 /// backward branch, `s_waitcnt` at the counters' limits, padding, `dlc`.
 fn extra_lines(target: Target) -> &'static str {
     match target {
+        Target::Gfx6 | Target::Gfx7 => {
+            "back:\n\ts_waitcnt vmcnt(15) expcnt(7) lgkmcnt(15)\n\ts_waitcnt vmcnt(0)\n\
+             \ts_load_dword s1, s[2:3], 0xff\n\ts_buffer_load_dword s1, s[4:7], m0\n\
+             \ttbuffer_store_format_x v1, v[2:3], s[8:11], s3 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] addr64\n\
+             \tv_mul_lo_i32 v1, v2, v1\n\tv_lshl_b64 v[0:1], v[0:1], 2\n\
+             \ts_cbranch_scc0 back\n\t.p2align 4\n\ts_branch back\n"
+        }
         Target::Gfx8 => {
             "back:\n\ts_waitcnt vmcnt(15) expcnt(7) lgkmcnt(15)\n\ts_waitcnt vmcnt(0)\n\
              \ts_cbranch_scc0 back\n\t.p2align 4\n\ts_branch back\n"
@@ -57,7 +64,10 @@ fn corpus(target: Target, wave: WaveSize) -> String {
     } else {
         "vcc_lo"
     };
-    text.push_str(&INV_2PI.replace("VCC", vcc));
+    // 1/(2π) is an inline constant from gfx8 on.
+    if !matches!(target, Target::Gfx6 | Target::Gfx7) {
+        text.push_str(&INV_2PI.replace("VCC", vcc));
+    }
     text
 }
 
@@ -86,7 +96,7 @@ fn corpus_encodes_as_llvm_mc_and_decodes_back() {
     if !llvm_mc_available() {
         return;
     }
-    for (target, wave) in configs() {
+    for (target, wave) in configs().into_iter().chain(gcn1_configs()) {
         let name = format!("encode-{target}-{}", wave.lanes());
         let text = corpus(target, wave);
         let program = parse(&text, target, wave).unwrap_or_else(|e| panic!("{name}: {e}"));

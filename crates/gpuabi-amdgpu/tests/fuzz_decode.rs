@@ -25,6 +25,8 @@ const EXAMPLES: [(&str, Target, WaveSize); 2] = [
 
 fn config(u: &mut Unstructured<'_>) -> Result<(Target, WaveSize)> {
     Ok(*u.choose(&[
+        (Target::Gfx6, WaveSize::W64),
+        (Target::Gfx7, WaveSize::W64),
         (Target::Gfx8, WaveSize::W64),
         (Target::Gfx1030, WaveSize::W32),
         (Target::Gfx1030, WaveSize::W64),

@@ -7,6 +7,8 @@ mod common;
 
 use std::path::Path;
 
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{encode, Target, WaveSize};
 use gpuabi_catalyst::args::Vec3Policy;
 use gpuabi_catalyst::binary::{self, BinaryKernel, CatalystBinary};
 use gpuabi_catalyst::opencl::{parse_kernels, select_kernel};
@@ -66,9 +68,98 @@ fn every_binary_is_read() {
                 k.kernel,
                 k.warnings
             );
-            assert_eq!(k.disassembly, None);
+            // Every kernel decodes fully, and its text assembles back to the same bytes.
+            let text = k
+                .disassembly
+                .as_deref()
+                .unwrap_or_else(|| panic!("{name} {}: no disassembly", k.kernel));
+            assert!(
+                text.ends_with("\ts_endpgm\n"),
+                "{name} {}:\n{text}",
+                k.kernel
+            );
+            let program = parse(text, Target::Gfx6, WaveSize::W64)
+                .unwrap_or_else(|e| panic!("{name} {}: {e}\n{text}", k.kernel));
+            let code = encode(&program).unwrap();
+            let hex: String = code.iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(hex, k.code.hex, "{name} {}: re-encoded", k.kernel);
+            if let Some(llvm) = llvm_mc_text(text) {
+                assert_eq!(llvm, code, "{name} {}: llvm-mc's bytes", k.kernel);
+            }
         }
     }
+}
+
+/// The `.text` llvm-mc-19 assembles `text` into for Pitcairn (`None` when llvm-mc is not
+/// installed, unless `GPUABI_REQUIRE_LLVM_MC=1`).
+fn llvm_mc_text(text: &str) -> Option<Vec<u8>> {
+    use std::process::Command;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let stem = format!("catalyst-disasm-{}-{:x}", std::process::id(), h.finish());
+    let src = dir.join(format!("{stem}.s"));
+    let obj = dir.join(format!("{stem}.o"));
+    std::fs::write(&src, format!("\t.text\n{text}")).unwrap();
+    let out = Command::new("llvm-mc-19")
+        .args(["-triple=amdgcn", "-mcpu=pitcairn", "-filetype=obj", "-o"])
+        .arg(&obj)
+        .arg(&src)
+        .output();
+    let Ok(out) = out else {
+        assert!(
+            std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() != Ok("1"),
+            "llvm-mc-19 not found"
+        );
+        eprintln!("llvm-mc-19 not found: the disassembly is not checked against it");
+        return None;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let object = std::fs::read(&obj).unwrap();
+    Some(gpuabi_amdgpu::elf::read_text(&object).unwrap().code)
+}
+
+/// The instructions of `add` and `multiply` (samplekernels.clo), decoded by hand from the
+/// bytes with the SMRD, SOP2, VOP2, VOPC, VOP3 and MTBUF tables of AMD's "Southern Islands
+/// Series Instruction Set Architecture" (e.g. `4a020501`: VOP2 opcode 0x25 `V_ADD_I32`,
+/// vdst 1, vsrc1 2, src0 257 = v1; `eba01000 80020101`: MTBUF op 0, dfmt 4 = 32, nfmt 7 =
+/// float, offen, vaddr 1, vdata 1, srsrc 2 = s[8:11], soffset 128 = 0).
+#[test]
+fn samplekernels_disassemble_as_read_by_hand() {
+    let Some(files) = common::catalyst_binaries() else {
+        return;
+    };
+    let Some(path) = files
+        .iter()
+        .find(|p| p.file_name().and_then(|n| n.to_str()) == Some("samplekernels.clo"))
+    else {
+        return;
+    };
+    let b = read(path);
+    let add = kernel(&b, "add").disassembly.clone().unwrap();
+    let mul = kernel(&b, "multiply").disassembly.clone().unwrap();
+    for line in [
+        "s_buffer_load_dword s0, s[4:7], 4",
+        "s_buffer_load_dword s1, s[4:7], 24",
+        "s_min_u32 s0, s0, 0xffff",
+        "s_mul_i32 s0, s12, s0",
+        "v_add_i32 v0, vcc, s0, v0",
+        "v_cmp_gt_u32 vcc, s4, v0",
+        "s_and_saveexec_b64 s[0:1], vcc",
+        "s_load_dwordx4 s[8:11], s[2:3], 0x60",
+        "tbuffer_load_format_x v1, v1, s[8:11], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] offen",
+        "v_add_i32 v1, vcc, v1, v2",
+        "tbuffer_store_format_x v1, v0, s[8:11], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] offen",
+    ] {
+        assert!(add.contains(&format!("\t{line}\n")), "`{line}` in:\n{add}");
+    }
+    assert!(mul.contains("\tv_mul_lo_i32 v1, v2, v1\n"), "{mul}");
+    assert_eq!(add.lines().filter(|l| l.starts_with('\t')).count(), 29);
 }
 
 /// Values read by hand from samplekernels.clo with a hex dump (Python `struct.unpack` of

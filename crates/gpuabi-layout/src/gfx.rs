@@ -8,12 +8,19 @@ use serde::Serialize;
 
 /// An AMD GPU generation gpuabi models.
 ///
-/// The layout engines know all four; the machine model (`gpuabi-amdgpu`) has instruction
-/// encodings for `gfx8`, `gfx1030` and `gfx1100` only and rejects `gfx9` programs with an
-/// error saying so.
+/// The layout engines know `gfx8`, `gfx9`, `gfx1030` and `gfx1100` ([`Gfx::ALL`]); the
+/// machine model (`gpuabi-amdgpu`) has instruction encodings for `gfx6`, `gfx7`, `gfx8`,
+/// `gfx1030` and `gfx1100` and rejects `gfx9` programs with an error saying so. `gfx6` and
+/// `gfx7` exist for reading, running and assembling the code of AMD's own compilers (Catalyst
+/// binaries are GCN 1.0 and 1.1); gpuabi's code generator does not target them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Gfx {
+    /// GCN 1.0 (Southern Islands: Tahiti, Pitcairn, Cape Verde), wave64 only; LLVM's
+    /// `pitcairn` (gfx601) in the machine model.
+    Gfx6,
+    /// GCN 1.1 (Sea Islands: Bonaire, Hawaii), wave64 only; LLVM's `bonaire` (gfx704).
+    Gfx7,
     /// GCN 3 (Tonga, Fiji, Polaris), wave64 only; the generation of the Catalyst OpenCL ABI.
     /// The machine model's `gfx8` is LLVM's `tonga` (gfx802).
     Gfx8,
@@ -76,12 +83,15 @@ impl fmt::Display for WaveSize {
 }
 
 impl Gfx {
-    /// Every modelled generation, oldest first.
+    /// Every generation the layout engines model, oldest first (not `gfx6`/`gfx7`, which
+    /// only the machine model knows).
     pub const ALL: [Gfx; 4] = [Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100];
 
     /// The gpuabi name (`gfx8`, `gfx9`, `gfx1030`, `gfx1100`).
     pub const fn name(self) -> &'static str {
         match self {
+            Gfx::Gfx6 => "gfx6",
+            Gfx::Gfx7 => "gfx7",
             Gfx::Gfx8 => "gfx8",
             Gfx::Gfx9 => "gfx9",
             Gfx::Gfx1030 => "gfx1030",
@@ -93,6 +103,8 @@ impl Gfx {
     /// Vega 10, `gfx900`).
     pub const fn llvm_cpu(self) -> &'static str {
         match self {
+            Gfx::Gfx6 => "pitcairn",
+            Gfx::Gfx7 => "bonaire",
             Gfx::Gfx8 => "tonga",
             Gfx::Gfx9 => "gfx900",
             Gfx::Gfx1030 => "gfx1030",
@@ -109,7 +121,7 @@ impl Gfx {
     /// Whether scratch is addressed with an SGPR byte offset (`scratch_*` with SADDR) rather
     /// than a buffer resource: GFX9 and later.
     pub const fn has_flat_scratch(self) -> bool {
-        !matches!(self, Gfx::Gfx8)
+        !matches!(self, Gfx::Gfx6 | Gfx::Gfx7 | Gfx::Gfx8)
     }
 
     /// Whether the generation is RDNA (GFX10+), which runs wave32 as well as wave64.
@@ -134,10 +146,12 @@ impl Gfx {
         }
     }
 
-    /// Number of SGPRs an instruction can name as `sN` (GCN: s0-s101, the rest up to `vcc`
-    /// are `flat_scratch`/`xnack_mask`; RDNA: s0-s105, then `vcc`).
+    /// Number of SGPRs an instruction can name as `sN` (GCN 1.0/1.1: s0-s103; GCN 1.2 and
+    /// later: s0-s101, the rest up to `vcc` are `flat_scratch`/`xnack_mask`; RDNA: s0-s105,
+    /// then `vcc`), as LLVM's `AMDGPU::IsaInfo::getAddressableNumSGPRs` counts them.
     pub const fn addressable_sgprs(self) -> u16 {
         match self {
+            Gfx::Gfx6 | Gfx::Gfx7 => 104,
             Gfx::Gfx8 | Gfx::Gfx9 => 102,
             Gfx::Gfx1030 | Gfx::Gfx1100 => 106,
         }
@@ -146,7 +160,7 @@ impl Gfx {
     /// How many distinct SGPRs or literals one vector instruction may read (the constant bus).
     pub const fn constant_bus_limit(self) -> usize {
         match self {
-            Gfx::Gfx8 | Gfx::Gfx9 => 1,
+            Gfx::Gfx6 | Gfx::Gfx7 | Gfx::Gfx8 | Gfx::Gfx9 => 1,
             Gfx::Gfx1030 | Gfx::Gfx1100 => 2,
         }
     }
@@ -165,7 +179,7 @@ impl fmt::Display for Gfx {
 
 /// The target name was not one gpuabi models.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown target `{0}`: expected gfx8, gfx9, gfx1030 or gfx1100")]
+#[error("unknown target `{0}`: expected gfx6, gfx7, gfx8, gfx9, gfx1030 or gfx1100")]
 pub struct UnknownGfx(pub String);
 
 impl FromStr for Gfx {
@@ -175,6 +189,8 @@ impl FromStr for Gfx {
     /// `gfx900`).
     fn from_str(text: &str) -> Result<Gfx, UnknownGfx> {
         match text {
+            "gfx6" | "gfx601" | "pitcairn" | "tahiti" | "gfx600" | "verde" => Ok(Gfx::Gfx6),
+            "gfx7" | "gfx704" | "bonaire" | "hawaii" | "gfx701" => Ok(Gfx::Gfx7),
             "gfx8" | "gfx802" | "tonga" => Ok(Gfx::Gfx8),
             "gfx9" | "gfx900" => Ok(Gfx::Gfx9),
             "gfx1030" => Ok(Gfx::Gfx1030),

@@ -13,8 +13,12 @@
 use std::collections::BTreeMap;
 
 use gpuabi_catalyst::args::ArgKind;
+use gpuabi_catalyst::binary::BinaryKernel;
+use gpuabi_catalyst::cb0::Cb0Field;
+use gpuabi_catalyst::cb1::Slot;
+use gpuabi_catalyst::registers::{Dims, RegisterState};
 use gpuabi_catalyst::resource_ids::Resource;
-use gpuabi_catalyst::userdata::DataClass;
+use gpuabi_catalyst::userdata::{DataClass, UserDataEntry};
 use gpuabi_catalyst::KernelLayout;
 use gpuabi_layout::reg::{RegFile, RegRange};
 
@@ -43,6 +47,105 @@ pub enum CatalystError {
     /// Global memory is full.
     #[error("{0}")]
     Memory(String),
+}
+
+/// One argument as the dispatch needs it.
+#[derive(Debug, Clone)]
+pub struct AbiArg {
+    /// Argument name.
+    pub name: String,
+    /// Broad kind.
+    pub kind: ArgKind,
+    /// Type name (`uint`, `float4`, `uint*`).
+    pub type_name: String,
+    /// Offset and size in cb1.
+    pub slot: Slot,
+    /// Bound resource.
+    pub resource: Option<Resource>,
+    /// Whether the kernel uses it (a binary that does not say counts as using it).
+    pub used: bool,
+}
+
+/// What a Catalyst dispatch needs to know of a kernel: from a [`KernelLayout`] gpuabi
+/// computed, or from a [`BinaryKernel`] read from AMD's binary (its own user data, register
+/// state and arguments; the cb0 map is the ABI's for the binary's bitness).
+#[derive(Debug, Clone)]
+pub struct KernelAbi {
+    /// Kernel name.
+    pub kernel: String,
+    /// Arguments.
+    pub args: Vec<AbiArg>,
+    /// Bytes of cb1.
+    pub args_space: u32,
+    /// User-data SGPRs.
+    pub userdata: Vec<UserDataEntry>,
+    /// Group id, local id, TG_SIZE and scratch registers.
+    pub regs: RegisterState,
+    /// The cb0 fields.
+    pub cb0: Vec<Cb0Field>,
+    /// Enabled dimensions.
+    pub dims: Dims,
+}
+
+impl KernelAbi {
+    fn group_dims(&self) -> Vec<&'static str> {
+        ["x", "y", "z"]
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.dims.group() & (1 << i) != 0)
+            .map(|(_, d)| d)
+            .collect()
+    }
+}
+
+impl From<&KernelLayout> for KernelAbi {
+    fn from(l: &KernelLayout) -> KernelAbi {
+        KernelAbi {
+            kernel: l.kernel.clone(),
+            args: l
+                .args
+                .iter()
+                .map(|a| AbiArg {
+                    name: a.name.clone(),
+                    kind: a.kind,
+                    type_name: a.type_name.clone(),
+                    slot: a.slot,
+                    resource: a.resource,
+                    used: a.used,
+                })
+                .collect(),
+            args_space: l.args_space,
+            userdata: l.userdata.clone(),
+            regs: l.regs.clone(),
+            cb0: l.cb0.clone(),
+            dims: l.dims,
+        }
+    }
+}
+
+impl From<&BinaryKernel> for KernelAbi {
+    fn from(k: &BinaryKernel) -> KernelAbi {
+        KernelAbi {
+            kernel: k.kernel.clone(),
+            args: k
+                .args
+                .iter()
+                .map(|a| AbiArg {
+                    name: a.name.clone(),
+                    kind: a.kind,
+                    type_name: a.type_name.clone(),
+                    slot: a.slot,
+                    resource: a.resource,
+                    used: a.used.unwrap_or(true),
+                })
+                .collect(),
+            args_space: k.args_space,
+            userdata: k.userdata.clone(),
+            regs: k.regs.clone(),
+            cb0: k.cb0.clone(),
+            dims: k.dims,
+        }
+    }
 }
 
 /// Name of the buffer holding cb1 (the argument buffer) that [`dispatch`] adds.
@@ -75,7 +178,7 @@ fn reg(name: &str) -> Result<RegRange, CatalystError> {
 }
 
 /// Fills cb0 (setup buffer) dwords from the field map of the layout.
-fn cb0(layout: &KernelLayout, nd: &NdRange, groups: [u32; 3]) -> Result<Vec<u32>, CatalystError> {
+fn cb0(layout: &KernelAbi, nd: &NdRange, groups: [u32; 3]) -> Result<Vec<u32>, CatalystError> {
     let mut d = vec![0u32; CB0_DWORDS];
     let off = nd.offset;
     for field in &layout.cb0 {
@@ -180,6 +283,29 @@ fn dwords_to_bytes(d: &[u32]) -> Vec<u8> {
 /// one [`WaveSetup`] per wave, work-group by work-group (x fastest).
 pub fn dispatch(
     layout: &KernelLayout,
+    nd: &NdRange,
+    args: &BTreeMap<String, ArgValue>,
+    memory: &mut Memory,
+    global_limit: u64,
+) -> Result<Vec<WaveSetup>, CatalystError> {
+    dispatch_kernel(&KernelAbi::from(layout), nd, args, memory, global_limit)
+}
+
+/// [`dispatch`] for a kernel read from an AMD binary: the user data, registers and
+/// argument offsets are the binary's own.
+pub fn dispatch_binary(
+    kernel: &BinaryKernel,
+    nd: &NdRange,
+    args: &BTreeMap<String, ArgValue>,
+    memory: &mut Memory,
+    global_limit: u64,
+) -> Result<Vec<WaveSetup>, CatalystError> {
+    dispatch_kernel(&KernelAbi::from(kernel), nd, args, memory, global_limit)
+}
+
+/// [`dispatch`] for any [`KernelAbi`].
+pub fn dispatch_kernel(
+    layout: &KernelAbi,
     nd: &NdRange,
     args: &BTreeMap<String, ArgValue>,
     memory: &mut Memory,

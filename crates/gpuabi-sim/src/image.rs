@@ -156,6 +156,13 @@ impl Image {
                 .enumerate()
             {
                 src[i] = src_of(o, *kind, &eval);
+                // SMRD immediates count dwords on GCN 1.0/1.1 ("Southern Islands Series ISA",
+                // SMRD: OFFSET is a dword offset when IMM = 1); an SGPR offset holds bytes.
+                if let (Kind::SOffset, Src::Const(v), Target::Gfx6 | Target::Gfx7) =
+                    (kind, src[i], program.target)
+                {
+                    src[i] = Src::Const(v * 4);
+                }
                 if *kind == Kind::Label {
                     if let Operand::Expr(e) = o {
                         pending.push((insts.len(), e.plus.clone()));

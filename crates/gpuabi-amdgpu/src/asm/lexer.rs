@@ -102,7 +102,7 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
                 column,
             });
             i += len + 2;
-        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|' | '&') {
+        } else if matches!(c, ',' | ':' | '(' | ')' | '+' | '-' | '|' | '&' | '[' | ']') {
             out.push(Token {
                 tok: Tok::Punct(c),
                 column,

@@ -1,5 +1,6 @@
 //! LLVM AMDGPU assembly: a lexer, a parser into [`crate::Program`] and a printer back to text.
 
+pub mod buffer_format;
 pub mod lexer;
 pub mod parser;
 pub mod printer;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use gpuabi_layout::reg::RegRange;
 use smallvec::SmallVec;
 
+use super::buffer_format;
 use super::lexer::{lex, strip_comment, Tok, Token};
 use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
@@ -15,7 +16,7 @@ use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::origin::Origin;
 use crate::program::{Directive, Item, Program, MAX_P2ALIGN};
-use crate::target::{Target, WaveSize, MODELLED_TARGETS};
+use crate::target::{Target, WaveSize, ENCODED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
 /// Parses a whole file. Errors name the line and column and say what was expected.
@@ -227,7 +228,7 @@ impl LineParser<'_> {
 
     fn unknown_mnemonic(&self, name: &str) -> AsmError {
         for info in TABLE {
-            for t in MODELLED_TARGETS {
+            for t in ENCODED_TARGETS {
                 if info.name(t) == Some(name) {
                     return match info.name(self.target) {
                         Some(here) => self.error(format!(
@@ -538,11 +539,51 @@ impl LineParser<'_> {
         Ok(Operand::Waitcnt(w))
     }
 
+    /// The value of `format:`: a number (data format | number format << 4) or LLVM's
+    /// `[BUF_DATA_FORMAT_*,BUF_NUM_FORMAT_*]`.
+    fn buffer_format(&mut self) -> Result<u8, AsmError> {
+        let column = self.column();
+        let line = self.line;
+        let bad = move |message: &str| AsmError::new(line, column, message.to_string());
+        if self.peek(0) == Some(&Tok::Punct('[')) {
+            self.pos += 1;
+            let mut names = Vec::new();
+            loop {
+                match self.next() {
+                    Some(Tok::Word(w)) => names.push(w),
+                    _ => return Err(bad("expected `BUF_DATA_FORMAT_*` or `BUF_NUM_FORMAT_*`")),
+                }
+                match self.next() {
+                    Some(Tok::Punct(',')) => continue,
+                    Some(Tok::Punct(']')) => break,
+                    _ => return Err(bad("expected `,` or `]` in `format:[..]`")),
+                }
+            }
+            let (mut dfmt, mut nfmt) = (MemMods::DEFAULT_FORMAT & 0xf, 0u8);
+            for n in names {
+                if let Some(d) = buffer_format::data_format(&n) {
+                    dfmt = d;
+                } else if let Some(v) = buffer_format::num_format(&n) {
+                    nfmt = v;
+                } else {
+                    return Err(bad(&format!("unknown buffer format `{n}`")));
+                }
+            }
+            return Ok(dfmt | nfmt << 4);
+        }
+        match self.number(false)? {
+            Imm::Int(v) if (0..=0x7f).contains(&v) => Ok(v as u8),
+            _ => Err(bad(
+                "expected a format 0..127 or `[BUF_DATA_FORMAT_*,BUF_NUM_FORMAT_*]`",
+            )),
+        }
+    }
+
     fn modifiers(&mut self, format: Format) -> Result<MemMods, AsmError> {
         let mut mods = MemMods::default();
         let memory = matches!(
             format,
-            Format::Mubuf | Format::Global | Format::Scratch | Format::Flat
+            Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
         );
         while let Some(tok) = self.peek(0).cloned() {
             let Tok::Word(w) = tok else {
@@ -557,6 +598,20 @@ impl LineParser<'_> {
                 "glc" => &mut mods.glc,
                 "slc" => &mut mods.slc,
                 "dlc" => &mut mods.dlc,
+                "addr64" => &mut mods.addr64,
+                "format" if format == Format::Mtbuf => {
+                    self.pos += 1;
+                    if self.next() != Some(Tok::Punct(':')) {
+                        self.pos -= 1;
+                        return Err(self.error("expected `:` after `format`"));
+                    }
+                    let column = self.column();
+                    let value = self.buffer_format()?;
+                    if mods.format.replace(value).is_some() {
+                        return Err(AsmError::new(self.line, column, "`format` given twice"));
+                    }
+                    continue;
+                }
                 "offset" => {
                     self.pos += 1;
                     if self.next() != Some(Tok::Punct(':')) {
@@ -583,7 +638,8 @@ impl LineParser<'_> {
                 }
                 _ => {
                     return Err(self.error(format!(
-                        "unknown modifier `{w}`: expected offen, idxen, offset:N, glc, slc or dlc"
+                        "unknown modifier `{w}`: expected offen, idxen, addr64, offset:N, \
+                         format:N, glc, slc or dlc"
                     )))
                 }
             };
@@ -592,6 +648,9 @@ impl LineParser<'_> {
             }
             *flag = true;
             self.pos += 1;
+        }
+        if mods.addr64 && !matches!(self.target, Target::Gfx6 | Target::Gfx7) {
+            return Err(self.error(format!("`addr64` does not exist on {}", self.target)));
         }
         if mods.dlc && !self.target.is_rdna() {
             return Err(self.error(format!("`dlc` does not exist on {}", self.target)));
@@ -606,6 +665,45 @@ mod tests {
 
     fn err(text: &str, target: Target, wave: WaveSize) -> AsmError {
         parse(text, target, wave).unwrap_err()
+    }
+
+    #[test]
+    fn gcn1_operands_and_modifiers() {
+        let w = WaveSize::W64;
+        // SMRD offsets are 8-bit dword counts on gfx6/gfx7.
+        assert!(parse("\ts_load_dword s1, s[2:3], 0xff\n", Target::Gfx6, w).is_ok());
+        let e = err("\ts_load_dword s1, s[2:3], 0x100\n", Target::Gfx6, w);
+        assert_eq!((e.line, e.column), (1, 27), "{e}");
+        let e = err(
+            "\tbuffer_load_dword v1, v[2:3], s[8:11], 0 addr64\n",
+            Target::Gfx8,
+            w,
+        );
+        assert!(e.message.contains("v[2:3]"), "{e}");
+        let e = err(
+            "\tbuffer_load_dword v1, v2, s[8:11], 0 addr64\n",
+            Target::Gfx6,
+            w,
+        );
+        assert!(e.message.contains("VGPR pair"), "{e}");
+        let e = err(
+            "\ttbuffer_load_format_x v1, v1, s[8:11], 0 format:[BUF_DATA_FORMAT_33] offen\n",
+            Target::Gfx6,
+            w,
+        );
+        assert!(e.message.contains("BUF_DATA_FORMAT_33"), "{e}");
+        let p = parse(
+            "\ttbuffer_load_format_x v1, v1, s[8:11], 0 format:[BUF_NUM_FORMAT_FLOAT,BUF_DATA_FORMAT_32] offen\n",
+            Target::Gfx7,
+            w,
+        )
+        .unwrap();
+        let i = p.insts().next().unwrap();
+        assert_eq!(i.mods.format, Some(4 | 7 << 4));
+        let e = err("\tv_add_co_u32 v1, vcc, v2, v3\n", Target::Gfx6, w);
+        assert!(e.message.contains("v_add_i32"), "{e}");
+        let e = err("\tv_mov_b32 v0, 0.15915494\n", Target::Gfx6, w);
+        assert!(e.message.contains("1/(2π)"), "{e}");
     }
 
     #[test]

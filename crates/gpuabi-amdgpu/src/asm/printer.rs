@@ -35,7 +35,10 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
         };
     }
     let m = &inst.mods;
-    for (flag, text) in [(m.offen, "offen"), (m.idxen, "idxen")] {
+    if let Some(f) = m.format {
+        let _ = write!(out, " {}", crate::asm::buffer_format::text(f));
+    }
+    for (flag, text) in [(m.offen, "offen"), (m.idxen, "idxen"), (m.addr64, "addr64")] {
         if flag {
             let _ = write!(out, " {text}");
         }

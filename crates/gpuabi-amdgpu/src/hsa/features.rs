@@ -27,6 +27,21 @@ pub struct HsaFeatures {
 /// The AMDHSA properties of `target` running waves of `wave` lanes.
 pub const fn features(target: Target, wave: WaveSize) -> HsaFeatures {
     match target {
+        // GCN 1.0 has no AMDHSA support in LLVM; the row describes LLVM's processor only.
+        Target::Gfx6 => HsaFeatures {
+            processor: "gfx601",
+            architected_flat_scratch: false,
+            packed_work_item_ids: false,
+            aperture_regs: false,
+            user_sgpr_init16_bug: false,
+        },
+        Target::Gfx7 => HsaFeatures {
+            processor: "gfx704",
+            architected_flat_scratch: false,
+            packed_work_item_ids: false,
+            aperture_regs: false,
+            user_sgpr_init16_bug: false,
+        },
         Target::Gfx8 => HsaFeatures {
             processor: "gfx802",
             architected_flat_scratch: false,

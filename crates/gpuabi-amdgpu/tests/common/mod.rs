@@ -142,7 +142,7 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::SBase(2) => vec!["s[24:25]"],
         Kind::SBase(_) => vec!["s[24:27]"],
         Kind::SOffset => vec!["0x40", "s26"],
-        Kind::BufAddr => vec!["v20", "off"],
+        Kind::BufAddr => vec!["v20", "off", "v[20:21]"],
         Kind::Rsrc => vec!["s[28:31]"],
         Kind::BufSOffset => vec!["s27", "0", "m0"],
         Kind::GlobalAddr => vec!["v22", "v[20:21]"],
@@ -157,6 +157,13 @@ pub fn modifier_samples(format: Format, vaddr_is_off: bool) -> Vec<&'static str>
     match format {
         Format::Mubuf if vaddr_is_off => vec!["", " offset:16", " offset:4095 glc"],
         Format::Mubuf => vec![" offen", " offen offset:4", " idxen offset:8 slc"],
+        Format::Mtbuf if vaddr_is_off => vec!["", " format:116 offset:16", " offset:4095 glc"],
+        Format::Mtbuf => vec![
+            " format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] offen",
+            " offen offset:4",
+            " format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UINT] idxen offset:8 slc",
+            " format:0x60 offen glc",
+        ],
         Format::Global | Format::Scratch => vec!["", " offset:-16", " offset:32 glc"],
         Format::Flat => vec!["", " glc", " glc slc"],
         _ => vec![""],
@@ -204,7 +211,16 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                 .iter()
                 .zip(&slots)
                 .any(|(s, k)| *k == Kind::BufAddr && s == "off");
-            for m in modifier_samples(info.format, off) {
+            let pair = v
+                .iter()
+                .zip(&slots)
+                .any(|(s, k)| *k == Kind::BufAddr && s == "v[20:21]");
+            let mods = if pair {
+                vec![" addr64", " addr64 offset:12 glc"]
+            } else {
+                modifier_samples(info.format, off)
+            };
+            for m in mods {
                 let line = format!("\t{name} {}{m}\n", v.join(", "));
                 let line = line.replace(&format!("{name} \n"), &format!("{name}\n"));
                 let probe = format!("{line}target:\n");
@@ -231,6 +247,11 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
     );
     text.push_str("target:\n\ts_endpgm\n");
     text
+}
+
+/// GCN 1.0 and 1.1 (wave64): llvm-mc encodes them but does not disassemble them.
+pub fn gcn1_configs() -> Vec<(Target, WaveSize)> {
+    vec![(Target::Gfx6, WaveSize::W64), (Target::Gfx7, WaveSize::W64)]
 }
 
 pub fn configs() -> Vec<(Target, WaveSize)> {

@@ -226,6 +226,17 @@ pub fn read(
         })
         .collect();
     let hex = image.text.iter().map(|b| format!("{b:02x}")).collect();
+    // Code the machine model cannot decode stays hex only, with a warning saying where.
+    let disassembly = generation.and_then(|g| {
+        super::disasm::disassemble(&image.text, g)
+            .map_err(|e| {
+                warnings.push(format!(
+                    "code does not decode as {}: {e}",
+                    super::disasm::target_of(g)
+                ))
+            })
+            .ok()
+    });
     Ok(BinaryKernel {
         kernel: name.clone(),
         driver,
@@ -263,6 +274,6 @@ pub fn read(
             hex,
         },
         data_size: image.data_size,
-        disassembly: None,
+        disassembly,
     })
 }

@@ -7,6 +7,7 @@
 //! point at each kernel's metadata and header (`.rodata`) and CAL image (`.text`).
 
 pub mod cal_image;
+pub mod disasm;
 pub mod error;
 pub mod kernel;
 pub mod metadata_text;
@@ -28,11 +29,10 @@ pub use error::BinaryError;
 
 /// Fields of the layout JSON that a binary does not record, as listed in
 /// [`BinaryKernel::not_in_binary`].
-pub const NOT_IN_BINARY: [&str; 4] = [
+pub const NOT_IN_BINARY: [&str; 3] = [
     "options (the layout engine's inputs)",
     "args[].size and args_space: derived from the metadata types with AMD's 16-byte 64-bit 3-vectors",
     "args[].used: known only for UAV pointers and write-only images (from the UAV mask); null otherwise",
-    "disassembly: not produced yet (code is given as hex bytes)",
 ];
 
 /// One argument read from a binary: the fields of the layout's arguments.
@@ -154,7 +154,9 @@ pub struct BinaryKernel {
     pub code: Code,
     /// Bytes of the CAL image's `.data`.
     pub data_size: u64,
-    /// Disassembly of the code: `null` until gpuabi has a GCN 1.0/1.1 decoder.
+    /// The code as LLVM-syntax assembly for the device's generation; `null` when the
+    /// generation is unknown or the code holds an instruction the machine model does not
+    /// decode (a warning then says where).
     pub disassembly: Option<String>,
 }
 

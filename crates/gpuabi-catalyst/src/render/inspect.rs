@@ -117,8 +117,15 @@ pub fn render(k: &BinaryKernel) -> String {
     }
     let _ = writeln!(
         s,
-        "\ncode: {} bytes at file offset {} (.data {} bytes); disassembly not available",
-        k.code.size, k.code.offset, k.data_size
+        "\ncode: {} bytes at file offset {} (.data {} bytes){}",
+        k.code.size,
+        k.code.offset,
+        k.data_size,
+        if k.disassembly.is_some() {
+            ""
+        } else {
+            "; disassembly not available"
+        }
     );
     let hex = k.code.hex.as_bytes();
     for (i, line) in hex.chunks(2 * HEX_LINE_BYTES).enumerate() {
@@ -127,6 +134,9 @@ pub fn render(k: &BinaryKernel) -> String {
             .map(|p| std::str::from_utf8(p).unwrap_or("??"))
             .collect();
         let _ = writeln!(s, "  {:06x}: {}", i * HEX_LINE_BYTES, pairs.join(" "));
+    }
+    if let Some(text) = &k.disassembly {
+        let _ = write!(s, "\ndisassembly:\n{text}");
     }
     s
 }

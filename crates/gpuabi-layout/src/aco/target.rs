@@ -23,6 +23,15 @@ struct DeviceTable {
 /// The register-file facts of `gfx`.
 fn device_table(gfx: Gfx) -> DeviceTable {
     match gfx {
+        // GFX6/GFX7 as Mesa's aco::init_program (src/amd/compiler/aco_ir.cpp) sets them.
+        Gfx::Gfx6 | Gfx::Gfx7 => DeviceTable {
+            physical_sgprs: 512,
+            sgpr_granule: 8,
+            sgpr_limit: 104,
+            physical_vgprs: 256,
+            vgpr_granule: 4,
+            vgpr_limit: 256,
+        },
         // Tonga/Iceland have granule 96 and limit 96; gpuabi's gfx8 is the common case.
         Gfx::Gfx8 | Gfx::Gfx9 => DeviceTable {
             physical_sgprs: 800,
@@ -121,7 +130,7 @@ impl Target {
         // flat_scratch and XNACK; GFX8 reserves 2 for VCC, which gpuabi assumes is used.
         let extra_sgprs = match self.gfx {
             Gfx::Gfx9 if inputs.ray_tracing => 6,
-            Gfx::Gfx8 | Gfx::Gfx9 => 2,
+            Gfx::Gfx6 | Gfx::Gfx7 | Gfx::Gfx8 | Gfx::Gfx9 => 2,
             Gfx::Gfx1030 | Gfx::Gfx1100 => 0,
         };
         let sgprs = round_down((t.physical_sgprs / w).min(128), t.sgpr_granule)

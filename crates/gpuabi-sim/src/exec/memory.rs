@@ -184,7 +184,23 @@ fn lane_addresses(
     };
     let inst_offset = d.mods.offset;
     match d.op.info().format {
-        Format::Mubuf => {
+        // `addr64` (gfx6/gfx7): a 64-bit VGPR address added to the descriptor's base with
+        // no range check ("Southern Islands Series ISA", "Buffer Addressing").
+        Format::Mubuf | Format::Mtbuf if d.mods.addr64 => {
+            let desc = descriptor(w, third);
+            let soffset = w.s32(fourth);
+            let v = vaddr.map_or(0, |r| {
+                u64::from(w.v(r, lane)) | u64::from(w.v(r + 1, lane)) << 32
+            });
+            Some(
+                desc.base
+                    .wrapping_add(v)
+                    .wrapping_add(u64::from(inst_offset as u32))
+                    .wrapping_add(u64::from(4 * dword))
+                    .wrapping_add(u64::from(soffset)),
+            )
+        }
+        Format::Mubuf | Format::Mtbuf => {
             let desc = descriptor(w, third);
             let soffset = w.s32(fourth);
             let v = vaddr.map_or(0, |r| w.v(r, lane));
@@ -223,19 +239,45 @@ fn lane_addresses(
     }
 }
 
+/// The simulator runs typed buffer accesses whose data format is one 32-bit component
+/// (`BUF_DATA_FORMAT_32`, any number format: the bits move unconverted), the form AMD's
+/// OpenCL compiler uses for 32-bit data; other formats convert and are refused.
+fn typed_format_is_dword(d: &Decoded) -> Result<(), SimError> {
+    const BUF_DATA_FORMAT_32: u8 = 4;
+    let format = d
+        .mods
+        .format
+        .unwrap_or(gpuabi_amdgpu::MemMods::DEFAULT_FORMAT);
+    if format & 0xf == BUF_DATA_FORMAT_32 {
+        return Ok(());
+    }
+    Err(SimError::Invalid(gpuabi_amdgpu::ProgramError {
+        origin: d.origin.clone(),
+        message: format!(
+            "`{}` at byte {}: typed buffer format {format} is not simulated (only \
+             BUF_DATA_FORMAT_32)",
+            d.op.info().mnemonic,
+            d.addr
+        ),
+    }))
+}
+
 /// Executes a memory instruction.
 pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
     let format = d.op.info().format;
     if format == Format::Smem {
         return smem(d, w, ctx);
     }
+    if format == Format::Mtbuf {
+        typed_format_is_dword(d)?;
+    }
     let n = u32::from(d.op.mem_dwords());
     let store = d.op.is_store();
     // Operand positions: loads `vdst, addr, X, Y`; stores `vdata, addr, X, Y` (buffer) or
     // `addr, vdata, saddr` (global, scratch).
     let (data, addr_src, third, fourth) = match (format, store) {
-        (Format::Mubuf, false) => (d.dst[0], d.src[0], d.src[1], d.src[2]),
-        (Format::Mubuf, true) => (vdst(d.src[0]), d.src[1], d.src[2], d.src[3]),
+        (Format::Mubuf | Format::Mtbuf, false) => (d.dst[0], d.src[0], d.src[1], d.src[2]),
+        (Format::Mubuf | Format::Mtbuf, true) => (vdst(d.src[0]), d.src[1], d.src[2], d.src[3]),
         (_, false) => (d.dst[0], d.src[0], d.src[1], Src::None),
         (_, true) => (vdst(d.src[1]), d.src[0], d.src[2], Src::None),
     };
@@ -320,7 +362,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         // Every dword's address is formed before any destination is written: the
         // destination may overlap the address register.
         let mut addrs = [Some(addr); 4];
-        if format == Format::Mubuf {
+        if matches!(format, Format::Mubuf | Format::Mtbuf) {
             for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
                 *slot = lane_addresses(d, w, lane, addr_src, third, fourth, k as u32);
             }

@@ -205,6 +205,15 @@ fn shift64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
     });
 }
 
+/// GCN 1.0's 64-bit shifts (`v_lshl_b64`): the value first, the amount second.
+fn shift64_value_first(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u32) -> u64) {
+    let swapped = Decoded {
+        src: [d.src[1], d.src[0], d.src[2], d.src[3]],
+        ..d.clone()
+    };
+    shift64(w, &swapped, f);
+}
+
 /// `v_min_f32` in IEEE mode (the mode the code generator's kernels run in; the simulator
 /// does not model the MODE register), as AMD's RDNA2 ISA manual writes V_MIN_F32: a
 /// signalling NaN operand gives itself quieted (the first one first), a quiet NaN operand
@@ -377,7 +386,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
                 (r, u64::from(b) + u64::from(c) > u64::from(a))
             })
         }
-        VMulLoU32 => map2(w, d, |a, b| a.wrapping_mul(b)),
+        // The low 32 bits of a product do not depend on the signedness.
+        VMulLoU32 | VMulLoI32 => map2(w, d, |a, b| a.wrapping_mul(b)),
         VMulHiU32 => map2(w, d, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32),
         VMulHiI32 => map2(w, d, |a, b| {
             ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32
@@ -480,6 +490,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             fmax(fmin(a, b), c).to_bits()
         }),
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
+        VLshlB64 => shift64_value_first(w, d, |v, s| v << s),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
         VCmpEqU32 => compare(w, d, |a, b| a == b),

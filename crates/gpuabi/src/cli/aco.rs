@@ -95,9 +95,18 @@ enum PolicyArg {
     Packed,
 }
 
+/// A generation of the layout engines ([`Gfx::ALL`]: not gfx6/gfx7, which only the
+/// machine model knows).
 fn parse_gfx(s: &str) -> Result<Gfx, String> {
-    s.parse()
-        .map_err(|e: gpuabi_layout::gfx::UnknownGfx| e.to_string())
+    let gfx: Gfx = s
+        .parse()
+        .map_err(|e: gpuabi_layout::gfx::UnknownGfx| e.to_string())?;
+    if !Gfx::ALL.contains(&gfx) {
+        return Err(format!(
+            "unknown target `{s}` for the ACO layout: expected gfx8, gfx9, gfx1030 or gfx1100"
+        ));
+    }
+    Ok(gfx)
 }
 
 fn parse_wave(s: &str) -> Result<u32, String> {

@@ -60,23 +60,28 @@ pub struct AsmArgs {
 /// Target and wave size of a machine program.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct MachineArgs {
-    /// GPU generation: gfx8, gfx1030 or gfx1100.
+    /// GPU generation: gfx6, gfx7, gfx8, gfx1030 or gfx1100 (required, except where the
+    /// input names it, as a Catalyst binary does).
     #[arg(long, value_parser = parse_target)]
-    pub target: Target,
+    pub target: Option<Target>,
     /// Lanes per wave: 32 or 64 (default: 64 on gfx8, 32 on RDNA).
     #[arg(long, value_parser = parse_wave)]
     pub wave: Option<WaveSize>,
 }
 
 impl MachineArgs {
+    /// The target given with `--target`.
+    pub fn target(&self) -> Result<Target> {
+        self.target
+            .ok_or_else(|| anyhow!("--target: required (gfx6, gfx7, gfx8, gfx1030 or gfx1100)"))
+    }
+
     /// The wave size, defaulted per target and checked against it.
     pub fn wave(&self) -> Result<WaveSize> {
-        let wave = self.wave.unwrap_or(self.target.default_wave());
-        if !self.target.supports(wave) {
-            return Err(anyhow!(
-                "--wave: {} runs wave64 only, not {wave}",
-                self.target
-            ));
+        let target = self.target()?;
+        let wave = self.wave.unwrap_or(target.default_wave());
+        if !target.supports(wave) {
+            return Err(anyhow!("--wave: {target} runs wave64 only, not {wave}"));
         }
         Ok(wave)
     }
@@ -88,7 +93,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
     if !target.has_encodings() {
         return Err(format!(
             "the machine model has no instruction encodings for {target} (only the `aco` \
-             layout commands model it); expected gfx8, gfx1030 or gfx1100"
+             layout commands model it); expected gfx6, gfx7, gfx8, gfx1030 or gfx1100"
         ));
     }
     Ok(target)
@@ -105,7 +110,7 @@ fn parse_wave(s: &str) -> Result<WaveSize, String> {
 pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
     let wave = machine.wave()?;
     let text = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse(&text, machine.target, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
+    parse(&text, machine.target()?, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
 }
 
 /// Runs an `asm` command.
@@ -151,16 +156,16 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
 /// `.text` still has relocations, is an error.
 fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
     let wave = machine.wave()?;
+    let target = machine.target()?;
     let data = super::read_bytes(path, super::MAX_INPUT_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let (code, symbols) = if data.starts_with(b"\x7fELF") {
         let text = read_text(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         match text.target {
-            Some(t) if t == machine.target => {}
+            Some(t) if t == target => {}
             Some(t) => bail!(
-                "{}: the object is for {t}, not --target {}",
-                path.display(),
-                machine.target
+                "{}: the object is for {t}, not --target {target}",
+                path.display()
             ),
             None => bail!(
                 "{}: e_flags names a processor the machine model does not have",
@@ -179,6 +184,6 @@ fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
     } else {
         (data, Vec::new())
     };
-    decode_with_symbols(&code, machine.target, wave, &symbols)
+    decode_with_symbols(&code, target, wave, &symbols)
         .map_err(|e| anyhow!("{}: {e}", path.display()))
 }

@@ -14,6 +14,9 @@ use gpuabi_sim::{Contract, Descriptor, Image, LaneValues, Machine, Stats, WaveSe
 use super::asm::{load, MachineArgs};
 use super::launch_flags::{self, LaunchArgs};
 use super::write_output;
+use gpuabi_amdgpu::program::Item;
+use gpuabi_amdgpu::{Program, WaveSize};
+use gpuabi_catalyst::binary::BinaryKernel;
 
 /// Commands of the simulator.
 #[derive(Debug, Subcommand)]
@@ -307,7 +310,7 @@ fn catalyst_setups(
     use gpuabi_catalyst::driver::Device;
     use gpuabi_catalyst::opencl::{parse_kernels, select_kernel};
     use gpuabi_catalyst::registers::Dims;
-    use gpuabi_sim::catalyst::{dispatch, ArgValue, NdRange};
+    use gpuabi_sim::catalyst::dispatch;
 
     if target != gpuabi_amdgpu::Target::Gfx8 {
         bail!("--catalyst: the Catalyst OpenCL ABI is for GCN; use --target gfx8");
@@ -333,6 +336,22 @@ fn catalyst_setups(
     };
     let layout = gpuabi_catalyst::layout(&kernel, &options)
         .with_context(|| format!("--catalyst: kernel `{}`", kernel.name))?;
+    let (nd, values) = ndrange_and_args(args, &machine.memory)?;
+    let limit = machine.limits.global_bytes;
+    dispatch(&layout, &nd, &values, &mut machine.memory, limit)
+        .map_err(|e| anyhow!("--catalyst: {e}"))
+}
+
+/// The NDRange (`--grid`, `--group`, `--offset`) and argument values (`--arg`) of a
+/// Catalyst dispatch; buffer names are those of `memory`.
+fn ndrange_and_args(
+    args: &RunArgs,
+    memory: &gpuabi_sim::Memory,
+) -> Result<(
+    gpuabi_sim::catalyst::NdRange,
+    std::collections::BTreeMap<String, gpuabi_sim::catalyst::ArgValue>,
+)> {
+    use gpuabi_sim::catalyst::{ArgValue, NdRange};
     let launch = &args.launch;
     let (work_dim, global) = sizes(launch.grid.as_deref(), "--grid", 64)?;
     let (local_dim, local) = sizes(
@@ -347,7 +366,7 @@ fn catalyst_setups(
     let mut values = std::collections::BTreeMap::new();
     for spec in &launch.args {
         let a = launch_flags::arg(spec)?;
-        let v = match a.buffer(|n| machine.memory.find(n).is_some())? {
+        let v = match a.buffer(|n| memory.find(n).is_some())? {
             Some((name, 0)) => ArgValue::Buffer(name),
             Some((_, _)) => bail!(
                 "--arg {spec}: a Catalyst pointer argument is a whole buffer; NAME+OFFSET is for `run`"
@@ -381,16 +400,74 @@ fn catalyst_setups(
         local,
         offset,
     };
-    let limit = machine.limits.global_bytes;
-    dispatch(&layout, &nd, &values, &mut machine.memory, limit)
-        .map_err(|e| anyhow!("--catalyst: {e}"))
+    Ok((nd, values))
+}
+
+/// A kernel of an AMD Catalyst binary (`.clo`): the binary as read, the kernel chosen with
+/// `--kernel` (or the only one), and its code decoded for the binary's generation, with the
+/// `--entry` label at its start.
+fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel)> {
+    let path = args.file.display();
+    let binary = gpuabi_catalyst::binary::read(data).map_err(|e| anyhow!("{path}: {e}"))?;
+    let names: Vec<&str> = binary.kernels.iter().map(|k| k.kernel.as_str()).collect();
+    let kernel = match (&args.kernel, binary.kernels.as_slice()) {
+        (Some(name), _) => binary
+            .kernels
+            .iter()
+            .find(|k| &k.kernel == name)
+            .ok_or_else(|| anyhow!("--kernel {name}: {path} has kernels {}", names.join(", ")))?,
+        (None, [only]) => only,
+        (None, _) => bail!(
+            "{path} has kernels {}: choose one with --kernel",
+            names.join(", ")
+        ),
+    };
+    let generation = kernel.generation.ok_or_else(|| {
+        anyhow!(
+            "{path}: kernel `{}`: unknown device generation",
+            kernel.kernel
+        )
+    })?;
+    let target = gpuabi_catalyst::binary::disasm::target_of(generation);
+    if let Some(t) = args.machine.target {
+        if t != target {
+            bail!("--target {t}: {path} holds code for {target}");
+        }
+    }
+    let code: Vec<u8> = (0..kernel.code.hex.len() / 2)
+        .map(|i| u8::from_str_radix(&kernel.code.hex[2 * i..2 * i + 2], 16))
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow!("{path}: code: {e}"))?;
+    let mut program = gpuabi_amdgpu::decode(&code, target, WaveSize::W64)
+        .map_err(|e| anyhow!("{path}: kernel `{}`: {e}", kernel.kernel))?;
+    program.items.insert(
+        0,
+        gpuabi_amdgpu::Entry {
+            item: Item::Label(args.entry.clone()),
+            origin: Default::default(),
+        },
+    );
+    Ok((program, kernel.clone()))
 }
 
 /// Runs a `sim` command.
 pub fn run(cmd: SimCommand) -> Result<()> {
     let SimCommand::Run(args) = cmd;
-    let program = load(&args.file, &args.machine)?;
-    let wave = args.machine.wave()?;
+    // An ELF file is an AMD Catalyst binary; anything else is assembly text.
+    let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
+        .ok()
+        .filter(|d| d.starts_with(b"\x7fELF"));
+    let (program, binary_kernel) = match &elf {
+        Some(data) => {
+            if args.catalyst.is_some() {
+                bail!("--catalyst: a Catalyst binary carries its own ABI; drop --catalyst");
+            }
+            let (p, k) = load_binary(&args, data)?;
+            (p, Some(k))
+        }
+        None => (load(&args.file, &args.machine)?, None),
+    };
+    let wave = program.wave;
     let mut machine = Machine::new(Image::new(&program)?);
     machine.limits.instructions_per_wave = args.max_instructions;
     if args.scratch_per_lane > gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE {
@@ -422,12 +499,21 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             .add(&flag.name, data, limit)
             .map_err(|e| anyhow!("--buffer {spec}: {e}"))?;
     }
-    let setups = match &args.catalyst {
-        Some(path) => catalyst_setups(&args, path, &mut machine, program.target)?,
-        None => {
+    let setups = match (&binary_kernel, &args.catalyst) {
+        (Some(kernel), _) => {
+            if !args.set.is_empty() || args.exec.is_some() {
+                bail!("a Catalyst binary's dispatch sets up the registers itself; drop --set and --exec");
+            }
+            let (nd, values) = ndrange_and_args(&args, &machine.memory)?;
+            let limit = machine.limits.global_bytes;
+            gpuabi_sim::catalyst::dispatch_binary(kernel, &nd, &values, &mut machine.memory, limit)
+                .map_err(|e| anyhow!("{}: kernel `{}`: {e}", args.file.display(), kernel.kernel))?
+        }
+        (None, Some(path)) => catalyst_setups(&args, path, &mut machine, program.target)?,
+        (None, None) => {
             let l = &args.launch;
             if l.grid.is_some() || l.group.is_some() || l.offset.is_some() || !l.args.is_empty() {
-                bail!("--grid, --group, --offset and --arg describe a dispatch, which `sim run` sets up with --catalyst; without it, set registers with --set");
+                bail!("--grid, --group, --offset and --arg describe a dispatch, which `sim run` sets up for a Catalyst binary or with --catalyst; without them, set registers with --set");
             }
             let mut setup = WaveSetup::default();
             for spec in &args.set {
