@@ -53,7 +53,7 @@ fn dir() -> PathBuf {
     d
 }
 
-/// saxpy and generated programs; without stack arrays for entry ABIs without scratch.
+/// saxpy and generated programs, with stack arrays when `stack_arrays`.
 fn sources(stack_arrays: bool) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/saxpy.gsir");
     let mut v = vec![("saxpy".to_string(), std::fs::read_to_string(root).unwrap())];
