@@ -264,7 +264,7 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             }
             KernelEntry::Catalyst(layout) => {
                 let scratch_bytes = if scratch {
-                    stats.scratch_bytes.max(4)
+                    stats.scratch_bytes.max(entry::catalyst::MIN_SCRATCH_BYTES)
                 } else {
                     0
                 };

@@ -74,9 +74,11 @@ const SMEM_MAX_OFFSET: u32 = 0xf_ffff;
 pub const INTERNAL_TABLE_ENTRY: u32 = 16;
 /// The internal global table's entry holding the scratch buffer descriptor.
 pub const SCRATCH_TABLE_ENTRY: u32 = 1;
-/// Scratch bytes the layout is given while the entry is selected, before the kernel's
-/// own count is known: any nonzero size gives the same user data and registers.
-const SCRATCH_PLACEHOLDER: u32 = 4;
+/// Scratch bytes per lane of a kernel compiled with scratch, at least: the layout is
+/// given this while the entry is selected, before the kernel's own count is known (any
+/// nonzero size gives the same user data and registers), and a kernel whose frame turns
+/// out empty still gets a nonzero scratch size, so that SCRATCH_EN stays set.
+pub const MIN_SCRATCH_BYTES: u32 = 4;
 /// The argument buffer's constant-buffer id.
 const CB1: u32 = 1;
 /// The setup buffer's constant-buffer id.
@@ -257,7 +259,7 @@ pub(crate) fn enter_catalyst(
             ),
         });
     }
-    let layout = catalyst_layout(func, None, if scratch { SCRATCH_PLACEHOLDER } else { 0 })?;
+    let layout = catalyst_layout(func, None, if scratch { MIN_SCRATCH_BYTES } else { 0 })?;
     let mut used = BTreeSet::new();
     used_builtins(&func.body, &mut used);
     // The scratch descriptor's temp comes before the wave offset's: the allocator finds
