@@ -213,15 +213,34 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
         let divergent_loops: Vec<bool> = (0..cfg.loops.len())
             .map(|l| uniformity.is_divergent_loop(gpuabi_ir::cfg::LoopId(l as u32)))
             .collect();
-        let (mut mf, mut how) = isel::Isel::run(opts, func, &uniform, &cfg, &divergent_loops)?;
-        mir::validate(&mf).map_err(internal("instruction selection"))?;
-        control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
-        mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
-        mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
-        insert_exec_mask::insert(&mut mf, opts.wave).map_err(internal("exec-mask insertion"))?;
-        mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
-        mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
-        let (regs, stats) = allocate(&mut mf, opts)?;
+        // Under `catalyst` scratch changes the user data and registers, so a kernel whose
+        // VGPRs must spill is compiled again with scratch (see `entry::catalyst`).
+        let mut scratch = opts.entry == Entry::Catalyst && entry::catalyst::has_stack_arrays(func);
+        let (mut mf, mut how, regs, stats) = loop {
+            let (mut mf, how) =
+                isel::Isel::run(opts, func, &uniform, &cfg, &divergent_loops, scratch)?;
+            mir::validate(&mf).map_err(internal("instruction selection"))?;
+            control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
+            mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
+            mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
+            insert_exec_mask::insert(&mut mf, opts.wave)
+                .map_err(internal("exec-mask insertion"))?;
+            mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
+            mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
+            match allocate(&mut mf, opts)? {
+                Some((regs, stats)) => break (mf, how, regs, stats),
+                None if !scratch => scratch = true,
+                None => {
+                    return Err(CodegenError::Internal {
+                        pass: "register allocation",
+                        message: format!(
+                            "kernel `{}`: VGPRs spill without scratch buffer registers",
+                            func.name
+                        ),
+                    })
+                }
+            }
+        };
         mir::validate(&mf).map_err(internal("spilling"))?;
         mir::validate_cfg(&mf, true).map_err(internal("spilling"))?;
         ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
@@ -244,8 +263,30 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
                 d.next_free_sgpr = u32::from(stats.sgprs.max(1));
             }
             KernelEntry::Catalyst(layout) => {
-                **layout =
-                    entry::catalyst::catalyst_layout(func, Some((stats.sgprs, stats.vgprs)))?;
+                let scratch_bytes = if scratch {
+                    stats.scratch_bytes.max(entry::catalyst::MIN_SCRATCH_BYTES)
+                } else {
+                    0
+                };
+                let full = entry::catalyst::catalyst_layout(
+                    func,
+                    Some((stats.sgprs, stats.vgprs)),
+                    scratch_bytes,
+                )?;
+                // The entry read the registers of a layout with a placeholder scratch size.
+                if full.userdata != layout.userdata
+                    || full.regs.scratch_offset_sgpr != layout.regs.scratch_offset_sgpr
+                {
+                    return Err(CodegenError::Internal {
+                        pass: "emission",
+                        message: format!(
+                            "kernel `{}`: the Catalyst layout with {scratch_bytes} scratch bytes \
+                             moves the user data the entry reads",
+                            func.name
+                        ),
+                    });
+                }
+                **layout = full;
             }
         }
         kernels.push(Kernel {
@@ -261,20 +302,21 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
     Ok(Compiled { program, kernels })
 }
 
+/// The register of every temp (`None`: unallocated) and the function's figures.
+type Allocation = (Vec<Option<u16>>, FunctionStats);
+
 /// Allocates VGPRs, then SGPRs, spilling until both fit; SGPRs spill into VGPR lanes
 /// reserved at the top of the VGPR budget, so a round that needs more of them starts the
-/// VGPRs again with a smaller budget.
-fn allocate(
-    mf: &mut mir::Function,
-    opts: &Options,
-) -> Result<(Vec<Option<u16>>, FunctionStats), CodegenError> {
+/// VGPRs again with a smaller budget. `None`: VGPRs must spill but the entry set up no
+/// scratch buffer registers (a `catalyst` entry compiled without scratch).
+fn allocate(mf: &mut mir::Function, opts: &Options) -> Result<Option<Allocation>, CodegenError> {
     let mut slots = spill::Slots::default();
     let mut reserve = 0u16;
     let mut spilled = [0usize; 2];
     let buffer = scratch_regs(mf);
     for _ in 0..64 {
         let vlimit = opts.max_vgprs.saturating_sub(reserve);
-        let vregs = rounds(
+        let Some(vregs) = rounds(
             mf,
             RegFile::Vgpr,
             vlimit,
@@ -282,8 +324,11 @@ fn allocate(
             opts,
             buffer,
             &mut spilled[0],
-        )?;
-        let sregs = rounds(
+        )?
+        else {
+            return Ok(None);
+        };
+        let Some(sregs) = rounds(
             mf,
             RegFile::Sgpr,
             opts.max_sgprs,
@@ -291,7 +336,10 @@ fn allocate(
             opts,
             buffer,
             &mut spilled[1],
-        )?;
+        )?
+        else {
+            return Ok(None);
+        };
         let need = slots.sgpr_spill_vgprs(opts.wave);
         if need > reserve {
             reserve = need;
@@ -329,7 +377,7 @@ fn allocate(
             scratch_bytes: mf.stack_bytes.next_multiple_of(8) + slots.vgpr_bytes,
             ..FunctionStats::default()
         };
-        return Ok((regs, stats));
+        return Ok(Some((regs, stats)));
     }
     Err(CodegenError::Registers {
         function: mf.name.clone(),
@@ -362,20 +410,17 @@ fn rounds(
     opts: &Options,
     buffer: Option<scratch::BufferRegs>,
     spilled: &mut usize,
-) -> Result<Vec<Option<u16>>, CodegenError> {
+) -> Result<Option<Vec<Option<u16>>>, CodegenError> {
     for _ in 0..256 {
         match register_allocation::allocate(mf, file, limit) {
-            Outcome::Assigned(r) => return Ok(r),
-            Outcome::Spill(victims) if file == RegFile::Vgpr && opts.entry == Entry::Catalyst => {
-                return Err(CodegenError::Registers {
-                    function: mf.name.clone(),
-                    what: format!(
-                        "{} values do not fit in {limit} VGPRs and spilling them needs scratch \
-                         memory: {}",
-                        victims.len(),
-                        entry::catalyst::NO_SCRATCH
-                    ),
-                });
+            Outcome::Assigned(r) => return Ok(Some(r)),
+            Outcome::Spill(_)
+                if file == RegFile::Vgpr
+                    && buffer.is_none()
+                    && scratch::uses_buffer(opts.target)
+                    && opts.entry == Entry::Catalyst =>
+            {
+                return Ok(None);
             }
             Outcome::Spill(victims) => {
                 *spilled += victims.len();

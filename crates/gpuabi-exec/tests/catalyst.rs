@@ -1,11 +1,11 @@
 //! Kernels compiled for the `catalyst` entry leave the buffers the interpreter leaves:
 //! every launch value in a 2-D dispatch with a global offset and partial waves, pointer
 //! arguments with offsets into their buffers, one UAV (immediate descriptor) and several
-//! (UAV table); and what the entry cannot run is refused with a reason.
+//! (UAV table); stack arrays and VGPR spills in the scratch buffer of the internal global
+//! table; and what the entry cannot run is refused with a reason.
 
 use gpuabi_amdgpu::Target;
 use gpuabi_catalyst::userdata::DataClass;
-use gpuabi_codegen::entry::catalyst::NO_SCRATCH;
 use gpuabi_codegen::{Compiled, Entry, KernelEntry, Options};
 use gpuabi_exec::ExecError;
 use gpuabi_ir::interp::{Dispatch, Limits, Memory, Program};
@@ -24,8 +24,12 @@ fn options() -> Options {
 }
 
 fn compile(source: &str) -> Compiled {
+    compile_with(source, &options())
+}
+
+fn compile_with(source: &str, opts: &Options) -> Compiled {
     let module = gpuabi_ir::parse(source).expect("test kernels parse");
-    gpuabi_codegen::compile(&module, &options()).expect("test kernels compile")
+    gpuabi_codegen::compile(&module, opts).expect("test kernels compile")
 }
 
 /// Named buffers and their contents.
@@ -33,6 +37,18 @@ type Buffers = Vec<(String, Vec<u8>)>;
 
 /// Runs `kernel` in the interpreter and compiled; returns both runs' buffers.
 fn both(
+    source: &str,
+    kernel: &str,
+    d: &Dispatch,
+    args: &[Arg],
+    buffers: &[(&str, Vec<u8>)],
+) -> (Buffers, Result<Buffers, ExecError>) {
+    both_with(&options(), source, kernel, d, args, buffers)
+}
+
+/// [`both`], compiled with `opts`.
+fn both_with(
+    opts: &Options,
     source: &str,
     kernel: &str,
     d: &Dispatch,
@@ -57,7 +73,7 @@ fn both(
         .iter()
         .map(|(n, d)| (n.to_string(), d.clone()))
         .collect();
-    let compiled = gpuabi_codegen::compile(&module, &options()).expect("test kernels compile");
+    let compiled = gpuabi_codegen::compile(&module, opts).expect("test kernels compile");
     let out = gpuabi_exec::run(
         &compiled,
         kernel,
@@ -284,32 +300,73 @@ fn a_pointer_into_no_buffer_is_refused() {
     }
 }
 
-#[test]
-fn what_needs_scratch_or_is_no_opencl_argument_is_refused() {
-    let compile_err = |src: &str, opts: &Options| {
-        let module = gpuabi_ir::parse(src).expect("parses");
-        gpuabi_codegen::compile(&module, opts)
-            .expect_err("refused")
-            .to_string()
-    };
-    let stack = "
-fn @s(%out: ptr uniform) kernel {
-  %a = alloca 16
-  %v = sload i32 %a, 0
-  store i32 %v, %out
-  ret
+/// The Catalyst layout of the only kernel of `c`.
+fn layout_of(c: &Compiled) -> &gpuabi_catalyst::KernelLayout {
+    match &c.kernels[0].entry {
+        KernelEntry::Catalyst(l) => l,
+        other => panic!("{other:?}"),
+    }
 }
-";
-    let e = compile_err(stack, &options());
-    assert!(e.contains(NO_SCRATCH) && e.contains("stack array"), "{e}");
 
-    let flag = "fn @b(%c: i1 uniform, %out: ptr uniform) kernel {\n  ret\n}\n";
-    let e = compile_err(flag, &options());
-    assert!(e.contains("`%c`") && e.contains("i1"), "{e}");
+/// Checks that `layout` has scratch as the ABI describes it: the internal global table
+/// pointer in the user data, a wave offset SGPR, SCRATCH_EN (PGM_RSRC2 bit 0) and the
+/// SCRATCH_BUFFERS note in dwords.
+fn assert_scratch_layout(layout: &gpuabi_catalyst::KernelLayout, bytes: u32) {
+    assert!(
+        layout
+            .userdata
+            .iter()
+            .any(|e| e.class == DataClass::PTR_INTERNAL_GLOBAL_TABLE && e.reg_size == 2),
+        "{:?}",
+        layout.userdata
+    );
+    assert!(layout.regs.scratch_offset_sgpr.is_some());
+    assert_eq!(layout.regs.pgm_rsrc2 & 1, 1, "SCRATCH_EN");
+    assert_eq!(layout.notes.scratch_dwords, bytes.div_ceil(4));
+}
 
+#[test]
+fn stack_arrays_live_in_the_scratch_buffer_per_lane() {
+    let src = include_str!("../../../examples/prefix_stack.gsir");
+    let c = compile(src);
+    // One 32-byte array (8-byte aligned frame): 32 bytes per lane.
+    assert_eq!(c.kernels[0].stats.scratch_bytes, 32);
+    assert_scratch_layout(layout_of(&c), 32);
+    let d = Dispatch {
+        global_size: [192, 1, 1],
+        group_size: [64, 1, 1],
+        global_offset: [0, 0, 0],
+        work_dim: 1,
+    };
+    let n = 150u32;
+    let (expected, actual) = both(
+        src,
+        "prefix_stack",
+        &d,
+        &[Arg::Buffer("out", 0), Arg::Bits(u64::from(n))],
+        &[("out", vec![0xa5u8; 192 * 4])],
+    );
+    let actual = actual.expect("runs");
+    assert_same(&expected, &actual);
+    // By hand: the array is [i, 3i, 0, 0, 0, 0, 0, i + 7]; out[i] = a[i mod 8] + 3i.
+    let out = &actual.iter().find(|(b, _)| b == "out").expect("out").1;
+    for i in 0..192u32 {
+        let a = [i, 3 * i, 0, 0, 0, 0, 0, i + 7];
+        let want = if i < n {
+            a[(i % 8) as usize] + 3 * i
+        } else {
+            0xa5a5_a5a5
+        };
+        let got = u32::from_le_bytes(out[4 * i as usize..][..4].try_into().unwrap());
+        assert_eq!(got, want, "out[{i}]");
+    }
+}
+
+#[test]
+fn vgpr_spills_go_to_the_scratch_buffer() {
     // Eight values loaded per lane and summed only at the end do not fit in 4 VGPRs.
     let mut wide = String::from(
-        "fn @w(%x: ptr uniform) kernel {\n  %i = global_id 0\n  %o = mul i32 %i, 32\n",
+        "fn @w(%x: ptr uniform, %out: ptr uniform) kernel {\n  %i = global_id 0\n  %o = mul i32 %i, 32\n",
     );
     for k in 0..8 {
         wide.push_str(&format!(
@@ -321,15 +378,60 @@ fn @s(%out: ptr uniform) kernel {
     for k in 2..8 {
         wide.push_str(&format!("  %s{} = add i32 %s{}, %v{k}\n", k - 1, k - 2));
     }
-    wide.push_str("  store i32 %s6, %x\n  ret\n}\n");
+    wide.push_str("  %b = mul i32 %i, 4\n  %q = ptradd %out, %b\n  store i32 %s6, %q\n  ret\n}\n");
     let tight = Options {
         max_vgprs: 4,
         ..options()
     };
-    let e = compile_err(&wide, &tight);
-    assert!(e.contains(NO_SCRATCH) && e.contains("VGPRs"), "{e}");
-    // The same kernel compiles with the VGPRs it needs.
-    assert!(gpuabi_codegen::compile(&gpuabi_ir::parse(&wide).unwrap(), &options()).is_ok());
+    // Without the limit nothing spills and no scratch is set up.
+    let roomy = compile(&wide);
+    assert_eq!(roomy.kernels[0].stats.scratch_bytes, 0);
+    assert!(layout_of(&roomy).regs.scratch_offset_sgpr.is_none());
+    let c = compile_with(&wide, &tight);
+    let stats = &c.kernels[0].stats;
+    assert!(
+        stats.vgpr_spills > 0 && stats.scratch_bytes > 0,
+        "{stats:?}"
+    );
+    assert_scratch_layout(layout_of(&c), stats.scratch_bytes);
+    let d = Dispatch {
+        global_size: [128, 1, 1],
+        group_size: [64, 1, 1],
+        global_offset: [0, 0, 0],
+        work_dim: 1,
+    };
+    let x: Vec<u8> = (0..128 * 8u32)
+        .flat_map(|v| (v * 7 + 1).to_le_bytes())
+        .collect();
+    let (expected, actual) = both_with(
+        &tight,
+        &wide,
+        "w",
+        &d,
+        &[Arg::Buffer("x", 0), Arg::Buffer("out", 0)],
+        &[("x", x), ("out", vec![0u8; 128 * 4])],
+    );
+    let actual = actual.expect("runs");
+    assert_same(&expected, &actual);
+    // By hand: out[i] = sum over k < 8 of (7 (8i + k) + 1) = 448 i + 204.
+    let out = &actual.iter().find(|(b, _)| b == "out").expect("out").1;
+    for i in 0..128u32 {
+        let got = u32::from_le_bytes(out[4 * i as usize..][..4].try_into().unwrap());
+        assert_eq!(got, 448 * i + 204, "out[{i}]");
+    }
+}
+
+#[test]
+fn what_is_no_opencl_argument_or_not_gcn_is_refused() {
+    let compile_err = |src: &str, opts: &Options| {
+        let module = gpuabi_ir::parse(src).expect("parses");
+        gpuabi_codegen::compile(&module, opts)
+            .expect_err("refused")
+            .to_string()
+    };
+    let flag = "fn @b(%c: i1 uniform, %out: ptr uniform) kernel {\n  ret\n}\n";
+    let e = compile_err(flag, &options());
+    assert!(e.contains("`%c`") && e.contains("i1"), "{e}");
 
     let e = compile_err(
         LAUNCH,

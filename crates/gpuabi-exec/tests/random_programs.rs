@@ -2,17 +2,13 @@
 //! entry ABI, normally and under tight register limits, the compiled code in the simulator
 //! leaves exactly the buffers the interpreter leaves.
 //!
-//! The `catalyst` entry has no scratch memory yet: its programs are generated without
-//! stack arrays, and those it refuses for VGPR spills are counted and reported, not
-//! compared; any other refusal fails.
+//! Every configuration, `catalyst` included, runs programs with stack arrays and, under
+//! tight limits, VGPR and SGPR spills; every program must compile and agree.
 //!
 //! The default budget runs under `cargo test`; a longer run:
 //! `GPUABI_RANDOM_PROGRAMS=5000 cargo test --release -p gpuabi-exec --test random_programs`.
 
-use std::collections::BTreeMap;
-
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_codegen::entry::catalyst::NO_SCRATCH;
 use gpuabi_codegen::{Entry, Options};
 use gpuabi_fuzz::program::{generate, GenConfig};
 use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
@@ -24,15 +20,9 @@ fn programs() -> u64 {
         .unwrap_or(200)
 }
 
-/// What became of one program.
-enum Checked {
-    /// Both runs left the same buffers.
-    Agreed,
-    /// The entry ABI cannot run it (scratch under `catalyst`), for this reason.
-    Skipped(&'static str),
-}
-
-fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<Checked, String> {
+/// Compiles and runs one program; when both runs left the same buffers, whether it uses
+/// scratch (stack arrays or VGPR spills) and whether its VGPRs spill.
+fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), String> {
     let p = generate(seed, config);
     let module = gpuabi_ir::parse(&p.source).map_err(|e| format!("{e:?}"))?;
     let address = |name: &str| {
@@ -53,18 +43,9 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<Checked, Strin
     let limits = IrLimits::default();
     let expected = gpuabi_exec::interpret(&module, &p.kernel, &d, &args, &p.buffers, &limits)
         .map_err(|e| e.to_string())?;
-    let compiled = match gpuabi_codegen::compile(&module, opts) {
-        Ok(c) => c,
-        Err(e) if opts.entry == Entry::Catalyst && e.to_string().contains(NO_SCRATCH) => {
-            let why = if e.to_string().contains("stack array") {
-                "stack arrays"
-            } else {
-                "VGPR spills"
-            };
-            return Ok(Checked::Skipped(why));
-        }
-        Err(e) => return Err(e.to_string()),
-    };
+    let compiled = gpuabi_codegen::compile(&module, opts).map_err(|e| e.to_string())?;
+    let scratch = compiled.kernels.iter().any(|k| k.stats.scratch_bytes > 0);
+    let spills = compiled.kernels.iter().any(|k| k.stats.vgpr_spills > 0);
     let out = gpuabi_exec::run(
         &compiled,
         &p.kernel,
@@ -80,7 +61,7 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<Checked, Strin
             diff.buffer, diff.offset, diff.expected, diff.actual
         ));
     }
-    Ok(Checked::Agreed)
+    Ok((scratch, spills))
 }
 
 fn targets() -> Vec<(Target, WaveSize, Entry)> {
@@ -102,26 +83,21 @@ fn run_all(tight: bool) {
         let mut opts = Options::new(target);
         opts.wave = wave;
         opts.entry = entry;
-        // Stack arrays always need scratch, which `catalyst` has not: its programs have
-        // none, and its tight run limits SGPRs only (they spill into VGPR lanes), since
-        // VGPR spills need scratch too.
-        let catalyst = entry == Entry::Catalyst;
-        let config = GenConfig {
-            stack_arrays: !catalyst,
-            ..GenConfig::default()
-        };
+        let config = GenConfig::default();
         if tight {
-            if !catalyst {
-                opts.max_vgprs = 24;
-            }
+            opts.max_vgprs = 24;
             opts.max_sgprs = 32;
         }
-        let mut agreed = 0;
-        let mut skipped: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut agreed = 0u64;
+        let mut with_scratch = 0u64;
+        let mut with_spills = 0u64;
         for seed in 0..n {
             match check(seed, &config, &opts) {
-                Ok(Checked::Agreed) => agreed += 1,
-                Ok(Checked::Skipped(why)) => *skipped.entry(why).or_default() += 1,
+                Ok((scratch, spills)) => {
+                    agreed += 1;
+                    with_scratch += u64::from(scratch);
+                    with_spills += u64::from(spills);
+                }
                 Err(e) => failures.push(format!(
                     "{} {wave} {} seed {seed}: {e}",
                     target.name(),
@@ -136,17 +112,26 @@ fn run_all(tight: bool) {
                 entry.name()
             ));
         }
-        let skips: u64 = skipped.values().sum();
-        let why: Vec<String> = skipped
-            .iter()
-            .map(|(w, k)| format!("{k} for {w}"))
-            .collect();
+        // Scratch must be exercised, not only allowed.
+        if with_scratch == 0 && n >= 20 {
+            failures.push(format!(
+                "{} {wave} {}: no program used scratch",
+                target.name(),
+                entry.name()
+            ));
+        }
+        if tight && with_spills == 0 && n >= 20 {
+            failures.push(format!(
+                "{} {wave} {}: no program spilled VGPRs under the tight limits",
+                target.name(),
+                entry.name()
+            ));
+        }
         report.push(format!(
-            "{} {wave} {}: {agreed} agreed, {} differ, {skips} skipped for want of scratch ({})",
+            "{} {wave} {}: {agreed}/{n} agreed ({with_scratch} with scratch, {with_spills} \
+             with VGPR spills)",
             target.name(),
             entry.name(),
-            n - agreed - skips,
-            why.join(", ")
         ));
     }
     eprintln!("{}", report.join("\n"));

@@ -7,8 +7,16 @@
 //! Decisions where the spec is silent: a global pointer argument's cb1 value is 0 (the byte
 //! offset into the buffer its UAV descriptor covers, which is the whole buffer); cb0 dwords
 //! the spec does not document stay 0; TG_SIZE, when enabled, holds the number of waves in
-//! the work-group; images, samplers, counters, structures, local pointers and scratch are
-//! not supported and give an error naming the argument or user-data entry.
+//! the work-group; images, samplers, counters, structures and local pointers are not
+//! supported and give an error naming the argument or user-data entry.
+//!
+//! Scratch (a layout with a scratch size): `PTR_INTERNAL_GLOBAL_TABLE` points to a table
+//! of two 16-byte entries whose entry 1 is the scratch buffer descriptor (entry 0 is
+//! zero). As under the HSA dispatch's private segment buffer, the descriptor is swizzled
+//! (element size 4, index stride 64, ADD_TID_ENABLE) over one global buffer
+//! ([`SCRATCH_BUFFER`]) with a slice of bytes-per-lane × 64 for every wave of the dispatch,
+//! its `num_records` is the bytes per lane (the SCRATCH_BUFFERS note's dwords × 4), and
+//! the scratch wave offset SGPR holds the byte offset of the wave's slice.
 
 use std::collections::BTreeMap;
 
@@ -25,6 +33,7 @@ use gpuabi_layout::reg::{RegFile, RegRange};
 pub use crate::dispatch::{ArgValue, NdRange};
 use crate::dispatch::{LaneValues, WaveSetup};
 use crate::exec::memory::Descriptor;
+use crate::limits::MAX_SCRATCH_BYTES_PER_LANE;
 use crate::memory::Memory;
 
 /// A Catalyst dispatch that cannot be set up.
@@ -150,6 +159,16 @@ impl From<&BinaryKernel> for KernelAbi {
 
 /// Name of the buffer holding cb1 (the argument buffer) that [`dispatch`] adds.
 pub const CB1_BUFFER: &str = "cb1";
+
+/// Name of the buffer backing the scratch memory of every wave that [`dispatch`] adds
+/// for a kernel with a scratch buffer.
+pub const SCRATCH_BUFFER: &str = "scratch";
+
+/// Bytes of one entry of the internal global table (a 4-dword buffer descriptor).
+const INTERNAL_TABLE_ENTRY: usize = 16;
+/// Element size of the scratch descriptor's swizzled addressing (4 bytes, as AMD's
+/// runtime sets up private memory).
+const SCRATCH_ELEMENT_SIZE: u32 = 4;
 
 /// Wave size of the Catalyst ABI: GCN runs wave64.
 pub const CATALYST_WAVE: usize = 64;
@@ -385,6 +404,47 @@ pub fn dispatch_kernel(
         raw_descriptor(cb0_base, CB0_DWORDS * 4),
         raw_descriptor(cb1_base, cb1_len),
     ];
+    let wave_offset_sgpr = layout
+        .regs
+        .scratch_offset_sgpr
+        .as_deref()
+        .map(reg)
+        .transpose()?;
+    let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
+    let waves_per_group = group_items.div_ceil(CATALYST_WAVE);
+    // The driver sizes scratch from the SCRATCH_BUFFERS note (dwords per work-item).
+    let per_lane = layout.notes.scratch_dwords.saturating_mul(4);
+    let wave_slice = u64::from(per_lane) * CATALYST_WAVE as u64;
+    let scratch_base = if wave_offset_sgpr.is_some() {
+        if per_lane > MAX_SCRATCH_BYTES_PER_LANE {
+            return Err(CatalystError::Memory(format!(
+                "kernel `{}` needs {per_lane} scratch bytes per work-item, more than the \
+                 simulator's scratch limit of {MAX_SCRATCH_BYTES_PER_LANE}",
+                layout.kernel
+            )));
+        }
+        let waves = u64::from(groups[0])
+            * u64::from(groups[1])
+            * u64::from(groups[2])
+            * waves_per_group as u64;
+        let bytes = wave_slice.saturating_mul(waves);
+        // Wave offsets are 32-bit SGPRs; checked before anything is allocated.
+        let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
+        if bytes > u64::from(u32::MAX) || used.saturating_add(bytes) > global_limit {
+            return Err(CatalystError::Memory(format!(
+                "the scratch memory of {waves} waves of {wave_slice} bytes exceeds the global \
+                 memory limit of {global_limit} bytes or the 4 GiB that 32-bit wave offsets reach"
+            )));
+        }
+        add(
+            memory,
+            SCRATCH_BUFFER,
+            vec![0; bytes as usize],
+            global_limit,
+        )?
+    } else {
+        0
+    };
     // Unbound UAV ids (the dummy uavid) get an empty range: every access is out of range.
     let uav = |id: u32| uavs.get(&id).copied().unwrap_or(raw_descriptor(0, 0));
 
@@ -417,6 +477,22 @@ pub fn dispatch_kernel(
                 let base = add(memory, "uav_table", dwords_to_bytes(&table), global_limit)?;
                 vec![base as u32, (base >> 32) as u32]
             }
+            DataClass::PTR_INTERNAL_GLOBAL_TABLE if wave_offset_sgpr.is_some() => {
+                let mut table = vec![0u8; 2 * INTERNAL_TABLE_ENTRY];
+                let rsrc = Descriptor {
+                    base: scratch_base,
+                    stride: 0,
+                    num_records: per_lane,
+                    swizzle: true,
+                    add_tid: true,
+                    index_stride: CATALYST_WAVE as u32,
+                    element_size: SCRATCH_ELEMENT_SIZE,
+                }
+                .encode();
+                table[INTERNAL_TABLE_ENTRY..].copy_from_slice(&dwords_to_bytes(&rsrc));
+                let base = add(memory, "internal_global_table", table, global_limit)?;
+                vec![base as u32, (base >> 32) as u32]
+            }
             other => {
                 return Err(CatalystError::Unsupported(format!(
                     "user data {other} (s{}) is not supported by the simulator",
@@ -436,11 +512,6 @@ pub fn dispatch_kernel(
             sgprs.push((e.reg_start as u16 + k as u16, v));
         }
     }
-    if layout.regs.scratch_offset_sgpr.is_some() {
-        return Err(CatalystError::Unsupported(
-            "kernels with a scratch buffer are not supported by the simulator".into(),
-        ));
-    }
     let group_regs: Vec<(usize, RegRange)> = layout
         .group_dims()
         .iter()
@@ -454,16 +525,19 @@ pub fn dispatch_kernel(
         .map(|r| reg(r))
         .collect::<Result<_, _>>()?;
     let tg_size = layout.regs.tg_size_sgpr.as_deref().map(reg).transpose()?;
-    for r in group_regs.iter().map(|(_, r)| r).chain(tg_size.iter()) {
+    for r in group_regs
+        .iter()
+        .map(|(_, r)| r)
+        .chain(tg_size.iter())
+        .chain(wave_offset_sgpr.iter())
+    {
         if r.file() != RegFile::Sgpr {
             return Err(CatalystError::Unsupported(format!(
-                "group register {r} is not an SGPR"
+                "group or scratch register {r} is not an SGPR"
             )));
         }
     }
 
-    let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
-    let waves_per_group = group_items.div_ceil(CATALYST_WAVE);
     let mut setups = Vec::new();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
@@ -479,6 +553,12 @@ pub fn dispatch_kernel(
                     }
                     if let Some(r) = tg_size {
                         s.sgprs.push((r.first.num, waves_per_group as u32));
+                    }
+                    if let Some(r) = wave_offset_sgpr {
+                        // Bounded by the 32-bit check when the scratch was allocated.
+                        let wave_index = setups.len() as u64;
+                        s.sgprs
+                            .push((r.first.num, (wave_index * wave_slice) as u32));
                     }
                     let first = w * CATALYST_WAVE;
                     let lanes = (group_items - first).min(CATALYST_WAVE);

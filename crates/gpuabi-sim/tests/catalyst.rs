@@ -95,3 +95,63 @@ fn bad_dispatches_are_reported() {
     let e = dispatch(&l, &nd(128, 64, 0), &bad, &mut m, 1 << 20).unwrap_err();
     assert!(e.to_string().contains("no such argument"), "{e}");
 }
+
+#[test]
+fn scratch_comes_as_a_swizzled_descriptor_in_the_internal_global_table() {
+    let kernel = select_kernel(parse_kernels(CL).unwrap(), None).unwrap();
+    let opts = Options {
+        device: Device::from_name("tonga").unwrap(),
+        dims: Some(Dims::parse("x").unwrap()),
+        // 10 bytes: SCRATCH_BUFFERS = 3 dwords, 12 bytes per work-item.
+        scratch_bytes: 10,
+        ..Options::default()
+    };
+    let l = layout(&kernel, &opts).unwrap();
+    let table = l
+        .userdata
+        .iter()
+        .find(|e| e.class == gpuabi_catalyst::userdata::DataClass::PTR_INTERNAL_GLOBAL_TABLE)
+        .expect("scratch gives the internal global table pointer");
+    let wave_offset: u16 = l.regs.scratch_offset_sgpr.as_deref().unwrap()[1..]
+        .parse()
+        .unwrap();
+    let mut m = gpuabi_sim::memory::Memory::default();
+    m.add("out", vec![0; 4 * 256], 1 << 20).unwrap();
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("out".into())),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+    ]);
+    // 2 work-groups of 96 items: 4 waves.
+    let setups = dispatch(&l, &nd(192, 96, 0), &args, &mut m, 1 << 20).unwrap();
+    assert_eq!(setups.len(), 4);
+    let scratch = m.find("scratch").expect("scratch buffer");
+    // 4 waves × 64 lanes × 12 bytes.
+    assert_eq!(scratch.data.len(), 4 * 64 * 12);
+    let base = scratch.base;
+    for (w, s) in setups.iter().enumerate() {
+        let sgpr = |n: u16| s.sgprs.iter().find(|(r, _)| *r == n).map(|(_, v)| *v);
+        // Each wave's slice follows the previous one: 64 lanes × 12 bytes.
+        assert_eq!(sgpr(wave_offset), Some(w as u32 * 768), "wave {w}");
+        let lo = sgpr(table.reg_start as u16).unwrap();
+        let hi = sgpr(table.reg_start as u16 + 1).unwrap();
+        let t = u64::from(lo) | u64::from(hi) << 32;
+        // Entry 1 (bytes 16..32) holds the descriptor; fields per AMD's GCN3 ISA manual,
+        // "Buffer Resource": dword 1 bits 0-15 base[47:32], bits 16-29 stride, bit 31
+        // SWIZZLE_ENABLE; dword 2 NUM_RECORDS; dword 3 bits 19-20 ELEMENT_SIZE (1 = 4
+        // bytes), bits 21-22 INDEX_STRIDE (3 = 64), bit 23 ADD_TID_ENABLE.
+        let d: Vec<u32> = (0..4)
+            .map(|k| m.read_u32(t + 16 + 4 * k).unwrap())
+            .collect();
+        assert_eq!(d[0], base as u32);
+        assert_eq!(d[1] & 0xffff, (base >> 32) as u32);
+        assert_eq!((d[1] >> 16) & 0x3fff, 0, "stride");
+        assert_eq!(d[1] >> 31, 1, "swizzle");
+        assert_eq!(d[2], 12, "bytes per lane");
+        assert_eq!((d[3] >> 19) & 3, 1, "element size 4");
+        assert_eq!((d[3] >> 21) & 3, 3, "index stride 64");
+        assert_eq!((d[3] >> 23) & 1, 1, "ADD_TID_ENABLE");
+        // Entry 0 is zero.
+        assert!((0..4).all(|k| m.read_u32(t + 4 * k) == Some(0)));
+    }
+}

@@ -117,3 +117,67 @@ fn catalyst_is_gfx8_only() {
     assert!(e.contains("catalyst") && e.contains("gfx8"), "{e}");
     assert!(repo().join("examples/saxpy.gsir").exists());
 }
+
+#[test]
+fn a_stack_array_runs_under_catalyst_in_the_scratch_buffer() {
+    let run = gpuabi(&[
+        "run",
+        "examples/prefix_stack.gsir",
+        "--grid",
+        "192",
+        "--group",
+        "64",
+        "--buffer",
+        "out=1K",
+        "--arg",
+        "out=out",
+        "--arg",
+        "n=150",
+        "--target",
+        "gfx8",
+        "--entry",
+        "catalyst",
+        "--compare",
+        "--dump",
+        "out:u32",
+    ]);
+    assert!(run.success(), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("every buffer is identical"),
+        "{}",
+        run.stderr
+    );
+    // By hand: work-item i's array is [i, 3i, 0, 0, 0, 0, 0, i + 7] and it stores
+    // a[i mod 8] + 3i: 0, 6, 6, 9, 12, 15, 18, 35 for i = 0..7; i = 15 gives 22 + 45.
+    let values: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(_, v)| v))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert_eq!(values[..8], ["0", "6", "6", "9", "12", "15", "18", "35"]);
+    assert_eq!(values[15], "67");
+    // Beyond n the buffer keeps its zeros.
+    assert_eq!(values[150], "0");
+
+    // The layout in the comment block has the scratch parts of the ABI.
+    let out = ok(&[
+        "compile",
+        "examples/prefix_stack.gsir",
+        "--target",
+        "gfx8",
+        "--entry",
+        "catalyst",
+    ]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "PTR_INTERNAL_GLOBAL_TABLE",
+        "scratch wave offset",
+        // Entry 1 of the internal global table, 16 bytes per entry.
+        "s_load_dwordx4 s[",
+        "], 16",
+        "buffer_store_dword",
+    ] {
+        assert!(words.contains(want), "missing `{want}`:\n{out}");
+    }
+}

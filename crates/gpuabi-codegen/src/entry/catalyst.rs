@@ -27,9 +27,18 @@
 //!   `global_id d` = group id × local size + global offset + local id, as AMD-compiled
 //!   code forms it: OpenCL's `get_global_id` includes the global offset on this ABI, as
 //!   the IR's `global_id` does.
-//! * No scratch: the simulator's Catalyst dispatch does not set up a scratch buffer (it
-//!   comes through `PTR_INTERNAL_GLOBAL_TABLE` and a wave offset SGPR), so a kernel with
-//!   stack arrays is refused here and one whose VGPRs spill is refused by the allocator.
+//! * Scratch: a kernel with stack arrays is laid out with a scratch buffer from the start;
+//!   one without is compiled without, and compiled again with a scratch buffer when its
+//!   VGPRs do not fit and must spill (the scratch registers are then reserved before
+//!   allocation starts, as under `hsa`). With scratch, the layout engine's `amd` policy
+//!   appends `PTR_INTERNAL_GLOBAL_TABLE` as the last table pointer and the scratch wave
+//!   offset follows the group ids and TG_SIZE; the entry loads the scratch buffer
+//!   descriptor from entry 1 of that table ([`INTERNAL_TABLE_ENTRY`] bytes per entry) and
+//!   addresses private memory with `buffer_*` instructions on it, with the wave offset as
+//!   `soffset`, as the `hsa` entry does with the private segment buffer. The descriptor is
+//!   the swizzled per-lane one AMD's runtime sets up (ADD_TID_ENABLE, element size 4,
+//!   index stride 64). The layout's scratch size is the kernel's per-lane bytes (stack
+//!   arrays and spill slots), at least 4 when scratch is enabled.
 
 use std::collections::BTreeSet;
 
@@ -49,6 +58,7 @@ use super::{opcode_of, used_builtins, Launch};
 use crate::error::CodegenError;
 use crate::isel::{dword, imm, Isel, Val};
 use crate::mir::{MInst, MOp, Opnd, Pseudo, Temp};
+use crate::scratch::BufferRegs;
 
 /// The GCN 1.2 device of the catalyst crate that `gfx8` kernels are laid out for (Tonga,
 /// the `gfx8` of the machine model).
@@ -60,6 +70,15 @@ const UAV_TABLE_ENTRY: u32 = 32;
 const CB_TABLE_ENTRY: u32 = 16;
 /// The largest immediate byte offset of a GCN 1.2 scalar load (20 bits).
 const SMEM_MAX_OFFSET: u32 = 0xf_ffff;
+/// Bytes of one entry of the internal global table (a 4-dword buffer descriptor).
+pub const INTERNAL_TABLE_ENTRY: u32 = 16;
+/// The internal global table's entry holding the scratch buffer descriptor.
+pub const SCRATCH_TABLE_ENTRY: u32 = 1;
+/// Scratch bytes per lane of a kernel compiled with scratch, at least: the layout is
+/// given this while the entry is selected, before the kernel's own count is known (any
+/// nonzero size gives the same user data and registers), and a kernel whose frame turns
+/// out empty still gets a nonzero scratch size, so that SCRATCH_EN stays set.
+pub const MIN_SCRATCH_BYTES: u32 = 4;
 /// The argument buffer's constant-buffer id.
 const CB1: u32 = 1;
 /// The setup buffer's constant-buffer id.
@@ -153,10 +172,11 @@ fn dims_of(used: &BTreeSet<(u8, usize)>) -> (Dims, bool) {
 }
 
 /// The Catalyst layout of `func`; `regs` gives the SGPR and VGPR counts once the
-/// registers are allocated.
+/// registers are allocated, `scratch_bytes` the per-lane scratch size (0: no scratch).
 pub fn catalyst_layout(
     func: &ir::Function,
     regs: Option<(u16, u16)>,
+    scratch_bytes: u32,
 ) -> Result<KernelLayout, CodegenError> {
     let kernel = catalyst_kernel(func)?;
     let mut used = BTreeSet::new();
@@ -168,6 +188,7 @@ pub fn catalyst_layout(
         dims: Some(dims),
         userdata: UserDataPolicy::Amd,
         setup_buffer_used: cb0,
+        scratch_bytes,
         ..Options::default()
     };
     let layout_error = |e: gpuabi_catalyst::LayoutError| CodegenError::Unsupported {
@@ -185,6 +206,11 @@ pub fn catalyst_layout(
     gpuabi_catalyst::layout(&kernel, &opts).map_err(layout_error)
 }
 
+/// Whether `func` has stack arrays, which need scratch memory from the start.
+pub fn has_stack_arrays(func: &ir::Function) -> bool {
+    first_alloca(&func.body).is_some()
+}
+
 /// The first stack array of a region.
 fn first_alloca(r: &Region) -> Option<Span> {
     r.instrs.iter().find_map(|i| match &i.kind {
@@ -199,18 +225,18 @@ fn first_alloca(r: &Region) -> Option<Span> {
     })
 }
 
-/// Why a kernel that needs scratch memory is not compiled under the catalyst entry.
-pub const NO_SCRATCH: &str = "the catalyst entry does not set up scratch memory yet (the \
-     simulator's Catalyst dispatch has no scratch buffer)";
-
 fn reg(name: &str) -> Result<RegRange, String> {
     name.parse::<RegRange>()
         .map_err(|e| format!("register `{name}` of the Catalyst layout: {e}"))
 }
 
 /// Emits the entry of `func` under the `catalyst` ABI into the current (entry) block and
-/// returns where everything is, with the layout the dispatcher fills.
-pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout), CodegenError> {
+/// returns where everything is, with the layout the dispatcher fills; `scratch` says
+/// whether the kernel is laid out with a scratch buffer.
+pub(crate) fn enter_catalyst(
+    s: &mut Isel<'_>,
+    scratch: bool,
+) -> Result<(Launch, KernelLayout), CodegenError> {
     let func = s.func;
     let unsupported = |what: String| CodegenError::Unsupported {
         function: func.name.clone(),
@@ -224,17 +250,21 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
             s.target().name()
         )));
     }
-    if let Some(span) = first_alloca(&func.body) {
-        return Err(CodegenError::Unsupported {
-            function: func.name.clone(),
-            start: span.start,
-            end: span.end,
-            what: format!("a stack array needs scratch memory: {NO_SCRATCH}"),
+    if let (false, Some(span)) = (scratch, first_alloca(&func.body)) {
+        return Err(CodegenError::Internal {
+            pass: "instruction selection",
+            message: format!(
+                "kernel `{}`: the stack array at bytes {}..{} is compiled without scratch",
+                func.name, span.start, span.end
+            ),
         });
     }
-    let layout = catalyst_layout(func, None)?;
+    let layout = catalyst_layout(func, None, if scratch { MIN_SCRATCH_BYTES } else { 0 })?;
     let mut used = BTreeSet::new();
     used_builtins(&func.body, &mut used);
+    // The scratch descriptor's temp comes before the wave offset's: the allocator finds
+    // the two as the first unspillable SGPR temps, in that order.
+    let scratch_rsrc = scratch.then(|| s.stemp(4));
 
     // Take the user data the code reads, the group ids and the local ids into temps with
     // one parallel copy.
@@ -253,6 +283,7 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
     let mut uavs: Vec<(u32, Temp)> = Vec::new();
     let mut cb_table = None;
     let mut uav_table = None;
+    let mut internal_table = None;
     for e in &layout.userdata {
         let r = RegRange::new(RegFile::Sgpr, e.reg_start as u16, e.reg_size as u16);
         match (e.class, e.reg_size) {
@@ -260,6 +291,9 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
             (DataClass::IMM_UAV, 4) => uavs.push((e.api_slot, into(s, r, &mut copy))),
             (DataClass::PTR_CONST_BUFFER_TABLE, 2) => cb_table = Some(into(s, r, &mut copy)),
             (DataClass::PTR_UAV_TABLE, 2) => uav_table = Some(into(s, r, &mut copy)),
+            (DataClass::PTR_INTERNAL_GLOBAL_TABLE, 2) => {
+                internal_table = Some(into(s, r, &mut copy))
+            }
             (class, n) => {
                 return Err(unsupported(format!(
                     "user data {class} in {n} SGPRs from s{} is not read by the catalyst entry",
@@ -275,17 +309,55 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
     for (d, name) in group_dims.iter().zip(&layout.regs.group_id_sgprs) {
         gid[*d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut copy));
     }
+    let wave_offset = match &layout.regs.scratch_offset_sgpr {
+        Some(name) => Some(into(s, reg(name).map_err(&unsupported)?, &mut copy)),
+        None => None,
+    };
+    // The local ids are taken after the scratch descriptor is loaded: a VGPR spill stores
+    // through it, and spill code follows the definition of the value it spills.
+    let mut vcopy: Vec<Opnd> = Vec::new();
     let mut lid: [Option<Temp>; 3] = [None; 3];
     for (d, name) in layout.regs.local_id_vgprs.iter().enumerate() {
-        lid[d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut copy));
+        lid[d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut vcopy));
     }
-    s.push(MInst {
-        op: MOp::Pseudo(Pseudo::ParallelCopy),
-        opnds: copy.into_iter().collect(),
-        mods: Default::default(),
-        e64: false,
-        origin: s.origin,
-    });
+    let parallel_copy = |s: &mut Isel<'_>, copy: Vec<Opnd>| {
+        if !copy.is_empty() {
+            s.push(MInst {
+                op: MOp::Pseudo(Pseudo::ParallelCopy),
+                opnds: copy.into_iter().collect(),
+                mods: Default::default(),
+                e64: false,
+                origin: s.origin,
+            });
+        }
+    };
+    parallel_copy(s, copy);
+
+    let buffer = match (scratch_rsrc, internal_table, wave_offset) {
+        (None, _, _) => None,
+        (Some(rsrc), Some(table), Some(w)) => {
+            let off = smem_offset(s, SCRATCH_TABLE_ENTRY * INTERNAL_TABLE_ENTRY);
+            s.emit(
+                Opcode::SLoadDwordx4,
+                [Opnd::Temp(s.whole(rsrc)), Opnd::Temp(s.whole(table)), off],
+            );
+            s.wait_lgkm();
+            s.f.temps[rsrc.index()].no_spill = true;
+            s.f.temps[w.index()].no_spill = true;
+            Some(BufferRegs {
+                rsrc: s.whole(rsrc),
+                wave_offset: s.whole(w),
+            })
+        }
+        _ => {
+            return Err(unsupported(
+                "the Catalyst layout with scratch gives no internal global table pointer or \
+                 no scratch wave offset SGPR"
+                    .into(),
+            ))
+        }
+    };
+    parallel_copy(s, vcopy);
 
     // Descriptors in tables are loaded first.
     let mut wait = false;
@@ -499,7 +571,7 @@ pub(crate) fn enter_catalyst(s: &mut Isel<'_>) -> Result<(Launch, KernelLayout),
         Launch {
             params,
             builtins,
-            scratch: None,
+            scratch: buffer,
         },
         layout,
     ))

@@ -63,13 +63,14 @@ pub(crate) struct Isel<'a> {
 impl<'a> Isel<'a> {
     /// Compiles the kernel `func` to machine IR; also returns how it is entered.
     /// `cfg` is the function's CFG; `divergent_loops` says, per loop of it, whether it is
-    /// divergent.
+    /// divergent; `catalyst_scratch` whether a `catalyst` entry sets up scratch.
     pub(crate) fn run(
         opts: &'a Options,
         func: &'a ir::Function,
         uniform: &'a [bool],
         cfg: &gpuabi_ir::cfg::Cfg,
         divergent_loops: &[bool],
+        catalyst_scratch: bool,
     ) -> Result<(mir::Function, crate::KernelEntry), CodegenError> {
         let mut s = Isel {
             opts,
@@ -98,7 +99,7 @@ impl<'a> Isel<'a> {
                 (launch, crate::KernelEntry::Hsa(k))
             }
             crate::Entry::Catalyst => {
-                let (launch, l) = crate::entry::catalyst::enter_catalyst(&mut s)?;
+                let (launch, l) = crate::entry::catalyst::enter_catalyst(&mut s, catalyst_scratch)?;
                 (launch, crate::KernelEntry::Catalyst(Box::new(l)))
             }
         };

@@ -75,8 +75,8 @@ pub struct GenConfig {
     pub max_burst: usize,
     /// Whether `fsin`, `fcos`, `fexp2` and `flog2` are used.
     pub transcendentals: bool,
-    /// Whether the kernel has stack arrays (`alloca`, `sload`, `sstore`); entry ABIs
-    /// without scratch memory run programs without them.
+    /// Whether the kernel has stack arrays (`alloca`, `sload`, `sstore`), for a consumer
+    /// without scratch memory.
     pub stack_arrays: bool,
     /// Whether calls are generated. Not supported yet: must be false. (A callee will be
     /// written by its own `Builder`, which holds one function's scopes and budget; function
