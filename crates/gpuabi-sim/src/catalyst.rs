@@ -94,6 +94,8 @@ pub struct KernelAbi {
     pub cb0: Vec<Cb0Field>,
     /// Enabled dimensions.
     pub dims: Dims,
+    /// Scratch dwords per work-item (the SCRATCH_BUFFERS CAL note).
+    pub scratch_dwords: u32,
 }
 
 impl KernelAbi {
@@ -128,6 +130,7 @@ impl From<&KernelLayout> for KernelAbi {
             regs: l.regs.clone(),
             cb0: l.cb0.clone(),
             dims: l.dims,
+            scratch_dwords: l.notes.scratch_dwords,
         }
     }
 }
@@ -153,6 +156,7 @@ impl From<&BinaryKernel> for KernelAbi {
             regs: k.regs.clone(),
             cb0: k.cb0.clone(),
             dims: k.dims,
+            scratch_dwords: k.notes.scratch_dwords,
         }
     }
 }
@@ -413,7 +417,7 @@ pub fn dispatch_kernel(
     let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
     let waves_per_group = group_items.div_ceil(CATALYST_WAVE);
     // The driver sizes scratch from the SCRATCH_BUFFERS note (dwords per work-item).
-    let per_lane = layout.notes.scratch_dwords.saturating_mul(4);
+    let per_lane = layout.scratch_dwords.saturating_mul(4);
     let wave_slice = u64::from(per_lane) * CATALYST_WAVE as u64;
     let scratch_base = if wave_offset_sgpr.is_some() {
         if per_lane > MAX_SCRATCH_BYTES_PER_LANE {
