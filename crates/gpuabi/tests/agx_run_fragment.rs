@@ -568,3 +568,94 @@ fn run_vertex_stats_count_the_prolog() {
     assert!(p["memory_read_bytes"].as_u64().unwrap() > 0, "{p}");
     assert_eq!(p["tile_write_bytes"], 0);
 }
+
+/// Four 16-byte targets fill the 64 bytes of a sample; render targets 4 and 5 spill.
+const SPILL_KEY: &str = r#"
+[[rt]]
+format = "R32G32B32A32_UINT"
+[[rt]]
+format = "R32G32B32A32_UINT"
+[[rt]]
+format = "R32G32B32A32_UINT"
+[[rt]]
+format = "R32G32B32A32_UINT"
+[[rt]]
+format = "R8G8B8A8_UNORM"
+[rt.blend]
+rgb_src = "src_alpha"
+rgb_dst = "one_minus_src_alpha"
+alpha_src = "one"
+alpha_dst = "one_minus_src_alpha"
+[[rt]]
+format = "R16G16_UINT"
+"#;
+
+#[test]
+fn spilled_targets_blend_and_store_through_their_images() {
+    let dir = common::scratch("agx-frag-spill");
+    let key = write(&dir, "key.toml", SPILL_KEY);
+    // Away from the window's corner, so that the image rows and columns before the tile
+    // are skipped by the epilog's addressing.
+    let draw = write(
+        &dir,
+        "draw.toml",
+        "width = 2\nheight = 1\norigin = [3, 1]\n\
+         [[clear]]\nrt = 0\nbytes = \"0102030405060708090a0b0c0d0e0f10\"\n\
+         [[clear]]\nrt = 4\nbytes = \"204080ff\"\n",
+    );
+    // Location 4 (r20…r23) and 5 (r24, r25); the other locations are 0.
+    let outputs = write(
+        &dir,
+        "outputs.json",
+        r#"{"pixels": [
+            {"x": 0, "y": 0, "registers": {"r20": "0x3f800000", "r21": "0x0", "r22": "0x3f000000", "r23": "0x3e800000", "r24": "0x12345", "r25": "0x7"}},
+            {"x": 1, "y": 0, "registers": {"r20": "0x0", "r21": "0x0", "r22": "0x0", "r23": "0x3f800000", "r24": "0x1", "r25": "0x2"}}
+        ]}"#,
+    );
+    let v = json(&[
+        "agx",
+        "run",
+        "fragment",
+        "--key",
+        &key,
+        "--outputs",
+        &outputs,
+        "--draw",
+        &draw,
+        "--format",
+        "json",
+    ]);
+    assert!(v["violations"].as_array().unwrap().is_empty(), "{v}");
+    let rt = |x: usize, i: usize| v["pixels"][x]["rt"][i].as_str().unwrap().to_string();
+    // "Over" with source alpha 0.25 on the clear (0x20, 0x40, 0x80, 0xff), by hand:
+    // r = 0.25·255 + 0.75·32 = 87.75 → 0x58, g = 0.75·64 = 48 → 0x30,
+    // b = 0.25·0.5·255 + 0.75·128 = 127.875 → 0x80, a = 0.25 + 0.75·1 = 1 → 0xff.
+    assert_eq!(rt(0, 4), "583080ff");
+    // Opaque black over anything is itself.
+    assert_eq!(rt(1, 4), "000000ff");
+    // R16G16_UINT clamps 0x12345 to 0xffff; channels are little-endian 16-bit words.
+    assert_eq!(rt(0, 5), "ffff0700");
+    assert_eq!(rt(1, 5), "01000200");
+    // The tile's targets take the zeros of their locations.
+    assert_eq!(rt(0, 0), "0".repeat(32));
+    // A clear of a spilled target has the image's pixel size.
+    let bad = write(
+        &dir,
+        "bad.toml",
+        "width = 2\nheight = 1\n[[clear]]\nrt = 5\nbytes = \"010203\"\n",
+    );
+    fails_naming(
+        &[
+            "agx",
+            "run",
+            "fragment",
+            "--key",
+            &key,
+            "--outputs",
+            &outputs,
+            "--draw",
+            &bad,
+        ],
+        "bad.toml: clear (rt 5): bytes: 3 bytes (expected 4",
+    );
+}

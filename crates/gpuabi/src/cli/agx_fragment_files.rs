@@ -4,7 +4,8 @@
 //! tile's window position, default `[0, 0]`), `blend_constant = [r, g, b, a]` (default the
 //! key's, else zeros), `stipple` (32 row words of the polygon stipple, default all ones),
 //! `[[clear]]` tables with `rt` (default the table's index) and `bytes` (one pixel of the
-//! render target as stored, hex, filling every pixel and sample), and `[[varying]]`
+//! render target as stored, hex, filling every pixel and sample; for a spilled target one
+//! pixel of its memory image), and `[[varying]]`
 //! tables with `cf` (coefficient register) and `plane = [a, b, c]`.
 //!
 //! OUTPUTS.json (`--outputs`, instead of a main shader): `{"pixels": [{"x", "y", "sample",

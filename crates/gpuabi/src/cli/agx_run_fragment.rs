@@ -8,10 +8,19 @@
 //! otherwise.
 //!
 //! The uniforms are filled as the driver fills the ABI's fragment halves: the
-//! render-target heap (`u0_u1`, zeroed descriptors: spilled targets are not run), the
+//! render-target heap (`u0_u1`), the
 //! blend constant (`u2`…`u5`) and the root descriptor (`u6_u7`), a record with the
 //! fragment-invocation counter's and the stipple pattern's addresses as the fragment
 //! prolog reads them.
+//!
+//! Spilled render targets (those past the tile buffer, see `gpuabi_agx::spill`) get the
+//! descriptors and memory images `spill_bindings` describes, on a framebuffer that spans
+//! the window from `(0, 0)` to the tile's far corner (the epilog addresses images by window
+//! position); only the rows the tile covers are backed by memory. A `[[clear]]` of a
+//! spilled target fills the tile's pixels of its image, and the output gives a spilled
+//! target's bytes as its image stores them. `--png` reads render target 0 from the tile:
+//! the tile buffer places targets in index order and render target 0 (at most 16 bytes a
+//! sample) always fits, so it is never spilled.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -24,6 +33,7 @@ use gpuabi_agx::epilog::{fragment_epilog, EpilogKey};
 use gpuabi_agx::fs_prolog::{fragment_prolog, ROOT_POLYGON_STIPPLE, ROOT_PS_INVOCATIONS};
 use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::prolog::register_use;
+use gpuabi_agx::spill::{spill_bindings, SpilledImage};
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
 use gpuabi_agx_isa::{assemble, Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
@@ -70,8 +80,12 @@ pub struct RunFragmentArgs {
     stats: bool,
 }
 
-/// Address of the render-target heap (zeroed descriptors).
+/// Address of the render-target heap.
 const HEAP: u64 = 0x4000;
+/// Address from which the images of spilled render targets are placed.
+const IMAGES: u64 = 0x10_0000;
+/// Most bytes of memory the spilled targets' images of one run may take.
+const MAX_IMAGE_BYTES: u64 = 64 << 20;
 /// Bytes of the heap: a texture and a PBE descriptor of 24 bytes for each of 8 targets.
 const HEAP_BYTES: usize = 8 * 2 * 24;
 /// Address of the root descriptor record.
@@ -128,6 +142,23 @@ fn written_halves(ins: &gpuabi_agx_isa::Instruction) -> Vec<u16> {
     out
 }
 
+/// The memory of a spilled render target's image that the run backs: the rows of the
+/// tile, from the window's left edge.
+struct ImageMemory {
+    image: SpilledImage,
+    /// Address of the first backed row.
+    address: u64,
+    bytes: Vec<u8>,
+}
+
+impl ImageMemory {
+    /// Byte offset in `bytes` of the tile's pixel (`x`, `y`).
+    fn offset(&self, x: u32, y: u32, origin_x: u32) -> usize {
+        (u64::from(y) * self.image.stride
+            + u64::from(origin_x + x) * u64::from(self.image.bytes_per_pixel)) as usize
+    }
+}
+
 struct Sample {
     x: u32,
     y: u32,
@@ -159,6 +190,43 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
     let layout = tilebuffer_layout(&formats, key.samples).map_err(|e| anyhow!("{kname}: {e}"))?;
     let mut frag = Fragment::new(draw.width, draw.height, samples, layout.sample_size_bytes)
         .map_err(|e| anyhow!("{dname}: width, height: {e}"))?;
+    let spilled = layout
+        .render_targets
+        .iter()
+        .any(|p| p.offset_bytes.is_none());
+    // Without spilled targets the heap stays zero, whatever the window position.
+    let (heap, spilled_images) = if spilled {
+        let b = spill_bindings(
+            &key,
+            draw.origin[0].saturating_add(draw.width),
+            draw.origin[1].saturating_add(draw.height),
+            HEAP,
+            IMAGES,
+        )
+        .map_err(|e| {
+            anyhow!("{dname}: origin, width, height: {e} (the spilled render targets of {kname})")
+        })?;
+        (b.heap, b.images)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let mut images: Vec<ImageMemory> = Vec::new();
+    for image in &spilled_images {
+        let bytes = image.stride * u64::from(draw.height);
+        let total = images.iter().map(|m| m.bytes.len() as u64).sum::<u64>() + bytes;
+        if total > MAX_IMAGE_BYTES {
+            bail!(
+                "{dname}: origin: the images of the spilled render targets of {kname} would \
+                 take {total} bytes (at most {MAX_IMAGE_BYTES}; rows are as wide as the \
+                 window up to the tile's right edge)"
+            );
+        }
+        images.push(ImageMemory {
+            image: image.clone(),
+            address: image.address + image.stride * u64::from(draw.origin[1]),
+            bytes: vec![0; bytes as usize],
+        });
+    }
 
     // Parts.
     let epilog = match &a.epilog {
@@ -242,6 +310,22 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
 
     // The tile: cleared render targets and coefficient registers.
     for (rt, bytes) in &draw.clears {
+        if let Some(m) = images.iter_mut().find(|m| usize::from(m.image.rt) == *rt) {
+            let size = m.image.bytes_per_pixel as usize;
+            if bytes.len() != size {
+                bail!(
+                    "{dname}: clear (rt {rt}): bytes: {} bytes (expected {size}, one pixel of the spilled render target's image)",
+                    bytes.len()
+                );
+            }
+            for y in 0..draw.height {
+                for x in 0..draw.width {
+                    let at = m.offset(x, y, draw.origin[0]);
+                    m.bytes[at..at + size].copy_from_slice(bytes);
+                }
+            }
+            continue;
+        }
         let (_, offset, size) = placement(&layout, *rt).ok_or_else(|| {
             anyhow!("{dname}: clear: render target {rt} is not bound in the tile of {kname}")
         })?;
@@ -295,9 +379,19 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         },
         Region {
             address: HEAP,
-            bytes: vec![0; HEAP_BYTES],
+            bytes: {
+                let mut heap = heap.clone();
+                heap.resize(heap.len().max(HEAP_BYTES), 0);
+                heap
+            },
         },
     ];
+    // The images follow the four regions above, in the order of `images`.
+    const FIRST_IMAGE_REGION: usize = 4;
+    base.memory.extend(images.iter().map(|m| Region {
+        address: m.address,
+        bytes: m.bytes.clone(),
+    }));
     base.set_uniform(u32::from(FUNI_EMRT_HEAP.first_half), 64, HEAP)?;
     let blend = draw
         .blend_constant
@@ -461,6 +555,18 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                 let idx = f.sample_index(x, y, s);
                 let rt = (0..key.rts.len())
                     .map(|i| {
+                        if let Some(k) = images.iter().position(|m| usize::from(m.image.rt) == i) {
+                            let m = &images[k];
+                            let region = st.memory.get(FIRST_IMAGE_REGION + k)?;
+                            let at = m.offset(x, y, draw.origin[0]);
+                            let size = m.image.bytes_per_pixel as usize;
+                            return Some(
+                                region.bytes[at..at + size]
+                                    .iter()
+                                    .map(|b| format!("{b:02x}"))
+                                    .collect::<String>(),
+                            );
+                        }
                         let (_, offset, size) = placement(&layout, i)?;
                         let at = f.byte(x, y, s, offset, size)?;
                         Some(
