@@ -19,9 +19,7 @@ use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
 use gpuabi_agx::prolog::register_use;
 use toml::{Table, Value};
 
-use super::agx_prolog::{
-    check_keys, get_bool, get_str, get_u32, hex, reg_names, write_to, PrologFormat,
-};
+use super::agx_prolog::{check_keys, get_bool, get_str, get_u32, write_part, Part, PrologFormat};
 
 /// Flags of `agx epilog`.
 #[derive(Debug, Args)]
@@ -242,31 +240,22 @@ pub fn epilog(a: EpilogArgs) -> anyhow::Result<()> {
     let text = super::read_text(&a.key).with_context(|| format!("{name}: cannot read the file"))?;
     let key = parse_key(&name, &text)?;
     let epilog = fragment_epilog(&key).map_err(|e| anyhow!("{name}: {e}"))?;
-    let format = a.format.unwrap_or(if a.output.is_some() {
-        PrologFormat::Bin
-    } else {
-        PrologFormat::Asm
-    });
-    let out: Vec<u8> = match format {
-        PrologFormat::Asm => epilog.text.clone().into_bytes(),
-        PrologFormat::Bin => epilog.code.clone(),
-        PrologFormat::Json => {
-            let (reads, writes) = register_use(&epilog.code).map_err(|e| anyhow!("{e}"))?;
-            let gpr_halves = reads
-                .iter()
-                .chain(&writes)
-                .map(|h| h + 1)
-                .max()
-                .unwrap_or(0);
-            let v = serde_json::json!({
-                "code": hex(&epilog.code),
-                "text": epilog.text,
-                "gpr_halves": gpr_halves,
-                "reads": reg_names(&reads),
-                "writes": reg_names(&writes),
-            });
-            (serde_json::to_string_pretty(&v)? + "\n").into_bytes()
-        }
-    };
-    write_to(a.output.as_deref(), &out)
+    let (reads, writes) = register_use(&epilog.code).map_err(|e| anyhow!("{e}"))?;
+    let gpr_halves = reads
+        .iter()
+        .chain(&writes)
+        .map(|h| h + 1)
+        .max()
+        .unwrap_or(0);
+    write_part(
+        a.format,
+        a.output.as_deref(),
+        &Part {
+            code: &epilog.code,
+            text: &epilog.text,
+            gpr_halves,
+            reads: &reads,
+            writes: &writes,
+        },
+    )
 }

@@ -11,7 +11,7 @@ use clap::Args;
 use gpuabi_agx::fs_prolog::{fragment_prolog, FsPrologKey, ALL_SAMPLES};
 use toml::Table;
 
-use super::agx_prolog::{check_keys, get_bool, get_u32, hex, reg_names, write_to, PrologFormat};
+use super::agx_prolog::{check_keys, get_bool, get_u32, write_part, Part, PrologFormat};
 
 /// Flags of `agx fs-prolog`.
 #[derive(Debug, Args)]
@@ -64,24 +64,15 @@ pub fn fs_prolog(a: FsPrologArgs) -> anyhow::Result<()> {
     let text = super::read_text(&a.key).with_context(|| format!("{name}: cannot read the file"))?;
     let key = parse_key(&name, &text)?;
     let prolog = fragment_prolog(&key).map_err(|e| anyhow!("{name}: {e}"))?;
-    let format = a.format.unwrap_or(if a.output.is_some() {
-        PrologFormat::Bin
-    } else {
-        PrologFormat::Asm
-    });
-    let out: Vec<u8> = match format {
-        PrologFormat::Asm => prolog.text.clone().into_bytes(),
-        PrologFormat::Bin => prolog.code.clone(),
-        PrologFormat::Json => {
-            let v = serde_json::json!({
-                "code": hex(&prolog.code),
-                "text": prolog.text,
-                "gpr_halves": prolog.gpr_halves,
-                "reads": reg_names(&prolog.reads),
-                "writes": reg_names(&prolog.writes),
-            });
-            (serde_json::to_string_pretty(&v)? + "\n").into_bytes()
-        }
-    };
-    write_to(a.output.as_deref(), &out)
+    write_part(
+        a.format,
+        a.output.as_deref(),
+        &Part {
+            code: &prolog.code,
+            text: &prolog.text,
+            gpr_halves: prolog.gpr_halves,
+            reads: &prolog.reads,
+            writes: &prolog.writes,
+        },
+    )
 }

@@ -206,26 +206,60 @@ pub fn prolog(a: PrologArgs) -> anyhow::Result<()> {
     let text = super::read_text(&a.key).with_context(|| format!("{name}: cannot read the file"))?;
     let key = parse_key(&name, &text)?;
     let prolog = vertex_prolog(&key).map_err(|e| anyhow!("{name}: {e}"))?;
-    let format = a.format.unwrap_or(if a.output.is_some() {
+    write_part(
+        a.format,
+        a.output.as_deref(),
+        &Part {
+            code: &prolog.code,
+            text: &prolog.text,
+            gpr_halves: prolog.gpr_halves,
+            reads: &prolog.reads,
+            writes: &prolog.writes,
+        },
+    )
+}
+
+/// A generated AGX part as `agx prolog`, `epilog` and `fs-prolog` print it.
+pub(super) struct Part<'a> {
+    /// Machine code.
+    pub code: &'a [u8],
+    /// Its text, one instruction a line.
+    pub text: &'a str,
+    /// GPR count in 16-bit halves.
+    pub gpr_halves: u16,
+    /// Halves read.
+    pub reads: &'a [u16],
+    /// Halves written.
+    pub writes: &'a [u16],
+}
+
+/// Writes a part in `format` (default: bin with `-o`, asm without) to `output` or stdout;
+/// JSON gives the code, its text, the GPR count in halves and the registers read and written.
+pub(super) fn write_part(
+    format: Option<PrologFormat>,
+    output: Option<&Path>,
+    part: &Part<'_>,
+) -> anyhow::Result<()> {
+    let format = format.unwrap_or(if output.is_some() {
         PrologFormat::Bin
     } else {
         PrologFormat::Asm
     });
     let out: Vec<u8> = match format {
-        PrologFormat::Asm => prolog.text.clone().into_bytes(),
-        PrologFormat::Bin => prolog.code.clone(),
+        PrologFormat::Asm => part.text.as_bytes().to_vec(),
+        PrologFormat::Bin => part.code.to_vec(),
         PrologFormat::Json => {
             let v = serde_json::json!({
-                "code": hex(&prolog.code),
-                "text": prolog.text,
-                "gpr_halves": prolog.gpr_halves,
-                "reads": reg_names(&prolog.reads),
-                "writes": reg_names(&prolog.writes),
+                "code": hex(part.code),
+                "text": part.text,
+                "gpr_halves": part.gpr_halves,
+                "reads": reg_names(part.reads),
+                "writes": reg_names(part.writes),
             });
             (serde_json::to_string_pretty(&v)? + "\n").into_bytes()
         }
     };
-    write_to(a.output.as_deref(), &out)
+    write_to(output, &out)
 }
 
 pub(super) fn write_to(path: Option<&Path>, out: &[u8]) -> anyhow::Result<()> {
