@@ -6,7 +6,8 @@
 //! Per attribute slot `a` with components read, following its [`FetchPlan`]:
 //! 1. element index into `r7`: `r5` (vertex ID, base vertex included), or
 //!    `r6 / divisor + base_instance`, or `base_instance` for divisor 0. The division by a
-//!    constant is the Granlund–Montgomery multiply-high sequence (Hacker's Delight §10-8:
+//!    constant is the multiply-high sequence of Granlund and Montgomery ("Division by
+//!    Invariant Integers using Multiplication", PLDI 1994, figure 4.1):
 //!    `t = umulhi(n, m); q = (t + ((n − t) >> 1)) >> (l − 1)`, `l = ⌈log2 d⌉`,
 //!    `m = ⌊2^32 (2^l − d) / d⌋ + 1`), a shift for powers of two — Mesa leaves the
 //!    division to NIR's `nir_udiv_imm` lowering, which computes the same quotient;

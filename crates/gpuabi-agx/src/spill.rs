@@ -41,8 +41,8 @@ use crate::tilebuffer::{tilebuffer_layout, TileBufferError};
 
 /// Descriptor index of render target 0's texture descriptor.
 pub const RT_SPILL_BASE: u32 = 0;
-/// First uniform half of the 64-bit heap address.
-pub const HEAP_UNIFORM_HALF: u16 = 0;
+/// First uniform half of the 64-bit heap address: the ABI's render-target heap uniforms.
+pub const HEAP_UNIFORM_HALF: u16 = crate::abi::FUNI_EMRT_HEAP.first_half;
 
 /// First register of the pixel coordinates (x, y, layer).
 const COORD: u16 = 60;
