@@ -136,6 +136,18 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             if inst.is(Pseudo::ParallelCopy) {
                 let mut writes = Vec::new();
                 for pair in inst.opnds.chunks(2) {
+                    // A parameter register written for a call or a return holds no temp.
+                    if let Opnd::Fixed(gpuabi_amdgpu::Operand::Reg(range)) = &pair[0] {
+                        for reg in range.regs() {
+                            let limit = match reg.file {
+                                RegFile::Sgpr => sgprs,
+                                RegFile::Vgpr => vgprs,
+                            };
+                            if reg.num < limit {
+                                writes.push((index(reg.file, reg.num), Cell::Conflict));
+                            }
+                        }
+                    }
                     let Some(d) = pair[0].slice() else { continue };
                     let dr = regs[d.temp.index()]
                         .ok_or_else(|| format!("temp {} has no register", d.temp.0))?;
@@ -168,6 +180,27 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
                     state[at] = cell;
                 }
                 continue;
+            }
+            // A call: every register the callee's ABI does not preserve, and those of its
+            // parameters, hold nothing known after it.
+            if inst.is(Pseudo::Call) {
+                if let Some(Opnd::Fixed(gpuabi_amdgpu::Operand::Imm(gpuabi_amdgpu::Imm::Int(k)))) =
+                    inst.opnds.first()
+                {
+                    let conv = &f.calls[*k as usize].conv;
+                    for (file, limit) in [(RegFile::Sgpr, sgprs), (RegFile::Vgpr, vgprs)] {
+                        for r in 0..limit {
+                            let reg = gpuabi_layout::reg::Reg { file, num: r };
+                            let param = conv.assignment.params.iter().any(|p| {
+                                matches!(p.location, gpuabi_layout::aco::Location::Reg(x)
+                                    if x.regs().any(|y| y == reg))
+                            });
+                            if param || !conv.preserved.contains(reg) {
+                                state[index(file, r)] = Cell::Conflict;
+                            }
+                        }
+                    }
+                }
             }
             for d in &defs {
                 let info = f.info(d.temp);

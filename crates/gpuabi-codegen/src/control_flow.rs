@@ -77,7 +77,14 @@ fn successors(f: &Function, b: usize) -> Result<(Blocks, Blocks), String> {
             logical.push(block_opnd(last.opnds.first())?);
             linear.push(block_opnd(last.opnds.get(1))?);
         }
-        MOp::Pseudo(Pseudo::Return) => linear.push(block_opnd(last.opnds.first())?),
+        MOp::Pseudo(Pseudo::Return) => {
+            linear.push(block_opnd(last.opnds.first())?);
+            // In a called function the returning lanes' values meet at its exit block.
+            if let Some(Opnd::Block(exit)) = last.opnds.get(1) {
+                logical.push(*exit);
+            }
+        }
+        MOp::Pseudo(Pseudo::ReturnToCaller) => {}
         MOp::Pseudo(p) => return Err(format!("BB{b}: {p:?} is not a branch")),
     }
     Ok((logical, linear))

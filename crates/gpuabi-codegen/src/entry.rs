@@ -173,6 +173,10 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let target = s.target();
     let mut used = BTreeSet::new();
     used_builtins(&func.body, &mut used);
+    // The launch values called functions read travel as their hidden parameters.
+    for &(op, dim) in &s.ctx.abis.hidden {
+        used.insert((op as u8, dim as usize));
+    }
     let uses = |o: Op| used.iter().any(|(u, _)| *u == o as u8);
     let needs_gid = uses(Op::GroupId) || uses(Op::GlobalId);
     let max_dim = |ops: &[Op]| {
@@ -190,7 +194,8 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let lid_dims = max_dim(&[Op::LocalId, Op::GlobalId]) as u8;
 
     let mut desc = KernelDescriptor::new(target, s.wave());
-    let scratch_by_buffer = crate::scratch::uses_buffer(target);
+    // With calls, scratch is addressed from the call ABI's stack pointer (`scratch_*`).
+    let scratch_by_buffer = crate::scratch::uses_buffer(target) && !s.ctx.abis.any_calls;
     desc.user_sgpr_private_segment_buffer = scratch_by_buffer;
     desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer;
     desc.system_sgpr_workgroup_id_y = gid_dims >= 2;

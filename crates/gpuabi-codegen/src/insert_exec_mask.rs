@@ -170,6 +170,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
         .blocks
         .iter()
         .any(|b| b.insts.last().is_some_and(|i| i.is(Pseudo::Return)));
+    // (A called function's exit restores the lanes of its return mask.)
     let mut cx = Ctx {
         wave,
         stack: Vec::new(),
@@ -206,6 +207,14 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
             };
             let brk = Opnd::Temp(f.whole(brk));
             head.push(cx.inst(Opcode::SMovB64, [cx.exec(), brk], origin));
+        }
+        // A called function returns with the exec it was entered with: the lanes that
+        // returned early come back.
+        if kind.has(BlockKind::EXIT) && f.callee.is_some() {
+            if let Some(m) = cx.ret_mask {
+                let m = Opnd::Temp(f.whole(m));
+                head.push(cx.inst(Opcode::SOrB64, [cx.exec(), cx.exec(), m], origin));
+            }
         }
         let mut insts = std::mem::take(&mut f.blocks[b].insts);
         let phis = insts.iter().take_while(|i| i.is_phi()).count();
@@ -293,6 +302,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
                         tail.push(branch(Opcode::SBranch, lin, origin));
                     }
                 }
+                Pseudo::ReturnToCaller => tail.push(last),
                 other => return Err(format!("BB{b}: {other:?} is not a branch")),
             }
         }

@@ -24,11 +24,15 @@
 //! 10. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
 //! 11. emission of an `amdgpu::Program` ([`emit`]).
 //!
-//! Functions that call, or take function addresses, are not compiled yet: [`compile`]
-//! refuses them naming the call.
+//! Calls follow Mesa's ACO call ABIs ([`call_abi`]): every function a kernel reaches is
+//! compiled after the kernels, under its convention; its IR is first given the parameters
+//! the ABI adds ([`lower_call_abi`]); calls are `p_call` between two parallel copies;
+//! after allocation the frame becomes final and calls, saves and returns become machine
+//! code ([`lower_calls`]). Calls are compiled for the RDNA targets under the `hsa` entry.
 
 #![warn(missing_docs)]
 
+pub mod call_abi;
 pub mod check_ra;
 pub mod control_flow;
 pub mod emit;
@@ -37,6 +41,8 @@ pub mod error;
 pub mod insert_exec_mask;
 mod isel;
 pub mod liveness;
+mod lower_call_abi;
+pub mod lower_calls;
 pub mod lower_to_hw;
 pub mod mir;
 pub mod options;
@@ -46,11 +52,13 @@ pub mod spill;
 pub mod ssa_elimination;
 
 use gpuabi_amdgpu::Program;
-use gpuabi_ir::ir::{InstrKind, Region};
+use gpuabi_ir::ir::{FuncId, InstrKind, Region};
 use gpuabi_ir::Module;
+use gpuabi_layout::aco::Demand;
 use gpuabi_layout::reg::RegFile;
 use serde::Serialize;
 
+pub use call_abi::CallOptions;
 pub use error::CodegenError;
 pub use options::{Entry, Options};
 
@@ -95,6 +103,29 @@ pub struct Kernel {
     pub stats: FunctionStats,
 }
 
+/// One call in the compiled program: what the contract checker holds the callee to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallSiteInfo {
+    /// Index of the call's `s_swappc_b64` in the program's items.
+    pub item: usize,
+    /// The calling function.
+    pub caller: String,
+    /// The callee: a function, or `$sig` for an indirect call.
+    pub callee: String,
+    /// The callee's ABI.
+    pub abi: String,
+    /// Registers the callee must hand back unchanged: its ABI's preserved registers below
+    /// the limit, and the parameters it preserves explicitly (the return address
+    /// included; not the callee PCs, which carry the next callee, nor return values).
+    pub preserved: gpuabi_layout::reg::RegSet,
+    /// The stack-pointer register (also unchanged at the return).
+    pub stack_pointer: gpuabi_layout::reg::RegRange,
+    /// Bytes per lane of scratch parameters just below the callee's stack pointer.
+    pub scratch_param_bytes: u32,
+    /// Source span of the call.
+    pub origin: mir::Origin,
+}
+
 /// The result of compiling a module.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
@@ -102,6 +133,10 @@ pub struct Compiled {
     pub program: Program,
     /// The kernels.
     pub kernels: Vec<Kernel>,
+    /// Figures of every compiled function, kernels first.
+    pub functions: Vec<FunctionStats>,
+    /// Every call of the program, in program order.
+    pub calls: Vec<CallSiteInfo>,
 }
 
 impl Compiled {
@@ -138,27 +173,55 @@ impl Compiled {
     }
 }
 
-fn first_call(r: &Region) -> Option<gpuabi_ir::ir::Span> {
-    r.instrs.iter().find_map(|i| match &i.kind {
-        InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {
-            Some(i.span)
-        }
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => first_call(then_region).or_else(|| first_call(else_region)),
-        InstrKind::Loop { body, .. } => first_call(body),
-        _ => None,
-    })
-}
-
 fn internal(pass: &'static str) -> impl Fn(String) -> CodegenError {
     move |message| CodegenError::Internal { pass, message }
 }
 
-/// Compiles every kernel of `module`.
+/// Compiles every kernel of `module` and every function they reach, under the default
+/// call options.
 pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError> {
+    compile_with(module, opts, &CallOptions::default())
+}
+
+/// The functions to compile, kernels first, then the functions they reach (calls and
+/// function addresses), each list in module order.
+fn reachable(module: &Module) -> Vec<FuncId> {
+    fn visit(r: &Region, out: &mut Vec<bool>) {
+        for i in &r.instrs {
+            match &i.kind {
+                InstrKind::Call { callee, .. } => out[callee.index()] = true,
+                InstrKind::FuncAddr { func } => out[func.index()] = true,
+                InstrKind::If {
+                    then_region,
+                    else_region,
+                    ..
+                } => {
+                    visit(then_region, out);
+                    visit(else_region, out);
+                }
+                InstrKind::Loop { body, .. } => visit(body, out),
+                _ => {}
+            }
+        }
+    }
+    let n = module.functions.len();
+    let mut seen: Vec<bool> = module.functions.iter().map(|f| f.attrs.kernel).collect();
+    let mut done = vec![false; n];
+    while let Some(next) = (0..n).find(|&i| seen[i] && !done[i]) {
+        done[next] = true;
+        visit(&module.functions[next].body, &mut seen);
+    }
+    let kernels = (0..n).filter(|&i| module.functions[i].attrs.kernel);
+    let callees = (0..n).filter(|&i| seen[i] && !module.functions[i].attrs.kernel);
+    kernels.chain(callees).map(|i| FuncId(i as u32)).collect()
+}
+
+/// Compiles every kernel of `module` and every function they reach, with call options.
+pub fn compile_with(
+    module: &Module,
+    opts: &Options,
+    call_opts: &CallOptions,
+) -> Result<Compiled, CodegenError> {
     if !gpuabi_amdgpu::MODELLED_TARGETS.contains(&opts.target) {
         return Err(CodegenError::Options(format!(
             "{} has no instruction encodings in the machine model; compile for gfx8, gfx1030 or gfx1100",
@@ -172,138 +235,278 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
             opts.wave
         )));
     }
-    let catalyst_opts;
-    let opts = if opts.entry == Entry::Catalyst {
+    let mut opts = *opts;
+    if opts.entry == Entry::Catalyst {
         if opts.target != gpuabi_amdgpu::Target::Gfx8 {
             return Err(CodegenError::Options(format!(
                 "the catalyst entry is GCN only: compile for gfx8, not {}",
                 opts.target.name()
             )));
         }
-        catalyst_opts = Options {
-            max_sgprs: opts.max_sgprs.min(entry::catalyst::max_sgprs()),
-            ..*opts
-        };
-        &catalyst_opts
-    } else {
-        opts
-    };
-    gpuabi_ir::verify(module).map_err(|e| CodegenError::Verify(e.to_string()))?;
-    for f in &module.functions {
-        if let Some(span) = first_call(&f.body) {
-            return Err(CodegenError::Unsupported {
-                function: f.name.clone(),
-                start: span.start,
-                end: span.end,
-                what: "calls and function addresses are not compiled yet".into(),
-            });
-        }
+        opts.max_sgprs = opts.max_sgprs.min(entry::catalyst::max_sgprs());
     }
+    gpuabi_ir::verify(module).map_err(|e| CodegenError::Verify(e.to_string()))?;
+    let abis = call_abi::ModuleAbis::new(
+        module,
+        opts.target,
+        opts.wave,
+        Demand::new(opts.max_sgprs, opts.max_vgprs),
+        call_opts,
+    )?;
+    if abis.any_calls {
+        if opts.entry != Entry::Hsa || !scratch_by_sgpr(opts.target) {
+            return Err(CodegenError::Options(format!(
+                "calls are compiled for gfx1030 and gfx1100 under the hsa entry, not {} under {}",
+                opts.target.name(),
+                opts.entry.name()
+            )));
+        }
+        // One register limit for every function and every ABI (see `call_abi`).
+        opts.max_sgprs = abis.limit.sgpr;
+        opts.max_vgprs = abis.limit.vgpr;
+    }
+    let order = reachable(module);
+    let mut position = vec![usize::MAX; module.functions.len()];
+    for (p, f) in order.iter().enumerate() {
+        position[f.index()] = p;
+    }
+    let ctx = call_abi::ModuleCtx {
+        module,
+        abis,
+        position,
+    };
     let mut program = Program::new(opts.target, opts.wave);
     program.push(gpuabi_amdgpu::Item::Directive(
         gpuabi_amdgpu::program::Directive::Text,
     ));
     let mut kernels = Vec::new();
-    for func in module.functions.iter().filter(|f| f.attrs.kernel) {
-        let uniformity = gpuabi_ir::uniformity::analyze(module, func);
-        let uniform: Vec<bool> = (0..func.values.len())
-            .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))
-            .collect();
-        let cfg = gpuabi_ir::cfg::Cfg::build(func);
-        let divergent_loops: Vec<bool> = (0..cfg.loops.len())
-            .map(|l| uniformity.is_divergent_loop(gpuabi_ir::cfg::LoopId(l as u32)))
-            .collect();
-        // Under `catalyst` scratch changes the user data and registers, so a kernel whose
-        // VGPRs must spill is compiled again with scratch (see `entry::catalyst`).
-        let mut scratch = opts.entry == Entry::Catalyst && entry::catalyst::has_stack_arrays(func);
-        let (mut mf, mut how, regs, stats) = loop {
-            let (mut mf, how) =
-                isel::Isel::run(opts, func, &uniform, &cfg, &divergent_loops, scratch)?;
-            mir::validate(&mf).map_err(internal("instruction selection"))?;
-            control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
-            mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
-            mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
-            insert_exec_mask::insert(&mut mf, opts.wave)
-                .map_err(internal("exec-mask insertion"))?;
-            mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
-            mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
-            match allocate(&mut mf, opts)? {
-                Some((regs, stats)) => break (mf, how, regs, stats),
-                None if !scratch => scratch = true,
-                None => {
-                    return Err(CodegenError::Internal {
-                        pass: "register allocation",
-                        message: format!(
-                            "kernel `{}`: VGPRs spill without scratch buffer registers",
-                            func.name
-                        ),
-                    })
-                }
-            }
-        };
-        mir::validate(&mf).map_err(internal("spilling"))?;
-        mir::validate_cfg(&mf, true).map_err(internal("spilling"))?;
-        ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
-        mir::validate(&mf).map_err(internal("SSA elimination"))?;
-        spill::lower(&mut mf, opts.target, opts.wave);
-        check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
-            .map_err(internal("register allocation"))?;
-        let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
-        let count = emit::emit(&mut program, &func.name, &blocks);
-        let stats = FunctionStats {
-            name: func.name.clone(),
-            instructions: count,
-            ..stats
-        };
-        match &mut how {
-            KernelEntry::Hsa(hsa) => {
-                let d = &mut hsa.descriptor;
-                d.private_segment_fixed_size = stats.scratch_bytes;
-                d.next_free_vgpr = u32::from(stats.vgprs.max(1));
-                d.next_free_sgpr = u32::from(stats.sgprs.max(1));
-            }
-            KernelEntry::Catalyst(layout) => {
-                let scratch_bytes = if scratch {
-                    stats.scratch_bytes.max(entry::catalyst::MIN_SCRATCH_BYTES)
-                } else {
-                    0
-                };
-                let full = entry::catalyst::catalyst_layout(
-                    func,
-                    Some((stats.sgprs, stats.vgprs)),
-                    scratch_bytes,
-                )?;
-                // The entry read the registers of a layout with a placeholder scratch size.
-                if full.userdata != layout.userdata
-                    || full.regs.scratch_offset_sgpr != layout.regs.scratch_offset_sgpr
-                {
-                    return Err(CodegenError::Internal {
-                        pass: "emission",
-                        message: format!(
-                            "kernel `{}`: the Catalyst layout with {scratch_bytes} scratch bytes \
-                             moves the user data the entry reads",
-                            func.name
-                        ),
-                    });
-                }
-                **layout = full;
-            }
+    let mut functions = Vec::new();
+    let mut calls = Vec::new();
+    for &fid in &order {
+        let func = &module.functions[fid.index()];
+        let first_item = program.items.len();
+        let (how, stats, sites) = compile_function(&mut program, &ctx, fid, &opts)?;
+        // The calls of the function, in program order, at their `s_swappc_b64`.
+        let swappcs = program.items[first_item..]
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| {
+                matches!(&it.item, gpuabi_amdgpu::Item::Inst(i) if i.op == gpuabi_amdgpu::Opcode::SSwappcB64)
+            })
+            .map(|(i, _)| first_item + i);
+        for (item, site) in swappcs.zip(sites) {
+            calls.push(CallSiteInfo { item, ..site });
         }
-        kernels.push(Kernel {
-            name: func.name.clone(),
-            entry: how,
-            stats,
-        });
+        functions.push(stats.clone());
+        if let Some(how) = how {
+            kernels.push(Kernel {
+                name: func.name.clone(),
+                entry: how,
+                stats,
+            });
+        }
     }
     program.validate().map_err(|e| CodegenError::Internal {
         pass: "emission",
         message: e.to_string(),
     })?;
-    Ok(Compiled { program, kernels })
+    Ok(Compiled {
+        program,
+        kernels,
+        functions,
+        calls,
+    })
 }
 
-/// The register of every temp (`None`: unallocated) and the function's figures.
-type Allocation = (Vec<Option<u16>>, FunctionStats);
+/// Whether scratch is addressed with `scratch_*` from an SGPR (the stack pointer of the
+/// call ABIs on GFX9+); GCN 1.2's stack pointer would be a buffer resource.
+fn scratch_by_sgpr(target: gpuabi_amdgpu::Target) -> bool {
+    target.is_rdna()
+}
+
+type Compiled1 = (Option<KernelEntry>, FunctionStats, Vec<CallSiteInfo>);
+
+/// Compiles one function and appends it to `program`.
+fn compile_function(
+    program: &mut Program,
+    ctx: &call_abi::ModuleCtx<'_>,
+    fid: FuncId,
+    opts: &Options,
+) -> Result<Compiled1, CodegenError> {
+    let module = ctx.module;
+    let orig = &module.functions[fid.index()];
+    let callee_conv = ctx.abis.funcs[fid.index()].as_ref();
+    let lowered;
+    let (func, role) = match callee_conv {
+        Some(conv) => {
+            let (f, added) = lower_call_abi::lower(orig, &ctx.abis.hidden, conv.divergent_call);
+            lowered = f;
+            (&lowered, isel::Role::Callee(conv, added))
+        }
+        None => (orig, isel::Role::Kernel),
+    };
+    if callee_conv.is_some_and(|c| c.noreturn) {
+        return Err(CodegenError::Unsupported {
+            function: orig.name.clone(),
+            start: orig.span.start,
+            end: orig.span.end,
+            what: "`noreturn` functions other than kernels are not compiled yet".into(),
+        });
+    }
+    let uniformity = gpuabi_ir::uniformity::analyze(module, func);
+    let uniform: Vec<bool> = (0..func.values.len())
+        .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))
+        .collect();
+    let cfg = gpuabi_ir::cfg::Cfg::build(func);
+    let divergent_loops: Vec<bool> = (0..cfg.loops.len())
+        .map(|l| uniformity.is_divergent_loop(gpuabi_ir::cfg::LoopId(l as u32)))
+        .collect();
+    // Under `catalyst` scratch changes the user data and registers, so a kernel whose
+    // VGPRs must spill is compiled again with scratch (see `entry::catalyst`).
+    let mut scratch = opts.entry == Entry::Catalyst && entry::catalyst::has_stack_arrays(func);
+    let (mut mf, mut how, regs, stats, slots) = loop {
+        let role = match &role {
+            isel::Role::Kernel => isel::Role::Kernel,
+            isel::Role::Callee(c, a) => isel::Role::Callee(c, *a),
+        };
+        let (mut mf, how) = isel::Isel::run(
+            opts,
+            ctx,
+            fid,
+            role,
+            func,
+            &uniform,
+            &cfg,
+            &divergent_loops,
+            scratch,
+        )?;
+        mir::validate(&mf).map_err(internal("instruction selection"))?;
+        control_flow::build(&mut mf).map_err(internal("control-flow lowering"))?;
+        mir::validate_cfg(&mf, false).map_err(internal("control-flow lowering"))?;
+        mir::validate_ssa(&mf).map_err(internal("instruction selection"))?;
+        insert_exec_mask::insert(&mut mf, opts.wave).map_err(internal("exec-mask insertion"))?;
+        mir::validate(&mf).map_err(internal("exec-mask insertion"))?;
+        mir::validate_cfg(&mf, true).map_err(internal("exec-mask insertion"))?;
+        match allocate(&mut mf, opts)? {
+            Some((regs, stats, slots)) => break (mf, how, regs, stats, slots),
+            None if !scratch => scratch = true,
+            None => {
+                return Err(CodegenError::Internal {
+                    pass: "register allocation",
+                    message: format!(
+                        "kernel `{}`: VGPRs spill without scratch buffer registers",
+                        func.name
+                    ),
+                })
+            }
+        }
+    };
+    mir::validate(&mf).map_err(internal("spilling"))?;
+    mir::validate_cfg(&mf, true).map_err(internal("spilling"))?;
+    ssa_elimination::eliminate(&mut mf).map_err(internal("SSA elimination"))?;
+    mir::validate(&mf).map_err(internal("SSA elimination"))?;
+    spill::lower(&mut mf, opts.target, opts.wave);
+    check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
+        .map_err(internal("register allocation"))?;
+    let site_list: Vec<call_abi::CallSite> = mf.calls.clone();
+    let (frame, _saved, order) = lower_calls::lower(
+        &mut mf,
+        &lower_calls::Inputs {
+            regs: &regs,
+            target: opts.target,
+            wave: opts.wave,
+            limit: Demand::new(opts.max_sgprs, opts.max_vgprs),
+            vgpr_spill_bytes: slots.vgpr_bytes,
+            sgpr_spill_dwords: slots.sgpr_dwords,
+            spill_vgprs: slots.reserved,
+        },
+    )
+    .map_err(|message| match message {
+        m if m.starts_with("the frame") => CodegenError::Registers {
+            function: func.name.clone(),
+            what: m,
+        },
+        m => CodegenError::Internal {
+            pass: "call lowering",
+            message: m,
+        },
+    })?;
+    let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
+    let count = emit::emit(program, &func.name, &blocks);
+    let stats = FunctionStats {
+        name: func.name.clone(),
+        instructions: count,
+        scratch_bytes: frame.end,
+        ..stats
+    };
+    match &mut how {
+        Some(KernelEntry::Hsa(hsa)) => {
+            let d = &mut hsa.descriptor;
+            d.private_segment_fixed_size = stats.scratch_bytes;
+            d.next_free_vgpr = u32::from(stats.vgprs.max(1));
+            d.next_free_sgpr = u32::from(stats.sgprs.max(1));
+        }
+        Some(KernelEntry::Catalyst(layout)) => {
+            let scratch_bytes = if scratch {
+                stats.scratch_bytes.max(entry::catalyst::MIN_SCRATCH_BYTES)
+            } else {
+                0
+            };
+            let full = entry::catalyst::catalyst_layout(
+                func,
+                Some((stats.sgprs, stats.vgprs)),
+                scratch_bytes,
+            )?;
+            // The entry read the registers of a layout with a placeholder scratch size.
+            if full.userdata != layout.userdata
+                || full.regs.scratch_offset_sgpr != layout.regs.scratch_offset_sgpr
+            {
+                return Err(CodegenError::Internal {
+                    pass: "emission",
+                    message: format!(
+                        "kernel `{}`: the Catalyst layout with {scratch_bytes} scratch bytes \
+                         moves the user data the entry reads",
+                        func.name
+                    ),
+                });
+            }
+            **layout = full;
+        }
+        None => {}
+    }
+    let sites = order
+        .into_iter()
+        .map(|k| {
+            let site = &site_list[k];
+            let conv = &site.conv;
+            let mut preserved = conv.preserved.clone();
+            for p in &conv.assignment.params {
+                let explicit = p.needs_explicit_preservation
+                    && !p.is_return
+                    && p.kind != gpuabi_layout::aco::ParamKind::Radv
+                    && p.name != "stack_pointer";
+                if let (true, gpuabi_layout::aco::Location::Reg(r)) = (explicit, p.location) {
+                    preserved.insert_range(r);
+                }
+            }
+            CallSiteInfo {
+                item: 0,
+                caller: func.name.clone(),
+                callee: site.callee.clone(),
+                abi: conv.abi.name.clone(),
+                preserved,
+                stack_pointer: conv.reg("stack_pointer"),
+                scratch_param_bytes: conv.assignment.scratch_param_size,
+                origin: site.origin,
+            }
+        })
+        .collect();
+    Ok((how, stats, sites))
+}
+
+/// The register of every temp (`None`: unallocated), the function's figures and its spill
+/// slots.
+type Allocation = (Vec<Option<u16>>, FunctionStats, spill::Slots);
 
 /// Allocates VGPRs, then SGPRs, spilling until both fit; SGPRs spill into VGPR lanes
 /// reserved at the top of the VGPR budget, so a round that needs more of them starts the
@@ -340,11 +543,6 @@ fn allocate(mf: &mut mir::Function, opts: &Options) -> Result<Option<Allocation>
         else {
             return Ok(None);
         };
-        let need = slots.sgpr_spill_vgprs(opts.wave);
-        if need > reserve {
-            reserve = need;
-            continue;
-        }
         // SGPR spilling adds temps after the VGPRs were assigned: those are SGPRs.
         let regs: Vec<Option<u16>> = (0..mf.temps.len())
             .map(|t| {
@@ -355,6 +553,21 @@ fn allocate(mf: &mut mir::Function, opts: &Options) -> Result<Option<Allocation>
                     .or(sregs.get(t).copied().flatten())
             })
             .collect();
+        // A called function also saves the preserved SGPRs it writes into those lanes.
+        let saved = lower_calls::saved_registers(
+            mf,
+            &regs,
+            Demand::new(opts.max_sgprs, opts.max_vgprs),
+            reserve,
+        )
+        .sgprs
+        .len() as u32;
+        let need = (slots.sgpr_dwords + saved).div_ceil(opts.wave.lanes()) as u16;
+        if need > reserve {
+            reserve = need;
+            continue;
+        }
+        slots.reserved = reserve;
         let high = |file: RegFile| {
             mf.temps
                 .iter()
@@ -377,7 +590,7 @@ fn allocate(mf: &mut mir::Function, opts: &Options) -> Result<Option<Allocation>
             scratch_bytes: mf.stack_bytes.next_multiple_of(8) + slots.vgpr_bytes,
             ..FunctionStats::default()
         };
-        return Ok(Some((regs, stats)));
+        return Ok(Some((regs, stats, slots)));
     }
     Err(CodegenError::Registers {
         function: mf.name.clone(),

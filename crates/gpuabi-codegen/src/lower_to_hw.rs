@@ -31,6 +31,11 @@ fn reg_of(f: &Function, regs: &[Option<u16>], o: &Opnd, max_vgprs: u16) -> Opera
         Opnd::Fixed(op) => op.clone(),
         Opnd::Undef => unreachable!("undefined operands are gone with the phis"),
         Opnd::SpillVgpr(k) => Operand::Reg(RegRange::new(RegFile::Vgpr, max_vgprs - 1 - k, 1)),
+        Opnd::Addr { label, anchor } => Operand::Expr(Box::new(gpuabi_amdgpu::Expr {
+            plus: label.clone(),
+            minus: Some(block_label(&f.name, anchor.0)),
+            addend: 0,
+        })),
         Opnd::Block(b) => Operand::Expr(Box::new(gpuabi_amdgpu::Expr::label(block_label(
             &f.name, b.0,
         )))),
@@ -123,6 +128,12 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             let src = match &pair[1] {
                                 Operand::Reg(s) => {
                                     Operand::Reg(RegRange::new(s.file(), s.first.num + k, 1))
+                                }
+                                // Dword `k` of a 64-bit constant.
+                                Operand::Imm(gpuabi_amdgpu::Imm::Int(v)) if d.count > 1 => {
+                                    Operand::Imm(gpuabi_amdgpu::Imm::Int(
+                                        (*v >> (32 * u32::from(k))) & 0xffff_ffff,
+                                    ))
                                 }
                                 other => other.clone(),
                             };

@@ -14,12 +14,13 @@
 //! rewrites them to spill slots ([`crate::spill`]) and allocates again: each round only
 //! adds short, unspillable reload temps, so rounds end.
 
-use gpuabi_layout::reg::RegFile;
+use gpuabi_amdgpu::{Imm, Operand};
+use gpuabi_layout::reg::{Reg, RegFile};
 
 use crate::liveness::{intervals, liveness};
 use smallvec::SmallVec;
 
-use crate::mir::{Function, Temp};
+use crate::mir::{Function, Opnd, Pseudo, Temp};
 
 /// The first register of every temp of the file, or the temps to spill.
 pub enum Outcome {
@@ -79,6 +80,14 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
             }
         }
     }
+    let forbidden = call_constraints(f, file, limit, &iv);
+    // A called function prefers registers its ABI does not preserve: those it writes
+    // cost a save at entry and a restore at return.
+    let avoid: Option<Vec<bool>> = f.callee.as_ref().map(|c| {
+        (0..limit)
+            .map(|r| c.conv.preserved.contains(Reg { file, num: r }))
+            .collect()
+    });
     let mut owner: Vec<Option<(u32, Temp)>> = vec![None; usize::from(limit)];
     let mut reg: Vec<Option<u16>> = vec![None; f.temps.len()];
     let mut spilled: Vec<Temp> = Vec::new();
@@ -96,10 +105,21 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
             None => true,
             Some((e, _)) => e < start,
         };
-        let positions = (0..=limit - n).filter(|p| p % align == 0);
+        let allowed = |p: u16| match &forbidden[t.index()] {
+            None => true,
+            Some(set) => (p..p + n).all(|r| !set[usize::from(r)]),
+        };
+        let mut positions: Vec<u16> = (0..=limit - n)
+            .filter(|p| p % align == 0 && allowed(*p))
+            .collect();
+        if let Some(avoid) = &avoid {
+            positions.sort_by_key(|&p| (p..p + n).any(|r| avoid[usize::from(r)]));
+        }
+        let positions = positions.into_iter();
         let fits = |p: u16, owner: &[Option<(u32, Temp)>]| {
             p.is_multiple_of(align)
                 && p + n <= limit
+                && allowed(p)
                 && (p..p + n).all(|r| free(usize::from(r), owner))
         };
         let mut found = hint[t.index()].filter(|&p| fits(p, &owner));
@@ -177,4 +197,64 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
     } else {
         Outcome::Spill(spilled)
     }
+}
+
+/// Per temp of `file` live across a call: the registers it may not have there (spec: the
+/// complement of the callee's preserved registers, and the registers the call's own
+/// parameters occupy). The parallel copy into the parameter registers stands right before
+/// each `p_call`; a temp live across it is live across the call.
+fn call_constraints(
+    f: &Function,
+    file: RegFile,
+    limit: u16,
+    iv: &[Option<(u32, u32)>],
+) -> Vec<Option<Vec<bool>>> {
+    let mut out: Vec<Option<Vec<bool>>> = vec![None; f.temps.len()];
+    if f.calls.is_empty() {
+        return out;
+    }
+    let mut g = 0u32;
+    let mut sites = Vec::new();
+    for block in &f.blocks {
+        for inst in &block.insts {
+            if inst.is(Pseudo::Call) {
+                if let Some(Opnd::Fixed(Operand::Imm(Imm::Int(k)))) = inst.opnds.first() {
+                    sites.push((g, *k as usize));
+                }
+            }
+            g += 1;
+        }
+        if block.insts.is_empty() {
+            g += 1;
+        }
+    }
+    for (g, k) in sites {
+        let conv = &f.calls[k].conv;
+        let mut set: Vec<bool> = (0..limit)
+            .map(|r| !conv.preserved.contains(Reg { file, num: r }))
+            .collect();
+        for p in &conv.assignment.params {
+            if let gpuabi_layout::aco::Location::Reg(r) = p.location {
+                if r.file() == file {
+                    for x in r.regs() {
+                        if x.num < limit {
+                            set[usize::from(x.num)] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let copy = 2 * g.saturating_sub(1);
+        for (t, i) in iv.iter().enumerate() {
+            let Some((a, b)) = *i else { continue };
+            if f.temps[t].file != file || a >= copy || b <= copy {
+                continue;
+            }
+            match &mut out[t] {
+                Some(old) => old.iter_mut().zip(&set).for_each(|(o, n)| *o |= *n),
+                none => *none = Some(set.clone()),
+            }
+        }
+    }
+    out
 }

@@ -6,6 +6,12 @@
 //! `scratch_*` would need `FLAT_SCRATCH` initialised by the kernel: both use `buffer_*` on
 //! the swizzled private segment buffer the kernel receives in `s[0:3]`, with the wave's
 //! offset as `soffset` (what llc-19 emits for `amdgpu_kernel` on both).
+//!
+//! Code with calls on GFX10 uses `scratch_*` too, addressed from the call ABI's stack
+//! pointer (an SGPR byte offset, as ACO does from GFX9 on). Its kernel would initialise
+//! `FLAT_SCRATCH` from the HSA flat-scratch-init registers; the project does not emit that
+//! set-up yet (the simulator gives `scratch_*` the lane's private memory directly), so such
+//! gfx1030 code runs in the simulator but not as is on hardware.
 
 use gpuabi_amdgpu::{MemMods, Opcode, Operand, Target};
 
@@ -43,9 +49,9 @@ pub struct BufferRegs {
     pub wave_offset: Slice,
 }
 
-fn opcode(target: Target, store: bool, dwords: u8) -> Opcode {
+fn opcode(by_buffer: bool, store: bool, dwords: u8) -> Opcode {
     use Opcode::*;
-    match (!uses_buffer(target), store, dwords) {
+    match (!by_buffer, store, dwords) {
         (true, false, 1) => ScratchLoadDword,
         (true, false, 2) => ScratchLoadDwordx2,
         (true, false, _) => ScratchLoadDwordx4,
@@ -62,7 +68,8 @@ fn opcode(target: Target, store: bool, dwords: u8) -> Opcode {
 }
 
 /// A scratch load (`store` false, `data` written) or store (`data` read) of 1, 2 or 4
-/// dwords. The offset must be within [`max_offset`].
+/// dwords, through the private segment buffer when `buffer` names it, else with
+/// `scratch_*`. The offset must be within [`max_offset`].
 pub fn access(
     target: Target,
     store: bool,
@@ -72,13 +79,14 @@ pub fn access(
     buffer: Option<BufferRegs>,
     origin: Origin,
 ) -> MInst {
-    let op = opcode(target, store, data.dwords);
+    let op = opcode(buffer.is_some(), store, data.dwords);
+    let _ = target;
     let mut mods = MemMods {
         offset,
         ..MemMods::default()
     };
     let off = || Opnd::Fixed(Operand::Off);
-    let opnds: Vec<Opnd> = if !uses_buffer(target) {
+    let opnds: Vec<Opnd> = if buffer.is_none() {
         let (v, s) = match base {
             Base::None => (off(), off()),
             Base::Vgpr(v) => (Opnd::Temp(v), off()),
@@ -90,7 +98,9 @@ pub fn access(
             vec![Opnd::Temp(data), v, s]
         }
     } else {
-        let regs = buffer.expect("buffer scratch needs the private segment buffer");
+        let Some(regs) = buffer else {
+            unreachable!("checked above")
+        };
         let v = match base {
             Base::Vgpr(v) => {
                 mods.offen = true;
@@ -107,6 +117,40 @@ pub fn access(
         op: MOp::Hw(op),
         opnds: opnds.into_iter().collect(),
         mods,
+        e64: false,
+        origin,
+    }
+}
+
+/// A scratch access of physical registers (`scratch_*`, RDNA): `data` (1 dword) at
+/// `saddr + offset`, or at `offset` alone. Used by the code that saves and restores
+/// registers around calls and at a function's entry and return, which runs after register
+/// allocation.
+pub fn access_regs(
+    target: Target,
+    store: bool,
+    data: gpuabi_layout::reg::RegRange,
+    saddr: Option<gpuabi_layout::reg::RegRange>,
+    offset: i32,
+    origin: Origin,
+) -> MInst {
+    let op = opcode(false, store, 1);
+    let _ = target;
+    let off = Opnd::Fixed(Operand::Off);
+    let s = saddr.map_or(off.clone(), |r| Opnd::Fixed(Operand::Reg(r)));
+    let d = Opnd::Fixed(Operand::Reg(data));
+    let opnds = if store {
+        vec![off, d, s]
+    } else {
+        vec![d, off, s]
+    };
+    MInst {
+        op: MOp::Hw(op),
+        opnds: opnds.into_iter().collect(),
+        mods: MemMods {
+            offset,
+            ..MemMods::default()
+        },
         e64: false,
         origin,
     }

@@ -26,6 +26,8 @@ pub struct Slots {
     pub vgpr_bytes: u32,
     /// SGPR dwords spilled (each one VGPR lane).
     pub sgpr_dwords: u32,
+    /// VGPRs reserved at the top of the budget for spilled (and saved) SGPRs.
+    pub reserved: u16,
 }
 
 impl Slots {
@@ -67,6 +69,7 @@ pub fn spill(
             max: max + 1,
         });
     }
+    let sp = f.stack_pointer.map(|t| f.whole(t));
     // Reloads of phi sources, placed at the end of the predecessor they come from:
     // (block, whether at the end of its logical part, reload).
     let mut at_end: Vec<(usize, bool, MInst)> = Vec::new();
@@ -118,6 +121,9 @@ pub fn spill(
                 if let (RegFile::Vgpr, Some(b)) = (info.file, buffer) {
                     opnds.push(Opnd::Temp(b.rsrc));
                     opnds.push(Opnd::Temp(b.wave_offset));
+                } else if let (RegFile::Vgpr, Some(sp)) = (info.file, sp) {
+                    // A called function's frame starts at its stack pointer.
+                    opnds.push(Opnd::Temp(sp));
                 }
                 let p = if is_def {
                     Pseudo::Spill
@@ -215,6 +221,10 @@ pub fn lower(f: &mut Function, target: Target, wave: WaveSize) {
                 }),
                 _ => None,
             };
+            let base = match (inst.opnds.get(2), inst.opnds.get(3)) {
+                (Some(Opnd::Temp(sp)), None) => Base::Sgpr(*sp),
+                _ => Base::None,
+            };
             let file = f.info(data.temp).file;
             out.extend(transfer(
                 target,
@@ -224,6 +234,7 @@ pub fn lower(f: &mut Function, target: Target, wave: WaveSize) {
                 *slot as u32,
                 wave.lanes(),
                 buffer,
+                base,
                 inst.origin,
             ));
         }
@@ -242,6 +253,7 @@ fn transfer(
     slot: u32,
     lanes: u32,
     buffer: Option<BufferRegs>,
+    base: Base,
     origin: crate::mir::Origin,
 ) -> Vec<MInst> {
     match file {
@@ -265,7 +277,7 @@ fn transfer(
                     target,
                     !load,
                     part,
-                    Base::None,
+                    base,
                     (at + 4 * u32::from(done)) as i32,
                     buffer,
                     origin,

@@ -57,7 +57,44 @@ pub fn interpret(
     buffers: &[(String, Vec<u8>)],
     limits: &gpuabi_ir::interp::Limits,
 ) -> Result<Vec<(String, Vec<u8>)>, ExecError> {
-    let program = gpuabi_ir::Program::new(module).map_err(|e| ExecError::Interp(e.to_string()))?;
+    let addrs: Vec<u64> = (0..module.functions.len())
+        .map(gpuabi_ir::interp::function_address)
+        .collect();
+    interpret_at(module, &addrs, kernel, dispatch, args, buffers, limits)
+}
+
+/// The address of every function of `module` in the simulator's image of `compiled` (the
+/// interpreter's own tagged address for a function that was not compiled): given to
+/// [`interpret_at`], the interpreter stores the function pointers compiled code stores.
+pub fn function_addresses(
+    module: &gpuabi_ir::Module,
+    compiled: &Compiled,
+) -> Result<Vec<u64>, ExecError> {
+    let image = Image::new(&compiled.program).map_err(|e| ExecError::Setup(e.to_string()))?;
+    Ok(module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            image
+                .label_addr(&f.name)
+                .unwrap_or_else(|| gpuabi_ir::interp::function_address(i))
+        })
+        .collect())
+}
+
+/// As [`interpret`], with the functions at `fn_addrs` (see [`function_addresses`]).
+pub fn interpret_at(
+    module: &gpuabi_ir::Module,
+    fn_addrs: &[u64],
+    kernel: &str,
+    dispatch: &Dispatch,
+    args: &[u64],
+    buffers: &[(String, Vec<u8>)],
+    limits: &gpuabi_ir::interp::Limits,
+) -> Result<Vec<(String, Vec<u8>)>, ExecError> {
+    let program = gpuabi_ir::Program::with_function_addresses(module, fn_addrs)
+        .map_err(|e| ExecError::Interp(e.to_string()))?;
     let mut mem = gpuabi_ir::Memory::new(limits.max_memory_bytes);
     for (name, data) in buffers {
         mem.add(name, data.clone())

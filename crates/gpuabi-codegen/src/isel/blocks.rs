@@ -145,6 +145,10 @@ struct Layout {
     exit: BlockId,
     /// Per CFG block with parameters: the machine block and values of each jump to it.
     incoming: Vec<Vec<(BlockId, Vec<Opnd>)>>,
+    /// In a called function: the phis of its return values at the exit block, and the
+    /// machine block and values of each `ret`.
+    ret_phis: Vec<(Val, Type)>,
+    ret_incoming: Vec<(BlockId, Vec<Opnd>)>,
 }
 
 /// Selects every block of `cfg`; returns the machine block of the CFG's entry.
@@ -168,7 +172,15 @@ pub(super) fn select(
         latch,
         exit,
         incoming: vec![Vec::new(); cfg.blocks.len()],
+        ret_phis: Vec::new(),
+        ret_incoming: Vec::new(),
     };
+    if s.callee.is_some() {
+        for ty in s.func.return_types() {
+            let v = s.merge_dest(ty, false);
+            lay.ret_phis.push((v, ty));
+        }
+    }
     // Merged values get their temps up front: a loop header's phis are used before the
     // jumps that feed them are selected.
     for cb in &cfg.blocks {
@@ -250,13 +262,21 @@ pub(super) fn select(
                         s.define(r, v);
                     }
                 }
-                _ => {
-                    return Err(CodegenError::Unsupported {
-                        function: s.func.name.clone(),
-                        start: inst.span.start,
-                        end: inst.span.end,
-                        what: "calls and function addresses are not compiled yet".into(),
-                    })
+                gpuabi_ir::cfg::InstKind::Call { callee, args } => {
+                    s.call(super::call::Callee::Direct(*callee), args, &inst.results)?;
+                }
+                gpuabi_ir::cfg::InstKind::CallIndirect { sig, callee, args } => {
+                    s.call(
+                        super::call::Callee::Indirect(*sig, callee),
+                        args,
+                        &inst.results,
+                    )?;
+                }
+                gpuabi_ir::cfg::InstKind::FuncAddr { func } => {
+                    let v = s.func_addr(*func);
+                    if let Some(r) = inst.results.first() {
+                        s.define(*r, v);
+                    }
                 }
             }
         }
@@ -265,9 +285,28 @@ pub(super) fn select(
     }
     s.origin = Origin::default();
     s.open(exit, BlockKind::EXIT);
-    s.logical_start();
-    s.close_logical();
-    s.emit(Opcode::SEndpgm, []);
+    if s.callee.is_some() {
+        let mut rets = Vec::new();
+        for (v, _) in &lay.ret_phis {
+            let (Val::V(t) | Val::S(t)) = *v else {
+                unreachable!("return values merge in registers")
+            };
+            let origin = s.origin;
+            let mut phi = MInst::pseudo(Pseudo::Phi, [Opnd::Temp(s.whole(t))], origin);
+            for (pred, vals) in &lay.ret_incoming {
+                phi.opnds.push(Opnd::Block(*pred));
+                phi.opnds.push(vals[rets.len()].clone());
+            }
+            s.push(phi);
+            rets.push(*v);
+        }
+        s.logical_start();
+        s.exit_callee(&rets);
+    } else {
+        s.logical_start();
+        s.close_logical();
+        s.emit(Opcode::SEndpgm, []);
+    }
     // Each phi names the block each source comes from; the control-flow pass orders the
     // sources as the predecessor lists.
     for (b, inc) in lay.incoming.iter().enumerate() {
@@ -332,11 +371,22 @@ fn next_linear(cfg: &Cfg, plan: &Plan, lay: &Layout, b: CfgBlock) -> BlockId {
 /// current block to what each phi merges.
 fn incoming(s: &mut Isel, cfg: &Cfg, lay: &mut Layout, target: CfgBlock, args: &[ir::Operand]) {
     let params = &cfg.block(target).params;
+    let dests: Vec<(Option<Val>, Type)> = params
+        .iter()
+        .map(|p| (s.values[p.index()], s.ty(*p)))
+        .collect();
+    let vals = sources(s, &dests, args);
+    let cur = s.cur;
+    lay.incoming[target.index()].push((cur, vals));
+}
+
+/// The sources of phis whose destinations are `dests` along a jump with `args`, converted
+/// in the current block to what each phi merges.
+fn sources(s: &mut Isel, dests: &[(Option<Val>, Type)], args: &[ir::Operand]) -> Vec<Opnd> {
     let mut vals = Vec::with_capacity(args.len());
-    for (p, a) in params.iter().zip(args) {
-        let ty = s.ty(*p);
+    for (&(dest, ty), a) in dests.iter().zip(args) {
         let from = s.val(a);
-        let src = match (s.values[p.index()], from) {
+        let src = match (dest, from) {
             (Some(Val::V(_)), Val::Mask(m)) => {
                 let t = s.vtemp(1);
                 s.emit(
@@ -363,8 +413,7 @@ fn incoming(s: &mut Isel, cfg: &Cfg, lay: &mut Layout, target: CfgBlock, args: &
         };
         vals.push(src);
     }
-    let cur = s.cur;
-    lay.incoming[target.index()].push((cur, vals));
+    vals
 }
 
 fn const_opnd(bits: u64, ty: Type) -> Opnd {
@@ -432,6 +481,20 @@ fn terminator(
                 s.scc_from_bool(c);
                 s.close_logical();
                 s.emit(Opcode::SCbranchScc0, [Opnd::Block(else_b)]);
+            }
+        }
+        Terminator::Return(vals) if s.callee.is_some() => {
+            let dests: Vec<(Option<Val>, Type)> =
+                lay.ret_phis.iter().map(|&(v, t)| (Some(v), t)).collect();
+            let srcs = sources(s, &dests, vals);
+            let cur = s.cur;
+            lay.ret_incoming.push((cur, srcs));
+            if plan.top_level[b.index()] {
+                s.end_block(Pseudo::Branch, [Opnd::Block(lay.exit)]);
+            } else {
+                kind = BlockKind::LEAVE;
+                let next = next_linear(cfg, plan, lay, b);
+                s.end_block(Pseudo::Return, [Opnd::Block(next), Opnd::Block(lay.exit)]);
             }
         }
         Terminator::Return(_) | Terminator::Unreachable => {

@@ -14,7 +14,7 @@ fn d(t: Temp, i: u8) -> Opnd {
 }
 
 impl Isel<'_> {
-    fn unsupported(&self, what: &str) -> CodegenError {
+    pub(crate) fn unsupported(&self, what: &str) -> CodegenError {
         CodegenError::Unsupported {
             function: self.func.name.clone(),
             start: self.origin.start,

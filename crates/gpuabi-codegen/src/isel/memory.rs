@@ -108,8 +108,41 @@ pub(crate) fn alloca(s: &mut Isel<'_>, size: u32) -> Val {
     Val::Stack { base, size }
 }
 
-/// The address of a stack access: base register and immediate offset.
+/// The address of a stack access: base register and immediate offset. A called
+/// function's frame starts at its stack pointer.
 fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
+    let a = frame_address(s, base, off);
+    rebase(s, a)
+}
+
+/// A frame address made relative to the stack pointer, in a function that has one.
+pub(crate) fn rebase(s: &mut Isel<'_>, (b, o): (Base, i32)) -> (Base, i32) {
+    let Some(sp) = s.f.stack_pointer else {
+        return (b, o);
+    };
+    let sp = s.whole(sp);
+    match b {
+        Base::None => (Base::Sgpr(sp), o),
+        Base::Sgpr(a) => {
+            let t = s.stemp(1);
+            s.salu(
+                Opcode::SAddU32,
+                vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(a), Opnd::Temp(sp)],
+            );
+            (Base::Sgpr(dword(t, 0)), o)
+        }
+        Base::Vgpr(v) => {
+            let t = s.vtemp(1);
+            s.valu(
+                Opcode::VAddNcU32,
+                vec![Opnd::Temp(dword(t, 0)), Opnd::Temp(sp), Opnd::Temp(v)],
+            );
+            (Base::Vgpr(dword(t, 0)), o)
+        }
+    }
+}
+
+fn frame_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
     let max = scratch::max_offset(s.target());
     match off {
         Val::Const(c) => {
@@ -121,7 +154,7 @@ fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
             s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at as u32)]);
             (Base::Vgpr(dword(t, 0)), 0)
         }
-        Val::S(t) if !scratch::uses_buffer(s.target()) => {
+        Val::S(t) if s.launch.scratch.is_none() && s.target().is_rdna() => {
             let a = s.stemp(1);
             s.salu(
                 Opcode::SAddU32,
@@ -194,6 +227,7 @@ pub(crate) fn zero_frame(s: &mut Isel<'_>, bytes: u32) {
             s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at)]);
             (Base::Vgpr(dword(t, 0)), 0)
         };
+        let (b, o) = rebase(s, (b, o));
         let data: Slice = dword(zero, 0);
         let buffer = s.launch.scratch;
         let inst = scratch::access(s.target(), true, data, b, o, buffer, s.origin);

@@ -18,6 +18,7 @@
 
 pub(crate) mod alu;
 mod blocks;
+pub(crate) mod call;
 mod float;
 mod memory;
 
@@ -58,20 +59,42 @@ pub(crate) struct Isel<'a> {
     values: Vec<Option<Val>>,
     pub(crate) origin: Origin,
     pub(crate) launch: Launch,
+    /// The module's conventions and layout.
+    pub(crate) ctx: &'a crate::call_abi::ModuleCtx<'a>,
+    /// The function's id in the module.
+    pub(crate) func_id: ir::FuncId,
+    /// How a called function was entered (`None` in a kernel).
+    pub(crate) callee: Option<call::CalleeEntry>,
+}
+
+/// How the function being selected is entered.
+pub(crate) enum Role<'c> {
+    /// A kernel, through its entry ABI.
+    Kernel,
+    /// A function called under this convention; the IR function is the one
+    /// [`crate::lower_call_abi`] made.
+    Callee(
+        &'c crate::call_abi::Convention,
+        crate::lower_call_abi::AddedParams,
+    ),
 }
 
 impl<'a> Isel<'a> {
     /// Compiles the kernel `func` to machine IR; also returns how it is entered.
     /// `cfg` is the function's CFG; `divergent_loops` says, per loop of it, whether it is
     /// divergent; `catalyst_scratch` whether a `catalyst` entry sets up scratch.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         opts: &'a Options,
+        ctx: &'a crate::call_abi::ModuleCtx<'a>,
+        func_id: ir::FuncId,
+        role: Role<'_>,
         func: &'a ir::Function,
         uniform: &'a [bool],
         cfg: &gpuabi_ir::cfg::Cfg,
         divergent_loops: &[bool],
         catalyst_scratch: bool,
-    ) -> Result<(mir::Function, crate::KernelEntry), CodegenError> {
+    ) -> Result<(mir::Function, Option<crate::KernelEntry>), CodegenError> {
         let mut s = Isel {
             opts,
             func,
@@ -85,10 +108,17 @@ impl<'a> Isel<'a> {
                 end: func.span.end,
             },
             launch: Launch::default(),
+            ctx,
+            func_id,
+            callee: None,
         };
         s.logical_start();
-        let (launch, entry) = match opts.entry {
-            crate::Entry::Hsa => {
+        let (launch, entry) = match (role, opts.entry) {
+            (Role::Callee(conv, added), _) => {
+                s.f.callee = Some(crate::call_abi::CalleeFrame { conv: conv.clone() });
+                (s.enter_callee(conv, added), None)
+            }
+            (Role::Kernel, crate::Entry::Hsa) => {
                 let (launch, k) =
                     crate::entry::enter_hsa(&mut s).map_err(|what| CodegenError::Unsupported {
                         function: func.name.clone(),
@@ -96,11 +126,11 @@ impl<'a> Isel<'a> {
                         end: func.span.end,
                         what,
                     })?;
-                (launch, crate::KernelEntry::Hsa(k))
+                (launch, Some(crate::KernelEntry::Hsa(k)))
             }
-            crate::Entry::Catalyst => {
+            (Role::Kernel, crate::Entry::Catalyst) => {
                 let (launch, l) = crate::entry::catalyst::enter_catalyst(&mut s, catalyst_scratch)?;
-                (launch, crate::KernelEntry::Catalyst(Box::new(l)))
+                (launch, Some(crate::KernelEntry::Catalyst(Box::new(l))))
             }
         };
         s.launch = launch;
@@ -211,7 +241,7 @@ impl<'a> Isel<'a> {
             let mut block = std::mem::take(&mut old[b.index()]);
             for inst in &mut block.insts {
                 for o in &mut inst.opnds {
-                    if let Opnd::Block(t) = o {
+                    if let Opnd::Block(t) | Opnd::Addr { anchor: t, .. } = o {
                         *t = BlockId(new_id[t.index()]);
                     }
                 }

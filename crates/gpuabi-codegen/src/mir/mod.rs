@@ -83,6 +83,15 @@ pub enum Opnd {
     SpillVgpr(u16),
     /// No value: the operand of a linear phi along an edge that carries none.
     Undef,
+    /// The distance in bytes from the start of block `anchor` of this function to the
+    /// label `label` (a 32-bit literal): with `s_getpc_b64` just before `anchor`, a
+    /// function's address.
+    Addr {
+        /// The label reached.
+        label: String,
+        /// The block whose start `s_getpc_b64` reads.
+        anchor: BlockId,
+    },
 }
 
 impl Opnd {
@@ -136,6 +145,26 @@ pub enum Pseudo {
     Return,
     /// `p_cbranch_execz target`: skips to `target` when no lane is active.
     BranchExecz,
+    /// `p_call site`: the call described by [`Function::calls`]`[site]` (ACO's `p_call`):
+    /// its parameters are already in their registers, put there by the parallel copy
+    /// before it; the copy after it takes the return values out of theirs. Lowered once
+    /// the frame is final ([`crate::lower_calls`]) to the stack bump around
+    /// `s_swappc_b64`.
+    Call,
+    /// `p_store_arg src, offset, area[, sp]`: stores a parameter that the ABI put in
+    /// scratch: `area` 0 is the parameter area of the call being made (after this
+    /// function's frame), 1 this function's own incoming parameter area (below its stack
+    /// pointer, for return values); `sp` is the stack pointer temp in a function that
+    /// has one.
+    StoreArg,
+    /// `p_load_arg dst, offset, area[, sp]`: loads a scratch parameter, as
+    /// [`Pseudo::StoreArg`] stores one.
+    LoadArg,
+    /// `p_return_to_caller`: the end of a function called under a call ABI: its
+    /// parameters and the next program counter are in their registers; restores the
+    /// preserved registers it saved and jumps (ACO's `p_return`; the lane-leaving
+    /// [`Pseudo::Return`] is another thing).
+    ReturnToCaller,
 }
 
 /// What an instruction is.
@@ -176,7 +205,7 @@ impl MInst {
     pub fn num_defs(&self) -> usize {
         match self.op {
             MOp::Hw(op) => op.info().dsts.len(),
-            MOp::Pseudo(Pseudo::Phi | Pseudo::LinearPhi | Pseudo::Reload) => 1,
+            MOp::Pseudo(Pseudo::Phi | Pseudo::LinearPhi | Pseudo::Reload | Pseudo::LoadArg) => 1,
             MOp::Pseudo(_) => 0,
         }
     }
@@ -196,7 +225,7 @@ impl MInst {
                     }
                 }
             }
-            MOp::Pseudo(Pseudo::Spill) => {
+            MOp::Pseudo(Pseudo::Spill | Pseudo::StoreArg) => {
                 uses.extend(self.opnds.iter().filter_map(Opnd::slice));
             }
             _ => {
@@ -247,6 +276,7 @@ impl MInst {
                     | Pseudo::Continue
                     | Pseudo::Return
                     | Pseudo::BranchExecz
+                    | Pseudo::ReturnToCaller
             ) | MOp::Hw(
                 Opcode::SBranch
                     | Opcode::SCbranchScc0
@@ -373,6 +403,14 @@ pub struct Function {
     pub blocks: Vec<Block>,
     /// Bytes of per-lane scratch taken by `alloca` arrays (spill slots come after them).
     pub stack_bytes: u32,
+    /// The stack pointer temp of a function called under a call ABI (its scratch is
+    /// addressed from it); `None` in a kernel, whose frame starts at 0.
+    pub stack_pointer: Option<Temp>,
+    /// The calls the function makes, indexed by their `p_call`.
+    pub calls: Vec<crate::call_abi::CallSite>,
+    /// How the function is entered and left when it is called under a call ABI (`None`:
+    /// a kernel).
+    pub callee: Option<crate::call_abi::CalleeFrame>,
 }
 
 impl Function {
@@ -386,6 +424,9 @@ impl Function {
                 ..Block::default()
             }],
             stack_bytes: 0,
+            stack_pointer: None,
+            calls: Vec::new(),
+            callee: None,
         }
     }
 

@@ -28,6 +28,10 @@ pub fn pseudo_name(p: Pseudo) -> &'static str {
         Pseudo::Continue => "p_continue",
         Pseudo::Return => "p_return",
         Pseudo::BranchExecz => "p_cbranch_execz",
+        Pseudo::Call => "p_call",
+        Pseudo::StoreArg => "p_store_arg",
+        Pseudo::LoadArg => "p_load_arg",
+        Pseudo::ReturnToCaller => "p_return_to_caller",
     }
 }
 
@@ -58,6 +62,7 @@ fn opnd_text(f: &Function, o: &Opnd) -> String {
         Opnd::Block(b) => format!("BB{}", b.0),
         Opnd::SpillVgpr(n) => format!("%spill_vgpr{n}"),
         Opnd::Undef => "undef".to_string(),
+        Opnd::Addr { label, anchor } => format!("{label}-BB{}", anchor.0),
     }
 }
 

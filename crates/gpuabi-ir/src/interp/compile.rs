@@ -125,29 +125,27 @@ pub fn function_address(index: usize) -> u64 {
 
 const FN_TAG: u64 = 0x7fff_0000_0000_0000;
 
-/// Index of the function at `addr`, if it is a function address of a module with `n`.
-pub(crate) fn function_index(addr: u64, n: usize) -> Option<usize> {
-    if addr & 0xffff_0000_0000_000f != FN_TAG {
-        return None;
-    }
-    let i = ((addr >> 4) & 0x0fff_ffff_ffff) as usize;
-    (i < n).then_some(i)
+/// Index of the function at `addr` among the module's function addresses.
+pub(crate) fn function_index(addr: u64, addrs: &[u64]) -> Option<usize> {
+    addrs.iter().position(|&a| a == addr)
 }
 
 struct Lower<'m> {
     f: &'m Function,
+    addrs: &'m [u64],
     out: CFunc,
     const_slots: HashMap<u64, u32>,
 }
 
 /// Lowers every function; `module` must have passed the verifier.
-pub(crate) fn lower(module: &Module) -> Vec<CFunc> {
+pub(crate) fn lower(module: &Module, addrs: &[u64]) -> Vec<CFunc> {
     module
         .functions
         .iter()
         .map(|f| {
             let mut l = Lower {
                 f,
+                addrs,
                 out: CFunc {
                     name: f.name.clone(),
                     code: Vec::new(),
@@ -343,7 +341,7 @@ impl Lower<'_> {
             InstKind::FuncAddr { func } => {
                 let s = self.slot(&Operand::Imm {
                     ty: Type::Ptr,
-                    bits: function_address(func.index()),
+                    bits: self.addrs[func.index()],
                 });
                 self.emit(Code::Copy, 0, dst, s, 0, 0, span);
             }

@@ -359,7 +359,7 @@ impl Machine {
                         i.a as usize
                     } else {
                         let addr = r!(i.a);
-                        let Some(idx) = function_index(addr, funcs.len()) else {
+                        let Some(idx) = function_index(addr, &prog.fn_addrs) else {
                             err!(RunErrorKind::NotAFunction(addr));
                         };
                         if prog.sig_shapes[i.c as usize] != prog.func_shapes[idx] {

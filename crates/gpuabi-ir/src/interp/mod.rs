@@ -36,12 +36,26 @@ pub struct Program {
     func_shapes: Vec<u32>,
     sig_names: Vec<String>,
     kernels: Vec<(String, Vec<(String, Type)>)>,
+    /// The address `func_addr` gives each function.
+    fn_addrs: Vec<u64>,
 }
 
 impl Program {
-    /// Verifies and lowers a module.
+    /// Verifies and lowers a module; `func_addr` gives [`function_address`]es.
     pub fn new(module: &Module) -> Result<Program, VerifyError> {
+        let addrs: Vec<u64> = (0..module.functions.len()).map(function_address).collect();
+        Program::with_function_addresses(module, &addrs)
+    }
+
+    /// Verifies and lowers a module whose functions are at the given addresses (one per
+    /// function, distinct): so that a run stores the same function pointers as compiled
+    /// code laid out at those addresses.
+    pub fn with_function_addresses(module: &Module, addrs: &[u64]) -> Result<Program, VerifyError> {
         verify(module)?;
+        let mut fn_addrs: Vec<u64> = (0..module.functions.len()).map(function_address).collect();
+        for (a, b) in fn_addrs.iter_mut().zip(addrs) {
+            *a = *b;
+        }
         // The fields `Signature::matches` compares, as one key.
         let mut shapes = HashMap::new();
         let mut shape = |params: Vec<SigParam>, a: &FuncAttrs| {
@@ -73,11 +87,12 @@ impl Program {
             })
             .collect();
         Ok(Program {
-            funcs: compile::lower(module),
+            funcs: compile::lower(module, &fn_addrs),
             sig_shapes,
             func_shapes,
             sig_names: module.sigs.iter().map(|s| s.name.clone()).collect(),
             kernels,
+            fn_addrs,
         })
     }
 

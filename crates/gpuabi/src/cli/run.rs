@@ -110,7 +110,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     if opts.is_none() && (a.compare || a.stats) {
         bail!("--compare and --stats compare or count compiled code: add --target");
     }
-    let interpret = |mem: &mut Memory| -> Result<()> {
+    let interpret = |program: &gpuabi_ir::Program, mem: &mut Memory| -> Result<()> {
         let stats = program
             .dispatch(&kernel, &args, &dispatch, mem, &limits)
             .map_err(|e| match e {
@@ -129,7 +129,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         Ok(())
     };
     match opts {
-        None => interpret(&mut mem)?,
+        None => interpret(&program, &mut mem)?,
         Some(opts) => {
             let compiled = compile_module(&module, &opts, &a.file, &source)?;
             let buffers: Vec<(String, Vec<u8>)> = mem
@@ -166,7 +166,12 @@ pub fn run(a: RunArgs) -> Result<()> {
                 print_stats(&out.stats)?;
             }
             if a.compare {
-                interpret(&mut mem)?;
+                // The interpreter's function pointers are the compiled code's addresses.
+                let addrs = gpuabi_exec::function_addresses(&module, &compiled)
+                    .map_err(|e| anyhow!("{e}"))?;
+                let at = gpuabi_ir::Program::with_function_addresses(&module, &addrs)
+                    .map_err(|e| anyhow!("{e}"))?;
+                interpret(&at, &mut mem)?;
                 let expected: Vec<(String, Vec<u8>)> = mem
                     .buffers
                     .iter()

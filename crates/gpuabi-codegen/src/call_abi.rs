@@ -1,0 +1,448 @@
+//! The call ABIs of a module: for every function that is called and every signature of an
+//! indirect call, its ACO call ABI, the register limit and the parameter registers, all
+//! from gpuabi-layout's `aco` engine (`aco::assign`, Mesa's `find_param_regs`). The code
+//! generator never places a parameter itself; caller and callee read the same
+//! [`Convention`].
+//!
+//! Decisions where Mesa has no rule, because Mesa only compiles ray-tracing stages:
+//!
+//! * **The default ABI.** A function without `abi(...)` is compiled under [`default_abi`]:
+//!   16 preserved then 16 clobbered registers of each file, repeated up to the limit,
+//!   parameters limited to 48 SGPRs and 48 VGPRs (the alternating block of the first
+//!   example of Mesa's `docs/drivers/amd/function-calls.rst`). Ordinary compute helpers
+//!   are small and called from code that keeps values live across them; a conventional
+//!   split between caller-saved and callee-saved registers (as every CPU ABI and LLVM's
+//!   AMDGPU convention have) serves them better than the ray-tracing ABIs, which clobber
+//!   everything or preserve a fixed low half.
+//! * **One register limit per module**: the target's ray-tracing limit with one wave
+//!   (`aco::Target::default_limit`), clamped to the compile options' register budget, used
+//!   for the assignment, the preserved ranges, the allocator and the callee saves alike.
+//! * **Launch values in callees.** The IR lets any function read `global_id` and the other
+//!   launch values, which the hardware gives only to the kernel. They travel as leading
+//!   parameters of every called function and signature, as RADV passes `LAUNCH_ID` and
+//!   `LAUNCH_SIZE` first to every ray-tracing function: one parameter per launch value some
+//!   called function reads (work-item ids divergent, the others uniform), DISCARDABLE, so
+//!   that only the caller keeps them.
+//! * **Indirect calls with per-lane pointers.** `call_indirect` may be given a different
+//!   pointer in each lane for any signature, so every function whose address is taken is
+//!   compiled as DIVERGENT_CALL (the guard and the dispatch epilogue of
+//!   `radv_nir_lower_call_abi.c`), whatever its attributes say; a function that is only
+//!   called directly follows its attributes.
+//! * **Any-hit/intersection hints** (Mesa's `ahit_isec` affinity) come from the module's
+//!   `abi(traversal)` function when there is exactly one; otherwise there are none.
+
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_ir::ir::{self, Abi as IrAbi, FuncId, InstrKind, Opcode as Op, Region, Type};
+use gpuabi_ir::Module;
+use gpuabi_layout::aco::{
+    self, Abi, AssignRequest, Assignment, Demand, LimitInputs, Location, Param, ParamLayout,
+    Policy, RegisterBlock, ScalarType, Signature,
+};
+use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
+
+use crate::error::CodegenError;
+use crate::mir::Origin;
+
+/// Call-ABI choices of a compilation, beside [`crate::Options`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallOptions {
+    /// User ABIs, usable as `abi(NAME)` in the IR.
+    pub abis: Vec<Abi>,
+    /// Functions compiled under another ABI than their own: (function, ABI name).
+    pub overrides: Vec<(String, String)>,
+    /// Assignment policy (`mesa` or `packed`).
+    pub policy: Policy,
+}
+
+/// The ABI of functions without `abi(...)`: see the module documentation.
+pub fn default_abi() -> Abi {
+    Abi {
+        name: "compute".into(),
+        block: RegisterBlock {
+            clobbered: Demand::new(16, 16),
+            preserved: Demand::new(16, 16),
+            clobbered_first: false,
+        },
+        max_param_demand: Some(Demand::new(48, 48)),
+    }
+}
+
+/// How one function (or every function of one signature) is called.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Convention {
+    /// The ABI.
+    pub abi: Abi,
+    /// Where every parameter goes (system and RADV parameters first, then the hidden
+    /// launch values named `launch<k>`, then the IR's parameters named `arg<k>`).
+    pub assignment: Assignment,
+    /// ABI-preserved registers below the limit.
+    pub preserved: RegSet,
+    /// Lanes may want different callees: the guard and dispatch epilogue are compiled.
+    pub divergent_call: bool,
+    /// Never returns.
+    pub noreturn: bool,
+}
+
+impl Convention {
+    /// The layout of a parameter by name.
+    pub fn param(&self, name: &str) -> &ParamLayout {
+        self.assignment
+            .param(name)
+            .expect("the signature was built with these names")
+    }
+
+    /// The register range of a parameter that is always in registers.
+    pub fn reg(&self, name: &str) -> RegRange {
+        match self.param(name).location {
+            Location::Reg(r) => r,
+            Location::Scratch { .. } => unreachable!("system parameters are always in registers"),
+        }
+    }
+
+    /// The layout of IR parameter `k`.
+    pub fn arg(&self, k: usize) -> &ParamLayout {
+        self.param(&format!("arg{k}"))
+    }
+
+    /// The layout of hidden launch parameter `k`.
+    pub fn launch(&self, k: usize) -> &ParamLayout {
+        self.param(&format!("launch{k}"))
+    }
+}
+
+/// What a call site calls, for the contract checker and the frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallSite {
+    /// The callee (a function name, or `$sig` for an indirect call).
+    pub callee: String,
+    /// Its convention.
+    pub conv: Convention,
+    /// Source position of the call.
+    pub origin: Origin,
+}
+
+/// How a called function is entered and left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalleeFrame {
+    /// Its convention.
+    pub conv: Convention,
+}
+
+/// The conventions of a module.
+#[derive(Debug, Clone)]
+pub struct ModuleAbis {
+    /// The register limit of every function.
+    pub limit: Demand,
+    /// Per function: its convention when it is called (`None` for kernels).
+    pub funcs: Vec<Option<Convention>>,
+    /// Per signature.
+    pub sigs: Vec<Convention>,
+    /// Launch values passed as hidden leading parameters: (opcode, dimension).
+    pub hidden: Vec<(Op, u32)>,
+    /// Whether the module has any call or function address at all.
+    pub any_calls: bool,
+}
+
+/// What every function's compilation reads of the module: the IR, the conventions, and
+/// the order the functions are laid out in.
+pub(crate) struct ModuleCtx<'a> {
+    /// The module.
+    pub module: &'a Module,
+    /// Its conventions.
+    pub abis: ModuleAbis,
+    /// Per function: its place in the program (functions not compiled: after the rest).
+    pub position: Vec<usize>,
+}
+
+/// The launch values a region reads.
+pub(crate) fn launch_values(r: &Region, out: &mut Vec<(Op, u32)>) {
+    for i in &r.instrs {
+        match &i.kind {
+            InstrKind::Op(op) if is_launch(op.opcode) => {
+                let dim = match op.extra {
+                    ir::Extra::Imm(d) => d,
+                    _ => 0,
+                };
+                if !out.contains(&(op.opcode, dim)) {
+                    out.push((op.opcode, dim));
+                }
+            }
+            InstrKind::If {
+                then_region,
+                else_region,
+                ..
+            } => {
+                launch_values(then_region, out);
+                launch_values(else_region, out);
+            }
+            InstrKind::Loop { body, .. } => launch_values(body, out),
+            _ => {}
+        }
+    }
+}
+
+fn is_launch(op: Op) -> bool {
+    matches!(
+        op,
+        Op::LocalId
+            | Op::GroupId
+            | Op::GlobalId
+            | Op::GroupSize
+            | Op::NumGroups
+            | Op::GlobalSize
+            | Op::WorkDim
+            | Op::GlobalOffset
+    )
+}
+
+/// Whether a launch value differs between the lanes of a wave.
+pub(crate) fn launch_is_divergent(op: Op) -> bool {
+    matches!(op, Op::LocalId | Op::GlobalId)
+}
+
+fn has_calls(r: &Region) -> bool {
+    r.instrs.iter().any(|i| match &i.kind {
+        InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {
+            true
+        }
+        InstrKind::If {
+            then_region,
+            else_region,
+            ..
+        } => has_calls(then_region) || has_calls(else_region),
+        InstrKind::Loop { body, .. } => has_calls(body),
+        _ => false,
+    })
+}
+
+fn address_taken(r: &Region, out: &mut [bool]) {
+    for i in &r.instrs {
+        match &i.kind {
+            InstrKind::FuncAddr { func } => out[func.index()] = true,
+            InstrKind::If {
+                then_region,
+                else_region,
+                ..
+            } => {
+                address_taken(then_region, out);
+                address_taken(else_region, out);
+            }
+            InstrKind::Loop { body, .. } => address_taken(body, out),
+            _ => {}
+        }
+    }
+}
+
+fn scalar(ty: Type) -> ScalarType {
+    match ty {
+        Type::I1 => ScalarType::Bool,
+        Type::I32 => ScalarType::I32,
+        Type::F32 => ScalarType::F32,
+        Type::I64 => ScalarType::I64,
+        Type::Ptr | Type::Stack => ScalarType::U64,
+    }
+}
+
+/// The signature gpuabi-layout assigns: hidden launch values, then the IR's parameters.
+fn layout_signature(params: &[ir::SigParam], hidden: &[(Op, u32)]) -> Signature {
+    let mut out = Vec::new();
+    for (k, &(op, _)) in hidden.iter().enumerate() {
+        let mut p = Param::new(&format!("launch{k}"), ScalarType::U32, 1).discardable();
+        if !launch_is_divergent(op) {
+            p = p.uniform();
+        }
+        out.push(p);
+    }
+    for (k, sp) in params.iter().enumerate() {
+        let mut p = Param::new(&format!("arg{k}"), scalar(sp.ty), 1);
+        if sp.attrs.uniform {
+            p = p.uniform();
+        }
+        if sp.attrs.discardable {
+            p = p.discardable();
+        }
+        if sp.attrs.ret {
+            p = p.returned();
+        }
+        out.push(p);
+    }
+    Signature { params: out }
+}
+
+/// Resolves an ABI name of the IR or of an override.
+fn resolve(abi: Option<&IrAbi>, opts: &CallOptions) -> Result<Abi, String> {
+    let Some(abi) = abi else {
+        return Ok(default_abi());
+    };
+    if let Some(a) = Abi::builtin(abi.name()) {
+        return Ok(a);
+    }
+    opts.abis
+        .iter()
+        .find(|a| a.name == abi.name())
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "unknown ABI `{}`: the built-in ABIs are rt_recursive, traversal and ahit_isec; \
+                 give a user ABI with `--abi {}=FILE.toml`",
+                abi.name(),
+                abi.name()
+            )
+        })
+}
+
+impl ModuleAbis {
+    /// The conventions of every called function and signature of `module`.
+    pub fn new(
+        module: &Module,
+        target: Target,
+        wave: WaveSize,
+        max: Demand,
+        opts: &CallOptions,
+    ) -> Result<ModuleAbis, CodegenError> {
+        let any_calls = module.functions.iter().any(|f| has_calls(&f.body));
+        let aco_target = aco::Target::new(target, wave.lanes())
+            .map_err(|e| CodegenError::Options(e.to_string()))?;
+        let rt = aco_target.default_limit(LimitInputs {
+            min_waves: 1,
+            ray_tracing: true,
+        });
+        let limit = Demand::new(rt.sgpr.min(max.sgpr), rt.vgpr.min(max.vgpr));
+        let mut hidden = Vec::new();
+        for f in module.functions.iter().filter(|f| !f.attrs.kernel) {
+            launch_values(&f.body, &mut hidden);
+        }
+        hidden.sort_by_key(|&(op, d)| (op as u8, d));
+        let mut taken = vec![false; module.functions.len()];
+        for f in &module.functions {
+            address_taken(&f.body, &mut taken);
+        }
+        let abi_of = |f: &ir::Function| -> Result<Abi, CodegenError> {
+            let over = opts.overrides.iter().find(|(n, _)| *n == f.name);
+            let name = over.map(|(_, a)| IrAbi::from_name(a));
+            resolve(name.as_ref().or(f.attrs.abi.as_ref()), opts).map_err(|what| {
+                CodegenError::Unsupported {
+                    function: f.name.clone(),
+                    start: f.span.start,
+                    end: f.span.end,
+                    what,
+                }
+            })
+        };
+        let assign = |abi: &Abi,
+                      params: &[ir::SigParam],
+                      hints: Option<&aco::Hints>,
+                      who: &str,
+                      span: ir::Span|
+         -> Result<(Assignment, RegSet), CodegenError> {
+            let signature = layout_signature(params, &hidden);
+            let fail = |what: String| CodegenError::Unsupported {
+                function: who.to_string(),
+                start: span.start,
+                end: span.end,
+                what,
+            };
+            let a = aco::assign(&AssignRequest {
+                abi,
+                target: aco_target,
+                limit,
+                signature: &signature,
+                policy: opts.policy,
+                hints,
+            })
+            .map_err(|e| {
+                fail(format!(
+                    "parameter assignment under ABI `{}`: {e}",
+                    abi.name
+                ))
+            })?;
+            let ranges = aco::register_ranges(&abi.block, limit)
+                .map_err(|e| fail(format!("ABI `{}`: {e}", abi.name)))?;
+            let mut preserved = RegSet::new();
+            for file in [RegFile::Sgpr, RegFile::Vgpr] {
+                let l = match file {
+                    RegFile::Sgpr => limit.sgpr,
+                    RegFile::Vgpr => limit.vgpr,
+                };
+                for r in ranges.preserved.runs_below(file, l) {
+                    preserved.insert_range(r);
+                }
+            }
+            Ok((a, preserved))
+        };
+        // Hints for any-hit and intersection functions from the one traversal function.
+        let traversal: Vec<&ir::Function> = module
+            .functions
+            .iter()
+            .filter(|f| !f.attrs.kernel && f.attrs.abi == Some(IrAbi::Traversal))
+            .collect();
+        let hints = match traversal.as_slice() {
+            [t] => {
+                let abi = abi_of(t)?;
+                let (a, _) = assign(&abi, &t.sig_params(), None, &t.name, t.span)?;
+                Some(aco::ahit_isec_hints(&a))
+            }
+            _ => None,
+        };
+        let hints_for = |abi: &Abi| {
+            (abi.name == aco::NirAbi::AhitIsec.abi().name)
+                .then_some(hints.as_ref())
+                .flatten()
+        };
+        let mut funcs = Vec::with_capacity(module.functions.len());
+        for (i, f) in module.functions.iter().enumerate() {
+            if f.attrs.kernel {
+                funcs.push(None);
+                continue;
+            }
+            let abi = abi_of(f)?;
+            let (assignment, preserved) =
+                assign(&abi, &f.sig_params(), hints_for(&abi), &f.name, f.span)?;
+            funcs.push(Some(Convention {
+                abi,
+                assignment,
+                preserved,
+                divergent_call: f.attrs.divergent_call || taken[i],
+                noreturn: f.attrs.noreturn,
+            }));
+        }
+        let mut sigs = Vec::with_capacity(module.sigs.len());
+        for s in &module.sigs {
+            let abi =
+                resolve(s.attrs.abi.as_ref(), opts).map_err(|what| CodegenError::Unsupported {
+                    function: format!("${}", s.name),
+                    start: s.span.start,
+                    end: s.span.end,
+                    what,
+                })?;
+            let (assignment, preserved) = assign(
+                &abi,
+                &s.params,
+                hints_for(&abi),
+                &format!("${}", s.name),
+                s.span,
+            )?;
+            sigs.push(Convention {
+                abi,
+                assignment,
+                preserved,
+                divergent_call: true,
+                noreturn: s.attrs.noreturn,
+            });
+        }
+        Ok(ModuleAbis {
+            limit,
+            funcs,
+            sigs,
+            hidden,
+            any_calls,
+        })
+    }
+
+    /// The convention of a called function.
+    pub fn func(&self, f: FuncId) -> &Convention {
+        self.funcs[f.index()]
+            .as_ref()
+            .expect("the verifier rejects calls to kernels")
+    }
+}

@@ -1,0 +1,502 @@
+//! Calls, function addresses, and a called function's entry and exit, as ACO's
+//! `visit_call` and `aco_isel_helpers.cpp` (`get_callee_info`) build them from RADV's
+//! lowered calls (`radv_nir_lower_call_abi.c`).
+//!
+//! At a call the arguments are brought into the class the callee's assignment gives them
+//! (lane masks for `i1`, SGPRs for uniform values, VGPRs for the rest), scratch parameters
+//! are stored to the callee's parameter area (`p_store_arg`), and one parallel copy puts
+//! the register parameters, the stack pointer and both callee PCs into their registers.
+//! `p_call` stands for the call; a parallel copy after it takes the return values out of
+//! their registers (scratch return values come back with `p_load_arg`). The caller makes
+//! exactly one hardware call, to the callee of the first active lane (its PC read with
+//! `v_readfirstlane_b32`): the callees chain among themselves (see [`exit`]).
+//!
+//! A called function starts with the parallel copy out of its parameter registers and
+//! ends with one into them, followed by `p_return_to_caller`; a DIVERGENT_CALL function
+//! first computes the next callee of the chain (RADV's dispatch epilogue).
+
+use gpuabi_amdgpu::{Opcode, Operand};
+use gpuabi_ir::ir::{self, FuncId, Type, Value};
+use gpuabi_layout::aco::{Location, ParamLayout};
+use gpuabi_layout::reg::{RegFile, RegRange};
+
+use super::{dword, dwords_of, imm, Isel, Val};
+use crate::call_abi::{CallSite, Convention};
+use crate::entry::Launch;
+use crate::error::CodegenError;
+use crate::lower_call_abi::AddedParams;
+use crate::mir::{MInst, Opnd, Pseudo, Temp};
+
+/// Scratch-parameter areas of `p_store_arg`/`p_load_arg`.
+pub(crate) const AREA_OUTGOING: u32 = 0;
+/// This function's own incoming parameter area.
+pub(crate) const AREA_INCOMING: u32 = 1;
+
+/// What a called function keeps of its entry for its exit.
+#[derive(Debug, Clone)]
+pub(crate) struct CalleeEntry {
+    /// The convention it is called under.
+    pub conv: Convention,
+    /// Where the added parameters are.
+    pub added: AddedParams,
+    /// The stack pointer.
+    pub sp: Temp,
+    /// The return address.
+    pub ra: Temp,
+    /// Per IR parameter (hidden ones included): the temp its register was copied into, or
+    /// the temp it was loaded into from scratch.
+    pub raw: Vec<Temp>,
+}
+
+/// The callee being called.
+pub(crate) enum Callee<'o> {
+    /// `call @f`.
+    Direct(FuncId),
+    /// `call_indirect $sig %ptr`.
+    Indirect(ir::SigId, &'o ir::Operand),
+}
+
+fn fixed(r: RegRange) -> Opnd {
+    Opnd::Fixed(Operand::Reg(r))
+}
+
+impl Isel<'_> {
+    /// The layout of IR parameter `j` of the function being compiled under `entry`.
+    fn own_param(entry: &CalleeEntry, j: usize) -> &ParamLayout {
+        let a = entry.added;
+        if j < a.launch {
+            entry.conv.arg(j)
+        } else if j < a.divergent_pc {
+            entry.conv.launch(j - a.launch)
+        } else if j == a.divergent_pc {
+            entry.conv.param("divergent_pc")
+        } else {
+            entry.conv.param("uniform_pc")
+        }
+    }
+
+    /// A value as the class of the parameter it is passed in: a lane mask, SGPRs or
+    /// VGPRs (scratch parameters always travel in VGPRs, an `i1` as 0 or 1).
+    fn as_param(&mut self, val: Val, ty: Type, layout: &ParamLayout) -> Temp {
+        let dwords = dwords_of(ty);
+        match (&layout.location, layout.class.file) {
+            (Location::Reg(_), RegFile::Sgpr) if ty == Type::I1 => self.mask_of(val),
+            (Location::Reg(_), RegFile::Sgpr) => self.sgpr_of(val, dwords),
+            _ => self.vgpr_of(val, dwords),
+        }
+    }
+
+    fn scratch_arg(&mut self, p: Pseudo, data: Temp, offset: u32, area: u32) {
+        let mut opnds = vec![Opnd::Temp(self.whole(data)), imm(offset), imm(area)];
+        if let Some(sp) = self.f.stack_pointer {
+            opnds.push(Opnd::Temp(self.whole(sp)));
+        }
+        let origin = self.origin;
+        self.push(MInst::pseudo(p, opnds, origin));
+        if p == Pseudo::LoadArg {
+            self.wait_vm();
+        }
+    }
+
+    /// `func_addr @f`: `s_getpc_b64` and the distance to `f`'s label (a label right after
+    /// `s_getpc_b64`, which reads the address of the next instruction, starts a block).
+    pub(crate) fn func_addr(&mut self, func: FuncId) -> Val {
+        let name = self.ctx.module.functions[func.index()].name.clone();
+        let pc = self.stemp(2);
+        self.emit(Opcode::SGetpcB64, [Opnd::Temp(self.whole(pc))]);
+        let anchor = self.new_block();
+        self.start_block(anchor);
+        // The functions are laid out in a known order: the distance is negative when `f`
+        // comes first (or is this function, whose label is before the anchor).
+        let forward = self.ctx.position[func.index()] > self.ctx.position[self.func_id.index()];
+        let r = self.stemp(2);
+        self.emit(
+            Opcode::SAddU32,
+            [
+                Opnd::Temp(dword(r, 0)),
+                Opnd::Temp(dword(pc, 0)),
+                Opnd::Addr {
+                    label: name,
+                    anchor,
+                },
+            ],
+        );
+        self.emit(
+            Opcode::SAddcU32,
+            [
+                Opnd::Temp(dword(r, 1)),
+                Opnd::Temp(dword(pc, 1)),
+                imm(if forward { 0 } else { u32::MAX }),
+            ],
+        );
+        Val::S(r)
+    }
+
+    /// A call; defines `results` (the new values of the callee's `return` parameters).
+    pub(crate) fn call(
+        &mut self,
+        callee: Callee<'_>,
+        args: &[ir::Operand],
+        results: &[Value],
+    ) -> Result<(), CodegenError> {
+        let ctx = self.ctx;
+        let (name, conv, params) = match &callee {
+            Callee::Direct(f) => {
+                let func = &ctx.module.functions[f.index()];
+                (func.name.clone(), ctx.abis.func(*f), func.sig_params())
+            }
+            Callee::Indirect(sig, _) => {
+                let s = &ctx.module.sigs[sig.index()];
+                (
+                    format!("${}", s.name),
+                    &ctx.abis.sigs[sig.index()],
+                    s.params.clone(),
+                )
+            }
+        };
+        if conv.noreturn {
+            return Err(self.unsupported("calls to `noreturn` functions are not compiled yet"));
+        }
+        // The callee PCs: the uniform one of the first active lane, the per-lane one.
+        let (dpc, upc) = match callee {
+            Callee::Direct(f) => {
+                let Val::S(u) = self.func_addr(f) else {
+                    unreachable!("a function address is uniform")
+                };
+                let d = self.vgpr_of(Val::S(u), 2);
+                (d, u)
+            }
+            Callee::Indirect(_, ptr) => match self.val(ptr) {
+                Val::V(d) => (d, self.sgpr_of(Val::V(d), 2)),
+                other => {
+                    let u = self.sgpr_of(other, 2);
+                    (self.vgpr_of(Val::S(u), 2), u)
+                }
+            },
+        };
+        let mut copies: Vec<Opnd> = Vec::new();
+        let mut stores: Vec<(Temp, u32)> = Vec::new();
+        let mut pass = |s: &mut Self, val: Val, ty: Type, layout: &ParamLayout| {
+            let t = s.as_param(val, ty, layout);
+            match layout.location {
+                Location::Reg(r) => {
+                    copies.push(fixed(r));
+                    copies.push(Opnd::Temp(s.whole(t)));
+                }
+                Location::Scratch { offset } => stores.push((t, offset)),
+            }
+        };
+        for (k, &(op, dim)) in ctx.abis.hidden.iter().enumerate() {
+            let v = self.launch.builtin(op, dim as usize);
+            let ty = Type::I32;
+            pass(self, v, ty, conv.launch(k));
+        }
+        for (k, (a, p)) in args.iter().zip(&params).enumerate() {
+            let v = self.val(a);
+            pass(self, v, p.ty, conv.arg(k));
+        }
+        for (t, offset) in stores {
+            self.scratch_arg(Pseudo::StoreArg, t, offset, AREA_OUTGOING);
+        }
+        let sp_reg = conv.reg("stack_pointer");
+        let sp = match self.f.stack_pointer {
+            Some(sp) => Opnd::Temp(self.whole(sp)),
+            None => imm(0),
+        };
+        copies.extend([sp_reg_opnd(sp_reg), sp]);
+        copies.extend([
+            fixed(conv.reg("divergent_pc")),
+            Opnd::Temp(self.whole(dpc)),
+            fixed(conv.reg("uniform_pc")),
+            Opnd::Temp(self.whole(upc)),
+        ]);
+        let origin = self.origin;
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        let site = self.f.calls.len() as u32;
+        self.f.calls.push(CallSite {
+            callee: name,
+            conv: conv.clone(),
+            origin,
+        });
+        self.push(MInst::pseudo(Pseudo::Call, [imm(site)], origin));
+        // Return values.
+        let mut out: Vec<Opnd> = Vec::new();
+        let mut loads: Vec<(Temp, u32)> = Vec::new();
+        let mut vals = Vec::new();
+        for (k, p) in params.iter().enumerate().filter(|(_, p)| p.attrs.ret) {
+            let layout = conv.arg(k);
+            let (t, v) = match (layout.location, p.ty) {
+                (Location::Reg(_), Type::I1) => {
+                    let m = self.mask_temp();
+                    (m, Val::Mask(m))
+                }
+                _ => {
+                    let t = self.vtemp(dwords_of(p.ty));
+                    (t, Val::V(t))
+                }
+            };
+            match layout.location {
+                Location::Reg(r) => {
+                    out.push(Opnd::Temp(self.whole(t)));
+                    out.push(fixed(r));
+                }
+                Location::Scratch { offset } => loads.push((t, offset)),
+            }
+            vals.push(v);
+        }
+        if !out.is_empty() {
+            self.push(MInst::pseudo(Pseudo::ParallelCopy, out, origin));
+        }
+        for (t, offset) in loads {
+            self.scratch_arg(Pseudo::LoadArg, t, offset, AREA_OUTGOING);
+        }
+        for (r, v) in results.iter().zip(vals) {
+            self.define(*r, v);
+        }
+        Ok(())
+    }
+
+    /// The entry of a called function: its parameters out of their registers (and
+    /// scratch) into temps.
+    pub(crate) fn enter_callee(&mut self, conv: &Convention, added: AddedParams) -> Launch {
+        let sp = self.stemp(1);
+        let ra = self.stemp(2);
+        self.f.stack_pointer = Some(sp);
+        let mut copies = vec![
+            Opnd::Temp(self.whole(sp)),
+            fixed(conv.reg("stack_pointer")),
+            Opnd::Temp(self.whole(ra)),
+            fixed(conv.reg("return_address")),
+        ];
+        let mut entry = CalleeEntry {
+            conv: conv.clone(),
+            added,
+            sp,
+            ra,
+            raw: Vec::new(),
+        };
+        let mut loads = Vec::new();
+        let n = self.func.params.len();
+        for j in 0..n {
+            let p = &self.func.params[j];
+            let ty = self.ty(p.value);
+            let layout = Self::own_param(&entry, j).clone();
+            let t = match (layout.location, layout.class.file) {
+                (Location::Reg(_), RegFile::Sgpr) if ty == Type::I1 => self.mask_temp(),
+                (Location::Reg(r), RegFile::Sgpr) => self.stemp(r.count as u8),
+                (Location::Reg(r), RegFile::Vgpr) => self.vtemp(r.count as u8),
+                (Location::Scratch { offset }, _) => {
+                    let t = self.vtemp(dwords_of(ty));
+                    loads.push((t, offset));
+                    t
+                }
+            };
+            if let Location::Reg(r) = layout.location {
+                copies.push(Opnd::Temp(self.whole(t)));
+                copies.push(fixed(r));
+            }
+            entry.raw.push(t);
+        }
+        let origin = self.origin;
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        for (t, offset) in loads {
+            self.scratch_arg(Pseudo::LoadArg, t, offset, AREA_INCOMING);
+        }
+        let mut params = Vec::with_capacity(n);
+        for j in 0..n {
+            let p = &self.func.params[j];
+            let ty = self.ty(p.value);
+            let uniform = self.is_uniform(p.value);
+            let t = entry.raw[j];
+            let v = match (self.f.info(t).file, ty, uniform) {
+                (RegFile::Sgpr, Type::I1, false) => Val::Mask(t),
+                (RegFile::Sgpr, Type::I1, true) => {
+                    let exec = self.exec();
+                    let m = self.mask_temp();
+                    self.emit_mask(
+                        Opcode::SAndB64,
+                        [Opnd::Temp(self.whole(m)), Opnd::Temp(self.whole(t)), exec],
+                    );
+                    let cmp = self.mask_op(Opcode::SCmpLgU64);
+                    self.emit(cmp, [Opnd::Temp(self.whole(m)), imm(0)]);
+                    self.bool_from_scc()
+                }
+                (RegFile::Sgpr, _, _) => Val::S(t),
+                (RegFile::Vgpr, _, true) => Val::S(self.sgpr_of(Val::V(t), dwords_of(ty))),
+                (RegFile::Vgpr, _, false) => Val::V(t),
+            };
+            params.push(v);
+        }
+        let builtins = self
+            .ctx
+            .abis
+            .hidden
+            .iter()
+            .enumerate()
+            .map(|(k, &(op, dim))| ((op, dim as usize), params[added.launch + k]))
+            .collect();
+        self.callee = Some(entry);
+        Launch {
+            params,
+            builtins,
+            scratch: None,
+        }
+    }
+
+    /// The end of a called function: `rets` are the final values of its `return`
+    /// parameters (VGPRs, an `i1` as 0 or 1), merged at its exit block.
+    pub(crate) fn exit_callee(&mut self, rets: &[Val]) {
+        let entry = self.callee.clone().expect("a called function has an entry");
+        let conv = &entry.conv;
+        let chain = conv.divergent_call;
+        let mut copies: Vec<Opnd> = Vec::new();
+        let mut rets = rets.iter();
+        let own = self.func.params.len();
+        for j in 0..own {
+            let p = &self.func.params[j];
+            let layout = Self::own_param(&entry, j).clone();
+            if j >= entry.added.divergent_pc {
+                continue;
+            }
+            let ty = self.ty(p.value);
+            let value = if p.attrs.ret {
+                let v = *rets.next().expect("one value per return parameter");
+                match (layout.location, layout.class.file) {
+                    (Location::Reg(_), RegFile::Sgpr) => self.mask_of(v),
+                    _ => self.vgpr_of(v, dwords_of(ty)),
+                }
+            } else if chain || layout.needs_explicit_preservation {
+                entry.raw[j]
+            } else {
+                continue;
+            };
+            match layout.location {
+                Location::Reg(r) => {
+                    copies.push(fixed(r));
+                    copies.push(Opnd::Temp(self.whole(value)));
+                }
+                Location::Scratch { offset } if p.attrs.ret => {
+                    self.scratch_arg(Pseudo::StoreArg, value, offset, AREA_INCOMING);
+                }
+                Location::Scratch { .. } => {}
+            }
+        }
+        let dpc = entry.raw[entry.added.divergent_pc];
+        let upc = entry.raw[entry.added.divergent_pc + 1];
+        let (next_d, next_u) = if chain {
+            self.dispatch(dpc, upc, entry.ra)
+        } else {
+            (dpc, upc)
+        };
+        let sp_reg = conv.reg("stack_pointer");
+        copies.extend([
+            sp_reg_opnd(sp_reg),
+            Opnd::Temp(self.whole(entry.sp)),
+            fixed(conv.reg("return_address")),
+            Opnd::Temp(self.whole(entry.ra)),
+            fixed(conv.reg("divergent_pc")),
+            Opnd::Temp(self.whole(next_d)),
+            fixed(conv.reg("uniform_pc")),
+            Opnd::Temp(self.whole(next_u)),
+        ]);
+        let origin = self.origin;
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        let target = if chain {
+            conv.reg("uniform_pc")
+        } else {
+            conv.reg("return_address")
+        };
+        self.end_block(Pseudo::ReturnToCaller, [fixed(target)]);
+    }
+
+    /// RADV's dispatch epilogue: the lanes whose callee is another function (their PC is
+    /// not this one's) are still pending; the wave goes on to the callee of the first of
+    /// them, or back to the return address when none is left. Returns the next divergent
+    /// and uniform PCs.
+    fn dispatch(&mut self, dpc: Temp, upc: Temp, ra: Temp) -> (Temp, Temp) {
+        let here = self.mask_temp();
+        self.valu(
+            Opcode::VCmpEqU64,
+            vec![
+                Opnd::Temp(self.whole(here)),
+                Opnd::Temp(self.whole(dpc)),
+                Opnd::Temp(self.whole(upc)),
+            ],
+        )
+        .e64 = true;
+        let next = self.vtemp(2);
+        for i in 0..2 {
+            self.emit(
+                Opcode::VCndmaskB32,
+                [
+                    Opnd::Temp(dword(next, i)),
+                    Opnd::Temp(dword(dpc, i)),
+                    imm(0),
+                    Opnd::Temp(self.whole(here)),
+                ],
+            )
+            .e64 = true;
+        }
+        // Pending: the lanes whose next PC is not 0 (lanes that finished earlier in the
+        // chain came with 0).
+        let pending = self.mask_temp();
+        self.valu(
+            Opcode::VCmpNeU64,
+            vec![
+                Opnd::Temp(self.whole(pending)),
+                Opnd::Temp(self.whole(next)),
+                imm(0),
+            ],
+        )
+        .e64 = true;
+        let ff1 = match self.wave() {
+            gpuabi_amdgpu::WaveSize::W32 => Opcode::SFf1I32B32,
+            gpuabi_amdgpu::WaveSize::W64 => Opcode::SFf1I32B64,
+        };
+        let first = self.stemp(1);
+        self.emit(
+            ff1,
+            [
+                Opnd::Temp(self.whole(first)),
+                Opnd::Temp(self.whole(pending)),
+            ],
+        );
+        // No lane pending: -1; any lane index will do, as the return address is taken.
+        let lane = self.stemp(1);
+        self.emit(
+            Opcode::SAndB32,
+            [
+                Opnd::Temp(self.whole(lane)),
+                Opnd::Temp(self.whole(first)),
+                imm(self.wave().lanes() - 1),
+            ],
+        );
+        let pc = self.stemp(2);
+        for i in 0..2 {
+            self.emit(
+                Opcode::VReadlaneB32,
+                [
+                    Opnd::Temp(dword(pc, i)),
+                    Opnd::Temp(dword(next, i)),
+                    Opnd::Temp(self.whole(lane)),
+                ],
+            );
+        }
+        let cmp = self.mask_op(Opcode::SCmpLgU64);
+        self.emit(cmp, [Opnd::Temp(self.whole(pending)), imm(0)]);
+        let uniform = self.stemp(2);
+        self.emit(
+            Opcode::SCselectB64,
+            [
+                Opnd::Temp(self.whole(uniform)),
+                Opnd::Temp(self.whole(pc)),
+                Opnd::Temp(self.whole(ra)),
+            ],
+        );
+        (next, uniform)
+    }
+}
+
+fn sp_reg_opnd(r: RegRange) -> Opnd {
+    fixed(r)
+}

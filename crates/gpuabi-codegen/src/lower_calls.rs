@@ -1,0 +1,462 @@
+//! After register allocation: the frame becomes final and the call ABI's
+//! pseudo-instructions become machine code, as ACO's `aco_spill_preserved.cpp` and the
+//! `p_call`/`p_return` cases of `aco_lower_to_hw_instr.cpp` do.
+//!
+//! The frame of a function, per lane, from its stack pointer (a kernel's from 0):
+//!
+//! ```text
+//! | stack arrays | VGPR spill slots | linear VGPR saves | preserved VGPR saves |
+//! ```
+//!
+//! and a call's scratch parameters follow it (spec: the callee's stack pointer is the
+//! caller's plus the frame and the parameter area).
+//!
+//! * `p_call` becomes `s_add_u32 SP, SP, bump; s_swappc_b64 RA, UPC; s_sub_u32 SP, SP,
+//!   bump` in the callee's registers. The VGPRs that hold spilled SGPRs (ACO's linear
+//!   VGPRs) are whole-wave values: when the callee's ABI does not preserve them they are
+//!   stored for every lane before the call and loaded after it (`s_or_saveexec -1`
+//!   around the accesses; the project saves all lanes where Mesa's current code saves the
+//!   active ones).
+//! * A called function saves, right at its entry, every register its ABI preserves and
+//!   it writes (its own allocation, the parameter registers of its calls, and whatever
+//!   its callees may clobber): VGPRs to the frame for every lane, SGPRs into lanes of the
+//!   VGPRs reserved for spilled SGPRs. `p_return_to_caller` restores them and jumps
+//!   (`s_setpc_b64`). Restoring at the return rather than at the post-dominator of the
+//!   writes (as ACO may) is the project's simplification: the code between is never
+//!   re-entered.
+//! * The exec backup of those sequences is the first aligned run of SGPRs below the limit
+//!   that the ABI in force does not preserve and no parameter uses (ACO's rule).
+//! * `p_store_arg`/`p_load_arg` become scratch accesses at their final offsets.
+
+use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Target, Waitcnt, WaveSize};
+use gpuabi_layout::aco::{Demand, Location};
+use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
+
+use crate::call_abi::Convention;
+use crate::isel::call::{AREA_INCOMING, AREA_OUTGOING};
+use crate::isel::exec_opnd;
+use crate::mir::{Function, MInst, MOp, Opnd, Origin, Pseudo};
+use crate::scratch::{self, Base};
+
+/// The registers a called function saves at entry and restores at return.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Saved {
+    /// SGPRs, into lanes of the spill VGPRs.
+    pub sgprs: Vec<u16>,
+    /// VGPRs, to the frame.
+    pub vgprs: Vec<u16>,
+}
+
+/// The final layout of a function's frame, in bytes per lane.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Frame {
+    /// Where the linear VGPRs are stored around calls.
+    pub linear_save: u32,
+    /// Where the preserved VGPRs are saved.
+    pub callee_save: u32,
+    /// The end of the frame: a call's parameter area starts here.
+    pub end: u32,
+}
+
+fn range_of(f: &Function, regs: &[Option<u16>], o: &Opnd, vlimit: u16) -> Option<RegRange> {
+    match o {
+        Opnd::Temp(s) => {
+            let info = f.info(s.temp);
+            let first = regs[s.temp.index()]? + u16::from(s.offset);
+            Some(RegRange::new(info.file, first, u16::from(s.dwords)))
+        }
+        Opnd::Fixed(Operand::Reg(r)) => Some(*r),
+        Opnd::SpillVgpr(k) => Some(RegRange::new(RegFile::Vgpr, vlimit - 1 - k, 1)),
+        _ => None,
+    }
+}
+
+fn param_regs(conv: &Convention) -> Vec<RegRange> {
+    conv.assignment
+        .params
+        .iter()
+        .filter_map(|p| match p.location {
+            Location::Reg(r) => Some(r),
+            Location::Scratch { .. } => None,
+        })
+        .collect()
+}
+
+fn call_index(inst: &MInst) -> usize {
+    match inst.opnds.first() {
+        Some(Opnd::Fixed(Operand::Imm(Imm::Int(k)))) => *k as usize,
+        _ => unreachable!("p_call names its call"),
+    }
+}
+
+/// The preserved registers of its own ABI a called function writes (none for a kernel).
+/// Before SSA elimination a phi counts as a write of its destination, so the count is an
+/// upper bound of the final one.
+pub fn saved_registers(
+    f: &Function,
+    regs: &[Option<u16>],
+    limit: Demand,
+    spill_vgprs: u16,
+) -> Saved {
+    let Some(callee) = &f.callee else {
+        return Saved::default();
+    };
+    let mut written = RegSet::new();
+    let mut mark = |r: RegRange| written.insert_range(r);
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        match inst.op {
+            MOp::Pseudo(Pseudo::ParallelCopy) => {
+                for pair in inst.opnds.chunks(2) {
+                    let d = range_of(f, regs, &pair[0], limit.vgpr);
+                    let s = pair.get(1).and_then(|o| range_of(f, regs, o, limit.vgpr));
+                    if let Some(d) = d.filter(|d| Some(*d) != s) {
+                        mark(d);
+                    }
+                }
+            }
+            MOp::Pseudo(Pseudo::Call) => {
+                let conv = &f.calls[call_index(inst)].conv;
+                for (file, l) in [(RegFile::Sgpr, limit.sgpr), (RegFile::Vgpr, limit.vgpr)] {
+                    for num in 0..l {
+                        let reg = Reg { file, num };
+                        if !conv.preserved.contains(reg) {
+                            mark(RegRange::new(file, num, 1));
+                        }
+                    }
+                }
+                mark(conv.reg("return_address"));
+                mark(conv.reg("stack_pointer"));
+            }
+            MOp::Pseudo(_) => {
+                for o in inst.opnds.iter().take(inst.num_defs()) {
+                    if let Some(r) = range_of(f, regs, o, limit.vgpr) {
+                        mark(r);
+                    }
+                }
+            }
+            MOp::Hw(op) => {
+                for o in inst.opnds.iter().take(op.info().dsts.len()) {
+                    if let Some(r) = range_of(f, regs, o, limit.vgpr) {
+                        mark(r);
+                    }
+                }
+            }
+        }
+    }
+    for k in 0..spill_vgprs {
+        mark(RegRange::new(RegFile::Vgpr, limit.vgpr - 1 - k, 1));
+    }
+    let pick = |file: RegFile, l: u16| -> Vec<u16> {
+        (0..l)
+            .filter(|&num| {
+                let reg = Reg { file, num };
+                written.contains(reg) && callee.conv.preserved.contains(reg)
+            })
+            .collect()
+    };
+    Saved {
+        sgprs: pick(RegFile::Sgpr, limit.sgpr),
+        vgprs: pick(RegFile::Vgpr, limit.vgpr),
+    }
+}
+
+/// The first aligned run of lane-mask size of SGPRs below `limit` that `preserved` does
+/// not hold and `busy` does not use.
+fn exec_backup(
+    preserved: &RegSet,
+    busy: &[RegRange],
+    limit: u16,
+    wave: WaveSize,
+) -> Result<RegRange, String> {
+    let n = u16::from(wave.mask_dwords());
+    (0..limit.saturating_sub(n - 1))
+        .step_by(usize::from(n))
+        .map(|p| RegRange::new(RegFile::Sgpr, p, n))
+        .find(|r| {
+            r.regs().all(|x| !preserved.contains(x))
+                && !busy
+                    .iter()
+                    .any(|b| b.file() == RegFile::Sgpr && b.overlaps(r))
+        })
+        .ok_or_else(|| "no free SGPRs for the exec backup".to_string())
+}
+
+struct Ctx {
+    target: Target,
+    wave: WaveSize,
+    origin: Origin,
+}
+
+impl Ctx {
+    fn hw<const N: usize>(&self, op: Opcode, opnds: [Opnd; N]) -> MInst {
+        MInst {
+            op: MOp::Hw(op),
+            opnds: opnds.into_iter().collect(),
+            mods: MemMods::default(),
+            e64: false,
+            origin: self.origin,
+        }
+    }
+
+    fn exec(&self) -> Opnd {
+        exec_opnd(self.wave)
+    }
+
+    /// Stores (or loads) `vgprs` for every lane at `offset + 4 k` from `sp`.
+    fn whole_wave(
+        &self,
+        store: bool,
+        vgprs: &[u16],
+        sp: Option<RegRange>,
+        offset: u32,
+        bak: RegRange,
+        out: &mut Vec<MInst>,
+    ) {
+        if vgprs.is_empty() {
+            return;
+        }
+        let (save, mov) = match self.wave {
+            WaveSize::W32 => (Opcode::SOrSaveexecB32, Opcode::SMovB32),
+            WaveSize::W64 => (Opcode::SOrSaveexecB64, Opcode::SMovB64),
+        };
+        out.push(self.hw(
+            save,
+            [
+                Opnd::Fixed(Operand::Reg(bak)),
+                Opnd::Fixed(Operand::Imm(Imm::Int(-1))),
+            ],
+        ));
+        for (k, &v) in vgprs.iter().enumerate() {
+            out.push(scratch::access_regs(
+                self.target,
+                store,
+                RegRange::new(RegFile::Vgpr, v, 1),
+                sp,
+                (offset + 4 * k as u32) as i32,
+                self.origin,
+            ));
+        }
+        if !store {
+            out.push(self.hw(
+                Opcode::SWaitcnt,
+                [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
+                    vmcnt: Some(0),
+                    ..Waitcnt::default()
+                }))],
+            ));
+        }
+        out.push(self.hw(mov, [self.exec(), Opnd::Fixed(Operand::Reg(bak))]));
+    }
+}
+
+fn imm(v: u32) -> Opnd {
+    Opnd::Fixed(Operand::Imm(Imm::Int(i64::from(v))))
+}
+
+fn reg(r: RegRange) -> Opnd {
+    Opnd::Fixed(Operand::Reg(r))
+}
+
+/// What [`lower`] needs besides the function.
+pub struct Inputs<'a> {
+    /// First register of every temp.
+    pub regs: &'a [Option<u16>],
+    /// Target.
+    pub target: Target,
+    /// Wave size.
+    pub wave: WaveSize,
+    /// The register limit.
+    pub limit: Demand,
+    /// Bytes of VGPR spill slots.
+    pub vgpr_spill_bytes: u32,
+    /// SGPR dwords spilled to VGPR lanes (the saved SGPRs take the lanes after them).
+    pub sgpr_spill_dwords: u32,
+    /// VGPRs reserved for spilled SGPRs, at the top of the limit.
+    pub spill_vgprs: u16,
+}
+
+/// Lays out the frame and lowers the call pseudo-instructions of `f`.
+/// Also returns the call sites in the order their `s_swappc_b64` are laid out.
+pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<usize>), String> {
+    let saved = saved_registers(f, inp.regs, inp.limit, inp.spill_vgprs);
+    let lanes = inp.wave.lanes();
+    let need = (inp.sgpr_spill_dwords + saved.sgprs.len() as u32).div_ceil(lanes);
+    if need > u32::from(inp.spill_vgprs) {
+        return Err(format!(
+            "{} SGPRs to save need {need} VGPRs of lanes, {} were reserved",
+            saved.sgprs.len(),
+            inp.spill_vgprs
+        ));
+    }
+    let spill_end = f.stack_bytes.next_multiple_of(8) + inp.vgpr_spill_bytes;
+    let linear: Vec<u16> = (0..inp.spill_vgprs)
+        .map(|k| inp.limit.vgpr - 1 - k)
+        .collect();
+    let linear_save = spill_end;
+    let callee_save = linear_save
+        + if f.calls.is_empty() {
+            0
+        } else {
+            4 * linear.len() as u32
+        };
+    let end = callee_save + 4 * saved.vgprs.len() as u32;
+    let frame = Frame {
+        linear_save,
+        callee_save,
+        end,
+    };
+    let max = scratch::max_offset(inp.target) as u32;
+    let own_params = f
+        .callee
+        .as_ref()
+        .map_or(0, |c| c.conv.assignment.scratch_param_size);
+    let largest_out = f
+        .calls
+        .iter()
+        .map(|c| c.conv.assignment.scratch_param_size)
+        .max()
+        .unwrap_or(0);
+    if end + largest_out > max + 1 || own_params > 2048 {
+        return Err(format!(
+            "the frame of {} bytes per lane (and {largest_out} bytes of outgoing, \
+             {own_params} of incoming scratch parameters) is beyond the scratch \
+             instructions' offsets",
+            end
+        ));
+    }
+    let own = f.callee.as_ref().map(|c| c.conv.clone());
+    let own_sp = own.as_ref().map(|c| c.reg("stack_pointer"));
+    let calls = f.calls.clone();
+    let mut order = Vec::new();
+    for b in 0..f.blocks.len() {
+        let old = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        for inst in old {
+            let cx = Ctx {
+                target: inp.target,
+                wave: inp.wave,
+                origin: inst.origin,
+            };
+            match inst.op {
+                MOp::Pseudo(Pseudo::Call) => {
+                    order.push(call_index(&inst));
+                    let conv = &calls[call_index(&inst)].conv;
+                    let sp = conv.reg("stack_pointer");
+                    let busy = param_regs(conv);
+                    for v in &linear {
+                        if busy
+                            .iter()
+                            .any(|r| r.overlaps(&RegRange::new(RegFile::Vgpr, *v, 1)))
+                        {
+                            return Err(format!("the spill VGPR v{v} is a parameter register"));
+                        }
+                    }
+                    let bak = exec_backup(&conv.preserved, &busy, inp.limit.sgpr, inp.wave)?;
+                    let clobbered: Vec<u16> = linear
+                        .iter()
+                        .copied()
+                        .filter(|&v| {
+                            !conv.preserved.contains(Reg {
+                                file: RegFile::Vgpr,
+                                num: v,
+                            })
+                        })
+                        .collect();
+                    cx.whole_wave(true, &clobbered, Some(sp), linear_save, bak, &mut out);
+                    let bump = end + conv.assignment.scratch_param_size;
+                    if bump != 0 {
+                        out.push(cx.hw(Opcode::SAddU32, [reg(sp), reg(sp), imm(bump)]));
+                    }
+                    out.push(cx.hw(
+                        Opcode::SSwappcB64,
+                        [reg(conv.reg("return_address")), reg(conv.reg("uniform_pc"))],
+                    ));
+                    if bump != 0 {
+                        out.push(cx.hw(Opcode::SSubU32, [reg(sp), reg(sp), imm(bump)]));
+                    }
+                    cx.whole_wave(false, &clobbered, Some(sp), linear_save, bak, &mut out);
+                }
+                MOp::Pseudo(p @ (Pseudo::StoreArg | Pseudo::LoadArg)) => {
+                    let (Some(Opnd::Temp(data)), Some(off), Some(area)) = (
+                        inst.opnds.first().cloned(),
+                        inst.opnds.get(1).cloned(),
+                        inst.opnds.get(2).cloned(),
+                    ) else {
+                        unreachable!("scratch parameters name data, offset and area")
+                    };
+                    let value = |o: Opnd| match o {
+                        Opnd::Fixed(Operand::Imm(Imm::Int(v))) => v,
+                        _ => unreachable!("constant operand"),
+                    };
+                    let (off, area) = (value(off), value(area) as u32);
+                    let at = match area {
+                        AREA_OUTGOING => i64::from(end) + off,
+                        AREA_INCOMING => off - i64::from(own_params),
+                        _ => unreachable!("two areas"),
+                    };
+                    let base = match inst.opnds.get(3) {
+                        Some(Opnd::Temp(sp)) => Base::Sgpr(*sp),
+                        _ => Base::None,
+                    };
+                    out.push(scratch::access(
+                        inp.target,
+                        p == Pseudo::StoreArg,
+                        data,
+                        base,
+                        at as i32,
+                        None,
+                        inst.origin,
+                    ));
+                }
+                MOp::Pseudo(Pseudo::ReturnToCaller) => {
+                    let conv = own.as_ref().ok_or("a return in a kernel")?;
+                    let Some(Opnd::Fixed(Operand::Reg(target))) = inst.opnds.first().cloned()
+                    else {
+                        unreachable!("the return names its target")
+                    };
+                    let bak =
+                        exec_backup(&conv.preserved, &param_regs(conv), inp.limit.sgpr, inp.wave)?;
+                    for (i, &s) in saved.sgprs.iter().enumerate() {
+                        let k = inp.sgpr_spill_dwords + i as u32;
+                        out.push(cx.hw(
+                            Opcode::VReadlaneB32,
+                            [
+                                reg(RegRange::new(RegFile::Sgpr, s, 1)),
+                                Opnd::SpillVgpr((k / lanes) as u16),
+                                imm(k % lanes),
+                            ],
+                        ));
+                    }
+                    cx.whole_wave(false, &saved.vgprs, own_sp, callee_save, bak, &mut out);
+                    out.push(cx.hw(Opcode::SSetpcB64, [reg(target)]));
+                }
+                _ => out.push(inst),
+            }
+        }
+        f.blocks[b].insts = out;
+    }
+    // The saves, before anything the function does.
+    if let Some(conv) = &own {
+        let cx = Ctx {
+            target: inp.target,
+            wave: inp.wave,
+            origin: Origin::default(),
+        };
+        let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.limit.sgpr, inp.wave)?;
+        let mut head = Vec::new();
+        cx.whole_wave(true, &saved.vgprs, own_sp, callee_save, bak, &mut head);
+        for (i, &s) in saved.sgprs.iter().enumerate() {
+            let k = inp.sgpr_spill_dwords + i as u32;
+            head.push(cx.hw(
+                Opcode::VWritelaneB32,
+                [
+                    Opnd::SpillVgpr((k / lanes) as u16),
+                    reg(RegRange::new(RegFile::Sgpr, s, 1)),
+                    imm(k % lanes),
+                ],
+            ));
+        }
+        f.blocks[0].insts.splice(0..0, head);
+    }
+    Ok((frame, saved, order))
+}
