@@ -588,3 +588,30 @@ f:
     let data = &m.memory.buffer(id).data;
     assert_eq!(data[0x50c], 9);
 }
+
+#[test]
+fn aco_preserved_sets_follow_the_abi_block_and_add_explicit_registers() {
+    // Mesa's any-hit/intersection ABI: 80 preserved registers of each file, then
+    // clobbered up to the limit (here 108 SGPRs, 128 VGPRs): s0-s79 and v0-v79.
+    let abi = gpuabi_layout::aco::Abi::builtin("ahit-isec").unwrap();
+    let explicit = [RegRange::new(RegFile::Sgpr, 84, 1)];
+    let set = gpuabi_sim::contract::aco_preserved(
+        &abi,
+        Target::Gfx1030,
+        WaveSize::W32,
+        Some(gpuabi_layout::aco::Demand::new(108, 128)),
+        &explicit,
+    )
+    .unwrap();
+    for (reg, want) in [
+        (Reg::sgpr(0), true),
+        (Reg::sgpr(79), true),
+        (Reg::sgpr(80), false),
+        (Reg::sgpr(84), true),
+        (Reg::sgpr(85), false),
+        (Reg::vgpr(79), true),
+        (Reg::vgpr(80), false),
+    ] {
+        assert_eq!(set.contains(reg), want, "{reg}");
+    }
+}
