@@ -4,7 +4,9 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_sim::{Image, LaneValues, Machine, WaveSetup};
+use gpuabi_layout::aco::Abi;
+use gpuabi_layout::reg::{RegFile, RegRange};
+use gpuabi_sim::{Contract, Image, LaneValues, Machine, WaveSetup};
 
 const ALU_LOOP: &str = "main:
 	s_mov_b32 s0, 2000
@@ -61,8 +63,15 @@ fn divergent_call(c: &mut Criterion) {
     let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
     let image = Image::new(&p).unwrap();
     let waves = 64;
-    let run = |image: &Image| {
+    let run = |image: &Image, checked: bool| {
         let mut m = Machine::new(image.clone());
+        if checked {
+            let abi = Abi::builtin("ahit-isec").unwrap();
+            let sp = Some(RegRange::new(RegFile::Sgpr, 84, 1));
+            m.contract = Some(
+                Contract::from_aco(&abi, Target::Gfx1030, WaveSize::W32, None, &[], sp).unwrap(),
+            );
+        }
         let out = m.memory.add("out", vec![0; 256], 1 << 20).unwrap();
         let base = m.memory.buffer(out).base;
         let setup = WaveSetup {
@@ -73,10 +82,13 @@ fn divergent_call(c: &mut Criterion) {
         m.run("main", &vec![setup; waves]).unwrap();
         m.stats.lane_instructions
     };
-    let lane_instructions = run(&image);
+    let lane_instructions = run(&image, false);
     let mut g = c.benchmark_group("sim");
     g.throughput(Throughput::Elements(lane_instructions));
-    g.bench_function("divergent_call_64_waves", |b| b.iter(|| run(&image)));
+    g.bench_function("divergent_call_64_waves", |b| b.iter(|| run(&image, false)));
+    g.bench_function("divergent_call_64_waves_contract", |b| {
+        b.iter(|| run(&image, true))
+    });
     g.finish();
 }
 

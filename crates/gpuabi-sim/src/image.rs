@@ -79,6 +79,9 @@ pub struct Image {
     pub target: Target,
     /// The wave size.
     pub wave: WaveSize,
+    /// Index in `Program::items` of each instruction, so that tables the code generator
+    /// keys by item (call sites) find their instruction.
+    items: Vec<u32>,
     index_of: HashMap<u64, u32>,
     labels: HashMap<String, u64>,
 }
@@ -134,11 +137,13 @@ impl Image {
         let mut insts = Vec::new();
         let mut texts = Vec::new();
         let mut index_of = HashMap::new();
+        let mut items = Vec::new();
         let mut pending: Vec<(usize, String)> = Vec::new();
-        for (item, offset) in program.items.iter().zip(&layout.offsets) {
+        for (item_index, (item, offset)) in program.items.iter().zip(&layout.offsets).enumerate() {
             let Item::Inst(inst) = &item.item else {
                 continue;
             };
+            items.push(item_index as u32);
             let info = inst.op.info();
             let eval = |o: &Operand| match o {
                 Operand::Expr(e) => layout.eval(e, base),
@@ -192,6 +197,7 @@ impl Image {
             texts,
             target: program.target,
             wave: program.wave,
+            items,
             index_of,
             labels,
         };
@@ -217,6 +223,11 @@ impl Image {
     /// Index of the instruction that starts at byte address `addr`.
     pub fn index_at(&self, addr: u64) -> Option<u32> {
         self.index_of.get(&addr).copied()
+    }
+
+    /// Index in `Program::items` of instruction `inst` (an index into [`Image::insts`]).
+    pub fn item_index(&self, inst: u32) -> Option<usize> {
+        self.items.get(inst as usize).map(|&i| i as usize)
     }
 
     /// Byte address of `label`.

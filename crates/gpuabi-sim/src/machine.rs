@@ -51,6 +51,13 @@ impl Machine {
         }
     }
 
+    /// The contract violations found so far (none without a contract). They stay here
+    /// when a run stops with an error, so that what was broken before the error can be
+    /// reported with it.
+    pub fn violations(&self) -> &[crate::contract::ContractViolation] {
+        self.contract.as_ref().map_or(&[], |c| &c.violations)
+    }
+
     /// Runs one wave per set-up, in order, each from `entry` (a label), and returns the final
     /// state of the last wave (`None` without set-ups).
     ///
@@ -102,6 +109,9 @@ impl Machine {
             ..
         } = self;
         stats.waves += 1;
+        if let Some(c) = contract.as_mut() {
+            c.begin_wave();
+        }
         let insts = &image.insts;
         let mut call_stack: Vec<u64> = Vec::new();
         let mut executed: u64 = 0;
@@ -165,6 +175,7 @@ impl Machine {
                         scratch_limit: limits
                             .scratch_bytes_per_lane
                             .min(MAX_SCRATCH_BYTES_PER_LANE),
+                        contract: contract.as_mut().filter(|c| c.has_floor()),
                     };
                     memory::exec(d, wave, &mut ctx)?;
                     Flow::Next

@@ -5,7 +5,7 @@ use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_layout::aco::Abi;
 use gpuabi_layout::reg::{RegFile, RegRange};
-use gpuabi_sim::{Contract, Image, LaneValues, Machine, WaveSetup};
+use gpuabi_sim::{Broken, Contract, Image, LaneValues, Machine, WaveSetup};
 
 const GOOD: &str = include_str!("../../../examples/asm/divergent_call.s");
 const BROKEN: &str = include_str!("../../../examples/asm/divergent_call_broken.s");
@@ -72,10 +72,15 @@ fn broken_callee_is_caught() {
     let lanes: Vec<u32> = (0..32).filter(|l| l & 3 == 1).collect();
     assert_eq!(c.violations.len(), lanes.len(), "{:#?}", c.violations);
     for (v, lane) in c.violations.iter().zip(&lanes) {
-        assert_eq!(v.register, "v10");
-        assert_eq!(v.lane, Some(*lane));
-        assert_eq!(v.before, u64::from(100 + lane));
-        assert_eq!(v.after, 7);
+        assert_eq!(
+            v.broken,
+            Broken::Register {
+                register: "v10".into(),
+                lane: Some(*lane),
+                before: u64::from(100 + lane),
+                after: 7
+            }
+        );
         // Reported against the callee the call went to (the first lane's, A) and the
         // call instruction.
         assert!(v.callee.starts_with("callee_a"), "{}", v.callee);
@@ -115,13 +120,14 @@ fn stack_pointer_exec_and_preserved_sgprs_are_checked() {
     );
     m.run("main", &[WaveSetup::default()]).unwrap();
     let c = m.contract.as_ref().unwrap();
-    let regs: Vec<&str> = c.violations.iter().map(|v| v.register.as_str()).collect();
+    let regs: Vec<&str> = c.violations.iter().filter_map(|v| v.register()).collect();
     // s32 is both preserved (s0-s79) and the stack pointer: reported for both roles.
     assert_eq!(regs, vec!["exec", "s5", "s32", "stack pointer s32"]);
-    assert_eq!(
-        (c.violations[0].before, c.violations[0].after),
-        (0xffff_ffff, 1)
-    );
-    assert_eq!((c.violations[3].before, c.violations[3].after), (64, 80));
+    let values = |i: usize| match c.violations[i].broken {
+        Broken::Register { before, after, .. } => (before, after),
+        Broken::CallerFrame { .. } => panic!("{}", c.violations[i]),
+    };
+    assert_eq!(values(0), (0xffff_ffff, 1));
+    assert_eq!(values(3), (64, 80));
     assert!(c.violations.iter().all(|v| v.callee.starts_with("f ")));
 }

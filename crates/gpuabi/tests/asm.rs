@@ -218,6 +218,49 @@ fn sim_runs_the_divergent_call_with_the_contract() {
 }
 
 #[test]
+fn sim_reports_violations_found_before_the_run_stops() {
+    // f clobbers s5 (preserved by ahit-isec) and stores 4 bytes below the stack pointer
+    // s32 = 64, into its caller's frame; main then spins until the instruction limit.
+    let source = "main:\n s_getpc_b64 s[0:1]\npc:\n s_add_u32 s0, s0, f-pc\n s_addc_u32 s1, s1, 0\n \
+                s_mov_b32 s32, 64\n s_swappc_b64 s[30:31], s[0:1]\nspin:\n s_branch spin\n\
+                f:\n s_mov_b32 s5, 9\n scratch_store_b32 off, v0, s32 offset:-4\n s_setpc_b64 s[30:31]\n";
+    let file = tmp("abort_after_violation.s", source);
+    let o = gpuabi(&[
+        "sim",
+        "run",
+        &file,
+        "--target",
+        "gfx1100",
+        "--wave",
+        "32",
+        "--abi",
+        "ahit-isec",
+        "--sp",
+        "s32",
+        "--exec",
+        "1",
+        "--max-instructions",
+        "50",
+    ]);
+    assert!(!o.status.success());
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(err.contains("instruction limit of 50"), "{err}");
+    assert!(
+        out.contains("contract ahit-isec: 1 calls returned, 2 violations"),
+        "{out}"
+    );
+    assert!(
+        out.contains("wrote its caller's frame: a 4-byte store by")
+            && out.contains("line 12 in lane 0 at 0x3c, 4 bytes below the floor 0x40"),
+        "{out}"
+    );
+    assert!(
+        out.contains("changed s5: 0x0 before the call, 0x9 after"),
+        "{out}"
+    );
+}
+
+#[test]
 fn sim_catalyst_dispatch_and_errors() {
     let o = gpuabi(&[
         "sim",

@@ -3,6 +3,7 @@
 
 use gpuabi_amdgpu::{Format, Opcode};
 
+use crate::contract::{Contract, StackPath};
 use crate::error::SimError;
 use crate::image::{Decoded, Dst, Src};
 use crate::memory::Memory;
@@ -17,6 +18,34 @@ pub struct MemCtx<'a> {
     pub stats: &'a mut Stats,
     /// Bytes of scratch per lane.
     pub scratch_limit: u32,
+    /// The contract checker while a call frame with a stack floor is open: stores below
+    /// the floor are reported to it.
+    pub contract: Option<&'a mut Contract>,
+}
+
+impl MemCtx<'_> {
+    /// The floor a store by `d` is checked against, if any: `scratch_*` stores against
+    /// scratch floors, stores through a swizzled buffer resource against swizzled ones.
+    fn store_floor(&self, d: &Decoded, w: &Wave, rsrc: Src) -> Option<(StackPath, u64)> {
+        let c = self.contract.as_deref()?;
+        let path = match d.op.info().format {
+            Format::Scratch => StackPath::Scratch,
+            Format::Mubuf | Format::Mtbuf if !d.mods.addr64 => StackPath::SwizzledBuffer,
+            _ => return None,
+        };
+        let floor = c.floor(path)?;
+        if path == StackPath::SwizzledBuffer && !descriptor(w, rsrc).swizzle {
+            return None;
+        }
+        Some((path, floor))
+    }
+
+    /// Reports a store below the floor.
+    fn frame_store(&mut self, d: &Decoded, path: StackPath, lane: usize, address: u64, bytes: u32) {
+        if let Some(c) = self.contract.as_deref_mut() {
+            c.on_frame_store(d, path, lane as u32, address, bytes);
+        }
+    }
 }
 
 fn bad(d: &Decoded, what: &'static str, addr: u64, bytes: u32, lane: usize) -> SimError {
@@ -285,6 +314,11 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         return Ok(());
     };
     let scratch = format == Format::Scratch;
+    let floor = if store {
+        ctx.store_floor(d, w, third)
+    } else {
+        None
+    };
     let exec = w.exec();
     let mut m = exec;
     while m != 0 {
@@ -311,6 +345,11 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
                     pc: d.addr,
                     origin: d.origin.clone(),
                 });
+            }
+            if let Some((path, f)) = floor {
+                if addr < f {
+                    ctx.frame_store(d, path, lane, addr, 4 * n);
+                }
             }
             let mem = &mut w.scratch[lane];
             if store && mem.len() < end as usize {
@@ -340,6 +379,11 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         if let Some(narrow) = d.op.info().narrow {
             let bytes = u32::from(narrow.bytes);
             if store {
+                if let Some((path, f)) = floor {
+                    if addr < f {
+                        ctx.frame_store(d, path, lane, addr, bytes);
+                    }
+                }
                 let v = w.v(data, lane);
                 ctx.mem
                     .write(addr, bytes, v)
@@ -369,6 +413,12 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         } else {
             for (k, slot) in addrs.iter_mut().enumerate().take(n as usize).skip(1) {
                 *slot = Some(addr.wrapping_add(4 * k as u64));
+            }
+        }
+        if let Some((path, f)) = floor {
+            // One report per lane, at the first dword below the floor.
+            if let Some(a) = addrs[..n as usize].iter().flatten().find(|&&a| a < f) {
+                ctx.frame_store(d, path, lane, *a, 4 * n);
             }
         }
         for k in 0..n {

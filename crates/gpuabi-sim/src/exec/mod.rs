@@ -65,6 +65,7 @@ mod tests {
                         mem: &mut mem,
                         stats: &mut stats,
                         scratch_limit: 1024,
+                        contract: None,
                     };
                     // Addresses are 0, outside every buffer: an error, not a panic.
                     let _ = memory::exec(&d, &mut w, &mut ctx);

@@ -42,7 +42,8 @@ pub struct RunArgs {
     /// Register limit for the ABI's preserved ranges as SGPRS,VGPRS (default: the target's).
     #[arg(long, value_name = "SGPRS,VGPRS")]
     pub limit: Option<String>,
-    /// The stack-pointer register(s), which calls must leave unchanged.
+    /// The stack-pointer register(s), which calls must leave unchanged; callees may not
+    /// store below the stack pointer at the call (into the caller's frame).
     #[arg(long, value_name = "REG")]
     pub sp: Option<String>,
     /// Extra registers callees must preserve (parameters needing explicit preservation).
@@ -237,6 +238,27 @@ pub fn buffer_text(name: &str, base: u64, data: &[u8], limit: usize) -> String {
 /// Bytes of each buffer printed when no `--print` names them: a gigabyte buffer would
 /// otherwise become gigabytes of text.
 const DEFAULT_PRINT_BYTES: usize = 64 * 1024;
+
+/// The contract report of a run: a summary line and one line per violation.
+fn contract_text(machine: &Machine) -> String {
+    let mut out = String::new();
+    if let Some(c) = &machine.contract {
+        let _ = writeln!(
+            out,
+            "contract {}: {} calls returned, {} violations",
+            c.abi,
+            c.checked_returns,
+            c.violations.len() as u64 + c.suppressed
+        );
+        for v in &c.violations {
+            let _ = writeln!(out, "  violation: {v}");
+        }
+        if c.suppressed > 0 {
+            let _ = writeln!(out, "  ... and {} more violations", c.suppressed);
+        }
+    }
+    out
+}
 
 /// Builds the contract of `--abi`.
 fn contract(
@@ -544,6 +566,8 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     }
     let path = args.file.display();
     if let Err(e) = result {
+        // What the contract caught before the run stopped is part of the report.
+        out.push_str(&contract_text(&machine));
         write_output(&out)?;
         return Err(anyhow!("{path}: {e}"));
     }
@@ -585,20 +609,11 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             }
         );
     }
-    let mut violations = 0;
-    if let Some(c) = &machine.contract {
-        let _ = writeln!(
-            out,
-            "contract {}: {} calls returned, {} violations",
-            c.abi,
-            c.checked_returns,
-            c.violations.len()
-        );
-        for v in &c.violations {
-            let _ = writeln!(out, "  violation: {v}");
-        }
-        violations = c.violations.len();
-    }
+    out.push_str(&contract_text(&machine));
+    let violations = machine
+        .contract
+        .as_ref()
+        .map_or(0, |c| c.violations.len() as u64 + c.suppressed);
     write_output(&out)?;
     args.launch
         .write_outputs(|name| machine.memory.find(name).map(|b| b.data.as_slice()))?;

@@ -1,0 +1,386 @@
+//! The ABI contract checker: every `s_swappc_b64` opens a frame that records, for every
+//! lane of the wave, the registers the callee must preserve and the stack pointer; when
+//! control comes back to the return address they are compared and every difference is a
+//! violation naming the callee, the call, the register and the lane. While the frame is
+//! open, stores below the floor of the callee's stack (into the caller's frame) are
+//! violations too.
+//!
+//! Each call is checked against its own [`CallSite`] when the contract has one for the
+//! call's instruction (keyed by its index in `Program::items`), else against the
+//! contract's default site.
+//!
+//! Decisions: a frame closes at the first `s_setpc_b64` to the innermost frame's return
+//! address (a divergent call's chain of callees returns once); the other `s_setpc_b64`
+//! targets inside a frame are recorded as the chain. `exec` must be the same at the return
+//! as at the call (Mesa `radv_nir_lower_call_abi.c`: exec is restored before the dispatch
+//! ballot). Preserved VGPRs are compared in every lane of the wave, not only the lanes
+//! active at the call: a callee's writes are masked by exec, so lanes it did not run keep
+//! their values, and whole-wave saves must restore every lane. The stack pointer is named
+//! by the call site (it is a parameter whose register the assignment chooses);
+//! parameters that need explicit preservation are part of the site's preserved set,
+//! except those that carry new values back (divergent/uniform PC, return values), which
+//! the caller simply does not list. Calls that never return (a wave ending in a callee)
+//! are not violations: NORETURN functions do that. Frames do not outlive their wave.
+//! Violations found before a run stops with an error stay in the contract. At most
+//! [`MAX_VIOLATIONS`] are kept; the others are counted in `suppressed`.
+
+mod floor;
+mod site;
+mod violation;
+
+use std::collections::HashMap;
+
+use gpuabi_amdgpu::{Origin, Target, WaveSize};
+use gpuabi_layout::aco::{Abi, AcoError, Demand};
+use gpuabi_layout::reg::{Reg, RegRange, RegSet};
+
+pub(crate) use floor::StackPath;
+pub use site::{aco_preserved, CallSite};
+pub use violation::{Broken, ContractViolation};
+
+use crate::image::{Decoded, Image};
+use crate::wave::{Wave, LANE_STRIDE};
+use floor::Floor;
+use site::Checks;
+
+/// Violations a contract keeps; a broken callee in a loop would otherwise grow the report
+/// with every iteration and lane.
+pub const MAX_VIOLATIONS: usize = 10_000;
+
+#[derive(Debug, Clone)]
+struct Frame {
+    /// Index into `Contract::sites`.
+    site: usize,
+    callee: String,
+    chain: Vec<String>,
+    call_addr: u64,
+    call_origin: Origin,
+    return_addr: u64,
+    exec: u64,
+    /// Values at the call, in the order of the site's register lists.
+    sgprs: Vec<u32>,
+    vgprs: Vec<[u32; LANE_STRIDE]>,
+    stack_pointer: Vec<u32>,
+    floor: Option<Floor>,
+}
+
+/// The contracts of a run's calls, and the frames and violations of the run.
+#[derive(Debug, Clone)]
+pub struct Contract {
+    /// Name of the default site's ABI (the ABI of calls without a site of their own).
+    pub abi: String,
+    /// `sites[0]` is the default.
+    sites: Vec<Checks>,
+    /// Index in `Program::items` of a call instruction → index into `sites`.
+    by_item: HashMap<usize, usize>,
+    frames: Vec<Frame>,
+    /// Per stack path, the highest floor of the open frames: stores at or above it need
+    /// no further look.
+    floors: [Option<u64>; 2],
+    /// Violations found so far, in the order they were found.
+    pub violations: Vec<ContractViolation>,
+    /// Violations found beyond [`MAX_VIOLATIONS`] and not kept.
+    pub suppressed: u64,
+    /// Calls whose return was checked.
+    pub checked_returns: u64,
+    /// Calls made from an instruction without a site of its own, checked against the
+    /// default site.
+    pub default_calls: u64,
+}
+
+impl Contract {
+    /// A contract whose every call is checked against `default`.
+    pub fn from_site(default: CallSite) -> Contract {
+        Contract {
+            abi: default.abi.clone(),
+            sites: vec![Checks::new(default)],
+            by_item: HashMap::new(),
+            frames: Vec::new(),
+            floors: [None; 2],
+            violations: Vec::new(),
+            suppressed: 0,
+            checked_returns: 0,
+            default_calls: 0,
+        }
+    }
+
+    /// A contract from an explicit preserved set, for every call.
+    pub fn new(
+        abi: impl Into<String>,
+        preserved: RegSet,
+        stack_pointer: Option<RegRange>,
+    ) -> Contract {
+        Contract::from_site(CallSite::new(abi, preserved, stack_pointer))
+    }
+
+    /// The contract of an ACO call ABI for every call: its preserved ranges under `limit`
+    /// (the target's default ray-tracing limit when `None`), plus `explicit` registers
+    /// that hold parameters needing explicit preservation.
+    pub fn from_aco(
+        abi: &Abi,
+        target: Target,
+        wave: WaveSize,
+        limit: Option<Demand>,
+        explicit: &[RegRange],
+        stack_pointer: Option<RegRange>,
+    ) -> Result<Contract, AcoError> {
+        let preserved = aco_preserved(abi, target, wave, limit, explicit)?;
+        Ok(Contract::new(abi.name.clone(), preserved, stack_pointer))
+    }
+
+    /// A contract from a table of call sites keyed by the index in `Program::items` of
+    /// their `s_swappc_b64`. A call missing from the table preserves nothing and has no
+    /// stack pointer (only `exec` is checked) and is counted in `default_calls`.
+    pub fn from_sites(sites: impl IntoIterator<Item = (usize, CallSite)>) -> Contract {
+        Contract::from_site(CallSite::new("none", RegSet::new(), None)).with_sites(sites)
+    }
+
+    /// Adds call sites keyed by the index in `Program::items` of their `s_swappc_b64`
+    /// (a later entry for the same item replaces an earlier one).
+    pub fn with_sites(mut self, sites: impl IntoIterator<Item = (usize, CallSite)>) -> Contract {
+        for (item, site) in sites {
+            self.by_item.insert(item, self.sites.len());
+            self.sites.push(Checks::new(site));
+        }
+        self
+    }
+
+    /// The default site, for calls without a site of their own.
+    pub fn default_site(&self) -> &CallSite {
+        &self.sites[0].site
+    }
+
+    /// The site of the call at `item` (an index in `Program::items`), or the default.
+    pub fn site(&self, item: usize) -> &CallSite {
+        &self.sites[self.by_item.get(&item).copied().unwrap_or(0)].site
+    }
+
+    /// Open frames (calls not yet returned).
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Closes every open frame without checking it: a new wave starts, and the calls an
+    /// earlier wave never returned from are not its frames.
+    pub fn begin_wave(&mut self) {
+        self.frames.clear();
+        self.floors = [None; 2];
+    }
+
+    /// Records a frame at a call: `call` is the `s_swappc_b64`, already executed.
+    pub fn on_call(&mut self, wave: &Wave, call: &Decoded, callee_addr: u64, image: &Image) {
+        let site = if self.by_item.is_empty() {
+            None
+        } else {
+            image
+                .index_at(call.addr)
+                .and_then(|i| image.item_index(i))
+                .and_then(|item| self.by_item.get(&item).copied())
+        };
+        if site.is_none() {
+            self.default_calls += 1;
+        }
+        let index = site.unwrap_or(0);
+        let checks = &self.sites[index];
+        let callee = if checks.site.callee.is_empty() {
+            image.describe(callee_addr)
+        } else {
+            format!("{} (0x{callee_addr:x})", checks.site.callee)
+        };
+        let frame = Frame {
+            site: index,
+            callee,
+            chain: Vec::new(),
+            call_addr: call.addr,
+            call_origin: call.origin.clone(),
+            return_addr: call.next_addr,
+            exec: wave.exec(),
+            sgprs: checks
+                .sgprs
+                .iter()
+                .map(|&n| wave.sgpr[n as usize])
+                .collect(),
+            vgprs: checks.vgprs.iter().map(|&n| *wave.vreg(n)).collect(),
+            stack_pointer: checks
+                .stack_pointer
+                .iter()
+                .map(|&n| wave.sgpr[n as usize])
+                .collect(),
+            floor: Floor::at_call(
+                wave,
+                checks.site.stack_pointer,
+                checks.site.scratch_param_bytes,
+            ),
+        };
+        if let Some(f) = frame.floor {
+            let slot = &mut self.floors[f.path().index()];
+            *slot = Some(slot.map_or(f.address(), |a| a.max(f.address())));
+        }
+        self.frames.push(frame);
+    }
+
+    /// Checks a jump: if it goes to the innermost frame's return address, the frame closes
+    /// and its registers are compared. `jump` is the instruction that jumped.
+    pub fn on_jump(&mut self, wave: &Wave, jump: &Decoded, target: u64, image: &Image) {
+        let Some(top) = self.frames.last_mut() else {
+            return;
+        };
+        if top.return_addr != target {
+            top.chain.push(image.describe(target));
+            return;
+        }
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if frame.floor.is_some() {
+            self.refresh_floors();
+        }
+        self.checked_returns += 1;
+        let Contract {
+            sites,
+            violations,
+            suppressed,
+            ..
+        } = self;
+        let checks = &sites[frame.site];
+        let mut report = |register: String, lane: Option<u32>, before: u64, after: u64| {
+            keep(
+                violations,
+                suppressed,
+                ContractViolation {
+                    callee: frame.callee.clone(),
+                    abi: checks.site.abi.clone(),
+                    chain: frame.chain.clone(),
+                    call_addr: frame.call_addr,
+                    call_origin: frame.call_origin.clone(),
+                    at_addr: jump.addr,
+                    at_origin: jump.origin.clone(),
+                    broken: Broken::Register {
+                        register,
+                        lane,
+                        before,
+                        after,
+                    },
+                },
+            );
+        };
+        let exec = wave.exec();
+        if exec != frame.exec {
+            report("exec".into(), None, frame.exec, exec);
+        }
+        for (&n, &before) in checks.sgprs.iter().zip(&frame.sgprs) {
+            let after = wave.sgpr[n as usize];
+            if after != before {
+                report(Reg::sgpr(n).to_string(), None, before.into(), after.into());
+            }
+        }
+        for (&n, &before) in checks.stack_pointer.iter().zip(&frame.stack_pointer) {
+            let after = wave.sgpr[n as usize];
+            if after != before {
+                report(
+                    format!("stack pointer {}", Reg::sgpr(n)),
+                    None,
+                    before.into(),
+                    after.into(),
+                );
+            }
+        }
+        let lanes = wave.lanes();
+        for (&n, before) in checks.vgprs.iter().zip(&frame.vgprs) {
+            let now = wave.vreg(n);
+            if now[..lanes] == before[..lanes] {
+                continue;
+            }
+            for l in 0..lanes {
+                if now[l] != before[l] {
+                    report(
+                        Reg::vgpr(n).to_string(),
+                        Some(l as u32),
+                        before[l].into(),
+                        now[l].into(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The highest floor of the open frames for stores that take `path`: a store below
+    /// it writes some caller's frame.
+    #[inline]
+    pub(crate) fn floor(&self, path: StackPath) -> Option<u64> {
+        self.floors[path.index()]
+    }
+
+    /// Whether any open frame has a floor (so stores need checking).
+    #[inline]
+    pub(crate) fn has_floor(&self) -> bool {
+        self.floors.iter().any(Option::is_some)
+    }
+
+    /// Reports a store of `bytes` per lane at `address` (taking `path`) below
+    /// [`Contract::floor`], against the innermost open frame whose floor lies above it:
+    /// the caller of that frame's callee owns the bytes written.
+    pub(crate) fn on_frame_store(
+        &mut self,
+        store: &Decoded,
+        path: StackPath,
+        lane: u32,
+        address: u64,
+        bytes: u32,
+    ) {
+        let Contract {
+            sites,
+            frames,
+            violations,
+            suppressed,
+            ..
+        } = self;
+        let Some((frame, floor)) = frames.iter().rev().find_map(|f| {
+            f.floor
+                .filter(|fl| fl.path() == path && address < fl.address())
+                .map(|fl| (f, fl))
+        }) else {
+            return;
+        };
+        keep(
+            violations,
+            suppressed,
+            ContractViolation {
+                callee: frame.callee.clone(),
+                abi: sites[frame.site].site.abi.clone(),
+                chain: frame.chain.clone(),
+                call_addr: frame.call_addr,
+                call_origin: frame.call_origin.clone(),
+                at_addr: store.addr,
+                at_origin: store.origin.clone(),
+                broken: Broken::CallerFrame {
+                    lane,
+                    address,
+                    bytes,
+                    floor: floor.address(),
+                    below: floor.bytes_below(address),
+                },
+            },
+        );
+    }
+
+    fn refresh_floors(&mut self) {
+        for path in StackPath::ALL {
+            self.floors[path.index()] = self
+                .frames
+                .iter()
+                .filter_map(|f| f.floor.filter(|fl| fl.path() == path))
+                .map(Floor::address)
+                .max();
+        }
+    }
+}
+
+/// Keeps `v` unless the report is full.
+fn keep(violations: &mut Vec<ContractViolation>, suppressed: &mut u64, v: ContractViolation) {
+    if violations.len() < MAX_VIOLATIONS {
+        violations.push(v);
+    } else {
+        *suppressed += 1;
+    }
+}
