@@ -1,0 +1,428 @@
+//! `gpuabi catalyst build`: binaries from assembly and from `.gsir`, read back by
+//! `catalyst inspect` and run by `sim run`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{fails, fails_naming, gpuabi, json, ok, repo};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("catalyst-build-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shared(name: &str) -> Option<PathBuf> {
+    let dir = repo().join("../shared/data").join(name);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
+        dir.display()
+    );
+    eprintln!("skipped: {} is missing", dir.display());
+    None
+}
+
+/// The dwords `sim run --print NAME` prints for buffer `name`.
+fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
+    let mut values = Vec::new();
+    let mut inside = false;
+    for line in out.lines() {
+        if line.starts_with("buffer ") {
+            inside = line.starts_with(&format!("buffer {name} "));
+        } else if inside {
+            if let Some((_, rest)) = line.split_once(':') {
+                values.extend(rest.split_whitespace().map(|v| v.parse::<u32>().unwrap()));
+            }
+        }
+    }
+    values
+}
+
+/// examples/catalyst/iota.s (hand-written for the layout of iota.cl) built for Pitcairn:
+/// `inspect` reads back the layout `catalyst layout` computes, and the simulator writes
+/// `out[i] = base + i` for the global ids `offset .. offset + grid`.
+#[test]
+fn hand_written_assembly_builds_reads_back_and_runs() {
+    let dir = scratch("iota");
+    let clo = dir.join("iota.clo");
+    let clo = clo.to_str().unwrap();
+    ok(&[
+        "catalyst",
+        "build",
+        "examples/catalyst/iota.s",
+        "--source",
+        "examples/catalyst/iota.cl",
+        "--dims",
+        "x",
+        "-o",
+        clo,
+    ]);
+    let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+    assert_eq!(back["driver"], 170203);
+    assert_eq!(back["machine"], 0x3fe);
+    let k = &back["kernels"][0];
+    let lay = json(&[
+        "catalyst",
+        "layout",
+        "examples/catalyst/iota.cl",
+        "--dims",
+        "x",
+        "--notes",
+        "amd",
+        "--vec3-64",
+        "amd",
+        "--format",
+        "json",
+    ]);
+    for key in [
+        "kernel",
+        "device",
+        "bits",
+        "dims",
+        "uavid",
+        "cbid",
+        "printfid",
+        "privateid",
+        "uavprivate",
+        "userdata",
+        "user_sgprs",
+        "group_id_sgprs",
+        "local_id_vgprs",
+        "pgm_rsrc2",
+        "header",
+        "uav_note",
+        "cbmask",
+        "uav_mask",
+        "metadata",
+    ] {
+        assert_eq!(k[key], lay[key], "{key}");
+    }
+    // The registers the code names: s16 (group id) and v1, so 17 SGPRs and 2 VGPRs.
+    assert_eq!(
+        (k["sgprs"].as_u64(), k["vgprs"].as_u64()),
+        (Some(17), Some(2))
+    );
+    assert!(
+        k["disassembly"]
+            .as_str()
+            .unwrap()
+            .contains("tbuffer_store_format_x v1, v0, s[4:7], 0"),
+        "{}",
+        k["disassembly"]
+    );
+    let out = ok(&[
+        "sim",
+        "run",
+        clo,
+        "--grid",
+        "8",
+        "--group",
+        "4",
+        "--offset",
+        "2",
+        "--buffer",
+        "o=u32:7,7,7,7,7,7,7,7,7,7,7,7",
+        "--arg",
+        "base=100",
+        "--arg",
+        "out=@o",
+        "--print",
+        "o",
+    ]);
+    assert_eq!(
+        printed_u32s(&out, "o"),
+        vec![7, 7, 102, 103, 104, 105, 106, 107, 108, 109, 7, 7],
+        "{out}"
+    );
+}
+
+/// AMD's `add` (samplekernels.clo), disassembled and built again from the text with the
+/// prototype of samplekernels.cl: the binary reads back as AMD's kernel does (layout,
+/// notes, metadata, code) and runs: `cdat[i] = adat[i] + bdat[i]` for `i < n`.
+#[test]
+fn amds_add_rebuilt_from_its_disassembly_reads_back_as_amds() {
+    let Some(data) = shared("amd-catalyst") else {
+        return;
+    };
+    let amd_clo = data.join("samplekernels.clo");
+    let amd = json(&[
+        "catalyst",
+        "inspect",
+        amd_clo.to_str().unwrap(),
+        "--kernel",
+        "add",
+        "--format",
+        "json",
+    ]);
+    let dir = scratch("add");
+    let s = dir.join("add.s");
+    std::fs::write(&s, amd["disassembly"].as_str().unwrap()).unwrap();
+    let clo = dir.join("add.clo");
+    ok(&[
+        "catalyst",
+        "build",
+        s.to_str().unwrap(),
+        "--source",
+        data.join("samplekernels.cl").to_str().unwrap(),
+        "--kernel",
+        "add",
+        "--dims",
+        "x",
+        "-o",
+        clo.to_str().unwrap(),
+    ]);
+    let ours = json(&[
+        "catalyst",
+        "inspect",
+        clo.to_str().unwrap(),
+        "--kernel",
+        "add",
+        "--format",
+        "json",
+    ]);
+    let fields = amd.as_object().unwrap();
+    for (key, value) in fields {
+        match key.as_str() {
+            // File offsets: AMD's file has 2000 bytes of `.llvmir` and a second kernel.
+            "cal_notes" | "code" => {}
+            // AMD compiled two kernels: `;function:1:1028` (ours: one kernel, 1026).
+            "metadata" => {
+                let strip = |m: &str| m.replace(";function:1:1028", ";function:1:1026");
+                assert_eq!(ours[key].as_str().map(strip), value.as_str().map(strip));
+            }
+            _ => assert_eq!(&ours[key], value, "{key}"),
+        }
+    }
+    assert_eq!(ours["code"]["hex"], amd["code"]["hex"]);
+    let sizes = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["cal_notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["size"].clone())
+            .collect()
+    };
+    assert_eq!(sizes(&ours), sizes(&amd));
+    let a: Vec<String> = (0..128u32).map(|i| (1000 + 3 * i).to_string()).collect();
+    let b: Vec<String> = (0..128u32).map(|i| (7 * i).to_string()).collect();
+    let out = ok(&[
+        "sim",
+        "run",
+        clo.to_str().unwrap(),
+        "--grid",
+        "128",
+        "--group",
+        "64",
+        "--buffer",
+        &format!("a=u32:{}", a.join(",")),
+        "--buffer",
+        &format!("b=u32:{}", b.join(",")),
+        "--buffer",
+        &format!("c=u32:{}", vec!["9"; 128].join(",")),
+        "--arg",
+        "n=100",
+        "--arg",
+        "adat=@a",
+        "--arg",
+        "bdat=@b",
+        "--arg",
+        "cdat=@c",
+        "--print",
+        "c",
+    ]);
+    let want: Vec<u32> = (0..128u32)
+        .map(|i| if i < 100 { 1000 + 10 * i } else { 9 })
+        .collect();
+    assert_eq!(printed_u32s(&out, "c"), want);
+}
+
+/// examples/saxpy.gsir built for Tonga runs in the simulator from the binary exactly as
+/// the reference interpreter runs the IR: the same bytes of `y`.
+#[test]
+fn gsir_binary_runs_as_the_interpreter() {
+    let dir = scratch("saxpy");
+    let x: Vec<u8> = (0..1024)
+        .flat_map(|i| (i as f32 * 0.5).to_le_bytes())
+        .collect();
+    let y: Vec<u8> = (0..1024)
+        .flat_map(|i| (1.0 + i as f32 * 0.25).to_le_bytes())
+        .collect();
+    let (px, py) = (dir.join("x.bin"), dir.join("y.bin"));
+    std::fs::write(&px, &x).unwrap();
+    std::fs::write(&py, &y).unwrap();
+    let bx = format!("x=4096:{}", px.display());
+    let by = format!("y=4096:{}", py.display());
+    let clo = dir.join("saxpy.clo");
+    let clo = clo.to_str().unwrap();
+    ok(&[
+        "catalyst",
+        "build",
+        "examples/saxpy.gsir",
+        "--device",
+        "tonga",
+        "-o",
+        clo,
+    ]);
+    let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+    assert_eq!(back["bits"], 64);
+    assert_eq!(back["machine"], 0x40a);
+    assert_eq!(back["kernels"][0]["kernel"], "saxpy");
+    assert_eq!(back["kernels"][0]["device"], "tonga");
+    let (sim_y, ir_y) = (dir.join("y.sim"), dir.join("y.ir"));
+    ok(&[
+        "sim",
+        "run",
+        clo,
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "1024",
+        "--group",
+        "64",
+        "--buffer",
+        &bx,
+        "--buffer",
+        &by,
+        "--arg",
+        "n=1000",
+        "--arg",
+        "a=2.5",
+        "--arg",
+        "x=@x",
+        "--arg",
+        "y=@y",
+        "--print",
+        "y",
+        "--dump",
+        &format!("y:bin:{}", sim_y.display()),
+    ]);
+    ok(&[
+        "run",
+        "examples/saxpy.gsir",
+        "--grid",
+        "1024",
+        "--group",
+        "64",
+        "--buffer",
+        &bx,
+        "--buffer",
+        &by,
+        "--arg",
+        "n=1000",
+        "--arg",
+        "a=2.5",
+        "--dump",
+        &format!("y:bin:{}", ir_y.display()),
+    ]);
+    let (s, i) = (
+        std::fs::read(&sim_y).unwrap(),
+        std::fs::read(&ir_y).unwrap(),
+    );
+    assert_eq!(s.len(), 4096);
+    assert!(s == i, "the simulator's y differs from the interpreter's");
+    // y[3] = 2.5 * 1.5 + 1.75 = 5.5; y[1000] is beyond n: unchanged.
+    assert_eq!(&s[12..16], &5.5f32.to_le_bytes());
+    assert_eq!(&s[4000..4004], &y[4000..4004]);
+}
+
+/// Bad input is an error naming the flag, file or place.
+#[test]
+fn bad_input_is_named() {
+    let dir = scratch("errors");
+    let o = dir.join("o.clo");
+    let o = o.to_str().unwrap();
+    let iota = [
+        "catalyst",
+        "build",
+        "examples/catalyst/iota.s",
+        "--source",
+        "examples/catalyst/iota.cl",
+    ];
+    fails_naming(
+        &["catalyst", "build", "examples/catalyst/iota.s", "-o", o],
+        "--source",
+    );
+    fails_naming(
+        &[&iota[..], &["--device", "pitcairnx", "-o", o]].concat(),
+        "unknown device 'pitcairnx'",
+    );
+    fails_naming(
+        &[&iota[..], &["--kernel", "add", "-o", o]].concat(),
+        "no kernel named 'add'",
+    );
+    // gfx6 spelling on a GCN 1.2 device: the assembly error names file, line and column.
+    fails_naming(
+        &[&iota[..], &["--device", "tonga", "-o", o]].concat(),
+        "examples/catalyst/iota.s:16:2:",
+    );
+    let e = fails(&["catalyst", "build", "examples/saxpy.gsir", "-o", o]);
+    assert!(
+        e.contains("--device pitcairn") && e.contains("GCN 1.2"),
+        "{e}"
+    );
+    fails_naming(
+        &[
+            "catalyst",
+            "build",
+            "examples/saxpy.gsir",
+            "--device",
+            "tonga",
+            "--bits",
+            "32",
+            "-o",
+            o,
+        ],
+        "--bits 32",
+    );
+    fails_naming(
+        &[
+            "catalyst",
+            "build",
+            "examples/saxpy.gsir",
+            "--device",
+            "fiji",
+            "--dims",
+            "xy",
+            "-o",
+            o,
+        ],
+        "only --device, --driver and --bits apply",
+    );
+    fails_naming(
+        &[
+            "catalyst",
+            "build",
+            "examples/saxpy.gsir",
+            "--device",
+            "tonga",
+            "--kernel",
+            "nope",
+            "-o",
+            o,
+        ],
+        "--kernel nope",
+    );
+    let empty = dir.join("empty.s");
+    std::fs::write(&empty, "// no code\n").unwrap();
+    fails_naming(
+        &[
+            "catalyst",
+            "build",
+            empty.to_str().unwrap(),
+            "--source",
+            "examples/catalyst/iota.cl",
+            "-o",
+            o,
+        ],
+        "0 bytes of code",
+    );
+    assert!(!Path::new(o).exists(), "no output after an error");
+    let run = gpuabi(&["catalyst", "build", "examples/catalyst/iota.s"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
