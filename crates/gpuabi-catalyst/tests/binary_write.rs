@@ -503,3 +503,82 @@ fn device_codes() {
     let start = b.kernels[0].cal_notes[0].offset as usize - 448;
     assert_eq!(&bytes[start + 148..start + 152], &[0x2A, 0, 0, 0]);
 }
+
+/// Argument types for [`any_layout_reads_back`].
+const TYPES: [&str; 14] = [
+    "uchar3",
+    "int",
+    "ulong16",
+    "double3",
+    "struct s",
+    "global float*",
+    "constant int*",
+    "local uchar*",
+    "read_only image2d_t",
+    "write_only image3d_t",
+    "sampler_t",
+    "counter32_t",
+    "global void*",
+    "const global uint*",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the kernel, driver, device and bits, a written binary reads back the
+    /// layout it was written from: header, metadata, CAL notes, user data, PGM_RSRC2,
+    /// register counts, special ids and every argument's offset and resource.
+    #[test]
+    fn any_layout_reads_back(
+        args in proptest::collection::vec((0..TYPES.len(), proptest::bool::ANY), 0..8),
+        driver in proptest::sample::select(vec![101604u32, 112402, 134805, 144505, 152603, 164205, 170203]),
+        device in proptest::sample::select(vec!["capeverde", "hawaii", "tonga", "gfx804"]),
+        amd in proptest::bool::ANY,
+        is_64bit in proptest::bool::ANY,
+        dims in proptest::sample::select(vec!["", "x", "xyz", "xy,x"]),
+        scratch in proptest::sample::select(vec![0u32, 64]),
+    ) {
+        let params: Vec<String> = args
+            .iter()
+            .enumerate()
+            .map(|(i, (t, used))| format!("{} {}a{i}", TYPES[*t], if *used { "" } else { "/*unused*/ " }))
+            .collect();
+        let src = format!(
+            "struct s {{ char c[20]; }};\nkernel void k({}) {{}}",
+            params.join(", ")
+        );
+        let kernel = parse_kernels(&src).unwrap().remove(0);
+        let opts = Options {
+            driver,
+            device: Device::from_name(device).unwrap(),
+            is_64bit,
+            dims: (!dims.is_empty()).then(|| Dims::parse(dims).unwrap()),
+            scratch_bytes: scratch,
+            userdata: UserDataPolicy::Amd,
+            vec3_64: Vec3Policy::Amd,
+            notes: if amd { NotesPolicy::Amd } else { NotesPolicy::Clrx },
+            ..Options::default()
+        };
+        let l = layout(&kernel, &opts).unwrap();
+        let code = [0x00, 0x00, 0x81, 0xbf];
+        let bytes = binary::write(&[KernelCode { layout: &l, code: &code }]).unwrap();
+        let b = binary::read(&bytes).unwrap();
+        let k = &b.kernels[0];
+        proptest::prop_assert_eq!(b.driver, Some(driver));
+        proptest::prop_assert_eq!(&k.kernel, &l.kernel);
+        proptest::prop_assert_eq!(&k.device, &l.device);
+        proptest::prop_assert_eq!(k.bits, l.bits);
+        proptest::prop_assert_eq!(k.header, l.header);
+        proptest::prop_assert_eq!(&k.metadata, &l.metadata);
+        proptest::prop_assert_eq!(&k.notes, &l.notes);
+        proptest::prop_assert_eq!(&k.userdata, &l.userdata);
+        proptest::prop_assert_eq!(k.user_sgprs, l.user_sgprs);
+        proptest::prop_assert_eq!(k.regs.pgm_rsrc2, l.regs.pgm_rsrc2);
+        proptest::prop_assert_eq!((k.regs.sgprs, k.regs.vgprs), (l.regs.sgprs, l.regs.vgprs));
+        proptest::prop_assert_eq!(&k.ids, &l.ids);
+        let ours: Vec<_> = l.args.iter().map(|a| (&a.name, a.slot.offset, a.resource)).collect();
+        let back: Vec<_> = k.args.iter().map(|a| (&a.name, a.slot.offset, a.resource)).collect();
+        proptest::prop_assert_eq!(back, ours);
+        proptest::prop_assert_eq!(&k.code.hex, "000081bf");
+    }
+}

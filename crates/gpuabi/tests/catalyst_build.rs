@@ -408,6 +408,21 @@ fn bad_input_is_named() {
         ],
         "--kernel nope",
     );
+    // Driver 1016.4 numbers the UAVs otherwise than 1702.3, for which the code was laid out.
+    fails_naming(
+        &[
+            "catalyst",
+            "build",
+            "examples/saxpy.gsir",
+            "--device",
+            "tonga",
+            "--driver",
+            "101604",
+            "-o",
+            o,
+        ],
+        "moves the argument slots and resources",
+    );
     let empty = dir.join("empty.s");
     std::fs::write(&empty, "// no code\n").unwrap();
     fails_naming(
@@ -425,4 +440,67 @@ fn bad_input_is_named() {
     assert!(!Path::new(o).exists(), "no output after an error");
     let run = gpuabi(&["catalyst", "build", "examples/catalyst/iota.s"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// examples/prefix_stack.gsir keeps a stack array in the scratch buffer: its binary (with
+/// the SCRATCH_BUFFERS note and the scratch user data) runs in the simulator as the
+/// interpreter runs the IR.
+#[test]
+fn gsir_with_scratch_runs_as_the_interpreter() {
+    let dir = scratch("prefix");
+    let clo = dir.join("prefix_stack.clo");
+    let clo = clo.to_str().unwrap();
+    ok(&[
+        "catalyst",
+        "build",
+        "examples/prefix_stack.gsir",
+        "--device",
+        "ellesmere",
+        "-o",
+        clo,
+    ]);
+    let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+    assert_ne!(back["kernels"][0]["scratch_dwords"], 0, "{back}");
+    let (sim_out, ir_out) = (dir.join("out.sim"), dir.join("out.ir"));
+    ok(&[
+        "sim",
+        "run",
+        clo,
+        "--grid",
+        "192",
+        "--group",
+        "64",
+        "--buffer",
+        "out=1K",
+        "--arg",
+        "out=@out",
+        "--arg",
+        "n=150",
+        "--print",
+        "out",
+        "--dump",
+        &format!("out:bin:{}", sim_out.display()),
+    ]);
+    ok(&[
+        "run",
+        "examples/prefix_stack.gsir",
+        "--grid",
+        "192",
+        "--group",
+        "64",
+        "--buffer",
+        "out=1K",
+        "--arg",
+        "out=out",
+        "--arg",
+        "n=150",
+        "--dump",
+        &format!("out:bin:{}", ir_out.display()),
+    ]);
+    let (s, i) = (
+        std::fs::read(&sim_out).unwrap(),
+        std::fs::read(&ir_out).unwrap(),
+    );
+    assert!(s.iter().any(|&b| b != 0), "the kernel wrote nothing");
+    assert!(s == i, "the simulator's out differs from the interpreter's");
 }
