@@ -3,46 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{fails, fails_naming, gpuabi, json, ok, repo};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("catalyst-build-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn shared(name: &str) -> Option<PathBuf> {
-    let dir = repo().join("../shared/data").join(name);
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipped: {} is missing", dir.display());
-    None
-}
-
-/// The dwords `sim run --print NAME` prints for buffer `name`.
-fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
-    let mut values = Vec::new();
-    let mut inside = false;
-    for line in out.lines() {
-        if line.starts_with("buffer ") {
-            inside = line.starts_with(&format!("buffer {name} "));
-        } else if inside {
-            if let Some((_, rest)) = line.split_once(':') {
-                values.extend(rest.split_whitespace().map(|v| v.parse::<u32>().unwrap()));
-            }
-        }
-    }
-    values
-}
+use common::{fails, fails_naming, gpuabi, json, ok, printed_u32s, scratch, shared_data};
 
 /// examples/catalyst/iota.s (hand-written for the layout of iota.cl) built for Pitcairn:
 /// `inspect` reads back the layout `catalyst layout` computes, and the simulator writes
@@ -147,7 +110,7 @@ fn hand_written_assembly_builds_reads_back_and_runs() {
 /// notes, metadata, code) and runs: `cdat[i] = adat[i] + bdat[i]` for `i < n`.
 #[test]
 fn amds_add_rebuilt_from_its_disassembly_reads_back_as_amds() {
-    let Some(data) = shared("amd-catalyst") else {
+    let Some(data) = shared_data("amd-catalyst") else {
         return;
     };
     let amd_clo = data.join("samplekernels.clo");
@@ -242,6 +205,76 @@ fn amds_add_rebuilt_from_its_disassembly_reads_back_as_amds() {
     assert_eq!(printed_u32s(&out, "c"), want);
 }
 
+/// A dispatch of a `.gsir` module: `buffers` and `values` are `--buffer` and numeric
+/// `--arg` flags; `pointers` the pointer arguments, each bound to the buffer of its name.
+struct GsirRun<'a> {
+    gsir: &'a str,
+    device: &'a str,
+    grid: &'a str,
+    group: &'a str,
+    buffers: &'a [String],
+    values: &'a [&'a str],
+    pointers: &'a [&'a str],
+    out: &'a str,
+}
+
+impl GsirRun<'_> {
+    /// Builds the module with `catalyst build --device DEVICE`, runs the binary with `sim
+    /// run` and the module with the reference interpreter; returns the binary's `inspect`
+    /// JSON and the bytes of buffer `out` after each run (simulator, interpreter).
+    fn run(&self, dir: &Path) -> (serde_json::Value, Vec<u8>, Vec<u8>) {
+        let clo = dir.join("kernel.clo");
+        let clo = clo.to_str().unwrap();
+        ok(&[
+            "catalyst",
+            "build",
+            self.gsir,
+            "--device",
+            self.device,
+            "-o",
+            clo,
+        ]);
+        let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+        let (sim_out, ir_out) = (dir.join("out.sim"), dir.join("out.ir"));
+        let launch = ["--grid", self.grid, "--group", self.group];
+        let mut shared_flags: Vec<String> = launch.iter().map(|s| s.to_string()).collect();
+        for b in self.buffers {
+            shared_flags.extend(["--buffer".to_string(), b.clone()]);
+        }
+        for v in self.values {
+            shared_flags.extend(["--arg".to_string(), v.to_string()]);
+        }
+        let mut sim: Vec<String> = vec!["sim".into(), "run".into(), clo.into()];
+        sim.extend(shared_flags.iter().cloned());
+        for p in self.pointers {
+            sim.extend(["--arg".to_string(), format!("{p}=@{p}")]);
+        }
+        sim.extend([
+            "--print".to_string(),
+            self.out.to_string(),
+            "--dump".to_string(),
+            format!("{}:bin:{}", self.out, sim_out.display()),
+        ]);
+        let mut ir: Vec<String> = vec!["run".into(), self.gsir.into()];
+        ir.extend(shared_flags);
+        for p in self.pointers {
+            ir.extend(["--arg".to_string(), format!("{p}={p}")]);
+        }
+        ir.extend([
+            "--dump".to_string(),
+            format!("{}:bin:{}", self.out, ir_out.display()),
+        ]);
+        for args in [&sim, &ir] {
+            ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+        (
+            back,
+            std::fs::read(&sim_out).unwrap(),
+            std::fs::read(&ir_out).unwrap(),
+        )
+    }
+}
+
 /// examples/saxpy.gsir built for Tonga runs in the simulator from the binary exactly as
 /// the reference interpreter runs the IR: the same bytes of `y`.
 #[test]
@@ -256,74 +289,24 @@ fn gsir_binary_runs_as_the_interpreter() {
     let (px, py) = (dir.join("x.bin"), dir.join("y.bin"));
     std::fs::write(&px, &x).unwrap();
     std::fs::write(&py, &y).unwrap();
-    let bx = format!("x=4096:{}", px.display());
-    let by = format!("y=4096:{}", py.display());
-    let clo = dir.join("saxpy.clo");
-    let clo = clo.to_str().unwrap();
-    ok(&[
-        "catalyst",
-        "build",
-        "examples/saxpy.gsir",
-        "--device",
-        "tonga",
-        "-o",
-        clo,
-    ]);
-    let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+    let (back, s, i) = GsirRun {
+        gsir: "examples/saxpy.gsir",
+        device: "tonga",
+        grid: "1024",
+        group: "64",
+        buffers: &[
+            format!("x=4096:{}", px.display()),
+            format!("y=4096:{}", py.display()),
+        ],
+        values: &["n=1000", "a=2.5"],
+        pointers: &["x", "y"],
+        out: "y",
+    }
+    .run(&dir);
     assert_eq!(back["bits"], 64);
     assert_eq!(back["machine"], 0x40a);
     assert_eq!(back["kernels"][0]["kernel"], "saxpy");
     assert_eq!(back["kernels"][0]["device"], "tonga");
-    let (sim_y, ir_y) = (dir.join("y.sim"), dir.join("y.ir"));
-    ok(&[
-        "sim",
-        "run",
-        clo,
-        "--kernel",
-        "saxpy",
-        "--grid",
-        "1024",
-        "--group",
-        "64",
-        "--buffer",
-        &bx,
-        "--buffer",
-        &by,
-        "--arg",
-        "n=1000",
-        "--arg",
-        "a=2.5",
-        "--arg",
-        "x=@x",
-        "--arg",
-        "y=@y",
-        "--print",
-        "y",
-        "--dump",
-        &format!("y:bin:{}", sim_y.display()),
-    ]);
-    ok(&[
-        "run",
-        "examples/saxpy.gsir",
-        "--grid",
-        "1024",
-        "--group",
-        "64",
-        "--buffer",
-        &bx,
-        "--buffer",
-        &by,
-        "--arg",
-        "n=1000",
-        "--arg",
-        "a=2.5",
-        "--dump",
-        &format!("y:bin:{}", ir_y.display()),
-    ]);
-    let (s, i) = (
-        std::fs::read(&sim_y).unwrap(),
-        std::fs::read(&ir_y).unwrap(),
-    );
     assert_eq!(s.len(), 4096);
     assert!(s == i, "the simulator's y differs from the interpreter's");
     // y[3] = 2.5 * 1.5 + 1.75 = 5.5; y[1000] is beyond n: unchanged.
@@ -448,59 +431,18 @@ fn bad_input_is_named() {
 #[test]
 fn gsir_with_scratch_runs_as_the_interpreter() {
     let dir = scratch("prefix");
-    let clo = dir.join("prefix_stack.clo");
-    let clo = clo.to_str().unwrap();
-    ok(&[
-        "catalyst",
-        "build",
-        "examples/prefix_stack.gsir",
-        "--device",
-        "ellesmere",
-        "-o",
-        clo,
-    ]);
-    let back = json(&["catalyst", "inspect", clo, "--format", "json"]);
+    let (back, s, i) = GsirRun {
+        gsir: "examples/prefix_stack.gsir",
+        device: "ellesmere",
+        grid: "192",
+        group: "64",
+        buffers: &["out=1K".to_string()],
+        values: &["n=150"],
+        pointers: &["out"],
+        out: "out",
+    }
+    .run(&dir);
     assert_ne!(back["kernels"][0]["scratch_dwords"], 0, "{back}");
-    let (sim_out, ir_out) = (dir.join("out.sim"), dir.join("out.ir"));
-    ok(&[
-        "sim",
-        "run",
-        clo,
-        "--grid",
-        "192",
-        "--group",
-        "64",
-        "--buffer",
-        "out=1K",
-        "--arg",
-        "out=@out",
-        "--arg",
-        "n=150",
-        "--print",
-        "out",
-        "--dump",
-        &format!("out:bin:{}", sim_out.display()),
-    ]);
-    ok(&[
-        "run",
-        "examples/prefix_stack.gsir",
-        "--grid",
-        "192",
-        "--group",
-        "64",
-        "--buffer",
-        "out=1K",
-        "--arg",
-        "out=out",
-        "--arg",
-        "n=150",
-        "--dump",
-        &format!("out:bin:{}", ir_out.display()),
-    ]);
-    let (s, i) = (
-        std::fs::read(&sim_out).unwrap(),
-        std::fs::read(&ir_out).unwrap(),
-    );
     assert!(s.iter().any(|&b| b != 0), "the kernel wrote nothing");
     assert!(s == i, "the simulator's out differs from the interpreter's");
 }
