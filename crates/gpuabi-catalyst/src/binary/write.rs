@@ -13,9 +13,9 @@ use crate::layout::KernelLayout;
 
 use super::{write_cal_image, write_cal_notes, write_outer};
 
-/// Most bytes of code per kernel: the project's limit, far above what GCN kernels need
-/// (branch offsets reach 256 KiB) and small enough that any number of limit-sized
-/// kernels is caught by the 4 GiB check of a 32-bit file rather than exhausting memory.
+/// Most bytes of code per kernel: the project's limit, far above what GCN kernels need (a
+/// branch reaches 128 KiB either way) and small enough that every offset and size in a
+/// kernel's CAL image fits its 32-bit field.
 pub const MAX_CODE_BYTES: usize = 16 << 20;
 
 /// Why a binary could not be written.
