@@ -7,6 +7,39 @@ use std::path::Path;
 
 use common::{fails, fails_naming, gpuabi, json, ok, printed_u32s, scratch, shared_data};
 
+/// The encoding llvm-mc-19 gives the Pitcairn assembly in `file` (from the repository
+/// root), as hex; `None` when llvm-mc-19 is not installed, unless
+/// `GPUABI_REQUIRE_LLVM_MC=1`.
+fn llvm_mc_hex(file: &str) -> Option<String> {
+    let out = std::process::Command::new("llvm-mc-19")
+        .args(["-triple=amdgcn", "-mcpu=pitcairn", "-show-encoding"])
+        .arg(common::repo().join(file))
+        .output();
+    let Ok(out) = out else {
+        assert!(
+            std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() != Ok("1"),
+            "llvm-mc-19 not found"
+        );
+        eprintln!("llvm-mc-19 not found: the code is not checked against it");
+        return None;
+    };
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut hex = String::new();
+    for line in text.lines() {
+        if let Some((_, enc)) = line.split_once("encoding: [") {
+            for byte in enc.trim_end_matches(']').split(',') {
+                hex.push_str(byte.trim().trim_start_matches("0x"));
+            }
+        }
+    }
+    Some(hex)
+}
+
 /// examples/catalyst/iota.s (hand-written for the layout of iota.cl) built for Pitcairn:
 /// `inspect` reads back the layout `catalyst layout` computes, and the simulator writes
 /// `out[i] = base + i` for the global ids `offset .. offset + grid`.
@@ -66,7 +99,8 @@ fn hand_written_assembly_builds_reads_back_and_runs() {
     ] {
         assert_eq!(k[key], lay[key], "{key}");
     }
-    // The registers the code names: s16 (group id) and v1, so 17 SGPRs and 2 VGPRs.
+    // The registers the code names: s16 (group id) and v1, so 17 SGPRs and 2 VGPRs; the
+    // code is llvm-mc's encoding of the text.
     assert_eq!(
         (k["sgprs"].as_u64(), k["vgprs"].as_u64()),
         (Some(17), Some(2))
@@ -79,6 +113,13 @@ fn hand_written_assembly_builds_reads_back_and_runs() {
         "{}",
         k["disassembly"]
     );
+    if let Some(hex) = llvm_mc_hex("examples/catalyst/iota.s") {
+        assert_eq!(
+            k["code"]["hex"].as_str(),
+            Some(hex.as_str()),
+            "llvm-mc's encoding"
+        );
+    }
     let out = ok(&[
         "sim",
         "run",
