@@ -27,7 +27,7 @@ pub const NOTE_ORDER: [(u32, &str); 17] = [
     (12, "PERSISTENT_BUFFERS"),
     (NOTE_PROGINFO, "PROGINFO"),
     (14, "SUB_CONSTANT_BUFFERS"),
-    (15, "UAV_MAILBOX_SIZE"),
+    (NOTE_UAV_MAILBOX_SIZE, "UAV_MAILBOX_SIZE"),
     (NOTE_UAV_OP_MASK, "UAV_OP_MASK"),
 ];
 
@@ -47,6 +47,8 @@ pub const NOTE_INPUT_SAMPLERS: u32 = 11;
 pub const NOTE_SCRATCH_BUFFERS: u32 = 13;
 /// CAL note type of PROGINFO.
 pub const NOTE_PROGINFO: u32 = 1;
+/// CAL note type of UAV_MAILBOX_SIZE.
+pub const NOTE_UAV_MAILBOX_SIZE: u32 = 15;
 /// CAL note type of UAV_OP_MASK.
 pub const NOTE_UAV_OP_MASK: u32 = 17;
 

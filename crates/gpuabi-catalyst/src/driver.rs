@@ -129,8 +129,12 @@ pub struct Device {
     pub name: &'static str,
     /// Its generation.
     pub generation: Generation,
-    /// ELF machine code of the device.
+    /// ELF machine code of the device (`e_machine` of the outer ELF).
     pub elf_machine: u32,
+    /// CAL machine code of the device: the first field of the encoding-table entry of
+    /// each kernel's CAL image (`gpuDeviceInnerCodeTable` in CLRX's amdbin/AmdBinGen.cpp;
+    /// 0x1B for Pitcairn in AMD's own binaries).
+    pub cal_machine: u32,
 }
 
 use Generation::{Gcn10, Gcn11, Gcn12};
@@ -141,96 +145,115 @@ pub const DEVICES: [Device; 19] = [
         name: "CapeVerde",
         generation: Gcn10,
         elf_machine: 0x3FF,
+        cal_machine: 0x1C,
     },
     Device {
         name: "Pitcairn",
         generation: Gcn10,
         elf_machine: 0x3FE,
+        cal_machine: 0x1B,
     },
     Device {
         name: "Tahiti",
         generation: Gcn10,
         elf_machine: 0x3FD,
+        cal_machine: 0x1A,
     },
     Device {
         name: "Oland",
         generation: Gcn10,
         elf_machine: 0x402,
+        cal_machine: 0x20,
     },
     Device {
         name: "Hainan",
         generation: Gcn10,
         elf_machine: 0x407,
+        cal_machine: 0x25,
     },
     Device {
         name: "Bonaire",
         generation: Gcn11,
         elf_machine: 0x403,
+        cal_machine: 0x21,
     },
     Device {
         name: "Spectre",
         generation: Gcn11,
         elf_machine: 0x404,
+        cal_machine: 0x22,
     },
     Device {
         name: "Spooky",
         generation: Gcn11,
         elf_machine: 0x405,
+        cal_machine: 0x23,
     },
     Device {
         name: "Kalindi",
         generation: Gcn11,
         elf_machine: 0x406,
+        cal_machine: 0x24,
     },
     Device {
         name: "Hawaii",
         generation: Gcn11,
         elf_machine: 0x408,
+        cal_machine: 0x27,
     },
     Device {
         name: "Mullins",
         generation: Gcn11,
         elf_machine: 0x40B,
+        cal_machine: 0x2B,
     },
     Device {
         name: "Iceland",
         generation: Gcn12,
         elf_machine: 0x409,
+        cal_machine: 0x29,
     },
     Device {
         name: "Tonga",
         generation: Gcn12,
         elf_machine: 0x40A,
+        cal_machine: 0x2A,
     },
     Device {
         name: "Fiji",
         generation: Gcn12,
         elf_machine: 0x40C,
+        cal_machine: 0x2D,
     },
     Device {
         name: "Carrizo",
         generation: Gcn12,
         elf_machine: 0x40D,
+        cal_machine: 0x2E,
     },
     Device {
         name: "Stoney",
         generation: Gcn12,
         elf_machine: 0x411,
+        cal_machine: 0x31,
     },
     Device {
         name: "Ellesmere",
         generation: Gcn12,
         elf_machine: 0x40E,
+        cal_machine: 0x2F,
     },
     Device {
         name: "Baffin",
         generation: Gcn12,
         elf_machine: 0x40F,
+        cal_machine: 0x2C,
     },
     Device {
         name: "GFX804",
         generation: Gcn12,
         elf_machine: 0x412,
+        cal_machine: 0x32,
     },
 ];
 

@@ -109,6 +109,41 @@ pub struct Options {
     pub setup_buffer_used: bool,
     /// Whose metadata and CAL notes to write where CLRX and AMD differ.
     pub notes: NotesPolicy,
+    /// The kernel's place in its program, which numbers its metadata ids.
+    #[serde(skip_serializing_if = "ProgramPlace::is_alone")]
+    pub program: ProgramPlace,
+}
+
+/// Where a kernel stands in a program of several kernels: the kernel at `index` (from 0)
+/// of `kernels`. Its `;uniqueid:` is 1024 + `index`, as both CLRX and AMD's compilers
+/// number them; its `;function:` id is the unique id under the `clrx` policy and, under
+/// the `amd` policy, the unique id + 2 × `kernels`, as AMD's compiler (driver 1702.3)
+/// wrote it in every binary of CLRX's test data (one kernel: 1026; two: 1028 and 1029).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ProgramPlace {
+    /// Index of the kernel in its program (file order).
+    pub index: u32,
+    /// Number of kernels of the program.
+    pub kernels: u32,
+}
+
+impl ProgramPlace {
+    /// A program of this kernel alone.
+    pub const ALONE: ProgramPlace = ProgramPlace {
+        index: 0,
+        kernels: 1,
+    };
+
+    /// Whether the kernel is its program's only one.
+    pub fn is_alone(&self) -> bool {
+        *self == ProgramPlace::ALONE
+    }
+}
+
+impl Default for ProgramPlace {
+    fn default() -> ProgramPlace {
+        ProgramPlace::ALONE
+    }
 }
 
 /// The value CLRX's `.hwregion` and `.uavprivate` take to mean "use the default"
@@ -161,6 +196,7 @@ impl Default for Options {
             const_samplers: Vec::new(),
             setup_buffer_used: true,
             notes: NotesPolicy::Clrx,
+            program: ProgramPlace::ALONE,
         }
     }
 }
@@ -528,7 +564,8 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         kernel: &kernel.name,
         drv,
         device: &opts.device,
-        uniqueid: metadata::FIRST_UNIQUE_ID,
+        uniqueid: metadata::FIRST_UNIQUE_ID.saturating_add(opts.program.index),
+        function_id: metadata::function_id(opts.program, opts.notes),
         uavprivate,
         hwlocal: opts.hwlocal,
         hwregion,

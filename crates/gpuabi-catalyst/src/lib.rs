@@ -26,4 +26,4 @@ pub mod types;
 pub mod userdata;
 
 pub use error::LayoutError;
-pub use layout::{layout, KernelLayout, NotesPolicy, Options, UserDataPolicy};
+pub use layout::{layout, KernelLayout, NotesPolicy, Options, ProgramPlace, UserDataPolicy};

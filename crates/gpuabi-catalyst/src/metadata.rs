@@ -4,12 +4,21 @@
 use std::fmt::Write;
 
 use crate::driver::{Device, Driver};
-use crate::layout::{ArgLayout, NotesPolicy};
+use crate::layout::{ArgLayout, NotesPolicy, ProgramPlace};
 use crate::resource_ids::{Resource, SpecialIds};
 use crate::types::{AddrSpace, ArgType, ImageAccess, Pointee};
 
 /// CLRX numbers kernels' unique ids from 1024.
 pub const FIRST_UNIQUE_ID: u32 = 1024;
+
+/// The `;function:` id of the kernel at `place` (see [`ProgramPlace`]).
+pub fn function_id(place: ProgramPlace, policy: NotesPolicy) -> u32 {
+    let uniqueid = FIRST_UNIQUE_ID.saturating_add(place.index);
+    match policy {
+        NotesPolicy::Clrx => uniqueid,
+        NotesPolicy::Amd => uniqueid.saturating_add(place.kernels.saturating_mul(2)),
+    }
+}
 
 /// What the metadata string is made of.
 pub struct MetadataInput<'a> {
@@ -19,8 +28,10 @@ pub struct MetadataInput<'a> {
     pub drv: Driver,
     /// Device.
     pub device: &'a Device,
-    /// `;uniqueid:` (also the function id).
+    /// `;uniqueid:`.
     pub uniqueid: u32,
+    /// The id of `;function:1:`.
+    pub function_id: u32,
     /// `;memory:uavprivate:`.
     pub uavprivate: u32,
     /// `;memory:hwlocal:`.
@@ -70,7 +81,7 @@ pub fn build(m: &MetadataInput<'_>) -> String {
     if m.const_data {
         s.push_str(";memory:datareqd\n");
     }
-    let _ = writeln!(s, ";function:1:{}", m.uniqueid);
+    let _ = writeln!(s, ";function:1:{}", m.function_id);
     let n_arg = m
         .args
         .iter()

@@ -1,5 +1,6 @@
 //! Fuzz targets over the Catalyst readers (OpenCL C, JSON/TOML descriptions, user-data
-//! lists, AMD binaries) and the layout of whatever they accept, under arbitrary options. Each target runs
+//! lists, AMD binaries), the layout of whatever they accept under arbitrary options, and
+//! the binary writer. Each target runs
 //! for a bounded time under `cargo test`; the property is "an error or a value, never a
 //! panic".
 
@@ -14,7 +15,7 @@ use gpuabi_catalyst::registers::Dims;
 use gpuabi_catalyst::render;
 use gpuabi_catalyst::types::Kernel;
 use gpuabi_catalyst::userdata::parse_list;
-use gpuabi_catalyst::{layout, Options, UserDataPolicy};
+use gpuabi_catalyst::{layout, NotesPolicy, Options, UserDataPolicy};
 use gpuabi_fuzz::Edit::{Delete, Duplicate, Insert, Replace};
 use gpuabi_fuzz::Mutator;
 
@@ -296,6 +297,67 @@ fn binary_reader_never_panics_on_damaged_binaries() {
         Ok(())
     })
     .budget_ms(2 * BUDGET_MS);
+}
+
+/// The writer, given layouts of the example kernels for any device, driver, bits,
+/// dimensions and policy, arbitrary code and sometimes an arbitrary kernel name or a kernel
+/// twice: an error or a binary that reads back with the same kernels and code.
+#[test]
+fn binary_writer_never_panics_and_its_output_reads_back() {
+    let kernels: Vec<Kernel> = EXAMPLES
+        .iter()
+        .flat_map(|t| parse_kernels(t).unwrap())
+        .collect();
+    arbtest::arbtest(|u| {
+        let mut layouts = Vec::new();
+        let mut codes = Vec::new();
+        for _ in 0..u.int_in_range(1..=3)? {
+            let o = Options {
+                device: *u.choose(&DEVICES)?,
+                driver: *u.choose(&[101604, 112402, 134805, 152603, 170203, 200406])?,
+                is_64bit: u.arbitrary()?,
+                dims: Dims::parse(u.choose(&["x", "xy", "xyz", "xz,x"])?).ok(),
+                scratch_bytes: u.int_in_range(0..=4096)?,
+                printf: u.arbitrary()?,
+                notes: if u.arbitrary()? {
+                    NotesPolicy::Amd
+                } else {
+                    NotesPolicy::Clrx
+                },
+                ..Options::default()
+            };
+            let Ok(mut l) = layout(u.choose(&kernels)?, &o) else {
+                continue;
+            };
+            if u.ratio(1, 8)? {
+                l.kernel = u.arbitrary()?;
+            }
+            let code: Vec<u8> = if u.ratio(1, 4)? {
+                u.arbitrary()?
+            } else {
+                let dwords = u.int_in_range(1..=32)?;
+                u.bytes(4 * dwords)?.to_vec()
+            };
+            layouts.push(l);
+            codes.push(code);
+        }
+        let list: Vec<binary::KernelCode<'_>> = layouts
+            .iter()
+            .zip(&codes)
+            .map(|(layout, code)| binary::KernelCode { layout, code })
+            .collect();
+        if let Ok(bytes) = binary::write(&list) {
+            let back = binary::read(&bytes).unwrap_or_else(|e| panic!("reading back: {e}"));
+            assert_eq!(back.kernels.len(), list.len());
+            for (b, k) in back.kernels.iter().zip(&list) {
+                assert_eq!(b.kernel, k.layout.kernel);
+                let hex: String = k.code.iter().map(|x| format!("{x:02x}")).collect();
+                assert_eq!(b.code.hex, hex);
+            }
+        }
+        Ok(())
+    })
+    .budget_ms(BUDGET_MS);
 }
 
 #[test]

@@ -1,7 +1,11 @@
 //! `gpuabi catalyst layout`: behaviour of the command line (formats, flags, errors).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use common::printed_u32s;
 
 fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/catalyst")
@@ -222,23 +226,9 @@ fn bad_description_and_flags() {
     assert!(fails(&["catalyst", "layout", "/nonexistent.cl"]).contains("cannot read"));
 }
 
-/// `../shared/data/amd-catalyst` (or under `GPUABI_SHARED_DIR`), or `None` after saying why.
+/// `../shared/data/amd-catalyst`, or `None` after saying why.
 fn amd_catalyst_data() -> Option<PathBuf> {
-    let root = std::env::var_os("GPUABI_SHARED_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from,
-    );
-    let dir = root.join("data/amd-catalyst");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipped: {} is missing", dir.display());
-    None
+    common::shared_data("amd-catalyst")
 }
 
 fn keys(v: &serde_json::Value) -> Vec<String> {
@@ -355,22 +345,6 @@ fn notes_flag_selects_amd_notes() {
     assert_eq!(run("amd")["options"]["notes"], "amd");
     let e = fails(&["catalyst", "layout", e1.to_str().unwrap(), "--notes", "x"]);
     assert!(e.contains("--notes"), "{e}");
-}
-
-/// The numbers of the buffer `name` that `sim run --print` shows.
-fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
-    let mut values = Vec::new();
-    let mut inside = false;
-    for line in out.lines() {
-        if line.starts_with("buffer ") {
-            inside = line.starts_with(&format!("buffer {name} "));
-            continue;
-        }
-        if let (true, Some((_, rest))) = (inside, line.split_once(':')) {
-            values.extend(rest.split_whitespace().map(|v| v.parse::<u32>().unwrap()));
-        }
-    }
-    values
 }
 
 /// AMD's compiled `add` and `multiply` (samplekernels.clo, 32- and 64-bit) run in the

@@ -1,6 +1,7 @@
-//! Reading AMD Catalyst OpenCL 1.2 binaries (`.clo`): for each kernel, the layout the
-//! binary records (metadata text, kernel header, CAL notes with PROGINFO, code), in the
-//! shape of [`crate::layout::KernelLayout`] so that the two can be compared field by field.
+//! Reading and writing AMD Catalyst OpenCL 1.2 binaries (`.clo`). Reading gives, for each
+//! kernel, the layout the binary records (metadata text, kernel header, CAL notes with
+//! PROGINFO, code), in the shape of [`crate::layout::KernelLayout`] so that the two can
+//! be compared field by field; [`write()`] makes a binary from layouts and code.
 //!
 //! The container is described by CLRX's documentation of the AMD Catalyst binary format
 //! and read as CLRX's amdbin/AmdBinaries.cpp reads it: an outer ELF32/ELF64 whose symbols
@@ -8,10 +9,15 @@
 
 pub mod cal_image;
 pub mod disasm;
+pub mod elf_bytes;
 pub mod error;
 pub mod kernel;
 pub mod metadata_text;
 pub mod outer;
+pub mod write;
+pub mod write_cal_image;
+pub mod write_cal_notes;
+pub mod write_outer;
 
 use serde::Serialize;
 
@@ -26,6 +32,7 @@ use crate::types::ArgType;
 use crate::userdata::UserDataEntry;
 
 pub use error::BinaryError;
+pub use write::{write, KernelCode, WriteError};
 
 /// Fields of the layout JSON that a binary does not record, as listed in
 /// [`BinaryKernel::not_in_binary`].

@@ -14,10 +14,10 @@ pub(super) const EI_CLASS: usize = 4;
 /// Class byte of a 32-bit ELF.
 pub(super) const ELFCLASS32: u8 = 1;
 /// Class byte of a 64-bit ELF.
-const ELFCLASS64: u8 = 2;
+pub(super) const ELFCLASS64: u8 = 2;
 
 /// Prefix of every OpenCL symbol.
-const PREFIX: &str = "__OpenCL_";
+pub(super) const PREFIX: &str = "__OpenCL_";
 
 /// A file range: offset and size in bytes.
 pub type FileRange = (u64, u64);
@@ -56,10 +56,17 @@ enum Part {
     Kernel,
 }
 
+/// Suffix of the symbol of a kernel's metadata text.
+pub(super) const METADATA_SUFFIX: &str = "_metadata";
+/// Suffix of the symbol of a kernel's header.
+pub(super) const HEADER_SUFFIX: &str = "_header";
+/// Suffix of the symbol of a kernel's CAL image.
+pub(super) const KERNEL_SUFFIX: &str = "_kernel";
+
 const PARTS: [(&str, Part); 3] = [
-    ("_metadata", Part::Metadata),
-    ("_header", Part::Header),
-    ("_kernel", Part::Kernel),
+    (METADATA_SUFFIX, Part::Metadata),
+    (HEADER_SUFFIX, Part::Header),
+    (KERNEL_SUFFIX, Part::Kernel),
 ];
 
 fn elf_error(len: usize) -> impl Fn(object::read::Error) -> BinaryError {

@@ -11,7 +11,9 @@ use codespan_reporting::term::{self, termcolor::Buffer};
 use gpuabi_catalyst::args::Vec3Policy;
 use gpuabi_catalyst::description::{self, DescFormat, DescriptionError};
 use gpuabi_catalyst::driver::{Device, DEFAULT_DRIVER};
-use gpuabi_catalyst::layout::{layout, NotesPolicy, Options, UserDataPolicy, DEFAULT_FLOAT_MODE};
+use gpuabi_catalyst::layout::{
+    layout, NotesPolicy, Options, ProgramPlace, UserDataPolicy, DEFAULT_FLOAT_MODE,
+};
 use gpuabi_catalyst::opencl::{parse_kernels, select_kernel, SourceError};
 use gpuabi_catalyst::registers::Dims;
 use gpuabi_catalyst::render;
@@ -31,6 +33,10 @@ pub enum CatalystCommand {
     /// Read an AMD Catalyst OpenCL 1.2 binary (.clo): for each kernel, the layout it
     /// records (arguments, ids, user data, PGM_RSRC2, CAL notes, header) and its code.
     Inspect(InspectArgs),
+    /// Write an AMD Catalyst OpenCL 1.2 binary (.clo), as AMD's driver writes it: from a
+    /// kernel's assembly (.s) and its OpenCL signature (--source FILE.cl), or from the
+    /// kernels of a .gsir module compiled with the code generator's catalyst entry.
+    Build(super::catalyst_build::BuildArgs),
 }
 
 /// Output formats of `catalyst inspect`.
@@ -105,6 +111,26 @@ pub struct LayoutArgs {
     /// Kernel to lay out (needed when the file has several).
     #[arg(long)]
     pub kernel: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CatalystFormat,
+    #[command(flatten)]
+    pub abi: AbiArgs,
+    /// Size of 64-bit 3-vectors in cb1: clrx (32 bytes) or amd (16 bytes).
+    #[arg(long, value_enum, default_value = "clrx")]
+    pub vec3_64: Vec3Arg,
+    /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
+    /// wrote: an extra UAV-note entry, RW for unused const global and for const local
+    /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
+    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
+    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
+    #[arg(long, value_enum, default_value = "clrx")]
+    pub notes: NotesArg,
+}
+
+/// The layout engine's options as flags, shared by `catalyst layout` and `catalyst build`.
+#[derive(Debug, Clone, Args)]
+pub struct AbiArgs {
     /// Driver version, major*100+minor (1348.5 is 134805).
     #[arg(long, default_value_t = DEFAULT_DRIVER)]
     pub driver: u32,
@@ -113,9 +139,9 @@ pub struct LayoutArgs {
     /// baffin, gfx804).
     #[arg(long, default_value = "pitcairn")]
     pub device: String,
-    /// Address bitness of the binary.
-    #[arg(long, value_enum, default_value = "32")]
-    pub bits: Bits,
+    /// Address bitness of the binary (default 32; `catalyst build` of a .gsir: 64).
+    #[arg(long, value_enum)]
+    pub bits: Option<Bits>,
     /// Dimensions: "xy" (group and local ids), or "xz,x" (group ids, then local ids).
     /// Without it the dimension bits come from --pgmrsrc2 (none by default), as in CLRX.
     #[arg(long)]
@@ -124,9 +150,6 @@ pub struct LayoutArgs {
     /// or explicit entries "CLASS,SLOT,START,SIZE; ...".
     #[arg(long, default_value = "auto")]
     pub userdata: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: CatalystFormat,
     /// Enable TG_SIZE_EN (.tgsize).
     #[arg(long)]
     pub tgsize: bool,
@@ -150,9 +173,6 @@ pub struct LayoutArgs {
     /// .globaldata (no ;memory:datareqd, no cb2).
     #[arg(long, default_value_t = 0)]
     pub const_data_size: u32,
-    /// Size of 64-bit 3-vectors in cb1: clrx (32 bytes) or amd (16 bytes).
-    #[arg(long, value_enum, default_value = "clrx")]
-    pub vec3_64: Vec3Arg,
     /// Explicit uavid (.uavid).
     #[arg(long)]
     pub uavid: Option<u32>,
@@ -174,10 +194,12 @@ pub struct LayoutArgs {
     /// Exception mask, 7 bits (.exceptions).
     #[arg(long, value_parser = parse_u32, default_value = "0")]
     pub exceptions: u32,
-    /// Used SGPRs (.sgprsnum); default: the minimum the ABI needs.
+    /// Used SGPRs (.sgprsnum); default: the minimum the ABI needs (`catalyst build`: or
+    /// the highest SGPR the code names + 1, if more).
     #[arg(long)]
     pub sgprs: Option<u32>,
-    /// Used VGPRs (.vgprsnum); default: the local-id VGPRs.
+    /// Used VGPRs (.vgprsnum); default: the local-id VGPRs (`catalyst build`: or the
+    /// highest VGPR the code names + 1, if more).
     #[arg(long)]
     pub vgprs: Option<u32>,
     /// Float mode byte (.floatmode).
@@ -195,13 +217,6 @@ pub struct LayoutArgs {
     /// amd user-data policy: the code does not read the setup buffer cb0.
     #[arg(long)]
     pub no_setup_buffer: bool,
-    /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
-    /// wrote: an extra UAV-note entry, RW for unused const global and for const local
-    /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
-    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
-    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
-    #[arg(long, value_enum, default_value = "clrx")]
-    pub notes: NotesArg,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -214,6 +229,7 @@ pub fn run(cmd: CatalystCommand) -> anyhow::Result<()> {
     match cmd {
         CatalystCommand::Layout(args) => run_layout(&args),
         CatalystCommand::Inspect(args) => run_inspect(&args),
+        CatalystCommand::Build(args) => super::catalyst_build::run(&args),
     }
 }
 
@@ -235,8 +251,8 @@ fn located(path: &Path, src: &str, e: &SourceError) -> anyhow::Error {
     anyhow!("{name}:{}:{}: {}\n{snippet}", e.line, e.column, e.message)
 }
 
-fn read_kernel(a: &LayoutArgs) -> anyhow::Result<Kernel> {
-    let path = &a.file;
+/// The kernel `kernel` (or the only one) of an OpenCL C, JSON or TOML file.
+pub fn read_kernel(path: &Path, kernel: Option<&str>) -> anyhow::Result<Kernel> {
     let src = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     let ext = path
         .extension()
@@ -263,10 +279,10 @@ fn read_kernel(a: &LayoutArgs) -> anyhow::Result<Kernel> {
         }
         _ => parse_kernels(&src).map_err(|e| located(path, &src, &e))?,
     };
-    select_kernel(kernels, a.kernel.as_deref()).map_err(|m| {
+    select_kernel(kernels, kernel).map_err(|m| {
         anyhow!(
             "{}: {m}",
-            if a.kernel.is_some() {
+            if kernel.is_some() {
                 "--kernel".to_string()
             } else {
                 path.display().to_string()
@@ -275,7 +291,8 @@ fn read_kernel(a: &LayoutArgs) -> anyhow::Result<Kernel> {
     })
 }
 
-fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
+/// The layout engine's options from the flags, with the given policies.
+pub fn options(a: &AbiArgs, vec3_64: Vec3Policy, notes: NotesPolicy) -> anyhow::Result<Options> {
     let device = Device::from_name(&a.device).context("--device")?;
     let dims = a
         .dims
@@ -307,7 +324,7 @@ fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
     Ok(Options {
         driver: a.driver,
         device,
-        is_64bit: a.bits == Bits::B64,
+        is_64bit: a.bits == Some(Bits::B64),
         dims,
         tgsize: a.tgsize,
         scratch_bytes: a.scratch,
@@ -317,10 +334,7 @@ fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
         const_data: a.const_data,
         global_data_bytes: a.const_data_size,
         userdata,
-        vec3_64: match a.vec3_64 {
-            Vec3Arg::Clrx => Vec3Policy::Clrx,
-            Vec3Arg::Amd => Vec3Policy::Amd,
-        },
+        vec3_64,
         uavid: a.uavid,
         cbid: a.cbid,
         printfid: a.printfid,
@@ -335,16 +349,22 @@ fn options(a: &LayoutArgs) -> anyhow::Result<Options> {
         cws,
         const_samplers: a.sampler.clone(),
         setup_buffer_used: !a.no_setup_buffer,
-        notes: match a.notes {
-            NotesArg::Clrx => NotesPolicy::Clrx,
-            NotesArg::Amd => NotesPolicy::Amd,
-        },
+        notes,
+        program: ProgramPlace::ALONE,
     })
 }
 
 fn run_layout(a: &LayoutArgs) -> anyhow::Result<()> {
-    let opts = options(a)?;
-    let kernel = read_kernel(a)?;
+    let vec3_64 = match a.vec3_64 {
+        Vec3Arg::Clrx => Vec3Policy::Clrx,
+        Vec3Arg::Amd => Vec3Policy::Amd,
+    };
+    let notes = match a.notes {
+        NotesArg::Clrx => NotesPolicy::Clrx,
+        NotesArg::Amd => NotesPolicy::Amd,
+    };
+    let opts = options(&a.abi, vec3_64, notes)?;
+    let kernel = read_kernel(&a.file, a.kernel.as_deref())?;
     let l = layout(&kernel, &opts).with_context(|| format!("kernel '{}'", kernel.name))?;
     for w in &l.warnings {
         eprintln!("warning: {w}");

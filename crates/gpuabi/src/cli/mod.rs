@@ -14,6 +14,7 @@ mod agx_stats;
 mod agx_tile_image;
 pub mod asm;
 pub mod catalyst;
+mod catalyst_build;
 pub mod compile;
 mod input;
 pub mod ir;

@@ -84,3 +84,40 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
 }
+
+/// The folder `data/<name>` of the shared test data (`GPUABI_SHARED_DIR` if set, else
+/// `../shared` from the repository root), or `None` after saying why; missing data fails
+/// when `GPUABI_REQUIRE_SHARED=1`.
+pub fn shared_data(name: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("GPUABI_SHARED_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        PathBuf::from,
+    );
+    let dir = root.join("data").join(name);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
+        dir.display()
+    );
+    eprintln!("skipped: {} is missing", dir.display());
+    None
+}
+
+/// The numbers of the buffer `name` that `sim run --print` shows.
+pub fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
+    let mut values = Vec::new();
+    let mut inside = false;
+    for line in out.lines() {
+        if line.starts_with("buffer ") {
+            inside = line.starts_with(&format!("buffer {name} "));
+            continue;
+        }
+        if let (true, Some((_, rest))) = (inside, line.split_once(':')) {
+            values.extend(rest.split_whitespace().map(|v| v.parse::<u32>().unwrap()));
+        }
+    }
+    values
+}
