@@ -34,6 +34,8 @@ pub enum ExecError {
         message: String,
         /// Byte span in the `.gsir` source of the instruction involved, when known.
         span: Option<(u32, u32)>,
+        /// Contract violations found before the run stopped.
+        violations: Vec<gpuabi_sim::ContractViolation>,
     },
 }
 
@@ -44,6 +46,32 @@ pub struct Outcome {
     pub buffers: Vec<(String, Vec<u8>)>,
     /// Dynamic counts of the run.
     pub stats: Stats,
+    /// Every breach of a call's contract (each compiled call is checked against its
+    /// callee's ABI).
+    pub violations: Vec<gpuabi_sim::ContractViolation>,
+    /// Calls whose return was checked.
+    pub checked_returns: u64,
+}
+
+/// The contract of every call of `compiled`, for the simulator's checker.
+pub fn contract(compiled: &Compiled) -> Option<gpuabi_sim::Contract> {
+    if compiled.calls.is_empty() {
+        return None;
+    }
+    Some(gpuabi_sim::Contract::from_sites(compiled.calls.iter().map(
+        |c| {
+            (
+                c.item,
+                gpuabi_sim::CallSite {
+                    callee: c.callee.clone(),
+                    abi: c.abi.clone(),
+                    preserved: c.preserved.clone(),
+                    stack_pointer: Some(c.stack_pointer),
+                    scratch_param_bytes: c.scratch_param_bytes,
+                },
+            )
+        },
+    )))
 }
 
 /// Runs `kernel` in the reference interpreter over `dispatch` with the given argument bits
@@ -129,6 +157,7 @@ pub fn run(
     let image = Image::new(&compiled.program).map_err(|e| ExecError::Setup(e.to_string()))?;
     let mut machine = Machine::new(image);
     machine.limits = *limits;
+    machine.contract = contract(compiled);
     let mut ids = Vec::new();
     for (i, (name, data)) in buffers.iter().enumerate() {
         let id = machine
@@ -155,6 +184,7 @@ pub fn run(
             _ => None,
         },
         message: e.to_string(),
+        violations: machine.violations().to_vec(),
     })?;
     let out = ids
         .iter()
@@ -166,6 +196,8 @@ pub fn run(
     Ok(Outcome {
         buffers: out,
         stats: machine.stats.clone(),
+        violations: machine.violations().to_vec(),
+        checked_returns: machine.contract.as_ref().map_or(0, |c| c.checked_returns),
     })
 }
 

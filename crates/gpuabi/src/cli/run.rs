@@ -141,20 +141,41 @@ pub fn run(a: RunArgs) -> Result<()> {
                 global_bytes: limits.max_memory_bytes.saturating_mul(2),
                 ..gpuabi_sim::Limits::default()
             };
+            let file = a.file.display().to_string();
             let out = gpuabi_exec::run(&compiled, &kernel, &dispatch, &args, &buffers, &sim_limits)
-                .map_err(|e| match &e {
-                    gpuabi_exec::ExecError::Sim {
-                        span: Some((s, t)), ..
-                    } => {
-                        let d = gpuabi_ir::Diagnostic::new(
-                            e.to_string(),
-                            gpuabi_ir::ir::Span { start: *s, end: *t },
-                            "compiled from here",
-                        );
-                        anyhow!("{}", d.render(&a.file.display().to_string(), &source))
+                .map_err(|e| {
+                    let found = match &e {
+                        gpuabi_exec::ExecError::Sim { violations, .. } => {
+                            violations_text(violations, &file, &source)
+                        }
+                        _ => String::new(),
+                    };
+                    match &e {
+                        gpuabi_exec::ExecError::Sim {
+                            span: Some((s, t)), ..
+                        } => {
+                            let d = gpuabi_ir::Diagnostic::new(
+                                e.to_string(),
+                                gpuabi_ir::ir::Span { start: *s, end: *t },
+                                "compiled from here",
+                            );
+                            anyhow!("{}{found}", d.render(&file, &source))
+                        }
+                        _ => anyhow!("{}: {e}{found}", opts.target.name()),
                     }
-                    _ => anyhow!("{}: {e}", opts.target.name()),
                 })?;
+            if !out.violations.is_empty() {
+                bail!(
+                    "the compiled code broke its call contracts{}",
+                    violations_text(&out.violations, &file, &source)
+                );
+            }
+            if !compiled.calls.is_empty() {
+                eprintln!(
+                    "contract: {} call return(s) checked against their callees' ABIs, no violation",
+                    out.checked_returns
+                );
+            }
             eprintln!(
                 "ran @{kernel} compiled for {} {}: {} wave(s), {} instruction(s)",
                 opts.target.name(),
@@ -194,6 +215,34 @@ pub fn run(a: RunArgs) -> Result<()> {
         }
     }
     launch.write_outputs(|name| mem.buffer(name).map(|b| b.data.as_slice()))
+}
+
+/// The contract violations of a run, one a line, with the source position of each call
+/// (`FILE:LINE:COLUMN`, in the calling function).
+fn violations_text(v: &[gpuabi_sim::ContractViolation], file: &str, source: &str) -> String {
+    let mut out = String::new();
+    if v.is_empty() {
+        return out;
+    }
+    let _ = write!(out, "\n{} contract violation(s):", v.len());
+    for x in v.iter().take(20) {
+        let at = match &x.call_origin {
+            gpuabi_amdgpu::Origin::Source {
+                function, start, ..
+            } => {
+                let before = &source[..(*start as usize).min(source.len())];
+                let line = before.matches('\n').count() + 1;
+                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!("{file}:{line}:{col} (in @{function}): ")
+            }
+            _ => String::new(),
+        };
+        let _ = write!(out, "\n  {at}{x}");
+    }
+    if v.len() > 20 {
+        let _ = write!(out, "\n  ... and {} more", v.len() - 20);
+    }
+    out
 }
 
 /// Dynamic counts of a compiled run: wave and lane instructions by class, scratch traffic.
