@@ -9,7 +9,7 @@
 use super::builder::{Alloca, Base, Builder, Input};
 use super::dispatch::{self, Shape};
 use super::rng::Rng;
-use super::{control, digest, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
+use super::{control, digest, function, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
 
 /// Kernel-level statements between checkpoints (see [`digest::checkpoint`]).
 const CHECKPOINT_EVERY: usize = 8;
@@ -44,6 +44,16 @@ pub(super) fn write(
         arg_values,
         out_offset,
     } = parameters(&mut b);
+    let callees = config.calls.then(|| {
+        let inputs = b.inputs.clone();
+        let first = b.slice_bytes();
+        function::write_all(&mut b.rng, config, &kernel, &inputs, first)
+    });
+    if let Some(c) = &callees {
+        b.start_slots_at(c.next_slot);
+        b.callees = c.groups.clone();
+        b.constructs.add(&c.constructs);
+    }
     prologue(&mut b);
     body(&mut b);
 
@@ -52,7 +62,21 @@ pub(super) fn write(
         .iter()
         .map(|(n, t)| format!("%{n}: {t} uniform"))
         .collect();
-    let mut source = format!("fn @{kernel}({}) kernel {{\n", sig.join(", "));
+    let mut source = String::new();
+    if let Some(c) = &callees {
+        for s in &c.sigs {
+            source.push_str(s);
+            source.push('\n');
+        }
+        for f in &c.functions {
+            if !source.is_empty() {
+                source.push('\n');
+            }
+            source.push_str(f);
+        }
+        source.push('\n');
+    }
+    source.push_str(&format!("fn @{kernel}({}) kernel {{\n", sig.join(", ")));
     source.push_str(&b.take_text().replace(SLICE_BYTES, &slice.to_string()));
     source.push_str("}\n");
 
@@ -232,6 +256,7 @@ fn scalar(b: &mut Builder, name: &str, ty: Ty, text: String, bits: u64) -> (Stri
     let id = b.detached(ty, true, Base::None);
     b.vals[id].name = format!("%{name}");
     b.attach(id);
+    b.invariants.push(id);
     (text, ArgValue::Bits(bits))
 }
 

@@ -42,9 +42,11 @@
 //! ```
 
 mod builder;
+mod call;
 mod control;
 mod digest;
 mod dispatch;
+mod function;
 mod kernel;
 mod literal;
 mod memory;
@@ -78,10 +80,11 @@ pub struct GenConfig {
     /// Whether the kernel has stack arrays (`alloca`, `sload`, `sstore`), for a consumer
     /// without scratch memory.
     pub stack_arrays: bool,
-    /// Whether calls are generated. Not supported yet: must be false. (A callee will be
-    /// written by its own `Builder`, which holds one function's scopes and budget; function
-    /// addresses will be a pointer base of their own that, like buffer addresses, is never
-    /// stored or hashed.)
+    /// Whether the program has functions besides the kernel and calls them (see the
+    /// `function` and `call` modules): direct calls, indirect calls through a named `sig`
+    /// with a function pointer chosen per invocation, bounded recursion, `return`
+    /// parameters, wide signatures whose parameters go partly to scratch, every ACO ABI and
+    /// `divergent_call`, at any nesting of `if`s and loops. Off by default.
     pub calls: bool,
 }
 
@@ -121,6 +124,57 @@ pub struct Constructs {
     pub allocas: usize,
     /// `i32` and `f32` values live together where the kernel's epilogue starts.
     pub live_at_end: usize,
+    /// Functions besides the kernel, by ABI: none, `rt_recursive`, `traversal`,
+    /// `ahit_isec`.
+    pub functions_by_abi: [usize; 4],
+    /// Functions with `divergent_call`.
+    pub divergent_call_functions: usize,
+    /// Functions that call themselves.
+    pub recursive_functions: usize,
+    /// Signatures whose parameters do not fit ACO's `max_param_demand` of a ray-tracing
+    /// ABI, so that some go to scratch.
+    pub scratch_param_signatures: usize,
+    /// Direct calls (`call`).
+    pub direct_calls: usize,
+    /// Indirect calls (`call_indirect`).
+    pub indirect_calls: usize,
+    /// Indirect calls whose function pointer may differ between the lanes of a wave.
+    pub divergent_indirect_calls: usize,
+    /// Calls inside a loop.
+    pub calls_in_loops: usize,
+    /// Calls inside an `if` with a divergent condition.
+    pub calls_under_divergent_if: usize,
+    /// Results of `return` parameters other than the callee's digest that calls gave back.
+    pub return_values: usize,
+    /// The most `i32` and `f32` values live across one call.
+    pub live_across_call: usize,
+}
+
+impl Constructs {
+    /// Adds the counts of another function of the same program.
+    pub(crate) fn add(&mut self, o: &Constructs) {
+        self.uniform_if += o.uniform_if;
+        self.divergent_if += o.divergent_if;
+        self.uniform_loop += o.uniform_loop;
+        self.divergent_loop_exit += o.divergent_loop_exit;
+        self.early_break += o.early_break;
+        self.early_continue += o.early_continue;
+        self.allocas += o.allocas;
+        self.live_at_end = self.live_at_end.max(o.live_at_end);
+        for k in 0..4 {
+            self.functions_by_abi[k] += o.functions_by_abi[k];
+        }
+        self.divergent_call_functions += o.divergent_call_functions;
+        self.recursive_functions += o.recursive_functions;
+        self.scratch_param_signatures += o.scratch_param_signatures;
+        self.direct_calls += o.direct_calls;
+        self.indirect_calls += o.indirect_calls;
+        self.divergent_indirect_calls += o.divergent_indirect_calls;
+        self.calls_in_loops += o.calls_in_loops;
+        self.calls_under_divergent_if += o.calls_under_divergent_if;
+        self.return_values += o.return_values;
+        self.live_across_call = self.live_across_call.max(o.live_across_call);
+    }
 }
 
 /// A kernel argument, as the interpreter takes it once the buffers are placed.
@@ -194,12 +248,7 @@ impl Ty {
 }
 /// Generates the program of `seed`; the same seed and configuration always give the same
 /// program.
-///
-/// # Panics
-///
-/// When `config.calls` is set: calls are not generated yet.
 pub fn generate(seed: u64, config: &GenConfig) -> GeneratedProgram {
-    assert!(!config.calls, "the generator does not write calls yet");
     let mut rng = Rng::new(seed);
     let shape = dispatch::shape(&mut rng, config.max_invocations.max(1));
     kernel::write(rng, config, format!("k{seed:x}"), shape)
