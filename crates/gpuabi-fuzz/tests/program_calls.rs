@@ -18,8 +18,13 @@ fn calls() -> GenConfig {
 }
 
 /// Runs `g` with its buffers placed after `padding` empty buffers; returns the buffers
-/// after the run, or the interpreter's message.
-fn run(g: &GeneratedProgram, program: &Program, padding: usize) -> Result<Vec<Vec<u8>>, String> {
+/// after the run and the instructions run per invocation on average, or the interpreter's
+/// message.
+fn run(
+    g: &GeneratedProgram,
+    program: &Program,
+    padding: usize,
+) -> Result<(Vec<Vec<u8>>, u64), String> {
     let mut mem = Memory::new(Limits::default().max_memory_bytes);
     for k in 0..padding {
         mem.add(&format!("pad{k}"), vec![0; 24]).unwrap();
@@ -34,16 +39,18 @@ fn run(g: &GeneratedProgram, program: &Program, padding: usize) -> Result<Vec<Ve
         global_offset: g.offset,
         work_dim: g.work_dim,
     };
-    program
+    let stats = program
         .dispatch(&g.kernel, &args, &d, &mut mem, &Limits::default())
         .map_err(|e| match e {
             gpuabi_ir::interp::DispatchError::Run(r) => r.render("gen.gsir", &g.source),
             other => other.to_string(),
         })?;
-    Ok(g.buffers
+    let buffers = g
+        .buffers
         .iter()
         .map(|(n, _)| mem.buffer(n).unwrap().data.clone())
-        .collect())
+        .collect();
+    Ok((buffers, stats.steps / stats.invocations.max(1)))
 }
 
 fn parse(g: &GeneratedProgram) -> Module {
@@ -121,6 +128,7 @@ fn defined_by_select(r: &Region, v: gpuabi_ir::ir::Value) -> bool {
 #[test]
 fn programs_with_calls_are_valid_defined_and_independent_of_buffer_placement() {
     let cfg = calls();
+    let mut steps = Vec::new();
     for seed in 0..150u64 {
         let g = generate(seed, &cfg);
         if seed % 10 == 0 {
@@ -134,21 +142,31 @@ fn programs_with_calls_are_valid_defined_and_independent_of_buffer_placement() {
         );
         assert!(module.functions.len() > 1, "seed {seed}: no function");
         let program = Program::new(&module).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
-        let after =
+        let (after, per_invocation) =
             run(&g, &program, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", g.source));
+        steps.push(per_invocation);
         for (k, (name, before)) in g.buffers.iter().enumerate() {
             if name != "out" {
                 assert_eq!(&after[k], before, "seed {seed}: input `{name}` was written");
             }
         }
         if seed % 5 == 0 {
-            let moved = run(&g, &program, 1 + (seed as usize / 5) % 3).unwrap();
+            let (moved, _) = run(&g, &program, 1 + (seed as usize / 5) % 3).unwrap();
             assert_eq!(
                 after, moved,
                 "seed {seed}: result depends on buffer addresses"
             );
         }
     }
+    steps.sort_unstable();
+    let (median, largest) = (steps[steps.len() / 2], steps[steps.len() - 1]);
+    eprintln!("instructions per invocation: median {median}, largest {largest}");
+    // Even a wave of 64 lanes that each take their own path through every call runs far
+    // fewer instructions than the simulator's default limit of 10 million per wave.
+    assert!(
+        largest < 150_000,
+        "{largest} instructions in one invocation"
+    );
 }
 
 #[test]
@@ -177,6 +195,7 @@ fn every_kind_of_call_appears_across_seeds() {
             ("scratch-parameter signatures", c.scratch_param_signatures),
             ("calls in loops", c.calls_in_loops),
             ("calls under divergent ifs", c.calls_under_divergent_if),
+            ("calls under uniform ifs", c.calls_under_uniform_if),
             ("return values", c.return_values),
             ("divergent_call functions", c.divergent_call_functions),
             ("uniform ifs", c.uniform_if),
@@ -215,4 +234,125 @@ fn every_kind_of_call_appears_across_seeds() {
     // The generator's counts agree with the modules'.
     assert_eq!(counted["direct calls"], found.direct);
     assert_eq!(counted["indirect calls"], found.indirect);
+}
+
+/// Opcodes whose result has the type named by their type token.
+const SAME_TYPE: &[&str] = &[
+    "const", "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "and", "or", "xor", "shl",
+    "lshr", "ashr", "umin", "umax", "smin", "smax", "not", "neg", "popcount", "select", "load",
+    "sload",
+];
+
+/// The buffers after a run of `source` in place of `g`'s, or the error message.
+fn outcome(g: &GeneratedProgram, source: String) -> Result<Vec<Vec<u8>>, String> {
+    let g = GeneratedProgram {
+        source,
+        ..g.clone()
+    };
+    let program = Program::new(&parse(&g)).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
+    run(&g, &program, 0).map(|(b, _)| b)
+}
+
+#[test]
+fn every_wrong_value_a_callee_computes_shows_in_memory() {
+    // Flip the low bit of one integer result in a function other than the kernel, as a
+    // miscompiled instruction or a clobbered register would. Either the buffers differ (or
+    // the run fails, which shows it as well), or the instruction never ran: putting a
+    // division by zero in its place does not fail.
+    let (mut tried, mut seen) = (0, 0);
+    for seed in 0..40u64 {
+        let g = generate(seed, &calls());
+        let lines: Vec<&str> = g.source.lines().collect();
+        let mut in_callee = false;
+        let mut candidates = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            if l.starts_with("fn @") {
+                in_callee = !l.contains(") kernel");
+            }
+            let Some((def, rest)) = l.split_once(" = ") else {
+                continue;
+            };
+            let mut w = rest.split(' ');
+            let (Some(op), Some(ty)) = (w.next(), w.next()) else {
+                continue;
+            };
+            if in_callee
+                && (ty == "i32" || ty == "i64")
+                && SAME_TYPE.contains(&op)
+                && !def.contains(',')
+            {
+                candidates.push((i, def, ty));
+            }
+        }
+        let original = outcome(&g, g.source.clone()).unwrap();
+        for k in 0..3 {
+            let (i, def, ty) = candidates[(seed as usize * 7919 + k * 104_729) % candidates.len()];
+            let name = def.trim_start();
+            let indent = &def[..def.len() - name.len()];
+            let with_line = |new: String| {
+                let mut l = lines.clone();
+                l[i] = &new;
+                l.join("\n") + "\n"
+            };
+            let wrong = format!(
+                "{}\n{indent}{name} = xor {ty} {name}.wrong, 1",
+                lines[i].replacen(name, &format!("{name}.wrong"), 1)
+            );
+            tried += 1;
+            if outcome(&g, with_line(wrong)).as_ref() != Ok(&original) {
+                seen += 1;
+                continue;
+            }
+            let probe = format!("{indent}{name} = udiv {ty} 1, 0");
+            assert!(
+                outcome(&g, with_line(probe)).is_ok(),
+                "seed {seed}: line {} ran but a wrong value there left the same memory: {}",
+                i + 1,
+                lines[i]
+            );
+        }
+    }
+    eprintln!("{seen} of {tried} wrong values in callees ran and showed; the others never ran");
+    // Most of every callee runs: only untaken arms, skipped loop bodies and family members
+    // no pointer chose do not.
+    assert!(seen * 3 >= tried * 2, "{seen} of {tried}");
+}
+
+#[test]
+fn programs_with_calls_are_valid_under_any_configuration() {
+    // Random limits, from none at all to the defaults, with every switch either way.
+    arbtest::arbtest(|u| {
+        let cfg = GenConfig {
+            max_instrs: u.int_in_range(0..=200)?,
+            max_depth: u.int_in_range(0..=4)?,
+            max_trip: u.int_in_range(1..=6)?,
+            max_loop_work: u.int_in_range(0..=36)?,
+            max_invocations: u.int_in_range(1..=64)?,
+            max_burst: u.int_in_range(0..=140)?,
+            transcendentals: u.arbitrary()?,
+            stack_arrays: u.arbitrary()?,
+            calls: true,
+        };
+        let seed: u64 = u.arbitrary()?;
+        let g = generate(seed, &cfg);
+        let module = parse(&g);
+        assert_eq!(gpuabi_ir::print(&module), g.source, "{cfg:?} seed {seed}");
+        let program = Program::new(&module).unwrap_or_else(|e| panic!("{e}\n{}", g.source));
+        let (after, _) = run(&g, &program, 0)
+            .unwrap_or_else(|e| panic!("{cfg:?} seed {seed}: {e}\n{}", g.source));
+        for (k, (name, before)) in g.buffers.iter().enumerate() {
+            if name != "out" {
+                assert_eq!(
+                    &after[k], before,
+                    "{cfg:?} seed {seed}: `{name}` was written"
+                );
+            }
+        }
+        assert!(g.grid.iter().product::<u32>() <= cfg.max_invocations);
+        if !cfg.stack_arrays {
+            assert!(!g.source.contains("alloca"), "{cfg:?} seed {seed}");
+        }
+        Ok(())
+    })
+    .budget_ms(3000);
 }

@@ -124,6 +124,8 @@ pub(super) struct Builder<'c> {
     pub invariants: Vec<usize>,
     /// The callee groups this function may call.
     pub callees: Vec<Callee>,
+    /// Calls written to each of [`Builder::callees`].
+    pub calls_to: Vec<usize>,
     /// Estimated instructions the calls written so far run, each weighted by the trip
     /// counts of the loops around it.
     pub call_cost: u64,
@@ -151,9 +153,16 @@ impl<'c> Builder<'c> {
             lane_ids: Vec::new(),
             invariants: Vec::new(),
             callees: Vec::new(),
+            calls_to: Vec::new(),
             call_cost: 0,
             constructs: Constructs::default(),
         }
+    }
+
+    /// Makes `callees` the groups this function may call.
+    pub(super) fn set_callees(&mut self, callees: Vec<Callee>) {
+        self.calls_to = vec![0; callees.len()];
+        self.callees = callees;
     }
 
     /// Makes this function's slots start at byte `at` of the slice, after the slots of the

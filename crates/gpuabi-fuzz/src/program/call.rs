@@ -40,12 +40,22 @@ pub(super) fn call(b: &mut Builder) {
         return;
     }
     let k = b.rng.pick(&fits);
+    group(b, k);
+}
+
+/// Writes a call to callee group `k` here, whatever its cost.
+pub(super) fn group(b: &mut Builder, k: usize) {
+    let work = u64::from(b.work.max(1));
     let callee = b.callees[k].clone();
     b.call_cost += work * callee.cost;
+    if let Some(n) = b.calls_to.get_mut(k) {
+        *n += 1;
+    }
     let live = b.live_values();
     let c = &mut b.constructs;
     c.calls_in_loops += usize::from(!b.loops.is_empty());
     c.calls_under_divergent_if += usize::from(b.ifs.iter().any(|u| !u));
+    c.calls_under_uniform_if += usize::from(!b.ifs.is_empty() && b.ifs.iter().all(|&u| u));
     c.live_across_call = c.live_across_call.max(live);
     if callee.names.len() > 1 && !b.rng.chance(15) {
         indirect(b, &callee);
@@ -77,7 +87,11 @@ fn indirect(b: &mut Builder, callee: &Callee) {
         let j = b.rng.below(k + 1);
         members.swap(k, j);
     }
-    let take = b.rng.range(1, members.len() as u32) as usize;
+    let take = if b.rng.chance(70) {
+        members.len()
+    } else {
+        b.rng.range(1, members.len() as u32) as usize
+    };
     let divergent = take > 1 && b.rng.chance(70);
     // The conditions first: they may write values, which must not come between a
     // function pointer's definition and its one use.

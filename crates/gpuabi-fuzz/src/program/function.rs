@@ -213,7 +213,9 @@ pub(super) fn write_all(
         .map(|_| match rng.below(10) {
             0..=2 => Shape::Single,
             3..=5 => Shape::Family,
-            6 | 7 => Shape::Recursive,
+            // The recursion's base case is an `if`: not without nesting.
+            6 | 7 if cfg.max_depth > 0 => Shape::Recursive,
+            6 | 7 => Shape::Single,
             _ => Shape::Wide,
         })
         .collect();
@@ -396,7 +398,7 @@ fn write_one(
     ccfg.stack_arrays &= rng.chance(50);
     let mut b = Builder::new(Rng::new(rng.next_u64()), &ccfg);
     b.start_slots_at(first_slot);
-    b.callees = later;
+    b.set_callees(later);
     b.inputs = inputs.to_vec();
     let mut names = Vec::new();
     let mut depth = None;

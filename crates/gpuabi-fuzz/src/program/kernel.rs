@@ -9,7 +9,9 @@
 use super::builder::{Alloca, Base, Builder, Input};
 use super::dispatch::{self, Shape};
 use super::rng::Rng;
-use super::{control, digest, function, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
+use super::{
+    call, control, digest, function, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty,
+};
 
 /// Kernel-level statements between checkpoints (see [`digest::checkpoint`]).
 const CHECKPOINT_EVERY: usize = 8;
@@ -51,7 +53,7 @@ pub(super) fn write(
     });
     if let Some(c) = &callees {
         b.start_slots_at(c.next_slot);
-        b.callees = c.groups.clone();
+        b.set_callees(c.groups.clone());
         b.constructs.add(&c.constructs);
     }
     prologue(&mut b);
@@ -243,11 +245,25 @@ fn body(b: &mut Builder) {
         control::statement(b);
         statements += 1;
         if statements % CHECKPOINT_EVERY == 0 {
+            uncalled(b, 30);
             digest::checkpoint(b);
         }
     }
+    uncalled(b, 100);
     b.constructs.live_at_end = digest::finish(b);
     b.line("ret");
+}
+
+/// Writes, with probability `percent` each, a call to every callee group the kernel has
+/// not called yet, so that every function written is called (written outside the budget).
+fn uncalled(b: &mut Builder, percent: u32) {
+    let budget = b.budget;
+    for k in 0..b.callees.len() {
+        if b.calls_to[k] == 0 && b.rng.chance(percent) {
+            call::group(b, k);
+        }
+    }
+    b.budget = budget;
 }
 
 /// Registers scalar parameter `name` as a uniform value; returns its `--arg` text and

@@ -7,19 +7,24 @@
 //! boundaries, `MIN / -1`, shifts by any amount), uniform and divergent `if`s yielding
 //! values, counted loops with uniform and divergent `break` and `continue`, stack arrays
 //! at run-time offsets, global loads and stores of every width, and sometimes more than a
-//! hundred `i32`/`f32` values live at once.
+//! hundred `i32`/`f32` values live at once. With [`GenConfig::calls`] it also calls
+//! functions of its own (see the `function` and `call` modules).
 //!
 //! Every program is defined for every invocation, so any correct compiler must give the
 //! interpreter's bytes:
 //!
 //! * no integer division by zero (divisors are odd or non-zero literals); everything else
 //!   the IR defines for all operands;
-//! * every loop is counted with a bounded trip count (see the `control` module);
+//! * every loop is counted with a bounded trip count (see the `control` module), every
+//!   recursion counts a depth parameter down from at most 3, and the estimated work of a
+//!   call times the trip counts of the loops around it is bounded (see the `function`
+//!   module);
 //! * every memory access is in bounds and aligned to its width; invocations share only
 //!   read-only input buffers and each writes and reads back only its own slice of the
 //!   output buffer (see the `memory` module);
 //! * no stored or hashed value depends on where buffers live: pointers are stored only to
-//!   be loaded straight back and are hashed as offsets into their buffer.
+//!   be loaded straight back and are hashed as offsets into their buffer; function
+//!   pointers are only called.
 //!
 //! Every value a kernel computes is folded into a digest or stored (see the `digest`
 //! module), even when the instructions that use it lose information, so a wrong value in
@@ -144,6 +149,8 @@ pub struct Constructs {
     pub calls_in_loops: usize,
     /// Calls inside an `if` with a divergent condition.
     pub calls_under_divergent_if: usize,
+    /// Calls inside `if`s whose conditions are all uniform.
+    pub calls_under_uniform_if: usize,
     /// Results of `return` parameters other than the callee's digest that calls gave back.
     pub return_values: usize,
     /// The most `i32` and `f32` values live across one call.
@@ -172,6 +179,7 @@ impl Constructs {
         self.divergent_indirect_calls += o.divergent_indirect_calls;
         self.calls_in_loops += o.calls_in_loops;
         self.calls_under_divergent_if += o.calls_under_divergent_if;
+        self.calls_under_uniform_if += o.calls_under_uniform_if;
         self.return_values += o.return_values;
         self.live_across_call = self.live_across_call.max(o.live_across_call);
     }
