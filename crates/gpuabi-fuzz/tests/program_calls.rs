@@ -190,6 +190,7 @@ fn every_kind_of_call_appears_across_seeds() {
         for (name, n) in [
             ("direct calls", c.direct_calls),
             ("indirect calls", c.indirect_calls),
+            ("tail calls", c.tail_calls),
             ("divergent indirect calls", c.divergent_indirect_calls),
             ("recursive functions", c.recursive_functions),
             ("scratch-parameter signatures", c.scratch_param_signatures),

@@ -78,6 +78,20 @@ pub(super) fn direct(b: &mut Builder, callee: &Callee, depth: Option<&str>) -> V
     )
 }
 
+/// Writes a call of the only function of `callee` that passes `params`, the names of the
+/// calling function's own parameters, unmodified: a tail call when its results are
+/// returned at once. Returns the results.
+pub(super) fn tail(b: &mut Builder, callee: &Callee, params: &[String]) -> Vec<usize> {
+    b.constructs.direct_calls += 1;
+    b.constructs.tail_calls += 1;
+    let name = &callee.names[0];
+    results(
+        b,
+        &callee.sig,
+        &format!("call @{name}({})", params.join(", ")),
+    )
+}
+
 /// Writes an indirect call through `$sig` of a family: the pointer is one member's
 /// `func_addr`, or a `select` between the members under a uniform condition (each wave
 /// calls one function) or a divergent one (the lanes of a wave call different functions).

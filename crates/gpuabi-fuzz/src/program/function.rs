@@ -6,7 +6,8 @@
 //! * a family of two or three functions with one signature and the same attributes,
 //!   declared as a named `sig` and called through a function pointer that each call site
 //!   chooses per invocation (`select ptr` between their `func_addr`s), so that the lanes of
-//!   one wave call different functions;
+//!   one wave call different functions; a member may end in a tail call of the next member
+//!   (passing its own parameters on unmodified and returning the results);
 //! * a recursive function whose `i32` depth parameter counts down to a base case at 0;
 //!   every caller passes a depth of at most [`MAX_DEPTH`], so the recursion is bounded;
 //! * a wide signature of [`WIDE_PARAMS`] values, under one of the ray-tracing ABIs, so that
@@ -191,11 +192,15 @@ enum Shape {
 /// Everything the callees add to the module: `sig` lines, function texts (each ending in
 /// a newline) and the groups the kernel may call.
 pub(super) struct Callees {
+    /// `sig` lines without their newline.
     pub sigs: Vec<String>,
+    /// Function texts in module order.
     pub functions: Vec<String>,
+    /// The groups, in the order they may call each other (each only later ones).
     pub groups: Vec<Callee>,
     /// First free byte of the invocation's slice after the callees' slots.
     pub next_slot: u32,
+    /// What the callees contain.
     pub constructs: Constructs,
 }
 
@@ -238,27 +243,32 @@ pub(super) fn write_all(
         };
         let names: Vec<String> = (0..members).map(|m| format!("{kernel}_f{g}_{m}")).collect();
         let sig_name = (members > 1).then(|| format!("{kernel}_s{g}"));
+        // Members are written last first too: a member may end in a tail call of the next.
         let mut cost = 0;
         let mut group_texts = Vec::new();
-        for name in &names {
-            let later = out.groups.clone();
-            let w = write_one(
-                rng,
-                cfg,
+        let mut next: Option<Callee> = None;
+        for name in names.iter().rev() {
+            let f = Plan {
                 name,
-                &sig,
-                shape == Shape::Recursive,
-                inputs,
-                out.next_slot,
-                later,
-            );
+                sig: &sig,
+                recursive: shape == Shape::Recursive,
+                tail: next.take().filter(|_| rng.chance(50)),
+            };
+            let w = write_one(rng, cfg, inputs, &out, &f);
             out.next_slot = w.next_slot;
             cost = cost.max(w.cost);
             out.constructs.add(&w.constructs);
             out.constructs.functions_by_abi[sig.abi.index()] += 1;
             out.constructs.divergent_call_functions += usize::from(sig.divergent_call);
             group_texts.push(w.text);
+            next = Some(Callee {
+                names: vec![name.clone()],
+                sig_name: None,
+                sig: sig.clone(),
+                cost: w.cost,
+            });
         }
+        group_texts.reverse();
         if let Some(s) = &sig_name {
             out.sigs.push(format!("sig ${s}{}", sig.text(None)));
         }
@@ -382,23 +392,31 @@ fn callee_config(cfg: &GenConfig) -> GenConfig {
     }
 }
 
-/// Writes function `name` with signature `sig`. `later` are the groups it may call.
-#[allow(clippy::too_many_arguments)]
+/// What to write of one function.
+struct Plan<'a> {
+    name: &'a str,
+    sig: &'a Signature,
+    /// Whether it calls itself.
+    recursive: bool,
+    /// A function with the same signature and attributes to end with a tail call of.
+    tail: Option<Callee>,
+}
+
+/// Writes function `f`; it may call the groups written so far (`done.groups`) and uses the
+/// slice from `done.next_slot` on.
 fn write_one(
     rng: &mut Rng,
     cfg: &GenConfig,
-    name: &str,
-    sig: &Signature,
-    recursive: bool,
     inputs: &[Input],
-    first_slot: u32,
-    later: Vec<Callee>,
+    done: &Callees,
+    f: &Plan,
 ) -> Written {
+    let (name, sig, recursive) = (f.name, f.sig, f.recursive);
     let mut ccfg = callee_config(cfg);
     ccfg.stack_arrays &= rng.chance(50);
     let mut b = Builder::new(Rng::new(rng.next_u64()), &ccfg);
-    b.start_slots_at(first_slot);
-    b.set_callees(later);
+    b.start_slots_at(done.next_slot);
+    b.set_callees(done.groups.clone());
     b.inputs = inputs.to_vec();
     let mut names = Vec::new();
     let mut depth = None;
@@ -470,10 +488,23 @@ fn write_one(
     }
     let seed = digest_param.map_or("5".to_string(), |d| b.use_val(d));
     let d = digest::fold_pending(&mut b, &seed);
-    let ret: Vec<String> = rets
-        .into_iter()
-        .map(|r| b.use_val(r.unwrap_or(d)))
-        .collect();
+    let ret: Vec<String> = match &f.tail {
+        // A tail call (Mesa's `radv_nir_lower_call_abi` turns a call that ends a function
+        // and passes the function's own parameters unmodified into a jump): the digest
+        // goes to memory first, as the call passes the incoming digest on.
+        Some(t) => {
+            digest::accumulate(&mut b, d);
+            b.call_cost += t.cost;
+            call::tail(&mut b, t, &names)
+                .into_iter()
+                .map(|r| b.use_val(r))
+                .collect()
+        }
+        None => rets
+            .into_iter()
+            .map(|r| b.use_val(r.unwrap_or(d)))
+            .collect(),
+    };
     b.line(&format!("ret {}", ret.join(", ")));
     let own = (b.lines_written() - lines_before) as u64 * u64::from(ccfg.max_loop_work.max(1));
     let per_level = own + b.call_cost;

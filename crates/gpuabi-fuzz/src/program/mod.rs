@@ -141,6 +141,9 @@ pub struct Constructs {
     pub scratch_param_signatures: usize,
     /// Direct calls (`call`).
     pub direct_calls: usize,
+    /// Direct calls that end a function, passing its own parameters unmodified and
+    /// returning the results at once (tail calls).
+    pub tail_calls: usize,
     /// Indirect calls (`call_indirect`).
     pub indirect_calls: usize,
     /// Indirect calls whose function pointer may differ between the lanes of a wave.
@@ -175,6 +178,7 @@ impl Constructs {
         self.recursive_functions += o.recursive_functions;
         self.scratch_param_signatures += o.scratch_param_signatures;
         self.direct_calls += o.direct_calls;
+        self.tail_calls += o.tail_calls;
         self.indirect_calls += o.indirect_calls;
         self.divergent_indirect_calls += o.divergent_indirect_calls;
         self.calls_in_loops += o.calls_in_loops;
