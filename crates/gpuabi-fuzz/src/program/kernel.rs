@@ -5,6 +5,11 @@
 //! read-only input buffers `in` and `tab`, the output buffer `out`, and `i32`, `f32` and
 //! sometimes `i64` scalars. Pointer arguments sometimes point a few words into their
 //! buffer, so that the kernel's view does not start at the buffer's start.
+//!
+//! With calls, the callees are written once the parameters are known (they take the same
+//! input buffers and use the slots of the slice before the kernel's), and the kernel calls
+//! every callee group at least once: any group still uncalled at a checkpoint may be
+//! called there, and every one still uncalled is called before the epilogue.
 
 use super::builder::{Alloca, Base, Builder, Input};
 use super::dispatch::{self, Shape};
