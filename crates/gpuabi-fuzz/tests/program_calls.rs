@@ -2,7 +2,9 @@
 //! verifies (the verifier checks every `uniform` argument with the IR's uniformity
 //! analysis), prints back unchanged and runs in the reference interpreter within its
 //! default limits without touching its inputs or depending on where buffers are placed;
-//! across seeds every kind of call appears, as found in the parsed modules themselves.
+//! across seeds every kind of call appears, as found in the parsed modules themselves; a
+//! wrong value in a callee shows in memory; and gpuabi's ACO layout engine puts parameters
+//! of the wide signatures in scratch.
 
 use std::collections::BTreeMap;
 
@@ -356,4 +358,90 @@ fn programs_with_calls_are_valid_under_any_configuration() {
         Ok(())
     })
     .budget_ms(3000);
+}
+
+/// The signature of non-kernel function `f` in the text form of gpuabi's ACO layout engine
+/// (`ptr` and `i64` are `u64`, `i1` a `bool` lane mask), with its ABI; `None` for a
+/// function without one of the three ray-tracing ABIs.
+fn layout_signature(f: &gpuabi_ir::ir::Function) -> Option<(String, gpuabi_layout::aco::Abi)> {
+    use gpuabi_ir::ir::Type;
+    let abi = gpuabi_layout::aco::Abi::builtin(f.attrs.abi.as_ref()?.name())?;
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let ty = match f.ty(p.value) {
+                Type::I1 => "bool",
+                Type::I32 => "u32",
+                Type::F32 => "f32",
+                _ => "u64",
+            };
+            let mut s = format!("{}: {ty}", f.value_name(p.value));
+            for (on, word) in [
+                (p.attrs.uniform, " uniform"),
+                (p.attrs.discardable, " discardable"),
+                (p.attrs.ret, " return"),
+            ] {
+                if on {
+                    s.push_str(word);
+                }
+            }
+            s
+        })
+        .collect();
+    Some((params.join(", "), abi))
+}
+
+#[test]
+fn wide_signatures_put_parameters_in_scratch() {
+    // gpuabi's own implementation of ACO's parameter assignment is the independent
+    // judge: every signature the generator counts as past `max_param_demand` must get
+    // parameters in scratch there, on every target and wave size.
+    use gpuabi_layout::aco::{
+        assign, parse_signature, AssignRequest, Gfx, LimitInputs, Location, Policy, Target,
+    };
+    let mut spilled = 0;
+    for seed in 0..200u64 {
+        let g = generate(seed, &calls());
+        let m = parse(&g);
+        for (gfx, wave) in [(Gfx::Gfx1100, 32), (Gfx::Gfx1100, 64), (Gfx::Gfx8, 64)] {
+            let target = Target::new(gfx, wave).unwrap();
+            // One entry per signature: the members of a family share theirs.
+            let mut with_scratch = std::collections::BTreeSet::new();
+            for f in m.functions.iter().filter(|f| !f.attrs.kernel) {
+                let Some((text, abi)) = layout_signature(f) else {
+                    continue;
+                };
+                let types: Vec<_> = f.params.iter().map(|p| f.ty(p.value)).collect();
+                let signature = parse_signature(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+                let a = assign(&AssignRequest {
+                    abi: &abi,
+                    target,
+                    limit: target.default_limit(LimitInputs::default()),
+                    signature: &signature,
+                    policy: Policy::Mesa,
+                    hints: None,
+                })
+                .unwrap_or_else(|e| panic!("seed {seed} @{}: {e}", f.name));
+                if a.params
+                    .iter()
+                    .any(|p| matches!(p.location, Location::Scratch { .. }))
+                {
+                    with_scratch.insert(format!("{types:?} {text} {:?}", f.attrs));
+                }
+            }
+            assert!(
+                with_scratch.len() >= g.constructs.scratch_param_signatures,
+                "seed {seed} {gfx:?} wave{wave}: {} signatures with scratch parameters, \
+                 the generator counts {}",
+                with_scratch.len(),
+                g.constructs.scratch_param_signatures
+            );
+        }
+        spilled += g.constructs.scratch_param_signatures;
+    }
+    assert!(
+        spilled > 10,
+        "only {spilled} signatures with scratch parameters"
+    );
 }
