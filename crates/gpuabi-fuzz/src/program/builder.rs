@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::function::Callee;
 use super::literal;
 use super::rng::Rng;
 use super::{Constructs, GenConfig, Ty};
@@ -114,6 +115,20 @@ pub(super) struct Builder<'c> {
     next_slot: u32,
     /// Per-invocation values (local and global ids) for divergent conditions.
     pub lane_ids: Vec<usize>,
+    /// Values the IR's own uniformity analysis (`gpuabi_ir::uniformity`) finds uniform
+    /// wherever they are visible: the kernel's scalar parameters and a callee's `uniform`
+    /// parameters. Arguments of `uniform` parameters come from these, literals and dispatch
+    /// values, because the verifier checks them with that analysis, which knows less than
+    /// [`Val::uniform`] claims (a loop counter is divergent to it once any exit of the loop
+    /// is, a value loaded back from a stack array always is).
+    pub invariants: Vec<usize>,
+    /// The callee groups this function may call.
+    pub callees: Vec<Callee>,
+    /// Calls written to each of [`Builder::callees`].
+    pub calls_to: Vec<usize>,
+    /// Estimated instructions the calls written so far run, each weighted by the trip
+    /// counts of the loops around it.
+    pub call_cost: u64,
     pub constructs: Constructs,
 }
 
@@ -136,8 +151,39 @@ impl<'c> Builder<'c> {
             slots: Vec::new(),
             next_slot: WINDOW.0 + WINDOW.1,
             lane_ids: Vec::new(),
+            invariants: Vec::new(),
+            callees: Vec::new(),
+            calls_to: Vec::new(),
+            call_cost: 0,
             constructs: Constructs::default(),
         }
+    }
+
+    /// Makes `callees` the groups this function may call.
+    pub(super) fn set_callees(&mut self, callees: Vec<Callee>) {
+        self.calls_to = vec![0; callees.len()];
+        self.callees = callees;
+    }
+
+    /// Makes this function's slots start at byte `at` of the slice, after the slots of the
+    /// functions written before it.
+    pub(super) fn start_slots_at(&mut self, at: u32) {
+        self.next_slot = self.next_slot.max(at);
+    }
+
+    /// Lines written so far.
+    pub(super) fn lines_written(&self) -> usize {
+        self.text.lines().count()
+    }
+
+    /// Visible `i32` and `f32` values not folded into a digest yet: live at this point,
+    /// since each is folded or stored later.
+    pub(super) fn live_values(&self) -> usize {
+        self.scopes
+            .iter()
+            .flatten()
+            .filter(|&&v| !self.vals[v].hashed && matches!(self.vals[v].ty, Ty::I32 | Ty::F32))
+            .count()
     }
 
     /// The text written so far.

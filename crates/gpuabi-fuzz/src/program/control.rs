@@ -9,7 +9,7 @@
 //! stays within [`super::GenConfig::max_loop_work`].
 
 use super::builder::{Base, Builder, LoopCtx};
-use super::{digest, memory, ops, Ty};
+use super::{call, digest, memory, ops, Ty};
 
 /// Types an `if` or a loop carries besides its digest.
 const CARRIED: &[Ty] = &[Ty::I1, Ty::I32, Ty::I32, Ty::I64, Ty::F32, Ty::F32, Ty::Ptr];
@@ -103,20 +103,21 @@ pub(super) fn block(b: &mut Builder, n: usize) {
     }
 }
 
-/// Writes one statement: an operation, an `if`, a loop, or an early loop exit.
+/// Writes one statement: an operation, an `if`, a loop, an early loop exit, or a call.
 pub(super) fn statement(b: &mut Builder) {
     let nest = b.depth < b.cfg.max_depth && b.budget > 12;
     match b.rng.below(100) {
         0..=8 if nest => if_else(b),
         9..=15 if nest && b.work < b.cfg.max_loop_work => counted_loop(b),
         16..=21 if !b.loops.is_empty() => early_exit(b),
+        22..=28 if !b.callees.is_empty() => call::call(b),
         _ => ops::any(b),
     }
 }
 
 /// A value of `ty` to carry out of a region: a pointer into input buffer 0 (so that both
 /// arms of an `if` agree on the buffer), otherwise any value.
-fn carried(b: &mut Builder, ty: Ty) -> usize {
+pub(super) fn carried(b: &mut Builder, ty: Ty) -> usize {
     if ty == Ty::Ptr {
         return match b.pick_where(|v| v.ty == Ty::Ptr && v.base == Base::Input(0)) {
             Some(p) if b.rng.chance(60) => p,

@@ -143,22 +143,33 @@ pub(super) fn accumulate(b: &mut Builder, d: usize) {
 }
 
 /// Writes the kernel's epilogue: every kernel-level value not folded yet (including the
-/// ones kept live on purpose) is stored or folded into the final digest, together
-/// with every word of every stack array (a value stored there and never loaded back would
-/// otherwise be lost); the digest overwrites the pointer slot. Half the time the values
-/// are folded inside a loop run one to three times, so that they are all live across it.
-/// Returns how many `i32`/`f32` values were live together at the epilogue's start.
+/// ones kept live on purpose) and every word of every stack array go into the final digest
+/// (see [`fold_pending`]), which overwrites the pointer slot. Returns how many `i32`/`f32`
+/// values were live together at the epilogue's start.
 pub(super) fn finish(b: &mut Builder) -> usize {
+    let budget = b.budget;
+    let live = b.live_values();
+    let d = fold_pending(b, "-2128831035");
+    let h = b.use_val(d);
+    let wide = b.temp(Ty::I64, &format!("zext i32 {h} to i64"));
+    let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {PTR_SLOT}"));
+    b.line(&format!("store i64 {wide}, {addr}"));
+    b.budget = budget;
+    live
+}
+
+/// Writes the digest a function ends with, seeded by `seed`: every value of its outermost
+/// scope not folded yet is stored or folded into it, together with every word of every
+/// stack array (a value stored there and never loaded back would otherwise be lost). Half
+/// the time the values are folded inside a loop run one to three times, so that they are
+/// all live across it. Returns the digest.
+pub(super) fn fold_pending(b: &mut Builder, seed: &str) -> usize {
     let budget = b.budget;
     let pending: Vec<usize> = b
         .top_level()
         .into_iter()
         .filter(|&v| !b.vals[v].hashed)
         .collect();
-    let live = pending
-        .iter()
-        .filter(|&&v| matches!(b.vals[v].ty, Ty::I32 | Ty::F32))
-        .count();
     let mut hashed = Vec::new();
     for v in pending {
         if b.rng.chance(30) {
@@ -167,7 +178,7 @@ pub(super) fn finish(b: &mut Builder) -> usize {
             hashed.push(v);
         }
     }
-    let mut h = "-2128831035".to_string();
+    let mut h = seed.to_string();
     for k in 0..b.allocas.len() {
         let (name, size) = (b.allocas[k].name.clone(), b.allocas[k].size);
         let d = counted(b, &h, size, 4, |b, i, h| {
@@ -183,12 +194,8 @@ pub(super) fn finish(b: &mut Builder) -> usize {
     } else {
         digest(b, &h, &hashed)
     };
-    let h = b.use_val(d);
-    let wide = b.temp(Ty::I64, &format!("zext i32 {h} to i64"));
-    let addr = b.temp(Ty::Ptr, &format!("ptradd %slice, {PTR_SLOT}"));
-    b.line(&format!("store i64 {wide}, {addr}"));
     b.budget = budget;
-    live
+    d
 }
 
 /// Writes `loop (%i: i32 = 0, %h: i32 = seed) -> i32` that breaks with `%h` once `%i`

@@ -5,11 +5,18 @@
 //! read-only input buffers `in` and `tab`, the output buffer `out`, and `i32`, `f32` and
 //! sometimes `i64` scalars. Pointer arguments sometimes point a few words into their
 //! buffer, so that the kernel's view does not start at the buffer's start.
+//!
+//! With calls, the callees are written once the parameters are known (they take the same
+//! input buffers and use the slots of the slice before the kernel's), and the kernel calls
+//! every callee group at least once: any group still uncalled at a checkpoint may be
+//! called there, and every one still uncalled is called before the epilogue.
 
 use super::builder::{Alloca, Base, Builder, Input};
 use super::dispatch::{self, Shape};
 use super::rng::Rng;
-use super::{control, digest, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty};
+use super::{
+    call, control, digest, function, literal, ops, ArgValue, GenConfig, GeneratedProgram, Ty,
+};
 
 /// Kernel-level statements between checkpoints (see [`digest::checkpoint`]).
 const CHECKPOINT_EVERY: usize = 8;
@@ -44,6 +51,16 @@ pub(super) fn write(
         arg_values,
         out_offset,
     } = parameters(&mut b);
+    let callees = config.calls.then(|| {
+        let inputs = b.inputs.clone();
+        let first = b.slice_bytes();
+        function::write_all(&mut b.rng, config, &kernel, &inputs, first)
+    });
+    if let Some(c) = &callees {
+        b.start_slots_at(c.next_slot);
+        b.set_callees(c.groups.clone());
+        b.constructs.add(&c.constructs);
+    }
     prologue(&mut b);
     body(&mut b);
 
@@ -52,7 +69,21 @@ pub(super) fn write(
         .iter()
         .map(|(n, t)| format!("%{n}: {t} uniform"))
         .collect();
-    let mut source = format!("fn @{kernel}({}) kernel {{\n", sig.join(", "));
+    let mut source = String::new();
+    if let Some(c) = &callees {
+        for s in &c.sigs {
+            source.push_str(s);
+            source.push('\n');
+        }
+        for f in &c.functions {
+            if !source.is_empty() {
+                source.push('\n');
+            }
+            source.push_str(f);
+        }
+        source.push('\n');
+    }
+    source.push_str(&format!("fn @{kernel}({}) kernel {{\n", sig.join(", ")));
     source.push_str(&b.take_text().replace(SLICE_BYTES, &slice.to_string()));
     source.push_str("}\n");
 
@@ -219,11 +250,25 @@ fn body(b: &mut Builder) {
         control::statement(b);
         statements += 1;
         if statements % CHECKPOINT_EVERY == 0 {
+            uncalled(b, 30);
             digest::checkpoint(b);
         }
     }
+    uncalled(b, 100);
     b.constructs.live_at_end = digest::finish(b);
     b.line("ret");
+}
+
+/// Writes, with probability `percent` each, a call to every callee group the kernel has
+/// not called yet, so that every function written is called (written outside the budget).
+fn uncalled(b: &mut Builder, percent: u32) {
+    let budget = b.budget;
+    for k in 0..b.callees.len() {
+        if b.calls_to[k] == 0 && b.rng.chance(percent) {
+            call::group(b, k);
+        }
+    }
+    b.budget = budget;
 }
 
 /// Registers scalar parameter `name` as a uniform value; returns its `--arg` text and
@@ -232,6 +277,7 @@ fn scalar(b: &mut Builder, name: &str, ty: Ty, text: String, bits: u64) -> (Stri
     let id = b.detached(ty, true, Base::None);
     b.vals[id].name = format!("%{name}");
     b.attach(id);
+    b.invariants.push(id);
     (text, ArgValue::Bits(bits))
 }
 

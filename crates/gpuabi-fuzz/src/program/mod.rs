@@ -7,19 +7,24 @@
 //! boundaries, `MIN / -1`, shifts by any amount), uniform and divergent `if`s yielding
 //! values, counted loops with uniform and divergent `break` and `continue`, stack arrays
 //! at run-time offsets, global loads and stores of every width, and sometimes more than a
-//! hundred `i32`/`f32` values live at once.
+//! hundred `i32`/`f32` values live at once. With [`GenConfig::calls`] it also calls
+//! functions of its own (see the `function` and `call` modules).
 //!
 //! Every program is defined for every invocation, so any correct compiler must give the
 //! interpreter's bytes:
 //!
 //! * no integer division by zero (divisors are odd or non-zero literals); everything else
 //!   the IR defines for all operands;
-//! * every loop is counted with a bounded trip count (see the `control` module);
+//! * every loop is counted with a bounded trip count (see the `control` module), every
+//!   recursion counts a depth parameter down from at most 3, and the estimated work of a
+//!   call times the trip counts of the loops around it is bounded (see the `function`
+//!   module);
 //! * every memory access is in bounds and aligned to its width; invocations share only
 //!   read-only input buffers and each writes and reads back only its own slice of the
 //!   output buffer (see the `memory` module);
 //! * no stored or hashed value depends on where buffers live: pointers are stored only to
-//!   be loaded straight back and are hashed as offsets into their buffer.
+//!   be loaded straight back and are hashed as offsets into their buffer; function
+//!   pointers are only called.
 //!
 //! Every value a kernel computes is folded into a digest or stored (see the `digest`
 //! module), even when the instructions that use it lose information, so a wrong value in
@@ -42,9 +47,11 @@
 //! ```
 
 mod builder;
+mod call;
 mod control;
 mod digest;
 mod dispatch;
+mod function;
 mod kernel;
 mod literal;
 mod memory;
@@ -78,10 +85,11 @@ pub struct GenConfig {
     /// Whether the kernel has stack arrays (`alloca`, `sload`, `sstore`), for a consumer
     /// without scratch memory.
     pub stack_arrays: bool,
-    /// Whether calls are generated. Not supported yet: must be false. (A callee will be
-    /// written by its own `Builder`, which holds one function's scopes and budget; function
-    /// addresses will be a pointer base of their own that, like buffer addresses, is never
-    /// stored or hashed.)
+    /// Whether the program has functions besides the kernel and calls them (see the
+    /// `function` and `call` modules): direct calls, indirect calls through a named `sig`
+    /// with a function pointer chosen per invocation, bounded recursion, `return`
+    /// parameters, wide signatures whose parameters go partly to scratch, every ACO ABI and
+    /// `divergent_call`, at any nesting of `if`s and loops. Off by default.
     pub calls: bool,
 }
 
@@ -121,6 +129,64 @@ pub struct Constructs {
     pub allocas: usize,
     /// `i32` and `f32` values live together where the kernel's epilogue starts.
     pub live_at_end: usize,
+    /// Functions besides the kernel, by ABI: none, `rt_recursive`, `traversal`,
+    /// `ahit_isec`.
+    pub functions_by_abi: [usize; 4],
+    /// Functions with `divergent_call`.
+    pub divergent_call_functions: usize,
+    /// Functions that call themselves.
+    pub recursive_functions: usize,
+    /// Signatures whose parameters do not fit ACO's `max_param_demand` of a ray-tracing
+    /// ABI, so that some go to scratch.
+    pub scratch_param_signatures: usize,
+    /// Direct calls (`call`).
+    pub direct_calls: usize,
+    /// Direct calls that end a function, passing its own parameters unmodified and
+    /// returning the results at once (tail calls).
+    pub tail_calls: usize,
+    /// Indirect calls (`call_indirect`).
+    pub indirect_calls: usize,
+    /// Indirect calls whose function pointer may differ between the lanes of a wave.
+    pub divergent_indirect_calls: usize,
+    /// Calls inside a loop.
+    pub calls_in_loops: usize,
+    /// Calls inside an `if` with a divergent condition.
+    pub calls_under_divergent_if: usize,
+    /// Calls inside `if`s whose conditions are all uniform.
+    pub calls_under_uniform_if: usize,
+    /// Results of `return` parameters other than the callee's digest that calls gave back.
+    pub return_values: usize,
+    /// The most `i32` and `f32` values live across one call.
+    pub live_across_call: usize,
+}
+
+impl Constructs {
+    /// Adds the counts of another function of the same program.
+    pub(crate) fn add(&mut self, o: &Constructs) {
+        self.uniform_if += o.uniform_if;
+        self.divergent_if += o.divergent_if;
+        self.uniform_loop += o.uniform_loop;
+        self.divergent_loop_exit += o.divergent_loop_exit;
+        self.early_break += o.early_break;
+        self.early_continue += o.early_continue;
+        self.allocas += o.allocas;
+        self.live_at_end = self.live_at_end.max(o.live_at_end);
+        for k in 0..4 {
+            self.functions_by_abi[k] += o.functions_by_abi[k];
+        }
+        self.divergent_call_functions += o.divergent_call_functions;
+        self.recursive_functions += o.recursive_functions;
+        self.scratch_param_signatures += o.scratch_param_signatures;
+        self.direct_calls += o.direct_calls;
+        self.tail_calls += o.tail_calls;
+        self.indirect_calls += o.indirect_calls;
+        self.divergent_indirect_calls += o.divergent_indirect_calls;
+        self.calls_in_loops += o.calls_in_loops;
+        self.calls_under_divergent_if += o.calls_under_divergent_if;
+        self.calls_under_uniform_if += o.calls_under_uniform_if;
+        self.return_values += o.return_values;
+        self.live_across_call = self.live_across_call.max(o.live_across_call);
+    }
 }
 
 /// A kernel argument, as the interpreter takes it once the buffers are placed.
@@ -194,12 +260,7 @@ impl Ty {
 }
 /// Generates the program of `seed`; the same seed and configuration always give the same
 /// program.
-///
-/// # Panics
-///
-/// When `config.calls` is set: calls are not generated yet.
 pub fn generate(seed: u64, config: &GenConfig) -> GeneratedProgram {
-    assert!(!config.calls, "the generator does not write calls yet");
     let mut rng = Rng::new(seed);
     let shape = dispatch::shape(&mut rng, config.max_invocations.max(1));
     kernel::write(rng, config, format!("k{seed:x}"), shape)
