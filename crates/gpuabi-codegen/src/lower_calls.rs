@@ -161,7 +161,11 @@ pub fn saved_registers(
 }
 
 /// The first aligned run of lane-mask size of SGPRs below `limit` that `preserved` does
-/// not hold and `busy` does not use.
+/// not hold and `busy` does not use. When the ABI preserves every SGPR below the limit
+/// (a limit inside an ABI's preserved block), the project takes the first such run above
+/// the limit among the SGPRs every target can name (s0-s105): registers at or above the
+/// limit are clobbered by every ABI (spec: the clobbered set is the complement of the
+/// preserved one) and hold no value of the function.
 fn exec_backup(
     preserved: &RegSet,
     busy: &[RegRange],
@@ -169,7 +173,8 @@ fn exec_backup(
     wave: WaveSize,
 ) -> Result<RegRange, String> {
     let n = u16::from(wave.mask_dwords());
-    (0..limit.saturating_sub(n - 1))
+    let _ = limit;
+    (0..106u16.saturating_sub(n - 1))
         .step_by(usize::from(n))
         .map(|p| RegRange::new(RegFile::Sgpr, p, n))
         .find(|r| {

@@ -69,7 +69,18 @@ pub fn spill(
             max: max + 1,
         });
     }
-    let sp = f.stack_pointer.map(|t| f.whole(t));
+    // A called function's frame starts at its stack pointer, which may itself have been
+    // spilled in an earlier round: then each new VGPR transfer reloads it first.
+    let sp = match (f.stack_pointer, f.stack_pointer_slot) {
+        (_, Some(lane)) => StackPointer::Slot(lane),
+        (Some(t), None) => StackPointer::Temp(f.whole(t)),
+        (None, None) => StackPointer::None,
+    };
+    if let Some(t) = f.stack_pointer {
+        if let Some(lane) = slot[t.index()] {
+            f.stack_pointer_slot = Some(lane);
+        }
+    }
     // Reloads of phi sources, placed at the end of the predecessor they come from:
     // (block, whether at the end of its logical part, reload).
     let mut at_end: Vec<(usize, bool, MInst)> = Vec::new();
@@ -86,6 +97,19 @@ pub fn spill(
             let is_phi = inst.is_phi();
             let is_copy = inst.is(crate::mir::Pseudo::ParallelCopy);
             let mut after = Vec::new();
+            // The entry copy defines the stack pointer with the other parameters: the
+            // stores after it read the stack pointer there, before its own spill.
+            let sp_defined = (is_copy && matches!(sp, StackPointer::Slot(_)))
+                .then(|| {
+                    let own = f.callee.as_ref()?.conv.reg("stack_pointer");
+                    inst.opnds.chunks(2).find_map(|p| match (&p[0], p.get(1)) {
+                        (Opnd::Temp(d), Some(Opnd::Fixed(Operand::Reg(r)))) if *r == own => {
+                            Some(*d)
+                        }
+                        _ => None,
+                    })
+                })
+                .flatten();
             // One reload per slice read, however often the instruction reads it: a VALU
             // instruction reading one SGPR twice uses the constant bus once.
             let mut reloaded: Vec<(Slice, Slice)> = Vec::new();
@@ -121,9 +145,40 @@ pub fn spill(
                 if let (RegFile::Vgpr, Some(b)) = (info.file, buffer) {
                     opnds.push(Opnd::Temp(b.rsrc));
                     opnds.push(Opnd::Temp(b.wave_offset));
-                } else if let (RegFile::Vgpr, Some(sp)) = (info.file, sp) {
-                    // A called function's frame starts at its stack pointer.
-                    opnds.push(Opnd::Temp(sp));
+                }
+                let mut sp_reload = None;
+                if info.file == RegFile::Vgpr && buffer.is_none() {
+                    match sp {
+                        StackPointer::None => {}
+                        StackPointer::Temp(t) => opnds.push(Opnd::Temp(t)),
+                        StackPointer::Slot(_) if is_def && sp_defined.is_some() => {
+                            if let Some(d) = sp_defined {
+                                opnds.push(Opnd::Temp(d));
+                            }
+                        }
+                        StackPointer::Slot(lane) => {
+                            let r = new_temp(
+                                f,
+                                TempInfo {
+                                    file: RegFile::Sgpr,
+                                    dwords: 1,
+                                    align: 1,
+                                    no_spill: true,
+                                },
+                                1,
+                            );
+                            let r = f.whole(r);
+                            sp_reload = Some(MInst::pseudo(
+                                Pseudo::Reload,
+                                [
+                                    Opnd::Temp(r),
+                                    Opnd::Fixed(Operand::Imm(Imm::Int(i64::from(lane)))),
+                                ],
+                                inst.origin,
+                            ));
+                            opnds.push(Opnd::Temp(r));
+                        }
+                    }
                 }
                 let p = if is_def {
                     Pseudo::Spill
@@ -132,6 +187,7 @@ pub fn spill(
                 };
                 let transfer = MInst::pseudo(p, opnds, inst.origin);
                 if is_def {
+                    after.extend(sp_reload);
                     after.push(transfer);
                 } else if inst.is_phi() {
                     let logical = inst.is(Pseudo::Phi);
@@ -141,9 +197,16 @@ pub fn spill(
                     } else {
                         &block.linear_preds
                     };
-                    at_end.push((preds[i - 1].index(), logical, transfer));
+                    // Each is inserted before the ones pushed earlier: the stack
+                    // pointer's reload goes in front of the transfer.
+                    let pred = preds[i - 1].index();
+                    at_end.push((pred, logical, transfer));
+                    if let Some(r) = sp_reload {
+                        at_end.push((pred, logical, r));
+                    }
                 } else {
                     reloaded.push((s, fresh_slice));
+                    out.extend(sp_reload);
                     out.push(transfer);
                 }
             }
@@ -174,6 +237,17 @@ pub fn spill(
         insts.insert(at, reload);
     }
     Ok(())
+}
+
+/// Where a VGPR transfer finds the stack pointer.
+#[derive(Clone, Copy)]
+enum StackPointer {
+    /// A kernel: the frame starts at 0.
+    None,
+    /// In this temp.
+    Temp(Slice),
+    /// Spilled to this SGPR slot.
+    Slot(u32),
 }
 
 fn new_temp(f: &mut Function, like: TempInfo, dwords: u8) -> Temp {

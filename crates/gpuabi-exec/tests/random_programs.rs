@@ -7,18 +7,21 @@
 //!
 //! The default budget runs under `cargo test`; a longer run:
 //! `GPUABI_RANDOM_PROGRAMS=5000 cargo test --release -p gpuabi-exec --test random_programs`.
-//! Programs with calls run with `-- --ignored random_programs_with_calls`.
+//! Programs with calls (`random_programs_with_calls`) run on the RDNA targets, where calls
+//! are compiled; every call is also checked against its callee's ABI.
 
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_codegen::{Entry, Options};
 use gpuabi_fuzz::program::{generate, GenConfig};
 use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
 
-fn programs() -> u64 {
+/// Programs per configuration: `GPUABI_RANDOM_PROGRAMS`, else 200 (40 with calls, which
+/// are larger: several functions each).
+fn programs(config: &GenConfig) -> u64 {
     std::env::var("GPUABI_RANDOM_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
+        .unwrap_or(if config.calls { 40 } else { 200 })
 }
 
 /// Compiles and runs one program; when both runs left the same buffers, whether it uses
@@ -42,9 +45,12 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), 
         work_dim: p.work_dim,
     };
     let limits = IrLimits::default();
-    let expected = gpuabi_exec::interpret(&module, &p.kernel, &d, &args, &p.buffers, &limits)
-        .map_err(|e| e.to_string())?;
     let compiled = gpuabi_codegen::compile(&module, opts).map_err(|e| e.to_string())?;
+    // Function pointers are the compiled code's addresses in both runs.
+    let addrs = gpuabi_exec::function_addresses(&module, &compiled).map_err(|e| e.to_string())?;
+    let expected =
+        gpuabi_exec::interpret_at(&module, &addrs, &p.kernel, &d, &args, &p.buffers, &limits)
+            .map_err(|e| e.to_string())?;
     let scratch = compiled.kernels.iter().any(|k| k.stats.scratch_bytes > 0);
     let spills = compiled.kernels.iter().any(|k| k.stats.vgpr_spills > 0);
     let out = gpuabi_exec::run(
@@ -56,6 +62,12 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), 
         &gpuabi_sim::Limits::default(),
     )
     .map_err(|e| e.to_string())?;
+    if let Some(v) = out.violations.first() {
+        return Err(format!(
+            "{} contract violation(s), the first: {v}",
+            out.violations.len()
+        ));
+    }
     if let Some(diff) = gpuabi_exec::first_difference(&expected, &out.buffers) {
         return Err(format!(
             "buffer `{}` byte {}: interpreter {:#04x}, compiled {:#04x}",
@@ -65,28 +77,36 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), 
     Ok((scratch, spills))
 }
 
-fn targets() -> Vec<(Target, WaveSize, Entry)> {
-    vec![
+fn targets(config: &GenConfig) -> Vec<(Target, WaveSize, Entry)> {
+    let all = vec![
         (Target::Gfx1100, WaveSize::W32, Entry::Hsa),
         (Target::Gfx1100, WaveSize::W64, Entry::Hsa),
         (Target::Gfx1030, WaveSize::W32, Entry::Hsa),
         (Target::Gfx1030, WaveSize::W64, Entry::Hsa),
         (Target::Gfx8, WaveSize::W64, Entry::Hsa),
         (Target::Gfx8, WaveSize::W64, Entry::Catalyst),
-    ]
+    ];
+    // Calls are compiled for the RDNA targets under the `hsa` entry.
+    all.into_iter()
+        .filter(|(t, _, e)| !config.calls || (t.is_rdna() && *e == Entry::Hsa))
+        .collect()
 }
 
 fn run_all(tight: bool, config: &GenConfig) {
-    let n = programs();
+    let n = programs(config);
     let mut failures = Vec::new();
     let mut report = Vec::new();
-    for (target, wave, entry) in targets() {
+    for (target, wave, entry) in targets(config) {
         let mut opts = Options::new(target);
         opts.wave = wave;
         opts.entry = entry;
         if tight {
             opts.max_vgprs = 24;
             opts.max_sgprs = 32;
+            if config.calls {
+                opts.max_vgprs = 64;
+                opts.max_sgprs = 48;
+            }
         }
         let mut agreed = 0u64;
         let mut with_scratch = 0u64;
@@ -139,7 +159,7 @@ fn run_all(tight: bool, config: &GenConfig) {
         failures.is_empty(),
         "{} of {} runs differ:\n{}",
         failures.len(),
-        n * targets().len() as u64,
+        n * targets(config).len() as u64,
         failures
             .iter()
             .take(400)
@@ -160,10 +180,12 @@ fn compiled_equals_interpreter_with_tight_register_limits() {
 }
 
 /// The same oracle on programs with calls (direct, indirect through per-lane pointers,
-/// recursive, wide signatures with scratch parameters, every ACO ABI), on every target
-/// and wave size, normally and under the tight register limits.
+/// recursive, wide signatures with scratch parameters, every ACO ABI), on every RDNA
+/// target and wave size, normally and under tight register limits (64 VGPRs and 48 SGPRs:
+/// below the ABIs' 48-register parameter demand plus what callers keep across calls, so
+/// calls spill, but above the 24/32 of the programs without calls, under which a wide
+/// signature's parameters alone exceed the file).
 #[test]
-#[ignore = "gpuabi-codegen does not compile calls yet"]
 fn random_programs_with_calls() {
     let config = GenConfig {
         calls: true,

@@ -406,6 +406,8 @@ pub struct Function {
     /// The stack pointer temp of a function called under a call ABI (its scratch is
     /// addressed from it); `None` in a kernel, whose frame starts at 0.
     pub stack_pointer: Option<Temp>,
+    /// The SGPR spill slot of the stack pointer once it has been spilled.
+    pub stack_pointer_slot: Option<u32>,
     /// The calls the function makes, indexed by their `p_call`.
     pub calls: Vec<crate::call_abi::CallSite>,
     /// How the function is entered and left when it is called under a call ABI (`None`:
@@ -425,6 +427,7 @@ impl Function {
             }],
             stack_bytes: 0,
             stack_pointer: None,
+            stack_pointer_slot: None,
             calls: Vec::new(),
             callee: None,
         }
