@@ -277,6 +277,9 @@ fn resolve(abi: Option<&IrAbi>, opts: &CallOptions) -> Result<Abi, String> {
     if let Some(a) = Abi::builtin(abi.name()) {
         return Ok(a);
     }
+    if abi.name() == default_abi().name && !opts.abis.iter().any(|a| a.name == abi.name()) {
+        return Ok(default_abi());
+    }
     opts.abis
         .iter()
         .find(|a| a.name == abi.name())
@@ -316,6 +319,24 @@ impl ModuleAbis {
         let mut taken = vec![false; module.functions.len()];
         for f in &module.functions {
             address_taken(&f.body, &mut taken);
+        }
+        for (name, abi) in &opts.overrides {
+            let Some(i) = module.functions.iter().position(|f| f.name == *name) else {
+                return Err(CodegenError::Options(format!(
+                    "--abi-override {name}={abi}: the module has no function `@{name}`"
+                )));
+            };
+            if module.functions[i].attrs.kernel || taken[i] {
+                return Err(CodegenError::Options(format!(
+                    "--abi-override {name}={abi}: `@{name}` is {}; only functions called \
+                     directly can change ABI",
+                    if taken[i] {
+                        "called through its address, under its signature's ABI"
+                    } else {
+                        "a kernel"
+                    }
+                )));
+            }
         }
         let abi_of = |f: &ir::Function| -> Result<Abi, CodegenError> {
             let over = opts.overrides.iter().find(|(n, _)| *n == f.name);

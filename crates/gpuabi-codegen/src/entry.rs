@@ -257,6 +257,7 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
         opnds: copy.into_iter().collect(),
         mods: Default::default(),
         e64: false,
+        cost: crate::mir::AbiCost::None,
         origin: s.origin,
     });
 

@@ -56,6 +56,7 @@ impl Ctx {
             opnds: opnds.into_iter().collect(),
             mods: Default::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin,
         }
     }
@@ -159,6 +160,7 @@ fn branch(op: Opcode, to: BlockId, origin: Origin) -> MInst {
         opnds: [Opnd::Block(to)].into_iter().collect(),
         mods: Default::default(),
         e64: false,
+        cost: crate::mir::AbiCost::None,
         origin,
     }
 }

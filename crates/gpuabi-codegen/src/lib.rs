@@ -79,8 +79,60 @@ pub struct FunctionStats {
     pub vgpr_spills: usize,
     /// Values spilled from SGPRs to VGPR lanes.
     pub sgpr_spills: usize,
-    /// Bytes of scratch per lane: stack arrays and spill slots.
+    /// Bytes of scratch per lane: the whole frame (stack arrays, spill slots, save areas).
     pub scratch_bytes: u32,
+    /// The call ABI the function is called under (`None` for a kernel).
+    pub abi: Option<String>,
+    /// Preserved SGPRs it saves at entry and restores at return.
+    pub saved_sgprs: usize,
+    /// Preserved VGPRs it saves at entry and restores at return.
+    pub saved_vgprs: usize,
+    /// Calls it makes.
+    pub calls: usize,
+    /// Instructions of call-ABI overhead in its code, by kind.
+    pub overhead: Overhead,
+}
+
+/// Instruction counts of call-ABI overhead, by kind ([`mir::AbiCost`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Overhead {
+    /// Saves and restores of preserved registers in a called function.
+    pub callee_saves: u64,
+    /// Parameter and return-value moves and scratch parameter accesses.
+    pub parameter_copies: u64,
+    /// Stack bumps, calls, returns, dispatch epilogues, whole-wave saves around calls.
+    pub call_linkage: u64,
+    /// Spills and reloads.
+    pub spills: u64,
+}
+
+impl Overhead {
+    /// Adds `n` instructions of kind `c`.
+    pub fn add(&mut self, c: mir::AbiCost, n: u64) {
+        match c {
+            mir::AbiCost::None => {}
+            mir::AbiCost::CalleeSave => self.callee_saves += n,
+            mir::AbiCost::Copy => self.parameter_copies += n,
+            mir::AbiCost::Linkage => self.call_linkage += n,
+            mir::AbiCost::Spill => self.spills += n,
+        }
+    }
+
+    /// All kinds together.
+    pub fn total(&self) -> u64 {
+        self.callee_saves + self.parameter_copies + self.call_linkage + self.spills
+    }
+}
+
+/// One instruction of call-ABI overhead in the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CostItem {
+    /// Index of the instruction in the program's items.
+    pub item: usize,
+    /// The function it belongs to: an index into [`Compiled::functions`].
+    pub function: usize,
+    /// What it pays for.
+    pub cost: mir::AbiCost,
 }
 
 /// How a compiled kernel is entered, per entry ABI: what a dispatcher needs to launch it.
@@ -137,6 +189,8 @@ pub struct Compiled {
     pub functions: Vec<FunctionStats>,
     /// Every call of the program, in program order.
     pub calls: Vec<CallSiteInfo>,
+    /// Every instruction of call-ABI overhead.
+    pub costs: Vec<CostItem>,
 }
 
 impl Compiled {
@@ -282,10 +336,17 @@ pub fn compile_with(
     let mut kernels = Vec::new();
     let mut functions = Vec::new();
     let mut calls = Vec::new();
+    let mut costs = Vec::new();
     for &fid in &order {
         let func = &module.functions[fid.index()];
         let first_item = program.items.len();
-        let (how, stats, sites) = compile_function(&mut program, &ctx, fid, &opts)?;
+        let (how, stats, sites, items) = compile_function(&mut program, &ctx, fid, &opts)?;
+        let index = functions.len();
+        costs.extend(items.into_iter().map(|(item, cost)| CostItem {
+            item,
+            function: index,
+            cost,
+        }));
         // The calls of the function, in program order, at their `s_swappc_b64`.
         let swappcs = program.items[first_item..]
             .iter()
@@ -315,6 +376,7 @@ pub fn compile_with(
         kernels,
         functions,
         calls,
+        costs,
     })
 }
 
@@ -324,7 +386,12 @@ fn scratch_by_sgpr(target: gpuabi_amdgpu::Target) -> bool {
     target.is_rdna()
 }
 
-type Compiled1 = (Option<KernelEntry>, FunctionStats, Vec<CallSiteInfo>);
+type Compiled1 = (
+    Option<KernelEntry>,
+    FunctionStats,
+    Vec<CallSiteInfo>,
+    Vec<(usize, mir::AbiCost)>,
+);
 
 /// Compiles one function and appends it to `program`.
 fn compile_function(
@@ -409,7 +476,7 @@ fn compile_function(
     check_ra::check(&mf, &regs, opts.max_sgprs, opts.max_vgprs)
         .map_err(internal("register allocation"))?;
     let site_list: Vec<call_abi::CallSite> = mf.calls.clone();
-    let (frame, _saved, order) = lower_calls::lower(
+    let (frame, saved, order) = lower_calls::lower(
         &mut mf,
         &lower_calls::Inputs {
             regs: &regs,
@@ -432,11 +499,20 @@ fn compile_function(
         },
     })?;
     let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
-    let count = emit::emit(program, &func.name, &blocks);
+    let (count, items) = emit::emit(program, &func.name, &blocks);
+    let mut overhead = Overhead::default();
+    for (_, c) in &items {
+        overhead.add(*c, 1);
+    }
     let stats = FunctionStats {
         name: func.name.clone(),
         instructions: count,
         scratch_bytes: frame.end,
+        abi: callee_conv.map(|c| c.abi.name.clone()),
+        saved_sgprs: saved.sgprs.len(),
+        saved_vgprs: saved.vgprs.len(),
+        calls: site_list.len(),
+        overhead,
         ..stats
     };
     match &mut how {
@@ -501,7 +577,7 @@ fn compile_function(
             }
         })
         .collect();
-    Ok((how, stats, sites))
+    Ok((how, stats, sites, items))
 }
 
 /// The register of every temp (`None`: unallocated), the function's figures and its spill

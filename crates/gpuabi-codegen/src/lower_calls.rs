@@ -24,8 +24,11 @@
 //!   (`s_setpc_b64`). Restoring at the return rather than at the post-dominator of the
 //!   writes (as ACO may) is the project's simplification: the code between is never
 //!   re-entered.
-//! * The exec backup of those sequences is the first aligned run of SGPRs below the limit
-//!   that the ABI in force does not preserve and no parameter uses (ACO's rule).
+//! * The exec backup at a function's entry and return is the first aligned run of SGPRs
+//!   below the limit that its ABI does not preserve and no parameter uses (ACO's rule); at
+//!   a call it is the callee's return-address registers, free until `s_swappc_b64`
+//!   writes them (the project's choice: they always exist, where a wide signature can
+//!   leave no other SGPR free).
 //! * `p_store_arg`/`p_load_arg` become scratch accesses at their final offsets.
 
 use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Target, Waitcnt, WaveSize};
@@ -35,7 +38,7 @@ use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 use crate::call_abi::Convention;
 use crate::isel::call::{AREA_INCOMING, AREA_OUTGOING};
 use crate::isel::exec_opnd;
-use crate::mir::{Function, MInst, MOp, Opnd, Origin, Pseudo};
+use crate::mir::{AbiCost, Function, MInst, MOp, Opnd, Origin, Pseudo};
 use crate::scratch::{self, Base};
 
 /// The registers a called function saves at entry and restores at return.
@@ -190,6 +193,7 @@ struct Ctx {
     target: Target,
     wave: WaveSize,
     origin: Origin,
+    cost: AbiCost,
 }
 
 impl Ctx {
@@ -199,6 +203,7 @@ impl Ctx {
             opnds: opnds.into_iter().collect(),
             mods: MemMods::default(),
             e64: false,
+            cost: self.cost,
             origin: self.origin,
         }
     }
@@ -232,14 +237,16 @@ impl Ctx {
             ],
         ));
         for (k, &v) in vgprs.iter().enumerate() {
-            out.push(scratch::access_regs(
+            let mut a = scratch::access_regs(
                 self.target,
                 store,
                 RegRange::new(RegFile::Vgpr, v, 1),
                 sp,
                 (offset + 4 * k as u32) as i32,
                 self.origin,
-            ));
+            );
+            a.cost = self.cost;
+            out.push(a);
         }
         if !store {
             out.push(self.hw(
@@ -341,6 +348,11 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                 target: inp.target,
                 wave: inp.wave,
                 origin: inst.origin,
+                cost: if inst.is(Pseudo::ReturnToCaller) {
+                    AbiCost::CalleeSave
+                } else {
+                    AbiCost::Linkage
+                },
             };
             match inst.op {
                 MOp::Pseudo(Pseudo::Call) => {
@@ -356,7 +368,14 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                             return Err(format!("the spill VGPR v{v} is a parameter register"));
                         }
                     }
-                    let bak = exec_backup(&conv.preserved, &busy, inp.limit.sgpr, inp.wave)?;
+                    // The return-address registers are free until `s_swappc_b64` writes
+                    // them, and no longer needed after the return: they back exec up.
+                    let ra = conv.reg("return_address");
+                    let bak = RegRange::new(
+                        RegFile::Sgpr,
+                        ra.first.num,
+                        u16::from(inp.wave.mask_dwords()),
+                    );
                     let clobbered: Vec<u16> = linear
                         .iter()
                         .copied()
@@ -403,7 +422,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                         Some(Opnd::Temp(sp)) => Base::Sgpr(*sp),
                         _ => Base::None,
                     };
-                    out.push(scratch::access(
+                    let mut a = scratch::access(
                         inp.target,
                         p == Pseudo::StoreArg,
                         data,
@@ -411,7 +430,9 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                         at as i32,
                         None,
                         inst.origin,
-                    ));
+                    );
+                    a.cost = AbiCost::Copy;
+                    out.push(a);
                 }
                 MOp::Pseudo(Pseudo::ReturnToCaller) => {
                     let conv = own.as_ref().ok_or("a return in a kernel")?;
@@ -433,7 +454,9 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                         ));
                     }
                     cx.whole_wave(false, &saved.vgprs, own_sp, callee_save, bak, &mut out);
-                    out.push(cx.hw(Opcode::SSetpcB64, [reg(target)]));
+                    let mut jump = cx.hw(Opcode::SSetpcB64, [reg(target)]);
+                    jump.cost = AbiCost::Linkage;
+                    out.push(jump);
                 }
                 _ => out.push(inst),
             }
@@ -446,6 +469,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
             target: inp.target,
             wave: inp.wave,
             origin: Origin::default(),
+            cost: AbiCost::CalleeSave,
         };
         let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.limit.sgpr, inp.wave)?;
         let mut head = Vec::new();

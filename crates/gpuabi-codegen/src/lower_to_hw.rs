@@ -7,7 +7,7 @@ use gpuabi_amdgpu::{Inst, Opcode, Operand};
 use gpuabi_layout::reg::{RegFile, RegRange};
 use smallvec::SmallVec;
 
-use crate::mir::{Function, MOp, Opnd, Origin, Pseudo};
+use crate::mir::{AbiCost, Function, MOp, Opnd, Origin, Pseudo};
 
 /// One machine instruction with its origin.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +16,8 @@ pub struct HwInst {
     pub inst: Inst,
     /// Where it came from.
     pub origin: Origin,
+    /// The share of the call ABI it is.
+    pub cost: AbiCost,
 }
 
 /// A block of lowered instructions, in order.
@@ -59,6 +61,7 @@ fn mov(dst: RegRange, src: Operand, origin: Origin) -> HwInst {
     HwInst {
         inst: Inst::new(op, [Operand::Reg(dst), src]),
         origin,
+        cost: AbiCost::None,
     }
 }
 
@@ -94,6 +97,7 @@ fn parallel_copy(mut moves: Vec<(RegRange, Operand)>, origin: Origin, out: &mut 
                     out.push(HwInst {
                         inst: Inst::new(xor, [Operand::Reg(a), Operand::Reg(a), Operand::Reg(b)]),
                         origin,
+                        cost: AbiCost::None,
                     });
                 }
                 for m in &mut moves {
@@ -140,7 +144,11 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             moves.push((RegRange::new(d.file(), d.first.num + k, 1), src));
                         }
                     }
+                    let first = hw.len();
                     parallel_copy(moves, inst.origin, &mut hw);
+                    for h in &mut hw[first..] {
+                        h.cost = inst.cost;
+                    }
                 }
                 MOp::Hw(op) => {
                     let is_move = matches!(op, Opcode::SMovB32 | Opcode::VMovB32 | Opcode::SMovB64);
@@ -156,6 +164,7 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             src_mods: Default::default(),
                         },
                         origin: inst.origin,
+                        cost: inst.cost,
                     });
                 }
             }

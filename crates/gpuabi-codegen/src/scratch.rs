@@ -118,6 +118,7 @@ pub fn access(
         opnds: opnds.into_iter().collect(),
         mods,
         e64: false,
+        cost: crate::mir::AbiCost::None,
         origin,
     }
 }
@@ -152,6 +153,7 @@ pub fn access_regs(
             ..MemMods::default()
         },
         e64: false,
+        cost: crate::mir::AbiCost::None,
         origin,
     }
 }

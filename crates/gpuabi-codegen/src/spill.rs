@@ -185,7 +185,8 @@ pub fn spill(
                 } else {
                     Pseudo::Reload
                 };
-                let transfer = MInst::pseudo(p, opnds, inst.origin);
+                let mut transfer = MInst::pseudo(p, opnds, inst.origin);
+                transfer.cost = crate::mir::AbiCost::Spill;
                 if is_def {
                     after.extend(sp_reload);
                     after.push(transfer);
@@ -300,17 +301,25 @@ pub fn lower(f: &mut Function, target: Target, wave: WaveSize) {
                 _ => Base::None,
             };
             let file = f.info(data.temp).file;
-            out.extend(transfer(
-                target,
-                file,
-                load,
-                *data,
-                *slot as u32,
-                wave.lanes(),
-                buffer,
-                base,
-                inst.origin,
-            ));
+            let cost = inst.cost;
+            out.extend(
+                transfer(
+                    target,
+                    file,
+                    load,
+                    *data,
+                    *slot as u32,
+                    wave.lanes(),
+                    buffer,
+                    base,
+                    inst.origin,
+                )
+                .into_iter()
+                .map(|mut i| {
+                    i.cost = cost;
+                    i
+                }),
+            );
         }
         f.blocks[b].insts = out;
     }
@@ -367,6 +376,7 @@ fn transfer(
                     }))],
                     mods: Default::default(),
                     e64: false,
+                    cost: crate::mir::AbiCost::None,
                     origin,
                 });
             }
@@ -392,6 +402,7 @@ fn transfer(
                     opnds,
                     mods: Default::default(),
                     e64: false,
+                    cost: crate::mir::AbiCost::None,
                     origin,
                 }
             })

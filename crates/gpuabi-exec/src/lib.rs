@@ -51,6 +51,9 @@ pub struct Outcome {
     pub violations: Vec<gpuabi_sim::ContractViolation>,
     /// Calls whose return was checked.
     pub checked_returns: u64,
+    /// Per compiled function (in the order of [`Compiled::functions`]): the call-ABI
+    /// overhead instructions the waves executed, by kind.
+    pub overhead: Vec<gpuabi_codegen::Overhead>,
 }
 
 /// The contract of every call of `compiled`, for the simulator's checker.
@@ -158,6 +161,9 @@ pub fn run(
     let mut machine = Machine::new(image);
     machine.limits = *limits;
     machine.contract = contract(compiled);
+    if !compiled.costs.is_empty() {
+        machine.count_instructions();
+    }
     let mut ids = Vec::new();
     for (i, (name, data)) in buffers.iter().enumerate() {
         let id = machine
@@ -193,7 +199,22 @@ pub fn run(
             (b.name.clone(), b.data.clone())
         })
         .collect();
+    let mut overhead = vec![gpuabi_codegen::Overhead::default(); compiled.functions.len()];
+    if let Some(counts) = &machine.counts {
+        let mut inst_of = std::collections::HashMap::new();
+        for i in 0..counts.len() as u32 {
+            if let Some(item) = machine.image.item_index(i) {
+                inst_of.insert(item, i as usize);
+            }
+        }
+        for c in &compiled.costs {
+            if let Some(&i) = inst_of.get(&c.item) {
+                overhead[c.function].add(c.cost, counts[i]);
+            }
+        }
+    }
     Ok(Outcome {
+        overhead,
         buffers: out,
         stats: machine.stats.clone(),
         violations: machine.violations().to_vec(),

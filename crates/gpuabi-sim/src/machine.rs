@@ -34,6 +34,8 @@ pub struct Machine {
     pub undefined: Vec<UndefinedRead>,
     /// Executed instructions, one line each, when tracing (bounded by the limits).
     pub trace: Option<Vec<String>>,
+    /// Per instruction of the image: how many times a wave executed it, when counted.
+    pub counts: Option<Vec<u64>>,
 }
 
 impl Machine {
@@ -48,7 +50,13 @@ impl Machine {
             track_undefined: false,
             undefined: Vec::new(),
             trace: None,
+            counts: None,
         }
+    }
+
+    /// Counts, from now on, how often each instruction runs ([`Machine::counts`]).
+    pub fn count_instructions(&mut self) {
+        self.counts = Some(vec![0; self.image.insts.len()]);
     }
 
     /// The contract violations found so far (none without a contract). They stay here
@@ -106,6 +114,7 @@ impl Machine {
             stats,
             contract,
             trace,
+            counts,
             ..
         } = self;
         stats.waves += 1;
@@ -134,6 +143,9 @@ impl Machine {
                 });
             }
             stats.by_class[d.class as usize] += 1;
+            if let Some(c) = counts.as_mut() {
+                c[idx] += 1;
+            }
             let exec = wave.exec();
             if let Some(t) = trace.as_mut() {
                 if t.len() < limits.trace_lines {

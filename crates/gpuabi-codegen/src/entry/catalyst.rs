@@ -327,6 +327,7 @@ pub(crate) fn enter_catalyst(
                 opnds: copy.into_iter().collect(),
                 mods: Default::default(),
                 e64: false,
+                cost: crate::mir::AbiCost::None,
                 origin: s.origin,
             });
         }

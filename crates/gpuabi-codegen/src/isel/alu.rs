@@ -240,6 +240,7 @@ impl Isel<'_> {
             opnds: opnds.into_iter().collect(),
             mods: Default::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin: self.origin,
         })
     }
@@ -274,6 +275,7 @@ impl Isel<'_> {
             opnds: opnds.into_iter().collect(),
             mods: Default::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin: self.origin,
         })
     }

@@ -25,7 +25,7 @@ use crate::call_abi::{CallSite, Convention};
 use crate::entry::Launch;
 use crate::error::CodegenError;
 use crate::lower_call_abi::AddedParams;
-use crate::mir::{MInst, Opnd, Pseudo, Temp};
+use crate::mir::{AbiCost, MInst, Opnd, Pseudo, Temp};
 
 /// Scratch-parameter areas of `p_store_arg`/`p_load_arg`.
 pub(crate) const AREA_OUTGOING: u32 = 0;
@@ -92,7 +92,7 @@ impl Isel<'_> {
             opnds.push(Opnd::Temp(self.whole(sp)));
         }
         let origin = self.origin;
-        self.push(MInst::pseudo(p, opnds, origin));
+        self.push(MInst::pseudo(p, opnds, origin)).cost = AbiCost::Copy;
         if p == Pseudo::LoadArg {
             self.wait_vm();
         }
@@ -211,14 +211,16 @@ impl Isel<'_> {
             Opnd::Temp(self.whole(upc)),
         ]);
         let origin = self.origin;
-        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin))
+            .cost = AbiCost::Copy;
         let site = self.f.calls.len() as u32;
         self.f.calls.push(CallSite {
             callee: name,
             conv: conv.clone(),
             origin,
         });
-        self.push(MInst::pseudo(Pseudo::Call, [imm(site)], origin));
+        self.push(MInst::pseudo(Pseudo::Call, [imm(site)], origin))
+            .cost = AbiCost::Linkage;
         // Return values.
         let mut out: Vec<Opnd> = Vec::new();
         let mut loads: Vec<(Temp, u32)> = Vec::new();
@@ -245,7 +247,8 @@ impl Isel<'_> {
             vals.push(v);
         }
         if !out.is_empty() {
-            self.push(MInst::pseudo(Pseudo::ParallelCopy, out, origin));
+            self.push(MInst::pseudo(Pseudo::ParallelCopy, out, origin))
+                .cost = AbiCost::Copy;
         }
         for (t, offset) in loads {
             self.scratch_arg(Pseudo::LoadArg, t, offset, AREA_OUTGOING);
@@ -298,7 +301,8 @@ impl Isel<'_> {
             entry.raw.push(t);
         }
         let origin = self.origin;
-        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin))
+            .cost = AbiCost::Copy;
         for (t, offset) in loads {
             self.scratch_arg(Pseudo::LoadArg, t, offset, AREA_INCOMING);
         }
@@ -384,7 +388,13 @@ impl Isel<'_> {
         let dpc = entry.raw[entry.added.divergent_pc];
         let upc = entry.raw[entry.added.divergent_pc + 1];
         let (next_d, next_u) = if chain {
-            self.dispatch(dpc, upc, entry.ra)
+            let cur = self.cur_block();
+            let first = self.f.blocks[cur.index()].insts.len();
+            let next = self.dispatch(dpc, upc, entry.ra);
+            for i in &mut self.f.blocks[cur.index()].insts[first..] {
+                i.cost = AbiCost::Linkage;
+            }
+            next
         } else {
             (dpc, upc)
         };
@@ -400,13 +410,18 @@ impl Isel<'_> {
             Opnd::Temp(self.whole(next_u)),
         ]);
         let origin = self.origin;
-        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin));
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin))
+            .cost = AbiCost::Copy;
         let target = if chain {
             conv.reg("uniform_pc")
         } else {
             conv.reg("return_address")
         };
         self.end_block(Pseudo::ReturnToCaller, [fixed(target)]);
+        let cur = self.cur_block();
+        if let Some(last) = self.f.blocks[cur.index()].insts.last_mut() {
+            last.cost = AbiCost::Linkage;
+        }
     }
 
     /// RADV's dispatch epilogue: the lanes whose callee is another function (their PC is

@@ -258,6 +258,7 @@ impl<'a> Isel<'a> {
             opnds: opnds.into_iter().collect(),
             mods: MemMods::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin: self.origin,
         })
     }

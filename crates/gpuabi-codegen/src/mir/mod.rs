@@ -196,8 +196,49 @@ pub struct MInst {
     pub mods: MemMods,
     /// Forces the 64-bit VOP3 encoding.
     pub e64: bool,
+    /// What of the call ABI the instruction pays for, if anything.
+    pub cost: AbiCost,
     /// Source position.
     pub origin: Origin,
+}
+
+/// The share of the call ABI an instruction is, for the ABI-overhead figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbiCost {
+    /// Not ABI overhead.
+    None,
+    /// A called function's saves of the preserved registers it writes, and their restores.
+    CalleeSave,
+    /// Moves of parameters and return values into and out of their registers and scratch
+    /// slots, at calls, entries and returns.
+    Copy,
+    /// The call itself: stack bumps, `s_swappc_b64`, `s_setpc_b64`, the dispatch epilogue
+    /// of a divergent callee, and the whole-wave saves of spill VGPRs around calls.
+    Linkage,
+    /// Spills and reloads (of values live across calls, and of any other).
+    Spill,
+}
+
+impl AbiCost {
+    /// Every kind of overhead, in report order.
+    pub const ALL: [AbiCost; 4] = [
+        AbiCost::CalleeSave,
+        AbiCost::Copy,
+        AbiCost::Linkage,
+        AbiCost::Spill,
+    ];
+
+    /// Report name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AbiCost::None => "none",
+            AbiCost::CalleeSave => "callee saves",
+            AbiCost::Copy => "parameter copies",
+            AbiCost::Linkage => "call linkage",
+            AbiCost::Spill => "spills and reloads",
+        }
+    }
 }
 
 impl MInst {
@@ -251,6 +292,7 @@ impl MInst {
             opnds: opnds.into_iter().collect(),
             mods: MemMods::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin,
         }
     }

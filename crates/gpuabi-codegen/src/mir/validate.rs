@@ -369,6 +369,7 @@ mod tests {
             opnds: opnds.into_iter().collect(),
             mods: MemMods::default(),
             e64: false,
+            cost: crate::mir::AbiCost::None,
             origin: Default::default(),
         }
     }

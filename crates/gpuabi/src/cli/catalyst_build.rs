@@ -235,7 +235,13 @@ fn build_ir(a: &BuildArgs) -> Result<Vec<u8>> {
     let (module, source) = super::ir::load_with_source(path)?;
     let mut copts = gpuabi_codegen::Options::new(Target::Gfx8);
     copts.entry = gpuabi_codegen::Entry::Catalyst;
-    let compiled = super::compile::compile_module(&module, &copts, path, &source)?;
+    let compiled = super::compile::compile_module(
+        &module,
+        &copts,
+        &gpuabi_codegen::CallOptions::default(),
+        path,
+        &source,
+    )?;
     let names: Vec<&str> = compiled.kernels.iter().map(|k| k.name.as_str()).collect();
     let chosen: Vec<&gpuabi_codegen::Kernel> = match &a.kernel {
         Some(k) => vec![compiled

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_codegen::{CodegenError, Compiled, Entry, Options};
+use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Entry, Options};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
 
@@ -41,6 +41,26 @@ pub struct TargetArgs {
     /// VGPRs the register allocator may use.
     #[arg(long, value_name = "N")]
     pub max_vgprs: Option<u16>,
+    /// A user call ABI (TOML, as `aco ranges --abi-file` reads), usable as `abi(NAME)` in
+    /// the IR and by --abi-override. Repeatable.
+    #[arg(long = "abi", value_name = "NAME=FILE.toml")]
+    pub abis: Vec<String>,
+    /// Compiles function FUNC under ABI instead of its own (a built-in ABI: rt_recursive,
+    /// traversal, ahit_isec, compute; or one given with --abi). Repeatable.
+    #[arg(long = "abi-override", value_name = "FUNC=ABI")]
+    pub overrides: Vec<String>,
+    /// Parameter-assignment policy of the call ABIs: Mesa's exact algorithm, or `packed`.
+    #[arg(long, value_enum, default_value = "mesa")]
+    pub policy: PolicyArg,
+}
+
+/// Parameter-assignment policies on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Bit for bit Mesa's `find_param_regs`.
+    Mesa,
+    /// The padding filler the right way round, aligned registers tried before scratch.
+    Packed,
 }
 
 impl TargetArgs {
@@ -85,6 +105,43 @@ impl TargetArgs {
         }
         Ok(Some(o))
     }
+
+    /// The call-ABI options: user ABIs, overrides, policy.
+    pub fn call_options(&self) -> Result<CallOptions> {
+        let mut c = CallOptions {
+            policy: match self.policy {
+                PolicyArg::Mesa => gpuabi_layout::aco::Policy::Mesa,
+                PolicyArg::Packed => gpuabi_layout::aco::Policy::Packed,
+            },
+            ..CallOptions::default()
+        };
+        for flag in &self.abis {
+            let Some((name, file)) = flag.split_once('=') else {
+                bail!("--abi {flag}: expected NAME=FILE.toml");
+            };
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                bail!("--abi {flag}: the name must be letters, digits and `_`, as `abi(NAME)` writes it");
+            }
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("--abi {flag}: cannot read {file}"))?;
+            let mut abi = gpuabi_layout::aco::Abi::from_toml(&text)
+                .map_err(|e| anyhow!("--abi {flag}: {file}: {e}"))?;
+            abi.name = name.to_string();
+            c.abis.push(abi);
+        }
+        for flag in &self.overrides {
+            let Some((func, abi)) = flag.split_once('=') else {
+                bail!("--abi-override {flag}: expected FUNC=ABI");
+            };
+            c.overrides
+                .push((func.trim_start_matches('@').to_string(), abi.to_string()));
+        }
+        Ok(c)
+    }
 }
 
 /// Output formats of `compile`.
@@ -115,10 +172,11 @@ pub struct CompileArgs {
 pub fn compile_module(
     module: &Module,
     opts: &Options,
+    calls: &CallOptions,
     file: &Path,
     source: &str,
 ) -> Result<Compiled> {
-    gpuabi_codegen::compile(module, opts).map_err(|e| {
+    gpuabi_codegen::compile_with(module, opts, calls).map_err(|e| {
         let name = file.display().to_string();
         match &e {
             CodegenError::Unsupported {
@@ -146,15 +204,29 @@ pub fn run(a: CompileArgs) -> Result<()> {
         bail!("--target: which GPU to compile for (gfx8, gfx1030 or gfx1100)");
     };
     let (module, source) = load_with_source(&a.file)?;
-    let c = compile_module(&module, &opts, &a.file, &source)?;
+    let c = compile_module(&module, &opts, &a.target.call_options()?, &a.file, &source)?;
     let text = match a.format {
         Format::Asm => c.assembly().map_err(|e| anyhow!("{e}"))?,
         Format::Json => {
-            let stats: Vec<_> = c.kernels.iter().map(|k| &k.stats).collect();
+            let calls: Vec<_> = c
+                .calls
+                .iter()
+                .map(|k| {
+                    serde_json::json!({
+                        "caller": k.caller,
+                        "callee": k.callee,
+                        "abi": k.abi,
+                        "stack_pointer": k.stack_pointer.to_string(),
+                        "scratch_param_bytes": k.scratch_param_bytes,
+                        "source": [k.origin.start, k.origin.end],
+                    })
+                })
+                .collect();
             let mut s = serde_json::to_string_pretty(&serde_json::json!({
                 "target": opts.target.name(),
                 "wave": opts.wave.lanes(),
-                "functions": stats,
+                "functions": c.functions,
+                "calls": calls,
             }))?;
             s.push('\n');
             s

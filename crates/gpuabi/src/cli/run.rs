@@ -131,7 +131,8 @@ pub fn run(a: RunArgs) -> Result<()> {
     match opts {
         None => interpret(&program, &mut mem)?,
         Some(opts) => {
-            let compiled = compile_module(&module, &opts, &a.file, &source)?;
+            let calls = a.target.call_options()?;
+            let compiled = compile_module(&module, &opts, &calls, &a.file, &source)?;
             let buffers: Vec<(String, Vec<u8>)> = mem
                 .buffers
                 .iter()
@@ -185,6 +186,9 @@ pub fn run(a: RunArgs) -> Result<()> {
             );
             if a.stats {
                 print_stats(&out.stats)?;
+                if !compiled.calls.is_empty() {
+                    write_output(&overhead_table(&compiled, &out.overhead))?;
+                }
             }
             if a.compare {
                 // The interpreter's function pointers are the compiled code's addresses.
@@ -243,6 +247,60 @@ fn violations_text(v: &[gpuabi_sim::ContractViolation], file: &str, source: &str
         let _ = write!(out, "\n  ... and {} more", v.len() - 20);
     }
     out
+}
+
+/// The call-ABI overhead of a compiled run per function: what each function is called
+/// under, the preserved registers it saves, and the overhead instructions the waves
+/// executed by kind (the static count of each kind in brackets).
+fn overhead_table(c: &gpuabi_codegen::Compiled, dynamic: &[gpuabi_codegen::Overhead]) -> String {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    t.set_header([
+        "function",
+        "ABI",
+        "calls",
+        "saved s/v",
+        "frame B",
+        "callee saves",
+        "param copies",
+        "linkage",
+        "spills",
+        "total",
+    ]);
+    let mut sum = gpuabi_codegen::Overhead::default();
+    for (f, d) in c.functions.iter().zip(dynamic) {
+        let s = &f.overhead;
+        let cell = |dy: u64, st: u64| format!("{dy} [{st}]");
+        t.add_row([
+            f.name.clone(),
+            f.abi.clone().unwrap_or_else(|| "kernel".into()),
+            f.calls.to_string(),
+            format!("{}/{}", f.saved_sgprs, f.saved_vgprs),
+            f.scratch_bytes.to_string(),
+            cell(d.callee_saves, s.callee_saves),
+            cell(d.parameter_copies, s.parameter_copies),
+            cell(d.call_linkage, s.call_linkage),
+            cell(d.spills, s.spills),
+            cell(d.total(), s.total()),
+        ]);
+        sum.callee_saves += d.callee_saves;
+        sum.parameter_copies += d.parameter_copies;
+        sum.call_linkage += d.call_linkage;
+        sum.spills += d.spills;
+    }
+    t.add_row([
+        "all".to_string(),
+        String::new(),
+        c.calls.len().to_string(),
+        String::new(),
+        String::new(),
+        sum.callee_saves.to_string(),
+        sum.parameter_copies.to_string(),
+        sum.call_linkage.to_string(),
+        sum.spills.to_string(),
+        sum.total().to_string(),
+    ]);
+    format!("call-ABI overhead, wave instructions executed [static instructions]:\n{t}\n")
 }
 
 /// Dynamic counts of a compiled run: wave and lane instructions by class, scratch traffic.
