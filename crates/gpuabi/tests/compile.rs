@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fails, json, ok};
+use common::{fails, json, ok, repo};
 
 #[test]
 fn compile_prints_code_and_a_kernel_descriptor() {
@@ -124,8 +124,51 @@ fn bad_targets_and_flags_are_refused() {
 }
 
 #[test]
-fn calls_are_refused_at_their_location() {
-    let e = fails(&["compile", "examples/mandelbrot.gsir", "--target", "gfx1100"]);
-    assert!(e.contains("mandelbrot.gsir:"), "{e}");
-    assert!(e.contains("call"), "{e}");
+fn call_sites_are_listed_with_their_locations() {
+    let v = json(&[
+        "compile",
+        "examples/raytrace.gsir",
+        "--target",
+        "gfx1100",
+        "--format",
+        "json",
+    ]);
+    let src = std::fs::read_to_string(repo().join("examples/raytrace.gsir")).unwrap();
+    // Every `call` and `call_indirect` in the source is one call site (the kernel's own
+    // lines only: comments mention calls too).
+    let sites: Vec<(usize, usize)> = src
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with(';'))
+        .filter_map(|(i, l)| {
+            l.find("call @").or_else(|| l.find("call_indirect "))?;
+            // An instruction starts at its first result, or at `call` without results.
+            Some((i + 1, l.len() - l.trim_start().len() + 1))
+        })
+        .collect();
+    let calls = v["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), sites.len(), "{v}");
+    for c in calls {
+        let loc = c["location"].as_str().unwrap();
+        let mut parts = loc.rsplitn(3, ':');
+        let col: usize = parts.next().unwrap().parse().unwrap();
+        let line: usize = parts.next().unwrap().parse().unwrap();
+        assert!(
+            sites.contains(&(line, col)),
+            "{loc} is not a call in the source"
+        );
+        let line_text = src.lines().nth(line - 1).unwrap();
+        let callee = c["callee"].as_str().unwrap();
+        assert!(
+            line_text.contains(callee.trim_start_matches('$')),
+            "{loc}: {callee}"
+        );
+    }
+}
+
+#[test]
+fn calls_on_gfx8_are_refused_naming_the_target() {
+    let e = fails(&["compile", "examples/raytrace.gsir", "--target", "gfx8"]);
+    assert!(e.contains("raytrace.gsir"), "{e}");
+    assert!(e.contains("gfx8"), "{e}");
 }

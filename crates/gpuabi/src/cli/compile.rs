@@ -212,6 +212,8 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 .calls
                 .iter()
                 .map(|k| {
+                    let (line, col) =
+                        gpuabi_ir::diagnostic::line_col(&source, k.origin.start as usize);
                     serde_json::json!({
                         "caller": k.caller,
                         "callee": k.callee,
@@ -219,6 +221,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                         "stack_pointer": k.stack_pointer.to_string(),
                         "scratch_param_bytes": k.scratch_param_bytes,
                         "source": [k.origin.start, k.origin.end],
+                        "location": format!("{}:{line}:{col}", a.file.display()),
                     })
                 })
                 .collect();
