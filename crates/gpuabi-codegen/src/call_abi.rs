@@ -141,6 +141,9 @@ pub struct ModuleAbis {
     pub hidden: Vec<(Op, u32)>,
     /// Whether the module has any call or function address at all.
     pub any_calls: bool,
+    /// Per function, whether its address is taken (`func_addr`), which makes it a possible
+    /// target of every indirect call.
+    pub address_taken: Vec<bool>,
 }
 
 /// What every function's compilation reads of the module: the IR, the conventions, and
@@ -457,6 +460,7 @@ impl ModuleAbis {
             sigs,
             hidden,
             any_calls,
+            address_taken: taken,
         })
     }
 

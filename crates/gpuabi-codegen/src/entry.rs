@@ -194,10 +194,14 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let lid_dims = max_dim(&[Op::LocalId, Op::GlobalId]) as u8;
 
     let mut desc = KernelDescriptor::new(target, s.wave());
-    // With calls, scratch is addressed from the call ABI's stack pointer (`scratch_*`).
-    let scratch_by_buffer = crate::scratch::uses_buffer(target) && !s.ctx.abis.any_calls;
-    desc.user_sgpr_private_segment_buffer = scratch_by_buffer;
-    desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer;
+    // With calls, scratch is addressed from the call ABI's stack pointer: on RDNA a byte
+    // offset (`scratch_*`), on GCN 1.2 the private segment buffer with the wave's offset
+    // folded into its base.
+    let calls = s.ctx.abis.any_calls;
+    let scratch_by_buffer = crate::scratch::uses_buffer(target) && !calls;
+    let stack_resource = calls && !target.is_rdna();
+    desc.user_sgpr_private_segment_buffer = scratch_by_buffer || stack_resource;
+    desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer || stack_resource;
     desc.system_sgpr_workgroup_id_y = gid_dims >= 2;
     desc.system_sgpr_workgroup_id_z = gid_dims >= 3;
     desc.system_vgpr_workitem_id = lid_dims.saturating_sub(1);
@@ -230,6 +234,13 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let kernarg_t = into(s, kernarg, &mut copy);
     let gid_t: Vec<Temp> = gids.iter().map(|r| into(s, *r, &mut copy)).collect();
     let scratch = match (rsrc, wave_off) {
+        (Some(r), Some(w)) if stack_resource => {
+            fold_stack_pointer(s, r, w);
+            let sp = into(s, r, &mut copy);
+            s.f.stack_pointer = Some(sp);
+            s.f.stack_pointer_reg = Some(r);
+            None
+        }
         (Some(r), Some(w)) => {
             let rt = into(s, r, &mut copy);
             let wt = into(s, w, &mut copy);
@@ -237,7 +248,7 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
             s.f.temps[wt.index()].no_spill = true;
             Some(BufferRegs {
                 rsrc: s.whole(rt),
-                wave_offset: s.whole(wt),
+                wave_offset: Some(s.whole(wt)),
             })
         }
         _ => None,
@@ -513,4 +524,23 @@ impl Isel<'_> {
             }))],
         );
     }
+}
+
+/// The call ABI's stack pointer of a GCN 1.2 kernel: the private segment buffer `rsrc`
+/// with the wave's byte offset (in `wave_offset`) added to its base, in place before the
+/// entry copy reads it (ACO passes the scratch resource this way before GFX9), so the
+/// wave's frames start at per-lane offset 0 and `soffset` stays 0.
+fn fold_stack_pointer(s: &mut Isel<'_>, rsrc: RegRange, wave_offset: RegRange) {
+    let d = |k: u16| {
+        Opnd::Fixed(Operand::Reg(RegRange::new(
+            RegFile::Sgpr,
+            rsrc.first.num + k,
+            1,
+        )))
+    };
+    s.emit(
+        Opcode::SAddU32,
+        [d(0), d(0), Opnd::Fixed(Operand::Reg(wave_offset))],
+    );
+    s.emit(Opcode::SAddcU32, [d(1), d(1), imm(0)]);
 }

@@ -50,6 +50,7 @@ pub mod register_allocation;
 pub mod scratch;
 pub mod spill;
 pub mod ssa_elimination;
+pub mod stack_size;
 
 use gpuabi_amdgpu::Program;
 use gpuabi_ir::ir::{FuncId, InstrKind, Region};
@@ -308,10 +309,9 @@ pub fn compile_with(
         call_opts,
     )?;
     if abis.any_calls {
-        if opts.entry != Entry::Hsa || !scratch_by_sgpr(opts.target) {
+        if opts.entry != Entry::Hsa {
             return Err(CodegenError::Options(format!(
-                "calls are compiled for gfx1030 and gfx1100 under the hsa entry, not {} under {}",
-                opts.target.name(),
+                "calls are compiled under the hsa entry, not under {}",
                 opts.entry.name()
             )));
         }
@@ -367,6 +367,23 @@ pub fn compile_with(
             });
         }
     }
+    // A kernel's wave asks for the scratch of its deepest chain of calls.
+    let indirect: Vec<usize> = order
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| ctx.abis.address_taken[f.index()])
+        .map(|(i, _)| i)
+        .collect();
+    for k in &mut kernels {
+        let Some(root) = functions.iter().position(|f| f.name == k.name) else {
+            continue;
+        };
+        if let KernelEntry::Hsa(hsa) = &mut k.entry {
+            let own = functions[root].scratch_bytes;
+            let size = stack_size::stack_size(root, &functions, &calls, &indirect);
+            hsa.descriptor.private_segment_fixed_size = size.bytes(own);
+        }
+    }
     program.validate().map_err(|e| CodegenError::Internal {
         pass: "emission",
         message: e.to_string(),
@@ -378,12 +395,6 @@ pub fn compile_with(
         calls,
         costs,
     })
-}
-
-/// Whether scratch is addressed with `scratch_*` from an SGPR (the stack pointer of the
-/// call ABIs on GFX9+); GCN 1.2's stack pointer would be a buffer resource.
-fn scratch_by_sgpr(target: gpuabi_amdgpu::Target) -> bool {
-    target.is_rdna()
 }
 
 type Compiled1 = (
@@ -686,7 +697,7 @@ fn scratch_regs(mf: &mir::Function) -> Option<scratch::BufferRegs> {
     let (w, _) = it.next()?;
     Some(scratch::BufferRegs {
         rsrc: mf.whole(mir::Temp(r as u32)),
-        wave_offset: mf.whole(mir::Temp(w as u32)),
+        wave_offset: Some(mf.whole(mir::Temp(w as u32))),
     })
 }
 

@@ -36,7 +36,7 @@ use gpuabi_layout::aco::{Demand, Location};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 
 use crate::call_abi::Convention;
-use crate::isel::call::{AREA_INCOMING, AREA_OUTGOING};
+use crate::isel::call::{AREA_INCOMING, AREA_OUTGOING, AREA_PARAMS};
 use crate::isel::exec_opnd;
 use crate::mir::{AbiCost, Function, MInst, MOp, Opnd, Origin, Pseudo};
 use crate::scratch::{self, Base};
@@ -210,6 +210,27 @@ impl Ctx {
 
     fn exec(&self) -> Opnd {
         exec_opnd(self.wave)
+    }
+
+    /// Moves the stack pointer `sp` up (`up`) or back down by `bytes` per lane: a byte
+    /// offset directly; a scratch resource (GCN 1.2) in its 48-bit base, by the bytes of
+    /// every lane of the wave, with the carry into the base's high bits.
+    fn bump(&self, up: bool, sp: RegRange, bytes: u32, out: &mut Vec<MInst>) {
+        if bytes == 0 {
+            return;
+        }
+        let (lo, hi) = if up {
+            (Opcode::SAddU32, Opcode::SAddcU32)
+        } else {
+            (Opcode::SSubU32, Opcode::SSubbU32)
+        };
+        if scratch::is_resource(sp.count as u8) {
+            let dword = |k: u16| reg(RegRange::new(RegFile::Sgpr, sp.first.num + k, 1));
+            out.push(self.hw(lo, [dword(0), dword(0), imm(bytes * self.wave.lanes())]));
+            out.push(self.hw(hi, [dword(1), dword(1), imm(0)]));
+        } else {
+            out.push(self.hw(lo, [reg(sp), reg(sp), imm(bytes)]));
+        }
     }
 
     /// Stores (or loads) `vgprs` for every lane at `offset + 4 k` from `sp`.
@@ -388,16 +409,12 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                         .collect();
                     cx.whole_wave(true, &clobbered, Some(sp), linear_save, bak, &mut out);
                     let bump = end + conv.assignment.scratch_param_size;
-                    if bump != 0 {
-                        out.push(cx.hw(Opcode::SAddU32, [reg(sp), reg(sp), imm(bump)]));
-                    }
+                    cx.bump(true, sp, bump, &mut out);
                     out.push(cx.hw(
                         Opcode::SSwappcB64,
                         [reg(conv.reg("return_address")), reg(conv.reg("uniform_pc"))],
                     ));
-                    if bump != 0 {
-                        out.push(cx.hw(Opcode::SSubU32, [reg(sp), reg(sp), imm(bump)]));
-                    }
+                    cx.bump(false, sp, bump, &mut out);
                     cx.whole_wave(false, &clobbered, Some(sp), linear_save, bak, &mut out);
                 }
                 MOp::Pseudo(p @ (Pseudo::StoreArg | Pseudo::LoadArg)) => {
@@ -416,11 +433,15 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     let at = match area {
                         AREA_OUTGOING => i64::from(end) + off,
                         AREA_INCOMING => off - i64::from(own_params),
-                        _ => unreachable!("two areas"),
+                        AREA_PARAMS => off,
+                        _ => unreachable!("three areas"),
                     };
-                    let base = match inst.opnds.get(3) {
-                        Some(Opnd::Temp(sp)) => Base::Sgpr(*sp),
-                        _ => Base::None,
+                    let (base, buffer) = match inst.opnds.get(3) {
+                        Some(Opnd::Temp(sp)) if scratch::is_resource(sp.dwords) => {
+                            (Base::None, Some(scratch::BufferRegs::stack_pointer(*sp)))
+                        }
+                        Some(Opnd::Temp(sp)) => (Base::Sgpr(*sp), None),
+                        _ => (Base::None, None),
                     };
                     let mut a = scratch::access(
                         inp.target,
@@ -428,7 +449,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                         data,
                         base,
                         at as i32,
-                        None,
+                        buffer,
                         inst.origin,
                     );
                     a.cost = AbiCost::Copy;

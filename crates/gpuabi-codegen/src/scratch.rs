@@ -12,6 +12,12 @@
 //! `FLAT_SCRATCH` from the HSA flat-scratch-init registers; the project does not emit that
 //! set-up yet (the simulator gives `scratch_*` the lane's private memory directly), so such
 //! gfx1030 code runs in the simulator but not as is on hardware.
+//!
+//! Code with calls on GCN 1.2 addresses its stack through the call ABI's stack pointer,
+//! which there is the swizzled private segment buffer itself with the wave's offset folded
+//! into its base (ACO before GFX9): `buffer_*` with that resource, `soffset` 0, and the
+//! frame offset as the immediate (a uniform dynamic offset goes through a VGPR, since
+//! `soffset` is added after the swizzle).
 
 use gpuabi_amdgpu::{MemMods, Opcode, Operand, Target};
 
@@ -45,8 +51,33 @@ pub enum Base {
 pub struct BufferRegs {
     /// The private segment buffer descriptor (4 SGPRs).
     pub rsrc: Slice,
-    /// The wave's byte offset in it.
-    pub wave_offset: Slice,
+    /// The wave's byte offset in it; `None` when the descriptor's base already holds it
+    /// (a call ABI's stack pointer), and `soffset` is the constant 0.
+    pub wave_offset: Option<Slice>,
+}
+
+impl BufferRegs {
+    /// A call ABI's stack pointer used as the scratch resource.
+    pub fn stack_pointer(sp: Slice) -> BufferRegs {
+        BufferRegs {
+            rsrc: sp,
+            wave_offset: None,
+        }
+    }
+
+    /// The `soffset` operand.
+    pub fn soffset(&self) -> Opnd {
+        match self.wave_offset {
+            Some(w) => Opnd::Temp(w),
+            None => Opnd::Fixed(Operand::Imm(gpuabi_amdgpu::Imm::Int(0))),
+        }
+    }
+}
+
+/// Whether a stack pointer of `dwords` SGPRs is a scratch buffer resource (GCN 1.2)
+/// rather than a byte offset.
+pub fn is_resource(dwords: u8) -> bool {
+    dwords == 4
 }
 
 fn opcode(by_buffer: bool, store: bool, dwords: u8) -> Opcode {
@@ -108,7 +139,7 @@ pub fn access(
             }
             _ => off(),
         };
-        let rest = [v, Opnd::Temp(regs.rsrc), Opnd::Temp(regs.wave_offset)];
+        let rest = [v, Opnd::Temp(regs.rsrc), regs.soffset()];
         let mut o = vec![Opnd::Temp(data)];
         o.extend(rest);
         o
@@ -123,27 +154,39 @@ pub fn access(
     }
 }
 
-/// A scratch access of physical registers (`scratch_*`, RDNA): `data` (1 dword) at
-/// `saddr + offset`, or at `offset` alone. Used by the code that saves and restores
+/// A scratch access of physical registers: `data` (1 dword) at `offset` from the stack
+/// pointer `sp` (or at `offset` alone): `scratch_*` with `sp` as SADDR on RDNA, `buffer_*`
+/// through `sp` as the resource on GCN 1.2. Used by the code that saves and restores
 /// registers around calls and at a function's entry and return, which runs after register
 /// allocation.
 pub fn access_regs(
     target: Target,
     store: bool,
     data: gpuabi_layout::reg::RegRange,
-    saddr: Option<gpuabi_layout::reg::RegRange>,
+    sp: Option<gpuabi_layout::reg::RegRange>,
     offset: i32,
     origin: Origin,
 ) -> MInst {
-    let op = opcode(false, store, 1);
     let _ = target;
     let off = Opnd::Fixed(Operand::Off);
-    let s = saddr.map_or(off.clone(), |r| Opnd::Fixed(Operand::Reg(r)));
     let d = Opnd::Fixed(Operand::Reg(data));
-    let opnds = if store {
-        vec![off, d, s]
-    } else {
-        vec![d, off, s]
+    let by_buffer = sp.is_some_and(|r| is_resource(r.count as u8));
+    let op = opcode(by_buffer, store, 1);
+    let opnds = match sp {
+        Some(r) if by_buffer => vec![
+            d,
+            off,
+            Opnd::Fixed(Operand::Reg(r)),
+            Opnd::Fixed(Operand::Imm(gpuabi_amdgpu::Imm::Int(0))),
+        ],
+        _ => {
+            let s = sp.map_or(off.clone(), |r| Opnd::Fixed(Operand::Reg(r)));
+            if store {
+                vec![off, d, s]
+            } else {
+                vec![d, off, s]
+            }
+        }
     };
     MInst {
         op: MOp::Hw(op),

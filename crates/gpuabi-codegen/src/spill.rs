@@ -101,7 +101,7 @@ pub fn spill(
             // stores after it read the stack pointer there, before its own spill.
             let sp_defined = (is_copy && matches!(sp, StackPointer::Slot(_)))
                 .then(|| {
-                    let own = f.callee.as_ref()?.conv.reg("stack_pointer");
+                    let own = f.stack_pointer_reg?;
                     inst.opnds.chunks(2).find_map(|p| match (&p[0], p.get(1)) {
                         (Opnd::Temp(d), Some(Opnd::Fixed(Operand::Reg(r)))) if *r == own => {
                             Some(*d)
@@ -144,7 +144,7 @@ pub fn spill(
                 let mut opnds: SmallVec<[Opnd; 4]> = smallvec![data, slot_opnd];
                 if let (RegFile::Vgpr, Some(b)) = (info.file, buffer) {
                     opnds.push(Opnd::Temp(b.rsrc));
-                    opnds.push(Opnd::Temp(b.wave_offset));
+                    opnds.extend(b.wave_offset.map(Opnd::Temp));
                 }
                 let mut sp_reload = None;
                 if info.file == RegFile::Vgpr && buffer.is_none() {
@@ -157,15 +157,16 @@ pub fn spill(
                             }
                         }
                         StackPointer::Slot(lane) => {
+                            let dwords = f.stack_pointer.map_or(1, |t| f.info(t).dwords);
                             let r = new_temp(
                                 f,
                                 TempInfo {
                                     file: RegFile::Sgpr,
-                                    dwords: 1,
-                                    align: 1,
+                                    dwords,
+                                    align: dwords,
                                     no_spill: true,
                                 },
-                                1,
+                                dwords,
                             );
                             let r = f.whole(r);
                             sp_reload = Some(MInst::pseudo(
@@ -289,16 +290,21 @@ pub fn lower(f: &mut Function, target: Target, wave: WaveSize) {
             else {
                 unreachable!("spill code names its data and slot")
             };
-            let buffer = match (inst.opnds.get(2), inst.opnds.get(3)) {
-                (Some(Opnd::Temp(rsrc)), Some(Opnd::Temp(wave_offset))) => Some(BufferRegs {
-                    rsrc: *rsrc,
-                    wave_offset: *wave_offset,
-                }),
-                _ => None,
-            };
-            let base = match (inst.opnds.get(2), inst.opnds.get(3)) {
-                (Some(Opnd::Temp(sp)), None) => Base::Sgpr(*sp),
-                _ => Base::None,
+            // After the slot: the kernel's private segment buffer and wave offset, or the
+            // stack pointer (a byte offset, or on GCN 1.2 the scratch resource itself).
+            let (buffer, base) = match (inst.opnds.get(2), inst.opnds.get(3)) {
+                (Some(Opnd::Temp(rsrc)), Some(Opnd::Temp(wave_offset))) => (
+                    Some(BufferRegs {
+                        rsrc: *rsrc,
+                        wave_offset: Some(*wave_offset),
+                    }),
+                    Base::None,
+                ),
+                (Some(Opnd::Temp(sp)), None) if scratch::is_resource(sp.dwords) => {
+                    (Some(BufferRegs::stack_pointer(*sp)), Base::None)
+                }
+                (Some(Opnd::Temp(sp)), None) => (None, Base::Sgpr(*sp)),
+                _ => (None, Base::None),
             };
             let file = f.info(data.temp).file;
             let cost = inst.cost;

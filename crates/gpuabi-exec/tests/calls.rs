@@ -86,6 +86,7 @@ fn ray_tracer_compiled_equals_interpreter_without_violations() {
         (Target::Gfx1100, WaveSize::W64),
         (Target::Gfx1030, WaveSize::W32),
         (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx8, WaveSize::W64),
     ] {
         let (module, c) = compile(target, wave);
         let out = run(&c);

@@ -86,9 +86,9 @@ fn targets(config: &GenConfig) -> Vec<(Target, WaveSize, Entry)> {
         (Target::Gfx8, WaveSize::W64, Entry::Hsa),
         (Target::Gfx8, WaveSize::W64, Entry::Catalyst),
     ];
-    // Calls are compiled for the RDNA targets under the `hsa` entry.
+    // Calls are compiled under the `hsa` entry.
     all.into_iter()
-        .filter(|(t, _, e)| !config.calls || (t.is_rdna() && *e == Entry::Hsa))
+        .filter(|(_, _, e)| !config.calls || *e == Entry::Hsa)
         .collect()
 }
 
@@ -105,7 +105,8 @@ fn run_all(tight: bool, config: &GenConfig) {
             opts.max_sgprs = 32;
             if config.calls {
                 opts.max_vgprs = 64;
-                opts.max_sgprs = 48;
+                // GCN 1.2's stack pointer is a 4-SGPR resource where RDNA's is one SGPR.
+                opts.max_sgprs = if target.is_rdna() { 48 } else { 52 };
             }
         }
         let mut agreed = 0u64;
@@ -180,8 +181,9 @@ fn compiled_equals_interpreter_with_tight_register_limits() {
 }
 
 /// The same oracle on programs with calls (direct, indirect through per-lane pointers,
-/// recursive, wide signatures with scratch parameters, every ACO ABI), on every RDNA
-/// target and wave size, normally and under tight register limits (64 VGPRs and 48 SGPRs:
+/// recursive, wide signatures with scratch parameters, every ACO ABI), on every target
+/// and wave size, normally and under tight register limits (64 VGPRs and 48 SGPRs, 52 on
+/// GCN 1.2 whose stack pointer takes three SGPRs more:
 /// below the ABIs' 48-register parameter demand plus what callers keep across calls, so
 /// calls spill, but above the 24/32 of the programs without calls, under which a wide
 /// signature's parameters alone exceed the file).

@@ -347,7 +347,7 @@ pub(crate) fn enter_catalyst(
             s.f.temps[w.index()].no_spill = true;
             Some(BufferRegs {
                 rsrc: s.whole(rsrc),
-                wave_offset: s.whole(w),
+                wave_offset: Some(s.whole(w)),
             })
         }
         _ => {

@@ -29,8 +29,11 @@ use crate::mir::{AbiCost, MInst, Opnd, Pseudo, Temp};
 
 /// Scratch-parameter areas of `p_store_arg`/`p_load_arg`.
 pub(crate) const AREA_OUTGOING: u32 = 0;
-/// This function's own incoming parameter area.
+/// This function's own incoming parameter area, from the stack pointer (which is past it).
 pub(crate) const AREA_INCOMING: u32 = 1;
+/// This function's own incoming parameter area, from a base at its start (GCN 1.2, whose
+/// buffer offsets cannot be negative).
+pub(crate) const AREA_PARAMS: u32 = 2;
 
 /// What a called function keeps of its entry for its exit.
 #[derive(Debug, Clone)]
@@ -87,15 +90,63 @@ impl Isel<'_> {
     }
 
     fn scratch_arg(&mut self, p: Pseudo, data: Temp, offset: u32, area: u32) {
-        let mut opnds = vec![Opnd::Temp(self.whole(data)), imm(offset), imm(area)];
-        if let Some(sp) = self.f.stack_pointer {
-            opnds.push(Opnd::Temp(self.whole(sp)));
+        let mut area = area;
+        let mut base = self.f.stack_pointer.map(|sp| self.whole(sp));
+        if let (Some(sp), AREA_INCOMING) = (base, area) {
+            if crate::scratch::is_resource(sp.dwords) {
+                base = Some(self.params_base(sp));
+                area = AREA_PARAMS;
+            }
         }
+        let mut opnds = vec![Opnd::Temp(self.whole(data)), imm(offset), imm(area)];
+        opnds.extend(base.map(Opnd::Temp));
         let origin = self.origin;
         self.push(MInst::pseudo(p, opnds, origin)).cost = AbiCost::Copy;
         if p == Pseudo::LoadArg {
             self.wait_vm();
         }
+    }
+
+    /// The start of this function's incoming scratch parameters when its stack pointer is
+    /// a scratch resource: the resource with its base moved back by the parameter bytes
+    /// of every lane (the wave's lanes are interleaved in it).
+    fn params_base(&mut self, sp: crate::mir::Slice) -> crate::mir::Slice {
+        let bytes = self
+            .f
+            .callee
+            .as_ref()
+            .map_or(0, |c| c.conv.assignment.scratch_param_size);
+        let lanes = self.wave().lanes();
+        let b = self.stemp(4);
+        let part = |t: Temp, k: u8| crate::mir::Slice {
+            temp: t,
+            offset: k,
+            dwords: 1,
+        };
+        let of_sp = |k: u8| crate::mir::Slice {
+            offset: sp.offset + k,
+            dwords: 1,
+            ..sp
+        };
+        self.emit(
+            Opcode::SSubU32,
+            [
+                Opnd::Temp(part(b, 0)),
+                Opnd::Temp(of_sp(0)),
+                imm(bytes * lanes),
+            ],
+        );
+        self.emit(
+            Opcode::SSubbU32,
+            [Opnd::Temp(part(b, 1)), Opnd::Temp(of_sp(1)), imm(0)],
+        );
+        for k in 2..4 {
+            self.emit(
+                Opcode::SMovB32,
+                [Opnd::Temp(part(b, k)), Opnd::Temp(of_sp(k))],
+            );
+        }
+        self.whole(b)
     }
 
     /// `func_addr @f`: `s_getpc_b64` and the distance to `f`'s label (a label right after
@@ -262,9 +313,10 @@ impl Isel<'_> {
     /// The entry of a called function: its parameters out of their registers (and
     /// scratch) into temps.
     pub(crate) fn enter_callee(&mut self, conv: &Convention, added: AddedParams) -> Launch {
-        let sp = self.stemp(1);
+        let sp = self.stemp(conv.reg("stack_pointer").count as u8);
         let ra = self.stemp(2);
         self.f.stack_pointer = Some(sp);
+        self.f.stack_pointer_reg = Some(conv.reg("stack_pointer"));
         let mut copies = vec![
             Opnd::Temp(self.whole(sp)),
             fixed(conv.reg("stack_pointer")),

@@ -11,7 +11,7 @@ use gpuabi_ir::ir::{Opcode as Op, Type};
 use super::{dword, dwords_of, imm, Isel, Val};
 use crate::error::CodegenError;
 use crate::mir::{Opnd, Slice};
-use crate::scratch::{self, Base};
+use crate::scratch::{self, Base, BufferRegs};
 
 impl Isel<'_> {
     pub(crate) fn wait_vm(&mut self) {
@@ -110,18 +110,24 @@ pub(crate) fn alloca(s: &mut Isel<'_>, size: u32) -> Val {
 
 /// The address of a stack access: base register and immediate offset. A called
 /// function's frame starts at its stack pointer.
-fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
+fn stack_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32, Option<BufferRegs>) {
     let a = frame_address(s, base, off);
     rebase(s, a)
 }
 
-/// A frame address made relative to the stack pointer, in a function that has one.
-pub(crate) fn rebase(s: &mut Isel<'_>, (b, o): (Base, i32)) -> (Base, i32) {
+/// A frame address made relative to the stack pointer, in a function that has one, and
+/// the buffer registers the access goes through (GCN 1.2).
+pub(crate) fn rebase(s: &mut Isel<'_>, (b, o): (Base, i32)) -> (Base, i32, Option<BufferRegs>) {
     let Some(sp) = s.f.stack_pointer else {
-        return (b, o);
+        return (b, o, s.launch.scratch);
     };
     let sp = s.whole(sp);
-    match b {
+    if scratch::is_resource(sp.dwords) {
+        // The frame's base is in the resource; on GCN 1.2 frame addresses never have a
+        // uniform SGPR part (see `frame_address`).
+        return (b, o, Some(BufferRegs::stack_pointer(sp)));
+    }
+    let (b, o) = match b {
         Base::None => (Base::Sgpr(sp), o),
         Base::Sgpr(a) => {
             let t = s.stemp(1);
@@ -139,7 +145,8 @@ pub(crate) fn rebase(s: &mut Isel<'_>, (b, o): (Base, i32)) -> (Base, i32) {
             );
             (Base::Vgpr(dword(t, 0)), o)
         }
-    }
+    };
+    (b, o, None)
 }
 
 fn frame_address(s: &mut Isel<'_>, base: u32, off: Val) -> (Base, i32) {
@@ -186,9 +193,8 @@ pub(crate) fn sload(
     handle: Val,
     off: Val,
 ) -> Result<Val, CodegenError> {
-    let (b, imm_off) = stack_address(s, stack_base(handle), off);
+    let (b, imm_off, buffer) = stack_address(s, stack_base(handle), off);
     let r = s.vtemp(dwords_of(ty));
-    let buffer = s.launch.scratch;
     let inst = scratch::access(s.target(), false, s.whole(r), b, imm_off, buffer, s.origin);
     s.push(inst);
     s.wait_vm();
@@ -204,8 +210,7 @@ pub(crate) fn sstore(
     off: Val,
 ) -> Result<(), CodegenError> {
     let v = s.vgpr_of(value, dwords_of(ty));
-    let (b, imm_off) = stack_address(s, stack_base(handle), off);
-    let buffer = s.launch.scratch;
+    let (b, imm_off, buffer) = stack_address(s, stack_base(handle), off);
     let inst = scratch::access(s.target(), true, s.whole(v), b, imm_off, buffer, s.origin);
     s.push(inst);
     Ok(())
@@ -227,9 +232,8 @@ pub(crate) fn zero_frame(s: &mut Isel<'_>, bytes: u32) {
             s.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, 0)), imm(at)]);
             (Base::Vgpr(dword(t, 0)), 0)
         };
-        let (b, o) = rebase(s, (b, o));
+        let (b, o, buffer) = rebase(s, (b, o));
         let data: Slice = dword(zero, 0);
-        let buffer = s.launch.scratch;
         let inst = scratch::access(s.target(), true, data, b, o, buffer, s.origin);
         s.push(inst);
     }

@@ -450,6 +450,8 @@ pub struct Function {
     pub stack_pointer: Option<Temp>,
     /// The SGPR spill slot of the stack pointer once it has been spilled.
     pub stack_pointer_slot: Option<u32>,
+    /// The register the entry copy takes the stack pointer from.
+    pub stack_pointer_reg: Option<gpuabi_layout::reg::RegRange>,
     /// The calls the function makes, indexed by their `p_call`.
     pub calls: Vec<crate::call_abi::CallSite>,
     /// How the function is entered and left when it is called under a call ABI (`None`:
@@ -470,6 +472,7 @@ impl Function {
             stack_bytes: 0,
             stack_pointer: None,
             stack_pointer_slot: None,
+            stack_pointer_reg: None,
             calls: Vec::new(),
             callee: None,
         }
