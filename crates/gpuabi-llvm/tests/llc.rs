@@ -1,0 +1,171 @@
+//! The emitted LLVM IR against LLVM 19's tools: `llvm-as-19` must accept it and
+//! `llc-19 -O2` must compile it for tonga (GCN 1.2), gfx1030 and gfx1100, for every example
+//! and a sample of random programs with and without calls; the kernels' argument metadata
+//! written by llc must carry the `.gsir` parameter names.
+//!
+//! Skipped with a message when the tools are missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
+//! `GPUABI_LLVM_PROGRAMS=N` sets the number of random programs per kind (default 6).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gpuabi_fuzz::program::{generate, GenConfig};
+use gpuabi_llvm::{emit, EmitOptions};
+
+const CPUS: [&str; 3] = ["tonga", "gfx1030", "gfx1100"];
+
+fn tools_present() -> bool {
+    let ok = ["llvm-as-19", "llc-19"].iter().all(|t| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("llvm-as-19 or llc-19 is missing and GPUABI_REQUIRE_LLVM_MC=1");
+        }
+        eprintln!("skipped: llvm-as-19 or llc-19 is not installed");
+    }
+    ok
+}
+
+fn scratch_dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuabi-llvm-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temporary directory");
+    d
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().expect("tool runs");
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Emits `source`, checks it with llvm-as and llc for every CPU; returns the gfx1100
+/// assembly.
+fn compile(name: &str, source: &str, dir: &Path) -> String {
+    let module = gpuabi_ir::parse(source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let ll = emit(&module, &EmitOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let file = dir.join(format!("{name}.ll"));
+    std::fs::write(&file, &ll).expect("write .ll");
+    run(
+        Command::new("llvm-as-19")
+            .arg(&file)
+            .arg("-o")
+            .arg("/dev/null"),
+        &format!("llvm-as-19 {}", file.display()),
+    );
+    let mut asm = String::new();
+    for cpu in CPUS {
+        asm = run(
+            Command::new("llc-19")
+                .args(["-O2", "-mtriple=amdgcn-amd-amdhsa"])
+                .arg(format!("-mcpu={cpu}"))
+                .arg(&file)
+                .arg("-o")
+                .arg("-"),
+            &format!("llc-19 -mcpu={cpu} {}", file.display()),
+        );
+    }
+    asm
+}
+
+/// The explicit argument names of each kernel in llc's code-object metadata, read from the
+/// `amdhsa.kernels` YAML of the assembly (hidden arguments have no `.name`).
+fn metadata_arg_names(asm: &str) -> Vec<(String, Vec<String>)> {
+    let Some(start) = asm.find("amdhsa.kernels:") else {
+        return Vec::new();
+    };
+    let mut kernels = Vec::new();
+    let mut args = Vec::new();
+    for line in asm[start..].lines() {
+        let t = line.trim_start_matches([' ', '-']).trim();
+        if t == ".args:" {
+            args = Vec::new();
+        } else if let Some(n) = t.strip_prefix(".name:") {
+            let n = n.trim().trim_start_matches("!str ").trim().to_string();
+            // `.name` at the kernel's own indentation names the kernel; deeper, an argument.
+            if line.starts_with("    .name:") {
+                kernels.push((n, std::mem::take(&mut args)));
+            } else {
+                args.push(n);
+            }
+        }
+    }
+    kernels
+}
+
+#[test]
+fn examples_compile_with_llc() {
+    if !tools_present() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let dir = scratch_dir("examples");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("examples directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "gsir"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 4, "examples found: {names:?}");
+    for path in names {
+        let source = std::fs::read_to_string(&path).expect("read example");
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x");
+        let asm = compile(stem, &source, &dir);
+        let module = gpuabi_ir::parse(&source).expect("parsed above");
+        let mut want: Vec<(String, Vec<String>)> = module
+            .functions
+            .iter()
+            .filter(|f| f.attrs.kernel)
+            .map(|f| {
+                let params = f
+                    .params
+                    .iter()
+                    .map(|p| f.value_name(p.value).to_string())
+                    .collect();
+                (f.name.clone(), params)
+            })
+            .collect();
+        let mut got = metadata_arg_names(&asm);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{stem}: kernel argument names in llc's metadata");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn random(calls: bool) {
+    if !tools_present() {
+        return;
+    }
+    let n: u64 = std::env::var("GPUABI_LLVM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let config = GenConfig {
+        calls,
+        ..GenConfig::default()
+    };
+    let dir = scratch_dir(if calls { "calls" } else { "plain" });
+    for seed in 0..n {
+        let p = generate(seed, &config);
+        compile(&format!("seed{seed}"), &p.source, &dir);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn random_programs_compile_with_llc() {
+    random(false);
+}
+
+#[test]
+fn random_programs_with_calls_compile_with_llc() {
+    random(true);
+}
