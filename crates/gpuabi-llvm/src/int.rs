@@ -1,6 +1,6 @@
 //! Integer, comparison, selection and conversion operations.
 
-use gpuabi_ir::ir::{Extra, OpInstr, Opcode, Type};
+use gpuabi_ir::ir::{Extra, OpInstr, Opcode, Operand, Type};
 
 use crate::function::FnBuilder;
 use crate::names;
@@ -72,7 +72,10 @@ impl FnBuilder<'_> {
         }
         if let Some(i) = find(SHIFTS, op.opcode) {
             let bits = ty.bits() - 1;
-            let amount = self.def(&format!("and {t} {}, {bits}", b()));
+            let amount = match op.args[1] {
+                Operand::Imm { bits: n, .. } => (n & u64::from(bits)).to_string(),
+                Operand::Value(_) => self.def(&format!("and {t} {}, {bits}", b())),
+            };
             return Some(self.def(&format!("{i} {t} {}, {amount}", a())));
         }
         if let Some(name) = find(INTRINSICS, op.opcode) {
