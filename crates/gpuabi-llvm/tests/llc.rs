@@ -46,9 +46,9 @@ fn run(cmd: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Emits `source`, checks it with llvm-as and llc for every CPU; returns the gfx1100
-/// assembly.
-fn compile(name: &str, source: &str, dir: &Path) -> String {
+/// Emits `source`, checks it with llvm-as and llc for every CPU (tolerating
+/// [`known_llc_limitation`] when `allow_known`); returns the gfx1100 assembly.
+fn compile(name: &str, source: &str, dir: &Path, allow_known: bool) -> String {
     let module = gpuabi_ir::parse(source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let ll = emit(&module, &EmitOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
     let file = dir.join(format!("{name}.ll"));
@@ -62,17 +62,39 @@ fn compile(name: &str, source: &str, dir: &Path) -> String {
     );
     let mut asm = String::new();
     for cpu in CPUS {
-        asm = run(
-            Command::new("llc-19")
-                .args(["-O2", "-mtriple=amdgcn-amd-amdhsa"])
-                .arg(format!("-mcpu={cpu}"))
-                .arg(&file)
-                .arg("-o")
-                .arg("-"),
-            &format!("llc-19 -mcpu={cpu} {}", file.display()),
+        let out = Command::new("llc-19")
+            .args(["-O2", "-mtriple=amdgcn-amd-amdhsa"])
+            .arg(format!("-mcpu={cpu}"))
+            .arg(&file)
+            .arg("-o")
+            .arg("-")
+            .output()
+            .expect("llc-19 runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() && allow_known && known_llc_limitation(cpu, source, &stderr) {
+            eprintln!("{name}: llc-19 -mcpu={cpu}: known LLVM 19 limitation: {stderr}");
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "llc-19 -mcpu={cpu} {} failed:\n{stderr}",
+            file.display()
         );
+        asm = String::from_utf8_lossy(&out.stdout).into_owned();
     }
     asm
+}
+
+/// LLVM 19 assumes that an indirect call's unknown callee uses every SGPR a GFX8 function
+/// may use (96 on tonga, `AMDGPUResourceUsageAnalysis`), so a GFX8 kernel that makes
+/// indirect calls and itself needs a few SGPRs more than that is refused with "scalar
+/// registers (N) exceeds limit (96)" (see llvm/llvm-project pull request 199765 on the
+/// over-estimate for indirect calls). Only random programs may hit it; the examples may not.
+fn known_llc_limitation(cpu: &str, source: &str, stderr: &str) -> bool {
+    cpu == "tonga"
+        && source.contains("call_indirect")
+        && stderr.contains("scalar registers (")
+        && stderr.contains("exceeds limit (96)")
 }
 
 /// The explicit argument names of each kernel in llc's code-object metadata, read from the
@@ -100,6 +122,46 @@ fn metadata_arg_names(asm: &str) -> Vec<(String, Vec<String>)> {
     kernels
 }
 
+/// `(value_kind, offset)` of each hidden argument in llc's metadata, in order.
+fn hidden_args(asm: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    let mut offset = None;
+    for line in asm.lines() {
+        let t = line.trim_start_matches([' ', '-']).trim();
+        if let Some(o) = t.strip_prefix(".offset:") {
+            offset = o.trim().parse().ok();
+        } else if let Some(k) = t.strip_prefix(".value_kind:") {
+            let k = k.trim();
+            if let (Some(o), true) = (offset, k.starts_with("hidden_")) {
+                out.push((k.to_string(), o));
+            }
+        }
+    }
+    out
+}
+
+/// The emitter reads `global_offset d` 40 + 8d bytes after the start of the hidden
+/// arguments (code object v5); llc's metadata must put `hidden_global_offset_*` there.
+#[test]
+fn global_offset_is_where_llc_puts_it() {
+    if !tools_present() {
+        return;
+    }
+    let source = "fn @k(%out: ptr, %v: i32) kernel {\n  %o = global_offset 2\n  %p = global_offset 1\n  %q = global_offset 0\n  %s = add i32 %o, %p\n  %t = add i32 %s, %q\n  store i32 %t, %out\n}\n";
+    let asm = compile("offsets", source, &scratch_dir("offsets"), false);
+    let hidden = hidden_args(&asm);
+    let start = hidden
+        .iter()
+        .find(|(k, _)| k == "hidden_block_count_x")
+        .map(|(_, o)| *o)
+        .expect("hidden arguments start with hidden_block_count_x");
+    for (d, xyz) in ["x", "y", "z"].iter().enumerate() {
+        let kind = format!("hidden_global_offset_{xyz}");
+        let at = hidden.iter().find(|(k, _)| *k == kind).map(|(_, o)| *o);
+        assert_eq!(at, Some(start + 40 + 8 * d as u32), "{kind} in {hidden:?}");
+    }
+}
+
 #[test]
 fn examples_compile_with_llc() {
     if !tools_present() {
@@ -117,7 +179,7 @@ fn examples_compile_with_llc() {
     for path in names {
         let source = std::fs::read_to_string(&path).expect("read example");
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x");
-        let asm = compile(stem, &source, &dir);
+        let asm = compile(stem, &source, &dir, false);
         let module = gpuabi_ir::parse(&source).expect("parsed above");
         let mut want: Vec<(String, Vec<String>)> = module
             .functions
@@ -155,7 +217,7 @@ fn random(calls: bool) {
     let dir = scratch_dir(if calls { "calls" } else { "plain" });
     for seed in 0..n {
         let p = generate(seed, &config);
-        compile(&format!("seed{seed}"), &p.source, &dir);
+        compile(&format!("seed{seed}"), &p.source, &dir, true);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

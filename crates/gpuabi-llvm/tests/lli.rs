@@ -15,6 +15,12 @@
 //! (AMDGPU intrinsics that model `v_sin_f32` and friends) have no host equivalent and are
 //! not used here; the `llc-19` test covers that they compile.
 //!
+//! Random programs of `gpuabi-fuzz` (without transcendentals) also run whole dispatches on
+//! the host: the AMDGPU dispatch intrinsics are replaced by host functions that read the ids
+//! a driver sets per invocation and a dispatch packet and implicit arguments laid out as the
+//! emitter documents; buffers are mapped at the interpreter's addresses, so pointer values
+//! agree too. `GPUABI_LLVM_PROGRAMS=N` sets the number per kind (default 12).
+//!
 //! Skipped with a message when `lli-19` is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
 use std::fmt::Write as _;
@@ -304,4 +310,275 @@ define i32 @main() {{
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The host stand-ins of the AMDGPU intrinsics the emitter uses for dispatch values: ids
+/// read from `@ids` (local x, y, z, group x, y, z), which the driver sets before each
+/// invocation, and the dispatch packet and implicit arguments as globals laid out as the
+/// emitter reads them.
+const HOST_INTRINSICS: &str = "
+@ids = global [6 x i32] zeroinitializer
+define i32 @host.amdgcn.workitem.id.x() { %p = getelementptr i32, ptr @ids, i32 0
+  %v = load i32, ptr %p
+  ret i32 %v }
+define i32 @host.amdgcn.workitem.id.y() { %p = getelementptr i32, ptr @ids, i32 1
+  %v = load i32, ptr %p
+  ret i32 %v }
+define i32 @host.amdgcn.workitem.id.z() { %p = getelementptr i32, ptr @ids, i32 2
+  %v = load i32, ptr %p
+  ret i32 %v }
+define i32 @host.amdgcn.workgroup.id.x() { %p = getelementptr i32, ptr @ids, i32 3
+  %v = load i32, ptr %p
+  ret i32 %v }
+define i32 @host.amdgcn.workgroup.id.y() { %p = getelementptr i32, ptr @ids, i32 4
+  %v = load i32, ptr %p
+  ret i32 %v }
+define i32 @host.amdgcn.workgroup.id.z() { %p = getelementptr i32, ptr @ids, i32 5
+  %v = load i32, ptr %p
+  ret i32 %v }
+define ptr addrspace(4) @host.amdgcn.dispatch.ptr() {
+  %p = addrspacecast ptr @packet to ptr addrspace(4)
+  ret ptr addrspace(4) %p }
+define ptr addrspace(4) @host.amdgcn.implicitarg.ptr() {
+  %p = addrspacecast ptr @implicit to ptr addrspace(4)
+  ret ptr addrspace(4) %p }
+declare ptr @mmap(ptr, i64, i32, i32, i32, i64)
+declare ptr @memcpy(ptr, ptr, i64)
+declare i64 @write(i32, ptr, i64)
+declare void @exit(i32)
+";
+
+/// An LLVM `c"..."` string of bytes.
+fn bytes_literal(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("\\{b:02X}")).collect()
+}
+
+/// The emitted module rewritten for the host, with a driver `main` that maps every buffer
+/// at the address the interpreter gives it (`(i + 1) << 32`, so pointer values agree
+/// bit for bit), runs every invocation in the interpreter's order and writes the buffers
+/// to standard output.
+fn host_program(
+    ll: &str,
+    p: &gpuabi_fuzz::program::GeneratedProgram,
+    kernel_params: &[gpuabi_ir::ir::Type],
+) -> String {
+    use gpuabi_ir::ir::Type;
+    let mut host: String = ll
+        .lines()
+        .filter(|l| !(l.starts_with("declare") && l.contains("@llvm.amdgcn.")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    host = host
+        .replace("target triple = \"amdgcn-amd-amdhsa\"\n", "")
+        .replace("amdgpu_kernel ", "")
+        .replace(", addrspace(5)", "")
+        .replace("ptr addrspace(5)", "ptr")
+        .replace("llvm.memset.p5.i32", "llvm.memset.p0.i32")
+        .replace("@llvm.amdgcn.", "@host.amdgcn.");
+    host.push_str(HOST_INTRINSICS);
+    let mut packet = vec![0u8; 64];
+    packet[2..4].copy_from_slice(&(p.work_dim as u16).to_le_bytes());
+    let mut implicit = vec![0u8; 256];
+    let mut groups = [0u32; 3];
+    for d in 0..3 {
+        packet[4 + 2 * d..6 + 2 * d].copy_from_slice(&(p.group[d] as u16).to_le_bytes());
+        packet[12 + 4 * d..16 + 4 * d].copy_from_slice(&p.grid[d].to_le_bytes());
+        implicit[40 + 8 * d..48 + 8 * d].copy_from_slice(&u64::from(p.offset[d]).to_le_bytes());
+        groups[d] = p.grid[d] / p.group[d];
+    }
+    let _ = writeln!(
+        host,
+        "@packet = global [64 x i8] c\"{}\", align 8",
+        bytes_literal(&packet)
+    );
+    let _ = writeln!(
+        host,
+        "@implicit = global [256 x i8] c\"{}\", align 8",
+        bytes_literal(&implicit)
+    );
+    for (i, (_, data)) in p.buffers.iter().enumerate() {
+        let _ = writeln!(
+            host,
+            "@init{i} = constant [{} x i8] c\"{}\"",
+            data.len(),
+            bytes_literal(data)
+        );
+    }
+    host.push_str("define i32 @main() {\nentry:\n");
+    for (i, (_, data)) in p.buffers.iter().enumerate() {
+        let addr = ((i as u64) + 1) << 32;
+        let len = (data.len() as u64).div_ceil(4096).max(1) * 4096;
+        // PROT_READ | PROT_WRITE; MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE.
+        let _ = write!(
+            host,
+            "  %m{i} = call ptr @mmap(ptr inttoptr (i64 {addr} to ptr), i64 {len}, i32 3, i32 1048610, i32 -1, i64 0)
+  %mi{i} = ptrtoint ptr %m{i} to i64
+  %bad{i} = icmp ne i64 %mi{i}, {addr}
+  br i1 %bad{i}, label %fail, label %ok{i}
+ok{i}:
+  call ptr @memcpy(ptr %m{i}, ptr @init{i}, i64 {})
+",
+            data.len()
+        );
+    }
+    let total: u64 = p.grid.iter().map(|&g| u64::from(g)).product();
+    let address = |name: &str| {
+        let i = p
+            .buffers
+            .iter()
+            .position(|(n, _)| n == name)
+            .expect("named buffer");
+        ((i as u64) + 1) << 32
+    };
+    let mut args = Vec::new();
+    for (k, (bits, ty)) in p.arg_bits(address).iter().zip(kernel_params).enumerate() {
+        let v = match ty {
+            Type::I1 => (if bits & 1 != 0 { "true" } else { "false" }).to_string(),
+            Type::I32 => (*bits as u32 as i32).to_string(),
+            Type::I64 => (*bits as i64).to_string(),
+            Type::F32 => {
+                let _ = writeln!(
+                    host,
+                    "  %arg{k} = bitcast i32 {} to float",
+                    *bits as u32 as i32
+                );
+                format!("%arg{k}")
+            }
+            _ => {
+                let _ = writeln!(
+                    host,
+                    "  %arg{k} = inttoptr i64 {} to ptr addrspace(1)",
+                    *bits as i64
+                );
+                format!("%arg{k}")
+            }
+        };
+        let t = match ty {
+            Type::I1 => "i1",
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+            Type::F32 => "float",
+            _ => "ptr addrspace(1)",
+        };
+        args.push(format!("{t} {v}"));
+    }
+    // One loop over the invocations; the ids are digits of the index with local x fastest,
+    // then local y, z, group x, y, z, as the interpreter orders them.
+    let radices = [
+        p.group[0], p.group[1], p.group[2], groups[0], groups[1], groups[2],
+    ];
+    let _ = write!(
+        host,
+        "  br label %loop\nloop:\n  %inv = phi i64 [ 0, %ok{} ], [ %next, %loop ]\n",
+        p.buffers.len().saturating_sub(1)
+    );
+    let mut rest = "%inv".to_string();
+    for (k, r) in radices.iter().enumerate() {
+        let _ = write!(
+            host,
+            "  %d{k} = urem i64 {rest}, {r}\n  %q{k} = udiv i64 {rest}, {r}\n  %i{k} = trunc i64 %d{k} to i32\n  %s{k} = getelementptr i32, ptr @ids, i32 {k}\n  store i32 %i{k}, ptr %s{k}\n"
+        );
+        rest = format!("%q{k}");
+    }
+    let _ = write!(
+        host,
+        "  call void @{}({})\n  %next = add i64 %inv, 1\n  %more = icmp ult i64 %next, {total}\n  br i1 %more, label %loop, label %done\ndone:\n",
+        p.kernel,
+        args.join(", ")
+    );
+    for (i, (_, data)) in p.buffers.iter().enumerate() {
+        let _ = writeln!(
+            host,
+            "  %w{i} = call i64 @write(i32 1, ptr %m{i}, i64 {})",
+            data.len()
+        );
+    }
+    host.push_str("  ret i32 0\nfail:\n  call void @exit(i32 2)\n  unreachable\n}\n");
+    host
+}
+
+/// Random programs (the generator's, without the AMDGPU-only transcendentals) run by
+/// `lli-19` over their whole dispatch must leave exactly the interpreter's buffers: this
+/// covers control flow, calls and the dispatch values (ids, sizes, global offset) as the
+/// emitter reads them from the packet layout.
+fn random_programs_on_the_host(calls: bool) {
+    let present = Command::new("lli-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("lli-19 is missing and GPUABI_REQUIRE_LLVM_MC=1");
+        }
+        eprintln!("skipped: lli-19 is not installed");
+        return;
+    }
+    let n: u64 = std::env::var("GPUABI_LLVM_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    let config = gpuabi_fuzz::program::GenConfig {
+        calls,
+        transcendentals: false,
+        ..Default::default()
+    };
+    let dir = std::env::temp_dir().join(format!("gpuabi-llvm-lli-{}-{calls}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    for seed in 0..n {
+        let p = gpuabi_fuzz::program::generate(seed, &config);
+        let module = gpuabi_ir::parse(&p.source).expect("generated programs parse");
+        let program = Program::new(&module).expect("generated programs verify");
+        let mut mem = Memory::new(1 << 30);
+        for (name, data) in &p.buffers {
+            mem.add(name, data.clone()).expect("buffer");
+        }
+        let args = p.arg_bits(|name| mem.address(name).expect("named buffer"));
+        let d = Dispatch {
+            global_size: p.grid,
+            group_size: p.group,
+            global_offset: p.offset,
+            work_dim: p.work_dim,
+        };
+        program
+            .dispatch(&p.kernel, &args, &d, &mut mem, &Limits::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: interpreter: {e}"));
+        let expected: Vec<u8> = mem.buffers.iter().flat_map(|b| b.data.clone()).collect();
+        let kernel = module.function(&p.kernel).expect("the kernel");
+        let types: Vec<_> = kernel.params.iter().map(|q| kernel.ty(q.value)).collect();
+        let ll =
+            emit(&module, &EmitOptions::default()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let file = dir.join(format!("seed{seed}.ll"));
+        std::fs::write(&file, host_program(&ll, &p, &types)).expect("write .ll");
+        let out = Command::new("lli-19")
+            .arg(&file)
+            .output()
+            .expect("lli-19 runs");
+        assert!(
+            out.status.success(),
+            "seed {seed} ({}): lli-19 failed ({:?}):\n{}",
+            file.display(),
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if let Some(i) = (0..expected.len()).find(|&i| out.stdout.get(i) != Some(&expected[i])) {
+            panic!(
+                "seed {seed} ({}): byte {i} of the buffers: interpreter {:#04x}, lli {:?}",
+                file.display(),
+                expected[i],
+                out.stdout.get(i)
+            );
+        }
+        assert_eq!(out.stdout.len(), expected.len(), "seed {seed}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn random_programs_run_on_the_host_as_in_the_interpreter() {
+    random_programs_on_the_host(false);
+}
+
+#[test]
+fn random_programs_with_calls_run_on_the_host_as_in_the_interpreter() {
+    random_programs_on_the_host(true);
 }
