@@ -10,6 +10,16 @@ use crate::names;
 /// Incoming edges of a merge block: the predecessor's label and the values it passes.
 type Edges = Vec<(String, Vec<String>)>;
 
+/// A terminator outside the construct it belongs to (the verifier rejects such modules;
+/// this keeps [`FnBuilder`] total on any module).
+fn outside(span: Span, what: &str, construct: &str) -> EmitError {
+    EmitError::unsupported(
+        format!("`{what}` outside an `{construct}`"),
+        span,
+        &format!("`{what}` must be inside an `{construct}`"),
+    )
+}
+
 /// An `if` being written.
 pub(crate) struct IfCtx {
     end: String,
@@ -54,23 +64,21 @@ impl FnBuilder<'_> {
             InstrKind::Yield(ops) => {
                 let vals = self.operands(ops);
                 let from = self.cur_label();
-                let ctx = self.ifs.last_mut().expect("verified: yield inside an if");
+                let Some(ctx) = self.ifs.last_mut() else {
+                    return Err(outside(i.span, "yield", "if"));
+                };
                 ctx.yields.push((from, vals));
                 let end = ctx.end.clone();
                 self.terminate(&format!("br label %{end}"));
                 Ok(())
             }
-            InstrKind::Continue(ops) => {
-                self.continue_(ops);
-                Ok(())
-            }
+            InstrKind::Continue(ops) => self.continue_(ops, i.span),
             InstrKind::Break(ops) => {
                 let vals = self.operands(ops);
                 let from = self.cur_label();
-                let ctx = self
-                    .loops
-                    .last_mut()
-                    .expect("verified: break inside a loop");
+                let Some(ctx) = self.loops.last_mut() else {
+                    return Err(outside(i.span, "break", "loop"));
+                };
                 ctx.breaks.push((from, vals));
                 let exit = ctx.exit.clone();
                 self.terminate(&format!("br label %{exit}"));
@@ -212,7 +220,7 @@ impl FnBuilder<'_> {
         self.region(body)?;
         if self.cur.is_some() {
             // A body without loop variables may run off its end: an empty `continue`.
-            self.continue_(&[]);
+            self.continue_(&[], Span::default())?;
         }
         let ctx = self.loops.pop().expect("pushed above");
         let mut phis = String::new();
@@ -237,16 +245,16 @@ impl FnBuilder<'_> {
         Ok(())
     }
 
-    fn continue_(&mut self, ops: &[Operand]) {
+    fn continue_(&mut self, ops: &[Operand], span: Span) -> Result<(), EmitError> {
         let vals = self.operands(ops);
         let from = self.cur_label();
-        let ctx = self
-            .loops
-            .last_mut()
-            .expect("verified: continue inside a loop");
+        let Some(ctx) = self.loops.last_mut() else {
+            return Err(outside(span, "continue", "loop"));
+        };
         ctx.continues.push((from, vals));
         let header = ctx.header.clone();
         self.terminate(&format!("br label %{header}"));
+        Ok(())
     }
 
     fn ret(&mut self, ops: &[Operand]) -> Result<(), EmitError> {

@@ -81,6 +81,14 @@
 //! ends the invocation: the emitter returns from the caller right after the call, which is
 //! only possible when the caller is a kernel or itself `noreturn`; anywhere else it is an
 //! [`EmitError::Unsupported`] naming the call's position.
+//!
+//! # Known limits of llc-19
+//!
+//! LLVM 19 assumes that the unknown callee of an indirect call uses every SGPR a function
+//! may use (`AMDGPUResourceUsageAnalysis`); on GFX8 (`-mcpu=tonga`) that is the whole
+//! budget of 96, so a kernel that itself makes indirect calls and needs a few more SGPRs is
+//! refused by llc with "scalar registers (N) exceeds limit (96)". The output is valid LLVM
+//! IR; gfx1030 and gfx1100 compile it.
 
 #![warn(missing_docs)]
 
