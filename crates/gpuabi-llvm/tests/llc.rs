@@ -231,3 +231,34 @@ fn random_programs_compile_with_llc() {
 fn random_programs_with_calls_compile_with_llc() {
     random(true);
 }
+
+/// With the emitted attributes (IEEE denormals, no fast-math flags, no `!fpmath`) llc
+/// lowers `fdiv` to AMDGPU's correctly rounded sequence (`v_div_scale_f32`,
+/// `v_div_fmas_f32`, `v_div_fixup_f32`; AMDGPU's `LowerFDIV32`) on every target, not to the
+/// approximate `v_rcp_f32` product.
+#[test]
+fn fdiv_uses_the_correctly_rounded_sequence() {
+    if !tools_present() {
+        return;
+    }
+    let source = "fn @k(%out: ptr, %a: f32, %b: f32) kernel {\n  %q = fdiv %a, %b\n  store f32 %q, %out\n}\n";
+    let module = gpuabi_ir::parse(source).expect("parses");
+    let ll = emit(&module, &EmitOptions::default()).expect("emits");
+    let dir = scratch_dir("fdiv");
+    let file = dir.join("fdiv.ll");
+    std::fs::write(&file, ll).expect("write .ll");
+    for cpu in CPUS {
+        let asm = run(
+            Command::new("llc-19")
+                .args(["-O2", "-mtriple=amdgcn-amd-amdhsa"])
+                .arg(format!("-mcpu={cpu}"))
+                .arg(&file)
+                .args(["-o", "-"]),
+            &format!("llc-19 -mcpu={cpu}"),
+        );
+        for op in ["v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32"] {
+            assert!(asm.contains(op), "{cpu}: no {op} in\n{asm}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
