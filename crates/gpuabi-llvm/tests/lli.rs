@@ -582,3 +582,83 @@ fn random_programs_run_on_the_host_as_in_the_interpreter() {
 fn random_programs_with_calls_run_on_the_host_as_in_the_interpreter() {
     random_programs_on_the_host(true);
 }
+
+/// Runs `source`'s kernel `@k(%out: ptr, %v: i32)` once on the host with `v` and returns
+/// whether it ran to completion; the interpreter's verdict must be the same.
+fn completes_on_host_and_in_interpreter(source: &str, v: u32) -> bool {
+    let module = gpuabi_ir::parse(source).expect("parses");
+    let program = Program::new(&module).expect("verifies");
+    let mut mem = Memory::new(1 << 20);
+    let out = mem.add("out", vec![0; 8]).expect("buffer");
+    let interpreted = program
+        .dispatch(
+            "k",
+            &[out, u64::from(v)],
+            &Dispatch::linear(1, 1),
+            &mut mem,
+            &Limits::default(),
+        )
+        .is_ok();
+    let ll = emit(&module, &EmitOptions::default()).expect("emits");
+    let host = ll
+        .replace("target triple = \"amdgcn-amd-amdhsa\"\n", "")
+        .replace("amdgpu_kernel ", "")
+        .replace(", addrspace(5)", "")
+        .replace("ptr addrspace(5)", "ptr")
+        .replace("llvm.memset.p5.i32", "llvm.memset.p0.i32")
+        + &format!(
+            "@out = global [8 x i8] zeroinitializer
+define i32 @main() {{
+  %o = addrspacecast ptr @out to ptr addrspace(1)
+  call void @k(ptr addrspace(1) %o, i32 {})
+  ret i32 0
+}}
+",
+            v as i32
+        );
+    let dir = std::env::temp_dir().join(format!("gpuabi-llvm-trap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join(format!("trap{v}.ll"));
+    std::fs::write(&file, host).expect("write .ll");
+    let status = Command::new("lli-19")
+        .arg(&file)
+        .output()
+        .expect("lli-19 runs")
+        .status;
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(
+        status.success(),
+        interpreted,
+        "v = {v}: interpreter completed: {interpreted}, host: {status:?}\n{source}"
+    );
+    interpreted
+}
+
+/// Division by zero, `unreachable` and stack accesses outside their array stop the
+/// interpreter; the emitted code traps at the same points and only there.
+#[test]
+fn runtime_errors_trap_where_the_interpreter_stops() {
+    let present = Command::new("lli-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("lli-19 is missing and GPUABI_REQUIRE_LLVM_MC=1");
+        }
+        eprintln!("skipped: lli-19 is not installed");
+        return;
+    }
+    let division =
+        "fn @k(%out: ptr, %v: i32) kernel {\n  %q = sdiv i32 100, %v\n  store i32 %q, %out\n}\n";
+    assert!(completes_on_host_and_in_interpreter(division, 7));
+    assert!(!completes_on_host_and_in_interpreter(division, 0));
+    // Offsets 0..=12 of a 16-byte array hold an i32; 13 and -4 do not.
+    let stack = "fn @k(%out: ptr, %v: i32) kernel {\n  %a = alloca 16\n  sstore i32 %v, %a, %v\n  %x = sload i32 %a, 12\n  store i32 %x, %out\n}\n";
+    assert!(completes_on_host_and_in_interpreter(stack, 12));
+    assert!(!completes_on_host_and_in_interpreter(stack, 13));
+    assert!(!completes_on_host_and_in_interpreter(stack, (-4i32) as u32));
+    let unreachable = "fn @k(%out: ptr, %v: i32) kernel {\n  %z = icmp eq i32 %v, 0\n  if %z {\n    unreachable\n  }\n  store i32 %v, %out\n}\n";
+    assert!(completes_on_host_and_in_interpreter(unreachable, 1));
+    assert!(!completes_on_host_and_in_interpreter(unreachable, 0));
+}
