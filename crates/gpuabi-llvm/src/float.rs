@@ -101,6 +101,9 @@ impl FnBuilder<'_> {
                 let t = self.def(&format!("fmul float {}, {k}", args[0]));
                 let t = self.nan_rule(&t, &[args[0].clone(), k]);
                 let s = self.intrinsic("float", name, &[("float", &t)]);
+                if self.options.loose_nans {
+                    return Some(s);
+                }
                 // An infinite or NaN number of revolutions gives the NaN rule's NaN of `t`.
                 let abs = self.intrinsic("float", "llvm.fabs.f32", &[("float", &t)]);
                 let finite = self.def(&format!("fcmp one float {abs}, 0x7FF0000000000000"));
@@ -126,6 +129,9 @@ impl FnBuilder<'_> {
 
     /// `r`, or the NaN rule's NaN of `ops` when `r` is NaN.
     fn nan_rule(&mut self, r: &str, ops: &[String]) -> String {
+        if self.options.loose_nans {
+            return r.to_string();
+        }
         let nan = self.nan_pick(ops);
         let is_nan = self.def(&format!("fcmp uno float {r}, 0.0"));
         self.def(&format!("select i1 {is_nan}, float {nan}, float {r}"))
@@ -135,6 +141,9 @@ impl FnBuilder<'_> {
     /// attributes) with the IR's NaNs.
     fn fdiv(&mut self, a: &str, b: &str) -> String {
         let q = self.def(&format!("fdiv float {a}, {b}"));
+        if self.options.loose_nans {
+            return q;
+        }
         let q = self.nan_rule(&q, &[a.to_string(), b.to_string()]);
         let za = self.def(&format!("fcmp oeq float {a}, 0.0"));
         let zb = self.def(&format!("fcmp oeq float {b}, 0.0"));
@@ -156,6 +165,14 @@ impl FnBuilder<'_> {
     /// itself quieted (`a` checked first), a quiet NaN gives the other operand, and -0
     /// orders below +0.
     fn min_max(&mut self, a: &str, b: &str, min: bool) -> String {
+        if self.options.loose_nans {
+            let name = if min {
+                "llvm.minnum.f32"
+            } else {
+                "llvm.maxnum.f32"
+            };
+            return self.intrinsic("float", name, &[("float", a), ("float", b)]);
+        }
         let q = i32_lit(QUIET);
         let ai = self.def(&format!("bitcast float {a} to i32"));
         let bi = self.def(&format!("bitcast float {b} to i32"));

@@ -31,7 +31,7 @@ pub(crate) fn emit_module(module: &Module, options: &EmitOptions) -> Result<Stri
                 "names starting with `llvm.` cannot be used in LLVM IR",
             ));
         }
-        let mut b = FnBuilder::new(module, f, &mut decls);
+        let mut b = FnBuilder::new(module, f, &mut decls, options);
         b.emit_body()?;
         out.push('\n');
         out.push_str(&b.finish());
@@ -57,6 +57,7 @@ pub(crate) fn emit_module(module: &Module, options: &EmitOptions) -> Result<Stri
 pub(crate) struct FnBuilder<'a> {
     pub(crate) module: &'a Module,
     pub(crate) func: &'a Function,
+    pub(crate) options: &'a EmitOptions,
     decls: &'a mut Decls,
     /// Instructions after the entry label, allocas excepted.
     pub(crate) body: String,
@@ -76,7 +77,12 @@ pub(crate) struct FnBuilder<'a> {
 }
 
 impl<'a> FnBuilder<'a> {
-    fn new(module: &'a Module, func: &'a Function, decls: &'a mut Decls) -> FnBuilder<'a> {
+    fn new(
+        module: &'a Module,
+        func: &'a Function,
+        decls: &'a mut Decls,
+        options: &'a EmitOptions,
+    ) -> FnBuilder<'a> {
         let mut vals = vec![None; func.values.len()];
         for p in &func.params {
             vals[p.value.index()] = Some(names::local(func.value_name(p.value)));
@@ -84,6 +90,7 @@ impl<'a> FnBuilder<'a> {
         FnBuilder {
             module,
             func,
+            options,
             decls,
             body: String::new(),
             prologue: String::new(),

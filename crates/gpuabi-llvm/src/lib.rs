@@ -112,6 +112,13 @@ pub struct EmitOptions {
     /// Leave callable functions without `noinline`, so LLVM may inline them (the calls then
     /// disappear from the output of `llc`).
     pub allow_inlining: bool,
+    /// Leave NaN results as LLVM makes them instead of selecting the NaN rule's NaN after
+    /// every f32 operation, and write `fmin`/`fmax` as `llvm.minnum`/`llvm.maxnum`: code
+    /// as a compiler would write it, for comparing code quality. Results then differ from
+    /// the interpreter's only in which NaN a NaN result is and in `fmin`/`fmax` of zeros of
+    /// different signs or with a signalling NaN (LangRef lets `llvm.minnum` return the other
+    /// operand or a quiet NaN).
+    pub loose_nans: bool,
 }
 
 /// Verifies `module` and writes it as textual LLVM IR for `amdgcn-amd-amdhsa`.

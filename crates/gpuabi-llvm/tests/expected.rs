@@ -44,6 +44,7 @@ fn output_is_deterministic_and_inlining_is_optional() {
         &module,
         &EmitOptions {
             allow_inlining: true,
+            ..EmitOptions::default()
         },
     )
     .expect("emits");

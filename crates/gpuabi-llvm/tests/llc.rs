@@ -49,8 +49,18 @@ fn run(cmd: &mut Command, what: &str) -> String {
 /// Emits `source`, checks it with llvm-as and llc for every CPU (tolerating
 /// [`known_llc_limitation`] when `allow_known`); returns the gfx1100 assembly.
 fn compile(name: &str, source: &str, dir: &Path, allow_known: bool) -> String {
+    compile_with(name, source, dir, allow_known, &EmitOptions::default())
+}
+
+fn compile_with(
+    name: &str,
+    source: &str,
+    dir: &Path,
+    allow_known: bool,
+    options: &EmitOptions,
+) -> String {
     let module = gpuabi_ir::parse(source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    let ll = emit(&module, &EmitOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let ll = emit(&module, options).unwrap_or_else(|e| panic!("{name}: {e}"));
     let file = dir.join(format!("{name}.ll"));
     std::fs::write(&file, &ll).expect("write .ll");
     run(
@@ -180,6 +190,11 @@ fn examples_compile_with_llc() {
         let source = std::fs::read_to_string(&path).expect("read example");
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x");
         let asm = compile(stem, &source, &dir, false);
+        let loose = EmitOptions {
+            loose_nans: true,
+            allow_inlining: true,
+        };
+        compile_with(&format!("{stem}-loose"), &source, &dir, false, &loose);
         let module = gpuabi_ir::parse(&source).expect("parsed above");
         let mut want: Vec<(String, Vec<String>)> = module
             .functions

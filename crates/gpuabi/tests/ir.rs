@@ -59,6 +59,11 @@ fn emit_llvm_writes_stdout_or_the_output_file() {
         "examples/mandelbrot.gsir",
     ]);
     assert!(inl.contains("attributes #1 = { nounwind"), "{inl}");
+    // The NaN rule's selects follow the ffma unless --loose-nans.
+    assert!(out.contains("fcmp uno float"), "{out}");
+    let loose = ok(&["ir", "emit-llvm", "--loose-nans", "examples/saxpy.gsir"]);
+    assert!(!loose.contains("fcmp uno float"), "{loose}");
+    assert!(loose.contains("call float @llvm.fma.f32("), "{loose}");
 }
 
 #[test]

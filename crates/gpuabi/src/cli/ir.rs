@@ -32,6 +32,11 @@ pub struct EmitLlvmArgs {
     /// calls).
     #[arg(long)]
     allow_inlining: bool,
+    /// Leave NaN results as LLVM makes them and use llvm.minnum/maxnum for fmin/fmax (code
+    /// as a compiler writes it; results differ from the interpreter's only in which NaN a
+    /// NaN result is and in fmin/fmax of +0 and -0 or of a signalling NaN).
+    #[arg(long)]
+    loose_nans: bool,
 }
 
 /// A `.gsir` file.
@@ -86,6 +91,7 @@ pub fn run(cmd: IrCommand) -> Result<()> {
             let (m, source) = load_with_source(&a.file)?;
             let options = EmitOptions {
                 allow_inlining: a.allow_inlining,
+                loose_nans: a.loose_nans,
             };
             let name = a.file.display().to_string();
             let ll = match emit(&m, &options) {
