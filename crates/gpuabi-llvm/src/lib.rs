@@ -22,9 +22,9 @@
 //!   at byte 12 + 4d, `num_groups d` is `grid_size / workgroup_size` (the interpreter
 //!   requires the grid to be a multiple of the group), `work_dim` the low two bits of
 //!   `setup` (byte 2). `global_offset d` is the low 32 bits of the implicit kernel argument
-//!   `hidden_global_offset_{x,y,z}` (code object v5: byte 40 + 8d after the explicit
-//!   arguments, `llvm.amdgcn.implicitarg.ptr`); the backend lists the hidden arguments in
-//!   the metadata. `local_id` and `group_id` are `llvm.amdgcn.workitem.id.*` and
+//!   `hidden_global_offset_{x,y,z}` (code object v5: byte 40 + 8d of the hidden arguments,
+//!   which the backend places after the explicit ones and lists in the metadata;
+//!   `llvm.amdgcn.implicitarg.ptr`). `local_id` and `group_id` are `llvm.amdgcn.workitem.id.*` and
 //!   `llvm.amdgcn.workgroup.id.*`; `global_id d` is
 //!   `group_id * group_size + local_id + global_offset`, wrapping, as the interpreter
 //!   computes it.
@@ -37,7 +37,9 @@
 //! and it runs with the kernel's IEEE mode (`amdgpu_gfx` is a graphics-shader convention
 //! whose IEEE mode is off, which changes `v_min_f32`/`v_max_f32` on NaNs). `hidden`
 //! keeps calls relocation-free while the signature stays external, so LLVM cannot rewrite
-//! it. `return` parameters stay ordinary parameters (their value going in) and the function
+//! it. `func_addr` gives the function's code address (`ptrtoint`, then `inttoptr` to the
+//! IR's `ptr`); `call_indirect` converts it back to a function pointer and calls it with
+//! the signature's types. `return` parameters stay ordinary parameters (their value going in) and the function
 //! returns a literal struct of their final values, `{ T1, T2, ... }` (`void` when there are
 //! none); a call extracts the struct's fields as its results. The ACO ABI attributes
 //! (`abi(...)`, `uniform`, `discardable`, `divergent_call`) have no LLVM counterpart and are
