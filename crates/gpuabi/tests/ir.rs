@@ -39,6 +39,67 @@ fn check_reports_line_column_and_caret() {
 }
 
 #[test]
+fn emit_llvm_writes_stdout_or_the_output_file() {
+    let dir = scratch("emit-llvm");
+    let out = ok(&["ir", "emit-llvm", "examples/saxpy.gsir"]);
+    assert!(
+        out.contains("define amdgpu_kernel void @saxpy(i32 %n, float %a, ptr addrspace(1) %x, ptr addrspace(1) %y) #0 {"),
+        "{out}"
+    );
+    let f = dir.join("saxpy.ll");
+    assert_eq!(
+        ok(&["ir", "emit-llvm", "examples/saxpy.gsir", "-o", &s(&f)]),
+        ""
+    );
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), out);
+    let inl = ok(&[
+        "ir",
+        "emit-llvm",
+        "--allow-inlining",
+        "examples/mandelbrot.gsir",
+    ]);
+    assert!(inl.contains("attributes #1 = { nounwind"), "{inl}");
+    // The NaN rule's selects follow the ffma unless --loose-nans.
+    assert!(out.contains("fcmp uno float"), "{out}");
+    let loose = ok(&["ir", "emit-llvm", "--loose-nans", "examples/saxpy.gsir"]);
+    assert!(!loose.contains("fcmp uno float"), "{loose}");
+    assert!(loose.contains("call float @llvm.fma.f32("), "{loose}");
+}
+
+#[test]
+fn emit_llvm_reports_located_errors() {
+    let dir = scratch("emit-llvm-bad");
+    let f = dir.join("bad.gsir");
+    std::fs::write(&f, "fn @f(%a: i32) {\n  %b = add i32 %a, %zz\n}\n").unwrap();
+    let err = fails(&["ir", "emit-llvm", &s(&f)]);
+    assert!(err.contains("bad.gsir:2:20"), "{err}");
+    std::fs::write(&f, "fn @k(%a: i32) kernel {\n  %b = add i32 %a,\n}\n").unwrap();
+    let err = fails(&["ir", "emit-llvm", &s(&f)]);
+    assert!(err.contains("bad.gsir:2:"), "{err}");
+    // Valid IR that LLVM IR cannot express: a noreturn call from an ordinary function.
+    std::fs::write(
+        &f,
+        "fn @end(%x: i32) noreturn {\n  ret\n}\n\nfn @f(%x: i32) {\n  call @end(%x)\n  ret\n}\n",
+    )
+    .unwrap();
+    let out = dir.join("never.ll");
+    let err = fails(&["ir", "emit-llvm", &s(&f), "-o", &s(&out)]);
+    assert!(err.contains("bad.gsir:6:3"), "{err}");
+    assert!(err.contains("cannot be written as LLVM IR"), "{err}");
+    assert!(!out.exists(), "no output file after an error");
+    let err = fails(&["ir", "emit-llvm", &s(&dir.join("missing.gsir"))]);
+    assert!(err.contains("cannot read"), "{err}");
+    let err = fails(&[
+        "ir",
+        "emit-llvm",
+        "examples/saxpy.gsir",
+        "-o",
+        &s(&dir.join("no/such/dir.ll")),
+    ]);
+    assert!(err.contains("cannot write"), "{err}");
+}
+
+#[test]
 fn fmt_is_stable_and_keeps_comments_safe() {
     let dir = scratch("fmt");
     let once = ok(&["ir", "fmt", "examples/raytrace.gsir"]);

@@ -1,10 +1,11 @@
-//! `gpuabi ir ...`: check and format shader IR (`.gsir`) files.
+//! `gpuabi ir ...`: check and format shader IR (`.gsir`) files and write them as LLVM IR.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
 use gpuabi_ir::{diagnostic::render_all, parse, print, verify, Module};
+use gpuabi_llvm::{emit, EmitOptions};
 
 use super::write_output;
 
@@ -15,6 +16,27 @@ pub enum IrCommand {
     Check(FileArgs),
     /// Print a file in canonical form (or rewrite it with --write).
     Fmt(FmtArgs),
+    /// Write the module as LLVM IR (textual `.ll`) for `llc-19 -mtriple=amdgcn-amd-amdhsa`.
+    EmitLlvm(EmitLlvmArgs),
+}
+
+/// Flags of `ir emit-llvm`.
+#[derive(Debug, Args)]
+pub struct EmitLlvmArgs {
+    /// The `.gsir` file.
+    file: PathBuf,
+    /// Write the LLVM IR to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE.ll")]
+    output: Option<PathBuf>,
+    /// Let LLVM inline callable functions (by default they are `noinline`, so calls stay
+    /// calls).
+    #[arg(long)]
+    allow_inlining: bool,
+    /// Leave NaN results as LLVM makes them and use llvm.minnum/maxnum for fmin/fmax (code
+    /// as a compiler writes it; results differ from the interpreter's only in which NaN a
+    /// NaN result is and in fmin/fmax of +0 and -0 or of a signalling NaN).
+    #[arg(long)]
+    loose_nans: bool,
 }
 
 /// A `.gsir` file.
@@ -63,6 +85,26 @@ pub fn run(cmd: IrCommand) -> Result<()> {
                     .with_context(|| format!("cannot write {}", a.file.display()))
             } else {
                 write_output(&text)
+            }
+        }
+        IrCommand::EmitLlvm(a) => {
+            let (m, source) = load_with_source(&a.file)?;
+            let options = EmitOptions {
+                allow_inlining: a.allow_inlining,
+                loose_nans: a.loose_nans,
+            };
+            let name = a.file.display().to_string();
+            let ll = match emit(&m, &options) {
+                Ok(ll) => ll,
+                Err(e) => {
+                    eprint!("{}", render_all(&e.diagnostics(), &name, &source));
+                    return Err(anyhow!("{name}: cannot be written as LLVM IR: {e}"));
+                }
+            };
+            match a.output {
+                Some(path) => std::fs::write(&path, ll)
+                    .with_context(|| format!("cannot write {}", path.display())),
+                None => write_output(&ll),
             }
         }
     }
