@@ -181,6 +181,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         super::read_text(&a.draw).with_context(|| format!("{dname}: cannot read the file"))?;
     let draw = parse_draw(&dname, &dtext)?;
     let samples = u32::from(key.samples);
+    draw.check_coverage(&dname, samples)?;
 
     let formats: Vec<Option<&str>> = key
         .rts
@@ -420,20 +421,28 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         st.gpr = base.gpr.clone();
         st.written = base.written.clone();
         st.exec = if n == LANES { u32::MAX } else { (1 << n) - 1 };
-        // Lanes without a pixel do not exist in hardware; a nesting counter above 0 keeps
-        // them out of every execution mask the program computes.
-        for l in n..LANES {
-            st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 1;
-        }
         if let Some(f) = st.frag.as_deref_mut() {
             let all = f.all_samples();
             for l in 0..LANES {
-                let p = (start + l.min(n - 1)) as u32;
-                f.pixel[l] = ((p % draw.width) as u16, (p / draw.width) as u16);
-                f.coverage[l] = all;
-                f.input_coverage[l] = all;
+                let p = start + l.min(n - 1);
+                f.pixel[l] = (
+                    (p as u32 % draw.width) as u16,
+                    (p as u32 / draw.width) as u16,
+                );
+                let c = draw.coverage_of(p).unwrap_or(all);
+                f.coverage[l] = c;
+                f.input_coverage[l] = c;
                 f.tested[l] = 0;
+                // The rasteriser launches no fragment for a pixel without coverage.
+                if c == 0 {
+                    st.exec &= !(1u32 << l);
+                }
             }
+        }
+        // Lanes without a fragment do not exist in hardware; a nesting counter above 0
+        // keeps them out of every execution mask the program computes.
+        for l in (0..LANES).filter(|l| st.exec >> l & 1 == 0) {
+            st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 1;
         }
         let lanes = st.exec;
         let mut r1l_at_start = [0u16; LANES];
@@ -445,7 +454,8 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             if pc == pieces.body {
                 if let (Some(outputs), Some(f)) = (&outputs, st.frag.as_deref()) {
                     let pix = f.pixel;
-                    for (l, &(x, y)) in pix.iter().enumerate().take(n) {
+                    let launched = pix.iter().enumerate().take(n);
+                    for (l, &(x, y)) in launched.filter(|(l, _)| lanes >> l & 1 == 1) {
                         let s = if sample_shading {
                             u32::from(st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)])
                                 .trailing_zeros()
