@@ -49,8 +49,10 @@
 //! render-target heap ([`crate::spill`] states where they are and builds them); they have
 //! no masked stores, so a partial colour mask loads the destination; pure integers are
 //! clamped and 16-bit colours widened for 32-bit formats as for the tile buffer, so that
-//! the image holds what the tile buffer would. Multisampled spilled targets (twiddled
-//! images) and alpha-to-coverage with spilled targets are not generated yet; keys asking
+//! the image holds what the tile buffer would. Image writes are not masked by coverage, so
+//! with alpha-to-coverage and spilled targets the stores' sample operand (`r63l`) leaves
+//! out the samples alpha-to-coverage killed, and a spilled target's store is skipped for
+//! them. Multisampled spilled targets (twiddled images) are not generated yet; keys asking
 //! for them are errors. The PBE-to-texture fence Mesa ends such shaders with has no
 //! instruction in the disassembler syntax gpuabi assembles and is left out.
 
@@ -231,8 +233,8 @@ fn reg(half: u16, size: u8) -> String {
     }
 }
 
-/// `r63l`: the samples every store writes when that is `r1l ∧ r3h`; `r63h`: one sample's
-/// bit combined with `r3h`.
+/// `r63l`: the samples every store writes when that is `r1l ∧ r3h` or leaves out samples
+/// alpha-to-coverage killed; `r63h`: one sample's bit combined with `r3h`.
 const SAMPLES: u16 = 63;
 /// Alpha-to-coverage's scratch register.
 const COVERAGE: u16 = 58;
@@ -307,13 +309,30 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             }
         }
     }
-    alpha_to_coverage(line, key);
+    let killed = alpha_to_coverage(line, key);
     if key.write_z {
         line(format!("zs_emit {samples}, r2"));
     }
     if key.write_s {
         line(format!("zs_emit {samples}, r3l"));
     }
+    let spills = layout
+        .render_targets
+        .iter()
+        .any(|p| p.offset_bytes.is_none());
+    // Image writes are not masked by coverage: the samples alpha-to-coverage killed leave
+    // the stores' sample operand, so that a spilled target's store is skipped where the
+    // tile buffer's would be masked (Mesa's `store_memory` tests the coverage for the
+    // same reason).
+    let samples = match killed {
+        Some(k) if spills => {
+            let r = comp(SAMPLES, 0, 16);
+            line(format!("xor {k}, {k}, 255"));
+            line(format!("and {r}, {k}, {samples}"));
+            r
+        }
+        _ => samples,
+    };
     let dual_users = key
         .rts
         .iter()
@@ -330,17 +349,10 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .iter()
             .find(|p| usize::from(p.rt) == i)
             .ok_or_else(|| EpilogError::NotGenerated("a render target without layout".into()))?;
-        if place.offset_bytes.is_none() {
-            if key.samples > 1 {
-                return Err(EpilogError::NotGenerated(
-                    "multisampled spilled render targets (their images are twiddled)".into(),
-                ));
-            }
-            if key.alpha_to_coverage {
-                return Err(EpilogError::NotGenerated(
-                    "alpha-to-coverage with spilled render targets".into(),
-                ));
-            }
+        if place.offset_bytes.is_none() && key.samples > 1 {
+            return Err(EpilogError::NotGenerated(
+                "multisampled spilled render targets (their images are twiddled)".into(),
+            ));
         }
         let all = (1u8 << comps) - 1;
         let t = Target {
@@ -429,15 +441,17 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     })
 }
 
-/// Emits alpha-to-coverage from render target 0's alpha.
-fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) {
+/// Emits alpha-to-coverage from render target 0's alpha; returns the 16-bit register
+/// that holds the samples it killed (`¬mask ∧ 255`, under sample shading also `∧ r1l`),
+/// if it emitted anything.
+fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<String> {
     let Some(Some(rt0)) = key.rts.first().filter(|_| key.alpha_to_coverage) else {
-        return;
+        return None;
     };
     let loc = if key.broadcast_rt0 { 0 } else { rt0.location };
     if loc == 0 && key.loc0_w_1 {
         // Alpha 1.0 covers every sample.
-        return;
+        return None;
     }
     let size = rt0.size;
     let (_, mul) = epilog_blend::float_ops(size);
@@ -458,6 +472,7 @@ fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) {
         line(format!("and {low}, {low}, r1l"));
     }
     line(format!("sample_mask {low}, 0"));
+    Some(low)
 }
 
 /// Emits the store of a target whose value depends on the destination: loads it (sample
