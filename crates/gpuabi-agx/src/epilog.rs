@@ -44,7 +44,7 @@
 //! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
 //! colour registers are never changed except alphas set to 1.0.
 //!
-//! Spilled render targets (past the tile buffer's capacity, one sample per pixel) are read
+//! Spilled render targets (past the tile buffer's capacity) are read
 //! with the texel fetch `smpi` and written with `imgw` through the descriptors of the
 //! render-target heap ([`crate::spill`] states where they are and builds them); they have
 //! no masked stores, so a partial colour mask loads the destination; pure integers are
@@ -52,8 +52,9 @@
 //! the image holds what the tile buffer would. Image writes are not masked by coverage, so
 //! with alpha-to-coverage and spilled targets the stores' sample operand (`r63l`) leaves
 //! out the samples alpha-to-coverage killed, and a spilled target's store is skipped for
-//! them. Multisampled spilled targets (twiddled images) are not generated yet; keys asking
-//! for them are errors. The PBE-to-texture fence Mesa ends such shaders with has no
+//! them. With several samples a spilled target's image holds each pixel's samples
+//! ([`crate::spill`] states the layout) and the key needs sample shading, as Mesa runs such
+//! epilogs per sample; keys without it are errors. The PBE-to-texture fence Mesa ends such shaders with has no
 //! instruction in the disassembler syntax gpuabi assembles and is left out.
 
 use gpuabi_agx_isa::assemble;
@@ -260,6 +261,8 @@ struct Target {
     offset: u32,
     /// The render target's index when it is spilled to memory.
     spill: Option<usize>,
+    /// The key's samples per pixel.
+    samples: u8,
     loc: u8,
     size: u8,
     mask: u8,
@@ -349,9 +352,11 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .iter()
             .find(|p| usize::from(p.rt) == i)
             .ok_or_else(|| EpilogError::NotGenerated("a render target without layout".into()))?;
-        if place.offset_bytes.is_none() && key.samples > 1 {
+        if place.offset_bytes.is_none() && key.samples > 1 && !key.sample_shading {
             return Err(EpilogError::NotGenerated(
-                "multisampled spilled render targets (their images are twiddled)".into(),
+                "multisampled spilled render targets without sample_shading (Mesa runs \
+                 such epilogs once per sample in the linker's sample loop)"
+                    .into(),
             ));
         }
         let all = (1u8 << comps) - 1;
@@ -361,6 +366,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             phys,
             offset: place.offset_bytes.unwrap_or(0),
             spill: place.offset_bytes.is_none().then_some(i),
+            samples: key.samples,
             loc,
             size: rt.size,
             mask: rt.colormask & all,
@@ -502,7 +508,7 @@ fn through_destination(
     if let Some(rt) = t.spill {
         // The image holds the logical format: the fetch converts to the colour's size,
         // clamped and sign-extended by the format.
-        spill::load(line, rt, &tuple(DST, 4, size));
+        spill::load(line, rt, key.samples, &tuple(DST, 4, size));
     } else if size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
         line(format!(
@@ -624,7 +630,7 @@ fn through_destination(
             ));
         }
         match t.spill {
-            Some(rt) => spill::store(line, rt, &tuple(DST_CLAMPED, 4, 32), st),
+            Some(rt) => spill::store(line, rt, key.samples, &tuple(DST_CLAMPED, 4, 32), st),
             None => line(format!(
                 "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
                 tuple(DST_CLAMPED, n, 32),
@@ -633,7 +639,7 @@ fn through_destination(
         }
     } else {
         match t.spill {
-            Some(rt) => spill::store(line, rt, &tuple(SRC, 4, size), st),
+            Some(rt) => spill::store(line, rt, key.samples, &tuple(SRC, 4, size), st),
             None => line(format!(
                 "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
                 tuple(SRC, n, size),
@@ -726,7 +732,7 @@ fn store_plain(
         } else {
             (0..4).map(|k| comp(TEMP, k, tuple_size)).collect()
         };
-        spill::store(line, rt, &data.join("_"), samples);
+        spill::store(line, rt, t.samples, &data.join("_"), samples);
         return;
     }
     let regs: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();

@@ -552,9 +552,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         .render_targets
         .iter()
         .any(|p| p.offset_bytes.is_none());
-    if spills && key.samples > 1 {
+    if spills && key.samples > 1 && !key.sample_shading {
         let e = fragment_epilog(key).unwrap_err();
         assert!(e.to_string().contains("spilled"), "{e}");
+        assert!(e.to_string().contains("sample_shading"), "{e}");
         return;
     }
     let epilog = fragment_epilog(key).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -602,9 +603,11 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         let f = case.fmts[usize::from(img.rt)];
         let (bpp, fields) = mem_layout(f.name);
         assert_eq!(bpp as u32, img.bytes_per_pixel, "{}", f.name);
+        // Sample `k` of pixel (x, y) at element `x · samples + k` of row `y`.
         let mut bytes: Vec<u8> = (0..img.stride * 2).map(|_| lcg(s) as u8).collect();
-        for p in 0..8 {
-            let at = (p / 4) * img.stride as usize + (p % 4) * bpp;
+        for e in 0..8 * samples {
+            let (p, k) = (e / samples, e % samples);
+            let at = (p / 4) * img.stride as usize + ((p % 4) * samples + k) * bpp;
             for &(_, shift, w) in &fields {
                 let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
                 let k = (shift / 8) as usize;
@@ -623,6 +626,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
             rt: usize::from(img.rt),
             stride: img.stride as usize,
             bpp,
+            samples,
             bytes,
         });
     }
@@ -655,7 +659,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         let mut colours: Vec<Colours> = vec![[[0; 4]; 8]; 8];
         // One sample per pixel has one bit of r3h.
         let r3h: Vec<u8> = (0..8)
-            .map(|_| lcg(s) as u8 & if spills { 1 } else { 0xff })
+            .map(|_| lcg(s) as u8 & if spills && samples == 1 { 1 } else { 0xff })
             .collect();
         for (lane, cl) in colours.iter_mut().enumerate() {
             for (loc, cl_loc) in cl.iter_mut().enumerate() {
@@ -832,26 +836,28 @@ fn reference_lane(
             .find(|p| p.rt as usize == i)
             .unwrap();
         let Some(off) = off.offset_bytes else {
-            // Spilled (one sample): the pixel of the target's image, stored when the
-            // sample is live.
-            if live & 1 == 0 {
-                continue;
-            }
-            let img = images.iter_mut().find(|m| m.rt == i).unwrap();
-            let at = (lane / 4) * img.stride + (lane % 4) * img.bpp;
-            let pixel = &mut img.bytes[at..at + img.bpp];
-            let num = numeric(f.class);
-            let dst = mem_destination(f.name, num, pixel, u32::from(size));
-            let (mut out, full) = value(case, f, rt, &src, &s1, &dst, k32);
-            if !full {
-                // Images have no masked stores: masked components keep the destination.
-                for (c, o) in out.iter_mut().enumerate().take(f.comps) {
-                    if mask >> c & 1 == 0 {
-                        *o = dst[c];
+            // Spilled: each live sample of the pixel in the target's image (several
+            // samples run one at a time under sample shading).
+            for smp in 0..samples {
+                if live >> smp & 1 == 0 {
+                    continue;
+                }
+                let img = images.iter_mut().find(|m| m.rt == i).unwrap();
+                let at = (lane / 4) * img.stride + ((lane % 4) * img.samples + smp) * img.bpp;
+                let pixel = &mut img.bytes[at..at + img.bpp];
+                let num = numeric(f.class);
+                let dst = mem_destination(f.name, num, pixel, u32::from(size));
+                let (mut out, full) = value(case, f, rt, &src, &s1, &dst, k32);
+                if !full {
+                    // Images have no masked stores: masked components keep the destination.
+                    for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+                        if mask >> c & 1 == 0 {
+                            *o = dst[c];
+                        }
                     }
                 }
+                mem_store(f.name, num, &out, u32::from(size), pixel);
             }
-            mem_store(f.name, num, &out, u32::from(size), pixel);
             continue;
         };
         let off = off as usize;
@@ -882,6 +888,7 @@ struct RefImage {
     rt: usize,
     stride: usize,
     bpp: usize,
+    samples: usize,
     bytes: Vec<u8>,
 }
 
@@ -1135,8 +1142,10 @@ fn random_keys_match_the_reference_bit_for_bit() {
     }
 }
 
-/// A one-sample key with five to eight targets, large formats first until some spill.
+/// A key with five to eight targets, large formats first until some spill; with several
+/// samples under sample shading.
 fn random_spill_case(s: &mut u64) -> Case {
+    let samples = [1u8, 2, 4][(lcg(s) % 3) as usize];
     let logic_op = lcg(s)
         .is_multiple_of(3)
         .then(|| LogicOp::ALL[(lcg(s) % 16) as usize]);
@@ -1180,8 +1189,8 @@ fn random_spill_case(s: &mut u64) -> Case {
         fmts.push(f);
     }
     let key = EpilogKey {
-        samples: 1,
-        sample_shading: false,
+        samples,
+        sample_shading: samples > 1,
         // Integer colours are no floats: alpha-to-coverage of those is not compared.
         alpha_to_coverage: !matches!(fmts[0].class, Class::Uint | Class::Sint)
             && !lcg(s).is_multiple_of(3),
@@ -1203,10 +1212,11 @@ fn random_spilled_keys_match_the_reference_bit_for_bit() {
     let mut s = 7u64;
     let mut spilled = 0;
     let mut with_a2c = 0;
+    let mut multisampled = 0;
     for round in 0..120 {
         let case = random_spill_case(&mut s);
         let formats: Vec<Option<&str>> = case.fmts.iter().map(|f| Some(f.name)).collect();
-        let layout = tilebuffer_layout(&formats, 1).unwrap();
+        let layout = tilebuffer_layout(&formats, case.key.samples).unwrap();
         let n = layout
             .render_targets
             .iter()
@@ -1216,12 +1226,19 @@ fn random_spilled_keys_match_the_reference_bit_for_bit() {
         if n > 0 && case.key.alpha_to_coverage {
             with_a2c += 1;
         }
+        if n > 0 && case.key.samples > 1 {
+            multisampled += 1;
+        }
         check(&case, &mut s, &format!("spill round {round}"));
     }
     assert!(spilled > 60, "only {spilled} spilled targets");
     assert!(
         with_a2c > 20,
         "only {with_a2c} spilling keys with alpha-to-coverage"
+    );
+    assert!(
+        multisampled > 40,
+        "only {multisampled} multisampled spilling keys"
     );
 }
 

@@ -751,3 +751,53 @@ fn spilled_targets_blend_and_store_through_their_images() {
         "bad.toml: clear (rt 5): bytes: 3 bytes (expected 4",
     );
 }
+
+#[test]
+fn multisampled_spilled_targets_store_each_covered_sample() {
+    let dir = common::scratch("agx-frag-spill-ms");
+    let key = write(
+        &dir,
+        "key.toml",
+        &format!("samples = 2\nsample_shading = true\n{SPILL_KEY}"),
+    );
+    // Pixel 0 covers both samples, pixel 1 only sample 1.
+    let draw = write(
+        &dir,
+        "draw.toml",
+        "width = 2\nheight = 1\norigin = [3, 1]\ncoverage = [3, 2]\n\
+         [[clear]]\nrt = 4\nbytes = \"204080ff\"\n",
+    );
+    let main = write(
+        &dir,
+        "main.s",
+        "ldimm r20, 1065353216\nldimm r21, 0\nldimm r22, 1056964608\nldimm r23, 1048576000\n\
+         ldimm r24, 74565\nldimm r25, 7\n",
+    );
+    let v = json(&[
+        "agx", "run", "fragment", "--key", &key, "--main", &main, "--draw", &draw, "--format",
+        "json",
+    ]);
+    assert!(v["violations"].as_array().unwrap().is_empty(), "{v}");
+    for p in v["pixels"].as_array().unwrap() {
+        let (x, s) = (p["x"].as_u64().unwrap(), p["sample"].as_u64().unwrap());
+        let covered = x == 0 || s == 1;
+        assert_eq!(p["covered"], covered, "{p}");
+        // The blend of the test above on covered samples; the clear (rt 4) and zeros
+        // (rt 5) where the sample is not covered.
+        let want = if covered {
+            ["583080ff", "ffff0700"]
+        } else {
+            ["204080ff", "00000000"]
+        };
+        assert_eq!(p["rt"][4], want[0], "{p}");
+        assert_eq!(p["rt"][5], want[1], "{p}");
+    }
+    // Without sample shading such a key is refused, naming what it lacks.
+    let flat = write(&dir, "flat.toml", &format!("samples = 2\n{SPILL_KEY}"));
+    fails_naming(
+        &[
+            "agx", "run", "fragment", "--key", &flat, "--main", &main, "--draw", &draw,
+        ],
+        "multisampled spilled render targets without sample_shading",
+    );
+}

@@ -5,7 +5,7 @@
 //! key's, else zeros), `stipple` (32 row words of the polygon stipple, default all ones),
 //! `[[clear]]` tables with `rt` (default the table's index) and `bytes` (one pixel of the
 //! render target as stored, hex, filling every pixel and sample; for a spilled target one
-//! pixel of its memory image), `coverage` (the sample mask each fragment starts with: one
+//! element of its memory image, filling every sample), `coverage` (the sample mask each fragment starts with: one
 //! integer for every pixel, or an array of `width · height` integers in row order; default
 //! every sample; a pixel with 0 launches no fragment), and `[[varying]]`
 //! tables with `cf` (coefficient register) and `plane = [a, b, c]`.

@@ -152,10 +152,9 @@ struct ImageMemory {
 }
 
 impl ImageMemory {
-    /// Byte offset in `bytes` of the tile's pixel (`x`, `y`).
-    fn offset(&self, x: u32, y: u32, origin_x: u32) -> usize {
-        (u64::from(y) * self.image.stride
-            + u64::from(origin_x + x) * u64::from(self.image.bytes_per_pixel)) as usize
+    /// Byte offset in `bytes` of sample `s` of the tile's pixel (`x`, `y`).
+    fn offset(&self, x: u32, y: u32, s: u32, origin_x: u32) -> usize {
+        self.image.offset(origin_x + x, y, s) as usize
     }
 }
 
@@ -321,8 +320,10 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             }
             for y in 0..draw.height {
                 for x in 0..draw.width {
-                    let at = m.offset(x, y, draw.origin[0]);
-                    m.bytes[at..at + size].copy_from_slice(bytes);
+                    for s in 0..m.image.samples {
+                        let at = m.offset(x, y, s, draw.origin[0]);
+                        m.bytes[at..at + size].copy_from_slice(bytes);
+                    }
                 }
             }
             continue;
@@ -568,7 +569,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                         if let Some(k) = images.iter().position(|m| usize::from(m.image.rt) == i) {
                             let m = &images[k];
                             let region = st.memory.get(FIRST_IMAGE_REGION + k)?;
-                            let at = m.offset(x, y, draw.origin[0]);
+                            let at = m.offset(x, y, s, draw.origin[0]);
                             let size = m.image.bytes_per_pixel as usize;
                             return Some(
                                 region.bytes[at..at + size]
