@@ -671,7 +671,20 @@ fn store_plain(
         (0..mask.count_ones() as u16).map(|c| (c, src(c))).collect()
     } else {
         let mut regs = Vec::new();
-        for (k, c) in (0..4u16).filter(|c| mask >> c & 1 == 1).enumerate() {
+        let picked: Vec<(usize, u16)> = (0..4u16)
+            .filter(|c| mask >> c & 1 == 1)
+            .enumerate()
+            .collect();
+        // Widened copies are twice the size of their sources, which may be the 16-bit
+        // halves of the same registers (`through_destination` computes integers there
+        // with every component stored): last first, each copy lands on halves already
+        // read.
+        let order: Vec<(usize, u16)> = if widen {
+            picked.into_iter().rev().collect()
+        } else {
+            picked
+        };
+        for (k, c) in order {
             let tr = comp(TEMP, k as u16, tuple_size);
             let from = src(c);
             if !widen {
@@ -687,6 +700,7 @@ fn store_plain(
             }
             regs.push((c, tr));
         }
+        regs.sort_by_key(|(c, _)| *c);
         regs
     };
     // Clamp pure integers of at most 16 bits per channel to the channel's range.

@@ -153,6 +153,8 @@ pub fn mem_layout(name: &str) -> (usize, Vec<(usize, u32, u32)>) {
         "R10G10B10A2_UNORM" | "R10G10B10A2_UINT" => {
             (4, vec![(0, 0, 10), (1, 10, 10), (2, 20, 10), (3, 30, 2)])
         }
+        "B10G10R10A2_UNORM" => (4, vec![(2, 0, 10), (1, 10, 10), (0, 20, 10), (3, 30, 2)]),
+        "B8G8R8A8_UNORM" => (4, vec![(2, 0, 8), (1, 8, 8), (0, 16, 8), (3, 24, 8)]),
         _ => {
             let layout = name.rsplit_once('_').unwrap().0;
             let comps = layout.matches(['R', 'G', 'B', 'A']).count();
