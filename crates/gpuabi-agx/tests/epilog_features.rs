@@ -20,7 +20,9 @@ use gpuabi_agx_sim::{run, Fragment, Region, State};
 use half::f16;
 
 mod epilog_ref;
-use epilog_ref::{encode, lcg, mem_destination, mem_layout, mem_store, Enc, Numeric};
+use epilog_ref::{
+    encode, lcg, mem_destination, mem_layout, mem_store, srgb_to_linear, Enc, Numeric,
+};
 
 /// How a format blends and takes logic ops.
 #[derive(Clone, Copy, PartialEq)]
@@ -380,6 +382,22 @@ const FORMATS: &[Format] = &[
         class: Class::Unorm,
         bits: [8; 4],
     },
+    Format {
+        name: "R8G8B8A8_SRGB",
+        comps: 4,
+        el: 1,
+        enc: Enc::Srgb8,
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "B8G8R8A8_SRGB",
+        comps: 4,
+        el: 1,
+        enc: Enc::Srgb8,
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
 ];
 
 const FACTORS: [BlendFactor; 19] = [
@@ -692,6 +710,8 @@ fn decode(enc: Enc, el: usize, c: usize, bytes: &[u8]) -> f64 {
             let max = ((1u64 << (b - 1)) - 1) as f64;
             s.max(-max) / max
         }
+        Enc::Srgb8 if c < 3 => srgb_to_linear(raw(c, 1)),
+        Enc::Srgb8 => raw(c, 1) as f64 / 255.0,
         Enc::F16 => f16::from_bits(raw(c * 2, 2) as u16).to_f64(),
         Enc::Raw32 => f64::from(f32::from_bits(raw(c * 4, 4) as u32)),
         Enc::Rgb10a2 => {
@@ -1136,7 +1156,7 @@ fn value(
     let integer = matches!(f.class, Class::Uint | Class::Sint);
     let packed = matches!(f.enc, Enc::Rgb10a2);
     if let Some(op) = key.logic_op {
-        if f.class == Class::Float {
+        if f.class == Class::Float || matches!(f.enc, Enc::Srgb8) {
             return (*src, false);
         }
         let mut out = [0u64; 4];

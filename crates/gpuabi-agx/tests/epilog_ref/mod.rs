@@ -18,6 +18,33 @@ pub enum Enc {
     Raw32Uint,
     F16,
     Rgb10a2,
+    /// sRGB-encoded red, green and blue bytes with a linear alpha byte.
+    Srgb8,
+}
+
+/// Linear to sRGB (IEC 61966-2-1), clamped to [0, 1], NaN to 0.
+pub fn linear_to_srgb(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else if x >= 1.0 {
+        1.0
+    } else if x <= 0.0031308 {
+        12.92 * x
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// sRGB byte `k` to linear as the hardware gives it: the exact value quantised to 12 bits,
+/// `round(linear · 4095) / 4095`, held as fp32 (the table of applegpu's `srgb.py`).
+pub fn srgb_to_linear(k: u64) -> f64 {
+    let c = k as f64 / 255.0;
+    let lin = if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    };
+    f64::from(((lin * 4095.0).round() / 4095.0) as f32)
 }
 
 pub fn unorm(x: f64, bits: u32) -> u64 {
@@ -80,6 +107,8 @@ pub fn encode(
         }
         let stored = match enc {
             Enc::Unorm(b) => unorm(real(v), b),
+            Enc::Srgb8 if c < 3 => unorm(linear_to_srgb(real(v)), 8),
+            Enc::Srgb8 => unorm(real(v), 8),
             Enc::Snorm(b) => snorm(real(v), b),
             Enc::F16 => {
                 if size == 16 {
@@ -154,6 +183,7 @@ pub fn mem_layout(name: &str) -> (usize, Vec<(usize, u32, u32)>) {
             (4, vec![(0, 0, 10), (1, 10, 10), (2, 20, 10), (3, 30, 2)])
         }
         "B10G10R10A2_UNORM" => (4, vec![(2, 0, 10), (1, 10, 10), (0, 20, 10), (3, 30, 2)]),
+        "B8G8R8A8_SRGB" => (4, vec![(2, 0, 8), (1, 8, 8), (0, 16, 8), (3, 24, 8)]),
         "B8G8R8A8_UNORM" => (4, vec![(2, 0, 8), (1, 8, 8), (0, 16, 8), (3, 24, 8)]),
         _ => {
             let layout = name.rsplit_once('_').unwrap().0;
@@ -195,9 +225,11 @@ fn at_size(x: f64, size: u32) -> u64 {
 pub fn mem_destination(name: &str, numeric: Numeric, pixel: &[u8], size: u32) -> [u64; 4] {
     let mut out = [0u64; 4];
     let reg_mask = (1u64 << size) - 1;
+    let srgb = name.ends_with("_SRGB");
     for (c, shift, w) in mem_layout(name).1 {
         let v = field(pixel, shift, w);
         out[c] = match numeric {
+            Numeric::Unorm if srgb && c < 3 => at_size(srgb_to_linear(v), size),
             Numeric::Unorm => at_size(v as f64 / ((1u64 << w) - 1) as f64, size),
             Numeric::Snorm => {
                 let max = ((1i64 << (w - 1)) - 1) as f64;
@@ -236,10 +268,12 @@ pub fn mem_store(name: &str, numeric: Numeric, regs: &[u64; 4], size: u32, pixel
             f64::from(f32::from_bits(v as u32))
         }
     };
+    let srgb = name.ends_with("_SRGB");
     let mut word = 0u128;
     for (c, shift, w) in mem_layout(name).1 {
         let v = regs[c];
         let stored = match numeric {
+            Numeric::Unorm if srgb && c < 3 => unorm(linear_to_srgb(real(v)), w),
             Numeric::Unorm => unorm(real(v), w),
             Numeric::Snorm => snorm(real(v), w),
             Numeric::Float if w == 16 => {
