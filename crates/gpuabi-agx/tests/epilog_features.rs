@@ -21,7 +21,8 @@ use half::f16;
 
 mod epilog_ref;
 use epilog_ref::{
-    encode, lcg, mem_destination, mem_layout, mem_store, srgb_to_linear, Enc, Numeric,
+    encode, lcg, mem_destination, mem_layout, mem_store, rgb9e5, rgb9e5_value, small_float,
+    small_float_value, srgb_to_linear, Enc, Numeric,
 };
 
 /// How a format blends and takes logic ops.
@@ -398,6 +399,22 @@ const FORMATS: &[Format] = &[
         class: Class::Unorm,
         bits: [8; 4],
     },
+    Format {
+        name: "R11G11B10_FLOAT",
+        comps: 3,
+        el: 4,
+        enc: Enc::Rg11b10,
+        class: Class::Float,
+        bits: [11, 11, 10, 0],
+    },
+    Format {
+        name: "R9G9B9E5_FLOAT",
+        comps: 3,
+        el: 4,
+        enc: Enc::Rgb9e5,
+        class: Class::Float,
+        bits: [9, 9, 9, 0],
+    },
 ];
 
 const FACTORS: [BlendFactor; 19] = [
@@ -710,6 +727,11 @@ fn decode(enc: Enc, el: usize, c: usize, bytes: &[u8]) -> f64 {
             let max = ((1u64 << (b - 1)) - 1) as f64;
             s.max(-max) / max
         }
+        Enc::Rg11b10 => {
+            let (shift, mant) = [(0, 6), (11, 6), (22, 5)][c];
+            small_float_value((raw(0, 4) >> shift) & ((1 << (mant + 5)) - 1), mant)
+        }
+        Enc::Rgb9e5 => rgb9e5_value(raw(0, 4) as u32, c),
         Enc::Srgb8 if c < 3 => srgb_to_linear(raw(c, 1)),
         Enc::Srgb8 => raw(c, 1) as f64 / 255.0,
         Enc::F16 => f16::from_bits(raw(c * 2, 2) as u16).to_f64(),
@@ -774,6 +796,17 @@ fn colour_value(f: &Format, size: u8, s: &mut u64) -> u64 {
     }
 }
 
+/// A word of moderate non-negative values in a packed float format.
+fn packed_float_word(enc: Enc, s: &mut u64) -> u32 {
+    let v = [0; 3].map(|_| (lcg(s) % 2000) as f64 / 1000.0);
+    match enc {
+        Enc::Rg11b10 => {
+            (small_float(v[0], 6) | small_float(v[1], 6) << 11 | small_float(v[2], 5) << 22) as u32
+        }
+        _ => rgb9e5(v),
+    }
+}
+
 /// Runs the case in the simulator and in the reference; panics with the code on a
 /// difference.
 fn check(case: &Case, s: &mut u64, what: &str) {
@@ -821,6 +854,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                         frag.tib[at..at + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes())
                     }
                     Enc::Raw32 => frag.tib[at..at + 4].copy_from_slice(&v.to_le_bytes()),
+                    Enc::Rg11b10 | Enc::Rgb9e5 if c == 0 => {
+                        let w = packed_float_word(f.enc, s);
+                        frag.tib[at..at + 4].copy_from_slice(&w.to_le_bytes());
+                    }
                     _ => {}
                 }
             }
@@ -844,6 +881,11 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         for e in 0..8 * samples {
             let (p, k) = (e / samples, e % samples);
             let at = (p / 4) * img.stride as usize + ((p % 4) * samples + k) * bpp;
+            if matches!(f.enc, Enc::Rg11b10 | Enc::Rgb9e5) {
+                let w = packed_float_word(f.enc, s);
+                bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
+                continue;
+            }
             for &(_, shift, w) in &fields {
                 let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
                 let k = (shift / 8) as usize;
@@ -1154,9 +1196,23 @@ fn value(
     let all = (1u8 << f.comps) - 1;
     let mask = rt.colormask & all;
     let integer = matches!(f.class, Class::Uint | Class::Sint);
-    let packed = matches!(f.enc, Enc::Rgb10a2);
+    let packed = matches!(f.enc, Enc::Rgb10a2 | Enc::Rg11b10 | Enc::Rgb9e5);
+    // Components a partial colour mask keeps, for formats without masked stores.
+    let keep_masked = || {
+        let mut out = *src;
+        for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+            if mask >> c & 1 == 0 {
+                *o = dst[c];
+            }
+        }
+        (out, true)
+    };
     if let Some(op) = key.logic_op {
         if f.class == Class::Float || matches!(f.enc, Enc::Srgb8) {
+            // Unchanged by the logic op, stored as it is.
+            if mask != all && packed {
+                return keep_masked();
+            }
             return (*src, false);
         }
         let mut out = [0u64; 4];
@@ -1205,13 +1261,7 @@ fn value(
         .is_none_or(|e| e.iter().all(|q| *q == Equation::REPLACE));
     if integer || replace {
         if mask != all && packed {
-            let mut out = *src;
-            for (c, o) in out.iter_mut().enumerate().take(f.comps) {
-                if mask >> c & 1 == 0 {
-                    *o = dst[c];
-                }
-            }
-            return (out, true);
+            return keep_masked();
         }
         return (*src, false);
     }
