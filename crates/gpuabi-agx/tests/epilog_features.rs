@@ -14,9 +14,10 @@
 
 use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
+use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::spill::spill_bindings;
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
-use gpuabi_agx_sim::{run, Fragment, Region, State};
+use gpuabi_agx_sim::{run, Fragment, Region, State, LANES};
 use half::f16;
 
 mod epilog_ref;
@@ -808,8 +809,9 @@ fn packed_float_word(enc: Enc, s: &mut u64) -> u32 {
 }
 
 /// Runs the case in the simulator and in the reference; panics with the code on a
-/// difference.
-fn check(case: &Case, s: &mut u64, what: &str) {
+/// difference. With `linked`, a key with sample shading runs inside the part linker's
+/// sample loop; otherwise the test runs the epilog once per sample with `r1l` set.
+fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
     let key = &case.key;
     let formats: Vec<Option<&str>> = key
         .rts
@@ -931,7 +933,45 @@ fn check(case: &Case, s: &mut u64, what: &str) {
     let mut coverage = [0xffu8 >> (8 - samples); 8];
     let mut depth = vec![None; 8 * samples];
     let mut stencil = vec![None; 8 * samples];
-    let iterations = if key.sample_shading { samples } else { 1 };
+    // Through the linker: the epilog in the sample loop after a main shader that gives
+    // every sample the same colours (copies of `r4`…`r35` kept in `r64`…`r95`, since the
+    // epilog may set alphas to 1.0), run once.
+    let main = gpuabi_agx_isa::assemble(
+        &(4..36)
+            .map(|r| format!("mov r{r}, r{}\n", r + 60))
+            .collect::<String>(),
+        "main.s",
+    )
+    .unwrap()
+    .bytes;
+    let linked_code = (linked && key.sample_shading).then(|| {
+        link(&LinkInput {
+            prolog: None,
+            main: Part {
+                code: &main,
+                info: PartInfo {
+                    gpr_halves: 192,
+                    ..PartInfo::default()
+                },
+            },
+            epilog: Some(Part {
+                code: &epilog.code,
+                info: PartInfo {
+                    gpr_halves: 128,
+                    reads_tib: true,
+                    ..PartInfo::default()
+                },
+            }),
+            samples: Some(key.samples),
+        })
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+        .code
+    });
+    let iterations = if key.sample_shading && linked_code.is_none() {
+        samples
+    } else {
+        1
+    };
     for it in 0..iterations {
         // Fresh colours each run (the main shader runs per sample under sample shading).
         let mut colours: Vec<Colours> = vec![[[0; 4]; 8]; 8];
@@ -960,32 +1000,55 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                 .unwrap();
             st.set_gpr(lane, 7, 16, u64::from(r3h[lane])).unwrap();
             st.set_gpr(lane, 6, 16, (100 + lane + it) as u64).unwrap();
-            st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            if linked_code.is_none() {
+                st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            } else {
+                for r in 4..36 {
+                    let v = st.read_gpr(lane, 2 * r, 32).unwrap();
+                    st.set_gpr(lane, 2 * (r + 60), 32, v).unwrap();
+                }
+            }
         }
-        run(&epilog.code, &mut st, 100_000)
-            .unwrap_or_else(|e| panic!("{what}: {e}\n{}", epilog.text));
-        let active: u8 = if key.sample_shading { 1 << it } else { 0xff };
-        for lane in 0..8 {
-            reference_lane(
-                case,
-                &layout,
-                lane,
-                it,
-                active,
-                r3h[lane],
-                &colours[lane],
-                &k32,
-                &mut coverage[lane],
-                (&mut depth, &mut stencil),
-                &mut want,
-                &mut images,
-            );
+        let samples_run: Vec<usize> = match &linked_code {
+            Some(code) => {
+                // Lanes without a pixel stay out of the loop's execution masks.
+                for lane in 8..LANES {
+                    st.set_gpr(lane, 0, 16, 1).unwrap();
+                }
+                run(code, &mut st, 1_000_000)
+                    .unwrap_or_else(|e| panic!("{what} (linked): {e}\n{}", epilog.text));
+                (0..samples).collect()
+            }
+            None => {
+                run(&epilog.code, &mut st, 100_000)
+                    .unwrap_or_else(|e| panic!("{what}: {e}\n{}", epilog.text));
+                assert_eq!(
+                    st.read_gpr(0, 2, 16).unwrap(),
+                    1 << it,
+                    "{what}: r1l changed"
+                );
+                vec![it]
+            }
+        };
+        for smp in samples_run {
+            let active: u8 = if key.sample_shading { 1 << smp } else { 0xff };
+            for lane in 0..8 {
+                reference_lane(
+                    case,
+                    &layout,
+                    lane,
+                    it,
+                    active,
+                    r3h[lane],
+                    &colours[lane],
+                    &k32,
+                    &mut coverage[lane],
+                    (&mut depth, &mut stencil),
+                    &mut want,
+                    &mut images,
+                );
+            }
         }
-        assert_eq!(
-            st.read_gpr(0, 2, 16).unwrap(),
-            1 << it,
-            "{what}: r1l changed"
-        );
     }
     let f = st.frag.as_ref().unwrap();
     for (lane, cov) in coverage.iter().enumerate() {
@@ -1424,8 +1487,32 @@ fn random_keys_match_the_reference_bit_for_bit() {
     let mut s = 2024u64;
     for round in 0..400 {
         let case = random_case(&mut s);
-        check(&case, &mut s, &format!("round {round}"));
+        check(&case, &mut s, &format!("round {round}"), false);
     }
+}
+
+#[test]
+fn random_sample_shading_keys_match_the_reference_in_the_linker_loop() {
+    let mut s = 31u64;
+    let mut done = 0;
+    let mut spilled = 0;
+    for round in 0..300 {
+        let case = if round % 2 == 0 {
+            random_case(&mut s)
+        } else {
+            random_spill_case(&mut s)
+        };
+        if !case.key.sample_shading {
+            continue;
+        }
+        spilled += round % 2;
+        done += 1;
+        check(&case, &mut s, &format!("linked round {round}"), true);
+    }
+    assert!(
+        done > 100 && spilled > 40,
+        "{done} keys, {spilled} spilling"
+    );
 }
 
 /// A key with five to eight targets, large formats first until some spill; with several
@@ -1515,7 +1602,7 @@ fn random_spilled_keys_match_the_reference_bit_for_bit() {
         if n > 0 && case.key.samples > 1 {
             multisampled += 1;
         }
-        check(&case, &mut s, &format!("spill round {round}"));
+        check(&case, &mut s, &format!("spill round {round}"), false);
     }
     assert!(spilled > 60, "only {spilled} spilled targets");
     assert!(
