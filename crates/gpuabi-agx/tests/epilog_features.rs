@@ -878,6 +878,11 @@ fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
         let f = case.fmts[usize::from(img.rt)];
         let (bpp, fields) = mem_layout(f.name);
         assert_eq!(bpp as u32, img.bytes_per_pixel, "{}", f.name);
+        // Rows of the 4-pixel-wide framebuffer hold every sample, 16-byte aligned.
+        assert_eq!(
+            img.stride as usize,
+            (4 * samples * bpp).next_multiple_of(16)
+        );
         // Sample `k` of pixel (x, y) at element `x · samples + k` of row `y`.
         let mut bytes: Vec<u8> = (0..img.stride * 2).map(|_| lcg(s) as u8).collect();
         for e in 0..8 * samples {

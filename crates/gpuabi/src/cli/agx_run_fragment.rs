@@ -17,7 +17,7 @@
 //! descriptors and memory images `spill_bindings` describes, on a framebuffer that spans
 //! the window from `(0, 0)` to the tile's far corner (the epilog addresses images by window
 //! position); only the rows the tile covers are backed by memory. A `[[clear]]` of a
-//! spilled target fills the tile's pixels of its image, and the output gives a spilled
+//! spilled target fills every sample of the tile's pixels in its image, and the output gives a spilled
 //! target's bytes as its image stores them. `--png` reads render target 0 from the tile:
 //! the tile buffer places targets in index order and render target 0 (at most 16 bytes a
 //! sample) always fits, so it is never spilled.
