@@ -44,14 +44,17 @@
 //! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
 //! colour registers are never changed except alphas set to 1.0.
 //!
-//! Spilled render targets (past the tile buffer's capacity, one sample per pixel) are read
+//! Spilled render targets (past the tile buffer's capacity) are read
 //! with the texel fetch `smpi` and written with `imgw` through the descriptors of the
 //! render-target heap ([`crate::spill`] states where they are and builds them); they have
 //! no masked stores, so a partial colour mask loads the destination; pure integers are
 //! clamped and 16-bit colours widened for 32-bit formats as for the tile buffer, so that
-//! the image holds what the tile buffer would. Multisampled spilled targets (twiddled
-//! images) and alpha-to-coverage with spilled targets are not generated yet; keys asking
-//! for them are errors. The PBE-to-texture fence Mesa ends such shaders with has no
+//! the image holds what the tile buffer would. Image writes are not masked by coverage, so
+//! with alpha-to-coverage and spilled targets the stores' sample operand (`r63l`) leaves
+//! out the samples alpha-to-coverage killed, and a spilled target's store is skipped for
+//! them. With several samples a spilled target's image holds each pixel's samples
+//! ([`crate::spill`] states the layout) and the key needs sample shading, as Mesa runs such
+//! epilogs per sample; keys without it are errors. The PBE-to-texture fence Mesa ends such shaders with has no
 //! instruction in the disassembler syntax gpuabi assembles and is left out.
 
 use gpuabi_agx_isa::assemble;
@@ -231,8 +234,8 @@ fn reg(half: u16, size: u8) -> String {
     }
 }
 
-/// `r63l`: the samples every store writes when that is `r1l ∧ r3h`; `r63h`: one sample's
-/// bit combined with `r3h`.
+/// `r63l`: the samples every store writes when that is `r1l ∧ r3h` or leaves out samples
+/// alpha-to-coverage killed; `r63h`: one sample's bit combined with `r3h`.
 const SAMPLES: u16 = 63;
 /// Alpha-to-coverage's scratch register.
 const COVERAGE: u16 = 58;
@@ -258,6 +261,8 @@ struct Target {
     offset: u32,
     /// The render target's index when it is spilled to memory.
     spill: Option<usize>,
+    /// The key's samples per pixel.
+    samples: u8,
     loc: u8,
     size: u8,
     mask: u8,
@@ -307,13 +312,30 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             }
         }
     }
-    alpha_to_coverage(line, key);
+    let killed = alpha_to_coverage(line, key);
     if key.write_z {
         line(format!("zs_emit {samples}, r2"));
     }
     if key.write_s {
         line(format!("zs_emit {samples}, r3l"));
     }
+    let spills = layout
+        .render_targets
+        .iter()
+        .any(|p| p.offset_bytes.is_none());
+    // Image writes are not masked by coverage: the samples alpha-to-coverage killed leave
+    // the stores' sample operand, so that a spilled target's store is skipped where the
+    // tile buffer's would be masked (Mesa's `store_memory` tests the coverage for the
+    // same reason).
+    let samples = match killed {
+        Some(k) if spills => {
+            let r = comp(SAMPLES, 0, 16);
+            line(format!("xor {k}, {k}, 255"));
+            line(format!("and {r}, {k}, {samples}"));
+            r
+        }
+        _ => samples,
+    };
     let dual_users = key
         .rts
         .iter()
@@ -330,17 +352,12 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             .iter()
             .find(|p| usize::from(p.rt) == i)
             .ok_or_else(|| EpilogError::NotGenerated("a render target without layout".into()))?;
-        if place.offset_bytes.is_none() {
-            if key.samples > 1 {
-                return Err(EpilogError::NotGenerated(
-                    "multisampled spilled render targets (their images are twiddled)".into(),
-                ));
-            }
-            if key.alpha_to_coverage {
-                return Err(EpilogError::NotGenerated(
-                    "alpha-to-coverage with spilled render targets".into(),
-                ));
-            }
+        if place.offset_bytes.is_none() && key.samples > 1 && !key.sample_shading {
+            return Err(EpilogError::NotGenerated(
+                "multisampled spilled render targets without sample_shading (Mesa runs \
+                 such epilogs once per sample in the linker's sample loop)"
+                    .into(),
+            ));
         }
         let all = (1u8 << comps) - 1;
         let t = Target {
@@ -349,6 +366,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             phys,
             offset: place.offset_bytes.unwrap_or(0),
             spill: place.offset_bytes.is_none().then_some(i),
+            samples: key.samples,
             loc,
             size: rt.size,
             mask: rt.colormask & all,
@@ -429,15 +447,17 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     })
 }
 
-/// Emits alpha-to-coverage from render target 0's alpha.
-fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) {
+/// Emits alpha-to-coverage from render target 0's alpha; returns the 16-bit register
+/// that holds the samples it killed (`¬mask ∧ 255`, under sample shading also `∧ r1l`),
+/// if it emitted anything.
+fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<String> {
     let Some(Some(rt0)) = key.rts.first().filter(|_| key.alpha_to_coverage) else {
-        return;
+        return None;
     };
     let loc = if key.broadcast_rt0 { 0 } else { rt0.location };
     if loc == 0 && key.loc0_w_1 {
         // Alpha 1.0 covers every sample.
-        return;
+        return None;
     }
     let size = rt0.size;
     let (_, mul) = epilog_blend::float_ops(size);
@@ -458,6 +478,7 @@ fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) {
         line(format!("and {low}, {low}, r1l"));
     }
     line(format!("sample_mask {low}, 0"));
+    Some(low)
 }
 
 /// Emits the store of a target whose value depends on the destination: loads it (sample
@@ -487,7 +508,7 @@ fn through_destination(
     if let Some(rt) = t.spill {
         // The image holds the logical format: the fetch converts to the colour's size,
         // clamped and sign-extended by the format.
-        spill::load(line, rt, &tuple(DST, 4, size));
+        spill::load(line, rt, key.samples, &tuple(DST, 4, size));
     } else if size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
         line(format!(
@@ -609,7 +630,7 @@ fn through_destination(
             ));
         }
         match t.spill {
-            Some(rt) => spill::store(line, rt, &tuple(DST_CLAMPED, 4, 32), st),
+            Some(rt) => spill::store(line, rt, key.samples, &tuple(DST_CLAMPED, 4, 32), st),
             None => line(format!(
                 "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
                 tuple(DST_CLAMPED, n, 32),
@@ -618,7 +639,7 @@ fn through_destination(
         }
     } else {
         match t.spill {
-            Some(rt) => spill::store(line, rt, &tuple(SRC, 4, size), st),
+            Some(rt) => spill::store(line, rt, key.samples, &tuple(SRC, 4, size), st),
             None => line(format!(
                 "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
                 tuple(SRC, n, size),
@@ -650,7 +671,20 @@ fn store_plain(
         (0..mask.count_ones() as u16).map(|c| (c, src(c))).collect()
     } else {
         let mut regs = Vec::new();
-        for (k, c) in (0..4u16).filter(|c| mask >> c & 1 == 1).enumerate() {
+        let picked: Vec<(usize, u16)> = (0..4u16)
+            .filter(|c| mask >> c & 1 == 1)
+            .enumerate()
+            .collect();
+        // Widened copies are twice the size of their sources, which may be the 16-bit
+        // halves of the same registers (`through_destination` computes integers there
+        // with every component stored): last first, each copy lands on halves already
+        // read.
+        let order: Vec<(usize, u16)> = if widen {
+            picked.into_iter().rev().collect()
+        } else {
+            picked
+        };
+        for (k, c) in order {
             let tr = comp(TEMP, k as u16, tuple_size);
             let from = src(c);
             if !widen {
@@ -666,6 +700,7 @@ fn store_plain(
             }
             regs.push((c, tr));
         }
+        regs.sort_by_key(|(c, _)| *c);
         regs
     };
     // Clamp pure integers of at most 16 bits per channel to the channel's range.
@@ -711,7 +746,7 @@ fn store_plain(
         } else {
             (0..4).map(|k| comp(TEMP, k, tuple_size)).collect()
         };
-        spill::store(line, rt, &data.join("_"), samples);
+        spill::store(line, rt, t.samples, &data.join("_"), samples);
         return;
     }
     let regs: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();

@@ -10,20 +10,38 @@
 //! lays them out. gpuabi's epilog keys have no bindings of their own, so the base
 //! (`rt_spill_base` of the key's link info) is always 0.
 //!
-//! Each image is linear, 2D array with one layer, rows of `align(width · bytes, 16)`
-//! bytes (Mesa's linear strides are multiples of 16), one pixel per framebuffer pixel, in
-//! the logical format: the `Channels`/`Texture Type` pair of the pipe format, with the
+//! Each image is linear, 2D array with one layer, rows of `align(width · samples · bytes,
+//! 16)` bytes (Mesa's linear strides are multiples of 16), in the logical format. With one
+//! sample it has one pixel per framebuffer pixel. With several samples (gpuabi's layout,
+//! stated here in full) the samples of a pixel are consecutive, sample `s` of pixel
+//! `(x, y)` at element `x · samples + s` of row `y`: the order of Mesa's
+//! `libagx_image_texel_address` (`src/asahi/lib/shaders/texture.cl`: element
+//! `pixel · samples + sample`) with the pixels in rows, which is its twiddled order with
+//! 1×1 tiles. Mesa's driver lays multisampled images out in larger twiddled tiles (`ail`),
+//! which the simulator does not model. The descriptors describe the image as a 2D image
+//! `width · samples` elements wide, and the epilog reads and writes sample `s` at
+//! `(x · samples + s, y)`: Mesa also writes multisampled images through a 2D view
+//! (`lower_multisampled_store` in `src/asahi/lib/agx_nir_lower_texture.c` turns the element
+//! index into 2D coordinates), and reads them with a multisampled texel fetch, which gpuabi
+//! replaces by the same 2D view. Mesa runs epilogs with multisampled spilled targets per
+//! sample (`dim_for_rt` in `agx_nir_lower_tilebuffer.c` sets `uses_sample_shading`), so
+//! their keys need sample shading and the sample is the one in `r1l`. The texture and PBE
+//! descriptors: the `Channels`/`Texture Type` pair of the pipe format, with the
 //! swizzle `(2, 1, 0, 3)` for the blue-first formats (`B8G8R8A8`, `B5G6R5`,
 //! `B10G10R10A2`) and sRGB set for `_SRGB`; a texture's missing green and blue read 0 and
 //! a missing alpha 1.
 //!
 //! The generated code (gpuabi's register choices): `r60`, `r61` hold the pixel's `x`, `y`
-//! from `thread_in_grid_x`/`_y` (Mesa's `load_pixel_coord`), `r62` the layer 0 whose low
+//! from `thread_in_grid_x`/`_y` (Mesa's `load_pixel_coord`; with several samples `x` becomes
+//! `x · samples + s`, `s` from `ffs` of `r1l`), `r62` the layer 0 whose low
 //! half doubles as level 0 for the texel fetch, `r58` the descriptor's byte offset, all
 //! set right before each access (blending and logic ops use them in between). Before
 //! the first access the epilog waits for earlier fragments of the pixel (`pixwait 12, 0`,
 //! Mesa's `begin_invocation_interlock`). Stores under a sample mask other than all
-//! samples are skipped when the mask is 0 (Mesa's `samples != 0` condition).
+//! samples are skipped when the mask is 0 (Mesa's `samples != 0` condition); with several
+//! samples the mask is also ANDed with `input_sample_mask`, the coverage the fragment
+//! started with (Mesa tests the coverage; kills before the epilog other than
+//! alpha-to-coverage's are not seen).
 //!
 //! Left out of Mesa's sequence: the bounds check of the pixel against the image size
 //! (`image_size`; the images [`spill_bindings`] describes cover the framebuffer, and the
@@ -199,6 +217,17 @@ pub struct SpilledImage {
     pub stride: u64,
     /// Bytes per pixel.
     pub bytes_per_pixel: u32,
+    /// Samples per pixel, consecutive in a row.
+    pub samples: u32,
+}
+
+impl SpilledImage {
+    /// Byte offset from the image's address of sample `s` of pixel (`x`, `y`).
+    pub fn offset(&self, x: u32, y: u32, s: u32) -> u64 {
+        u64::from(y) * self.stride
+            + (u64::from(x) * u64::from(self.samples) + u64::from(s))
+                * u64::from(self.bytes_per_pixel)
+    }
 }
 
 /// What a driver writes for the spilled render targets of an epilog key.
@@ -240,10 +269,11 @@ pub fn spill_bindings(
         .map(|r| r.as_ref().map(|r| r.format.as_str()))
         .collect();
     let layout = tilebuffer_layout(&formats, key.samples)?;
-    if width == 0 || height == 0 || width > 1 << 14 || height > 1 << 14 {
+    let samples = u32::from(key.samples);
+    if width == 0 || height == 0 || width * samples > 1 << 14 || height > 1 << 14 {
         return Err(EpilogError::NotGenerated(format!(
             "a {width}x{height} framebuffer for spilled render targets (1 to 16384 pixels \
-             each way)"
+             each way, 16384 samples a row)"
         )));
     }
     let mut heap = Vec::new();
@@ -256,7 +286,8 @@ pub fn spill_bindings(
     {
         let (channels, ty, bytes, bgr, srgb) = image_format(&p.format)
             .ok_or_else(|| TileBufferError::NotRenderable(p.format.clone()))?;
-        let stride = u64::from(width * bytes).next_multiple_of(16);
+        let elements = width * samples;
+        let stride = u64::from(elements * bytes).next_multiple_of(16);
         let address = next.next_multiple_of(256);
         next = address + stride * u64::from(height);
         let comps = crate::tilebuffer::rt_format(&p.format)?.1 as usize;
@@ -267,7 +298,7 @@ pub fn spill_bindings(
             channels,
             ty,
             swizzle: order,
-            width,
+            width: elements,
             height,
             address,
             srgb,
@@ -291,6 +322,7 @@ pub fn spill_bindings(
             height,
             stride,
             bytes_per_pixel: bytes,
+            samples,
         });
     }
     let uniforms = (0..4)
@@ -309,18 +341,26 @@ pub(crate) fn setup(line: &mut dyn FnMut(String)) {
     line("pixwait 12, 0".into());
 }
 
-/// Emits the coordinates of the lane's pixel (before each access: blending uses the
-/// registers in between).
-fn coordinates(line: &mut dyn FnMut(String)) {
+/// Emits the coordinates of the lane's pixel, or of its sample in `r1l` with `samples`
+/// above 1 (before each access: blending uses the registers in between).
+fn coordinates(line: &mut dyn FnMut(String), samples: u8) {
     line(format!("mfsr r{COORD}, thread_in_grid_x"));
     line(format!("mfsr r{}, thread_in_grid_y", COORD + 1));
     line(format!("mov r{}, 0", COORD + 2));
+    if samples > 1 {
+        line(format!("ffs r{HANDLE}, r1l"));
+        line(format!(
+            "shl r{COORD}, r{COORD}, {}",
+            samples.trailing_zeros()
+        ));
+        line(format!("iadd r{COORD}, r{COORD}, r{HANDLE}"));
+    }
 }
 
-/// Emits the texel fetch of render target `rt` at the pixel into the four registers of
-/// `dst` (a tuple such as `r41_r42_r43_r44`).
-pub(crate) fn load(line: &mut dyn FnMut(String), rt: usize, dst: &str) {
-    coordinates(line);
+/// Emits the texel fetch of render target `rt` (with `samples` samples) at the pixel into
+/// the four registers of `dst` (a tuple such as `r41_r42_r43_r44`).
+pub(crate) fn load(line: &mut dyn FnMut(String), rt: usize, samples: u8, dst: &str) {
+    coordinates(line, samples);
     line(format!("ldimm r{HANDLE}, {}", descriptor_offset(rt, false)));
     line(format!(
         "smpi {dst}, du{HEAP_UNIFORM_HALF}, r{HANDLE}, ss0, r{COORD}, r{}l, 2d_array, xyzw, \
@@ -329,14 +369,19 @@ pub(crate) fn load(line: &mut dyn FnMut(String), rt: usize, dst: &str) {
     ));
 }
 
-/// Emits the image write of the four registers of `data` to render target `rt` at the
-/// pixel, skipped where the 16-bit `samples` operand is 0 unless it is `255`.
-pub(crate) fn store(line: &mut dyn FnMut(String), rt: usize, data: &str, samples: &str) {
-    let guarded = samples != "255";
-    if guarded {
+/// Emits the image write of the four registers of `data` to render target `rt` (with
+/// `count` samples) at the pixel, skipped where the 16-bit `samples` operand is 0 unless it
+/// is `255`, with several samples also where it leaves the fragment's starting coverage.
+pub(crate) fn store(line: &mut dyn FnMut(String), rt: usize, count: u8, data: &str, samples: &str) {
+    let guarded = samples != "255" || count > 1;
+    if count > 1 {
+        line(format!("mfsr r{HANDLE}, input_sample_mask"));
+        line(format!("and r{HANDLE}l, r{HANDLE}l, {samples}"));
+        line(format!("if_icmp r{HANDLE}l, 0, 1, ine"));
+    } else if guarded {
         line(format!("if_icmp {samples}, 0, 1, ine"));
     }
-    coordinates(line);
+    coordinates(line, count);
     line(format!("ldimm r{HANDLE}, {}", descriptor_offset(rt, true)));
     line(format!(
         "imgw {data}, du{HEAP_UNIFORM_HALF}, r{HANDLE}, r{COORD}, 0, 2d_array"

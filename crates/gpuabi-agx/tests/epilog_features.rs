@@ -14,13 +14,17 @@
 
 use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
+use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::spill::spill_bindings;
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
-use gpuabi_agx_sim::{run, Fragment, Region, State};
+use gpuabi_agx_sim::{run, Fragment, Region, State, LANES};
 use half::f16;
 
 mod epilog_ref;
-use epilog_ref::{encode, lcg, mem_destination, mem_layout, mem_store, Enc, Numeric};
+use epilog_ref::{
+    encode, lcg, mem_destination, mem_layout, mem_store, rgb9e5, rgb9e5_value, small_float,
+    small_float_value, srgb_to_linear, Enc, Numeric,
+};
 
 /// How a format blends and takes logic ops.
 #[derive(Clone, Copy, PartialEq)]
@@ -163,6 +167,254 @@ const FORMATS: &[Format] = &[
         enc: Enc::Raw32Uint,
         class: Class::Uint,
         bits: [32; 4],
+    },
+    Format {
+        name: "R8_UNORM",
+        comps: 1,
+        el: 1,
+        enc: Enc::Unorm(8),
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8_UNORM",
+        comps: 2,
+        el: 1,
+        enc: Enc::Unorm(8),
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16_UNORM",
+        comps: 1,
+        el: 2,
+        enc: Enc::Unorm(16),
+        class: Class::Unorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16B16A16_UNORM",
+        comps: 4,
+        el: 2,
+        enc: Enc::Unorm(16),
+        class: Class::Unorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R8_SNORM",
+        comps: 1,
+        el: 1,
+        enc: Enc::Snorm(8),
+        class: Class::Snorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8_SNORM",
+        comps: 2,
+        el: 1,
+        enc: Enc::Snorm(8),
+        class: Class::Snorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16_SNORM",
+        comps: 1,
+        el: 2,
+        enc: Enc::Snorm(16),
+        class: Class::Snorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16B16A16_SNORM",
+        comps: 4,
+        el: 2,
+        enc: Enc::Snorm(16),
+        class: Class::Snorm,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16_FLOAT",
+        comps: 1,
+        el: 2,
+        enc: Enc::F16,
+        class: Class::Float,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16_FLOAT",
+        comps: 2,
+        el: 2,
+        enc: Enc::F16,
+        class: Class::Float,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R32G32_FLOAT",
+        comps: 2,
+        el: 4,
+        enc: Enc::Raw32,
+        class: Class::Float,
+        bits: [32; 4],
+    },
+    Format {
+        name: "B10G10R10A2_UNORM",
+        comps: 4,
+        el: 4,
+        enc: Enc::Rgb10a2,
+        class: Class::Unorm,
+        bits: [10, 10, 10, 2],
+    },
+    Format {
+        name: "R8_UINT",
+        comps: 1,
+        el: 1,
+        enc: Enc::Uint(8),
+        class: Class::Uint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8_UINT",
+        comps: 2,
+        el: 1,
+        enc: Enc::Uint(8),
+        class: Class::Uint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16_UINT",
+        comps: 1,
+        el: 2,
+        enc: Enc::Uint(16),
+        class: Class::Uint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16_UINT",
+        comps: 2,
+        el: 2,
+        enc: Enc::Uint(16),
+        class: Class::Uint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16B16A16_UINT",
+        comps: 4,
+        el: 2,
+        enc: Enc::Uint(16),
+        class: Class::Uint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R32G32_UINT",
+        comps: 2,
+        el: 4,
+        enc: Enc::Raw32Uint,
+        class: Class::Uint,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R32G32B32A32_UINT",
+        comps: 4,
+        el: 4,
+        enc: Enc::Raw32Uint,
+        class: Class::Uint,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R8_SINT",
+        comps: 1,
+        el: 1,
+        enc: Enc::Sint(8),
+        class: Class::Sint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8B8A8_SINT",
+        comps: 4,
+        el: 1,
+        enc: Enc::Sint(8),
+        class: Class::Sint,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R16_SINT",
+        comps: 1,
+        el: 2,
+        enc: Enc::Sint(16),
+        class: Class::Sint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R16G16_SINT",
+        comps: 2,
+        el: 2,
+        enc: Enc::Sint(16),
+        class: Class::Sint,
+        bits: [16; 4],
+    },
+    Format {
+        name: "R32_SINT",
+        comps: 1,
+        el: 4,
+        enc: Enc::Sint(32),
+        class: Class::Sint,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R32G32_SINT",
+        comps: 2,
+        el: 4,
+        enc: Enc::Sint(32),
+        class: Class::Sint,
+        bits: [32; 4],
+    },
+    Format {
+        name: "R32G32B32A32_SINT",
+        comps: 4,
+        el: 4,
+        enc: Enc::Sint(32),
+        class: Class::Sint,
+        bits: [32; 4],
+    },
+    Format {
+        name: "B8G8R8A8_UNORM",
+        comps: 4,
+        el: 1,
+        enc: Enc::Unorm(8),
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R8G8B8A8_SRGB",
+        comps: 4,
+        el: 1,
+        enc: Enc::Srgb8,
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "B8G8R8A8_SRGB",
+        comps: 4,
+        el: 1,
+        enc: Enc::Srgb8,
+        class: Class::Unorm,
+        bits: [8; 4],
+    },
+    Format {
+        name: "R11G11B10_FLOAT",
+        comps: 3,
+        el: 4,
+        enc: Enc::Rg11b10,
+        class: Class::Float,
+        bits: [11, 11, 10, 0],
+    },
+    Format {
+        name: "R9G9B9E5_FLOAT",
+        comps: 3,
+        el: 4,
+        enc: Enc::Rgb9e5,
+        class: Class::Float,
+        bits: [9, 9, 9, 0],
     },
 ];
 
@@ -476,6 +728,13 @@ fn decode(enc: Enc, el: usize, c: usize, bytes: &[u8]) -> f64 {
             let max = ((1u64 << (b - 1)) - 1) as f64;
             s.max(-max) / max
         }
+        Enc::Rg11b10 => {
+            let (shift, mant) = [(0, 6), (11, 6), (22, 5)][c];
+            small_float_value((raw(0, 4) >> shift) & ((1 << (mant + 5)) - 1), mant)
+        }
+        Enc::Rgb9e5 => rgb9e5_value(raw(0, 4) as u32, c),
+        Enc::Srgb8 if c < 3 => srgb_to_linear(raw(c, 1)),
+        Enc::Srgb8 => raw(c, 1) as f64 / 255.0,
         Enc::F16 => f16::from_bits(raw(c * 2, 2) as u16).to_f64(),
         Enc::Raw32 => f64::from(f32::from_bits(raw(c * 4, 4) as u32)),
         Enc::Rgb10a2 => {
@@ -538,9 +797,21 @@ fn colour_value(f: &Format, size: u8, s: &mut u64) -> u64 {
     }
 }
 
+/// A word of moderate non-negative values in a packed float format.
+fn packed_float_word(enc: Enc, s: &mut u64) -> u32 {
+    let v = [0; 3].map(|_| (lcg(s) % 2000) as f64 / 1000.0);
+    match enc {
+        Enc::Rg11b10 => {
+            (small_float(v[0], 6) | small_float(v[1], 6) << 11 | small_float(v[2], 5) << 22) as u32
+        }
+        _ => rgb9e5(v),
+    }
+}
+
 /// Runs the case in the simulator and in the reference; panics with the code on a
-/// difference.
-fn check(case: &Case, s: &mut u64, what: &str) {
+/// difference. With `linked`, a key with sample shading runs inside the part linker's
+/// sample loop; otherwise the test runs the epilog once per sample with `r1l` set.
+fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
     let key = &case.key;
     let formats: Vec<Option<&str>> = key
         .rts
@@ -552,9 +823,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         .render_targets
         .iter()
         .any(|p| p.offset_bytes.is_none());
-    if spills && (key.samples > 1 || key.alpha_to_coverage) {
+    if spills && key.samples > 1 && !key.sample_shading {
         let e = fragment_epilog(key).unwrap_err();
         assert!(e.to_string().contains("spilled"), "{e}");
+        assert!(e.to_string().contains("sample_shading"), "{e}");
         return;
     }
     let epilog = fragment_epilog(key).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -584,6 +856,10 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                         frag.tib[at..at + 2].copy_from_slice(&f16::from_f32(v).to_le_bytes())
                     }
                     Enc::Raw32 => frag.tib[at..at + 4].copy_from_slice(&v.to_le_bytes()),
+                    Enc::Rg11b10 | Enc::Rgb9e5 if c == 0 => {
+                        let w = packed_float_word(f.enc, s);
+                        frag.tib[at..at + 4].copy_from_slice(&w.to_le_bytes());
+                    }
                     _ => {}
                 }
             }
@@ -602,9 +878,21 @@ fn check(case: &Case, s: &mut u64, what: &str) {
         let f = case.fmts[usize::from(img.rt)];
         let (bpp, fields) = mem_layout(f.name);
         assert_eq!(bpp as u32, img.bytes_per_pixel, "{}", f.name);
+        // Rows of the 4-pixel-wide framebuffer hold every sample, 16-byte aligned.
+        assert_eq!(
+            img.stride as usize,
+            (4 * samples * bpp).next_multiple_of(16)
+        );
+        // Sample `k` of pixel (x, y) at element `x · samples + k` of row `y`.
         let mut bytes: Vec<u8> = (0..img.stride * 2).map(|_| lcg(s) as u8).collect();
-        for p in 0..8 {
-            let at = (p / 4) * img.stride as usize + (p % 4) * bpp;
+        for e in 0..8 * samples {
+            let (p, k) = (e / samples, e % samples);
+            let at = (p / 4) * img.stride as usize + ((p % 4) * samples + k) * bpp;
+            if matches!(f.enc, Enc::Rg11b10 | Enc::Rgb9e5) {
+                let w = packed_float_word(f.enc, s);
+                bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
+                continue;
+            }
             for &(_, shift, w) in &fields {
                 let v = (lcg(s) % 3000) as f32 / 1000.0 - 1.2;
                 let k = (shift / 8) as usize;
@@ -623,6 +911,7 @@ fn check(case: &Case, s: &mut u64, what: &str) {
             rt: usize::from(img.rt),
             stride: img.stride as usize,
             bpp,
+            samples,
             bytes,
         });
     }
@@ -649,13 +938,51 @@ fn check(case: &Case, s: &mut u64, what: &str) {
     let mut coverage = [0xffu8 >> (8 - samples); 8];
     let mut depth = vec![None; 8 * samples];
     let mut stencil = vec![None; 8 * samples];
-    let iterations = if key.sample_shading { samples } else { 1 };
+    // Through the linker: the epilog in the sample loop after a main shader that gives
+    // every sample the same colours (copies of `r4`…`r35` kept in `r64`…`r95`, since the
+    // epilog may set alphas to 1.0), run once.
+    let main = gpuabi_agx_isa::assemble(
+        &(4..36)
+            .map(|r| format!("mov r{r}, r{}\n", r + 60))
+            .collect::<String>(),
+        "main.s",
+    )
+    .unwrap()
+    .bytes;
+    let linked_code = (linked && key.sample_shading).then(|| {
+        link(&LinkInput {
+            prolog: None,
+            main: Part {
+                code: &main,
+                info: PartInfo {
+                    gpr_halves: 192,
+                    ..PartInfo::default()
+                },
+            },
+            epilog: Some(Part {
+                code: &epilog.code,
+                info: PartInfo {
+                    gpr_halves: 128,
+                    reads_tib: true,
+                    ..PartInfo::default()
+                },
+            }),
+            samples: Some(key.samples),
+        })
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+        .code
+    });
+    let iterations = if key.sample_shading && linked_code.is_none() {
+        samples
+    } else {
+        1
+    };
     for it in 0..iterations {
         // Fresh colours each run (the main shader runs per sample under sample shading).
         let mut colours: Vec<Colours> = vec![[[0; 4]; 8]; 8];
         // One sample per pixel has one bit of r3h.
         let r3h: Vec<u8> = (0..8)
-            .map(|_| lcg(s) as u8 & if spills { 1 } else { 0xff })
+            .map(|_| lcg(s) as u8 & if spills && samples == 1 { 1 } else { 0xff })
             .collect();
         for (lane, cl) in colours.iter_mut().enumerate() {
             for (loc, cl_loc) in cl.iter_mut().enumerate() {
@@ -678,32 +1005,55 @@ fn check(case: &Case, s: &mut u64, what: &str) {
                 .unwrap();
             st.set_gpr(lane, 7, 16, u64::from(r3h[lane])).unwrap();
             st.set_gpr(lane, 6, 16, (100 + lane + it) as u64).unwrap();
-            st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            if linked_code.is_none() {
+                st.set_gpr(lane, 2, 16, 1 << it).unwrap();
+            } else {
+                for r in 4..36 {
+                    let v = st.read_gpr(lane, 2 * r, 32).unwrap();
+                    st.set_gpr(lane, 2 * (r + 60), 32, v).unwrap();
+                }
+            }
         }
-        run(&epilog.code, &mut st, 100_000)
-            .unwrap_or_else(|e| panic!("{what}: {e}\n{}", epilog.text));
-        let active: u8 = if key.sample_shading { 1 << it } else { 0xff };
-        for lane in 0..8 {
-            reference_lane(
-                case,
-                &layout,
-                lane,
-                it,
-                active,
-                r3h[lane],
-                &colours[lane],
-                &k32,
-                &mut coverage[lane],
-                (&mut depth, &mut stencil),
-                &mut want,
-                &mut images,
-            );
+        let samples_run: Vec<usize> = match &linked_code {
+            Some(code) => {
+                // Lanes without a pixel stay out of the loop's execution masks.
+                for lane in 8..LANES {
+                    st.set_gpr(lane, 0, 16, 1).unwrap();
+                }
+                run(code, &mut st, 1_000_000)
+                    .unwrap_or_else(|e| panic!("{what} (linked): {e}\n{}", epilog.text));
+                (0..samples).collect()
+            }
+            None => {
+                run(&epilog.code, &mut st, 100_000)
+                    .unwrap_or_else(|e| panic!("{what}: {e}\n{}", epilog.text));
+                assert_eq!(
+                    st.read_gpr(0, 2, 16).unwrap(),
+                    1 << it,
+                    "{what}: r1l changed"
+                );
+                vec![it]
+            }
+        };
+        for smp in samples_run {
+            let active: u8 = if key.sample_shading { 1 << smp } else { 0xff };
+            for lane in 0..8 {
+                reference_lane(
+                    case,
+                    &layout,
+                    lane,
+                    it,
+                    active,
+                    r3h[lane],
+                    &colours[lane],
+                    &k32,
+                    &mut coverage[lane],
+                    (&mut depth, &mut stencil),
+                    &mut want,
+                    &mut images,
+                );
+            }
         }
-        assert_eq!(
-            st.read_gpr(0, 2, 16).unwrap(),
-            1 << it,
-            "{what}: r1l changed"
-        );
     }
     let f = st.frag.as_ref().unwrap();
     for (lane, cov) in coverage.iter().enumerate() {
@@ -832,26 +1182,28 @@ fn reference_lane(
             .find(|p| p.rt as usize == i)
             .unwrap();
         let Some(off) = off.offset_bytes else {
-            // Spilled (one sample): the pixel of the target's image, stored when the
-            // sample is live.
-            if live & 1 == 0 {
-                continue;
-            }
-            let img = images.iter_mut().find(|m| m.rt == i).unwrap();
-            let at = (lane / 4) * img.stride + (lane % 4) * img.bpp;
-            let pixel = &mut img.bytes[at..at + img.bpp];
-            let num = numeric(f.class);
-            let dst = mem_destination(f.name, num, pixel, u32::from(size));
-            let (mut out, full) = value(case, f, rt, &src, &s1, &dst, k32);
-            if !full {
-                // Images have no masked stores: masked components keep the destination.
-                for (c, o) in out.iter_mut().enumerate().take(f.comps) {
-                    if mask >> c & 1 == 0 {
-                        *o = dst[c];
+            // Spilled: each live sample of the pixel in the target's image (several
+            // samples run one at a time under sample shading).
+            for smp in 0..samples {
+                if live >> smp & 1 == 0 {
+                    continue;
+                }
+                let img = images.iter_mut().find(|m| m.rt == i).unwrap();
+                let at = (lane / 4) * img.stride + ((lane % 4) * img.samples + smp) * img.bpp;
+                let pixel = &mut img.bytes[at..at + img.bpp];
+                let num = numeric(f.class);
+                let dst = mem_destination(f.name, num, pixel, u32::from(size));
+                let (mut out, full) = value(case, f, rt, &src, &s1, &dst, k32);
+                if !full {
+                    // Images have no masked stores: masked components keep the destination.
+                    for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+                        if mask >> c & 1 == 0 {
+                            *o = dst[c];
+                        }
                     }
                 }
+                mem_store(f.name, num, &out, u32::from(size), pixel);
             }
-            mem_store(f.name, num, &out, u32::from(size), pixel);
             continue;
         };
         let off = off as usize;
@@ -882,6 +1234,7 @@ struct RefImage {
     rt: usize,
     stride: usize,
     bpp: usize,
+    samples: usize,
     bytes: Vec<u8>,
 }
 
@@ -911,9 +1264,23 @@ fn value(
     let all = (1u8 << f.comps) - 1;
     let mask = rt.colormask & all;
     let integer = matches!(f.class, Class::Uint | Class::Sint);
-    let packed = matches!(f.enc, Enc::Rgb10a2);
+    let packed = matches!(f.enc, Enc::Rgb10a2 | Enc::Rg11b10 | Enc::Rgb9e5);
+    // Components a partial colour mask keeps, for formats without masked stores.
+    let keep_masked = || {
+        let mut out = *src;
+        for (c, o) in out.iter_mut().enumerate().take(f.comps) {
+            if mask >> c & 1 == 0 {
+                *o = dst[c];
+            }
+        }
+        (out, true)
+    };
     if let Some(op) = key.logic_op {
-        if f.class == Class::Float {
+        if f.class == Class::Float || matches!(f.enc, Enc::Srgb8) {
+            // Unchanged by the logic op, stored as it is.
+            if mask != all && packed {
+                return keep_masked();
+            }
             return (*src, false);
         }
         let mut out = [0u64; 4];
@@ -962,13 +1329,7 @@ fn value(
         .is_none_or(|e| e.iter().all(|q| *q == Equation::REPLACE));
     if integer || replace {
         if mask != all && packed {
-            let mut out = *src;
-            for (c, o) in out.iter_mut().enumerate().take(f.comps) {
-                if mask >> c & 1 == 0 {
-                    *o = dst[c];
-                }
-            }
-            return (out, true);
+            return keep_masked();
         }
         return (*src, false);
     }
@@ -1131,12 +1492,38 @@ fn random_keys_match_the_reference_bit_for_bit() {
     let mut s = 2024u64;
     for round in 0..400 {
         let case = random_case(&mut s);
-        check(&case, &mut s, &format!("round {round}"));
+        check(&case, &mut s, &format!("round {round}"), false);
     }
 }
 
-/// A one-sample key with five to eight targets, large formats first until some spill.
+#[test]
+fn random_sample_shading_keys_match_the_reference_in_the_linker_loop() {
+    let mut s = 31u64;
+    let mut done = 0;
+    let mut spilled = 0;
+    for round in 0..300 {
+        let case = if round % 2 == 0 {
+            random_case(&mut s)
+        } else {
+            random_spill_case(&mut s)
+        };
+        if !case.key.sample_shading {
+            continue;
+        }
+        spilled += round % 2;
+        done += 1;
+        check(&case, &mut s, &format!("linked round {round}"), true);
+    }
+    assert!(
+        done > 100 && spilled > 40,
+        "{done} keys, {spilled} spilling"
+    );
+}
+
+/// A key with five to eight targets, large formats first until some spill; with several
+/// samples under sample shading.
 fn random_spill_case(s: &mut u64) -> Case {
+    let samples = [1u8, 2, 4][(lcg(s) % 3) as usize];
     let logic_op = lcg(s)
         .is_multiple_of(3)
         .then(|| LogicOp::ALL[(lcg(s) % 16) as usize]);
@@ -1180,9 +1567,11 @@ fn random_spill_case(s: &mut u64) -> Case {
         fmts.push(f);
     }
     let key = EpilogKey {
-        samples: 1,
-        sample_shading: false,
-        alpha_to_coverage: false,
+        samples,
+        sample_shading: samples > 1,
+        // Integer colours are no floats: alpha-to-coverage of those is not compared.
+        alpha_to_coverage: !matches!(fmts[0].class, Class::Uint | Class::Sint)
+            && !lcg(s).is_multiple_of(3),
         logic_op,
         write_z: lcg(s).is_multiple_of(2),
         write_s: lcg(s).is_multiple_of(2),
@@ -1200,18 +1589,35 @@ fn random_spill_case(s: &mut u64) -> Case {
 fn random_spilled_keys_match_the_reference_bit_for_bit() {
     let mut s = 7u64;
     let mut spilled = 0;
+    let mut with_a2c = 0;
+    let mut multisampled = 0;
     for round in 0..120 {
         let case = random_spill_case(&mut s);
         let formats: Vec<Option<&str>> = case.fmts.iter().map(|f| Some(f.name)).collect();
-        let layout = tilebuffer_layout(&formats, 1).unwrap();
-        spilled += layout
+        let layout = tilebuffer_layout(&formats, case.key.samples).unwrap();
+        let n = layout
             .render_targets
             .iter()
             .filter(|p| p.offset_bytes.is_none())
             .count();
-        check(&case, &mut s, &format!("spill round {round}"));
+        spilled += n;
+        if n > 0 && case.key.alpha_to_coverage {
+            with_a2c += 1;
+        }
+        if n > 0 && case.key.samples > 1 {
+            multisampled += 1;
+        }
+        check(&case, &mut s, &format!("spill round {round}"), false);
     }
     assert!(spilled > 60, "only {spilled} spilled targets");
+    assert!(
+        with_a2c > 20,
+        "only {with_a2c} spilling keys with alpha-to-coverage"
+    );
+    assert!(
+        multisampled > 40,
+        "only {multisampled} multisampled spilling keys"
+    );
 }
 
 // ---- hand-computed cases -----------------------------------------------------------

@@ -489,6 +489,98 @@ fn fs_prolog_prints_its_code() {
 }
 
 #[test]
+fn draws_give_partial_starting_coverage() {
+    let dir = common::scratch("agx-frag-coverage");
+    let key = write(&dir, "key.toml", &format!("samples = 4\n{STORE_KEY}"));
+    let pkey = write(&dir, "prolog.toml", "statistics = true\n");
+    // Pixel 1 has no coverage and launches no fragment; the others keep the samples of
+    // their masks.
+    let masks = [0b0101u64, 0, 0b1111, 0b0010];
+    let draw = write(
+        &dir,
+        "draw.toml",
+        "width = 2\nheight = 2\ncoverage = [5, 0, 15, 2]\n[[clear]]\nbytes = \"01020304\"\n",
+    );
+    let main = write(
+        &dir,
+        "main.s",
+        "ldimm r4, 1065353216\nldimm r7, 1065353216\n",
+    );
+    let run = |draw: &str| {
+        json(&[
+            "agx",
+            "run",
+            "fragment",
+            "--key",
+            &key,
+            "--prolog-key",
+            &pkey,
+            "--main",
+            &main,
+            "--draw",
+            draw,
+            "--format",
+            "json",
+        ])
+    };
+    let v = run(&draw);
+    assert!(v["violations"].as_array().unwrap().is_empty(), "{v}");
+    // The counter adds the popcount of each fragment's input sample mask: 2 + 0 + 4 + 1.
+    assert_eq!(v["invocation_counter"], 7);
+    for p in v["pixels"].as_array().unwrap() {
+        let (x, y, s) = (
+            p["x"].as_u64().unwrap(),
+            p["y"].as_u64().unwrap(),
+            p["sample"].as_u64().unwrap(),
+        );
+        let alive = masks[(y * 2 + x) as usize] >> s & 1 == 1;
+        assert_eq!(p["covered"], alive, "{p}");
+        let want = if alive { "ff0000ff" } else { "01020304" };
+        assert_eq!(p["rt"][0], want, "{p}");
+    }
+    // One integer gives every pixel the same mask.
+    let one = write(
+        &dir,
+        "one.toml",
+        "width = 2\nheight = 1\ncoverage = 8\n[[clear]]\nbytes = \"01020304\"\n",
+    );
+    let v = run(&one);
+    assert_eq!(v["invocation_counter"], 2);
+    for p in v["pixels"].as_array().unwrap() {
+        let alive = p["sample"] == 3;
+        assert_eq!(p["covered"], alive, "{p}");
+        assert_eq!(p["rt"][0], if alive { "ff0000ff" } else { "01020304" });
+    }
+    // Masks naming samples the key lacks, of the wrong count or out of range are errors
+    // naming the file and key.
+    for (name, text, needle) in [
+        (
+            "high.toml",
+            "width = 2\nheight = 1\ncoverage = [1, 16]\n",
+            "high.toml: coverage[1]: 0x10 names a sample the key's 4 sample(s) lack",
+        ),
+        (
+            "count.toml",
+            "width = 2\nheight = 1\ncoverage = [1]\n",
+            "count.toml: coverage: 1 masks (expected one integer, or width · height = 2",
+        ),
+        (
+            "range.toml",
+            "width = 2\nheight = 1\ncoverage = 256\n",
+            "range.toml: coverage: expected a sample mask from 0 to 255",
+        ),
+    ] {
+        let d = write(&dir, name, text);
+        fails_naming(
+            &[
+                "agx", "run", "fragment", "--key", &key, "--main", &main, "--draw", &d,
+            ],
+            needle,
+        );
+    }
+}
+
+#[test]
 fn draw_errors_name_the_file_and_key() {
     let dir = common::scratch("agx-frag-errors");
     let key = write(&dir, "key.toml", STORE_KEY);
@@ -657,5 +749,55 @@ fn spilled_targets_blend_and_store_through_their_images() {
             &bad,
         ],
         "bad.toml: clear (rt 5): bytes: 3 bytes (expected 4",
+    );
+}
+
+#[test]
+fn multisampled_spilled_targets_store_each_covered_sample() {
+    let dir = common::scratch("agx-frag-spill-ms");
+    let key = write(
+        &dir,
+        "key.toml",
+        &format!("samples = 2\nsample_shading = true\n{SPILL_KEY}"),
+    );
+    // Pixel 0 covers both samples, pixel 1 only sample 1.
+    let draw = write(
+        &dir,
+        "draw.toml",
+        "width = 2\nheight = 1\norigin = [3, 1]\ncoverage = [3, 2]\n\
+         [[clear]]\nrt = 4\nbytes = \"204080ff\"\n",
+    );
+    let main = write(
+        &dir,
+        "main.s",
+        "ldimm r20, 1065353216\nldimm r21, 0\nldimm r22, 1056964608\nldimm r23, 1048576000\n\
+         ldimm r24, 74565\nldimm r25, 7\n",
+    );
+    let v = json(&[
+        "agx", "run", "fragment", "--key", &key, "--main", &main, "--draw", &draw, "--format",
+        "json",
+    ]);
+    assert!(v["violations"].as_array().unwrap().is_empty(), "{v}");
+    for p in v["pixels"].as_array().unwrap() {
+        let (x, s) = (p["x"].as_u64().unwrap(), p["sample"].as_u64().unwrap());
+        let covered = x == 0 || s == 1;
+        assert_eq!(p["covered"], covered, "{p}");
+        // The blend of the test above on covered samples; the clear (rt 4) and zeros
+        // (rt 5) where the sample is not covered.
+        let want = if covered {
+            ["583080ff", "ffff0700"]
+        } else {
+            ["204080ff", "00000000"]
+        };
+        assert_eq!(p["rt"][4], want[0], "{p}");
+        assert_eq!(p["rt"][5], want[1], "{p}");
+    }
+    // Without sample shading such a key is refused, naming what it lacks.
+    let flat = write(&dir, "flat.toml", &format!("samples = 2\n{SPILL_KEY}"));
+    fails_naming(
+        &[
+            "agx", "run", "fragment", "--key", &flat, "--main", &main, "--draw", &draw,
+        ],
+        "multisampled spilled render targets without sample_shading",
     );
 }

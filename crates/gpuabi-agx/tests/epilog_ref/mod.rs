@@ -18,6 +18,114 @@ pub enum Enc {
     Raw32Uint,
     F16,
     Rgb10a2,
+    /// sRGB-encoded red, green and blue bytes with a linear alpha byte.
+    Srgb8,
+    /// 11-11-10-bit unsigned floats in one word, rounded to nearest even.
+    Rg11b10,
+    /// 9-bit mantissas with a shared 5-bit exponent in one word.
+    Rgb9e5,
+}
+
+/// The unsigned float with a 5-bit exponent (bias 15) and `mant` fraction bits nearest to
+/// `x` (ties to even): negative values and −inf give 0, NaN the all-ones exponent with the
+/// top fraction bit, values rounding past the largest finite one infinity (IEEE 754).
+pub fn small_float(x: f64, mant: u32) -> u64 {
+    let inf = 0x1fu64 << mant;
+    if x.is_nan() {
+        return inf | 1 << (mant - 1);
+    }
+    if x <= 0.0 {
+        return 0;
+    }
+    if x.is_infinite() {
+        return inf;
+    }
+    let e = ((((x.to_bits() >> 52) & 0x7ff) as i32) - 1023).max(-14);
+    let m = (x / 2f64.powi(e - mant as i32)).round_ties_even() as u64;
+    if m < 1 << mant {
+        // Subnormal (or rounded up to the smallest normal, which is the same code).
+        return m;
+    }
+    let (m, e) = if m >> (mant + 1) != 0 {
+        (m >> 1, e + 1)
+    } else {
+        (m, e)
+    };
+    let biased = e + 15;
+    if biased >= 31 {
+        return inf;
+    }
+    (biased as u64) << mant | (m & ((1 << mant) - 1))
+}
+
+/// The value of a 5-bit-exponent unsigned float with `mant` fraction bits.
+pub fn small_float_value(n: u64, mant: u32) -> f64 {
+    let e = (n >> mant) & 0x1f;
+    let m = n & ((1 << mant) - 1);
+    match e {
+        0x1f if m != 0 => f64::NAN,
+        0x1f => f64::INFINITY,
+        0 => m as f64 * 2f64.powi(-14 - mant as i32),
+        _ => (m | 1 << mant) as f64 * 2f64.powi(e as i32 - 15 - mant as i32),
+    }
+}
+
+/// Red, green and blue as `rgb9e5`, by the algorithm of the OpenGL
+/// `EXT_texture_shared_exponent` specification (N = 9, B = 15, Emax = 31).
+pub fn rgb9e5(v: [f64; 3]) -> u32 {
+    let max_value = 511.0 / 512.0 * 65536.0;
+    let c = v.map(|x| {
+        if x.is_nan() {
+            0.0
+        } else {
+            x.clamp(0.0, max_value)
+        }
+    });
+    let maxc = c[0].max(c[1]).max(c[2]);
+    let floor_log2 = if maxc > 0.0 {
+        (((maxc.to_bits() >> 52) & 0x7ff) as i32) - 1023
+    } else {
+        -16
+    };
+    let mut exp = floor_log2.max(-16) + 1 + 15;
+    let maxm = (maxc / 2f64.powi(exp - 15 - 9) + 0.5).floor();
+    if maxm == 512.0 {
+        exp += 1;
+    }
+    let scale = 2f64.powi(exp - 15 - 9);
+    let m = c.map(|x| (x / scale + 0.5).floor() as u32);
+    m[0] | m[1] << 9 | m[2] << 18 | (exp as u32) << 27
+}
+
+/// Component `c` of an `rgb9e5` word.
+pub fn rgb9e5_value(w: u32, c: usize) -> f64 {
+    let m = (w >> (9 * c)) & 0x1ff;
+    f64::from(m) * 2f64.powi((w >> 27) as i32 - 15 - 9)
+}
+
+/// Linear to sRGB (IEC 61966-2-1), clamped to [0, 1], NaN to 0.
+pub fn linear_to_srgb(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else if x >= 1.0 {
+        1.0
+    } else if x <= 0.0031308 {
+        12.92 * x
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// sRGB byte `k` to linear as the hardware gives it: the exact value quantised to 12 bits,
+/// `round(linear · 4095) / 4095`, held as fp32 (the table of applegpu's `srgb.py`).
+pub fn srgb_to_linear(k: u64) -> f64 {
+    let c = k as f64 / 255.0;
+    let lin = if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    };
+    f64::from(((lin * 4095.0).round() / 4095.0) as f32)
 }
 
 pub fn unorm(x: f64, bits: u32) -> u64 {
@@ -62,6 +170,19 @@ pub fn encode(
             out[at + b] = (v >> (8 * b)) as u8;
         }
     };
+    if let Enc::Rg11b10 | Enc::Rgb9e5 = enc {
+        // The generator stores every component of these (they have no masked stores).
+        assert_eq!(mask, 7, "packed floats are stored whole");
+        let v = [real(regs[0]), real(regs[1]), real(regs[2])];
+        let w = match enc {
+            Enc::Rg11b10 => {
+                small_float(v[0], 6) | small_float(v[1], 6) << 11 | small_float(v[2], 5) << 22
+            }
+            _ => u64::from(rgb9e5(v)),
+        };
+        put(out, 0, w, 4);
+        return;
+    }
     if let Enc::Rgb10a2 = enc {
         let mut w = u32::from_le_bytes(out[..4].try_into().unwrap()) as u64;
         for c in 0..4 {
@@ -80,6 +201,8 @@ pub fn encode(
         }
         let stored = match enc {
             Enc::Unorm(b) => unorm(real(v), b),
+            Enc::Srgb8 if c < 3 => unorm(linear_to_srgb(real(v)), 8),
+            Enc::Srgb8 => unorm(real(v), 8),
             Enc::Snorm(b) => snorm(real(v), b),
             Enc::F16 => {
                 if size == 16 {
@@ -111,7 +234,7 @@ pub fn encode(
                 let (lo, hi) = (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1);
                 s.clamp(lo, hi) as u64
             }
-            Enc::Rgb10a2 => unreachable!(),
+            Enc::Rgb10a2 | Enc::Rg11b10 | Enc::Rgb9e5 => unreachable!(),
         };
         put(out, c * el, stored, el);
     }
@@ -153,6 +276,12 @@ pub fn mem_layout(name: &str) -> (usize, Vec<(usize, u32, u32)>) {
         "R10G10B10A2_UNORM" | "R10G10B10A2_UINT" => {
             (4, vec![(0, 0, 10), (1, 10, 10), (2, 20, 10), (3, 30, 2)])
         }
+        "B10G10R10A2_UNORM" => (4, vec![(2, 0, 10), (1, 10, 10), (0, 20, 10), (3, 30, 2)]),
+        "B8G8R8A8_SRGB" => (4, vec![(2, 0, 8), (1, 8, 8), (0, 16, 8), (3, 24, 8)]),
+        "R11G11B10_FLOAT" => (4, vec![(0, 0, 11), (1, 11, 11), (2, 22, 10)]),
+        // The shared exponent is handled whole by `mem_destination` and `mem_store`.
+        "R9G9B9E5_FLOAT" => (4, vec![(0, 0, 9), (1, 9, 9), (2, 18, 9)]),
+        "B8G8R8A8_UNORM" => (4, vec![(2, 0, 8), (1, 8, 8), (0, 16, 8), (3, 24, 8)]),
         _ => {
             let layout = name.rsplit_once('_').unwrap().0;
             let comps = layout.matches(['R', 'G', 'B', 'A']).count();
@@ -187,15 +316,34 @@ fn at_size(x: f64, size: u32) -> u64 {
     }
 }
 
+/// A real as a register of `size` bits (rounded to fp16 or fp32).
+fn float_at_size(x: f64, size: u32) -> u64 {
+    if size == 16 {
+        u64::from(f16::from_f64(x).to_bits())
+    } else {
+        u64::from((x as f32).to_bits())
+    }
+}
+
 /// The destination of a spilled target as the texel fetch gives it at `size` bits: the
 /// pixel's fields converted (normalised to reals, floats exact or rounded to fp16,
 /// integers zero- or sign-extended and truncated to the register).
 pub fn mem_destination(name: &str, numeric: Numeric, pixel: &[u8], size: u32) -> [u64; 4] {
     let mut out = [0u64; 4];
     let reg_mask = (1u64 << size) - 1;
+    let srgb = name.ends_with("_SRGB");
+    if name == "R9G9B9E5_FLOAT" {
+        let w = field(pixel, 0, 32) as u32;
+        for (c, o) in out.iter_mut().enumerate().take(3) {
+            *o = float_at_size(rgb9e5_value(w, c), size);
+        }
+        return out;
+    }
     for (c, shift, w) in mem_layout(name).1 {
         let v = field(pixel, shift, w);
         out[c] = match numeric {
+            Numeric::Float if w < 16 => float_at_size(small_float_value(v, w - 5), size),
+            Numeric::Unorm if srgb && c < 3 => at_size(srgb_to_linear(v), size),
             Numeric::Unorm => at_size(v as f64 / ((1u64 << w) - 1) as f64, size),
             Numeric::Snorm => {
                 let max = ((1i64 << (w - 1)) - 1) as f64;
@@ -234,10 +382,18 @@ pub fn mem_store(name: &str, numeric: Numeric, regs: &[u64; 4], size: u32, pixel
             f64::from(f32::from_bits(v as u32))
         }
     };
+    let srgb = name.ends_with("_SRGB");
+    if name == "R9G9B9E5_FLOAT" {
+        let w = rgb9e5([real(regs[0]), real(regs[1]), real(regs[2])]);
+        pixel.copy_from_slice(&w.to_le_bytes());
+        return;
+    }
     let mut word = 0u128;
     for (c, shift, w) in mem_layout(name).1 {
         let v = regs[c];
         let stored = match numeric {
+            Numeric::Float if w < 16 => small_float(real(v), w - 5),
+            Numeric::Unorm if srgb && c < 3 => unorm(linear_to_srgb(real(v)), w),
             Numeric::Unorm => unorm(real(v), w),
             Numeric::Snorm => snorm(real(v), w),
             Numeric::Float if w == 16 => {

@@ -5,7 +5,9 @@
 //! key's, else zeros), `stipple` (32 row words of the polygon stipple, default all ones),
 //! `[[clear]]` tables with `rt` (default the table's index) and `bytes` (one pixel of the
 //! render target as stored, hex, filling every pixel and sample; for a spilled target one
-//! pixel of its memory image), and `[[varying]]`
+//! element of its memory image, filling every sample), `coverage` (the sample mask each fragment starts with: one
+//! integer for every pixel, or an array of `width · height` integers in row order; default
+//! every sample; a pixel with 0 launches no fragment), and `[[varying]]`
 //! tables with `cf` (coefficient register) and `plane = [a, b, c]`.
 //!
 //! OUTPUTS.json (`--outputs`, instead of a main shader): `{"pixels": [{"x", "y", "sample",
@@ -36,6 +38,72 @@ pub(super) struct Draw {
     pub(super) clears: Vec<(usize, Vec<u8>)>,
     /// Coefficient register and its plane `(a, b, c)`.
     pub(super) varyings: Vec<(usize, [f32; 3])>,
+    /// The starting sample masks as written: one for every pixel, or one per pixel in row
+    /// order; `None` for every sample.
+    pub(super) coverage: Option<Vec<u8>>,
+    /// Whether one integer gave `coverage` for every pixel.
+    pub(super) uniform_coverage: bool,
+}
+
+impl Draw {
+    /// Checks the starting coverage against the key's sample count: every mask names only
+    /// samples below `samples`.
+    pub(super) fn check_coverage(&self, file: &str, samples: u32) -> anyhow::Result<()> {
+        let Some(c) = &self.coverage else {
+            return Ok(());
+        };
+        if let Some((i, m)) = c
+            .iter()
+            .enumerate()
+            .find(|(_, m)| u32::from(**m) >> samples != 0)
+        {
+            let at = if self.uniform_coverage {
+                "coverage".to_string()
+            } else {
+                format!("coverage[{i}]")
+            };
+            bail!(
+                "{file}: {at}: {m:#x} names a sample the key's {samples} sample(s) lack \
+                 (expected a mask below {:#x})",
+                1u32 << samples
+            );
+        }
+        Ok(())
+    }
+
+    /// The sample mask pixel `p` (row order) starts with, `None` for every sample.
+    pub(super) fn coverage_of(&self, p: usize) -> Option<u8> {
+        let c = self.coverage.as_ref()?;
+        c.get(if self.uniform_coverage { 0 } else { p }).copied()
+    }
+}
+
+/// Parses `coverage`: one mask for every pixel or one per pixel in row order. Returns the
+/// masks as written and whether one integer gives them all.
+fn parse_coverage(file: &str, v: &Value, pixels: usize) -> anyhow::Result<(Vec<u8>, bool)> {
+    let mask = |at: &str, x: &Value| -> anyhow::Result<u8> {
+        x.as_integer()
+            .and_then(|i| u8::try_from(i).ok())
+            .ok_or_else(|| anyhow!("{file}: {at}: expected a sample mask from 0 to 255"))
+    };
+    match v {
+        Value::Array(a) => {
+            if a.len() != pixels {
+                bail!(
+                    "{file}: coverage: {} masks (expected one integer, or width · height = \
+                     {pixels} masks in row order)",
+                    a.len()
+                );
+            }
+            let m = a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| mask(&format!("coverage[{i}]"), x))
+                .collect::<anyhow::Result<_>>()?;
+            Ok((m, false))
+        }
+        x => Ok((vec![mask("coverage", x)?], true)),
+    }
 }
 
 fn floats<const N: usize>(file: &str, at: &str, v: &Value) -> anyhow::Result<[f32; N]> {
@@ -69,6 +137,7 @@ pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
             "stipple",
             "clear",
             "varying",
+            "coverage",
         ],
     )?;
     let width = int32(file, "", &t, "width", None)?;
@@ -134,6 +203,14 @@ pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
             floats::<3>(file, &format!("{at}plane"), plane)?,
         ));
     }
+    let pixels = (width as usize).saturating_mul(height as usize);
+    let (coverage, uniform_coverage) = match t.get("coverage") {
+        Some(v) => {
+            let (m, u) = parse_coverage(file, v, pixels)?;
+            (Some(m), u)
+        }
+        None => (None, false),
+    };
     Ok(Draw {
         width,
         height,
@@ -142,6 +219,8 @@ pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
         stipple,
         clears,
         varyings,
+        coverage,
+        uniform_coverage,
     })
 }
 

@@ -17,7 +17,7 @@
 //! descriptors and memory images `spill_bindings` describes, on a framebuffer that spans
 //! the window from `(0, 0)` to the tile's far corner (the epilog addresses images by window
 //! position); only the rows the tile covers are backed by memory. A `[[clear]]` of a
-//! spilled target fills the tile's pixels of its image, and the output gives a spilled
+//! spilled target fills every sample of the tile's pixels in its image, and the output gives a spilled
 //! target's bytes as its image stores them. `--png` reads render target 0 from the tile:
 //! the tile buffer places targets in index order and render target 0 (at most 16 bytes a
 //! sample) always fits, so it is never spilled.
@@ -152,10 +152,9 @@ struct ImageMemory {
 }
 
 impl ImageMemory {
-    /// Byte offset in `bytes` of the tile's pixel (`x`, `y`).
-    fn offset(&self, x: u32, y: u32, origin_x: u32) -> usize {
-        (u64::from(y) * self.image.stride
-            + u64::from(origin_x + x) * u64::from(self.image.bytes_per_pixel)) as usize
+    /// Byte offset in `bytes` of sample `s` of the tile's pixel (`x`, `y`).
+    fn offset(&self, x: u32, y: u32, s: u32, origin_x: u32) -> usize {
+        self.image.offset(origin_x + x, y, s) as usize
     }
 }
 
@@ -181,6 +180,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         super::read_text(&a.draw).with_context(|| format!("{dname}: cannot read the file"))?;
     let draw = parse_draw(&dname, &dtext)?;
     let samples = u32::from(key.samples);
+    draw.check_coverage(&dname, samples)?;
 
     let formats: Vec<Option<&str>> = key
         .rts
@@ -320,8 +320,10 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             }
             for y in 0..draw.height {
                 for x in 0..draw.width {
-                    let at = m.offset(x, y, draw.origin[0]);
-                    m.bytes[at..at + size].copy_from_slice(bytes);
+                    for s in 0..m.image.samples {
+                        let at = m.offset(x, y, s, draw.origin[0]);
+                        m.bytes[at..at + size].copy_from_slice(bytes);
+                    }
                 }
             }
             continue;
@@ -420,20 +422,28 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         st.gpr = base.gpr.clone();
         st.written = base.written.clone();
         st.exec = if n == LANES { u32::MAX } else { (1 << n) - 1 };
-        // Lanes without a pixel do not exist in hardware; a nesting counter above 0 keeps
-        // them out of every execution mask the program computes.
-        for l in n..LANES {
-            st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 1;
-        }
         if let Some(f) = st.frag.as_deref_mut() {
             let all = f.all_samples();
             for l in 0..LANES {
-                let p = (start + l.min(n - 1)) as u32;
-                f.pixel[l] = ((p % draw.width) as u16, (p / draw.width) as u16);
-                f.coverage[l] = all;
-                f.input_coverage[l] = all;
+                let p = start + l.min(n - 1);
+                f.pixel[l] = (
+                    (p as u32 % draw.width) as u16,
+                    (p as u32 / draw.width) as u16,
+                );
+                let c = draw.coverage_of(p).unwrap_or(all);
+                f.coverage[l] = c;
+                f.input_coverage[l] = c;
                 f.tested[l] = 0;
+                // The rasteriser launches no fragment for a pixel without coverage.
+                if c == 0 {
+                    st.exec &= !(1u32 << l);
+                }
             }
+        }
+        // Lanes without a fragment do not exist in hardware; a nesting counter above 0
+        // keeps them out of every execution mask the program computes.
+        for l in (0..LANES).filter(|l| st.exec >> l & 1 == 0) {
+            st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 1;
         }
         let lanes = st.exec;
         let mut r1l_at_start = [0u16; LANES];
@@ -445,7 +455,8 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             if pc == pieces.body {
                 if let (Some(outputs), Some(f)) = (&outputs, st.frag.as_deref()) {
                     let pix = f.pixel;
-                    for (l, &(x, y)) in pix.iter().enumerate().take(n) {
+                    let launched = pix.iter().enumerate().take(n);
+                    for (l, &(x, y)) in launched.filter(|(l, _)| lanes >> l & 1 == 1) {
                         let s = if sample_shading {
                             u32::from(st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)])
                                 .trailing_zeros()
@@ -558,7 +569,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                         if let Some(k) = images.iter().position(|m| usize::from(m.image.rt) == i) {
                             let m = &images[k];
                             let region = st.memory.get(FIRST_IMAGE_REGION + k)?;
-                            let at = m.offset(x, y, draw.origin[0]);
+                            let at = m.offset(x, y, s, draw.origin[0]);
                             let size = m.image.bytes_per_pixel as usize;
                             return Some(
                                 region.bytes[at..at + size]
