@@ -17,8 +17,11 @@ fn raytracer() -> gpuabi_ir::Module {
     gpuabi_ir::parse(&text).expect("the example parses")
 }
 
+/// Named buffers, as the runs take them.
+type Buffers = Vec<(String, Vec<u8>)>;
+
 /// A 32×16 corner of the render (the buffers and arguments of the example's command).
-fn dispatch() -> (Dispatch, Vec<(String, Vec<u8>)>, Vec<u64>) {
+fn dispatch() -> (Dispatch, Buffers, Vec<u64>) {
     let d = Dispatch {
         global_size: [32, 16, 1],
         group_size: [8, 8, 1],
