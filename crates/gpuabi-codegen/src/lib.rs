@@ -500,10 +500,12 @@ fn compile_function(
         },
     )
     .map_err(|message| match message {
-        m if m.starts_with("the frame") => CodegenError::Registers {
-            function: func.name.clone(),
-            what: m,
-        },
+        m if m.starts_with("the frame") || m.starts_with(lower_calls::SPILL_VGPR_IS_PARAMETER) => {
+            CodegenError::Registers {
+                function: func.name.clone(),
+                what: m,
+            }
+        }
         m => CodegenError::Internal {
             pass: "call lowering",
             message: m,

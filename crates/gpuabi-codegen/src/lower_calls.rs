@@ -41,6 +41,10 @@ use crate::isel::exec_opnd;
 use crate::mir::{AbiCost, Function, MInst, MOp, Opnd, Origin, Pseudo};
 use crate::scratch::{self, Base};
 
+/// The start of the error for a call whose parameter registers include a VGPR that holds
+/// spilled SGPRs: the budget is too tight for the call's signature.
+pub const SPILL_VGPR_IS_PARAMETER: &str = "no VGPR for spilled SGPRs at a call";
+
 /// The registers a called function saves at entry and restores at return.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Saved {
@@ -386,7 +390,14 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                             .iter()
                             .any(|r| r.overlaps(&RegRange::new(RegFile::Vgpr, *v, 1)))
                         {
-                            return Err(format!("the spill VGPR v{v} is a parameter register"));
+                            return Err(format!(
+                                "{SPILL_VGPR_IS_PARAMETER}: v{v} holds spilled SGPRs but is a \
+                                 parameter register of the call to `{}` under ABI `{}` (Mesa \
+                                 leaves the top registers to clobbered parameters); raise \
+                                 --max-vgprs",
+                                calls[call_index(&inst)].callee,
+                                conv.abi.name
+                            ));
                         }
                     }
                     // The return-address registers are free until `s_swappc_b64` writes

@@ -199,13 +199,13 @@ pub fn spill(
                     } else {
                         &block.linear_preds
                     };
-                    // Each is inserted before the ones pushed earlier: the stack
-                    // pointer's reload goes in front of the transfer.
+                    // Each goes after the ones pushed earlier (at the end of the block's
+                    // part): the stack pointer's reload first, then the transfer.
                     let pred = preds[i - 1].index();
-                    at_end.push((pred, logical, transfer));
                     if let Some(r) = sp_reload {
                         at_end.push((pred, logical, r));
                     }
+                    at_end.push((pred, logical, transfer));
                 } else {
                     reloaded.push((s, fresh_slice));
                     out.extend(sp_reload);
