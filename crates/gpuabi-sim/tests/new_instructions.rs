@@ -285,3 +285,69 @@ fn implicit_vcc_reads_are_tracked() {
         "v_div_fmas_f32 reads vcc, which nothing wrote"
     );
 }
+
+/// The rows that are VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`,
+/// `v_bcnt_u32_b32`, `v_ldexp_f32`) compute the same as on later targets, in their 32-bit
+/// and 64-bit encodings; gfx7's literal scalar-load offset counts dwords like the 8-bit one.
+#[test]
+fn gcn1_vop2_rows_and_literal_smrd_offset() {
+    for target in [Target::Gfx6, Target::Gfx7] {
+        let literal_load = if target == Target::Gfx7 {
+            "\n s_load_dword s9, s[0:1], 0x101"
+        } else {
+            ""
+        };
+        let mut m = machine(
+            target,
+            WaveSize::W64,
+            &format!(
+                "v_bcnt_u32_b32 v0, v1, v3\n v_bcnt_u32_b32_e64 v2, s4, 3\n \
+                 v_ldexp_f32 v10, 1.5, v3\n v_ldexp_f32 v11, -v12, s5\n \
+                 v_readlane_b32 s6, v13, 37\n v_readlane_b32 s7, v13, m0\n \
+                 v_writelane_b32 v14, s8, 5\n v_writelane_b32 v15, 0x12345, m0\n \
+                 s_load_dword s10, s[0:1], 0xff{literal_load}"
+            ),
+        );
+        let data: Vec<u8> = (0..0x110u32).flat_map(|i| (i * 7).to_le_bytes()).collect();
+        let buf = m.memory.add("data", data, 1 << 20).unwrap();
+        let base = m.memory.buffer(buf).base;
+        let setup = WaveSetup {
+            sgprs: vec![
+                (0, base as u32),
+                (1, (base >> 32) as u32),
+                (4, 0xf0f0),
+                (5, (-2i32) as u32),
+                (8, 77),
+                (124, 60),
+            ],
+            vgprs: vec![
+                (1, LaneValues::Uniform(0x8000_00ff)),
+                (3, LaneValues::Uniform(3)),
+                (12, LaneValues::Uniform(10.0f32.to_bits())),
+                (13, LaneValues::LaneId(1000)),
+                (14, LaneValues::Uniform(1)),
+                (15, LaneValues::Uniform(2)),
+            ],
+            ..Default::default()
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        assert_eq!(w.v(0, 0), 9 + 3, "{target}: popcount(0x800000ff) + 3");
+        assert_eq!(w.v(2, 0), 8 + 3, "{target}: popcount(0xf0f0) + 3");
+        assert_eq!(f(&w, 10), 12.0, "{target}: 1.5 * 2^3");
+        assert_eq!(f(&w, 11), -2.5, "{target}: -10 * 2^-2");
+        assert_eq!(w.sgpr[6], 1037, "{target}: lane 37");
+        assert_eq!(w.sgpr[7], 1060, "{target}: lane m0 = 60");
+        for lane in 0..64 {
+            assert_eq!(w.v(14, lane), if lane == 5 { 77 } else { 1 }, "{target}");
+            assert_eq!(
+                w.v(15, lane),
+                if lane == 60 { 0x12345 } else { 2 },
+                "{target}"
+            );
+        }
+        assert_eq!(w.sgpr[10], 0xff * 7, "{target}: dword 0xff");
+        if target == Target::Gfx7 {
+            assert_eq!(w.sgpr[9], 0x101 * 7, "dword 0x101 through the literal");
+        }
+    }
+}
