@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 277] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 283] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -330,6 +330,12 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 277] = [
     (VLshlB64, [NONE, NONE, NONE, 0x161, 0x161]),
     (TbufferLoadFormatX, [NONE, NONE, NONE, 0x000, 0x000]),
     (TbufferStoreFormatX, [NONE, NONE, NONE, 0x004, 0x004]),
+    (TbufferLoadFormatXy, [NONE, NONE, NONE, 0x001, 0x001]),
+    (TbufferLoadFormatXyz, [NONE, NONE, NONE, 0x002, 0x002]),
+    (TbufferLoadFormatXyzw, [NONE, NONE, NONE, 0x003, 0x003]),
+    (TbufferStoreFormatXy, [NONE, NONE, NONE, 0x005, 0x005]),
+    (TbufferStoreFormatXyz, [NONE, NONE, NONE, 0x006, 0x006]),
+    (TbufferStoreFormatXyzw, [NONE, NONE, NONE, 0x007, 0x007]),
 ];
 
 #[cfg(test)]

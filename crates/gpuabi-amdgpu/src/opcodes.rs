@@ -858,11 +858,17 @@ table! {
     VCmpxGtF32 = row(Vopc, "v_cmpx_gt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxGeF32 = row(Vopc, "v_cmpx_ge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     // GCN 1.0/1.1 only: the signed low multiply AMD's compiler writes, the 64-bit shift
-    // with the shift amount second, and typed buffer accesses of one component.
+    // with the shift amount second, and typed buffer accesses of one to four components.
     VMulLoI32 = row(Vop3, "v_mul_lo_i32", &[VD1], &[VS1, VS1]).only(GCN1), [];
     VLshlB64 = row(Vop3, "v_lshl_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
     TbufferLoadFormatX = row(Mtbuf, "tbuffer_load_format_x", &[VD1], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
     TbufferStoreFormatX = row(Mtbuf, "tbuffer_store_format_x", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXy = row(Mtbuf, "tbuffer_load_format_xy", &[VD2], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXyz = row(Mtbuf, "tbuffer_load_format_xyz", &[VDst(3)], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXyzw = row(Mtbuf, "tbuffer_load_format_xyzw", &[VD4], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXy = row(Mtbuf, "tbuffer_store_format_xy", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXyz = row(Mtbuf, "tbuffer_store_format_xyz", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXyzw = row(Mtbuf, "tbuffer_store_format_xyzw", &[], &[VV4, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
 }
 
 impl Opcode {

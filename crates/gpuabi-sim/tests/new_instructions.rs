@@ -351,3 +351,96 @@ fn gcn1_vop2_rows_and_literal_smrd_offset() {
         }
     }
 }
+
+/// Typed buffer accesses on GCN 1.0/1.1 convert between memory elements and registers by
+/// their data and number format: hand-computed values for each conversion class, a
+/// multi-dword format, a byte element at the end of a raw buffer's range, and a store that
+/// does not convert exactly, which is refused with the instruction named.
+#[test]
+fn typed_buffer_formats() {
+    let descriptor = |base: u64, num_records: u32| {
+        Descriptor {
+            base,
+            stride: 0,
+            num_records,
+            swizzle: false,
+            add_tid: false,
+            index_stride: 8,
+            element_size: 4,
+        }
+        .encode()
+    };
+    let memory: Vec<u8> = vec![
+        0xff, 0x00, 0x80, 0x33, // 0: 8_8_8_8
+        0x00, 0x3c, 0x00, 0xc0, // 4: 16_16 FLOAT 1.0, -2.0
+        0xfe, 0x05, 0x00, 0x00, // 8: 8_8 SINT -2, 5
+        0x78, 0x56, 0x34, 0x12, // 12: 32_32 (with 16)
+        0x21, 0x43, 0x65, 0x87, // 16
+        0x00, 0x00, 0x00, 0x00, // 20: stores
+        0x00, 0x00, 0x00, 0x00, // 24
+        0x00, 0x00, 0x00, 0x07, // 28: the last byte is 7
+    ];
+    let body = "tbuffer_load_format_xyzw v[0:3], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM]\n \
+         tbuffer_load_format_xy v[4:5], off, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offset:4\n \
+         tbuffer_load_format_xyzw v[6:9], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_SINT] offset:8\n \
+         tbuffer_load_format_xyz v[10:12], off, s[4:7], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_UINT] offset:12\n \
+         tbuffer_load_format_x v13, off, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_USCALED] offset:31\n \
+         tbuffer_store_format_xy v[14:15], off, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SNORM] offset:20\n \
+         tbuffer_store_format_x v16, off, s[4:7], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_FLOAT] offset:24\n \
+         tbuffer_store_format_xyzw v[0:3], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offset:26";
+    for target in [Target::Gfx6, Target::Gfx7] {
+        let mut m = machine(target, WaveSize::W64, body);
+        let buf = m.memory.add("data", memory.clone(), 1 << 20).unwrap();
+        let d = descriptor(m.memory.buffer(buf).base, 32);
+        let setup = WaveSetup {
+            exec: Some(1),
+            sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
+            vgprs: vec![
+                (14, LaneValues::Uniform(0.5f32.to_bits())),
+                (15, LaneValues::Uniform((-2.0f32).to_bits())),
+                (16, LaneValues::Uniform((-0.25f32).to_bits())),
+            ],
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        let f = |r| f32::from_bits(w.v(r, 0));
+        assert_eq!([f(0), f(1), f(2), f(3)], [1.0, 0.0, 128.0 / 255.0, 0.2]);
+        assert_eq!([f(4), f(5)], [1.0, -2.0]);
+        // 8_8 has two components: z reads 0 and w integer 1.
+        assert_eq!(
+            [w.v(6, 0), w.v(7, 0), w.v(8, 0), w.v(9, 0)],
+            [(-2i32) as u32, 5, 0, 1]
+        );
+        assert_eq!(
+            [w.v(10, 0), w.v(11, 0), w.v(12, 0)],
+            [0x1234_5678, 0x8765_4321, 0]
+        );
+        // The byte at offset 31 is in range of the 32-byte buffer.
+        assert_eq!(f(13), 7.0);
+        let out = &m.memory.buffer(buf).data;
+        // SNORM16: 0.5 * 32767 = 16383.5 rounds to the even 16384 = 0x4000; -2.0 clamps to
+        // -32767 = 0x8001.
+        assert_eq!(&out[20..24], &[0x00, 0x40, 0x01, 0x80]);
+        // -0.25 as a half is 0xb400.
+        assert_eq!(&out[24..26], &[0x00, 0xb4]);
+        // The 8_8_8_8 element read back: 1.0, 0.0, 128/255 and 0.2 give the same bytes.
+        assert_eq!(&out[26..30], &[0xff, 0x00, 0x80, 0x33]);
+    }
+    // A UINT store of a value the component cannot hold.
+    let mut m = machine(
+        Target::Gfx6,
+        WaveSize::W64,
+        "tbuffer_store_format_x v0, off, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UINT]",
+    );
+    let buf = m.memory.add("data", vec![0; 4], 1 << 20).unwrap();
+    let d = descriptor(m.memory.buffer(buf).base, 4);
+    let setup = WaveSetup {
+        exec: Some(1),
+        sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
+        vgprs: vec![(0, LaneValues::Uniform(256))],
+    };
+    let e = m.run("main", &[setup]).unwrap_err().to_string();
+    assert!(
+        e.contains("tbuffer_store_format_x") && e.contains("0x100"),
+        "{e}"
+    );
+}

@@ -137,11 +137,13 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::SReg(_) => vec!["s[12:13]"],
         Kind::VDst(1) => vec!["v1"],
         Kind::VDst(2) => vec!["v[2:3]"],
+        Kind::VDst(3) => vec!["v[4:6]"],
         Kind::VDst(_) => vec!["v[4:7]"],
         Kind::VSrc(1) => vec!["v8", "s14", "64", "0x4d2", "-4.0", "vcc_lo"],
         Kind::VSrc(_) => vec!["v[10:11]", "s[16:17]", "2"],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
+        Kind::VReg(3) => vec!["v[12:14]"],
         Kind::VReg(_) => vec!["v[12:15]"],
         Kind::MaskDst => {
             if w64 {
