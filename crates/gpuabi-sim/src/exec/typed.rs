@@ -5,8 +5,9 @@
 //! Formats and component order follow AMD's "Southern Islands Series Instruction Set
 //! Architecture" (MTBUF: DFMT 1 `8` … 14 `32_32_32_32`; NFMT 0 `UNORM` … 7 `FLOAT`).
 //! Component x occupies the lowest bits of an element: the names list components from the
-//! high bits down (`2_10_10_10` is x in bits 0..9 and w in bits 30..31, as Mesa's
-//! `ac_get_tbuffer_format` pairs it with `R10G10B10A2`).
+//! high bits down (`2_10_10_10` is x in bits 0..9 and w in bits 30..31: Mesa's
+//! `ac_translate_buffer_dataformat` in `src/amd/common/ac_formats.c` gives it to formats
+//! whose channels are 10, 10, 10 and 2 bits, x first).
 //!
 //! Decisions where the manual is silent, stated in full:
 //! - Loads of more components than the format has give 0 for y and z and 1 for w (integer
