@@ -49,7 +49,8 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                 let Some(n) = number(info.op, t) else {
                     continue;
                 };
-                let (encoding, segment) = match info.format {
+                let format = info.format_on(t);
+                let (encoding, segment) = match format {
                     Format::Sop1 => (Encoding::Sop1, 0),
                     Format::Sop2 => (Encoding::Sop2, 0),
                     Format::Sopc => (Encoding::Sopc, 0),
@@ -66,13 +67,13 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
                 };
                 map.insert((t, encoding, n, segment), info.op);
-                let e32 = match info.format {
+                let e32 = match format {
                     Format::Vop1 => Some(Encoding::Vop1),
                     Format::Vop2 => Some(Encoding::Vop2),
                     Format::Vopc => Some(Encoding::Vopc),
                     _ => None,
                 };
-                if let (Some(e), Some(base)) = (e32, vop3_base(info.format, t)) {
+                if let (Some(e), Some(base)) = (e32, vop3_base(format, t)) {
                     if let Some(op32) = n.checked_sub(base) {
                         map.insert((t, e, op32, 0), info.op);
                     }
@@ -322,8 +323,11 @@ fn decode_one(
             } else {
                 f.get(Field::Soffset) == u64::from(Special::Null.code(target))
             };
+            let literal = target == Target::Gfx7 && f.get(Field::Offset) == u64::from(LITERAL);
             ops.push(if imm {
                 Operand::Imm(Imm::Int(f.get(Field::Offset) as i64))
+            } else if literal {
+                o.src(u64::from(LITERAL), Kind::SOffset)?
             } else if !target.is_rdna() {
                 o.sreg(f.get(Field::Offset), 1)?
             } else {
@@ -347,6 +351,7 @@ fn decode_one(
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
                     }
+                    (Kind::Lane, _) => o.src(f.get(Field::Vsrc1), Kind::Lane)?,
                     (k, _) => o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?,
                 });
             }
@@ -370,7 +375,10 @@ fn decode_one(
             if !info.is_vop3b() {
                 src_mods.abs = f.get(Field::Abs) as u8;
             }
-            e64 = matches!(info.format, Format::Vop1 | Format::Vop2 | Format::Vopc);
+            e64 = matches!(
+                info.format_on(target),
+                Format::Vop1 | Format::Vop2 | Format::Vopc
+            );
         }
         Encoding::Mubuf | Encoding::Mtbuf => {
             mods.offen = f.get(Field::Offen) == 1;

@@ -298,7 +298,7 @@ pub fn encode_inst(
         Kind::MaskSrc => wave.mask_dwords(),
         _ => 1,
     };
-    let word = match info.format {
+    let word = match info.format_on(target) {
         Format::Sop1 | Format::Sop2 | Format::Sopc => {
             let enc = match info.format {
                 Format::Sop1 => Encoding::Sop1,
@@ -374,10 +374,15 @@ pub fn encode_inst(
                     let Some(v) = imm.value32() else {
                         return Err(format!("offset `{imm}` out of range"));
                     };
-                    w.set(Field::Offset, v.into())?;
-                    if !target.is_rdna() {
+                    if crate::encoding::smrd_literal_offset(inst, target).is_some() {
+                        // IMM = 0 with the literal code in OFFSET.
+                        w.set(Field::Offset, LITERAL.into())?;
+                        cx.set_literal(v)?;
+                    } else if !target.is_rdna() {
+                        w.set(Field::Offset, v.into())?;
                         w.set(Field::Imm, 1)?;
                     } else {
+                        w.set(Field::Offset, v.into())?;
                         w.set(Field::Soffset, Special::Null.code(target).into())?;
                     }
                 }
@@ -539,7 +544,8 @@ fn valu(
         w.set(Field::Abs, inst.src_mods.abs.into())?;
         return Ok(w);
     }
-    let base = vop3_base(info.format, target).unwrap_or(0);
+    let format = info.format_on(target);
+    let base = vop3_base(format, target).unwrap_or(0);
     let e32 = opcode
         .checked_sub(base)
         .ok_or_else(|| format!("`{}` has no 32-bit encoding", info.mnemonic))?;
@@ -547,7 +553,7 @@ fn valu(
     let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc);
     let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
     let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
-    let enc = match info.format {
+    let enc = match format {
         Format::Vop1 => Encoding::Vop1,
         Format::Vop2 => Encoding::Vop2,
         _ => Encoding::Vopc,
@@ -565,8 +571,14 @@ fn valu(
         let code = cx.src(s, dword_count(kind))?;
         w.set(Field::Src0, code)?;
     }
-    if let Some((_, s)) = src.next() {
-        w.set(Field::Vsrc1, cx.vgpr(s)?)?;
+    if let Some((kind, s)) = src.next() {
+        // The lane index of GCN 1.0/1.1's VOP2 `v_readlane_b32`/`v_writelane_b32` is a
+        // scalar operand code in the 8-bit VSRC1 field.
+        let code = match kind {
+            Kind::Lane => cx.src(s, 1)?,
+            _ => cx.vgpr(s)?,
+        };
+        w.set(Field::Vsrc1, code)?;
     }
     Ok(w)
 }

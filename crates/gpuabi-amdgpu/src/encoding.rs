@@ -40,7 +40,7 @@ fn is_vcc(operand: &Operand, wave: WaveSize) -> bool {
 /// exist only as VOP3.
 pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
     let info = inst.op.info();
-    match info.format {
+    match info.format_on(target) {
         Format::Vop3 => true,
         Format::Vop1 | Format::Vop2 | Format::Vopc => {
             if inst.e64 || !inst.src_mods.is_empty() {
@@ -68,15 +68,37 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
     }
 }
 
+/// The offset of a `gfx7` scalar load that does not fit SMRD's 8-bit dword field and so
+/// follows the instruction as a 32-bit literal ("Sea Islands Series ISA", SMRD: OFFSET 255
+/// with IMM = 0 reads the next dword), as LLVM encodes it.
+pub fn smrd_literal_offset(inst: &Inst, target: Target) -> Option<u32> {
+    if target != Target::Gfx7 || inst.op.info().format != Format::Smem {
+        return None;
+    }
+    match inst.operands.get(2) {
+        Some(Operand::Imm(imm)) => imm.value32().filter(|v| *v > SMRD_MAX_OFFSET),
+        _ => None,
+    }
+}
+
+/// The largest offset of SMRD's 8-bit dword offset field (GCN 1.0/1.1).
+pub const SMRD_MAX_OFFSET: u32 = 0xff;
+
 /// Size in bytes of the encoded instruction.
 pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
     let info = inst.op.info();
     let literal = if has_literal(inst) { 4 } else { 0 };
-    match info.format {
+    match info.format_on(target) {
         Format::Sop1 | Format::Sop2 | Format::Sopc => 4 + literal,
         Format::Sopk | Format::Sopp => 4,
-        // SMRD (gfx6/gfx7) is one dword.
-        Format::Smem if !target.is_rdna() && target != Target::Gfx8 => 4,
+        // SMRD (gfx6/gfx7) is one dword, and a literal offset on gfx7.
+        Format::Smem if !target.is_rdna() && target != Target::Gfx8 => {
+            4 + if smrd_literal_offset(inst, target).is_some() {
+                4
+            } else {
+                0
+            }
+        }
         Format::Smem
         | Format::Mubuf
         | Format::Mtbuf

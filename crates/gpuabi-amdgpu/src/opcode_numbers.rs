@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 277] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 283] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -188,10 +188,10 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 277] = [
     (VLshlrevB64, [0x28f, 0x2ff, 0x33c, NONE, NONE]),
     (VLshrrevB64, [0x290, 0x300, 0x33d, NONE, NONE]),
     (VAshrrevI64, [0x291, 0x301, 0x33e, NONE, NONE]),
-    (VReadlaneB32, [0x289, 0x360, 0x360, NONE, NONE]),
-    (VWritelaneB32, [0x28a, 0x361, 0x361, NONE, NONE]),
-    (VBcntU32B32, [0x28b, 0x364, 0x31e, NONE, NONE]),
-    (VLdexpF32, [0x288, 0x362, 0x31c, NONE, NONE]),
+    (VReadlaneB32, [0x289, 0x360, 0x360, 0x101, 0x101]),
+    (VWritelaneB32, [0x28a, 0x361, 0x361, 0x102, 0x102]),
+    (VBcntU32B32, [0x28b, 0x364, 0x31e, 0x122, 0x122]),
+    (VLdexpF32, [0x288, 0x362, 0x31c, 0x12b, 0x12b]),
     (VDivScaleF32, [0x1e0, 0x16d, 0x2fc, 0x16d, 0x16d]),
     (VDivFmasF32, [0x1e2, 0x16f, 0x237, 0x16f, 0x16f]),
     (VDivFixupF32, [0x1de, 0x15f, 0x227, 0x15f, 0x15f]),
@@ -330,6 +330,12 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 277] = [
     (VLshlB64, [NONE, NONE, NONE, 0x161, 0x161]),
     (TbufferLoadFormatX, [NONE, NONE, NONE, 0x000, 0x000]),
     (TbufferStoreFormatX, [NONE, NONE, NONE, 0x004, 0x004]),
+    (TbufferLoadFormatXy, [NONE, NONE, NONE, 0x001, 0x001]),
+    (TbufferLoadFormatXyz, [NONE, NONE, NONE, 0x002, 0x002]),
+    (TbufferLoadFormatXyzw, [NONE, NONE, NONE, 0x003, 0x003]),
+    (TbufferStoreFormatXy, [NONE, NONE, NONE, 0x005, 0x005]),
+    (TbufferStoreFormatXyz, [NONE, NONE, NONE, 0x006, 0x006]),
+    (TbufferStoreFormatXyzw, [NONE, NONE, NONE, 0x007, 0x007]),
 ];
 
 #[cfg(test)]

@@ -14,7 +14,10 @@
 //! `gfx6`/`gfx7`. Flat memory is modelled on gfx7 and gfx8 (where global instructions do not
 //! exist); RDNA code uses `global_*`. Instructions that are VOP3-only from GCN 1.2 on but
 //! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
-//! `v_ldexp_f32`) are not modelled on `gfx6`/`gfx7`.
+//! `v_ldexp_f32`) keep one row whose encoding family on `gfx6`/`gfx7` is
+//! [`OpInfo::format_on`]; as in LLVM, the lane instructions have no `_e64` form there.
+//! `v_cmpx_*` (which also write a lane mask on GCN) and `s_sendmsg` exist on GCN 1.0/1.1
+//! but are modelled on RDNA only.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -323,6 +326,12 @@ pub struct OpInfo {
     pub gfx11_mnemonic: Option<&'static str>,
     /// The `gfx6`/`gfx7` spelling where it differs.
     pub gcn1_mnemonic: Option<&'static str>,
+    /// The encoding family on `gfx6`/`gfx7` where it differs from [`OpInfo::format`]:
+    /// instructions that are VOP2 on GCN 1.0/1.1 and VOP3-only from GCN 1.2 on.
+    pub gcn1_format: Option<Format>,
+    /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
+    /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
+    pub gcn1_e32_only: bool,
     /// The targets that have the instruction.
     pub targets: Targets,
     /// Destination operand slots, written first in assembly.
@@ -387,6 +396,8 @@ const fn row(
         gfx8_mnemonic: None,
         gfx11_mnemonic: None,
         gcn1_mnemonic: None,
+        gcn1_format: None,
+        gcn1_e32_only: false,
         targets: Targets::ALL,
         dsts,
         srcs,
@@ -409,6 +420,15 @@ impl OpInfo {
 
     const fn gcn1(mut self, mnemonic: &'static str) -> OpInfo {
         self.gcn1_mnemonic = Some(mnemonic);
+        self
+    }
+
+    /// VOP2 on `gfx6`/`gfx7` (VOP3-only from GCN 1.2 on); `e64` says whether GCN 1.0/1.1
+    /// also have the 64-bit encoding.
+    const fn gcn1_vop2(mut self, e64: bool) -> OpInfo {
+        self.gcn1_format = Some(Format::Vop2);
+        self.gcn1_e32_only = !e64;
+        self.targets = self.targets.or(Targets::GCN1);
         self
     }
 
@@ -457,6 +477,20 @@ impl OpInfo {
             _ => None,
         };
         Some(over.unwrap_or(self.mnemonic))
+    }
+
+    /// The encoding family on `target`: [`OpInfo::format`], except for the rows that are
+    /// VOP2 on GCN 1.0/1.1 only.
+    pub fn format_on(&self, target: Target) -> Format {
+        match (target, self.gcn1_format) {
+            (Target::Gfx6 | Target::Gfx7, Some(f)) => f,
+            _ => self.format,
+        }
+    }
+
+    /// Whether the instruction has a 64-bit (VOP3) encoding on `target` (vector ALU rows).
+    pub fn has_vop3_on(&self, target: Target) -> bool {
+        !(self.gcn1_e32_only && matches!(target, Target::Gfx6 | Target::Gfx7))
     }
 
     /// Every spelling of the instruction on some target (the mnemonic first).
@@ -671,10 +705,11 @@ table! {
     VLshlrevB64 = row(Vop3, "v_lshlrev_b64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
     VLshrrevB64 = row(Vop3, "v_lshrrev_b64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
     VAshrrevI64 = row(Vop3, "v_ashrrev_i64", &[VD2], &[VS1, VS2]).only(GFX8_PLUS), [];
-    VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC).only(GFX8_PLUS), [];
-    VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC).only(GFX8_PLUS), [];
-    VBcntU32B32 = row(Vop3, "v_bcnt_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
-    VLdexpF32 = row(Vop3, "v_ldexp_f32", &[VD1], &[VS1, VS1]).float(1).only(GFX8_PLUS), [];
+    // VOP2 on GCN 1.0/1.1 (Southern/Sea Islands ISA, VOP2 opcodes 1, 2, 34 and 43).
+    VReadlaneB32 = row(Vop3, "v_readlane_b32", &[SD1], &[VV1, Lane]).without(READ_EXEC).only(GFX8_PLUS).gcn1_vop2(false), [];
+    VWritelaneB32 = row(Vop3, "v_writelane_b32", &[VD1], &[SS1, Lane]).without(READ_EXEC).only(GFX8_PLUS).gcn1_vop2(false), [];
+    VBcntU32B32 = row(Vop3, "v_bcnt_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VLdexpF32 = row(Vop3, "v_ldexp_f32", &[VD1], &[VS1, VS1]).float(1).only(GFX8_PLUS).gcn1_vop2(true), [];
     VDivScaleF32 = row(Vop3, "v_div_scale_f32", &[VD1, MD], &[VS1, VS1, VS1]).float(7), [];
     VDivFmasF32 = row(Vop3, "v_div_fmas_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [READ_VCC];
     VDivFixupF32 = row(Vop3, "v_div_fixup_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
@@ -823,11 +858,17 @@ table! {
     VCmpxGtF32 = row(Vopc, "v_cmpx_gt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxGeF32 = row(Vopc, "v_cmpx_ge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     // GCN 1.0/1.1 only: the signed low multiply AMD's compiler writes, the 64-bit shift
-    // with the shift amount second, and typed buffer accesses of one component.
+    // with the shift amount second, and typed buffer accesses of one to four components.
     VMulLoI32 = row(Vop3, "v_mul_lo_i32", &[VD1], &[VS1, VS1]).only(GCN1), [];
     VLshlB64 = row(Vop3, "v_lshl_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
     TbufferLoadFormatX = row(Mtbuf, "tbuffer_load_format_x", &[VD1], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
     TbufferStoreFormatX = row(Mtbuf, "tbuffer_store_format_x", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXy = row(Mtbuf, "tbuffer_load_format_xy", &[VD2], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXyz = row(Mtbuf, "tbuffer_load_format_xyz", &[VDst(3)], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferLoadFormatXyzw = row(Mtbuf, "tbuffer_load_format_xyzw", &[VD4], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXy = row(Mtbuf, "tbuffer_store_format_xy", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXyz = row(Mtbuf, "tbuffer_store_format_xyz", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    TbufferStoreFormatXyzw = row(Mtbuf, "tbuffer_store_format_xyzw", &[], &[VV4, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
 }
 
 impl Opcode {

@@ -64,9 +64,9 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
         Kind::SBase(2) => "an SGPR pair holding a 64-bit address".into(),
         Kind::SBase(_) => "4 SGPRs aligned to 4 holding a buffer resource".into(),
-        Kind::SOffset => {
-            "an SGPR, `m0` or an offset (bytes 0..0xfffff; dwords 0..0xff on gfx6/gfx7)".into()
-        }
+        Kind::SOffset => "an SGPR, `m0` or an offset (bytes 0..0xfffff; dwords 0..0xff on gfx6, \
+             0..0xffffffff on gfx7)"
+            .into(),
         Kind::BufAddr => "a VGPR or `off`".into(),
         Kind::Rsrc => "4 SGPRs aligned to 4 holding a buffer resource".into(),
         Kind::BufSOffset => "an SGPR, `m0` or an inline integer".into(),
@@ -173,12 +173,12 @@ pub fn check_operand(
         Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
         Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
         Kind::SOffset => {
-            // SMRD (gfx6/gfx7) has an 8-bit dword offset; gfx7's 32-bit literal offset is
-            // not modelled.
-            let max = if matches!(target, Target::Gfx6 | Target::Gfx7) {
-                0xff
-            } else {
-                0xfffff
+            // SMRD has an 8-bit dword offset on gfx6; gfx7 adds a 32-bit literal dword
+            // offset ("Sea Islands Series ISA", SMRD: OFFSET 255 with IMM = 0).
+            let max = match target {
+                Target::Gfx6 => 0xff,
+                Target::Gfx7 => 0xffff_ffff,
+                _ => 0xfffff,
             };
             scalar_reg(operand, 1, target)?
                 || matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=max).contains(v))
@@ -225,6 +225,15 @@ fn constant_bus_reads(inst: &Inst, wave: WaveSize, vop3: bool) -> usize {
         .iter()
         .zip(inst.operands[info.dsts.len()..].iter())
     {
+        // `v_writelane_b32` may take an SGPR or literal value with an `m0` lane select on
+        // targets with one constant-bus read: llvm-mc-19 accepts `v_writelane_b32 v1, s3, m0`
+        // for tahiti, bonaire and tonga (but not `s3, s4`), so `m0` there is not counted.
+        if inst.op == Opcode::VWritelaneB32
+            && *kind == Kind::Lane
+            && matches!(operand, Operand::Special(Special::M0))
+        {
+            continue;
+        }
         match (kind, operand) {
             (_, Operand::Reg(r))
                 if r.file() == RegFile::Sgpr && !sgprs.contains(&(r.first.num, r.count)) =>
@@ -302,6 +311,12 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     }
     if vector_alu {
         let vop3 = uses_vop3(inst, target, wave);
+        if vop3 && !info.has_vop3_on(target) {
+            return Err(Violation::whole(format!(
+                "`{}` has no 64-bit (VOP3) encoding on {target}",
+                info.name(target).unwrap_or(info.mnemonic)
+            )));
+        }
         let literal = info
             .slots()
             .zip(inst.operands.iter())

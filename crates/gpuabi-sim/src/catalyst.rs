@@ -343,7 +343,16 @@ pub fn dispatch_kernel(
             });
         }
     }
-    // cb1 and the UAVs of the pointer arguments.
+    // cb1 and the UAVs of the pointer arguments. A binary may claim any argsSpace: it is
+    // checked against the memory limit before anything is allocated.
+    let used: u64 = memory.buffers().iter().map(|b| b.data.len() as u64).sum();
+    if used.saturating_add(u64::from(layout.args_space)) > global_limit {
+        return Err(CatalystError::Memory(format!(
+            "kernel `{}`: cb1 of {} bytes (argsSpace) exceeds the global memory limit of \
+             {global_limit} bytes",
+            layout.kernel, layout.args_space
+        )));
+    }
     let mut cb1 = vec![0u32; (layout.args_space as usize).div_ceil(4)];
     let mut uavs: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
     for a in &layout.args {

@@ -285,3 +285,162 @@ fn implicit_vcc_reads_are_tracked() {
         "v_div_fmas_f32 reads vcc, which nothing wrote"
     );
 }
+
+/// The rows that are VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`,
+/// `v_bcnt_u32_b32`, `v_ldexp_f32`) compute the same as on later targets, in their 32-bit
+/// and 64-bit encodings; gfx7's literal scalar-load offset counts dwords like the 8-bit one.
+#[test]
+fn gcn1_vop2_rows_and_literal_smrd_offset() {
+    for target in [Target::Gfx6, Target::Gfx7] {
+        let literal_load = if target == Target::Gfx7 {
+            "\n s_load_dword s9, s[0:1], 0x101"
+        } else {
+            ""
+        };
+        let mut m = machine(
+            target,
+            WaveSize::W64,
+            &format!(
+                "v_bcnt_u32_b32 v0, v1, v3\n v_bcnt_u32_b32_e64 v2, s4, 3\n \
+                 v_ldexp_f32 v10, 1.5, v3\n v_ldexp_f32 v11, -v12, s5\n \
+                 v_readlane_b32 s6, v13, 37\n v_readlane_b32 s7, v13, m0\n \
+                 v_writelane_b32 v14, s8, 5\n v_writelane_b32 v15, 0x12345, m0\n \
+                 s_load_dword s10, s[0:1], 0xff{literal_load}"
+            ),
+        );
+        let data: Vec<u8> = (0..0x110u32).flat_map(|i| (i * 7).to_le_bytes()).collect();
+        let buf = m.memory.add("data", data, 1 << 20).unwrap();
+        let base = m.memory.buffer(buf).base;
+        let setup = WaveSetup {
+            sgprs: vec![
+                (0, base as u32),
+                (1, (base >> 32) as u32),
+                (4, 0xf0f0),
+                (5, (-2i32) as u32),
+                (8, 77),
+                (124, 60),
+            ],
+            vgprs: vec![
+                (1, LaneValues::Uniform(0x8000_00ff)),
+                (3, LaneValues::Uniform(3)),
+                (12, LaneValues::Uniform(10.0f32.to_bits())),
+                (13, LaneValues::LaneId(1000)),
+                (14, LaneValues::Uniform(1)),
+                (15, LaneValues::Uniform(2)),
+            ],
+            ..Default::default()
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        assert_eq!(w.v(0, 0), 9 + 3, "{target}: popcount(0x800000ff) + 3");
+        assert_eq!(w.v(2, 0), 8 + 3, "{target}: popcount(0xf0f0) + 3");
+        assert_eq!(f(&w, 10), 12.0, "{target}: 1.5 * 2^3");
+        assert_eq!(f(&w, 11), -2.5, "{target}: -10 * 2^-2");
+        assert_eq!(w.sgpr[6], 1037, "{target}: lane 37");
+        assert_eq!(w.sgpr[7], 1060, "{target}: lane m0 = 60");
+        for lane in 0..64 {
+            assert_eq!(w.v(14, lane), if lane == 5 { 77 } else { 1 }, "{target}");
+            assert_eq!(
+                w.v(15, lane),
+                if lane == 60 { 0x12345 } else { 2 },
+                "{target}"
+            );
+        }
+        assert_eq!(w.sgpr[10], 0xff * 7, "{target}: dword 0xff");
+        if target == Target::Gfx7 {
+            assert_eq!(w.sgpr[9], 0x101 * 7, "dword 0x101 through the literal");
+        }
+    }
+}
+
+/// Typed buffer accesses on GCN 1.0/1.1 convert between memory elements and registers by
+/// their data and number format: hand-computed values for each conversion class, a
+/// multi-dword format, a byte element at the end of a raw buffer's range, and a store that
+/// does not convert exactly, which is refused with the instruction named.
+#[test]
+fn typed_buffer_formats() {
+    let descriptor = |base: u64, num_records: u32| {
+        Descriptor {
+            base,
+            stride: 0,
+            num_records,
+            swizzle: false,
+            add_tid: false,
+            index_stride: 8,
+            element_size: 4,
+        }
+        .encode()
+    };
+    let memory: Vec<u8> = vec![
+        0xff, 0x00, 0x80, 0x33, // 0: 8_8_8_8
+        0x00, 0x3c, 0x00, 0xc0, // 4: 16_16 FLOAT 1.0, -2.0
+        0xfe, 0x05, 0x00, 0x00, // 8: 8_8 SINT -2, 5
+        0x78, 0x56, 0x34, 0x12, // 12: 32_32 (with 16)
+        0x21, 0x43, 0x65, 0x87, // 16
+        0x00, 0x00, 0x00, 0x00, // 20: stores
+        0x00, 0x00, 0x00, 0x00, // 24
+        0x00, 0x00, 0x00, 0x07, // 28: the last byte is 7
+    ];
+    let body = "tbuffer_load_format_xyzw v[0:3], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM]\n \
+         tbuffer_load_format_xy v[4:5], off, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offset:4\n \
+         tbuffer_load_format_xyzw v[6:9], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_SINT] offset:8\n \
+         tbuffer_load_format_xyz v[10:12], off, s[4:7], 0 format:[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_UINT] offset:12\n \
+         tbuffer_load_format_x v13, off, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_USCALED] offset:31\n \
+         tbuffer_store_format_xy v[14:15], off, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SNORM] offset:20\n \
+         tbuffer_store_format_x v16, off, s[4:7], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_FLOAT] offset:24\n \
+         tbuffer_store_format_xyzw v[0:3], off, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offset:26";
+    for target in [Target::Gfx6, Target::Gfx7] {
+        let mut m = machine(target, WaveSize::W64, body);
+        let buf = m.memory.add("data", memory.clone(), 1 << 20).unwrap();
+        let d = descriptor(m.memory.buffer(buf).base, 32);
+        let setup = WaveSetup {
+            exec: Some(1),
+            sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
+            vgprs: vec![
+                (14, LaneValues::Uniform(0.5f32.to_bits())),
+                (15, LaneValues::Uniform((-2.0f32).to_bits())),
+                (16, LaneValues::Uniform((-0.25f32).to_bits())),
+            ],
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        let f = |r| f32::from_bits(w.v(r, 0));
+        assert_eq!([f(0), f(1), f(2), f(3)], [1.0, 0.0, 128.0 / 255.0, 0.2]);
+        assert_eq!([f(4), f(5)], [1.0, -2.0]);
+        // 8_8 has two components: z reads 0 and w integer 1.
+        assert_eq!(
+            [w.v(6, 0), w.v(7, 0), w.v(8, 0), w.v(9, 0)],
+            [(-2i32) as u32, 5, 0, 1]
+        );
+        assert_eq!(
+            [w.v(10, 0), w.v(11, 0), w.v(12, 0)],
+            [0x1234_5678, 0x8765_4321, 0]
+        );
+        // The byte at offset 31 is in range of the 32-byte buffer.
+        assert_eq!(f(13), 7.0);
+        let out = &m.memory.buffer(buf).data;
+        // SNORM16: 0.5 * 32767 = 16383.5 rounds to the even 16384 = 0x4000; -2.0 clamps to
+        // -32767 = 0x8001.
+        assert_eq!(&out[20..24], &[0x00, 0x40, 0x01, 0x80]);
+        // -0.25 as a half is 0xb400.
+        assert_eq!(&out[24..26], &[0x00, 0xb4]);
+        // The 8_8_8_8 element read back: 1.0, 0.0, 128/255 and 0.2 give the same bytes.
+        assert_eq!(&out[26..30], &[0xff, 0x00, 0x80, 0x33]);
+    }
+    // A UINT store of a value the component cannot hold.
+    let mut m = machine(
+        Target::Gfx6,
+        WaveSize::W64,
+        "tbuffer_store_format_x v0, off, s[4:7], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UINT]",
+    );
+    let buf = m.memory.add("data", vec![0; 4], 1 << 20).unwrap();
+    let d = descriptor(m.memory.buffer(buf).base, 4);
+    let setup = WaveSetup {
+        exec: Some(1),
+        sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
+        vgprs: vec![(0, LaneValues::Uniform(256))],
+    };
+    let e = m.run("main", &[setup]).unwrap_err().to_string();
+    assert!(
+        e.contains("tbuffer_store_format_x") && e.contains("0x100"),
+        "{e}"
+    );
+}

@@ -317,6 +317,48 @@ fn inspect_json_has_the_shape_of_layout_json() {
     assert!(e.contains("--kernel") && e.contains("add, multiply"), "{e}");
 }
 
+/// `catalyst inspect` reads every binary of the shared AMD data: the kernels the data's
+/// README lists, each with a disassembly of its code, and the driver of their headers
+/// (1702.3).
+#[test]
+fn inspect_reads_every_shared_binary() {
+    let Some(dir) = amd_catalyst_data() else {
+        return;
+    };
+    let expected = [
+        ("alltypes", vec!["myKernel"]),
+        ("samplekernels", vec!["add", "multiply"]),
+        ("structkernel2", vec!["myKernel1"]),
+    ];
+    for (stem, kernels) in expected {
+        for (file, bits) in [(format!("{stem}.clo"), 32), (format!("{stem}_64.clo"), 64)] {
+            let path = dir.join(&file);
+            let json: serde_json::Value = serde_json::from_str(&ok(&[
+                "catalyst",
+                "inspect",
+                path.to_str().unwrap(),
+                "--format",
+                "json",
+            ]))
+            .unwrap();
+            assert_eq!(json["driver"], 170203, "{file}");
+            assert_eq!(json["bits"], bits, "{file}");
+            let found = json["kernels"].as_array().unwrap();
+            let names: Vec<&str> = found
+                .iter()
+                .map(|k| k["kernel"].as_str().unwrap())
+                .collect();
+            assert_eq!(names, kernels, "{file}");
+            for k in found {
+                let text = k["disassembly"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{file}"));
+                assert!(text.contains("s_endpgm"), "{file}: {text}");
+            }
+        }
+    }
+}
+
 #[test]
 fn inspect_refuses_files_that_are_not_binaries() {
     let p = temp("not.clo", "kernel void k() {}");

@@ -674,6 +674,30 @@ mod tests {
         assert!(parse("\ts_load_dword s1, s[2:3], 0xff\n", Target::Gfx6, w).is_ok());
         let e = err("\ts_load_dword s1, s[2:3], 0x100\n", Target::Gfx6, w);
         assert_eq!((e.line, e.column), (1, 27), "{e}");
+        // gfx7 takes larger offsets as a literal dword after the SMRD word (llvm-mc-19
+        // -mcpu=bonaire: `s_load_dword s0, s[0:1], 0x12345` is ff 00 00 c0 45 23 01 00).
+        let p = parse("\ts_load_dword s0, s[0:1], 0x12345\n", Target::Gfx7, w).unwrap();
+        assert_eq!(
+            crate::encode(&p).unwrap(),
+            [0xff, 0x00, 0x00, 0xc0, 0x45, 0x23, 0x01, 0x00]
+        );
+        let e = crate::decode(&[0xff, 0x00, 0x00, 0xc0], Target::Gfx7, w).unwrap_err();
+        assert!(e.message.contains("literal constant is missing"), "{e}");
+        assert!(crate::decode(&[0xff, 0x00, 0x00, 0xc0, 0, 0, 0, 0], Target::Gfx6, w).is_err());
+        let e = err("\ts_load_dword s1, s[2:3], 0x100000000\n", Target::Gfx7, w);
+        assert!(e.message.contains("0..0xffffffff on gfx7"), "{e}");
+        // The lane instructions are VOP2 only on GCN 1.0/1.1 (llvm-mc-19: "e64 variant of
+        // this instruction is not supported"); v_readlane_b32 s5, v12, s24 is 0c 31 0a 02.
+        let e = err("\tv_readlane_b32_e64 s5, v12, s24\n", Target::Gfx6, w);
+        assert!(
+            e.message.contains("no 64-bit (VOP3) encoding on gfx6"),
+            "{e}"
+        );
+        let p = parse("\tv_readlane_b32 s5, v12, s24\n", Target::Gfx7, w).unwrap();
+        assert_eq!(crate::encode(&p).unwrap(), [0x0c, 0x31, 0x0a, 0x02]);
+        // Two SGPRs on the constant bus (llvm-mc-19 -mcpu=tahiti refuses it too).
+        let e = err("\tv_writelane_b32 v1, s9, s24\n", Target::Gfx6, w);
+        assert!(e.message.contains("constant bus"), "{e}");
         let e = err(
             "\tbuffer_load_dword v1, v[2:3], s[8:11], 0 addr64\n",
             Target::Gfx8,

@@ -56,12 +56,35 @@ pub fn scratch_dir() -> PathBuf {
 
 /// Assembles `text` into an object file; returns its bytes or llvm-mc's errors.
 pub fn assemble(text: &str, target: Target, wave: WaveSize, name: &str) -> Result<Vec<u8>, String> {
+    assemble_for_cpu(text, target, wave, target.llvm_cpu(), name)
+}
+
+/// The other LLVM processors of GCN 1.0 (`tahiti`) and GCN 1.1 (`hawaii`), whose encodings
+/// must equal those of the target's own processor.
+pub fn sibling_cpu(target: Target) -> Option<&'static str> {
+    match target {
+        Target::Gfx6 => Some("tahiti"),
+        Target::Gfx7 => Some("hawaii"),
+        _ => None,
+    }
+}
+
+/// [`assemble`] for LLVM processor `cpu`.
+pub fn assemble_for_cpu(
+    text: &str,
+    target: Target,
+    wave: WaveSize,
+    cpu: &str,
+    name: &str,
+) -> Result<Vec<u8>, String> {
     let dir = scratch_dir();
     let src = dir.join(format!("{name}.s"));
     let obj = dir.join(format!("{name}.o"));
     std::fs::write(&src, text).unwrap();
+    let mut args = mc_args(text, target, wave);
+    args[1] = format!("-mcpu={cpu}");
     let out = Command::new(LLVM_MC)
-        .args(mc_args(text, target, wave))
+        .args(args)
         .arg("-filetype=obj")
         .arg("-o")
         .arg(&obj)
@@ -114,11 +137,13 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::SReg(_) => vec!["s[12:13]"],
         Kind::VDst(1) => vec!["v1"],
         Kind::VDst(2) => vec!["v[2:3]"],
+        Kind::VDst(3) => vec!["v[4:6]"],
         Kind::VDst(_) => vec!["v[4:7]"],
         Kind::VSrc(1) => vec!["v8", "s14", "64", "0x4d2", "-4.0", "vcc_lo"],
         Kind::VSrc(_) => vec!["v[10:11]", "s[16:17]", "2"],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
+        Kind::VReg(3) => vec!["v[12:14]"],
         Kind::VReg(_) => vec!["v[12:15]"],
         Kind::MaskDst => {
             if w64 {

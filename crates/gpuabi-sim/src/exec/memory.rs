@@ -5,6 +5,7 @@ use gpuabi_amdgpu::{Format, Opcode};
 
 use crate::contract::{Contract, StackPath};
 use crate::error::SimError;
+use crate::exec::typed::TypedFormat;
 use crate::image::{Decoded, Dst, Src};
 use crate::memory::Memory;
 use crate::stats::Stats;
@@ -243,8 +244,7 @@ fn lane_addresses(
             let offset = voffset
                 .wrapping_add(inst_offset as u32)
                 .wrapping_add(4 * dword);
-            let bytes = d.op.info().narrow.map_or(4, |n| u32::from(n.bytes));
-            desc.address_of(index, offset, bytes)
+            desc.address_of(index, offset, access_bytes(d))
                 .map(|a| a.wrapping_add(u64::from(soffset)))
         }
         // Flat (gfx8) takes a VGPR pair and no offset; the model's flat memory is global.
@@ -268,27 +268,104 @@ fn lane_addresses(
     }
 }
 
-/// The simulator runs typed buffer accesses whose data format is one 32-bit component
-/// (`BUF_DATA_FORMAT_32`, any number format: the bits move unconverted), the form AMD's
-/// OpenCL compiler uses for 32-bit data; other formats convert and are refused.
-fn typed_format_is_dword(d: &Decoded) -> Result<(), SimError> {
-    const BUF_DATA_FORMAT_32: u8 = 4;
+/// The typed format of an MTBUF instruction, or an error naming the instruction.
+fn typed_format(d: &Decoded) -> Result<TypedFormat, SimError> {
     let format = d
         .mods
         .format
         .unwrap_or(gpuabi_amdgpu::MemMods::DEFAULT_FORMAT);
-    if format & 0xf == BUF_DATA_FORMAT_32 {
-        return Ok(());
-    }
-    Err(SimError::Invalid(gpuabi_amdgpu::ProgramError {
+    TypedFormat::new(format)
+        .map_err(|m| typed_error(d, format!("typed buffer format {format}: {m}")))
+}
+
+fn typed_error(d: &Decoded, message: String) -> SimError {
+    SimError::Invalid(gpuabi_amdgpu::ProgramError {
         origin: d.origin.clone(),
-        message: format!(
-            "`{}` at byte {}: typed buffer format {format} is not simulated (only \
-             BUF_DATA_FORMAT_32)",
-            d.op.info().mnemonic,
-            d.addr
-        ),
-    }))
+        message: format!("`{}` at byte {}: {message}", d.op.info().mnemonic, d.addr),
+    })
+}
+
+/// Bytes one address of a buffer access covers (for the range check): the narrow width,
+/// a typed element of less than a dword, or a dword.
+fn access_bytes(d: &Decoded) -> u32 {
+    match (d.op.info().narrow, d.op.info().format) {
+        (Some(n), _) => u32::from(n.bytes),
+        (None, Format::Mtbuf) => typed_format(d).map_or(4, |t| t.bytes().min(4)),
+        _ => 4,
+    }
+}
+
+/// A typed buffer access (`tbuffer_*`): per lane, the element's dwords are addressed as a
+/// buffer access's dwords are, then converted by [`TypedFormat`]. A load with any dword
+/// out of range gives 0 in every component; a store skips the dwords out of range.
+fn typed_access(
+    d: &Decoded,
+    w: &mut Wave,
+    ctx: &mut MemCtx,
+    data: u16,
+    (addr_src, third, fourth): (Src, Src, Src),
+    floor: Option<(StackPath, u64)>,
+) -> Result<(), SimError> {
+    let tf = typed_format(d)?;
+    let n = usize::from(d.op.mem_dwords());
+    let store = d.op.is_store();
+    let units = tf.bytes().div_ceil(4) as usize;
+    let unit_bytes = tf.bytes().min(4);
+    let mut m = w.exec();
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let addrs: Vec<Option<u64>> = (0..units)
+            .map(|k| lane_addresses(d, w, lane, addr_src, third, fourth, k as u32))
+            .collect();
+        if store {
+            let values: Vec<u32> = (0..n).map(|k| w.v(data + k as u16, lane)).collect();
+            let element = tf
+                .store(&values)
+                .map_err(|e| typed_error(d, format!("lane {lane}: {e}")))?;
+            if let Some((path, f)) = floor {
+                if let Some(a) = addrs.iter().flatten().find(|&&a| a < f) {
+                    ctx.frame_store(d, path, lane, *a, tf.bytes());
+                }
+            }
+            for (k, a) in addrs.iter().enumerate() {
+                let Some(a) = *a else {
+                    ctx.stats.buffer_out_of_range += 1;
+                    continue;
+                };
+                let chunk = &element[4 * k..4 * k + unit_bytes as usize];
+                let value = chunk.iter().rev().fold(0u32, |v, b| v << 8 | u32::from(*b));
+                ctx.mem
+                    .write(a, unit_bytes, value)
+                    .ok_or_else(|| bad(d, "store", a, unit_bytes, lane))?;
+            }
+        } else {
+            let mut element = vec![0u8; tf.bytes() as usize];
+            let mut in_range = true;
+            for (k, a) in addrs.iter().enumerate() {
+                let Some(a) = *a else {
+                    in_range = false;
+                    continue;
+                };
+                let v = ctx
+                    .mem
+                    .read(a, unit_bytes)
+                    .ok_or_else(|| bad(d, "load", a, unit_bytes, lane))?;
+                element[4 * k..4 * k + unit_bytes as usize]
+                    .copy_from_slice(&v.to_le_bytes()[..unit_bytes as usize]);
+            }
+            let values = if in_range {
+                tf.load(&element, n)
+            } else {
+                ctx.stats.buffer_out_of_range += 1;
+                [0; 4]
+            };
+            for (k, v) in values.iter().enumerate().take(n) {
+                w.set_v(data + k as u16, lane, *v);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Executes a memory instruction.
@@ -296,9 +373,6 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     let format = d.op.info().format;
     if format == Format::Smem {
         return smem(d, w, ctx);
-    }
-    if format == Format::Mtbuf {
-        typed_format_is_dword(d)?;
     }
     let n = u32::from(d.op.mem_dwords());
     let store = d.op.is_store();
@@ -319,6 +393,9 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     } else {
         None
     };
+    if format == Format::Mtbuf {
+        return typed_access(d, w, ctx, data, (addr_src, third, fourth), floor);
+    }
     let exec = w.exec();
     let mut m = exec;
     while m != 0 {

@@ -6,6 +6,7 @@ pub mod branch;
 pub mod float;
 pub mod memory;
 pub mod salu;
+pub mod typed;
 pub mod valu;
 
 /// Where execution continues after an instruction.
