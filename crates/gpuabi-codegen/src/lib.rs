@@ -43,6 +43,7 @@ mod isel;
 pub mod liveness;
 mod lower_call_abi;
 pub mod lower_calls;
+mod lower_noreturn_calls;
 pub mod lower_to_hw;
 pub mod mir;
 pub mod options;
@@ -301,6 +302,12 @@ pub fn compile_with(
         opts.max_sgprs = opts.max_sgprs.min(entry::catalyst::max_sgprs());
     }
     gpuabi_ir::verify(module).map_err(|e| CodegenError::Verify(e.to_string()))?;
+    let lowered = lower_noreturn_calls::lower(module);
+    gpuabi_ir::verify(&lowered).map_err(|e| CodegenError::Internal {
+        pass: "noreturn calls",
+        message: e.to_string(),
+    })?;
+    let module = &lowered;
     let abis = call_abi::ModuleAbis::new(
         module,
         opts.target,
@@ -423,14 +430,6 @@ fn compile_function(
         }
         None => (orig, isel::Role::Kernel),
     };
-    if callee_conv.is_some_and(|c| c.noreturn) {
-        return Err(CodegenError::Unsupported {
-            function: orig.name.clone(),
-            start: orig.span.start,
-            end: orig.span.end,
-            what: "`noreturn` functions other than kernels are not compiled yet".into(),
-        });
-    }
     let uniformity = gpuabi_ir::uniformity::analyze(module, func);
     let uniform: Vec<bool> = (0..func.values.len())
         .map(|v| uniformity.is_uniform(gpuabi_ir::ir::Value(v as u32)))

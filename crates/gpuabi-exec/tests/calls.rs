@@ -217,3 +217,62 @@ fn a_store_into_the_callers_frame_is_caught() {
         found.len()
     );
 }
+
+/// A `noreturn` callee ends the invocations that call it, here half of each wave under a
+/// divergent `if`, also through a second `noreturn` function; the other lanes go on.
+#[test]
+fn noreturn_calls_end_only_the_calling_invocations() {
+    let src = "fn @stop(%p: ptr, %v: i32) noreturn {\n  store i32 %v, %p\n  ret\n}\n\n\
+               fn @stop2(%p: ptr, %v: i32) noreturn {\n  %w = add i32 %v, 100\n  \
+               call @stop(%p, %w)\n  store i32 -1, %p\n  ret\n}\n\n\
+               fn @k(%out: ptr uniform) kernel {\n  %i = global_id 0\n  \
+               %o = zext i32 %i to i64\n  %b = mul i64 %o, 4\n  %p = ptradd %out, %b\n  \
+               %m = and i32 %i, 3\n  %c = icmp eq i32 %m, 1\n  if %c {\n    \
+               call @stop(%p, %i)\n    store i32 -2, %p\n  }\n  %c2 = icmp eq i32 %m, 2\n  \
+               if %c2 {\n    call @stop2(%p, %i)\n  }\n  %x = mul i32 %i, 3\n  \
+               store i32 %x, %p\n  ret\n}\n";
+    let module = gpuabi_ir::parse(src).expect("parses");
+    let n = 128u32;
+    // Lanes i % 4 == 1 keep i, == 2 keep i + 100, the others 3 i.
+    let expected: Vec<u8> = (0..n)
+        .map(|i| match i % 4 {
+            1 => i,
+            2 => i + 100,
+            _ => 3 * i,
+        })
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let d = Dispatch {
+        global_size: [n, 1, 1],
+        group_size: [64, 1, 1],
+        global_offset: [0, 0, 0],
+        work_dim: 1,
+    };
+    let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
+    let args = [gpuabi_exec::buffer_address(0)];
+    for (target, wave) in [
+        (Target::Gfx1100, WaveSize::W32),
+        (Target::Gfx1030, WaveSize::W64),
+        (Target::Gfx8, WaveSize::W64),
+    ] {
+        let mut opts = Options::new(target);
+        opts.wave = wave;
+        let c = gpuabi_codegen::compile(&module, &opts).expect("compiles");
+        let addrs = gpuabi_exec::function_addresses(&module, &c).expect("addresses");
+        let interp = gpuabi_exec::interpret_at(
+            &module,
+            &addrs,
+            "k",
+            &d,
+            &args,
+            &buffers,
+            &IrLimits::default(),
+        )
+        .expect("the interpreter runs");
+        assert_eq!(interp[0].1, expected, "the interpreter");
+        let out = gpuabi_exec::run(&c, "k", &d, &args, &buffers, &gpuabi_sim::Limits::default())
+            .expect("runs");
+        assert!(out.violations.is_empty(), "{:?}", out.violations.first());
+        assert_eq!(out.buffers[0].1, expected, "{} {wave}", target.name());
+    }
+}

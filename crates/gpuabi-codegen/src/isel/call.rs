@@ -205,8 +205,13 @@ impl Isel<'_> {
                 )
             }
         };
-        if conv.noreturn {
-            return Err(self.unsupported("calls to `noreturn` functions are not compiled yet"));
+        if conv.noreturn && !(self.func.attrs.kernel || self.func.attrs.noreturn) {
+            // See `lower_noreturn_calls`: only a caller whose `ret` ends the invocation
+            // can end it after the call.
+            return Err(self.unsupported(
+                "a call to a `noreturn` function from a function that returns: gpuabi \
+                 compiles such calls in kernels and `noreturn` functions only",
+            ));
         }
         // The callee PCs: the uniform one of the first active lane, the per-lane one.
         let (dpc, upc) = match callee {
