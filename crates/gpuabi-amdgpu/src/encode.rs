@@ -131,6 +131,13 @@ impl Ctx<'_> {
                 }
             },
             Operand::Expr(e) => {
+                if let Some(r) = e.reloc {
+                    return Err(format!(
+                        "`{e}` needs a relocation (`{}`) that the loader fills in; gpuabi \
+                         encodes code without relocations",
+                        r.spelling()
+                    ));
+                }
                 if e.minus.is_none() {
                     return Err(format!(
                         "`{e}` is an absolute address, which needs a relocation; gpuabi \
@@ -590,7 +597,18 @@ pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
     })?;
     let layout = program.layout();
     let mut out = Vec::with_capacity(layout.size as usize);
+    let mut code = true;
     for (entry, &offset) in program.items.iter().zip(&layout.offsets) {
+        match &entry.item {
+            Item::Directive(Directive::Text) => code = true,
+            Item::Directive(Directive::Section { name, .. }) => {
+                code = program::is_code_section(name)
+            }
+            _ => {}
+        }
+        if !code {
+            continue;
+        }
         let fail = |message: String| EncodeError {
             offset,
             origin: entry.origin.clone(),
@@ -619,6 +637,18 @@ pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
                     out.extend_from_slice(&nop);
                 }
             }
+            Item::Directive(Directive::Data { values, .. })
+                if values
+                    .iter()
+                    .any(|v| matches!(v, program::DataValue::Expr(_))) =>
+            {
+                return Err(fail(
+                    "a label address in code needs a relocation; gpuabi encodes code \
+                     without relocations"
+                        .into(),
+                ));
+            }
+            Item::Directive(d) => out.extend(d.code_bytes(out.len() as u32)),
             _ => {}
         }
     }

@@ -169,7 +169,9 @@ pub fn check_operand(
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
-        Kind::Label => matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0),
+        Kind::Label => {
+            matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0 && e.reloc.is_none())
+        }
         Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
         Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
         Kind::SOffset => {
