@@ -828,6 +828,18 @@ table! {
     VLshlB64 = row(Vop3, "v_lshl_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
     TbufferLoadFormatX = row(Mtbuf, "tbuffer_load_format_x", &[VD1], &[BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
     TbufferStoreFormatX = row(Mtbuf, "tbuffer_store_format_x", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    // Further instructions llc-19 emits: the high half of a scalar product, three-source
+    // logic, 24-bit multiplies, reversed subtractions with borrow, GCN's multiply-add into
+    // the destination and 64-bit compares into EXEC.
+    SMulHiU32 = row(Sop2, "s_mul_hi_u32", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    VOr3B32 = row(Vop3, "v_or3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VXadU32 = row(Vop3, "v_xad_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VMulU32U24 = row(Vop2, "v_mul_u32_u24", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    VSubrevCoU32 = row(Vop2, "v_subrev_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_subrev_u32").only(GFX8_PLUS), [];
+    VSubbrevCoU32 = row(Vop2, "v_subrev_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subbrev_u32").only(GFX8_PLUS), [];
+    VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8), [READ_DST];
+    VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU64 = row(Vopc, "v_cmpx_ne_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
 }
 
 impl Opcode {

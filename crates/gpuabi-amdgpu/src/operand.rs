@@ -26,11 +26,17 @@ pub enum Special {
     M0,
     /// `null` (RDNA): reads as zero, writes are dropped.
     Null,
+    /// `flat_scratch_lo` (GCN 1.2): the low half of the flat scratch base a kernel sets
+    /// up for flat accesses to scratch, `s102` in the encoding ("GCN3 ISA", "Scalar
+    /// Operands").
+    FlatScratchLo,
+    /// `flat_scratch_hi` (GCN 1.2), `s103` in the encoding.
+    FlatScratchHi,
 }
 
 impl Special {
     /// Every special register with its LLVM name.
-    pub const ALL: [(Special, &'static str); 8] = [
+    pub const ALL: [(Special, &'static str); 10] = [
         (Special::Vcc, "vcc"),
         (Special::VccLo, "vcc_lo"),
         (Special::VccHi, "vcc_hi"),
@@ -39,6 +45,8 @@ impl Special {
         (Special::ExecHi, "exec_hi"),
         (Special::M0, "m0"),
         (Special::Null, "null"),
+        (Special::FlatScratchLo, "flat_scratch_lo"),
+        (Special::FlatScratchHi, "flat_scratch_hi"),
     ];
 
     /// The LLVM name.
@@ -64,6 +72,8 @@ impl Special {
         match self {
             Special::Vcc | Special::VccLo => 106,
             Special::VccHi => 107,
+            Special::FlatScratchLo => 102,
+            Special::FlatScratchHi => 103,
             Special::M0 => 124,
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,
