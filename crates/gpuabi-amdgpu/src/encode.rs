@@ -333,6 +333,8 @@ pub fn encode_inst(
             // The register is the destination (`s_movk_i32`, `s_addk_i32`) or, for the
             // compares and `s_waitcnt_vscnt`, the first source; the immediate comes last.
             let (reg, imm) = match (dsts.first(), srcs) {
+                // `s_setreg_b32 hwreg(..), sN` names the immediate first.
+                (None, [imm, reg]) if info.srcs.first() == Some(&Kind::Imm16) => (reg, imm),
                 (Some(d), [imm]) => (d, imm),
                 (None, [reg, imm]) => (reg, imm),
                 _ => return Err("a SOPK instruction takes one register and one immediate".into()),

@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 286] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 287] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -341,6 +341,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 286] = [
     (VMacF32, [0x116, NONE, NONE, NONE, NONE]),
     (VCmpxEqU64, [NONE, 0x0f2, 0x0da, NONE, NONE]),
     (VCmpxNeU64, [NONE, 0x0f5, 0x0dd, NONE, NONE]),
+    (SSetregB32, [NONE, 0x013, 0x012, NONE, NONE]),
 ];
 
 #[cfg(test)]

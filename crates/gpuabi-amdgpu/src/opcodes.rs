@@ -840,6 +840,9 @@ table! {
     VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8), [READ_DST];
     VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxNeU64 = row(Vopc, "v_cmpx_ne_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    // Writes a hardware register; the model takes only the flat scratch base (see
+    // `validate::check_inst`), which RDNA 2 kernels set up and the simulator ignores.
+    SSetregB32 = row(Sopk, "s_setreg_b32", &[], &[Imm16, SReg(1)]).only(RDNA), [];
 }
 
 impl Opcode {

@@ -294,6 +294,21 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
              only",
         ));
     }
+    // The simulator models no hardware register but the flat scratch base, which only
+    // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
+    // float MODE, trap state) would change behaviour the model does not follow.
+    if inst.op == Opcode::SSetregB32 {
+        let whole = |id: i64| id | 31 << 11;
+        let ok = matches!(inst.operands.first(), Some(Operand::Imm(Imm::Int(v)))
+            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == whole(*id)));
+        if !ok {
+            return Err(Violation::at(
+                0,
+                "gpuabi models `s_setreg_b32` of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
+                 hwreg(HW_REG_FLAT_SCR_HI) only",
+            ));
+        }
+    }
     // RDNA 3 dropped the counter register of `s_waitcnt_vscnt`: llvm-mc says "src0 must be
     // null" for anything else.
     if inst.op == Opcode::SWaitcntVscnt

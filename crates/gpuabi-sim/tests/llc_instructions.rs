@@ -475,3 +475,29 @@ fn cmpx_u64_and_flat_scratch() {
     .unwrap_err();
     assert!(e.message.contains("gfx8 only"), "{e}");
 }
+
+#[test]
+fn setreg_of_flat_scratch_only() {
+    // S_SETREG_B32 hwreg(HW_REG_FLAT_SCR_HI) (RDNA 2 kernels set their flat scratch base):
+    // it changes no register the model has; any other hardware register is refused.
+    let wave = run_one(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "\ts_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s1\n\ts_mov_b32 s2, s1",
+        &[],
+        &[0x1234],
+    );
+    assert_eq!(wave.s32(gpuabi_sim::image::Src::Sgpr(2)), 0x1234);
+    let e = parse(
+        "\ts_setreg_b32 hwreg(HW_REG_MODE), s1\n",
+        Target::Gfx1030,
+        WaveSize::W32,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("HW_REG_FLAT_SCR_LO"), "{e}");
+    let e = parse("\ts_setreg_b32 0x801, s1\n", Target::Gfx1030, WaveSize::W32).unwrap_err();
+    assert!(
+        e.message.contains("flat_scr") || e.message.contains("FLAT_SCR"),
+        "{e}"
+    );
+}

@@ -487,7 +487,9 @@ impl LineParser<'_> {
             let src = i.checked_sub(info.dsts.len());
             let operand = if kind == Kind::Waitcnt {
                 self.waitcnt()?
-            } else if symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..]) {
+            } else if kind == Kind::Imm16
+                && symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..])
+            {
                 let start = self.pos;
                 let (value, used) =
                     symbolic_imm::parse(op, &self.tokens[start..]).map_err(|(at, message)| {

@@ -368,6 +368,28 @@ fn catalyst_setups(
         .map_err(|e| anyhow!("--catalyst: {e}"))
 }
 
+/// Private bytes per work-item a kernel with a dynamic stack gets (one whose descriptor
+/// has `.amdhsa_uses_dynamic_stack 1`: recursion or indirect calls, where llc cannot bound
+/// the stack). As a runtime does, gpuabi gives such a kernel more than its
+/// `.amdhsa_private_segment_fixed_size`: this project's choice is 16 KiB, far above the
+/// 1 KiB default stack of AMD's HIP runtime, so that deep test recursions fit.
+const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
+
+/// Whether the `.amdhsa_kernel NAME` block of `text` says `.amdhsa_uses_dynamic_stack 1`.
+fn uses_dynamic_stack(text: &str, name: &str) -> bool {
+    let mut inside = false;
+    for line in text.lines() {
+        let mut words = line.split(';').next().unwrap_or("").split_whitespace();
+        match (words.next(), words.next()) {
+            (Some(".amdhsa_kernel"), Some(n)) => inside = n == name,
+            (Some(".end_amdhsa_kernel"), _) => inside = false,
+            (Some(".amdhsa_uses_dynamic_stack"), Some(v)) if inside => return v == "1",
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The waves of an AMDHSA dispatch of `--kernel` from the assembly file's own kernel
 /// descriptor and `.amdgpu_metadata`: the kernel argument segment, dispatch packet and
 /// private segment are added to the machine's memory.
@@ -390,10 +412,15 @@ fn hsa_setups(
             anyhow!("--kernel {name}: {path} has kernels {}", names.join(", "))
         }
     })?;
+    let mut kernel = kernel.clone();
+    if uses_dynamic_stack(&text, name) {
+        let d = &mut kernel.descriptor;
+        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+    }
     let (nd, values) = ndrange_and_args(args, &machine.memory)?;
     let limits = machine.limits;
     gpuabi_sim::hsa::dispatch(
-        kernel,
+        &kernel,
         target,
         wave,
         &nd,
