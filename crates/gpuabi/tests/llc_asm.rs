@@ -609,6 +609,12 @@ fn bad_directives_are_located() {
             "an instruction in data section `.data`",
         ),
         ("\t.data\n", ":1:2:", "unknown directive `.data`"),
+        (
+            "\t.text\nk:\n\ts_endpgm\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 1\n\
+             \t\t.amdhsa_next_free_sgpr 1\n\t\t.amdhsa_bogus_field 1\n\t.end_amdhsa_kernel\n",
+            ":7:",
+            "amdhsa_bogus_field",
+        ),
         ("\t.zero 100000000000\n", ":1:", "at most 4 bytes"),
     ];
     for (i, (text, place, message)) in cases.into_iter().enumerate() {
