@@ -458,7 +458,7 @@ fn ndrange_and_args(
         let v = match a.buffer(|n| memory.find(n).is_some())? {
             Some((name, 0)) => ArgValue::Buffer(name),
             Some((_, _)) => bail!(
-                "--arg {spec}: a Catalyst pointer argument is a whole buffer; NAME+OFFSET is for `run`"
+                "--arg {spec}: a pointer argument of a Catalyst or HSA dispatch is a whole buffer; NAME+OFFSET is for `run`"
             ),
             None => ArgValue::Numbers(
                 a.value
