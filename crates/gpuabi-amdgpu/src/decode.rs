@@ -292,12 +292,17 @@ fn decode_one(
         Encoding::Sopk => {
             ops.push(o.sreg(f.get(Field::Sdst), 1)?);
             let raw = f.get(Field::Simm16) as u16;
-            // `s_cmpk_*_u32` and `s_waitcnt_vscnt` take their immediate unsigned.
-            let value = match info.srcs.last() {
-                Some(Kind::Imm16) => i64::from(raw),
-                _ => i64::from(raw as i16),
+            // `s_cmpk_*_u32`, `s_waitcnt_vscnt` and `s_setreg_b32` take their immediate unsigned.
+            let value = if info.srcs.contains(&Kind::Imm16) {
+                i64::from(raw)
+            } else {
+                i64::from(raw as i16)
             };
             ops.push(Operand::Imm(Imm::Int(value)));
+            // `s_setreg_b32 hwreg(..), sN` names the immediate first.
+            if info.srcs.first() == Some(&Kind::Imm16) {
+                ops.swap(0, 1);
+            }
         }
         Encoding::Sopp => {
             let simm = f.get(Field::Simm16) as u16;

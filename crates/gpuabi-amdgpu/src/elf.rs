@@ -73,9 +73,11 @@ pub fn write_object(program: &Program, code: &[u8]) -> Result<Vec<u8>, ElfError>
         .items
         .iter()
         .filter_map(|e| match &e.item {
-            Item::Label(n) if !n.starts_with(".L") => {
-                Some((n.as_str(), layout.labels[n], globals.contains(&n.as_str())))
-            }
+            // Labels of data sections have no place in `.text`.
+            Item::Label(n) if !n.starts_with(".L") => layout
+                .labels
+                .get(n)
+                .map(|&at| (n.as_str(), at, globals.contains(&n.as_str()))),
             _ => None,
         })
         .collect();

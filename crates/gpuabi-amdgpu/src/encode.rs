@@ -131,6 +131,13 @@ impl Ctx<'_> {
                 }
             },
             Operand::Expr(e) => {
+                if let Some(r) = e.reloc {
+                    return Err(format!(
+                        "`{e}` needs a relocation (`{}`) that the loader fills in; gpuabi \
+                         encodes code without relocations",
+                        r.spelling()
+                    ));
+                }
                 if e.minus.is_none() {
                     return Err(format!(
                         "`{e}` is an absolute address, which needs a relocation; gpuabi \
@@ -326,6 +333,8 @@ pub fn encode_inst(
             // The register is the destination (`s_movk_i32`, `s_addk_i32`) or, for the
             // compares and `s_waitcnt_vscnt`, the first source; the immediate comes last.
             let (reg, imm) = match (dsts.first(), srcs) {
+                // `s_setreg_b32 hwreg(..), sN` names the immediate first.
+                (None, [imm, reg]) if info.srcs.first() == Some(&Kind::Imm16) => (reg, imm),
                 (Some(d), [imm]) => (d, imm),
                 (None, [reg, imm]) => (reg, imm),
                 _ => return Err("a SOPK instruction takes one register and one immediate".into()),
@@ -602,7 +611,18 @@ pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
     })?;
     let layout = program.layout();
     let mut out = Vec::with_capacity(layout.size as usize);
+    let mut code = true;
     for (entry, &offset) in program.items.iter().zip(&layout.offsets) {
+        match &entry.item {
+            Item::Directive(Directive::Text) => code = true,
+            Item::Directive(Directive::Section { name, .. }) => {
+                code = program::is_code_section(name)
+            }
+            _ => {}
+        }
+        if !code {
+            continue;
+        }
         let fail = |message: String| EncodeError {
             offset,
             origin: entry.origin.clone(),
@@ -631,6 +651,18 @@ pub fn encode(program: &Program) -> Result<Vec<u8>, EncodeError> {
                     out.extend_from_slice(&nop);
                 }
             }
+            Item::Directive(Directive::Data { values, .. })
+                if values
+                    .iter()
+                    .any(|v| matches!(v, program::DataValue::Expr(_))) =>
+            {
+                return Err(fail(
+                    "a label address in code needs a relocation; gpuabi encodes code \
+                     without relocations"
+                        .into(),
+                ));
+            }
+            Item::Directive(d) => out.extend(d.code_bytes(out.len() as u32)),
             _ => {}
         }
     }

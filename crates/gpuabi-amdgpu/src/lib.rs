@@ -11,6 +11,7 @@
 //! programs, and [`elf`] writes and reads AMDGPU relocatable objects.
 
 pub mod asm;
+pub mod data;
 pub mod decode;
 pub mod elf;
 pub mod encode;
@@ -32,7 +33,7 @@ pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{Inst, MemMods, SrcMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
-pub use operand::{Expr, Imm, Operand, Special, Waitcnt};
+pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;
 pub use program::{Entry, Item, Program};
 pub use target::{Gfx, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};

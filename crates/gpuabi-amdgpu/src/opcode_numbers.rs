@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 283] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 293] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -336,6 +336,18 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 283] = [
     (TbufferStoreFormatXy, [NONE, NONE, NONE, 0x005, 0x005]),
     (TbufferStoreFormatXyz, [NONE, NONE, NONE, 0x006, 0x006]),
     (TbufferStoreFormatXyzw, [NONE, NONE, NONE, 0x007, 0x007]),
+    // Read from llvm-mc-19 -show-encoding and the opcode tables of the GCN3, RDNA2 and
+    // RDNA3 guides.
+    (SMulHiU32, [NONE, 0x035, 0x02d, NONE, NONE]),
+    (VOr3B32, [NONE, 0x372, 0x258, NONE, NONE]),
+    (VXadU32, [NONE, 0x345, 0x245, NONE, NONE]),
+    (VMulU32U24, [0x108, 0x10b, 0x10b, NONE, NONE]),
+    (VSubrevCoU32, [0x11b, 0x319, 0x302, NONE, NONE]),
+    (VSubbrevCoU32, [0x11e, 0x12a, 0x122, NONE, NONE]),
+    (VMacF32, [0x116, NONE, NONE, NONE, NONE]),
+    (VCmpxEqU64, [NONE, 0x0f2, 0x0da, NONE, NONE]),
+    (VCmpxNeU64, [NONE, 0x0f5, 0x0dd, NONE, NONE]),
+    (SSetregB32, [NONE, 0x013, 0x012, NONE, NONE]),
 ];
 
 #[cfg(test)]

@@ -869,6 +869,21 @@ table! {
     TbufferStoreFormatXy = row(Mtbuf, "tbuffer_store_format_xy", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
     TbufferStoreFormatXyz = row(Mtbuf, "tbuffer_store_format_xyz", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
     TbufferStoreFormatXyzw = row(Mtbuf, "tbuffer_store_format_xyzw", &[], &[VV4, BufAddr, Rsrc, BufSOffset]).only(GCN1), [];
+    // Further instructions llc-19 emits: the high half of a scalar product, three-source
+    // logic, 24-bit multiplies, reversed subtractions with borrow, GCN's multiply-add into
+    // the destination and 64-bit compares into EXEC.
+    SMulHiU32 = row(Sop2, "s_mul_hi_u32", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    VOr3B32 = row(Vop3, "v_or3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VXadU32 = row(Vop3, "v_xad_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VMulU32U24 = row(Vop2, "v_mul_u32_u24", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    VSubrevCoU32 = row(Vop2, "v_subrev_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_subrev_u32").only(GFX8_PLUS), [];
+    VSubbrevCoU32 = row(Vop2, "v_subrev_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subbrev_u32").only(GFX8_PLUS), [];
+    VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8), [READ_DST];
+    VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU64 = row(Vopc, "v_cmpx_ne_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    // Writes a hardware register; the model takes only the flat scratch base (see
+    // `validate::check_inst`), which RDNA 2 kernels set up and the simulator ignores.
+    SSetregB32 = row(Sopk, "s_setreg_b32", &[], &[Imm16, SReg(1)]).only(RDNA), [];
 }
 
 impl Opcode {

@@ -26,11 +26,17 @@ pub enum Special {
     M0,
     /// `null` (RDNA): reads as zero, writes are dropped.
     Null,
+    /// `flat_scratch_lo` (GCN 1.2): the low half of the flat scratch base a kernel sets
+    /// up for flat accesses to scratch, `s102` in the encoding ("GCN3 ISA", "Scalar
+    /// Operands").
+    FlatScratchLo,
+    /// `flat_scratch_hi` (GCN 1.2), `s103` in the encoding.
+    FlatScratchHi,
 }
 
 impl Special {
     /// Every special register with its LLVM name.
-    pub const ALL: [(Special, &'static str); 8] = [
+    pub const ALL: [(Special, &'static str); 10] = [
         (Special::Vcc, "vcc"),
         (Special::VccLo, "vcc_lo"),
         (Special::VccHi, "vcc_hi"),
@@ -39,6 +45,8 @@ impl Special {
         (Special::ExecHi, "exec_hi"),
         (Special::M0, "m0"),
         (Special::Null, "null"),
+        (Special::FlatScratchLo, "flat_scratch_lo"),
+        (Special::FlatScratchHi, "flat_scratch_hi"),
     ];
 
     /// The LLVM name.
@@ -64,6 +72,8 @@ impl Special {
         match self {
             Special::Vcc | Special::VccLo => 106,
             Special::VccHi => 107,
+            Special::FlatScratchLo => 102,
+            Special::FlatScratchHi => 103,
             Special::M0 => 124,
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,
@@ -237,7 +247,8 @@ impl fmt::Display for Imm {
 
 /// A label expression: `sym`, `sym+4`, `a-b`, `a-b+4`; used as a branch target or, in a
 /// literal, as a 32-bit value (label differences make position-independent function
-/// pointers: `s_getpc_b64` plus `callee-after_getpc`).
+/// pointers: `s_getpc_b64` plus `callee-after_getpc`). With a relocation specifier
+/// (`sym@rel32@lo+4`) it is a value the linker or loader fills in.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Expr {
     /// The label added.
@@ -246,6 +257,8 @@ pub struct Expr {
     pub minus: Option<String>,
     /// A constant added.
     pub addend: i64,
+    /// The relocation specifier written after the symbol, if any.
+    pub reloc: Option<Reloc>,
 }
 
 impl Expr {
@@ -255,6 +268,67 @@ impl Expr {
             plus: name.into(),
             minus: None,
             addend: 0,
+            reloc: None,
+        }
+    }
+}
+
+/// Which part of which address a relocated literal holds: the specifiers of LLVM's AMDGPU
+/// assembler (`AMDGPUMCExpr`/`AMDGPUAsmParser`, and the relocation types of LLVM's
+/// AMDGPUUsage, "Relocation Records"). With S the symbol's address, A the addend, P the
+/// address of the literal itself and G + GOT the address of the symbol's global offset
+/// table entry, `abs32@lo`/`abs32@hi` are the low/high half of S + A, `rel32@lo`/`rel32@hi`
+/// of S + A - P, and `gotpcrel32@lo`/`gotpcrel32@hi` of G + GOT + A - P.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reloc {
+    /// `@abs32@lo`.
+    Abs32Lo,
+    /// `@abs32@hi`.
+    Abs32Hi,
+    /// `@rel32@lo`.
+    Rel32Lo,
+    /// `@rel32@hi`.
+    Rel32Hi,
+    /// `@gotpcrel32@lo`.
+    GotPcRel32Lo,
+    /// `@gotpcrel32@hi`.
+    GotPcRel32Hi,
+}
+
+impl Reloc {
+    /// Every specifier with its spelling.
+    pub const ALL: [(Reloc, &'static str); 6] = [
+        (Reloc::Abs32Lo, "@abs32@lo"),
+        (Reloc::Abs32Hi, "@abs32@hi"),
+        (Reloc::Rel32Lo, "@rel32@lo"),
+        (Reloc::Rel32Hi, "@rel32@hi"),
+        (Reloc::GotPcRel32Lo, "@gotpcrel32@lo"),
+        (Reloc::GotPcRel32Hi, "@gotpcrel32@hi"),
+    ];
+
+    /// The spelling, `@rel32@lo`.
+    pub fn spelling(self) -> &'static str {
+        Reloc::ALL
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("", |(_, s)| s)
+    }
+
+    /// Whether the value is relative to the literal's own address (P).
+    pub fn pc_relative(self) -> bool {
+        !matches!(self, Reloc::Abs32Lo | Reloc::Abs32Hi)
+    }
+
+    /// Whether the symbol's address is read through the global offset table.
+    pub fn through_got(self) -> bool {
+        matches!(self, Reloc::GotPcRel32Lo | Reloc::GotPcRel32Hi)
+    }
+
+    /// The 32 bits of the 64-bit `value` this specifier keeps.
+    pub fn half(self, value: i64) -> u32 {
+        match self {
+            Reloc::Abs32Lo | Reloc::Rel32Lo | Reloc::GotPcRel32Lo => value as u32,
+            Reloc::Abs32Hi | Reloc::Rel32Hi | Reloc::GotPcRel32Hi => (value >> 32) as u32,
         }
     }
 }
@@ -262,6 +336,9 @@ impl Expr {
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.plus)?;
+        if let Some(r) = self.reloc {
+            f.write_str(r.spelling())?;
+        }
         if let Some(m) = &self.minus {
             write!(f, "-{m}")?;
         }
@@ -388,6 +465,7 @@ mod tests {
             plus: "f".into(),
             minus: Some("pc".into()),
             addend: -4,
+            reloc: None,
         };
         assert_eq!(e.to_string(), "f-pc-4");
     }

@@ -12,11 +12,21 @@ use crate::target::{Target, WaveSize};
 use crate::validate::{check_inst, check_operand};
 
 /// An assembler directive the project understands: the ones a code generator's output
-/// carries around its functions. Anything else is an error naming the directive.
+/// carries around its functions and data (the directives llc-19 prints). Anything else is
+/// an error naming the directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
-    /// `.text`: code follows (the only section).
+    /// `.text`: code follows.
     Text,
+    /// `.section NAME[,FLAGS...]`: what follows goes to section NAME (code if NAME is
+    /// `.text` or starts with `.text.`, data otherwise); `rest` is the text after the name
+    /// as written, kept for printing.
+    Section {
+        /// The section name, without quotes.
+        name: String,
+        /// The flags after the name as written (`,"a",@progbits`), or empty.
+        rest: String,
+    },
     /// `.globl NAME`: the label is visible outside the file.
     Globl(String),
     /// `.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"`: the target id, which must name the
@@ -25,10 +35,122 @@ pub enum Directive {
     /// `.p2align N`: the next item starts at a multiple of 2^N bytes (LLVM pads code with
     /// `s_nop 0`).
     P2align(u8),
+    /// `.p2align N, FILL` (padding bytes of value FILL) or `.p2alignl N, FILL` (padding
+    /// dwords of value FILL, `word` set).
+    P2alignFill {
+        /// The power of two.
+        power: u8,
+        /// The padding value.
+        fill: u32,
+        /// Whether the padding is dwords (`.p2alignl`) rather than bytes.
+        word: bool,
+    },
     /// `.type NAME,@function`: the label is a function.
     TypeFunction(String),
     /// `.size NAME, EXPR`: the size of the function at the label (usually `.Lend-NAME`).
     Size(String, Expr),
+    /// Data: `.byte`, `.short`, `.long` or `.quad` (`size` 1, 2, 4 or 8) with values, each
+    /// a number or a label expression (an address the loader fills in).
+    Data {
+        /// Bytes per value.
+        size: u8,
+        /// The values in order.
+        values: Vec<DataValue>,
+    },
+    /// `.fill REPEAT, SIZE, VALUE` (`.zero N` is `.fill N, 1, 0` and printed as `.zero`
+    /// when `zero` is set): REPEAT copies of VALUE in SIZE bytes.
+    Fill {
+        /// Number of copies.
+        repeat: u32,
+        /// Bytes per copy (1, 2, 4 or 8).
+        size: u8,
+        /// The value, little-endian.
+        value: u64,
+        /// Written as `.zero REPEAT`.
+        zero: bool,
+    },
+    /// A directive that changes neither code nor data nor a label's address (symbol
+    /// visibility such as `.hidden`, `.type NAME,@object`, `.size NAME, 256`, the code
+    /// object version, or a whole `.amdhsa_kernel`, `.amdgpu_metadata` or
+    /// `.amdgpu_pal_metadata` block that the HSA and PAL readers interpret); kept as
+    /// written, one line per string, so that printing gives it back.
+    Verbatim(Vec<String>),
+}
+
+/// One value of a [`Directive::Data`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataValue {
+    /// A number, truncated to the value size.
+    Int(i64),
+    /// The address of a label plus an addend (no label difference, no relocation
+    /// specifier).
+    Expr(Expr),
+}
+
+impl std::fmt::Display for DataValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataValue::Int(v) => write!(f, "{v}"),
+            DataValue::Expr(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The largest data section or `.fill`/`.zero` the project accepts (64 MiB), so that a
+/// single directive cannot make the simulator allocate without bound.
+pub const MAX_DATA_BYTES: u64 = 64 << 20;
+
+/// Whether a section of this name holds code.
+pub fn is_code_section(name: &str) -> bool {
+    name == ".text" || name.starts_with(".text.")
+}
+
+impl Directive {
+    /// The bytes this directive puts into a code section at offset `at` (padding and
+    /// `.fill`/`.long` data between functions, such as the `s_code_end` padding llc
+    /// ends the code with); label addresses in `.long`/`.quad` values are not known here
+    /// and count as 0. `.p2align N` without a fill value pads with `s_nop 0` in the
+    /// encoder and is not handled here.
+    pub fn code_bytes(&self, at: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self {
+            Directive::P2alignFill { power, fill, word } => {
+                let to = at.next_multiple_of(1u32 << (*power).min(MAX_P2ALIGN));
+                let mut pos = at;
+                while pos < to {
+                    if *word && pos.is_multiple_of(4) && pos + 4 <= to {
+                        out.extend_from_slice(&fill.to_le_bytes());
+                        pos += 4;
+                    } else {
+                        out.push(*fill as u8);
+                        pos += 1;
+                    }
+                }
+            }
+            Directive::Fill {
+                repeat,
+                size,
+                value,
+                ..
+            } => {
+                let bytes = value.to_le_bytes();
+                for _ in 0..*repeat {
+                    out.extend_from_slice(&bytes[..usize::from(*size).min(8)]);
+                }
+            }
+            Directive::Data { size, values } => {
+                for v in values {
+                    let n = match v {
+                        DataValue::Int(n) => *n,
+                        DataValue::Expr(_) => 0,
+                    };
+                    out.extend_from_slice(&n.to_le_bytes()[..usize::from(*size).min(8)]);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
 }
 
 /// The largest `.p2align` the project accepts (64 KiB).
@@ -162,6 +284,18 @@ impl Program {
                         "`.p2align {n}`: at most {MAX_P2ALIGN} (64 KiB)"
                     )));
                 }
+                Item::Directive(Directive::Data { values, .. }) => {
+                    for v in values {
+                        if let DataValue::Expr(e) = v {
+                            if !defined.contains_key(e.plus.as_str()) {
+                                return Err(at(format!(
+                                    "label `{}` is not defined in the program",
+                                    e.plus
+                                )));
+                            }
+                        }
+                    }
+                }
                 Item::Directive(Directive::Size(name, expr)) => {
                     let labels = [Some(name), Some(&expr.plus), expr.minus.as_ref()];
                     for label in labels.into_iter().flatten() {
@@ -225,9 +359,13 @@ impl Program {
         let mut offsets = Vec::with_capacity(self.items.len());
         let mut labels = HashMap::new();
         let mut at = 0u32;
+        let mut code = true;
         for line in &self.items {
             offsets.push(at);
             match &line.item {
+                Item::Directive(Directive::Text) => code = true,
+                Item::Directive(Directive::Section { name, .. }) => code = is_code_section(name),
+                _ if !code => {}
                 Item::Label(name) => {
                     labels.insert(name.clone(), at);
                 }
@@ -235,7 +373,7 @@ impl Program {
                 Item::Directive(Directive::P2align(n)) => {
                     at = at.next_multiple_of(1u32 << (*n).min(MAX_P2ALIGN));
                 }
-                Item::Directive(_) => {}
+                Item::Directive(d) => at += d.code_bytes(at).len() as u32,
             }
         }
         Layout {

@@ -103,6 +103,14 @@ fn scalar_reg(operand: &Operand, dwords: u8, target: Target) -> Result<bool, Str
         Operand::Special(Special::Null) if !target.is_rdna() => {
             Err(format!("`null` does not exist on {target}"))
         }
+        Operand::Special(s @ (Special::FlatScratchLo | Special::FlatScratchHi))
+            if target != Target::Gfx8 =>
+        {
+            Err(format!(
+                "`{}` is modelled on gfx8 only (RDNA sets flat scratch with s_setreg)",
+                s.name()
+            ))
+        }
         Operand::Special(s) => Ok(s.dwords() == dwords),
         _ => Ok(false),
     }
@@ -169,7 +177,9 @@ pub fn check_operand(
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
-        Kind::Label => matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0),
+        Kind::Label => {
+            matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0 && e.reloc.is_none())
+        }
         Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
         Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
         Kind::SOffset => {
@@ -292,6 +302,21 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             "source modifiers (`-`, `|..|`) apply to the f32 sources of vector instructions \
              only",
         ));
+    }
+    // The simulator models no hardware register but the flat scratch base, which only
+    // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
+    // float MODE, trap state) would change behaviour the model does not follow.
+    if inst.op == Opcode::SSetregB32 {
+        let whole = |id: i64| id | 31 << 11;
+        let ok = matches!(inst.operands.first(), Some(Operand::Imm(Imm::Int(v)))
+            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == whole(*id)));
+        if !ok {
+            return Err(Violation::at(
+                0,
+                "gpuabi models `s_setreg_b32` of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
+                 hwreg(HW_REG_FLAT_SCR_HI) only",
+            ));
+        }
     }
     // RDNA 3 dropped the counter register of `s_waitcnt_vscnt`: llvm-mc says "src0 must be
     // null" for anything else.

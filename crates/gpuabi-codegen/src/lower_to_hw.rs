@@ -37,6 +37,7 @@ fn reg_of(f: &Function, regs: &[Option<u16>], o: &Opnd, max_vgprs: u16) -> Opera
             plus: label.clone(),
             minus: Some(block_label(&f.name, anchor.0)),
             addend: 0,
+            reloc: None,
         })),
         Opnd::Block(b) => Operand::Expr(Box::new(gpuabi_amdgpu::Expr::label(block_label(
             &f.name, b.0,

@@ -11,6 +11,7 @@ use gpuabi_amdgpu::{
 };
 
 use crate::error::SimError;
+use crate::segments::{Segment, Symbols};
 use gpuabi_layout::reg::RegFile;
 
 /// Byte address the program is loaded at (so `s_getpc_b64` returns plausible addresses and
@@ -84,6 +85,9 @@ pub struct Image {
     items: Vec<u32>,
     index_of: HashMap<u64, u32>,
     labels: HashMap<String, u64>,
+    /// The program's data sections and global offset table, relocated, which
+    /// [`crate::Machine::new`] adds to global memory.
+    pub segments: Vec<Segment>,
 }
 
 fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Option<i64>) -> Src {
@@ -133,6 +137,7 @@ impl Image {
             .map(|(k, v)| (k.clone(), base + u64::from(*v)))
             .collect();
         labels.shrink_to_fit();
+        let symbols = Symbols::load(program, &labels)?;
         // Instruction index of every label: the first instruction at or after it.
         let mut insts = Vec::new();
         let mut texts = Vec::new();
@@ -145,7 +150,13 @@ impl Image {
             };
             items.push(item_index as u32);
             let info = inst.op.info();
+            let addr = base + u64::from(*offset);
+            let size = u64::from(encoding::size(inst, program.target, program.wave));
+            // A relocated literal is the instruction's last dword (P of its relocation).
             let eval = |o: &Operand| match o {
+                Operand::Expr(e) if e.reloc.is_some() => symbols
+                    .relocated(e, addr + size - 4, &labels)
+                    .map(i64::from),
                 Operand::Expr(e) => layout.eval(e, base),
                 _ => None,
             };
@@ -174,8 +185,6 @@ impl Image {
                     }
                 }
             }
-            let addr = base + u64::from(*offset);
-            let size = u64::from(encoding::size(inst, program.target, program.wave));
             index_of.insert(addr, insts.len() as u32);
             insts.push(Decoded {
                 op: inst.op,
@@ -200,6 +209,7 @@ impl Image {
             items,
             index_of,
             labels,
+            segments: symbols.segments,
         };
         for (i, label) in pending {
             // Validation found every label; a missing one would be a bug here.

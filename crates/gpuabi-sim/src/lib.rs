@@ -18,6 +18,7 @@ pub mod image;
 pub mod limits;
 pub mod machine;
 pub mod memory;
+pub mod segments;
 pub mod stats;
 pub mod undef;
 pub mod wave;

@@ -39,11 +39,17 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// A machine for `image` with empty memory and default limits.
+    /// A machine for `image` with default limits and global memory holding only the
+    /// image's data sections and global offset table.
     pub fn new(image: Image) -> Machine {
+        let mut memory = Memory::new();
+        for s in &image.segments {
+            // The image placed the segments apart from each other and bounded their size.
+            let _ = memory.add_segment(&s.name, s.base, s.bytes.clone());
+        }
         Machine {
             image,
-            memory: Memory::new(),
+            memory,
             limits: Limits::default(),
             stats: Stats::default(),
             contract: None,

@@ -109,6 +109,21 @@ impl Memory {
         Ok(BufferId(self.buffers.len() - 1))
     }
 
+    /// Adds a buffer a program brings along (a data section) at `base`, which is above
+    /// where other buffers are placed; unlike [`Memory::add_at`] later buffers without an
+    /// address are not moved after it. Fails when the range overlaps a buffer.
+    pub fn add_segment(
+        &mut self,
+        name: &str,
+        base: u64,
+        data: Vec<u8>,
+    ) -> Result<BufferId, TooLarge> {
+        let next = self.next;
+        let id = self.add_at(name, base, data, u64::MAX)?;
+        self.next = next;
+        Ok(id)
+    }
+
     /// Writes bytes at `addr`, all inside one buffer; `None` otherwise.
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
         let (i, off) = self.locate(addr, u32::try_from(bytes.len()).ok()?)?;

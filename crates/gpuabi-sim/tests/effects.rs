@@ -181,6 +181,11 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
             inst.operands.push(o);
             roles.push(role);
         }
+        // `s_setreg_b32` writes only the hardware registers the model knows.
+        if op == Opcode::SSetregB32 {
+            let (_, id) = gpuabi_amdgpu::asm::HW_REGS[rng.below(2) as usize];
+            inst.operands[0] = Operand::Imm(Imm::Int(id | 31 << 11));
+        }
         if info.format == Format::Mubuf {
             let vaddr = info.dsts.len() + usize::from(op.is_store());
             inst.mods.offen = !matches!(inst.operands[vaddr], Operand::Off);

@@ -285,3 +285,219 @@ fn fmac_and_two_step_min_max() {
     );
     assert_eq!(v0, 2);
 }
+
+/// Runs `body` on one lane with v1.. = `vgprs` and s1.. = `sgprs`; returns the wave.
+fn run_one(
+    target: Target,
+    wave: WaveSize,
+    body: &str,
+    vgprs: &[u32],
+    sgprs: &[u32],
+) -> gpuabi_sim::Wave {
+    let text = format!("main:\n{body}\n\ts_endpgm\n");
+    let p = parse(&text, target, wave).unwrap_or_else(|e| panic!("{target}: {e}\n{text}"));
+    let mut m = Machine::new(Image::new(&p).unwrap());
+    let setup = WaveSetup {
+        exec: Some(1),
+        vgprs: (1u16..)
+            .zip(vgprs.iter().map(|v| LaneValues::Uniform(*v)))
+            .collect(),
+        sgprs: (1u16..).zip(sgprs.iter().copied()).collect(),
+    };
+    m.run("main", &[setup]).unwrap().expect("one wave")
+}
+
+#[test]
+fn llc_integer_additions() {
+    // S_MUL_HI_U32 ("RDNA2 ISA"): D0 = (S0 * S1) >> 32; 0xffffffff * 0x10 = 0xf_ffff_fff0.
+    for (t, w) in RDNA {
+        let wave = run_one(t, w, "\ts_mul_hi_u32 s5, s1, s2", &[], &[u32::MAX, 0x10]);
+        assert_eq!(wave.s32(gpuabi_sim::image::Src::Sgpr(5)), 0xf, "{t}");
+    }
+    // V_OR3_B32: S0 | S1 | S2; V_XAD_U32: (S0 ^ S1) + S2 ("RDNA2 ISA", "RDNA3 ISA").
+    check(&RDNA, "v_or3_b32", &[1, 0x10, 0x100], 0x111, "three bits");
+    check(
+        &RDNA,
+        "v_xad_u32",
+        &[0xff, 0x0f, u32::MAX],
+        0xef,
+        "0xf0 - 1, wrapping",
+    );
+    // V_MUL_U32_U24: S0[23:0] * S1[23:0], low 32 bits; the top bytes are ignored.
+    for (t, w) in ALL {
+        let wave = run_one(
+            t,
+            w,
+            "\tv_mul_u32_u24_e32 v0, v1, v2",
+            &[0xff00_0003, 0x0100_0005],
+            &[],
+        );
+        assert_eq!(wave.v(0, 0), 15, "{t}");
+        let wave = run_one(
+            t,
+            w,
+            "\tv_mul_u32_u24_e32 v0, v1, v2",
+            &[0xff_ffff, 0xff_ffff],
+            &[],
+        );
+        assert_eq!(
+            wave.v(0, 0),
+            0xfe00_0001,
+            "{t}: (2^24-1)^2 = 2^48 - 2^25 + 1, mod 2^32"
+        );
+    }
+}
+
+#[test]
+fn reversed_subtractions_borrow() {
+    // V_SUBREV_CO_U32 (GCN3 V_SUBREV_U32): D = S1 - S0, VCC = borrow (S0 > S1).
+    // V_SUBREV_CO_CI_U32 (GCN3 V_SUBBREV_U32): D = S1 - S0 - VCC, borrow out.
+    let cases = [
+        (
+            Target::Gfx8,
+            WaveSize::W64,
+            "v_subrev_u32_e32 v0, vcc, v1, v2",
+            "v_subbrev_u32_e32 v3, vcc, v4, v5, vcc",
+        ),
+        (
+            Target::Gfx1030,
+            WaveSize::W32,
+            "v_subrev_co_u32 v0, vcc_lo, v1, v2",
+            "v_subrev_co_ci_u32_e32 v3, vcc_lo, v4, v5, vcc_lo",
+        ),
+        (
+            Target::Gfx1100,
+            WaveSize::W32,
+            "v_subrev_co_u32 v0, vcc_lo, v1, v2",
+            "v_subrev_co_ci_u32_e32 v3, vcc_lo, v4, v5, vcc_lo",
+        ),
+    ];
+    for (t, w, lo, hi) in cases {
+        // 64-bit 0x1_0000_0000 - 0x0_0000_0001 = 0x0_ffff_ffff: the low half borrows.
+        let body = format!("\t{lo}\n\t{hi}");
+        let wave = run_one(t, w, &body, &[1, 0, 0, 0, 1], &[]);
+        assert_eq!((wave.v(0, 0), wave.v(3, 0)), (u32::MAX, 0), "{t}");
+        assert_eq!(wave.vcc() & 1, 0, "{t}: no borrow out of the high half");
+        // 0 - 1 in the high half borrows out.
+        let wave = run_one(t, w, &body, &[0, 0, 0, 1, 0], &[]);
+        assert_eq!((wave.v(0, 0), wave.v(3, 0)), (0, u32::MAX), "{t}");
+        assert_eq!(wave.vcc() & 1, 1, "{t}");
+    }
+}
+
+#[test]
+fn gcn_mac_rounds_twice_and_flushes_denormals() {
+    // V_MAC_F32 ("GCN3 ISA"): D = S0 * S1 + D, MAD semantics without denormals.
+    let t = (Target::Gfx8, WaveSize::W64);
+    let one_ulp = f32::from_bits(0x3f80_0001);
+    // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: rounded to 1 + 2^-22, then - (1 + 2^-22) = 0;
+    // a fused multiply-add would give 2^-46.
+    let wave = run_one(
+        t.0,
+        t.1,
+        "\tv_mac_f32_e32 v3, v1, v2",
+        &[
+            one_ulp.to_bits(),
+            one_ulp.to_bits(),
+            (-f32::from_bits(0x3f80_0002)).to_bits(),
+        ],
+        &[],
+    );
+    assert_eq!(wave.v(3, 0), 0, "rounded product");
+    // 2^-100 * 2^-30 = 2^-130 is denormal: flushed, so the sum is D = 0.0.
+    let wave = run_one(
+        t.0,
+        t.1,
+        "\tv_mac_f32_e32 v3, v1, v2",
+        &[2f32.powi(-100).to_bits(), 2f32.powi(-30).to_bits(), 0],
+        &[],
+    );
+    assert_eq!(wave.v(3, 0), 0, "denormal product flushed");
+    let wave = run_one(
+        t.0,
+        t.1,
+        "\tv_mac_f32_e32 v3, v1, v2",
+        &[2f32.to_bits(), 3f32.to_bits(), 1f32.to_bits()],
+        &[],
+    );
+    assert_eq!(f32::from_bits(wave.v(3, 0)), 7.0);
+}
+
+#[test]
+fn cmpx_u64_and_flat_scratch() {
+    // V_CMPX_EQ_U64 / V_CMPX_NE_U64 (RDNA): EXEC = the 64-bit compare.
+    for (t, w) in RDNA {
+        let wave = run_one(
+            t,
+            w,
+            "\tv_cmpx_eq_u64_e32 v[1:2], v[3:4]",
+            &[5, 7, 5, 7],
+            &[],
+        );
+        assert_eq!(wave.exec(), 1, "{t}");
+        let wave = run_one(
+            t,
+            w,
+            "\tv_cmpx_eq_u64_e32 v[1:2], v[3:4]",
+            &[5, 7, 5, 8],
+            &[],
+        );
+        assert_eq!(wave.exec(), 0, "{t}: the high halves differ");
+        let wave = run_one(
+            t,
+            w,
+            "\tv_cmpx_ne_u64_e32 v[1:2], v[3:4]",
+            &[5, 7, 5, 8],
+            &[],
+        );
+        assert_eq!(wave.exec(), 1, "{t}");
+    }
+    // gfx8 kernels set flat_scratch (s102/s103 in the encoding) from their inputs.
+    let wave = run_one(
+        Target::Gfx8,
+        WaveSize::W64,
+        "\ts_mov_b32 flat_scratch_lo, s1\n\ts_lshr_b32 flat_scratch_hi, s2, 8",
+        &[],
+        &[7, 0x300],
+    );
+    assert_eq!(
+        (
+            wave.s32(gpuabi_sim::image::Src::Sgpr(102)),
+            wave.s32(gpuabi_sim::image::Src::Sgpr(103))
+        ),
+        (7, 3)
+    );
+    let e = parse(
+        "\ts_mov_b32 flat_scratch_lo, s1\n",
+        Target::Gfx1030,
+        WaveSize::W32,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("gfx8 only"), "{e}");
+}
+
+#[test]
+fn setreg_of_flat_scratch_only() {
+    // S_SETREG_B32 hwreg(HW_REG_FLAT_SCR_HI) (RDNA 2 kernels set their flat scratch base):
+    // it changes no register the model has; any other hardware register is refused.
+    let wave = run_one(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "\ts_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s1\n\ts_mov_b32 s2, s1",
+        &[],
+        &[0x1234],
+    );
+    assert_eq!(wave.s32(gpuabi_sim::image::Src::Sgpr(2)), 0x1234);
+    let e = parse(
+        "\ts_setreg_b32 hwreg(HW_REG_MODE), s1\n",
+        Target::Gfx1030,
+        WaveSize::W32,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("HW_REG_FLAT_SCR_LO"), "{e}");
+    let e = parse("\ts_setreg_b32 0x801, s1\n", Target::Gfx1030, WaveSize::W32).unwrap_err();
+    assert!(
+        e.message.contains("flat_scr") || e.message.contains("FLAT_SCR"),
+        "{e}"
+    );
+}

@@ -13,9 +13,11 @@ use crate::encoding::uses_vop3;
 use crate::error::AsmError;
 use crate::inst::{Inst, MemMods, SrcMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
-use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
+use crate::operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 use crate::origin::Origin;
-use crate::program::{Directive, Item, Program, MAX_P2ALIGN};
+use crate::program::{
+    is_code_section, DataValue, Directive, Item, Program, MAX_DATA_BYTES, MAX_P2ALIGN,
+};
 use crate::target::{Target, WaveSize, ENCODED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
@@ -40,8 +42,36 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
     }
     let mut program = Program::new(target, wave);
     let mut label_lines: HashMap<String, usize> = HashMap::new();
-    for (index, raw) in text.lines().enumerate() {
+    let mut lines = text.lines().enumerate();
+    let mut code = true;
+    let mut section_bytes = HashMap::<String, u64>::new();
+    let mut section = String::from(".text");
+    while let Some((index, raw)) = lines.next() {
         let line = index + 1;
+        let stripped = strip_comment(raw).trim();
+        let first = stripped.split_whitespace().next().unwrap_or("");
+        if let Some(end) = block_end(first) {
+            // The block is kept as written; the HSA and PAL readers interpret it.
+            let mut block = vec![raw.trim().to_string()];
+            loop {
+                let Some((_, l)) = lines.next() else {
+                    return Err(AsmError::new(
+                        line,
+                        raw.find(first).map_or(1, |c| c + 1),
+                        format!("`{first}` without its `{end}`"),
+                    ));
+                };
+                block.push(l.trim_end().to_string());
+                if strip_comment(l).trim() == end {
+                    break;
+                }
+            }
+            program.push_from(
+                Item::Directive(Directive::Verbatim(block)),
+                Origin::Asm { line: line as u32 },
+            );
+            continue;
+        }
         let tokens = lex(strip_comment(raw), line)?;
         let mut p = LineParser {
             tokens: &tokens,
@@ -50,6 +80,7 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
             end_column: raw.chars().count() + 1,
             target,
             wave,
+            raw: stripped,
         };
         // Labels first (`a: b: s_nop 0` is allowed).
         while let (Some(Tok::Word(name)), Some(Tok::Punct(':'))) = (p.peek(0), p.peek(1)) {
@@ -71,8 +102,40 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
             continue;
         };
         let item = if word.starts_with('.') {
-            p.directive(&word)?
+            let column = p.column();
+            let item = p.directive(&word)?;
+            match &item {
+                Item::Directive(Directive::Text) => {
+                    code = true;
+                    section = ".text".into();
+                }
+                Item::Directive(Directive::Section { name, .. }) => {
+                    code = is_code_section(name);
+                    section = name.clone();
+                }
+                Item::Directive(d) => {
+                    let bytes = section_bytes.entry(section.clone()).or_default();
+                    *bytes += d.code_bytes(0).len() as u64;
+                    if *bytes > MAX_DATA_BYTES {
+                        return Err(AsmError::new(
+                            line,
+                            column,
+                            format!(
+                                "section `{section}` grows beyond {} MiB, the most gpuabi                                  accepts",
+                                MAX_DATA_BYTES >> 20
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+            item
         } else {
+            if !code {
+                return Err(p.error(format!(
+                    "an instruction in data section `{section}`; instructions belong in                      `.text`"
+                )));
+            }
             let inst = p.instruction(&word)?;
             Item::Inst(inst)
         };
@@ -85,8 +148,20 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
     Ok(program)
 }
 
+/// The directive that ends a block starting with `first`, for the blocks kept as written.
+fn block_end(first: &str) -> Option<&'static str> {
+    match first {
+        ".amdhsa_kernel" => Some(".end_amdhsa_kernel"),
+        ".amdgpu_metadata" => Some(".end_amdgpu_metadata"),
+        ".amdgpu_pal_metadata" => Some(".end_amdgpu_pal_metadata"),
+        _ => None,
+    }
+}
+
 struct LineParser<'a> {
     tokens: &'a [Token],
+    /// The line without its comment and surrounding blanks.
+    raw: &'a str,
     pos: usize,
     line: usize,
     end_column: usize,
@@ -161,19 +236,30 @@ impl LineParser<'_> {
                 }
                 Directive::AmdgcnTarget(id)
             }
-            ".p2align" => {
+            ".p2align" | ".p2alignl" => {
                 let column = self.column();
-                match self.number(false)? {
-                    Imm::Int(n) if (0..=i64::from(MAX_P2ALIGN)).contains(&n) => {
-                        Directive::P2align(n as u8)
-                    }
+                let power = match self.number(false)? {
+                    Imm::Int(n) if (0..=i64::from(MAX_P2ALIGN)).contains(&n) => n as u8,
                     _ => {
                         return Err(AsmError::new(
                             self.line,
                             column,
-                            format!("`.p2align` takes a power of two 0..{MAX_P2ALIGN}"),
+                            format!("`{word}` takes a power of two 0..{MAX_P2ALIGN}"),
                         ))
                     }
+                };
+                if self.peek(0) == Some(&Tok::Punct(',')) {
+                    self.pos += 1;
+                    let fill = self.int_value(if word == ".p2alignl" { 4 } else { 1 })? as u32;
+                    Directive::P2alignFill {
+                        power,
+                        fill,
+                        word: word == ".p2alignl",
+                    }
+                } else if word == ".p2alignl" {
+                    return Err(self.error("expected `,` and the dword to pad with"));
+                } else {
+                    Directive::P2align(power)
                 }
             }
             ".type" => {
@@ -182,11 +268,16 @@ impl LineParser<'_> {
                     self.pos -= 1;
                     return Err(self.error("expected `,@function` after the name"));
                 }
-                if self.next() != Some(Tok::Word("@function".into())) {
-                    self.pos -= 1;
-                    return Err(self.error("expected `@function` (the only type gpuabi knows)"));
+                match self.next() {
+                    Some(Tok::Word(w)) if w == "@function" => Directive::TypeFunction(name),
+                    Some(Tok::Word(w)) if w == "@object" => {
+                        Directive::Verbatim(vec![self.raw.to_string()])
+                    }
+                    _ => {
+                        self.pos -= 1;
+                        return Err(self.error("expected `@function` or `@object`"));
+                    }
                 }
-                Directive::TypeFunction(name)
             }
             ".size" => {
                 let name = self.directive_name(word)?;
@@ -195,19 +286,128 @@ impl LineParser<'_> {
                     return Err(self.error("expected `,` and the size, like `.Lend-NAME`"));
                 }
                 match self.operand()? {
-                    Operand::Expr(e) => Directive::Size(name, *e),
+                    Operand::Expr(e) if e.reloc.is_none() => Directive::Size(name, *e),
+                    Operand::Imm(Imm::Int(n)) if n >= 0 => {
+                        Directive::Verbatim(vec![self.raw.to_string()])
+                    }
                     _ => {
                         self.pos -= 1;
                         return Err(self.error("expected the size as a label expression"));
                     }
                 }
             }
+            ".section" => {
+                let name = match self.next() {
+                    Some(Tok::Word(n) | Tok::Str(n)) if !n.is_empty() => n,
+                    _ => {
+                        self.pos -= 1;
+                        return Err(self.error("expected a section name after `.section`"));
+                    }
+                };
+                // Flags, type and entry size are kept as written.
+                self.pos = self.tokens.len();
+                let rest = self
+                    .raw
+                    .find(',')
+                    .map_or(String::new(), |i| self.raw[i..].to_string());
+                Directive::Section { name, rest }
+            }
+            ".byte" | ".short" | ".2byte" | ".hword" | ".long" | ".4byte" | ".int" | ".quad"
+            | ".8byte" => {
+                let size = match word {
+                    ".byte" => 1,
+                    ".short" | ".2byte" | ".hword" => 2,
+                    ".long" | ".4byte" | ".int" => 4,
+                    _ => 8,
+                };
+                let mut values = Vec::new();
+                loop {
+                    let column = self.column();
+                    let v = match self.operand()? {
+                        Operand::Imm(Imm::Int(n)) => DataValue::Int(n),
+                        Operand::Expr(e) if e.reloc.is_none() && e.minus.is_none() => {
+                            DataValue::Expr(*e)
+                        }
+                        _ => {
+                            return Err(AsmError::new(
+                                self.line,
+                                column,
+                                format!("`{word}` takes integers or label addresses"),
+                            ))
+                        }
+                    };
+                    values.push(v);
+                    if self.peek(0) != Some(&Tok::Punct(',')) {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                Directive::Data { size, values }
+            }
+            ".zero" | ".fill" => {
+                let column = self.column();
+                let repeat = self.int_value(4)?;
+                let (mut size, mut value) = (1u8, 0u64);
+                if self.peek(0) == Some(&Tok::Punct(',')) {
+                    self.pos += 1;
+                    if word == ".zero" {
+                        value = self.int_value(1)?;
+                    } else {
+                        let c = self.column();
+                        size = match self.int_value(1)? {
+                            s @ (1 | 2 | 4 | 8) => s as u8,
+                            _ => {
+                                return Err(AsmError::new(
+                                    self.line,
+                                    c,
+                                    "the `.fill` size is 1, 2, 4 or 8 bytes",
+                                ))
+                            }
+                        };
+                        if self.peek(0) == Some(&Tok::Punct(',')) {
+                            self.pos += 1;
+                            value = self.int_value(size)?;
+                        }
+                    }
+                }
+                if repeat * u64::from(size) > MAX_DATA_BYTES {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("`{word}` of more than {} MiB", MAX_DATA_BYTES >> 20),
+                    ));
+                }
+                Directive::Fill {
+                    repeat: repeat as u32,
+                    size,
+                    value,
+                    zero: word == ".zero" && value == 0,
+                }
+            }
+            // Symbol attributes and code object properties that change no byte.
+            ".hidden" | ".protected" | ".internal" | ".weak" | ".local" => {
+                self.directive_name(word)?;
+                Directive::Verbatim(vec![self.raw.to_string()])
+            }
+            ".amdhsa_code_object_version" => {
+                self.int_value(4)?;
+                Directive::Verbatim(vec![self.raw.to_string()])
+            }
+            ".amd_amdgpu_isa" => {
+                let Some(Tok::Str(_)) = self.next() else {
+                    self.pos -= 1;
+                    return Err(self.error("expected a quoted ISA name"));
+                };
+                Directive::Verbatim(vec![self.raw.to_string()])
+            }
             _ => {
                 self.pos -= 1;
                 return Err(self.error(format!(
-                    "unknown directive `{word}`: expected one of `.text`, `.globl NAME`, \
-                     `.amdgcn_target \"TARGET-ID\"`, `.p2align N`, `.type NAME,@function`, \
-                     `.size NAME, EXPR`"
+                    "unknown directive `{word}`: gpuabi reads `.text`, `.section`, `.globl`, \
+                     `.amdgcn_target`, `.p2align`, `.p2alignl`, `.type`, `.size`, `.byte`, \
+                     `.short`, `.long`, `.quad`, `.zero`, `.fill`, `.hidden`, `.protected`, \
+                     `.weak`, `.amdhsa_code_object_version`, `.amd_amdgpu_isa` and the \
+                     `.amdhsa_kernel`, `.amdgpu_metadata` and `.amdgpu_pal_metadata` blocks"
                 )));
             }
         };
@@ -287,7 +487,9 @@ impl LineParser<'_> {
             let src = i.checked_sub(info.dsts.len());
             let operand = if kind == Kind::Waitcnt {
                 self.waitcnt()?
-            } else if symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..]) {
+            } else if kind == Kind::Imm16
+                && symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..])
+            {
                 let start = self.pos;
                 let (value, used) =
                     symbolic_imm::parse(op, &self.tokens[start..]).map_err(|(at, message)| {
@@ -404,7 +606,24 @@ impl LineParser<'_> {
                     return Ok(Operand::Reg(r));
                 }
                 let mut expr = Expr::label(w);
-                if matches!(self.peek(0), Some(Tok::Punct('-'))) {
+                if let Some(Tok::Word(first)) = self.peek(0).cloned() {
+                    if first.starts_with('@') {
+                        let second = match self.peek(1) {
+                            Some(Tok::Word(s)) if s.starts_with('@') => s.clone(),
+                            _ => String::new(),
+                        };
+                        let spelled = format!("{first}{second}");
+                        let Some((r, _)) = Reloc::ALL.iter().find(|(_, s)| *s == spelled) else {
+                            return Err(self.error(format!(
+                                "unknown relocation specifier `{spelled}`: expected one of {}",
+                                Reloc::ALL.map(|(_, s)| format!("`{s}`")).join(", ")
+                            )));
+                        };
+                        expr.reloc = Some(*r);
+                        self.pos += 2;
+                    }
+                }
+                if matches!(self.peek(0), Some(Tok::Punct('-'))) && expr.reloc.is_none() {
                     if let Some(Tok::Word(m)) = self.peek(1).cloned() {
                         self.pos += 2;
                         expr.minus = Some(m);
@@ -474,6 +693,30 @@ impl LineParser<'_> {
             }
         }
         Ok((operand, neg, abs))
+    }
+
+    /// A non-negative integer (or a negative one, taken as two's complement) that fits
+    /// `bytes` bytes.
+    fn int_value(&mut self, bytes: u8) -> Result<u64, AsmError> {
+        let column = self.column();
+        let negative = self.peek(0) == Some(&Tok::Punct('-'));
+        if negative {
+            self.pos += 1;
+        }
+        let fits = |v: i64| {
+            let bits = 8 * u32::from(bytes);
+            bits >= 64
+                || (v >= 0 && (v as u64) >> bits == 0)
+                || (v < 0 && v >= -(1i64 << (bits - 1)))
+        };
+        match self.number(negative)? {
+            Imm::Int(v) if fits(v) => Ok(v as u64 & (u64::MAX >> (64 - 8 * u32::from(bytes)))),
+            _ => Err(AsmError::new(
+                self.line,
+                column,
+                format!("expected an integer of at most {bytes} bytes"),
+            )),
+        }
     }
 
     fn int_addend(&mut self, negative: bool) -> Result<i64, AsmError> {
@@ -748,6 +991,45 @@ mod tests {
     }
 
     #[test]
+    fn data_sections_and_relocations() {
+        // As llc-19 prints a kernel, a global and its code end padding.
+        let text = "\t.text\n\t.globl k\n\t.p2align 8\n\t.type k,@function\nk:\n\
+                    \ts_getpc_b64 s[0:1]\n\ts_add_u32 s0, s0, g@gotpcrel32@lo+4\n\
+                    \ts_addc_u32 s1, s1, g@gotpcrel32@hi+12\n\ts_endpgm\n\
+                    \t.section .rodata,\"a\",@progbits\n\t.p2align 6, 0x0\n\
+                    \t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 1\n\t.end_amdhsa_kernel\n\
+                    \t.text\n.Lend:\n\t.size k, .Lend-k\n\t.p2alignl 6, 0xbf9f0000\n\
+                    \t.fill 48, 4, 0xbf9f0000\n\t.type g,@object\n\
+                    \t.section .data,\"aw\",@progbits\n\t.globl g\n\t.p2align 3, 0x0\n\
+                    g:\n\t.long 7, -1\n\t.quad k+4\n\t.zero 4\n\t.size g, 20\n\
+                    \t.section \".note.GNU-stack\",\"\",@progbits\n";
+        let p = parse(text, Target::Gfx1030, WaveSize::W32).unwrap();
+        assert_eq!(crate::asm::print(&p), text, "printed as written");
+        let layout = p.layout();
+        // 4 (getpc) + 8 + 8 + 4 (endpgm) = 24 bytes of code, padded to 64, then 48 dwords.
+        assert_eq!(layout.labels[".Lend"], 24);
+        assert_eq!(layout.size, 64 + 48 * 4);
+        assert!(!layout.labels.contains_key("g"), "g is data");
+        let data = p.data_sections();
+        assert_eq!(data.len(), 1, "empty sections are left out: {data:?}");
+        let d = &data[0];
+        assert_eq!((d.name.as_str(), d.align), (".data", 8));
+        assert_eq!(d.labels, vec![("g".to_string(), 0)]);
+        assert_eq!(
+            d.bytes,
+            [7, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(d.fixups.len(), 1);
+        assert_eq!((d.fixups[0].offset, d.fixups[0].size), (8, 8));
+        assert_eq!(d.fixups[0].expr.to_string(), "k+4");
+        let lit = p.insts().nth(1).unwrap().operands[2].clone();
+        let Operand::Expr(e) = lit else {
+            panic!("{lit:?}")
+        };
+        assert_eq!((e.reloc, e.addend), (Some(Reloc::GotPcRel32Lo), 4));
+    }
+
+    #[test]
     fn directives_of_generated_code() {
         let text = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1030\"\n\t.text\n\t.p2align 8\n\
                     \t.type main,@function\nmain:\n\ts_endpgm\n.Lend:\n\t.size main, .Lend-main\n\
@@ -773,12 +1055,28 @@ mod tests {
         .unwrap();
         let e = err(".p2align 17", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("0..16"), "{e}");
-        let e = err("a:\n.type a,@object", Target::Gfx8, WaveSize::W64);
+        let e = err("a:\n.type a,@tls_object", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("@function"), "{e}");
         let e = err("a:\n.size a, .Lnone-a", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("`.Lnone`"), "{e}");
-        let e = err(".section .data", Target::Gfx8, WaveSize::W64);
-        assert!(e.message.contains("unknown directive `.section`"), "{e}");
+        let e = err("\t.text\n\t.bogus 1\n", Target::Gfx8, WaveSize::W64);
+        assert_eq!((e.line, e.column), (2, 2), "{e}");
+        assert!(e.message.contains("unknown directive `.bogus`"), "{e}");
+        let e = err(".section .data\n  s_nop 0\n", Target::Gfx8, WaveSize::W64);
+        assert_eq!((e.line, e.column), (2, 3), "{e}");
+        let e = err(
+            "\n.amdhsa_kernel k\n .amdhsa_next_free_vgpr 1\n",
+            Target::Gfx8,
+            WaveSize::W64,
+        );
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert!(e.message.contains(".end_amdhsa_kernel"), "{e}");
+        let e = err(
+            "\ts_add_u32 s0, s0, f@rel32@mid+4\nf:\n",
+            Target::Gfx8,
+            WaveSize::W64,
+        );
+        assert!(e.message.contains("`@rel32@mid`"), "{e}");
         let e = err(".amdgcn_target \"gfx8", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("closing"), "{e}");
     }

@@ -79,6 +79,52 @@ pub fn print(program: &Program) -> String {
             Item::Directive(Directive::Size(name, size)) => {
                 let _ = writeln!(out, "\t.size {name}, {size}");
             }
+            Item::Directive(Directive::Section { name, rest }) => {
+                // A name LLVM would not read bare (`.note.GNU-stack` has a `-`) is quoted.
+                if name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_'))
+                {
+                    let _ = writeln!(out, "\t.section {name}{rest}");
+                } else {
+                    let _ = writeln!(out, "\t.section \"{name}\"{rest}");
+                }
+            }
+            Item::Directive(Directive::P2alignFill { power, fill, word }) => {
+                let l = if *word { "l" } else { "" };
+                let _ = writeln!(out, "\t.p2align{l} {power}, {fill:#x}");
+            }
+            Item::Directive(Directive::Data { size, values }) => {
+                let name = match size {
+                    1 => ".byte",
+                    2 => ".short",
+                    4 => ".long",
+                    _ => ".quad",
+                };
+                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                let _ = writeln!(out, "\t{name} {}", list.join(", "));
+            }
+            Item::Directive(Directive::Fill {
+                repeat,
+                size,
+                value,
+                zero,
+            }) => {
+                if *zero {
+                    let _ = writeln!(out, "\t.zero {repeat}");
+                } else {
+                    let _ = writeln!(out, "\t.fill {repeat}, {size}, {value:#x}");
+                }
+            }
+            Item::Directive(Directive::Verbatim(lines)) => {
+                let mut lines = lines.iter();
+                if let Some(first) = lines.next() {
+                    let _ = writeln!(out, "\t{first}");
+                }
+                for l in lines {
+                    let _ = writeln!(out, "{l}");
+                }
+            }
             Item::Inst(inst) => {
                 let _ = writeln!(out, "\t{}", print_inst(inst, program.target));
             }

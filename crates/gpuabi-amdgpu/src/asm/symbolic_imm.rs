@@ -44,14 +44,16 @@ const MESSAGES: [(&str, i64); 1] = [("MSG_DEALLOC_VGPRS", 3)];
 
 /// Whether `op` takes a named immediate, and `tokens` (from the operand on) start one.
 pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
-    matches!(op, Opcode::SDelayAlu | Opcode::SSendmsg)
-        && matches!(
-            tokens.first(),
-            Some(Token {
-                tok: Tok::Word(_),
-                ..
-            })
-        )
+    matches!(
+        op,
+        Opcode::SDelayAlu | Opcode::SSendmsg | Opcode::SSetregB32
+    ) && matches!(
+        tokens.first(),
+        Some(Token {
+            tok: Tok::Word(_),
+            ..
+        })
+    )
 }
 
 /// Parses the named immediate of `op` at the start of `tokens`: its value and the number
@@ -59,6 +61,7 @@ pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
 pub fn parse(op: Opcode, tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
     match op {
         Opcode::SDelayAlu => delay_alu(tokens),
+        Opcode::SSetregB32 => hwreg(tokens),
         _ => sendmsg(tokens),
     }
 }
@@ -111,6 +114,33 @@ fn delay_alu(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
             _ => return Ok((value, at)),
         }
     }
+}
+
+/// Hardware registers known by name (LLVM's `AMDGPUAsmUtils.cpp`, RDNA ids): the flat
+/// scratch base halves llc-19 sets in gfx10 kernels.
+pub const HW_REGS: [(&str, i64); 2] = [("HW_REG_FLAT_SCR_LO", 20), ("HW_REG_FLAT_SCR_HI", 21)];
+
+/// `hwreg(NAME)`: the register id in bits 5:0, offset 0 in bits 10:6 and size - 1 = 31
+/// (the whole register) in bits 15:11, as the SOPK SIMM16 of `s_setreg_b32` ("RDNA2 ISA").
+fn hwreg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
+    let (name, arg, next) = call(tokens, 0)?;
+    if name != "hwreg" {
+        return Err((0, "expected `hwreg(HW_REG_...)` or a number".to_string()));
+    }
+    let id = HW_REGS
+        .iter()
+        .find(|(n, _)| *n == arg)
+        .map(|(_, id)| *id)
+        .ok_or_else(|| {
+            (
+                2,
+                format!(
+                    "`{arg}` is not a hardware register gpuabi models ({})",
+                    HW_REGS.map(|(n, _)| n).join(", ")
+                ),
+            )
+        })?;
+    Ok((id | 31 << 11, next))
 }
 
 fn sendmsg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {

@@ -209,6 +209,17 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
             .iter()
             .map(|k| samples(*k, wave)[0].to_string())
             .collect()];
+        // `s_setreg_b32` takes only the registers the model knows, by name and number.
+        if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
+            variants = [
+                "hwreg(HW_REG_FLAT_SCR_LO)",
+                "hwreg(HW_REG_FLAT_SCR_HI)",
+                "0xf815",
+            ]
+            .iter()
+            .map(|h| vec![h.to_string(), samples(slots[1], wave)[0].to_string()])
+            .collect();
+        }
         for (i, k) in slots.iter().enumerate() {
             for alt in samples(*k, wave).into_iter().skip(1) {
                 let mut v = variants[0].clone();

@@ -67,6 +67,28 @@ pub fn fma(a: u32, b: u32, c: u32) -> u32 {
     )
 }
 
+/// GCN's `v_mad_f32`/`v_mac_f32`: `a * b` rounded, then `+ c` rounded, with denormal
+/// inputs and results flushed to zero of the same sign (the GCN3 guide: MAD and MAC do not
+/// support denormals), under the NaN rule.
+pub fn mad(a: u32, b: u32, c: u32) -> u32 {
+    let flush = |x: f32| {
+        if x.is_subnormal() {
+            f32::from_bits(x.to_bits() & 0x8000_0000)
+        } else {
+            x
+        }
+    };
+    let [x, y, z] = [a, b, c].map(|v| flush(f32::from_bits(v)));
+    let product = flush(x * y);
+    let bits = propagate(&[a, b, c], flush(product + z));
+    // A quieted NaN operand or the default NaN is never denormal; a number is flushed.
+    if is_nan(bits) {
+        bits
+    } else {
+        flush(f32::from_bits(bits)).to_bits()
+    }
+}
+
 /// `x · 2^n` rounded once (f64 holds every f32 times any power of two in range exactly).
 pub fn ldexp(x: f32, n: i32) -> f32 {
     // Beyond ±400 every finite nonzero f32 over- or underflows either way.

@@ -155,6 +155,12 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = r != 0;
         }
         SMulI32 => w.write_s32(dst, (a as i32).wrapping_mul(b as i32) as u32),
+        // The flat scratch base (the only hardware register `check_inst` lets it write)
+        // addresses private memory through flat instructions, which the model does not
+        // route to scratch: nothing to do.
+        SSetregB32 => {}
+        // S_MUL_HI_U32: D0 = (S0 * S1) >> 32, unsigned ("RDNA2 ISA").
+        SMulHiU32 => w.write_s32(dst, ((u64::from(a) * u64::from(b)) >> 32) as u32),
         SMinI32 => {
             w.scc = (a as i32) < (b as i32);
             w.write_s32(dst, if w.scc { a } else { b });

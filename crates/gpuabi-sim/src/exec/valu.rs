@@ -178,6 +178,19 @@ fn compare64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
+/// A 64-bit compare whose lane mask becomes EXEC (RDNA's V_CMPX_*_U64).
+fn compare64_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| {
+        bits |= u64::from(f(
+            lane_value64(w, d.src[0], l),
+            lane_value64(w, d.src[1], l),
+        )) << l;
+    });
+    w.set_exec(bits);
+}
+
 /// The 64-bit value of `src` in lane `lane`.
 #[inline(always)]
 fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
@@ -372,6 +385,20 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         }
         VAddCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_add(b)),
         VSubCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_sub(b)),
+        // V_SUBREV_CO_U32: D0 = S1 - S0, the borrow to the lane mask ("RDNA2 ISA";
+        // GCN3's V_SUBREV_U32).
+        VSubrevCoU32 => map2_carry(w, d, 0, |a, b, _| b.overflowing_sub(a)),
+        // V_SUBREV_CO_CI_U32: D0 = S1 - S0 - carry-in, borrow out ("RDNA2 ISA"; GCN3's
+        // V_SUBBREV_U32).
+        VSubbrevCoU32 => {
+            let cin = w.mask(d.src[2]);
+            map2_carry(w, d, cin, |a, b, c| {
+                let r = b.wrapping_sub(a).wrapping_sub(u32::from(c));
+                (r, u64::from(a) + u64::from(c) > u64::from(b))
+            })
+        }
+        // V_MUL_U32_U24: D0 = S0[23:0] * S1[23:0], the low 32 bits ("GCN3 ISA", "RDNA2 ISA").
+        VMulU32U24 => map2(w, d, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)),
         VAddcCoU32 => {
             let cin = w.mask(d.src[2]);
             map2_carry(w, d, cin, |a, b, c| {
@@ -456,6 +483,9 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         // V_BFE_U32/I32 (offset S1[4:0], width S2[4:0]) and V_BFI_B32 of AMD's "RDNA3 ISA"
         // reference guide.
         VAdd3U32 => map3(w, d, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        // V_OR3_B32: D0 = S0 | S1 | S2; V_XAD_U32: D0 = (S0 ^ S1) + S2 ("RDNA2 ISA").
+        VOr3B32 => map3(w, d, |a, b, c| a | b | c),
+        VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
         VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
         VBfeI32 => map3(w, d, |a, b, c| {
@@ -477,6 +507,20 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             if let Dst::Vgpr(r) = d.dst[0] {
                 let out = w.vreg_mut(r);
                 for_active(exec, lanes, |l| out[l] = float::fma(a[l], b[l], out[l]));
+            }
+        }
+        // V_MAC_F32: D0 = S0 * S1 + D0 ("GCN3 ISA"), as V_MAD_F32: the product is rounded
+        // before the sum, and, as the guide says of MAD/MAC, denormals are not supported:
+        // denormal inputs and results are flushed to zero of the same sign.
+        VMacF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| out[l] = float::mad(a[l], b[l], out[l]));
             }
         }
         // V_MAXMIN_F32: D0 = v_min_f32(v_max_f32(S0, S1), S2); V_MINMAX_F32 the other way
@@ -535,6 +579,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpxLeF32 => compare_exec_f32(w, d, |a, b| a <= b),
         VCmpxGtF32 => compare_exec_f32(w, d, |a, b| a > b),
         VCmpxGeF32 => compare_exec_f32(w, d, |a, b| a >= b),
+        VCmpxEqU64 => compare64_exec(w, d, |a, b| a == b),
+        VCmpxNeU64 => compare64_exec(w, d, |a, b| a != b),
         VCmpEqU64 => compare64(w, d, |a, b| a == b),
         VCmpNeU64 => compare64(w, d, |a, b| a != b),
         VCmpLtU64 => compare64(w, d, |a, b| a < b),

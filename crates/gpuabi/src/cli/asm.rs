@@ -118,6 +118,14 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
     match cmd {
         AsmCommand::Check(args) => {
             let program = load(&args.file, &args.target)?;
+            // HSA kernel descriptors and metadata are checked as `sim run --kernel` reads
+            // them.
+            let text = super::read_text(&args.file)
+                .with_context(|| format!("cannot read {}", args.file.display()))?;
+            if text.contains(".amdhsa_kernel") {
+                gpuabi_amdgpu::hsa::read_kernels(&text, program.target, program.wave)
+                    .map_err(|e| anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
+            }
             let layout = program.layout();
             write_output(&format!(
                 "{}: ok: {} instructions, {} labels, {} bytes ({} {})\n",

@@ -76,7 +76,11 @@ pub struct RunArgs {
     /// file); gfx8 only.
     #[arg(long, value_name = "KERNEL.cl")]
     pub catalyst: Option<PathBuf>,
-    /// Kernel of the --catalyst file (needed when it has several).
+    /// The kernel to run: of a Catalyst binary or --catalyst file (needed when it has
+    /// several), or of an assembly file with `.amdhsa_kernel` descriptors and
+    /// `.amdgpu_metadata` (as llc-19 prints them), which is then dispatched by the AMDHSA
+    /// ABI from its own descriptor and metadata, with --grid, --group, --offset and --arg
+    /// by the metadata's argument names.
     #[arg(long)]
     pub kernel: Option<String>,
     /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
@@ -364,8 +368,71 @@ fn catalyst_setups(
         .map_err(|e| anyhow!("--catalyst: {e}"))
 }
 
+/// Private bytes per work-item a kernel with a dynamic stack gets (one whose descriptor
+/// has `.amdhsa_uses_dynamic_stack 1`: recursion or indirect calls, where llc cannot bound
+/// the stack). As a runtime does, gpuabi gives such a kernel more than its
+/// `.amdhsa_private_segment_fixed_size`: this project's choice is 16 KiB, far above the
+/// 1 KiB default stack of AMD's HIP runtime, so that deep test recursions fit.
+const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
+
+/// Whether the `.amdhsa_kernel NAME` block of `text` says `.amdhsa_uses_dynamic_stack 1`.
+fn uses_dynamic_stack(text: &str, name: &str) -> bool {
+    let mut inside = false;
+    for line in text.lines() {
+        let mut words = line.split(';').next().unwrap_or("").split_whitespace();
+        match (words.next(), words.next()) {
+            (Some(".amdhsa_kernel"), Some(n)) => inside = n == name,
+            (Some(".end_amdhsa_kernel"), _) => inside = false,
+            (Some(".amdhsa_uses_dynamic_stack"), Some(v)) if inside => return v == "1",
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The waves of an AMDHSA dispatch of `--kernel` from the assembly file's own kernel
+/// descriptor and `.amdgpu_metadata`: the kernel argument segment, dispatch packet and
+/// private segment are added to the machine's memory.
+fn hsa_setups(
+    args: &RunArgs,
+    machine: &mut Machine,
+    target: gpuabi_amdgpu::Target,
+    wave: WaveSize,
+) -> Result<Vec<WaveSetup>> {
+    let path = args.file.display();
+    let name = args.kernel.as_deref().unwrap_or_default();
+    let text = super::read_text(&args.file).with_context(|| format!("cannot read {path}"))?;
+    let kernels = gpuabi_amdgpu::hsa::read_kernels(&text, target, wave)
+        .map_err(|e| anyhow!("{path}:{}: {}", e.line, e.message))?;
+    let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+    let kernel = kernels.iter().find(|k| k.name == name).ok_or_else(|| {
+        if names.is_empty() {
+            anyhow!("--kernel {name}: {path} has no `.amdhsa_kernel` descriptor")
+        } else {
+            anyhow!("--kernel {name}: {path} has kernels {}", names.join(", "))
+        }
+    })?;
+    let mut kernel = kernel.clone();
+    if uses_dynamic_stack(&text, name) {
+        let d = &mut kernel.descriptor;
+        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+    }
+    let (nd, values) = ndrange_and_args(args, &machine.memory)?;
+    let limits = machine.limits;
+    gpuabi_sim::hsa::dispatch(
+        &kernel,
+        target,
+        wave,
+        &nd,
+        &values,
+        &mut machine.memory,
+        &limits,
+    )
+    .map_err(|e| anyhow!("{path}: kernel `{name}`: {e}"))
+}
+
 /// The NDRange (`--grid`, `--group`, `--offset`) and argument values (`--arg`) of a
-/// Catalyst dispatch; buffer names are those of `memory`.
+/// Catalyst or HSA dispatch; buffer names are those of `memory`.
 fn ndrange_and_args(
     args: &RunArgs,
     memory: &gpuabi_sim::Memory,
@@ -391,7 +458,7 @@ fn ndrange_and_args(
         let v = match a.buffer(|n| memory.find(n).is_some())? {
             Some((name, 0)) => ArgValue::Buffer(name),
             Some((_, _)) => bail!(
-                "--arg {spec}: a Catalyst pointer argument is a whole buffer; NAME+OFFSET is for `run`"
+                "--arg {spec}: a pointer argument of a Catalyst or HSA dispatch is a whole buffer; NAME+OFFSET is for `run`"
             ),
             None => ArgValue::Numbers(
                 a.value
@@ -532,6 +599,14 @@ pub fn run(cmd: SimCommand) -> Result<()> {
                 .map_err(|e| anyhow!("{}: kernel `{}`: {e}", args.file.display(), kernel.kernel))?
         }
         (None, Some(path)) => catalyst_setups(&args, path, &mut machine, program.target)?,
+        (None, None) if args.kernel.is_some() => {
+            if !args.set.is_empty() || args.exec.is_some() {
+                bail!(
+                    "--kernel: an HSA dispatch sets up the registers itself; drop --set and --exec"
+                );
+            }
+            hsa_setups(&args, &mut machine, program.target, wave)?
+        }
         (None, None) => {
             let l = &args.launch;
             if l.grid.is_some() || l.group.is_some() || l.offset.is_some() || !l.args.is_empty() {
@@ -556,7 +631,11 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             vec![setup; args.waves as usize]
         }
     };
-    let result = machine.run(&args.entry, &setups);
+    let entry = match (&args.kernel, &binary_kernel, &args.catalyst) {
+        (Some(k), None, None) => k.clone(),
+        _ => args.entry.clone(),
+    };
+    let result = machine.run(&entry, &setups);
     let mut out = String::new();
     if let Some(trace) = &machine.trace {
         for line in trace {
