@@ -46,7 +46,12 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
             if inst.e64 || !inst.src_mods.is_empty() {
                 return true;
             }
-            if target.is_rdna() && matches!(inst.op, Opcode::VAddCoU32 | Opcode::VSubCoU32) {
+            if target.is_rdna()
+                && matches!(
+                    inst.op,
+                    Opcode::VAddCoU32 | Opcode::VSubCoU32 | Opcode::VSubrevCoU32
+                )
+            {
                 return true;
             }
             let mut src_index = 0;

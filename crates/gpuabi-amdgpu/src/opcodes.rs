@@ -659,8 +659,10 @@ table! {
     VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]), [];
     VAddNcU32 = row(Vop2, "v_add_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VSubNcU32 = row(Vop2, "v_sub_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubrevNcU32 = row(Vop2, "v_subrev_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VAddCoU32 = row(Vop2, "v_add_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_add_u32").gcn1("v_add_i32"), [];
     VSubCoU32 = row(Vop2, "v_sub_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_sub_u32").gcn1("v_sub_i32"), [];
+    VSubrevCoU32 = row(Vop2, "v_subrev_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_subrev_u32").gcn1("v_subrev_i32"), [];
     VAddcCoU32 = row(Vop2, "v_add_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_addc_u32").gcn1("v_addc_u32"), [];
     VSubbCoU32 = row(Vop2, "v_sub_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subb_u32").gcn1("v_subb_u32"), [];
     // Vector ALU, 64-bit encoding only.
@@ -763,6 +765,8 @@ table! {
     // Three-source integer, bit-field and median instructions (64-bit encoding only).
     VAdd3U32 = row(Vop3, "v_add3_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
     VLshlAddU32 = row(Vop3, "v_lshl_add_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VXadU32 = row(Vop3, "v_xad_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VOr3B32 = row(Vop3, "v_or3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
     VBfeU32 = row(Vop3, "v_bfe_u32", &[VD1], &[VS1, VS1, VS1]), [];
     VBfeI32 = row(Vop3, "v_bfe_i32", &[VD1], &[VS1, VS1, VS1]), [];
     VBfiB32 = row(Vop3, "v_bfi_b32", &[VD1], &[VS1, VS1, VS1]), [];

@@ -356,6 +356,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VAshrrevI32 => map2(w, d, |a, b| ((b as i32) >> (a & 31)) as u32),
         VAddNcU32 => map2(w, d, |a, b| a.wrapping_add(b)),
         VSubNcU32 => map2(w, d, |a, b| a.wrapping_sub(b)),
+        VSubrevNcU32 => map2(w, d, |a, b| b.wrapping_sub(a)),
         VCndmaskB32 => {
             let mask = w.mask(d.src[2]);
             let mut a = [0; LANE_STRIDE];
@@ -372,6 +373,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         }
         VAddCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_add(b)),
         VSubCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_sub(b)),
+        VSubrevCoU32 => map2_carry(w, d, 0, |a, b, _| b.overflowing_sub(a)),
         VAddcCoU32 => {
             let cin = w.mask(d.src[2]);
             map2_carry(w, d, cin, |a, b, c| {
@@ -456,6 +458,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         // V_BFE_U32/I32 (offset S1[4:0], width S2[4:0]) and V_BFI_B32 of AMD's "RDNA3 ISA"
         // reference guide.
         VAdd3U32 => map3(w, d, |a, b, c| a.wrapping_add(b).wrapping_add(c)),
+        VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
+        VOr3B32 => map3(w, d, |a, b, c| a | b | c),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
         VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
         VBfeI32 => map3(w, d, |a, b, c| {
