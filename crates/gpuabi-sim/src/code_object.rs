@@ -4,10 +4,28 @@
 //! [`crate::hsa::dispatch`] like a kernel read from llc's assembly.
 
 use gpuabi_amdgpu::code_object::{CodeObject, CodeObjectError, ObjectKernel, Placement};
+use gpuabi_amdgpu::hsa::Kernel;
 use gpuabi_amdgpu::Program;
 
 use crate::image::CODE_BASE;
 use crate::memory::Memory;
+
+/// Private bytes per work-item a kernel with a dynamic stack gets at least: its
+/// `private_segment_fixed_size` covers only the frames LLVM could size, and the runtime
+/// adds the rest. gpuabi's rule: 1024 bytes, the default stack size per thread of AMD's
+/// HIP runtime (`hipDeviceSetLimit(hipLimitStackSize, ...)` changes it there).
+pub const DYNAMIC_STACK_BYTES: u32 = 1024;
+
+/// The kernel as the simulator dispatches it: a kernel with a dynamic stack gets at least
+/// [`DYNAMIC_STACK_BYTES`] of private segment per work-item.
+pub fn dispatched_kernel(kernel: &ObjectKernel) -> Kernel {
+    let mut k = kernel.kernel.clone();
+    if kernel.uses_dynamic_stack {
+        let d = &mut k.descriptor;
+        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+    }
+    k
+}
 
 /// Name of the buffer holding the GOT.
 pub const GOT_BUFFER: &str = ".got";
@@ -26,6 +44,9 @@ pub enum LoadError {
         /// The kernels there are.
         available: String,
     },
+    /// No name given, and the object has not exactly one kernel.
+    #[error("the object has {0}: name one")]
+    Ambiguous(String),
     /// The sections do not fit global memory.
     #[error("{0}")]
     Memory(String),
@@ -54,10 +75,7 @@ pub fn select_kernel<'a>(
             available: available(),
         }),
         (None, [only]) => Ok(only),
-        (None, _) => Err(LoadError::NoKernel {
-            name: String::new(),
-            available: format!("{}; choose one", available()),
-        }),
+        (None, _) => Err(LoadError::Ambiguous(available())),
     }
 }
 

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use gpuabi_amdgpu::code_object::read_code_object;
 use gpuabi_amdgpu::Target;
-use gpuabi_sim::code_object::{load, select_kernel};
+use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
 use gpuabi_sim::dispatch::{ArgValue, NdRange};
 use gpuabi_sim::{Contract, Image, Limits, Machine};
 
@@ -151,7 +151,7 @@ fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
         ("n".to_string(), ArgValue::Numbers(vec![f64::from(N)])),
     ]);
     let setups = gpuabi_sim::hsa::dispatch(
-        &kernel.kernel,
+        &dispatched_kernel(kernel),
         target,
         kernel.wave,
         &nd,

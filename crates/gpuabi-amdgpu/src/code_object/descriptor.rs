@@ -4,13 +4,6 @@
 use crate::hsa::KernelDescriptor;
 use crate::target::{Target, WaveSize};
 
-/// Private bytes per work-item a kernel with a dynamic stack (recursion or calls through
-/// pointers: `KERNEL_CODE_PROPERTIES.USES_DYNAMIC_STACK`) gets at least: its
-/// `private_segment_fixed_size` covers only the frames LLVM could size, and the runtime
-/// adds the rest. gpuabi's rule: 1024 bytes, the default stack size per thread of AMD's
-/// HIP runtime (`hipDeviceSetLimit(hipLimitStackSize, ...)` changes it there).
-pub const DYNAMIC_STACK_BYTES: u32 = 1024;
-
 /// Bytes of a kernel descriptor.
 pub const KERNEL_DESCRIPTOR_BYTES: usize = 64;
 
@@ -42,11 +35,17 @@ pub fn wave_of(b: &[u8; KERNEL_DESCRIPTOR_BYTES]) -> WaveSize {
     }
 }
 
+/// Whether the kernel's stack has a size LLVM could not bound (recursion, calls through
+/// pointers, dynamic allocas: `KERNEL_CODE_PROPERTIES.USES_DYNAMIC_STACK`), so that its
+/// `private_segment_fixed_size` is only what the known frames need.
+pub fn uses_dynamic_stack(b: &[u8; KERNEL_DESCRIPTOR_BYTES]) -> bool {
+    bits(u32_at(b, at::KERNEL_CODE_PROPERTIES), 11, 1) != 0
+}
+
 /// Reads the fields of a descriptor for `target`. The VGPR and SGPR counts come back as
 /// the granulated counts allow (the next multiple of the allocation granule), which bounds
 /// what the kernel uses; on GFX10 and later the SGPR count is not in the descriptor and
-/// is returned as 106, all the kernel may address. A kernel with a dynamic stack gets at
-/// least [`DYNAMIC_STACK_BYTES`] of private segment.
+/// is returned as 106, all the kernel may address.
 pub fn read_descriptor(b: &[u8; KERNEL_DESCRIPTOR_BYTES], target: Target) -> KernelDescriptor {
     let wave = wave_of(b);
     let rsrc1 = u32_at(b, at::COMPUTE_PGM_RSRC1);
@@ -68,9 +67,6 @@ pub fn read_descriptor(b: &[u8; KERNEL_DESCRIPTOR_BYTES], target: Target) -> Ker
     let mut d = KernelDescriptor::new(target, wave);
     d.group_segment_fixed_size = u32_at(b, at::GROUP_SEGMENT_FIXED_SIZE);
     d.private_segment_fixed_size = u32_at(b, at::PRIVATE_SEGMENT_FIXED_SIZE);
-    if flag(props, 11) {
-        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
-    }
     d.kernarg_size = u32_at(b, at::KERNARG_SIZE);
     d.next_free_vgpr = (bits(rsrc1, 0, 6) + 1) * vgpr_granule;
     d.next_free_sgpr = next_free_sgpr;

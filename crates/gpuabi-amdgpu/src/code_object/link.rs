@@ -10,7 +10,8 @@
 //!
 //! The machine model writes a constant that fits an inline constant as one, while a
 //! relocated operand is always a 32-bit literal (the relocation patches it). So every
-//! relocated literal becomes the label difference `.Lreloc_N-.Lreloc_N+VALUE`, with
+//! relocated literal becomes the label difference `.Lreloc_N-.Lreloc_N+VALUE` (VALUE the
+//! relocated 32 bits read as a signed number), with
 //! `.Lreloc_N` a label at the instruction: an expression is always encoded as a literal,
 //! which keeps every instruction at its address, and its value is the relocated one.
 
@@ -226,7 +227,8 @@ impl CodeObject {
             *operand = Operand::Expr(Box::new(Expr {
                 plus: label.clone(),
                 minus: Some(label.clone()),
-                addend: v as i64,
+                // Printed as a signed 32-bit number, which the literal holds either way.
+                addend: i64::from(v as u32 as i32),
             }));
             inserts.push((i, label));
         }

@@ -26,7 +26,7 @@ use crate::elf::{target_of_flags, EF_AMDGPU_MACH_MASK};
 use crate::hsa::Kernel;
 use crate::target::{Target, WaveSize};
 
-pub use descriptor::{read_descriptor, DYNAMIC_STACK_BYTES, KERNEL_DESCRIPTOR_BYTES};
+pub use descriptor::{read_descriptor, uses_dynamic_stack, KERNEL_DESCRIPTOR_BYTES};
 pub use link::{Placement, RELOCATED_LABEL_PREFIX};
 pub use note::{read_metadata_note, NoteKernel, NT_AMDGPU_METADATA};
 
@@ -193,6 +193,9 @@ pub struct ObjectKernel {
     pub kernel: Kernel,
     /// The wave size (`ENABLE_WAVEFRONT_SIZE32`).
     pub wave: WaveSize,
+    /// `USES_DYNAMIC_STACK`: the private segment size covers only the frames LLVM could
+    /// size.
+    pub uses_dynamic_stack: bool,
 }
 
 /// A relocatable AMDHSA code object.
@@ -500,7 +503,11 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
             args: m.args,
             kernarg_size: m.kernarg_segment_size,
         };
-        kernels.push(ObjectKernel { kernel, wave });
+        kernels.push(ObjectKernel {
+            kernel,
+            wave,
+            uses_dynamic_stack: uses_dynamic_stack(&bytes),
+        });
     }
     Ok(CodeObject {
         target,

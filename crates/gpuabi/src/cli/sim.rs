@@ -28,15 +28,16 @@ pub enum SimCommand {
 /// Flags of `sim run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The assembly file.
+    /// The assembly file, AMD Catalyst binary or AMDHSA code object (`llc -filetype=obj`).
     pub file: PathBuf,
     #[command(flatten)]
     pub machine: MachineArgs,
     /// Label where every wave starts.
     #[arg(long, default_value = "main")]
     pub entry: String,
-    /// Check calls against this ACO call ABI: rt-recursive, traversal, ahit-isec or a TOML
-    /// ABI file.
+    /// Check calls against this call ABI: LLVM's callable-function convention (llvm-gfx,
+    /// or llvm-amdgpu-gfx for `amdgpu_gfx` functions), an ACO ABI (rt-recursive,
+    /// traversal, ahit-isec) or a TOML ABI file.
     #[arg(long, value_name = "NAME|FILE")]
     pub abi: Option<String>,
     /// Register limit for the ABI's preserved ranges as SGPRS,VGPRS (default: the target's).
@@ -76,7 +77,8 @@ pub struct RunArgs {
     /// file); gfx8 only.
     #[arg(long, value_name = "KERNEL.cl")]
     pub catalyst: Option<PathBuf>,
-    /// Kernel of the --catalyst file (needed when it has several).
+    /// Kernel of the --catalyst file, Catalyst binary or code object (needed when it has
+    /// several).
     #[arg(long)]
     pub kernel: Option<String>,
     /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
@@ -269,11 +271,17 @@ fn contract(
     let Some(name) = &args.abi else {
         bail!("internal: no --abi");
     };
+    if let Some(c) = Contract::llvm(name) {
+        if args.limit.is_some() || args.sp.is_some() || !args.preserve.is_empty() {
+            bail!("--abi {name}: LLVM's convention fixes its registers; drop --limit, --sp and --preserve");
+        }
+        return Ok(c);
+    }
     let abi = match Abi::builtin(name) {
         Some(abi) => abi,
         None => {
             let text = super::read_text(name).with_context(|| {
-                format!("--abi `{name}`: not a built-in ABI (rt-recursive, traversal, ahit-isec) and not a readable file")
+                format!("--abi `{name}`: not a built-in ABI (llvm-gfx, llvm-amdgpu-gfx, rt-recursive, traversal, ahit-isec) and not a readable file")
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
         }
@@ -365,8 +373,8 @@ fn catalyst_setups(
 }
 
 /// The NDRange (`--grid`, `--group`, `--offset`) and argument values (`--arg`) of a
-/// Catalyst dispatch; buffer names are those of `memory`.
-fn ndrange_and_args(
+/// Catalyst or HSA dispatch; buffer names are those of `memory`.
+pub fn ndrange_and_args(
     args: &RunArgs,
     memory: &gpuabi_sim::Memory,
 ) -> Result<(
@@ -479,7 +487,14 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
         .ok()
         .filter(|d| d.starts_with(b"\x7fELF"));
+    let mut object = None;
     let (program, binary_kernel) = match &elf {
+        Some(data) if super::code_object::is_code_object(data) => {
+            let loaded = super::code_object::load_for_run(&args, data)?;
+            let program = loaded.program.clone();
+            object = Some(loaded);
+            (program, None)
+        }
         Some(data) => {
             if args.catalyst.is_some() {
                 bail!("--catalyst: a Catalyst binary carries its own ABI; drop --catalyst");
@@ -491,6 +506,9 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     };
     let wave = program.wave;
     let mut machine = Machine::new(Image::new(&program)?);
+    if let Some(loaded) = &mut object {
+        machine.memory = std::mem::take(&mut loaded.memory);
+    }
     machine.limits.instructions_per_wave = args.max_instructions;
     if args.scratch_per_lane > gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE {
         bail!(
@@ -522,6 +540,13 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             .map_err(|e| anyhow!("--buffer {spec}: {e}"))?;
     }
     let setups = match (&binary_kernel, &args.catalyst) {
+        _ if object.is_some() => {
+            let kernel = object.as_ref().map(|o| o.kernel.clone());
+            let Some(kernel) = kernel else {
+                bail!("internal: no kernel");
+            };
+            super::code_object::setups(&args, &kernel, &mut machine)?
+        }
         (Some(kernel), _) => {
             if !args.set.is_empty() || args.exec.is_some() {
                 bail!("a Catalyst binary's dispatch sets up the registers itself; drop --set and --exec");
@@ -556,7 +581,12 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             vec![setup; args.waves as usize]
         }
     };
-    let result = machine.run(&args.entry, &setups);
+    // A code object's kernel starts at its symbol.
+    let entry = match &object {
+        Some(o) => o.kernel.kernel.name.clone(),
+        None => args.entry.clone(),
+    };
+    let result = machine.run(&entry, &setups);
     let mut out = String::new();
     if let Some(trace) = &machine.trace {
         for line in trace {
