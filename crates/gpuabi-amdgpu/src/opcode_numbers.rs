@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 281] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 282] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -313,6 +313,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 281] = [
     (VMinmaxF32, [NONE, NONE, 0x25f, NONE, NONE]),
     (SWaitcntDepctr, [NONE, 0x023, 0x008, NONE, NONE]),
     (VCmpxEqU32, [NONE, 0x0d2, 0x0ca, NONE, NONE]),
+    (VCmpxEqU64, [NONE, 0x0f2, 0x0da, NONE, NONE]),
     (VCmpxNeU32, [NONE, 0x0d5, 0x0cd, NONE, NONE]),
     (VCmpxLtU32, [NONE, 0x0d1, 0x0c9, NONE, NONE]),
     (VCmpxLeU32, [NONE, 0x0d3, 0x0cb, NONE, NONE]),

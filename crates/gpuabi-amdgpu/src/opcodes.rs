@@ -809,6 +809,7 @@ table! {
     SWaitcntDepctr = row(Sopp, "s_waitcnt_depctr", &[], &[Imm16]).only(RDNA), [];
     // Compares whose lane mask becomes EXEC (RDNA, where EXEC is their only destination).
     VCmpxEqU32 = row(Vopc, "v_cmpx_eq_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxNeU32 = row(Vopc, "v_cmpx_ne_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
     VCmpxLtU32 = row(Vopc, "v_cmpx_lt_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
     VCmpxLeU32 = row(Vopc, "v_cmpx_le_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];

@@ -178,6 +178,19 @@ fn compare64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
+/// A compare of 64-bit sources whose lane mask becomes EXEC.
+fn compare64_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| {
+        bits |= u64::from(f(
+            lane_value64(w, d.src[0], l),
+            lane_value64(w, d.src[1], l),
+        )) << l;
+    });
+    w.set_exec(bits);
+}
+
 /// The 64-bit value of `src` in lane `lane`.
 #[inline(always)]
 fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
@@ -521,6 +534,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
         VCmpClassF32 => compare(w, d, float::class),
         VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
+        VCmpxEqU64 => compare64_exec(w, d, |a, b| a == b),
         VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
         VCmpxLtU32 => compare_exec(w, d, |a, b| a < b),
         VCmpxLeU32 => compare_exec(w, d, |a, b| a <= b),
