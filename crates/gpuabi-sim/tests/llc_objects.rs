@@ -1,6 +1,7 @@
 //! llc-19 code objects run unchanged: tests/llc/kernels.ll (straight-line code, a loop,
 //! divergent if/else, a stack array, global memory and module globals) and
-//! tests/llc/calls.ll (direct and recursive calls, more arguments than registers) compiled with `llc-19 -filetype=obj` at -O0 and
+//! tests/llc/calls.ll (direct, recursive and per-lane indirect calls, more arguments than
+//! registers) compiled with `llc-19 -filetype=obj` at -O0 and
 //! -O2 for tonga, gfx1030 and gfx1100, loaded with its relocations, dispatched per its
 //! kernel descriptor and metadata, run with every call checked against LLVM's own calling
 //! convention (`llvm-gfx`), and compared with the values this test computes in Rust.
@@ -121,6 +122,13 @@ fn expected(name: &str, i: u32) -> u32 {
             const TABLE: [u32; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
             TABLE[(x % 8) as usize].wrapping_mul(1000).wrapping_add(i)
         }
+        "k_indirect" => {
+            if i.is_multiple_of(3) {
+                x.wrapping_mul(i).wrapping_add(7)
+            } else {
+                x.wrapping_sub(i.wrapping_mul(5))
+            }
+        }
         _ => panic!("no reference for {name}"),
     }
 }
@@ -178,7 +186,7 @@ fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
 }
 
 const KERNEL_NAMES: [&str; 5] = ["k_straight", "k_loop", "k_branch", "k_stack", "k_global"];
-const CALL_NAMES: [&str; 3] = ["k_call", "k_rec", "k_args"];
+const CALL_NAMES: [&str; 4] = ["k_call", "k_rec", "k_args", "k_indirect"];
 
 /// Compiles `ir` for `cpu` at -O0 and -O2, runs `names` and checks every value; returns
 /// the number of calls the contract checked.

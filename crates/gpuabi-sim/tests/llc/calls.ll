@@ -199,3 +199,22 @@ define amdgpu_kernel void @k_args(ptr addrspace(1) %out, ptr addrspace(1) %in, i
   call void @store(ptr addrspace(1) %out, i32 %i, i32 %r)
   ret void
 }
+
+; msub(a, b) = a - b * 5
+define internal i32 @msub(i32 %a, i32 %b) noinline {
+  %p = mul i32 %b, 5
+  %r = sub i32 %a, %p
+  ret i32 %r
+}
+
+; out = (gid % 3 == 0 ? madd : msub)(in, gid): a per-lane (divergent) indirect call
+define amdgpu_kernel void @k_indirect(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {
+  %i = call i32 @gid()
+  %x = call i32 @load(ptr addrspace(1) %in, i32 %i)
+  %m = urem i32 %i, 3
+  %c = icmp eq i32 %m, 0
+  %f = select i1 %c, ptr @madd, ptr @msub
+  %r = call i32 %f(i32 %x, i32 %i)
+  call void @store(ptr addrspace(1) %out, i32 %i, i32 %r)
+  ret void
+}
