@@ -226,3 +226,85 @@ fn llc_objects_run_with_their_own_calling_convention() {
         }
     }
 }
+
+/// The registers llc-19 saves in the prologue of a function of calling convention `cc`
+/// (`""` for the default) that clobbers every SGPR and VGPR, compiled for `triple` and
+/// `cpu`: SGPRs written to lanes with `v_writelane_b32`, VGPRs stored to the stack except
+/// the one that holds those lanes.
+fn saved_by_llc(triple: &str, cc: &str, cpu: &str) -> gpuabi_layout::reg::RegSet {
+    use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
+    let sgprs: Vec<String> = (0..106).map(|i| format!("~{{s{i}}}")).collect();
+    let vgprs: Vec<String> = (0..256).map(|i| format!("~{{v{i}}}")).collect();
+    let ir = format!(
+        "define {cc} void @clobber() {{\n  call void asm sideeffect \"\", \"{},{}\"()\n  ret void\n}}\n",
+        sgprs.join(","),
+        vgprs.join(",")
+    );
+    let dir = scratch_dir();
+    let src = dir.join(format!("clobber-{triple}-{cpu}.ll"));
+    std::fs::write(&src, ir).unwrap();
+    let out = Command::new(LLC)
+        .args([
+            &format!("-mtriple={triple}"),
+            &format!("-mcpu={cpu}"),
+            "-O2",
+            "-o",
+            "-",
+        ])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let reg = |t: &str, file: RegFile, prefix: char| -> Option<RegRange> {
+        let n = t.trim_end_matches(',').strip_prefix(prefix)?.parse().ok()?;
+        Some(RegRange::new(file, n, 1))
+    };
+    let mut set = RegSet::new();
+    let mut lanes_vgpr = None;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["v_writelane_b32", v, s, ..] => {
+                lanes_vgpr = reg(v, RegFile::Vgpr, 'v');
+                set.insert_range(reg(s, RegFile::Sgpr, 's').unwrap());
+            }
+            ["buffer_store_dword", v, ..] | ["scratch_store_b32", "off,", v, ..] => {
+                set.insert_range(reg(v, RegFile::Vgpr, 'v').unwrap());
+            }
+            _ => {}
+        }
+    }
+    if let Some(v) = lanes_vgpr {
+        set.remove_range(v);
+    }
+    set
+}
+
+#[test]
+fn llvm_contracts_preserve_what_llc_saves() {
+    use gpuabi_layout::reg::{RegFile, RegRange};
+    use gpuabi_sim::contract::{llvm_amdgpu_gfx_preserved, llvm_gfx_preserved};
+    if !llc_available() {
+        return;
+    }
+    // The stack pointer s32 is restored by arithmetic, not saved.
+    let mut c = llvm_gfx_preserved();
+    c.remove_range(RegRange::new(RegFile::Sgpr, 32, 1));
+    for cpu in ["tonga", "gfx1030", "gfx1100"] {
+        assert_eq!(saved_by_llc("amdgcn-amd-amdhsa", "", cpu), c, "{cpu}: C");
+        // amdgpu_gfx functions are PAL's (HSA refuses them); on tonga llc-19 refuses a
+        // PAL function that clobbers s96 and above, so the list is checked on RDNA.
+        if cpu != "tonga" {
+            assert_eq!(
+                saved_by_llc("amdgcn-amd-amdpal", "amdgpu_gfx", cpu),
+                llvm_amdgpu_gfx_preserved(),
+                "{cpu}: amdgpu_gfx"
+            );
+        }
+    }
+}

@@ -12,8 +12,10 @@
 //! s[30:31] the return address. `amdgpu_gfx` functions use `CSR_AMDGPU_SI_Gfx` instead
 //! (s4–s31 and s64–s105 with the same VGPRs), which is [`llvm_amdgpu_gfx_preserved`].
 //!
-//! gpuabi checked the lists against llc-19 for tonga, gfx1030 and gfx1100: a function
-//! clobbering every register saves exactly these.
+//! The lists are checked against llc-19 (gpuabi-sim's `tests/llc_objects.rs`): a function
+//! that clobbers every register saves exactly these (less the stack pointer, which it
+//! restores by arithmetic), for tonga, gfx1030 and gfx1100, and for `amdgpu_gfx` under
+//! `amdgcn-amd-amdpal` on gfx1030 and gfx1100.
 
 use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
 
