@@ -178,7 +178,7 @@ impl CodeObject {
         let mut bytes = self.text.bytes[..end].to_vec();
         let mut values: HashMap<u64, (RelocKind, u64)> = HashMap::new();
         for r in &self.text.relocations {
-            let place = section_place(".text", r.offset);
+            let place = section_place(&self.text.name, r.offset);
             if r.kind.bytes() != 4 || r.offset + 4 > end as u64 {
                 return Err(error(
                     place,
@@ -201,7 +201,7 @@ impl CodeObject {
             .filter(|l| (l.1 as usize) < end)
             .collect();
         let mut program = decode_with_symbols(&bytes, self.target, wave, &labels)
-            .map_err(|e| error(section_place(".text", e.offset as u64), e.message))?;
+            .map_err(|e| error(section_place(&self.text.name, e.offset as u64), e.message))?;
         let layout = program.layout();
         let mut inserts = Vec::new();
         for (i, (item, offset)) in program.items.iter_mut().zip(&layout.offsets).enumerate() {
@@ -220,7 +220,7 @@ impl CodeObject {
                 .find(|o| matches!(o, Operand::Imm(Imm::Int(n)) if *n == i64::from(PLACEHOLDER)))
                 .ok_or_else(|| {
                     error(
-                        section_place(".text", literal_at),
+                        section_place(&self.text.name, literal_at),
                         format!("{} does not patch an operand's literal", kind.name()),
                     )
                 })?;
@@ -234,7 +234,7 @@ impl CodeObject {
         }
         if let Some((&offset, (kind, _))) = values.iter().min_by_key(|v| v.0) {
             return Err(error(
-                section_place(".text", offset),
+                section_place(&self.text.name, offset),
                 format!(
                     "{} does not patch the literal constant of an instruction",
                     kind.name()

@@ -233,6 +233,15 @@ impl CodeObject {
     }
 }
 
+/// A section's name, or `section N` when it has none (or an unreadable one), so that every
+/// error names a place.
+fn section_name(s: &object::read::elf::ElfSection64<'_, '_, Endianness>) -> String {
+    match s.name() {
+        Ok(n) if !n.is_empty() => n.to_string(),
+        _ => format!("section {}", s.index().0),
+    }
+}
+
 fn section_place(name: &str, offset: u64) -> String {
     format!("{name} byte 0x{offset:x}")
 }
@@ -284,7 +293,7 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
     let mut data_sections: Vec<(usize, Section)> = Vec::new();
     let mut note: Option<(String, Vec<u8>)> = None;
     for s in file.sections() {
-        let name = s.name().unwrap_or("").to_string();
+        let name = section_name(&s);
         let sh = s.elf_section_header();
         let sh_type = sh.sh_type(endian);
         let sh_flags = sh.sh_flags(endian).0;
@@ -376,7 +385,7 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
     // Relocations of the kept sections.
     for s in file.sections() {
         let index = s.index().0;
-        let name = s.name().unwrap_or("").to_string();
+        let name = section_name(&s);
         let target_section = if index == text_index {
             &mut text
         } else if let Some(d) = data_sections.iter_mut().find(|d| d.0 == index) {
