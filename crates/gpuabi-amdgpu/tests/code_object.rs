@@ -73,12 +73,13 @@ fn scratch_dir() -> PathBuf {
     dir
 }
 
-/// llc-19's output for `cpu` at -O2: the object, or with `asm` the assembly text.
-fn llc(cpu: &str, asm: bool) -> Vec<u8> {
+/// llc-19's output for `cpu` at -O2: the object, or with `asm` the assembly text. Each
+/// test passes its own `test` name, so that tests running in parallel use their own files.
+fn llc(test: &str, cpu: &str, asm: bool) -> Vec<u8> {
     let dir = scratch_dir();
-    let src = dir.join("module.ll");
+    let src = dir.join(format!("{test}.ll"));
     std::fs::write(&src, IR).unwrap();
-    let out = dir.join(format!("module-{cpu}.{}", if asm { "s" } else { "o" }));
+    let out = dir.join(format!("{test}-{cpu}.{}", if asm { "s" } else { "o" }));
     let status = Command::new(LLC)
         .args(["-mtriple=amdgcn-amd-amdhsa", &format!("-mcpu={cpu}"), "-O2"])
         .arg(format!("-filetype={}", if asm { "asm" } else { "obj" }))
@@ -103,9 +104,9 @@ fn object_kernels_equal_the_assembly_kernels() {
         return;
     }
     for (cpu, target) in CPUS {
-        let object = read_code_object(&llc(cpu, false)).unwrap();
+        let object = read_code_object(&llc("equal", cpu, false)).unwrap();
         assert_eq!(object.target, target);
-        let text = String::from_utf8(llc(cpu, true)).unwrap();
+        let text = String::from_utf8(llc("equal", cpu, true)).unwrap();
         let wave = object.kernels[0].wave;
         let from_asm = read_kernels(&text, target, wave).unwrap();
         assert_eq!(object.kernels.len(), 2, "{cpu}");
@@ -183,7 +184,7 @@ fn truncated_and_corrupted_objects_are_errors_naming_the_place() {
     if !llc_available() {
         return;
     }
-    let object = llc("gfx1100", false);
+    let object = llc("corrupt", "gfx1100", false);
     assert!(read_code_object(&object).is_ok());
     // Every truncation fails with an error (the section headers are at the end).
     for n in (0..object.len()).step_by(3) {
@@ -248,7 +249,7 @@ fn header() -> Vec<u8> {
 #[test]
 fn fuzzed_objects_never_panic() {
     let seed = if llc_available() {
-        Some(llc("tonga", false))
+        Some(llc("fuzz", "tonga", false))
     } else {
         None
     };
