@@ -1,5 +1,5 @@
-//! `gpuabi sim run ...`: run an assembly program in the SIMT simulator, with the call-ABI
-//! contract checked when `--abi` is given.
+//! `gpuabi sim run ...`: run an assembly program, an AMD Catalyst binary or an AMDHSA code
+//! object in the SIMT simulator, with the call-ABI contract checked when `--abi` is given.
 
 use std::fmt::Write;
 use std::path::PathBuf;
