@@ -11,6 +11,7 @@
 //! programs, and [`elf`] writes and reads AMDGPU relocatable objects.
 
 pub mod asm;
+pub mod code_object;
 pub mod data;
 pub mod decode;
 pub mod elf;

@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 293] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 294] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -177,8 +177,10 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 293] = [
     (VCndmaskB32, [0x100, 0x101, 0x101, 0x100, 0x100]),
     (VAddNcU32, [NONE, 0x125, 0x125, NONE, NONE]),
     (VSubNcU32, [NONE, 0x126, 0x126, NONE, NONE]),
+    (VSubrevNcU32, [NONE, 0x127, 0x127, NONE, NONE]),
     (VAddCoU32, [0x119, 0x30f, 0x300, 0x125, 0x125]),
     (VSubCoU32, [0x11a, 0x310, 0x301, 0x126, 0x126]),
+    (VSubrevCoU32, [0x11b, 0x319, 0x302, 0x127, 0x127]),
     (VAddcCoU32, [0x11c, 0x128, 0x120, 0x128, 0x128]),
     (VSubbCoU32, [0x11d, 0x129, 0x121, 0x129, 0x129]),
     (VMulLoU32, [0x285, 0x169, 0x32c, 0x169, 0x169]),
@@ -342,7 +344,6 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 293] = [
     (VOr3B32, [NONE, 0x372, 0x258, NONE, NONE]),
     (VXadU32, [NONE, 0x345, 0x245, NONE, NONE]),
     (VMulU32U24, [0x108, 0x10b, 0x10b, NONE, NONE]),
-    (VSubrevCoU32, [0x11b, 0x319, 0x302, NONE, NONE]),
     (VSubbrevCoU32, [0x11e, 0x12a, 0x122, NONE, NONE]),
     (VMacF32, [0x116, NONE, NONE, NONE, NONE]),
     (VCmpxEqU64, [NONE, 0x0f2, 0x0da, NONE, NONE]),

@@ -693,8 +693,10 @@ table! {
     VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]), [];
     VAddNcU32 = row(Vop2, "v_add_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VSubNcU32 = row(Vop2, "v_sub_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubrevNcU32 = row(Vop2, "v_subrev_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VAddCoU32 = row(Vop2, "v_add_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_add_u32").gcn1("v_add_i32"), [];
     VSubCoU32 = row(Vop2, "v_sub_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_sub_u32").gcn1("v_sub_i32"), [];
+    VSubrevCoU32 = row(Vop2, "v_subrev_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_subrev_u32").gcn1("v_subrev_i32"), [];
     VAddcCoU32 = row(Vop2, "v_add_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_addc_u32").gcn1("v_addc_u32"), [];
     VSubbCoU32 = row(Vop2, "v_sub_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subb_u32").gcn1("v_subb_u32"), [];
     // Vector ALU, 64-bit encoding only.
@@ -876,7 +878,6 @@ table! {
     VOr3B32 = row(Vop3, "v_or3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
     VXadU32 = row(Vop3, "v_xad_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
     VMulU32U24 = row(Vop2, "v_mul_u32_u24", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
-    VSubrevCoU32 = row(Vop2, "v_subrev_co_u32", &[VD1, MD], &[VS1, VS1]).gfx8("v_subrev_u32").only(GFX8_PLUS), [];
     VSubbrevCoU32 = row(Vop2, "v_subrev_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subbrev_u32").only(GFX8_PLUS), [];
     VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8), [READ_DST];
     VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];

@@ -26,17 +26,19 @@ pub enum Special {
     M0,
     /// `null` (RDNA): reads as zero, writes are dropped.
     Null,
-    /// `flat_scratch_lo` (GCN 1.2): the low half of the flat scratch base a kernel sets
-    /// up for flat accesses to scratch, `s102` in the encoding ("GCN3 ISA", "Scalar
-    /// Operands").
+    /// `flat_scratch` (GCN 1.2): the 64-bit flat scratch base and size, `s[102:103]` in
+    /// the encoding ("AMD GCN3 ISA", "SGPR Allocation and Storage"; RDNA reaches it only
+    /// through `s_setreg_b32`/`s_getreg_b32`).
+    FlatScratch,
+    /// `flat_scratch_lo`: its low half (GCN 1.2).
     FlatScratchLo,
-    /// `flat_scratch_hi` (GCN 1.2), `s103` in the encoding.
+    /// `flat_scratch_hi`: its high half (GCN 1.2).
     FlatScratchHi,
 }
 
 impl Special {
     /// Every special register with its LLVM name.
-    pub const ALL: [(Special, &'static str); 10] = [
+    pub const ALL: [(Special, &'static str); 11] = [
         (Special::Vcc, "vcc"),
         (Special::VccLo, "vcc_lo"),
         (Special::VccHi, "vcc_hi"),
@@ -45,6 +47,7 @@ impl Special {
         (Special::ExecHi, "exec_hi"),
         (Special::M0, "m0"),
         (Special::Null, "null"),
+        (Special::FlatScratch, "flat_scratch"),
         (Special::FlatScratchLo, "flat_scratch_lo"),
         (Special::FlatScratchHi, "flat_scratch_hi"),
     ];
@@ -61,19 +64,19 @@ impl Special {
     /// Number of 32-bit registers it spans.
     pub const fn dwords(self) -> u8 {
         match self {
-            Special::Vcc | Special::Exec => 2,
+            Special::Vcc | Special::Exec | Special::FlatScratch => 2,
             _ => 1,
         }
     }
 
     /// Its first register in the hardware's scalar operand numbering (`vcc_lo` = 106,
-    /// `m0` = 124, `null` = 125, `exec_lo` = 126).
+    /// `m0` = 124, `null` = 125, `exec_lo` = 126, `flat_scratch_lo` = 102 on GCN 1.2).
     pub const fn hw_index(self) -> u16 {
         match self {
+            Special::FlatScratch | Special::FlatScratchLo => 102,
+            Special::FlatScratchHi => 103,
             Special::Vcc | Special::VccLo => 106,
             Special::VccHi => 107,
-            Special::FlatScratchLo => 102,
-            Special::FlatScratchHi => 103,
             Special::M0 => 124,
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,

@@ -103,14 +103,9 @@ fn scalar_reg(operand: &Operand, dwords: u8, target: Target) -> Result<bool, Str
         Operand::Special(Special::Null) if !target.is_rdna() => {
             Err(format!("`null` does not exist on {target}"))
         }
-        Operand::Special(s @ (Special::FlatScratchLo | Special::FlatScratchHi))
-            if target != Target::Gfx8 =>
-        {
-            Err(format!(
-                "`{}` is modelled on gfx8 only (RDNA sets flat scratch with s_setreg)",
-                s.name()
-            ))
-        }
+        Operand::Special(
+            s @ (Special::FlatScratch | Special::FlatScratchLo | Special::FlatScratchHi),
+        ) if target != Target::Gfx8 => Err(format!("`{}` is an operand on gfx8 only", s.name())),
         Operand::Special(s) => Ok(s.dwords() == dwords),
         _ => Ok(false),
     }

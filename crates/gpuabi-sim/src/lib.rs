@@ -9,6 +9,7 @@
 //! reads of registers nothing wrote.
 
 pub mod catalyst;
+pub mod code_object;
 pub mod contract;
 pub mod dispatch;
 pub mod error;

@@ -45,7 +45,22 @@ fn finish_arg(a: ArgFields) -> Result<KernArg, DirectiveError> {
     let kind = a.kind.ok_or_else(|| missing(".value_kind"))?;
     let offset = a.offset.ok_or_else(|| missing(".offset"))?;
     let size = a.size.ok_or_else(|| missing(".size"))?;
-    let align = match hidden_arg(kind) {
+    let align = arg_align(kind, offset, size);
+    Ok(KernArg {
+        name: a.name.unwrap_or_else(|| kind.name().to_string()),
+        offset,
+        size,
+        align,
+        kind,
+        value_type: None,
+    })
+}
+
+/// The alignment of an argument the metadata lists without one: a hidden argument's own,
+/// else the largest power of two up to its size (rounded up to a power of two) that
+/// divides its offset, its natural alignment in the layouts LLVM produces.
+pub(crate) fn arg_align(kind: ValueKind, offset: u32, size: u32) -> u32 {
+    match hidden_arg(kind) {
         Some((_, size)) => size,
         None => {
             let cap = size.max(1).next_power_of_two();
@@ -55,15 +70,7 @@ fn finish_arg(a: ArgFields) -> Result<KernArg, DirectiveError> {
                 cap.min(1 << offset.trailing_zeros())
             }
         }
-    };
-    Ok(KernArg {
-        name: a.name.unwrap_or_else(|| kind.name().to_string()),
-        offset,
-        size,
-        align,
-        kind,
-        value_type: None,
-    })
+    }
 }
 
 /// Which list the items under a kernel belong to.

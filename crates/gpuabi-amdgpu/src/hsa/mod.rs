@@ -30,5 +30,6 @@ pub use kernarg::{
     hidden_arg, layout_kernargs, ArgSpec, HiddenArgs, KernArg, KernargLayout, Kernel, LayoutError,
     UnknownValueKind, ValueKind, ValueType, HIDDEN_AREA_ALIGN, HIDDEN_AREA_BYTES,
 };
+pub(crate) use metadata::arg_align;
 pub use metadata::{parse_kernel_metadata, read_kernels, KernelMetadata};
 pub use print::{print_preamble, CODE_OBJECT_VERSION};

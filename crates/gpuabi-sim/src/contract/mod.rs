@@ -25,6 +25,7 @@
 //! [`MAX_VIOLATIONS`] are kept; the others are counted in `suppressed`.
 
 mod floor;
+mod llvm;
 mod site;
 mod violation;
 
@@ -35,6 +36,9 @@ use gpuabi_layout::aco::{Abi, AcoError, Demand};
 use gpuabi_layout::reg::{Reg, RegRange, RegSet};
 
 pub(crate) use floor::StackPath;
+pub use llvm::{
+    llvm_amdgpu_gfx_preserved, llvm_gfx_preserved, LLVM_AMDGPU_GFX, LLVM_GFX, LLVM_STACK_POINTER,
+};
 pub use site::{aco_preserved, CallSite};
 pub use violation::{Broken, ContractViolation};
 

@@ -369,6 +369,7 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VAshrrevI32 => map2(w, d, |a, b| ((b as i32) >> (a & 31)) as u32),
         VAddNcU32 => map2(w, d, |a, b| a.wrapping_add(b)),
         VSubNcU32 => map2(w, d, |a, b| a.wrapping_sub(b)),
+        VSubrevNcU32 => map2(w, d, |a, b| b.wrapping_sub(a)),
         VCndmaskB32 => {
             let mask = w.mask(d.src[2]);
             let mut a = [0; LANE_STRIDE];

@@ -159,14 +159,19 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
     }
 }
 
-/// Decodes a file: an ELF object (recognised by its magic number) through its `.text` and
-/// symbols, anything else as raw code. An object made for another processor, or whose
-/// `.text` still has relocations, is an error.
+/// Decodes a file: an AMDHSA code object with its relocations applied (see
+/// [`super::code_object::disassemble`]), another ELF object (recognised by its magic
+/// number) through its `.text` and symbols, anything else as raw code. A plain object
+/// made for another processor, or whose `.text` still has relocations, is an error.
 fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
-    let wave = machine.wave()?;
-    let target = machine.target()?;
     let data = super::read_bytes(path, super::MAX_INPUT_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))?;
+    if super::code_object::is_code_object(&data) {
+        return super::code_object::disassemble(&data, machine)
+            .map_err(|e| anyhow!("{}: {e}", path.display()));
+    }
+    let wave = machine.wave()?;
+    let target = machine.target()?;
     let (code, symbols) = if data.starts_with(b"\x7fELF") {
         let text = read_text(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         match text.target {

@@ -1,5 +1,5 @@
-//! `gpuabi sim run ...`: run an assembly program in the SIMT simulator, with the call-ABI
-//! contract checked when `--abi` is given.
+//! `gpuabi sim run ...`: run an assembly program, an AMD Catalyst binary or an AMDHSA code
+//! object in the SIMT simulator, with the call-ABI contract checked when `--abi` is given.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -28,15 +28,16 @@ pub enum SimCommand {
 /// Flags of `sim run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The assembly file.
+    /// The assembly file, AMD Catalyst binary or AMDHSA code object (`llc -filetype=obj`).
     pub file: PathBuf,
     #[command(flatten)]
     pub machine: MachineArgs,
     /// Label where every wave starts.
     #[arg(long, default_value = "main")]
     pub entry: String,
-    /// Check calls against this ACO call ABI: rt-recursive, traversal, ahit-isec or a TOML
-    /// ABI file.
+    /// Check calls against this call ABI: LLVM's callable-function convention (llvm-gfx,
+    /// or llvm-amdgpu-gfx for `amdgpu_gfx` functions), an ACO ABI (rt-recursive,
+    /// traversal, ahit-isec) or a TOML ABI file.
     #[arg(long, value_name = "NAME|FILE")]
     pub abi: Option<String>,
     /// Register limit for the ABI's preserved ranges as SGPRS,VGPRS (default: the target's).
@@ -76,11 +77,11 @@ pub struct RunArgs {
     /// file); gfx8 only.
     #[arg(long, value_name = "KERNEL.cl")]
     pub catalyst: Option<PathBuf>,
-    /// The kernel to run: of a Catalyst binary or --catalyst file (needed when it has
-    /// several), or of an assembly file with `.amdhsa_kernel` descriptors and
-    /// `.amdgpu_metadata` (as llc-19 prints them), which is then dispatched by the AMDHSA
-    /// ABI from its own descriptor and metadata, with --grid, --group, --offset and --arg
-    /// by the metadata's argument names.
+    /// The kernel to run (needed when the file has several): of a Catalyst binary or
+    /// --catalyst file, of a code object, or of an assembly file with `.amdhsa_kernel`
+    /// descriptors and `.amdgpu_metadata` (as llc-19 prints them), which is then dispatched
+    /// by the AMDHSA ABI from its own descriptor and metadata, with --grid, --group,
+    /// --offset and --arg by the metadata's argument names.
     #[arg(long)]
     pub kernel: Option<String>,
     /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
@@ -273,11 +274,17 @@ fn contract(
     let Some(name) = &args.abi else {
         bail!("internal: no --abi");
     };
+    if let Some(c) = Contract::llvm(name) {
+        if args.limit.is_some() || args.sp.is_some() || !args.preserve.is_empty() {
+            bail!("--abi {name}: LLVM's convention fixes its registers; drop --limit, --sp and --preserve");
+        }
+        return Ok(c);
+    }
     let abi = match Abi::builtin(name) {
         Some(abi) => abi,
         None => {
             let text = super::read_text(name).with_context(|| {
-                format!("--abi `{name}`: not a built-in ABI (rt-recursive, traversal, ahit-isec) and not a readable file")
+                format!("--abi `{name}`: not a built-in ABI (llvm-gfx, llvm-amdgpu-gfx, rt-recursive, traversal, ahit-isec) and not a readable file")
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
         }
@@ -368,13 +375,6 @@ fn catalyst_setups(
         .map_err(|e| anyhow!("--catalyst: {e}"))
 }
 
-/// Private bytes per work-item a kernel with a dynamic stack gets (one whose descriptor
-/// has `.amdhsa_uses_dynamic_stack 1`: recursion or indirect calls, where llc cannot bound
-/// the stack). As a runtime does, gpuabi gives such a kernel more than its
-/// `.amdhsa_private_segment_fixed_size`: this project's choice is 16 KiB, far above the
-/// 1 KiB default stack of AMD's HIP runtime, so that deep test recursions fit.
-const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
-
 /// Whether the `.amdhsa_kernel NAME` block of `text` says `.amdhsa_uses_dynamic_stack 1`.
 fn uses_dynamic_stack(text: &str, name: &str) -> bool {
     let mut inside = false;
@@ -415,7 +415,9 @@ fn hsa_setups(
     let mut kernel = kernel.clone();
     if uses_dynamic_stack(&text, name) {
         let d = &mut kernel.descriptor;
-        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+        d.private_segment_fixed_size = d
+            .private_segment_fixed_size
+            .max(gpuabi_sim::code_object::DYNAMIC_STACK_BYTES);
     }
     let (nd, values) = ndrange_and_args(args, &machine.memory)?;
     let limits = machine.limits;
@@ -433,7 +435,7 @@ fn hsa_setups(
 
 /// The NDRange (`--grid`, `--group`, `--offset`) and argument values (`--arg`) of a
 /// Catalyst or HSA dispatch; buffer names are those of `memory`.
-fn ndrange_and_args(
+pub fn ndrange_and_args(
     args: &RunArgs,
     memory: &gpuabi_sim::Memory,
 ) -> Result<(
@@ -546,7 +548,14 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
         .ok()
         .filter(|d| d.starts_with(b"\x7fELF"));
+    let mut object = None;
     let (program, binary_kernel) = match &elf {
+        Some(data) if super::code_object::is_code_object(data) => {
+            let loaded = super::code_object::load_for_run(&args, data)?;
+            let program = loaded.program.clone();
+            object = Some(loaded);
+            (program, None)
+        }
         Some(data) => {
             if args.catalyst.is_some() {
                 bail!("--catalyst: a Catalyst binary carries its own ABI; drop --catalyst");
@@ -558,6 +567,9 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     };
     let wave = program.wave;
     let mut machine = Machine::new(Image::new(&program)?);
+    if let Some(loaded) = &mut object {
+        machine.memory = std::mem::take(&mut loaded.memory);
+    }
     machine.limits.instructions_per_wave = args.max_instructions;
     if args.scratch_per_lane > gpuabi_sim::limits::MAX_SCRATCH_BYTES_PER_LANE {
         bail!(
@@ -589,6 +601,13 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             .map_err(|e| anyhow!("--buffer {spec}: {e}"))?;
     }
     let setups = match (&binary_kernel, &args.catalyst) {
+        _ if object.is_some() => {
+            let kernel = object.as_ref().map(|o| o.kernel.clone());
+            let Some(kernel) = kernel else {
+                bail!("internal: no kernel");
+            };
+            super::code_object::setups(&args, &kernel, &mut machine)?
+        }
         (Some(kernel), _) => {
             if !args.set.is_empty() || args.exec.is_some() {
                 bail!("a Catalyst binary's dispatch sets up the registers itself; drop --set and --exec");
@@ -631,8 +650,10 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             vec![setup; args.waves as usize]
         }
     };
-    let entry = match (&args.kernel, &binary_kernel, &args.catalyst) {
-        (Some(k), None, None) => k.clone(),
+    // A code object's kernel starts at its symbol, an assembly kernel at its label.
+    let entry = match (&object, &args.kernel, &binary_kernel, &args.catalyst) {
+        (Some(o), ..) => o.kernel.kernel.name.clone(),
+        (None, Some(k), None, None) => k.clone(),
         _ => args.entry.clone(),
     };
     let result = machine.run(&entry, &setups);

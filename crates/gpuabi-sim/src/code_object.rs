@@ -1,0 +1,125 @@
+//! Loading an AMDHSA code object (`llc -filetype=obj`) into the simulator: `.text` at
+//! [`CODE_BASE`], every data section and the GOT in global memory as buffers named after
+//! them, all relocations applied; the kernel chosen by name is then dispatched by
+//! [`crate::hsa::dispatch`] like a kernel read from llc's assembly.
+
+use gpuabi_amdgpu::code_object::{CodeObject, CodeObjectError, ObjectKernel, Placement};
+use gpuabi_amdgpu::hsa::Kernel;
+use gpuabi_amdgpu::Program;
+
+use crate::image::CODE_BASE;
+use crate::memory::Memory;
+
+/// Private bytes per work-item a kernel with a dynamic stack (`.amdhsa_uses_dynamic_stack`:
+/// recursion or indirect calls) gets at least, from an object or an assembly file: its
+/// `private_segment_fixed_size` covers only the frames LLVM could size, and the runtime
+/// adds the rest. gpuabi's rule: 16 KiB, the stack LLVM itself assumes for a call it
+/// cannot see (`amdgpu-assume-external-call-stack-size` in `AMDGPUResourceUsageAnalysis.cpp`),
+/// far above the 1 KiB default stack of AMD's HIP runtime, so that deep test recursions fit.
+pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
+
+/// The kernel as the simulator dispatches it: a kernel with a dynamic stack gets at least
+/// [`DYNAMIC_STACK_BYTES`] of private segment per work-item.
+pub fn dispatched_kernel(kernel: &ObjectKernel) -> Kernel {
+    let mut k = kernel.kernel.clone();
+    if kernel.uses_dynamic_stack {
+        let d = &mut k.descriptor;
+        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+    }
+    k
+}
+
+/// Name of the buffer holding the GOT.
+pub const GOT_BUFFER: &str = ".got";
+
+/// A code object that cannot be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The object is malformed or needs what gpuabi does not do.
+    #[error(transparent)]
+    Object(#[from] CodeObjectError),
+    /// No kernel of that name.
+    #[error("no kernel `{name}` (the object has {available})")]
+    NoKernel {
+        /// The name asked for.
+        name: String,
+        /// The kernels there are.
+        available: String,
+    },
+    /// No name given, and the object has not exactly one kernel.
+    #[error("the object has {0}: name one")]
+    Ambiguous(String),
+    /// The sections do not fit global memory.
+    #[error("{0}")]
+    Memory(String),
+}
+
+/// The object's kernel `name`, or its only kernel when `name` is `None`.
+pub fn select_kernel<'a>(
+    object: &'a CodeObject,
+    name: Option<&str>,
+) -> Result<&'a ObjectKernel, LoadError> {
+    let available = || {
+        let names: Vec<&str> = object
+            .kernels
+            .iter()
+            .map(|k| k.kernel.name.as_str())
+            .collect();
+        if names.is_empty() {
+            "no kernels".to_string()
+        } else {
+            format!("kernels {}", names.join(", "))
+        }
+    };
+    match (name, object.kernels.as_slice()) {
+        (Some(n), _) => object.kernel(n).ok_or_else(|| LoadError::NoKernel {
+            name: n.to_string(),
+            available: available(),
+        }),
+        (None, [only]) => Ok(only),
+        (None, _) => Err(LoadError::Ambiguous(available())),
+    }
+}
+
+/// Places the object's data sections and GOT in `memory` (at most `limit` bytes in all)
+/// with their relocations applied, and returns the code decoded for `kernel`'s wave size
+/// with its relocations applied for `.text` at [`CODE_BASE`].
+pub fn load(
+    object: &CodeObject,
+    kernel: &ObjectKernel,
+    memory: &mut Memory,
+    limit: u64,
+) -> Result<Program, LoadError> {
+    let mut placement = Placement {
+        text: CODE_BASE,
+        data: Vec::new(),
+        got: 0,
+    };
+    let too_large = |e: crate::memory::TooLarge| LoadError::Memory(e.to_string());
+    for s in &object.data {
+        if memory.find(&s.name).is_some() {
+            return Err(LoadError::Memory(format!(
+                "a buffer is named `{}`, like a section of the object",
+                s.name
+            )));
+        }
+        let id = memory
+            .add(&s.name, vec![0; s.bytes.len()], limit)
+            .map_err(too_large)?;
+        placement.data.push(memory.buffer(id).base);
+    }
+    let got_entries = object.got_symbols().len();
+    if got_entries > 0 {
+        let id = memory
+            .add(GOT_BUFFER, vec![0; 8 * got_entries], limit)
+            .map_err(too_large)?;
+        placement.got = memory.buffer(id).base;
+        let bytes = object.got_bytes(&placement)?;
+        memory.write_bytes(placement.got, &bytes);
+    }
+    for (i, base) in placement.data.iter().enumerate() {
+        let bytes = object.data_bytes(i, &placement)?;
+        memory.write_bytes(*base, &bytes);
+    }
+    Ok(object.program(kernel.wave, &placement)?)
+}

@@ -1,0 +1,310 @@
+//! llc-19 code objects run unchanged: tests/llc/kernels.ll (straight-line code, a loop,
+//! divergent if/else, a stack array, global memory and module globals) and
+//! tests/llc/calls.ll (direct, recursive and per-lane indirect calls, more arguments than
+//! registers) compiled with `llc-19 -filetype=obj` at -O0 and
+//! -O2 for tonga, gfx1030 and gfx1100, loaded with its relocations, dispatched per its
+//! kernel descriptor and metadata, run with every call checked against LLVM's own calling
+//! convention (`llvm-gfx`), and compared with the values this test computes in Rust.
+//!
+//! VOPD (`v_dual_*`, gfx11 dual issue) is not in the machine model, so gfx1100 is compiled
+//! with `-amdgpu-enable-vopd=false`. On gfx1030 a kernel that calls sets up flat scratch
+//! with `s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO)`, which the machine model lacks, so
+//! calls.ll runs on tonga and gfx1100 only.
+//!
+//! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gpuabi_amdgpu::code_object::read_code_object;
+use gpuabi_amdgpu::Target;
+use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
+use gpuabi_sim::dispatch::{ArgValue, NdRange};
+use gpuabi_sim::{Contract, Image, Limits, Machine};
+
+const LLC: &str = "llc-19";
+const KERNELS: &str = include_str!("llc/kernels.ll");
+const CALLS: &str = include_str!("llc/calls.ll");
+const ITEMS: u32 = 128;
+const N: u32 = 37;
+
+fn llc_available() -> bool {
+    let found = Command::new(LLC)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !found {
+        let msg = format!(
+            "{LLC} not found: the code object tests are skipped (install Debian's llvm-19 \
+             package; set GPUABI_REQUIRE_LLVM_MC=1 to make this a failure)"
+        );
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        eprintln!("{msg}");
+    }
+    found
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llc_objects");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles `ir` with llc-19 into an object for `cpu` at `-O{opt}`.
+fn compile(ir: &str, name: &str, cpu: &str, opt: u32) -> Vec<u8> {
+    let dir = scratch_dir();
+    let src = dir.join(format!("{name}.ll"));
+    std::fs::write(&src, ir).unwrap();
+    let obj = dir.join(format!("{name}-{cpu}-O{opt}.o"));
+    let out = Command::new(LLC)
+        .args([
+            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={cpu}"),
+            &format!("-O{opt}"),
+            "-amdgpu-enable-vopd=false",
+            "-filetype=obj",
+            "-o",
+        ])
+        .arg(&obj)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "llc-19 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&obj).unwrap()
+}
+
+/// The input of work-item `i`.
+fn input(i: u32) -> u32 {
+    i.wrapping_mul(2_654_435_761) >> 7
+}
+
+fn tri(m: u32) -> u32 {
+    (1..=m).map(|k| k * 3).sum()
+}
+
+/// What kernel `name` writes for work-item `i`, computed from the IR's comments.
+fn expected(name: &str, i: u32) -> u32 {
+    let x = input(i);
+    let n = N;
+    match name {
+        "k_straight" => x.wrapping_mul(3).wrapping_add(n) ^ (i << 1),
+        "k_loop" => (0..x % 16).fold(0u32, |s, k| {
+            s.wrapping_add(k.wrapping_mul(n).wrapping_add(i))
+        }),
+        "k_branch" => {
+            if i & 1 != 0 {
+                x.wrapping_mul(x)
+            } else {
+                x.wrapping_sub(n)
+            }
+        }
+        "k_call" => {
+            let madd = |a: u32, b: u32| a.wrapping_mul(b).wrapping_add(7);
+            (madd(x, n).wrapping_add(madd(i, 2)) ^ x).wrapping_add(i)
+        }
+        "k_rec" => tri(x % 12).wrapping_add(n),
+        "k_args" => (0..36u32).fold(0u32, |s, k| {
+            s.wrapping_add(x.wrapping_add(k).wrapping_mul(k + 1))
+        }),
+        "k_stack" => {
+            let arr = |k: u32| x.wrapping_mul(k + 1);
+            arr(i.wrapping_mul(5) % 16).wrapping_add(arr(n % 16))
+        }
+        "k_global" => {
+            const TABLE: [u32; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
+            TABLE[(x % 8) as usize].wrapping_mul(1000).wrapping_add(i)
+        }
+        "k_indirect" => {
+            if i.is_multiple_of(3) {
+                x.wrapping_mul(i).wrapping_add(7)
+            } else {
+                x.wrapping_sub(i.wrapping_mul(5))
+            }
+        }
+        _ => panic!("no reference for {name}"),
+    }
+}
+
+/// Runs kernel `name` of `object` with the `llvm-gfx` contract; returns the output and
+/// the number of calls checked.
+fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
+    let obj = read_code_object(object).unwrap();
+    assert_eq!(obj.target, target);
+    let kernel = select_kernel(&obj, Some(name)).unwrap();
+    let limits = Limits::default();
+    let mut memory = gpuabi_sim::Memory::new();
+    let input: Vec<u8> = (0..ITEMS).flat_map(|i| input(i).to_le_bytes()).collect();
+    memory.add("in", input, limits.global_bytes).unwrap();
+    memory
+        .add("out", vec![0; 4 * ITEMS as usize], limits.global_bytes)
+        .unwrap();
+    let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
+    let nd = NdRange {
+        work_dim: 1,
+        global: [ITEMS, 1, 1],
+        local: [64, 1, 1],
+        offset: [0; 3],
+    };
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("out".into())),
+        ("in".to_string(), ArgValue::Buffer("in".into())),
+        ("n".to_string(), ArgValue::Numbers(vec![f64::from(N)])),
+    ]);
+    let setups = gpuabi_sim::hsa::dispatch(
+        &dispatched_kernel(kernel),
+        target,
+        kernel.wave,
+        &nd,
+        &args,
+        &mut memory,
+        &limits,
+    )
+    .unwrap();
+    let mut machine = Machine::new(Image::new(&program).unwrap());
+    machine.memory = memory;
+    machine.contract = Some(Contract::llvm_gfx());
+    let result = machine.run(name, &setups);
+    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
+    result.unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(violations.is_empty(), "{name}: {violations:#?}");
+    let out = machine.memory.find("out").unwrap();
+    let values = out
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let calls = machine.contract.as_ref().map_or(0, |c| c.checked_returns);
+    (values, calls)
+}
+
+const KERNEL_NAMES: [&str; 5] = ["k_straight", "k_loop", "k_branch", "k_stack", "k_global"];
+const CALL_NAMES: [&str; 4] = ["k_call", "k_rec", "k_args", "k_indirect"];
+
+/// Compiles `ir` for `cpu` at -O0 and -O2, runs `names` and checks every value; returns
+/// the number of calls the contract checked.
+fn check_module(ir: &str, module: &str, names: &[&str], cpu: &str, target: Target) -> u64 {
+    let mut calls = 0;
+    for opt in [0, 2] {
+        let object = compile(ir, module, cpu, opt);
+        for name in names {
+            let (values, checked) = run(&object, name, target);
+            calls += checked;
+            for (i, v) in values.iter().enumerate() {
+                let want = expected(name, i as u32);
+                assert_eq!(
+                    *v, want,
+                    "{cpu} -O{opt} {name}: work-item {i} wrote {v}, expected {want}"
+                );
+            }
+        }
+    }
+    calls
+}
+
+#[test]
+fn llc_objects_run_with_their_own_calling_convention() {
+    if !llc_available() {
+        return;
+    }
+    for (cpu, target) in [
+        ("tonga", Target::Gfx8),
+        ("gfx1030", Target::Gfx1030),
+        ("gfx1100", Target::Gfx1100),
+    ] {
+        check_module(KERNELS, "kernels", &KERNEL_NAMES, cpu, target);
+        if target != Target::Gfx1030 {
+            let calls = check_module(CALLS, "calls", &CALL_NAMES, cpu, target);
+            assert!(calls > 0, "{cpu}: no call was checked");
+        }
+    }
+}
+
+/// The registers llc-19 saves in the prologue of a function of calling convention `cc`
+/// (`""` for the default) that clobbers every SGPR and VGPR, compiled for `triple` and
+/// `cpu`: SGPRs written to lanes with `v_writelane_b32`, VGPRs stored to the stack except
+/// the one that holds those lanes.
+fn saved_by_llc(triple: &str, cc: &str, cpu: &str) -> gpuabi_layout::reg::RegSet {
+    use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
+    let sgprs: Vec<String> = (0..106).map(|i| format!("~{{s{i}}}")).collect();
+    let vgprs: Vec<String> = (0..256).map(|i| format!("~{{v{i}}}")).collect();
+    let ir = format!(
+        "define {cc} void @clobber() {{\n  call void asm sideeffect \"\", \"{},{}\"()\n  ret void\n}}\n",
+        sgprs.join(","),
+        vgprs.join(",")
+    );
+    let dir = scratch_dir();
+    let src = dir.join(format!("clobber-{triple}-{cpu}.ll"));
+    std::fs::write(&src, ir).unwrap();
+    let out = Command::new(LLC)
+        .args([
+            &format!("-mtriple={triple}"),
+            &format!("-mcpu={cpu}"),
+            "-O2",
+            "-o",
+            "-",
+        ])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let reg = |t: &str, file: RegFile, prefix: char| -> Option<RegRange> {
+        let n = t.trim_end_matches(',').strip_prefix(prefix)?.parse().ok()?;
+        Some(RegRange::new(file, n, 1))
+    };
+    let mut set = RegSet::new();
+    let mut lanes_vgpr = None;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["v_writelane_b32", v, s, ..] => {
+                lanes_vgpr = reg(v, RegFile::Vgpr, 'v');
+                set.insert_range(reg(s, RegFile::Sgpr, 's').unwrap());
+            }
+            ["buffer_store_dword", v, ..] | ["scratch_store_b32", "off,", v, ..] => {
+                set.insert_range(reg(v, RegFile::Vgpr, 'v').unwrap());
+            }
+            _ => {}
+        }
+    }
+    if let Some(v) = lanes_vgpr {
+        set.remove_range(v);
+    }
+    set
+}
+
+#[test]
+fn llvm_contracts_preserve_what_llc_saves() {
+    use gpuabi_layout::reg::{RegFile, RegRange};
+    use gpuabi_sim::contract::{llvm_amdgpu_gfx_preserved, llvm_gfx_preserved};
+    if !llc_available() {
+        return;
+    }
+    // The stack pointer s32 is restored by arithmetic, not saved.
+    let mut c = llvm_gfx_preserved();
+    c.remove_range(RegRange::new(RegFile::Sgpr, 32, 1));
+    for cpu in ["tonga", "gfx1030", "gfx1100"] {
+        assert_eq!(saved_by_llc("amdgcn-amd-amdhsa", "", cpu), c, "{cpu}: C");
+        // amdgpu_gfx functions are PAL's (HSA refuses them); on tonga llc-19 refuses a
+        // PAL function that clobbers s96 and above, so the list is checked on RDNA.
+        if cpu != "tonga" {
+            assert_eq!(
+                saved_by_llc("amdgcn-amd-amdpal", "amdgpu_gfx", cpu),
+                llvm_amdgpu_gfx_preserved(),
+                "{cpu}: amdgpu_gfx"
+            );
+        }
+    }
+}
