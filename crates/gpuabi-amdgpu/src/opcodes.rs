@@ -738,6 +738,13 @@ table! {
     VCmpGeF32 = row(Vopc, "v_cmp_ge_f32", &[MD], &[VS1, VS1]).float(3), [];
     VCmpUF32 = row(Vopc, "v_cmp_u_f32", &[MD], &[VS1, VS1]).float(3), [];
     VCmpOF32 = row(Vopc, "v_cmp_o_f32", &[MD], &[VS1, VS1]).float(3), [];
+    // The negated compares: true also when either source is NaN (LLVM's unordered
+    // predicates `uge`, `ueq`, `ule`, `ugt`, `ult` select them).
+    VCmpNgeF32 = row(Vopc, "v_cmp_nge_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpNlgF32 = row(Vopc, "v_cmp_nlg_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpNgtF32 = row(Vopc, "v_cmp_ngt_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpNleF32 = row(Vopc, "v_cmp_nle_f32", &[MD], &[VS1, VS1]).float(3), [];
+    VCmpNltF32 = row(Vopc, "v_cmp_nlt_f32", &[MD], &[VS1, VS1]).float(3), [];
     VCmpClassF32 = row(Vopc, "v_cmp_class_f32", &[MD], &[VS1, VS1]).float(1), [];
     VCmpEqU64 = row(Vopc, "v_cmp_eq_u64", &[MD], &[VS2, VS2]), [];
     VCmpNeU64 = row(Vopc, "v_cmp_ne_u64", &[MD], &[VS2, VS2]), [];

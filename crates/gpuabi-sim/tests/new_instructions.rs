@@ -444,3 +444,33 @@ fn typed_buffer_formats() {
         "{e}"
     );
 }
+
+/// The negated float compares are the negation of the ordered ones ("RDNA2 ISA", VOPC
+/// opcodes 9-14): true when either source is NaN. Sources: v4 = NaN, v5 = 1, v6 = 2.
+#[test]
+fn negated_float_compares_are_true_on_nan() {
+    let w = run(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "v_cmp_nlt_f32 s0, v4, v5\n v_cmp_nlt_f32 s1, v5, v6\n v_cmp_nlt_f32 s2, v6, v5\n \
+         v_cmp_nge_f32 s3, v5, v6\n v_cmp_ngt_f32 s4, v6, v5\n v_cmp_nle_f32 s5, v5, v6\n \
+         v_cmp_nlg_f32 s6, v5, v5\n v_cmp_nlg_f32 s7, v5, v6\n v_cmp_ngt_f32 s8, v5, v4",
+        WaveSetup {
+            exec: Some(0b11),
+            ..uniform(&[
+                (4, f32::NAN.to_bits()),
+                (5, 1.0f32.to_bits()),
+                (6, 2.0f32.to_bits()),
+            ])
+        },
+    );
+    assert_eq!(w.sgpr[0], 0b11, "NaN < 1 is false, so not-less-than holds");
+    assert_eq!(w.sgpr[1], 0, "1 < 2");
+    assert_eq!(w.sgpr[2], 0b11, "2 < 1 is false");
+    assert_eq!(w.sgpr[3], 0b11, "1 >= 2 is false");
+    assert_eq!(w.sgpr[4], 0, "2 > 1");
+    assert_eq!(w.sgpr[5], 0, "1 <= 2");
+    assert_eq!(w.sgpr[6], 0b11, "1 is neither less nor greater than 1");
+    assert_eq!(w.sgpr[7], 0, "1 < 2");
+    assert_eq!(w.sgpr[8], 0b11, "1 > NaN is false");
+}

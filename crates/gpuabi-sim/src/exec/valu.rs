@@ -560,6 +560,13 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpGeF32 => cmpf(w, d, |a, b| a >= b),
         VCmpUF32 => cmpf(w, d, |a, b| a.is_nan() || b.is_nan()),
         VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
+        // V_CMP_N*_F32: the negation of the ordered compare, so true when a source is NaN
+        // ("RDNA2 ISA", VOPC opcodes 9-14).
+        VCmpNgeF32 => cmpf(w, d, |a, b| !(a >= b)),
+        VCmpNlgF32 => cmpf(w, d, |a, b| !(a < b || a > b)),
+        VCmpNgtF32 => cmpf(w, d, |a, b| !(a > b)),
+        VCmpNleF32 => cmpf(w, d, |a, b| !(a <= b)),
+        VCmpNltF32 => cmpf(w, d, |a, b| !(a < b)),
         VCmpClassF32 => compare(w, d, float::class),
         VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
         VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
