@@ -562,11 +562,11 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpOF32 => cmpf(w, d, |a, b| !a.is_nan() && !b.is_nan()),
         // V_CMP_N*_F32: the negation of the ordered compare, so true when a source is NaN
         // ("RDNA2 ISA", VOPC opcodes 9-14).
-        VCmpNgeF32 => cmpf(w, d, |a, b| !(a >= b)),
-        VCmpNlgF32 => cmpf(w, d, |a, b| !(a < b || a > b)),
-        VCmpNgtF32 => cmpf(w, d, |a, b| !(a > b)),
-        VCmpNleF32 => cmpf(w, d, |a, b| !(a <= b)),
-        VCmpNltF32 => cmpf(w, d, |a, b| !(a < b)),
+        VCmpNgeF32 => cmpf(w, d, |a, b| a < b || a.is_nan() || b.is_nan()),
+        VCmpNlgF32 => cmpf(w, d, |a, b| a == b || a.is_nan() || b.is_nan()),
+        VCmpNgtF32 => cmpf(w, d, |a, b| a <= b || a.is_nan() || b.is_nan()),
+        VCmpNleF32 => cmpf(w, d, |a, b| a > b || a.is_nan() || b.is_nan()),
+        VCmpNltF32 => cmpf(w, d, |a, b| a >= b || a.is_nan() || b.is_nan()),
         VCmpClassF32 => compare(w, d, float::class),
         VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
         VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
