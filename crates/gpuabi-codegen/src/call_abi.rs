@@ -159,9 +159,9 @@ pub(crate) struct ModuleCtx<'a> {
 
 /// The launch values a region reads.
 pub(crate) fn launch_values(r: &Region, out: &mut Vec<(Op, u32)>) {
-    for i in &r.instrs {
-        match &i.kind {
-            InstrKind::Op(op) if is_launch(op.opcode) => {
+    for i in r.instrs_deep() {
+        if let InstrKind::Op(op) = &i.kind {
+            if is_launch(op.opcode) {
                 let dim = match op.extra {
                     ir::Extra::Imm(d) => d,
                     _ => 0,
@@ -170,16 +170,6 @@ pub(crate) fn launch_values(r: &Region, out: &mut Vec<(Op, u32)>) {
                     out.push((op.opcode, dim));
                 }
             }
-            InstrKind::If {
-                then_region,
-                else_region,
-                ..
-            } => {
-                launch_values(then_region, out);
-                launch_values(else_region, out);
-            }
-            InstrKind::Loop { body, .. } => launch_values(body, out),
-            _ => {}
         }
     }
 }
@@ -204,34 +194,18 @@ pub(crate) fn launch_is_divergent(op: Op) -> bool {
 }
 
 fn has_calls(r: &Region) -> bool {
-    r.instrs.iter().any(|i| match &i.kind {
-        InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. } => {
-            true
-        }
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => has_calls(then_region) || has_calls(else_region),
-        InstrKind::Loop { body, .. } => has_calls(body),
-        _ => false,
+    r.instrs_deep().iter().any(|i| {
+        matches!(
+            i.kind,
+            InstrKind::Call { .. } | InstrKind::CallIndirect { .. } | InstrKind::FuncAddr { .. }
+        )
     })
 }
 
 fn address_taken(r: &Region, out: &mut [bool]) {
-    for i in &r.instrs {
-        match &i.kind {
-            InstrKind::FuncAddr { func } => out[func.index()] = true,
-            InstrKind::If {
-                then_region,
-                else_region,
-                ..
-            } => {
-                address_taken(then_region, out);
-                address_taken(else_region, out);
-            }
-            InstrKind::Loop { body, .. } => address_taken(body, out),
-            _ => {}
+    for i in r.instrs_deep() {
+        if let InstrKind::FuncAddr { func } = i.kind {
+            out[func.index()] = true;
         }
     }
 }

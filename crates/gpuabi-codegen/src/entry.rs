@@ -10,7 +10,7 @@ use gpuabi_amdgpu::hsa::{
     SgprInput, ValueKind, ValueType,
 };
 use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};
-use gpuabi_ir::ir::{self, Extra, InstrKind, Opcode as Op, Region, Type};
+use gpuabi_ir::ir::{self, InstrKind, Opcode as Op, Region, Type};
 use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::isel::{dword, imm, Isel, Val};
@@ -122,40 +122,9 @@ pub(crate) fn read_values(func: &ir::Function) -> Vec<bool> {
 
 /// Launch builtins a region uses, with their dimensions.
 fn used_builtins(r: &Region, out: &mut BTreeSet<(u8, usize)>) {
-    for i in &r.instrs {
-        match &i.kind {
-            InstrKind::Op(op) => {
-                let builtin = matches!(
-                    op.opcode,
-                    Op::LocalId
-                        | Op::GroupId
-                        | Op::GlobalId
-                        | Op::GroupSize
-                        | Op::NumGroups
-                        | Op::GlobalSize
-                        | Op::WorkDim
-                        | Op::GlobalOffset
-                );
-                if builtin {
-                    let dim = match op.extra {
-                        Extra::Imm(d) => d as usize,
-                        _ => 0,
-                    };
-                    out.insert((op.opcode as u8, dim));
-                }
-            }
-            InstrKind::If {
-                then_region,
-                else_region,
-                ..
-            } => {
-                used_builtins(then_region, out);
-                used_builtins(else_region, out);
-            }
-            InstrKind::Loop { body, .. } => used_builtins(body, out),
-            _ => {}
-        }
-    }
+    let mut values = Vec::new();
+    crate::call_abi::launch_values(r, &mut values);
+    out.extend(values.into_iter().map(|(op, d)| (op as u8, d as usize)));
 }
 
 fn opcode_of(n: u8) -> Op {

@@ -242,24 +242,16 @@ pub fn compile(module: &Module, opts: &Options) -> Result<Compiled, CodegenError
 /// The functions to compile, kernels first, then the functions they reach (calls and
 /// function addresses), each list in module order.
 fn reachable(module: &Module) -> Vec<FuncId> {
-    fn visit(r: &Region, out: &mut Vec<bool>) {
-        for i in &r.instrs {
-            match &i.kind {
+    fn visit(r: &Region, out: &mut [bool]) {
+        for i in r.instrs_deep() {
+            match i.kind {
                 InstrKind::Call { callee, .. } => out[callee.index()] = true,
                 InstrKind::FuncAddr { func } => out[func.index()] = true,
-                InstrKind::If {
-                    then_region,
-                    else_region,
-                    ..
-                } => {
-                    visit(then_region, out);
-                    visit(else_region, out);
-                }
-                InstrKind::Loop { body, .. } => visit(body, out),
                 _ => {}
             }
         }
     }
+
     let n = module.functions.len();
     let mut seen: Vec<bool> = module.functions.iter().map(|f| f.attrs.kernel).collect();
     let mut done = vec![false; n];

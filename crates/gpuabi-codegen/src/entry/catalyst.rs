@@ -213,14 +213,8 @@ pub fn has_stack_arrays(func: &ir::Function) -> bool {
 
 /// The first stack array of a region.
 fn first_alloca(r: &Region) -> Option<Span> {
-    r.instrs.iter().find_map(|i| match &i.kind {
+    r.instrs_deep().into_iter().find_map(|i| match &i.kind {
         InstrKind::Op(op) if op.opcode == Op::Alloca => Some(i.span),
-        InstrKind::If {
-            then_region,
-            else_region,
-            ..
-        } => first_alloca(then_region).or_else(|| first_alloca(else_region)),
-        InstrKind::Loop { body, .. } => first_alloca(body),
         _ => None,
     })
 }

@@ -98,6 +98,20 @@ pub enum InstrKind {
 }
 
 impl InstrKind {
+    /// The regions nested in the instruction: an `if`'s then and else arms, a loop's body.
+    pub fn regions(&self) -> impl Iterator<Item = &Region> {
+        let (a, b) = match self {
+            InstrKind::If {
+                then_region,
+                else_region,
+                ..
+            } => (Some(then_region), Some(else_region)),
+            InstrKind::Loop { body, .. } => (Some(body), None),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
     /// True when control never continues with the next instruction of the same region.
     pub fn is_terminator(&self) -> bool {
         matches!(
