@@ -884,9 +884,9 @@ table! {
     SMulHiU32 = row(Sop2, "s_mul_hi_u32", &[SD1], &[SS1, SS1]).only(RDNA), [];
     VOr3B32 = row(Vop3, "v_or3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
     VXadU32 = row(Vop3, "v_xad_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
-    VMulU32U24 = row(Vop2, "v_mul_u32_u24", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
-    VSubbrevCoU32 = row(Vop2, "v_subrev_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subbrev_u32").only(GFX8_PLUS), [];
-    VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8), [READ_DST];
+    VMulU32U24 = row(Vop2, "v_mul_u32_u24", &[VD1], &[VS1, VS1]), [];
+    VSubbrevCoU32 = row(Vop2, "v_subrev_co_ci_u32", &[VD1, MD], &[VS1, VS1, MS]).gfx8("v_subbrev_u32").gcn1("v_subbrev_u32"), [];
+    VMacF32 = row(Vop2, "v_mac_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX8.or(GCN1)), [READ_DST];
     VCmpxEqU64 = row(Vopc, "v_cmpx_eq_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxNeU64 = row(Vopc, "v_cmpx_ne_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     // Writes a hardware register; the model takes only the flat scratch base (see

@@ -89,7 +89,10 @@ impl Wave {
 
     #[inline]
     fn pair(&self, i: usize) -> u64 {
-        u64::from(self.sgpr[i]) | u64::from(self.sgpr[i + 1]) << 32
+        // A decoded lane-mask operand may name the last scalar register (`exec_hi` in a
+        // damaged binary): its high half reads as 0 rather than past the file.
+        let hi = self.sgpr.get(i + 1).copied().unwrap_or(0);
+        u64::from(self.sgpr[i]) | u64::from(hi) << 32
     }
 
     /// A 32-bit scalar source.
@@ -149,7 +152,9 @@ impl Wave {
     fn write_mask_at(&mut self, i: usize, v: u64) {
         self.sgpr[i] = v as u32;
         if self.size == WaveSize::W64 {
-            self.sgpr[i + 1] = (v >> 32) as u32;
+            if let Some(hi) = self.sgpr.get_mut(i + 1) {
+                *hi = (v >> 32) as u32;
+            }
         }
     }
 
