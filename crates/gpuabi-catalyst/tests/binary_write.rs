@@ -1,4 +1,4 @@
-//! `binary::write` against AMD's own binaries of `../shared/data/amd-catalyst` (driver
+//! `binary::write` against AMD's own Catalyst binaries in the shared test data (driver
 //! 1702.3, Pitcairn, 32 and 64 bit): each kernel is laid out from the OpenCL C source,
 //! given the code and the register counts of AMD's binary (what its compiler chose),
 //! written, and read back. The read-back kernels must equal what the reader gets from

@@ -167,20 +167,14 @@ pub fn saved_registers(
     }
 }
 
-/// The first aligned run of lane-mask size of SGPRs below `limit` that `preserved` does
-/// not hold and `busy` does not use. When the ABI preserves every SGPR below the limit
-/// (a limit inside an ABI's preserved block), the project takes the first such run above
-/// the limit among the SGPRs every target can name (s0-s105): registers at or above the
-/// limit are clobbered by every ABI (spec: the clobbered set is the complement of the
-/// preserved one) and hold no value of the function.
-fn exec_backup(
-    preserved: &RegSet,
-    busy: &[RegRange],
-    limit: u16,
-    wave: WaveSize,
-) -> Result<RegRange, String> {
+/// The first aligned run of lane-mask size of SGPRs among those every target can name
+/// (s0-s105) that `preserved` (the ABI's preserved registers below the limit) does not hold
+/// and `busy` does not use. It lies below the register limit unless the ABI preserves
+/// every SGPR there (a limit inside an ABI's preserved block); registers at or above the
+/// limit are clobbered by every ABI (the clobbered set is the complement of the preserved
+/// one) and hold no value of the function.
+fn exec_backup(preserved: &RegSet, busy: &[RegRange], wave: WaveSize) -> Result<RegRange, String> {
     let n = u16::from(wave.mask_dwords());
-    let _ = limit;
     (0..106u16.saturating_sub(n - 1))
         .step_by(usize::from(n))
         .map(|p| RegRange::new(RegFile::Sgpr, p, n))
@@ -472,8 +466,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     else {
                         unreachable!("the return names its target")
                     };
-                    let bak =
-                        exec_backup(&conv.preserved, &param_regs(conv), inp.limit.sgpr, inp.wave)?;
+                    let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.wave)?;
                     for (i, &s) in saved.sgprs.iter().enumerate() {
                         let k = inp.sgpr_spill_dwords + i as u32;
                         out.push(cx.hw(
@@ -503,7 +496,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
             origin: Origin::default(),
             cost: AbiCost::CalleeSave,
         };
-        let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.limit.sgpr, inp.wave)?;
+        let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.wave)?;
         let mut head = Vec::new();
         cx.whole_wave(true, &saved.vgprs, own_sp, callee_save, bak, &mut head);
         for (i, &s) in saved.sgprs.iter().enumerate() {

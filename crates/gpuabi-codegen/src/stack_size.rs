@@ -4,15 +4,15 @@
 //!
 //! An indirect call may reach every function whose address the module takes (the project
 //! does not track which pointers reach which call). A kernel whose calls can recurse has
-//! no bound: it gets [`RECURSIVE_STACK_BYTES`], the stack LLVM assumes for a call whose
-//! stack it cannot see (`amdgpu-assume-external-call-stack-size` in LLVM's
-//! `AMDGPUResourceUsageAnalysis.cpp`, 16 KiB), or its own frame if that is larger. A
-//! recursion deeper than that overruns the wave's slice of the private segment.
+//! no bound: it gets [`RECURSIVE_STACK_BYTES`] (the stack LLVM assumes for a call whose
+//! stack it cannot see, [`gpuabi_amdgpu::hsa::ASSUMED_STACK_BYTES`]), or its own frame if
+//! that is larger. A recursion deeper than that overruns the wave's slice of the private
+//! segment.
 
 use crate::{CallSiteInfo, FunctionStats};
 
 /// Bytes per lane given to a kernel whose calls can recurse.
-pub const RECURSIVE_STACK_BYTES: u32 = 16 * 1024;
+pub const RECURSIVE_STACK_BYTES: u32 = gpuabi_amdgpu::hsa::ASSUMED_STACK_BYTES;
 
 /// The stack of one kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,10 +13,8 @@ use crate::memory::Memory;
 /// Private bytes per work-item a kernel with a dynamic stack (`.amdhsa_uses_dynamic_stack`:
 /// recursion or indirect calls) gets at least, from an object or an assembly file: its
 /// `private_segment_fixed_size` covers only the frames LLVM could size, and the runtime
-/// adds the rest. gpuabi's rule: 16 KiB, the stack LLVM itself assumes for a call it
-/// cannot see (`amdgpu-assume-external-call-stack-size` in `AMDGPUResourceUsageAnalysis.cpp`),
-/// far above the 1 KiB default stack of AMD's HIP runtime, so that deep test recursions fit.
-pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
+/// adds the rest ([`gpuabi_amdgpu::hsa::ASSUMED_STACK_BYTES`]).
+pub const DYNAMIC_STACK_BYTES: u32 = gpuabi_amdgpu::hsa::ASSUMED_STACK_BYTES;
 
 /// The kernel as the simulator dispatches it: a kernel with a dynamic stack gets at least
 /// [`DYNAMIC_STACK_BYTES`] of private segment per work-item.

@@ -226,7 +226,8 @@ fn bad_description_and_flags() {
     assert!(fails(&["catalyst", "layout", "/nonexistent.cl"]).contains("cannot read"));
 }
 
-/// `../shared/data/amd-catalyst`, or `None` after saying why.
+/// The shared test data's AMD Catalyst binaries with their sources, or `None` after
+/// saying why.
 fn amd_catalyst_data() -> Option<PathBuf> {
     common::shared_data("amd-catalyst")
 }

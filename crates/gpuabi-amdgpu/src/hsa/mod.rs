@@ -33,3 +33,9 @@ pub use kernarg::{
 pub(crate) use metadata::arg_align;
 pub use metadata::{parse_kernel_metadata, read_kernels, KernelMetadata};
 pub use print::{print_preamble, CODE_OBJECT_VERSION};
+
+/// Private bytes per work-item gpuabi gives a kernel whose stack has no static bound
+/// (recursion, calls through pointers): the stack LLVM assumes for a call it cannot see
+/// (`amdgpu-assume-external-call-stack-size` in LLVM's `AMDGPUResourceUsageAnalysis.cpp`,
+/// 16 KiB), far above the 1 KiB default stack of AMD's HIP runtime.
+pub const ASSUMED_STACK_BYTES: u32 = 16 * 1024;

@@ -118,11 +118,7 @@ impl Isel<'_> {
             .map_or(0, |c| c.conv.assignment.scratch_param_size);
         let lanes = self.wave().lanes();
         let b = self.stemp(4);
-        let part = |t: Temp, k: u8| crate::mir::Slice {
-            temp: t,
-            offset: k,
-            dwords: 1,
-        };
+        let part = super::dword;
         let of_sp = |k: u8| crate::mir::Slice {
             offset: sp.offset + k,
             dwords: 1,
