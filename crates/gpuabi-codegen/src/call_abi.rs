@@ -28,6 +28,13 @@
 //!   compiled as DIVERGENT_CALL (the guard and the dispatch epilogue of
 //!   `radv_nir_lower_call_abi.c`), whatever its attributes say; a function that is only
 //!   called directly follows its attributes.
+//! * **Parameters the target cannot name.** Mesa's assignment keeps the registers at and
+//!   above the limit available to discardable parameters. The code generator accepts such
+//!   a parameter while the target can name its SGPRs (they hold no value of the function)
+//!   and refuses the signature otherwise ([`PARAMETER_BEYOND_SGPRS`]); `--policy packed`
+//!   never places one there.
+//! * **Tail calls** follow RADV's rule made concrete for any ABI: see
+//!   `crate::tail_calls`.
 //! * **Any-hit/intersection hints** (Mesa's `ahit_isec` affinity) come from the module's
 //!   `abi(traversal)` function when there is exactly one; otherwise there are none.
 
@@ -271,6 +278,25 @@ fn resolve(abi: Option<&IrAbi>, opts: &CallOptions) -> Result<Abi, String> {
         })
 }
 
+/// The start of the error for a signature whose assignment places a parameter on SGPRs the
+/// target cannot name.
+pub const PARAMETER_BEYOND_SGPRS: &str = "a parameter beyond the SGPR file";
+
+/// The first register parameter of `a` that lies beyond the SGPRs `target` can name
+/// (s0-s101 on GCN 1.2, s0-s105 on RDNA). Mesa's assignment may place a discardable
+/// parameter at or above the register limit (see `gpuabi_layout::aco::assign`); the
+/// code generator accepts it while the target can name the registers (they are clobbered
+/// by every ABI and hold no value of the function) and refuses it otherwise, VCC included,
+/// which the code generator uses for its own compares.
+fn unnameable_param(a: &Assignment, target: Target) -> Option<(&ParamLayout, RegRange)> {
+    a.params.iter().find_map(|p| match p.location {
+        Location::Reg(r) if r.file() == RegFile::Sgpr && r.end() > target.addressable_sgprs() => {
+            Some((p, r))
+        }
+        _ => None,
+    })
+}
+
 impl ModuleAbis {
     /// The conventions of every called function and signature of `module`.
     pub fn new(
@@ -354,6 +380,19 @@ impl ModuleAbis {
                     abi.name
                 ))
             })?;
+            if let Some((p, r)) = unnameable_param(&a, target) {
+                return Err(fail(format!(
+                    "{PARAMETER_BEYOND_SGPRS}: parameter `{}` of ABI `{}` is at {r}, beyond \
+                     the SGPRs {} can name (s0-s{}); Mesa's assignment leaves the registers \
+                     above the register limit ({}) to discardable parameters; `--policy \
+                     packed` keeps parameters below it",
+                    p.name,
+                    abi.name,
+                    target.name(),
+                    target.addressable_sgprs() - 1,
+                    limit.sgpr,
+                )));
+            }
             let ranges = aco::register_ranges(&abi.block, limit)
                 .map_err(|e| fail(format!("ABI `{}`: {e}", abi.name)))?;
             let mut preserved = RegSet::new();

@@ -52,6 +52,7 @@ pub mod scratch;
 pub mod spill;
 pub mod ssa_elimination;
 pub mod stack_size;
+mod tail_calls;
 
 use gpuabi_amdgpu::Program;
 use gpuabi_ir::ir::{FuncId, InstrKind, Region};
@@ -91,6 +92,9 @@ pub struct FunctionStats {
     pub saved_vgprs: usize,
     /// Calls it makes.
     pub calls: usize,
+    /// The callee of its tail call, if its last call became one (a function, or `$sig`
+    /// for an indirect call); the callee runs on this function's stack pointer.
+    pub tail_call: Option<String>,
     /// Instructions of call-ABI overhead in its code, by kind.
     pub overhead: Overhead,
 }
@@ -414,9 +418,12 @@ fn compile_function(
     let orig = &module.functions[fid.index()];
     let callee_conv = ctx.abis.funcs[fid.index()].as_ref();
     let lowered;
+    let mut tail = None;
     let (func, role) = match callee_conv {
         Some(conv) => {
-            let (f, added) = lower_call_abi::lower(orig, &ctx.abis.hidden, conv.divergent_call);
+            tail = tail_calls::find(module, &ctx.abis, fid);
+            let (f, added) =
+                lower_call_abi::lower(orig, &ctx.abis.hidden, conv.divergent_call, tail.as_ref());
             lowered = f;
             (&lowered, isel::Role::Callee(conv, added))
         }
@@ -516,6 +523,7 @@ fn compile_function(
         saved_sgprs: saved.sgprs.len(),
         saved_vgprs: saved.vgprs.len(),
         calls: site_list.len(),
+        tail_call: tail.map(|t| t.callee),
         overhead,
         ..stats
     };

@@ -25,13 +25,14 @@
 //!   writes (as ACO may) is the project's simplification: the code between is never
 //!   re-entered.
 //! * The exec backup at a function's entry and return is the first aligned run of SGPRs
-//!   below the limit that its ABI does not preserve and no parameter uses (ACO's rule); at
-//!   a call it is the callee's return-address registers, free until `s_swappc_b64`
+//!   below the limit that its ABI does not preserve and no parameter uses (ACO's rule), or
+//!   VCC when there is none (see `exec_backup`); at a call it is the callee's
+//!   return-address registers, free until `s_swappc_b64`
 //!   writes them (the project's choice: they always exist, where a wide signature can
 //!   leave no other SGPR free).
 //! * `p_store_arg`/`p_load_arg` become scratch accesses at their final offsets.
 
-use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Target, Waitcnt, WaveSize};
+use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, Waitcnt, WaveSize};
 use gpuabi_layout::aco::{Demand, Location};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 
@@ -167,15 +168,19 @@ pub fn saved_registers(
     }
 }
 
-/// The first aligned run of lane-mask size of SGPRs among those every target can name
-/// (s0-s105) that `preserved` (the ABI's preserved registers below the limit) does not hold
-/// and `busy` does not use. It lies below the register limit unless the ABI preserves
-/// every SGPR there (a limit inside an ABI's preserved block); registers at or above the
-/// limit are clobbered by every ABI (the clobbered set is the complement of the preserved
-/// one) and hold no value of the function.
-fn exec_backup(preserved: &RegSet, busy: &[RegRange], wave: WaveSize) -> Result<RegRange, String> {
+/// The exec backup of a function's entry and return: the first aligned run of lane-mask
+/// size of SGPRs the target can name that `preserved` (the ABI's preserved registers below
+/// the limit) does not hold and `busy` (the parameter registers) does not use (ACO's rule).
+/// It lies below the limit unless the ABI preserves every SGPR there; registers at or above
+/// the limit are clobbered by every ABI and hold no value of the function.
+///
+/// When a wide signature leaves no such run, the backup is VCC: the project's choice, since
+/// VCC is clobbered by every ABI, is never a parameter (a parameter the target cannot name
+/// as an SGPR is refused by [`crate::call_abi`]) and holds no value at a function's first
+/// and last instruction.
+fn exec_backup(target: Target, preserved: &RegSet, busy: &[RegRange], wave: WaveSize) -> Operand {
     let n = u16::from(wave.mask_dwords());
-    (0..106u16.saturating_sub(n - 1))
+    (0..target.addressable_sgprs().saturating_sub(n - 1))
         .step_by(usize::from(n))
         .map(|p| RegRange::new(RegFile::Sgpr, p, n))
         .find(|r| {
@@ -184,7 +189,13 @@ fn exec_backup(preserved: &RegSet, busy: &[RegRange], wave: WaveSize) -> Result<
                     .iter()
                     .any(|b| b.file() == RegFile::Sgpr && b.overlaps(r))
         })
-        .ok_or_else(|| "no free SGPRs for the exec backup".to_string())
+        .map_or(
+            Operand::Special(match wave {
+                WaveSize::W32 => Special::VccLo,
+                WaveSize::W64 => Special::Vcc,
+            }),
+            Operand::Reg,
+        )
 }
 
 struct Ctx {
@@ -238,7 +249,7 @@ impl Ctx {
         vgprs: &[u16],
         sp: Option<RegRange>,
         offset: u32,
-        bak: RegRange,
+        bak: Operand,
         out: &mut Vec<MInst>,
     ) {
         if vgprs.is_empty() {
@@ -251,7 +262,7 @@ impl Ctx {
         out.push(self.hw(
             save,
             [
-                Opnd::Fixed(Operand::Reg(bak)),
+                Opnd::Fixed(bak.clone()),
                 Opnd::Fixed(Operand::Imm(Imm::Int(-1))),
             ],
         ));
@@ -276,7 +287,7 @@ impl Ctx {
                 }))],
             ));
         }
-        out.push(self.hw(mov, [self.exec(), Opnd::Fixed(Operand::Reg(bak))]));
+        out.push(self.hw(mov, [self.exec(), Opnd::Fixed(bak)]));
     }
 }
 
@@ -397,11 +408,11 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     // The return-address registers are free until `s_swappc_b64` writes
                     // them, and no longer needed after the return: they back exec up.
                     let ra = conv.reg("return_address");
-                    let bak = RegRange::new(
+                    let bak = Operand::Reg(RegRange::new(
                         RegFile::Sgpr,
                         ra.first.num,
                         u16::from(inp.wave.mask_dwords()),
-                    );
+                    ));
                     let clobbered: Vec<u16> = linear
                         .iter()
                         .copied()
@@ -412,7 +423,14 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                             })
                         })
                         .collect();
-                    cx.whole_wave(true, &clobbered, Some(sp), linear_save, bak, &mut out);
+                    cx.whole_wave(
+                        true,
+                        &clobbered,
+                        Some(sp),
+                        linear_save,
+                        bak.clone(),
+                        &mut out,
+                    );
                     let bump = end + conv.assignment.scratch_param_size;
                     cx.bump(true, sp, bump, &mut out);
                     out.push(cx.hw(
@@ -466,7 +484,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     else {
                         unreachable!("the return names its target")
                     };
-                    let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.wave)?;
+                    let bak = exec_backup(inp.target, &conv.preserved, &param_regs(conv), inp.wave);
                     for (i, &s) in saved.sgprs.iter().enumerate() {
                         let k = inp.sgpr_spill_dwords + i as u32;
                         out.push(cx.hw(
@@ -496,7 +514,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
             origin: Origin::default(),
             cost: AbiCost::CalleeSave,
         };
-        let bak = exec_backup(&conv.preserved, &param_regs(conv), inp.wave)?;
+        let bak = exec_backup(inp.target, &conv.preserved, &param_regs(conv), inp.wave);
         let mut head = Vec::new();
         cx.whole_wave(true, &saved.vgprs, own_sp, callee_save, bak, &mut head);
         for (i, &s) in saved.sgprs.iter().enumerate() {

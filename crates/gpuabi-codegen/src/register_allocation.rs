@@ -22,6 +22,10 @@ use smallvec::SmallVec;
 
 use crate::mir::{Function, Opnd, Pseudo, Temp};
 
+/// The end of the error for a register budget below what the values that cannot be spilled
+/// (precoloured parameters, the stack pointer, the entry's registers) need at one point.
+pub const UNSPILLABLE: &str = "needed at once by values that cannot be spilled";
+
 /// The first register of every temp of the file, or the temps to spill.
 pub enum Outcome {
     /// Every temp of the file has a register (`None` for temps of the other file or never
@@ -180,7 +184,7 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
                 }
                 _ => {
                     return Outcome::TooFew(format!(
-                        "more than {limit} {}s are needed at once by values that cannot be spilled",
+                        "more than {limit} {}s are {UNSPILLABLE}",
                         file.name()
                     ))
                 }

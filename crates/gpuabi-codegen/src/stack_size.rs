@@ -4,7 +4,7 @@
 //!
 //! An indirect call may reach every function whose address the module takes (the project
 //! does not track which pointers reach which call). A kernel whose calls can recurse has
-//! no bound: it gets [`RECURSIVE_STACK_BYTES`] (the stack LLVM assumes for a call whose
+//! no bound (a tail call counts as a call here): it gets [`RECURSIVE_STACK_BYTES`] (the stack LLVM assumes for a call whose
 //! stack it cannot see, [`gpuabi_amdgpu::hsa::ASSUMED_STACK_BYTES`]), or its own frame if
 //! that is larger. A recursion deeper than that overruns the wave's slice of the private
 //! segment.
@@ -49,19 +49,26 @@ pub fn stack_size(
         Done(u32),
     }
     let index = |name: &str| functions.iter().position(|f| f.name == name);
+    let targets = |callee: &str| -> Vec<usize> {
+        if callee.starts_with('$') {
+            indirect_targets.to_vec()
+        } else {
+            index(callee).into_iter().collect()
+        }
+    };
+    // A tail callee runs on the caller's stack pointer once the caller is done; counting
+    // it below the caller's frame overestimates, which is safe.
     let callees = |f: usize| -> Vec<(usize, u32)> {
-        calls
+        let calls = calls
             .iter()
             .filter(|c| c.caller == functions[f].name)
             .flat_map(|c| {
-                let targets: Vec<usize> = if c.callee.starts_with('$') {
-                    indirect_targets.to_vec()
-                } else {
-                    index(&c.callee).into_iter().collect()
-                };
-                targets.into_iter().map(move |t| (t, c.scratch_param_bytes))
-            })
-            .collect()
+                targets(&c.callee)
+                    .into_iter()
+                    .map(move |t| (t, c.scratch_param_bytes))
+            });
+        let tail = functions[f].tail_call.iter().flat_map(|c| targets(c));
+        calls.chain(tail.map(|t| (t, 0))).collect()
     };
     let mut state = vec![State::New; functions.len()];
     // An explicit stack: (function, its callees, next callee, deepest so far).
@@ -146,6 +153,19 @@ mod tests {
             stack_size(0, &f, &c, &[1, 2]),
             StackSize::Bounded(12 + 4 + 100)
         );
+    }
+
+    #[test]
+    fn a_tail_callee_counts_below_its_caller() {
+        // k (16) calls a (32, 8 bytes of parameters); a tail-calls b (48), which starts
+        // where a started but is counted after a's frame: 16 + 8 + 32 + 48.
+        let mut f = [func("k", 16), func("a", 32), func("b", 48)];
+        f[1].tail_call = Some("b".into());
+        let c = [call("k", "a", 8)];
+        assert_eq!(stack_size(0, &f, &c, &[]), StackSize::Bounded(104));
+        // A function that tail-calls itself recurses.
+        f[2].tail_call = Some("b".into());
+        assert_eq!(stack_size(0, &f, &c, &[]), StackSize::Recursive);
     }
 
     #[test]

@@ -25,8 +25,9 @@ fn programs(config: &GenConfig) -> u64 {
 }
 
 /// Compiles and runs one program; when both runs left the same buffers, whether it uses
-/// scratch (stack arrays or VGPR spills) and whether its VGPRs spill.
-fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), String> {
+/// scratch (stack arrays or VGPR spills), whether its VGPRs spill and whether a function
+/// ends in a tail call.
+fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<[bool; 3], String> {
     let p = generate(seed, config);
     let module = gpuabi_ir::parse(&p.source).map_err(|e| format!("{e:?}"))?;
     let address = |name: &str| {
@@ -53,6 +54,7 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), 
             .map_err(|e| e.to_string())?;
     let scratch = compiled.kernels.iter().any(|k| k.stats.scratch_bytes > 0);
     let spills = compiled.kernels.iter().any(|k| k.stats.vgpr_spills > 0);
+    let tail_calls = compiled.functions.iter().any(|f| f.tail_call.is_some());
     let out = gpuabi_exec::run(
         &compiled,
         &p.kernel,
@@ -74,7 +76,7 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<(bool, bool), 
             diff.buffer, diff.offset, diff.expected, diff.actual
         ));
     }
-    Ok((scratch, spills))
+    Ok([scratch, spills, tail_calls])
 }
 
 fn targets(config: &GenConfig) -> Vec<(Target, WaveSize, Entry)> {
@@ -112,20 +114,27 @@ fn run_all(tight: bool, config: &GenConfig) {
         let mut agreed = 0u64;
         let mut with_scratch = 0u64;
         let mut with_spills = 0u64;
+        let mut with_tail_calls = 0u64;
         let mut refused = 0u64;
         for seed in 0..n {
             match check(seed, config, &opts) {
-                Ok((scratch, spills)) => {
+                Ok([scratch, spills, tail_calls]) => {
                     agreed += 1;
                     with_scratch += u64::from(scratch);
                     with_spills += u64::from(spills);
+                    with_tail_calls += u64::from(tail_calls);
                 }
-                // Under the tight limits a call's signature may want the VGPR that holds
-                // spilled SGPRs (Mesa leaves the top registers to clobbered parameters):
-                // the compiler refuses it with a message, counted below.
+                // Mesa leaves the top registers, and those above the limit, to clobbered
+                // parameters: under the tight limits a call's signature may want the VGPR
+                // that holds spilled SGPRs, or more SGPRs at once than the budget (its
+                // parameters are precoloured and cannot be spilled), and a wide signature
+                // may want SGPRs the target cannot name. The compiler refuses each with a
+                // message, counted below.
                 Err(e)
-                    if tight
-                        && e.contains(gpuabi_codegen::lower_calls::SPILL_VGPR_IS_PARAMETER) =>
+                    if (tight
+                        && (e.contains(gpuabi_codegen::lower_calls::SPILL_VGPR_IS_PARAMETER)
+                            || e.contains(gpuabi_codegen::register_allocation::UNSPILLABLE)))
+                        || e.contains(gpuabi_codegen::call_abi::PARAMETER_BEYOND_SGPRS) =>
                 {
                     refused += 1
                 }
@@ -158,6 +167,13 @@ fn run_all(tight: bool, config: &GenConfig) {
                 entry.name()
             ));
         }
+        if config.calls && with_tail_calls == 0 && n >= 20 {
+            failures.push(format!(
+                "{} {wave} {}: no program made a tail call",
+                target.name(),
+                entry.name()
+            ));
+        }
         if tight && with_spills == 0 && n >= 20 {
             failures.push(format!(
                 "{} {wave} {}: no program spilled VGPRs under the tight limits",
@@ -167,7 +183,7 @@ fn run_all(tight: bool, config: &GenConfig) {
         }
         report.push(format!(
             "{} {wave} {}: {agreed}/{n} agreed ({with_scratch} with scratch, {with_spills} \
-             with VGPR spills, {refused} refused)",
+             with VGPR spills, {with_tail_calls} with tail calls, {refused} refused)",
             target.name(),
             entry.name(),
         ));
@@ -203,9 +219,10 @@ fn compiled_equals_interpreter_with_tight_register_limits() {
 /// GCN 1.2 whose stack pointer takes three SGPRs more:
 /// below the ABIs' 48-register parameter demand plus what callers keep across calls, so
 /// calls spill, but above the 24/32 of the programs without calls, under which a wide
-/// signature's parameters alone exceed the file). Under the tight limits at most one
-/// program in twenty may be refused because a call's parameters land on the VGPR that
-/// holds spilled SGPRs.
+/// signature's parameters alone exceed the file). At most one program in twenty may be
+/// refused because a call's parameters land on the VGPR that holds spilled SGPRs or need
+/// more unspillable SGPRs than the budget (under the tight limits), or land on SGPRs the
+/// target cannot name (Mesa's assignment, GCN 1.2).
 #[test]
 fn random_programs_with_calls() {
     let config = GenConfig {

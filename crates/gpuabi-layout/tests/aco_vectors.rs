@@ -465,3 +465,29 @@ fn location_json_shape() {
     let scratch = serde_json::to_value(Location::Scratch { offset: 24 }).unwrap();
     assert_eq!(scratch, serde_json::json!({"scratch_offset": 24}));
 }
+
+/// Mesa keeps the clobbered registers at or above the limit available, so once s0-s7 are
+/// taken a discardable parameter lands on s8, which the program cannot use; the packed
+/// policy sends it to scratch. Hand-computed: the system parameters and the 64-bit `a`
+/// (aligned first) take s[0:1], s[2:3], s4 and s[6:7]; `b` fills s5.
+#[test]
+fn parameters_at_or_above_the_limit() {
+    let abi = abi(all_clobbered(), None);
+    let sig = "a: u64 uniform, b: u32 uniform, c: u32 uniform discardable";
+    let common = [
+        ("return_address", "s[0:1]", true),
+        ("stack_pointer", "s4", true),
+        ("divergent_pc", "v[0:1]", true),
+        ("uniform_pc", "s[2:3]", true),
+        ("a", "s[6:7]", true),
+        ("b", "s5", true),
+    ];
+    let mesa = run(&abi, Gfx::Gfx9, 64, (8, 8), sig, Policy::Mesa, None).unwrap();
+    let mut want = common.to_vec();
+    want.push(("c", "s8", false));
+    expect(&mesa, &want);
+    let packed = run(&abi, Gfx::Gfx9, 64, (8, 8), sig, Policy::Packed, None).unwrap();
+    let mut want = common.to_vec();
+    want.push(("c", "scratch +0", false));
+    expect(&packed, &want);
+}

@@ -405,7 +405,8 @@ impl Isel<'_> {
     pub(crate) fn exit_callee(&mut self, rets: &[Val]) {
         let entry = self.callee.clone().expect("a called function has an entry");
         let conv = &entry.conv;
-        let chain = conv.divergent_call;
+        // The next callee of a chain (divergent or tail call) reads every parameter.
+        let chain = conv.divergent_call || entry.added.tail_call;
         let mut copies: Vec<Opnd> = Vec::new();
         let mut rets = rets.iter();
         let own = self.func.params.len();
@@ -440,10 +441,19 @@ impl Isel<'_> {
         }
         let dpc = entry.raw[entry.added.divergent_pc];
         let upc = entry.raw[entry.added.divergent_pc + 1];
+        // A tail call's lanes leave their next PC as the divergent PC's return value.
+        let tail_next = entry
+            .added
+            .tail_call
+            .then(|| *rets.next().expect("the next PC is the last return value"));
         let (next_d, next_u) = if chain {
             let cur = self.cur_block();
             let first = self.f.blocks[cur.index()].insts.len();
-            let next = self.dispatch(dpc, upc, entry.ra);
+            let next = match tail_next {
+                Some(v) => self.vgpr_of(v, 2),
+                None => self.pending_pc(dpc, upc),
+            };
+            let next = self.dispatch(next, entry.ra);
             for i in &mut self.f.blocks[cur.index()].insts[first..] {
                 i.cost = AbiCost::Linkage;
             }
@@ -477,11 +487,10 @@ impl Isel<'_> {
         }
     }
 
-    /// RADV's dispatch epilogue: the lanes whose callee is another function (their PC is
-    /// not this one's) are still pending; the wave goes on to the callee of the first of
-    /// them, or back to the return address when none is left. Returns the next divergent
-    /// and uniform PCs.
-    fn dispatch(&mut self, dpc: Temp, upc: Temp, ra: Temp) -> (Temp, Temp) {
+    /// Each lane's next PC after a DIVERGENT_CALL function without a tail call: 0 where
+    /// this function was the lane's callee, its own callee's PC where that is another
+    /// function (RADV's `tail_call_pc` as the guard leaves it).
+    fn pending_pc(&mut self, dpc: Temp, upc: Temp) -> Temp {
         let here = self.mask_temp();
         self.valu(
             Opcode::VCmpEqU64,
@@ -505,8 +514,14 @@ impl Isel<'_> {
             )
             .e64 = true;
         }
-        // Pending: the lanes whose next PC is not 0 (lanes that finished earlier in the
-        // chain came with 0).
+        next
+    }
+
+    /// RADV's dispatch epilogue: the lanes whose `next` PC is not 0 are still pending (lanes
+    /// that finished earlier in the chain came with 0); the wave goes on to the callee of
+    /// the first of them, or back to the return address when none is left. Returns the
+    /// next divergent and uniform PCs.
+    fn dispatch(&mut self, next: Temp, ra: Temp) -> (Temp, Temp) {
         let pending = self.mask_temp();
         self.valu(
             Opcode::VCmpNeU64,

@@ -22,8 +22,10 @@ pub enum Policy {
     /// scratch when a padded range does not fit.
     #[default]
     Mesa,
-    /// The filler test the right way round, and further aligned registers tried before a
-    /// parameter falls back to scratch.
+    /// The filler test the right way round, further aligned registers tried before a
+    /// parameter falls back to scratch, and no parameter at or above the register limit
+    /// (where Mesa may place a discardable one on registers the program cannot use, or the
+    /// target cannot name): such a parameter goes to scratch instead.
     Packed,
 }
 
@@ -338,8 +340,9 @@ fn filler_ok(policy: Policy, filler: &Entry, at: Reg) -> bool {
 /// Mesa quirks kept in both policies: the filler's raw DISCARDABLE flag is compared with the
 /// current parameter's effective flag; a filler bypasses the demand limit; padding does not
 /// count as demand; `reg_discardable_param_count` looks at the parameter being processed
-/// rather than at a filler placed for it; registers at or above the limit stay available
-/// to discardable parameters (hazard H3, reported as a warning).
+/// rather than at a filler placed for it. Under [`Policy::Mesa`] registers at or above the
+/// limit stay available to discardable parameters (reported as a warning); [`Policy::Packed`]
+/// sends such parameters to scratch.
 pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
     let ranges = register_ranges(&req.abi.block, req.limit)?;
     let mut list = entries(req)?;
@@ -350,7 +353,18 @@ pub fn assign(req: &AssignRequest<'_>) -> Result<Assignment, AcoError> {
     order.sort_by_key(|&i| !list[i].force_reg);
 
     let mut avail_p = ranges.preserved.clone();
-    let mut avail_c = ranges.clobbered();
+    let mut avail_c = match req.policy {
+        Policy::Mesa => ranges.clobbered(),
+        Policy::Packed => {
+            let mut below = RegSet::new();
+            for file in [RegFile::Sgpr, RegFile::Vgpr] {
+                for r in ranges.clobbered().runs_below(file, req.limit.get(file)) {
+                    below.insert_range(r);
+                }
+            }
+            below
+        }
+    };
     let has_preserved = !avail_p.is_empty();
     let mut demand = Demand::default();
     let mut scratch_bytes = 0u32;

@@ -274,7 +274,10 @@ fn overhead_table(c: &gpuabi_codegen::Compiled, dynamic: &[gpuabi_codegen::Overh
         t.add_row([
             f.name.clone(),
             f.abi.clone().unwrap_or_else(|| "kernel".into()),
-            f.calls.to_string(),
+            match &f.tail_call {
+                Some(callee) => format!("{} + tail {callee}", f.calls),
+                None => f.calls.to_string(),
+            },
             format!("{}/{}", f.saved_sgprs, f.saved_vgprs),
             f.scratch_bytes.to_string(),
             cell(d.callee_saves, s.callee_saves),

@@ -1,0 +1,94 @@
+//! Tail calls: `tests/programs/tail_calls.gsir` chains functions whose last call becomes a
+//! jump to the callee (direct, through a per-lane pointer, and from a function that is only
+//! called directly) next to two trailing calls that must stay calls. Compiled for every
+//! target, it leaves the values computed here, the tail calls make no hardware call, and
+//! every call keeps its contract.
+
+use std::path::PathBuf;
+
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_codegen::Options;
+use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
+
+fn module() -> gpuabi_ir::Module {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/tail_calls.gsir");
+    let text = std::fs::read_to_string(path).expect("tests/programs/tail_calls.gsir");
+    gpuabi_ir::parse(&text).expect("the program parses")
+}
+
+/// The program's header, computed directly: lane `i` calls function `i % 6` with
+/// `a = i`, `b = 7 i + 3`.
+fn expected(n: u32) -> Vec<u8> {
+    let leaf = |a: u32, b: u32| 10 * a + b;
+    let twice = |a: u32, b: u32| leaf(a, 2 * b);
+    (0..n)
+        .map(|i| {
+            let (a, b) = (i, 7 * i + 3);
+            match i % 6 {
+                0 => leaf(a, b),
+                1 => twice(a, b),
+                2 if a % 2 == 1 => twice(a, b + 1),
+                2 => leaf(a, b + 1),
+                3 => leaf(a, b) + 1,
+                4 => leaf(a + 1, b),
+                _ => twice(a, b + 5),
+            }
+        })
+        .flat_map(u32::to_le_bytes)
+        .collect()
+}
+
+#[test]
+fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
+    let module = module();
+    let n = 128u32;
+    let d = Dispatch {
+        global_size: [n, 1, 1],
+        group_size: [64, 1, 1],
+        global_offset: [0, 0, 0],
+        work_dim: 1,
+    };
+    let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
+    let args = [gpuabi_exec::buffer_address(0)];
+    let want = expected(n);
+    for (target, wave) in [
+        (Target::Gfx1100, WaveSize::W32),
+        (Target::Gfx1100, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+        (Target::Gfx8, WaveSize::W64),
+    ] {
+        let mut opts = Options::new(target);
+        opts.wave = wave;
+        let c = gpuabi_codegen::compile(&module, &opts).expect("compiles");
+        let config = format!("{} {wave}", target.name());
+        let tail = |name: &str| {
+            let f = c.functions.iter().find(|f| f.name == name).expect(name);
+            (f.tail_call.clone(), f.calls)
+        };
+        assert_eq!(tail("twice"), (Some("leaf".into()), 0), "{config}");
+        assert_eq!(tail("pick"), (Some("$step".into()), 0), "{config}");
+        assert_eq!(tail("direct"), (Some("twice".into()), 0), "{config}");
+        assert_eq!(tail("notail"), (None, 1), "{config}");
+        assert_eq!(tail("keep"), (None, 1), "{config}");
+        let addrs = gpuabi_exec::function_addresses(&module, &c).expect("addresses");
+        let interp = gpuabi_exec::interpret_at(
+            &module,
+            &addrs,
+            "k",
+            &d,
+            &args,
+            &buffers,
+            &IrLimits::default(),
+        )
+        .expect("the interpreter runs");
+        assert_eq!(interp[0].1, want, "the interpreter");
+        let out = gpuabi_exec::run(&c, "k", &d, &args, &buffers, &gpuabi_sim::Limits::default())
+            .expect("runs");
+        assert!(
+            out.violations.is_empty(),
+            "{config}: {:?}",
+            out.violations.first()
+        );
+        assert_eq!(out.buffers[0].1, want, "{config}");
+    }
+}
