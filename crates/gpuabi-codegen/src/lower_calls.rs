@@ -532,3 +532,44 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
     }
     Ok((frame, saved, order))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sgprs(first: u16, count: u16) -> RegRange {
+        RegRange::new(RegFile::Sgpr, first, count)
+    }
+
+    #[test]
+    fn the_exec_backup_is_the_first_free_clobbered_run_or_vcc() {
+        // AHIT_ISEC below a limit of 106: s0-s79 preserved.
+        let mut preserved = RegSet::new();
+        preserved.insert_range(sgprs(0, 80));
+        let params = [sgprs(80, 6)];
+        assert_eq!(
+            exec_backup(Target::Gfx1100, &preserved, &params, WaveSize::W64),
+            Operand::Reg(sgprs(86, 2))
+        );
+        assert_eq!(
+            exec_backup(Target::Gfx1100, &preserved, &params, WaveSize::W32),
+            Operand::Reg(sgprs(86, 1))
+        );
+        // Parameters on every clobbered SGPR the target can name (s80-s105 on RDNA,
+        // s80-s101 on GCN 1.2): VCC.
+        let all = [sgprs(80, 26)];
+        assert_eq!(
+            exec_backup(Target::Gfx1100, &preserved, &all, WaveSize::W64),
+            Operand::Special(Special::Vcc)
+        );
+        assert_eq!(
+            exec_backup(Target::Gfx1030, &preserved, &all, WaveSize::W32),
+            Operand::Special(Special::VccLo)
+        );
+        let gcn = [sgprs(80, 22)];
+        assert_eq!(
+            exec_backup(Target::Gfx8, &preserved, &gcn, WaveSize::W64),
+            Operand::Special(Special::Vcc)
+        );
+    }
+}
