@@ -169,8 +169,11 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     let calls = s.ctx.abis.any_calls;
     let scratch_by_buffer = crate::scratch::uses_buffer(target) && !calls;
     let stack_resource = calls && !target.is_rdna();
+    let flat_scratch = calls && needs_flat_scratch_init(target);
     desc.user_sgpr_private_segment_buffer = scratch_by_buffer || stack_resource;
-    desc.system_sgpr_private_segment_wavefront_offset = scratch_by_buffer || stack_resource;
+    desc.user_sgpr_flat_scratch_init = flat_scratch;
+    desc.system_sgpr_private_segment_wavefront_offset =
+        scratch_by_buffer || stack_resource || flat_scratch;
     desc.system_sgpr_workgroup_id_y = gid_dims >= 2;
     desc.system_sgpr_workgroup_id_z = gid_dims >= 3;
     desc.system_vgpr_workitem_id = lid_dims.saturating_sub(1);
@@ -188,6 +191,9 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     .collect();
     let rsrc = sgpr(SgprInput::PrivateSegmentBuffer);
     let wave_off = sgpr(SgprInput::PrivateSegmentWavefrontOffset);
+    if let (Some(init), Some(w)) = (sgpr(SgprInput::FlatScratchInit), wave_off) {
+        init_flat_scratch(s, init, w);
+    }
 
     // Take every launch register into a temp with one parallel copy.
     let mut copy: Vec<Opnd> = Vec::new();
@@ -491,6 +497,38 @@ impl Isel<'_> {
                 lgkmcnt: Some(0),
                 ..Waitcnt::default()
             }))],
+        );
+    }
+}
+
+/// Whether `scratch_*` needs the kernel to set `FLAT_SCRATCH` first: on GFX10, whose
+/// scratch instructions address private memory through it; GFX11 has architected flat
+/// scratch, and GCN 1.2 code uses no scratch instructions.
+fn needs_flat_scratch_init(target: Target) -> bool {
+    target == Target::Gfx1030
+}
+
+/// Sets `FLAT_SCRATCH` to the wave's private memory: the flat-scratch-init registers' base
+/// plus the wave's byte offset, written with `s_setreg_b32` as GFX10 requires (what LLVM's
+/// `SIFrameLowering::emitEntryFunctionFlatScratchInit` emits for GFX10).
+fn init_flat_scratch(s: &mut Isel<'_>, init: RegRange, wave_offset: RegRange) {
+    let d = |k: u16| {
+        Opnd::Fixed(Operand::Reg(RegRange::new(
+            RegFile::Sgpr,
+            init.first.num + k,
+            1,
+        )))
+    };
+    s.emit(
+        Opcode::SAddU32,
+        [d(0), d(0), Opnd::Fixed(Operand::Reg(wave_offset))],
+    );
+    s.emit(Opcode::SAddcU32, [d(1), d(1), imm(0)]);
+    for (k, (_, id)) in gpuabi_amdgpu::asm::HW_REGS.iter().enumerate() {
+        // The whole 32-bit register: offset 0, size 32 (`hwreg(NAME)`).
+        s.emit(
+            Opcode::SSetregB32,
+            [imm((id | 31 << 11) as u32), d(k as u16)],
         );
     }
 }

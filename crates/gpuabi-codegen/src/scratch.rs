@@ -8,10 +8,10 @@
 //! offset as `soffset` (what llc-19 emits for `amdgpu_kernel` on both).
 //!
 //! Code with calls on GFX10 uses `scratch_*` too, addressed from the call ABI's stack
-//! pointer (an SGPR byte offset, as ACO does from GFX9 on). Its kernel would initialise
-//! `FLAT_SCRATCH` from the HSA flat-scratch-init registers; the project does not emit that
-//! set-up yet (the simulator gives `scratch_*` the lane's private memory directly), so such
-//! gfx1030 code runs in the simulator but not as is on hardware.
+//! pointer (an SGPR byte offset, as ACO does from GFX9 on). Its kernel first sets
+//! `FLAT_SCRATCH` from the HSA flat-scratch-init registers and the wave's offset, as llc-19
+//! does (see `entry.rs`); the simulator gives `scratch_*` the lane's private memory
+//! directly and does not model that register.
 //!
 //! Code with calls on GCN 1.2 addresses its stack through the call ABI's stack pointer,
 //! which there is the swizzled private segment buffer itself with the wave's offset folded
