@@ -139,6 +139,10 @@ pub struct CostItem {
     pub function: usize,
     /// What it pays for.
     pub cost: mir::AbiCost,
+    /// The call it serves, an index into [`Compiled::calls`]: the parameter copies, stack
+    /// bumps, call and whole-wave saves a call site compiles to (those with its source
+    /// span, in its caller). `None` for a function's own saves, spills and returns.
+    pub site: Option<usize>,
 }
 
 /// How a compiled kernel is entered, per entry ABI: what a dispatcher needs to launch it.
@@ -200,6 +204,18 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// Per call site (in the order of [`Compiled::calls`]): the overhead instructions the
+    /// site compiled to, by kind (see [`CostItem::site`]).
+    pub fn site_overhead(&self) -> Vec<Overhead> {
+        let mut out = vec![Overhead::default(); self.calls.len()];
+        for c in &self.costs {
+            if let Some(site) = c.site {
+                out[site].add(c.cost, 1);
+            }
+        }
+        out
+    }
+
     /// The assembly of the module: the target line, the code, and each kernel's entry:
     /// under `hsa` its `.amdhsa_kernel` descriptor block, which llvm-mc-19 assembles into
     /// an HSA code object; under `catalyst` a comment block with the Catalyst layout map
@@ -345,11 +361,6 @@ pub fn compile_with(
         let first_item = program.items.len();
         let (how, stats, sites, items) = compile_function(&mut program, &ctx, fid, &opts)?;
         let index = functions.len();
-        costs.extend(items.into_iter().map(|(item, cost)| CostItem {
-            item,
-            function: index,
-            cost,
-        }));
         // The calls of the function, in program order, at their `s_swappc_b64`.
         let swappcs = program.items[first_item..]
             .iter()
@@ -358,9 +369,29 @@ pub fn compile_with(
                 matches!(&it.item, gpuabi_amdgpu::Item::Inst(i) if i.op == gpuabi_amdgpu::Opcode::SSwappcB64)
             })
             .map(|(i, _)| first_item + i);
+        let first_call = calls.len();
         for (item, site) in swappcs.zip(sites) {
             calls.push(CallSiteInfo { item, ..site });
         }
+        let site_of = |item: usize, cost: mir::AbiCost| -> Option<usize> {
+            if cost == mir::AbiCost::CalleeSave {
+                return None;
+            }
+            let gpuabi_amdgpu::Origin::Source { start, end, .. } = &program.items[item].origin
+            else {
+                return None;
+            };
+            calls[first_call..]
+                .iter()
+                .position(|c| c.origin.start == *start && c.origin.end == *end)
+                .map(|k| first_call + k)
+        };
+        costs.extend(items.into_iter().map(|(item, cost)| CostItem {
+            item,
+            function: index,
+            cost,
+            site: site_of(item, cost),
+        }));
         functions.push(stats.clone());
         if let Some(how) = how {
             kernels.push(Kernel {

@@ -54,6 +54,9 @@ pub struct Outcome {
     /// Per compiled function (in the order of [`Compiled::functions`]): the call-ABI
     /// overhead instructions the waves executed, by kind.
     pub overhead: Vec<gpuabi_codegen::Overhead>,
+    /// Per call site (in the order of [`Compiled::calls`]): the overhead instructions the
+    /// site compiled to that the waves executed (see [`gpuabi_codegen::CostItem::site`]).
+    pub site_overhead: Vec<gpuabi_codegen::Overhead>,
 }
 
 /// The contract of every call of `compiled`, for the simulator's checker.
@@ -200,6 +203,7 @@ pub fn run(
         })
         .collect();
     let mut overhead = vec![gpuabi_codegen::Overhead::default(); compiled.functions.len()];
+    let mut site_overhead = vec![gpuabi_codegen::Overhead::default(); compiled.calls.len()];
     if let Some(counts) = &machine.counts {
         let mut inst_of = std::collections::HashMap::new();
         for i in 0..counts.len() as u32 {
@@ -210,11 +214,15 @@ pub fn run(
         for c in &compiled.costs {
             if let Some(&i) = inst_of.get(&c.item) {
                 overhead[c.function].add(c.cost, counts[i]);
+                if let Some(site) = c.site {
+                    site_overhead[site].add(c.cost, counts[i]);
+                }
             }
         }
     }
     Ok(Outcome {
         overhead,
+        site_overhead,
         buffers: out,
         stats: machine.stats.clone(),
         violations: machine.violations().to_vec(),

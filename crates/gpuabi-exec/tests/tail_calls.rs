@@ -1,8 +1,8 @@
 //! Tail calls: `tests/programs/tail_calls.gsir` chains functions whose last call becomes a
 //! jump to the callee (direct, through a per-lane pointer, and from a function that is only
 //! called directly) next to two trailing calls that must stay calls. Compiled for every
-//! target, it leaves the values computed here, the tail calls make no hardware call, and
-//! every call keeps its contract.
+//! target, it leaves the values computed here, the tail calls make no hardware call,
+//! every call keeps its contract, and each call site's overhead runs once per wave.
 
 use std::path::PathBuf;
 
@@ -90,5 +90,29 @@ fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
             out.violations.first()
         );
         assert_eq!(out.buffers[0].1, want, "{config}");
+        // Per call site: every wave holds lanes of every kind (i % 6 repeats within 32
+        // lanes), so each of the four remaining calls runs once per wave, and its copies
+        // and linkage (straight-line code around the call) run once per wave each.
+        let waves = u64::from(n / wave.lanes());
+        let statics = c.site_overhead();
+        assert_eq!(c.calls.len(), 4, "{config}");
+        for (k, (d, s)) in out.site_overhead.iter().zip(&statics).enumerate() {
+            let site = &c.calls[k];
+            assert!(s.call_linkage >= 1, "{config}: site {k} has its call");
+            assert_eq!(
+                d.call_linkage,
+                s.call_linkage * waves,
+                "{config}: {}",
+                site.callee
+            );
+            assert_eq!(
+                d.parameter_copies,
+                s.parameter_copies * waves,
+                "{config}: {}",
+                site.callee
+            );
+            let swappc = c.costs.iter().find(|x| x.item == site.item);
+            assert_eq!(swappc.and_then(|x| x.site), Some(k), "{config}");
+        }
     }
 }

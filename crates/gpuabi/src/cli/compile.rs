@@ -208,10 +208,12 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let text = match a.format {
         Format::Asm => c.assembly().map_err(|e| anyhow!("{e}"))?,
         Format::Json => {
+            let statics = c.site_overhead();
             let calls: Vec<_> = c
                 .calls
                 .iter()
-                .map(|k| {
+                .zip(&statics)
+                .map(|(k, overhead)| {
                     let (line, col) =
                         gpuabi_ir::diagnostic::line_col(&source, k.origin.start as usize);
                     serde_json::json!({
@@ -222,6 +224,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                         "scratch_param_bytes": k.scratch_param_bytes,
                         "source": [k.origin.start, k.origin.end],
                         "location": format!("{}:{line}:{col}", a.file.display()),
+                        "overhead": overhead,
                     })
                 })
                 .collect();

@@ -188,6 +188,8 @@ pub fn run(a: RunArgs) -> Result<()> {
                 print_stats(&out.stats)?;
                 if !compiled.calls.is_empty() {
                     write_output(&overhead_table(&compiled, &out.overhead))?;
+                    let file = a.file.display().to_string();
+                    write_output(&site_table(&compiled, &out.site_overhead, &file, &source))?;
                 }
             }
             if a.compare {
@@ -304,6 +306,43 @@ fn overhead_table(c: &gpuabi_codegen::Compiled, dynamic: &[gpuabi_codegen::Overh
         sum.total().to_string(),
     ]);
     format!("call-ABI overhead, wave instructions executed [static instructions]:\n{t}\n")
+}
+
+/// The call-ABI overhead of a compiled run per call site: where it is, what it calls, and
+/// the overhead instructions it compiled to that the waves executed, by kind (the static
+/// count in brackets). The callee's own saves are in the function table.
+fn site_table(
+    c: &gpuabi_codegen::Compiled,
+    dynamic: &[gpuabi_codegen::Overhead],
+    file: &str,
+    source: &str,
+) -> String {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    t.set_header([
+        "call site",
+        "caller",
+        "callee",
+        "param copies",
+        "linkage",
+        "spills",
+        "total",
+    ]);
+    let statics = c.site_overhead();
+    for ((k, d), s) in c.calls.iter().zip(dynamic).zip(&statics) {
+        let (line, col) = gpuabi_ir::diagnostic::line_col(source, k.origin.start as usize);
+        let cell = |dy: u64, st: u64| format!("{dy} [{st}]");
+        t.add_row([
+            format!("{file}:{line}:{col}"),
+            k.caller.clone(),
+            k.callee.clone(),
+            cell(d.parameter_copies, s.parameter_copies),
+            cell(d.call_linkage, s.call_linkage),
+            cell(d.spills, s.spills),
+            cell(d.total(), s.total()),
+        ]);
+    }
+    format!("per call site, wave instructions executed [static instructions]:\n{t}\n")
 }
 
 /// Dynamic counts of a compiled run: wave and lane instructions by class, scratch traffic.
