@@ -512,23 +512,13 @@ fn needs_flat_scratch_init(target: Target) -> bool {
 /// plus the wave's byte offset, written with `s_setreg_b32` as GFX10 requires (what LLVM's
 /// `SIFrameLowering::emitEntryFunctionFlatScratchInit` emits for GFX10).
 fn init_flat_scratch(s: &mut Isel<'_>, init: RegRange, wave_offset: RegRange) {
-    let d = |k: u16| {
-        Opnd::Fixed(Operand::Reg(RegRange::new(
-            RegFile::Sgpr,
-            init.first.num + k,
-            1,
-        )))
-    };
-    s.emit(
-        Opcode::SAddU32,
-        [d(0), d(0), Opnd::Fixed(Operand::Reg(wave_offset))],
-    );
-    s.emit(Opcode::SAddcU32, [d(1), d(1), imm(0)]);
+    add_wave_offset(s, init, wave_offset);
     for (k, (_, id)) in gpuabi_amdgpu::asm::HW_REGS.iter().enumerate() {
         // The whole 32-bit register: offset 0, size 32 (`hwreg(NAME)`).
+        let half = RegRange::new(RegFile::Sgpr, init.first.num + k as u16, 1);
         s.emit(
             Opcode::SSetregB32,
-            [imm((id | 31 << 11) as u32), d(k as u16)],
+            [imm((id | 31 << 11) as u32), Opnd::Fixed(Operand::Reg(half))],
         );
     }
 }
@@ -538,10 +528,16 @@ fn init_flat_scratch(s: &mut Isel<'_>, init: RegRange, wave_offset: RegRange) {
 /// entry copy reads it (ACO passes the scratch resource this way before GFX9), so the
 /// wave's frames start at per-lane offset 0 and `soffset` stays 0.
 fn fold_stack_pointer(s: &mut Isel<'_>, rsrc: RegRange, wave_offset: RegRange) {
+    add_wave_offset(s, rsrc, wave_offset);
+}
+
+/// Adds the wave's byte offset to the 64-bit address in the first two SGPRs of `base`, in
+/// place, with the carry.
+fn add_wave_offset(s: &mut Isel<'_>, base: RegRange, wave_offset: RegRange) {
     let d = |k: u16| {
         Opnd::Fixed(Operand::Reg(RegRange::new(
             RegFile::Sgpr,
-            rsrc.first.num + k,
+            base.first.num + k,
             1,
         )))
     };

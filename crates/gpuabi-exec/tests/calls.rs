@@ -11,6 +11,8 @@ use gpuabi_codegen::{Compiled, Options};
 use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
 use gpuabi_sim::Broken;
 
+mod common;
+
 fn raytracer() -> gpuabi_ir::Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/raytrace.gsir");
     let text = std::fs::read_to_string(path).expect("examples/raytrace.gsir");
@@ -250,6 +252,12 @@ fn noreturn_calls_end_only_the_calling_invocations() {
     };
     let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
     let args = [gpuabi_exec::buffer_address(0)];
+    let launch = common::Launch {
+        kernel: "k",
+        dispatch: d,
+        args: &args,
+        buffers: &buffers,
+    };
     for (target, wave) in [
         (Target::Gfx1100, WaveSize::W32),
         (Target::Gfx1030, WaveSize::W64),
@@ -258,21 +266,7 @@ fn noreturn_calls_end_only_the_calling_invocations() {
         let mut opts = Options::new(target);
         opts.wave = wave;
         let c = gpuabi_codegen::compile(&module, &opts).expect("compiles");
-        let addrs = gpuabi_exec::function_addresses(&module, &c).expect("addresses");
-        let interp = gpuabi_exec::interpret_at(
-            &module,
-            &addrs,
-            "k",
-            &d,
-            &args,
-            &buffers,
-            &IrLimits::default(),
-        )
-        .expect("the interpreter runs");
-        assert_eq!(interp[0].1, expected, "the interpreter");
-        let out = gpuabi_exec::run(&c, "k", &d, &args, &buffers, &gpuabi_sim::Limits::default())
-            .expect("runs");
-        assert!(out.violations.is_empty(), "{:?}", out.violations.first());
-        assert_eq!(out.buffers[0].1, expected, "{} {wave}", target.name());
+        let config = format!("{} {wave}", target.name());
+        common::run_both(&module, &c, &launch, &expected, &config);
     }
 }

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_codegen::Options;
-use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
+use gpuabi_ir::interp::Dispatch;
+
+mod common;
 
 fn module() -> gpuabi_ir::Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/tail_calls.gsir");
@@ -50,6 +52,12 @@ fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
     };
     let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
     let args = [gpuabi_exec::buffer_address(0)];
+    let launch = common::Launch {
+        kernel: "k",
+        dispatch: d,
+        args: &args,
+        buffers: &buffers,
+    };
     let want = expected(n);
     for (target, wave) in [
         (Target::Gfx1100, WaveSize::W32),
@@ -70,26 +78,7 @@ fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
         assert_eq!(tail("direct"), (Some("twice".into()), 0), "{config}");
         assert_eq!(tail("notail"), (None, 1), "{config}");
         assert_eq!(tail("keep"), (None, 1), "{config}");
-        let addrs = gpuabi_exec::function_addresses(&module, &c).expect("addresses");
-        let interp = gpuabi_exec::interpret_at(
-            &module,
-            &addrs,
-            "k",
-            &d,
-            &args,
-            &buffers,
-            &IrLimits::default(),
-        )
-        .expect("the interpreter runs");
-        assert_eq!(interp[0].1, want, "the interpreter");
-        let out = gpuabi_exec::run(&c, "k", &d, &args, &buffers, &gpuabi_sim::Limits::default())
-            .expect("runs");
-        assert!(
-            out.violations.is_empty(),
-            "{config}: {:?}",
-            out.violations.first()
-        );
-        assert_eq!(out.buffers[0].1, want, "{config}");
+        let out = common::run_both(&module, &c, &launch, &want, &config);
         // Per call site: every wave holds lanes of every kind (i % 6 repeats within 32
         // lanes), so each of the four remaining calls runs once per wave, and its copies
         // and linkage (straight-line code around the call) run once per wave each.
