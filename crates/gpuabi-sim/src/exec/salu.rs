@@ -159,6 +159,24 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         // addresses private memory through flat instructions, which the model does not
         // route to scratch: nothing to do.
         SSetregB32 => {}
+        // S_MUL_HI_I32: the high half of the signed 64-bit product ("RDNA2 ISA").
+        SMulHiI32 => w.write_s32(
+            dst,
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+        ),
+        // S_ABS_I32: |S0| (wrapping at i32::MIN), SCC = result != 0.
+        SAbsI32 => {
+            let r = (a as i32).wrapping_abs() as u32;
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SBrevB32 => w.write_s32(dst, a.reverse_bits()),
+        SFlbitI32 => w.write_s32(dst, flbit_i32(a)),
+        SXnorB32 => {
+            let r = !(a ^ b);
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
         // S_MUL_HI_U32: D0 = (S0 * S1) >> 32, unsigned ("RDNA2 ISA").
         SMulHiU32 => w.write_s32(dst, ((u64::from(a) * u64::from(b)) >> 32) as u32),
         SMinI32 => {
@@ -244,6 +262,17 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
 }
 
 /// The low `n` bits set (`n` at most 32).
+/// S_FLBIT_I32 / V_FFBH_I32 ("AMD GCN3 ISA"; RDNA 3's S_CLS_I32 / V_CLS_I32): how many
+/// bits below the sign bit, from the top, equal it; -1 when every bit does (0 and -1).
+pub(crate) fn flbit_i32(a: u32) -> u32 {
+    let differs = a ^ (((a as i32) >> 31) as u32);
+    if differs == 0 {
+        u32::MAX
+    } else {
+        differs.leading_zeros()
+    }
+}
+
 pub(crate) fn low_bits32(n: u32) -> u32 {
     if n >= 32 {
         u32::MAX
