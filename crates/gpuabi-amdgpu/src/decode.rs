@@ -353,7 +353,10 @@ fn decode_one(
                 ops.push(o.sreg(f.get(Field::Sdst), o.dwords(*k))?);
             }
             for (kind, field) in info.srcs.iter().zip([Field::Ssrc0, Field::Ssrc1]) {
-                ops.push(o.src(f.get(field), *kind)?);
+                ops.push(match kind {
+                    Kind::Msg8 => Operand::Imm(Imm::Int(f.get(field) as i64)),
+                    k => o.src(f.get(field), *k)?,
+                });
             }
         }
         Encoding::Sopk => {

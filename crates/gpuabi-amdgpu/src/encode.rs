@@ -325,7 +325,10 @@ pub fn encode_inst(
                 .zip(info.srcs)
                 .zip(srcs)
             {
-                let code = cx.src(operand, dwords(*kind))?;
+                let code = match (kind, operand) {
+                    (Kind::Msg8, Operand::Imm(crate::operand::Imm::Int(v))) => *v as u64,
+                    _ => cx.src(operand, dwords(*kind))?,
+                };
                 w.set(field, code)?;
             }
             w

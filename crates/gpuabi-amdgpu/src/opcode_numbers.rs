@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 336] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 337] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -391,6 +391,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 336] = [
     (ScratchLoadSshort, [NONE, 0x00b, 0x013, NONE, NONE]),
     (ScratchStoreByte, [NONE, 0x018, 0x018, NONE, NONE]),
     (ScratchStoreShort, [NONE, 0x01a, 0x019, NONE, NONE]),
+    (SSendmsgRtnB32, [NONE, NONE, 0x04c, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

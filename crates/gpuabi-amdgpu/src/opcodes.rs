@@ -155,6 +155,9 @@ pub enum Kind {
     ScratchSAddr,
     /// Flat address: a VGPR pair.
     FlatAddr,
+    /// A message id of 0..255 held as such in a scalar source field
+    /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
+    Msg8,
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -954,6 +957,9 @@ table! {
     ScratchLoadSshort = row(Scratch, "scratch_load_sshort", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_i16").only(RDNA).narrow(2, true), [];
     ScratchStoreByte = row(Scratch, "scratch_store_byte", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b8").only(RDNA).narrow(1, false), [];
     ScratchStoreShort = row(Scratch, "scratch_store_short", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b16").only(RDNA).narrow(2, false), [];
+    // A message whose answer lands in an SGPR: llc-19's RDNA 3 `llvm.trap` sequence asks for
+    // the queue's doorbell before raising an interrupt.
+    SSendmsgRtnB32 = row(Sop1, "s_sendmsg_rtn_b32", &[SD1], &[Msg8]).only(Targets::GFX1100), [];
 }
 
 impl Opcode {

@@ -59,6 +59,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         },
         Kind::Lane => "a lane index (SGPR, `m0` or an inline integer)".into(),
         Kind::Imm16 => "an integer 0..65535".into(),
+        Kind::Msg8 => "a message id 0..255".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -169,6 +170,7 @@ pub fn check_operand(
         Kind::MaskDst | Kind::MaskSrc => scalar_reg(operand, wave.mask_dwords(), target)?,
         Kind::Lane => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
+        Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
@@ -290,7 +292,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         check_sdwa(inst, target)?;
     }
     if let Some(y) = &inst.dual {
-        check_vopd(inst, y, target)?;
+        check_vopd(inst, y, target, wave)?;
     }
     let srcs = info.srcs.len().min(8);
     let modified = inst.src_mods.neg | inst.src_mods.abs;
@@ -545,13 +547,16 @@ fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
     Ok(())
 }
 
-/// VOPD (`v_dual_* :: v_dual_*`, RDNA 3): both halves in its opcode table (the X half one
+/// VOPD (`v_dual_* :: v_dual_*`, RDNA 3 in wave32): both halves in its opcode table (the X half one
 /// that may be X), VGPR destinations of different parity ("RDNA3 ISA", "VOPD": VDSTY's
 /// bit 0 is the complement of VDSTX's), VGPR second sources, no modifiers.
-fn check_vopd(x: &Inst, y: &Inst, target: Target) -> Result<(), Violation> {
+fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), Violation> {
     use crate::opcode_numbers::vopd_opcodes;
-    if target != Target::Gfx1100 {
-        return Err(Violation::whole(format!("VOPD does not exist on {target}")));
+    // LLVM accepts VOPD in wave32 only (AMDGPUAsmParser rejects it with wavefrontsize64).
+    if target != Target::Gfx1100 || wave != WaveSize::W32 {
+        return Err(Violation::whole(format!(
+            "VOPD exists on gfx1100 in wave32 only, not on {target} {wave}"
+        )));
     }
     if vopd_opcodes(x.op).and_then(|(opx, _)| opx).is_none() {
         return Err(Violation::whole(format!(

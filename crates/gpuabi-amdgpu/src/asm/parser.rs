@@ -534,7 +534,7 @@ impl LineParser<'_> {
             let src = i.checked_sub(info.dsts.len());
             let operand = if kind == Kind::Waitcnt {
                 self.waitcnt()?
-            } else if kind == Kind::Imm16
+            } else if matches!(kind, Kind::Imm16 | Kind::Msg8)
                 && symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..])
             {
                 let start = self.pos;
@@ -651,6 +651,9 @@ impl LineParser<'_> {
                 }
                 if let Some((s, _)) = Special::ALL.iter().find(|(_, n)| *n == w) {
                     return Ok(Operand::Special(*s));
+                }
+                if let Some(t) = Special::ttmp(&w, self.target) {
+                    return Ok(Operand::Special(t));
                 }
                 let b = w.as_bytes();
                 if b.len() >= 2

@@ -171,6 +171,9 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = r != 0;
         }
         SBrevB32 => w.write_s32(dst, a.reverse_bits()),
+        // The simulator has no queues: the answer to a message (llc asks for the doorbell
+        // only after `s_trap`, which stops a simulated run) is 0.
+        SSendmsgRtnB32 => w.write_s32(dst, 0),
         SFlbitI32 => w.write_s32(dst, flbit_i32(a)),
         SXnorB32 => {
             let r = !(a ^ b);
@@ -262,8 +265,9 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
 }
 
 /// The low `n` bits set (`n` at most 32).
-/// S_FLBIT_I32 / V_FFBH_I32 ("AMD GCN3 ISA"; RDNA 3's S_CLS_I32 / V_CLS_I32): how many
-/// bits below the sign bit, from the top, equal it; -1 when every bit does (0 and -1).
+/// S_FLBIT_I32 / V_FFBH_I32 ("AMD GCN3 ISA"; RDNA 3's S_CLS_I32 / V_CLS_I32): the
+/// position, counting bit 31 as 0, of the first bit that differs from the sign bit; -1
+/// when none does (0 and -1).
 pub(crate) fn flbit_i32(a: u32) -> u32 {
     let differs = a ^ (((a as i32) >> 31) as u32);
     if differs == 0 {

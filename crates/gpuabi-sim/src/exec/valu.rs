@@ -669,8 +669,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         }),
         // V_MAD_F32: S0 * S1 + S2 with the product rounded first (not fused).
         VMadF32 => map3(w, d, |a, b, c| {
-            let p = float::binary(a, b, &|x: f32, y: f32| x * y);
-            float::binary(p, c, &|x: f32, y: f32| x + y)
+            let p = float::binary(a, b, |x: f32, y: f32| x * y);
+            float::binary(p, c, |x: f32, y: f32| x + y)
         }),
         VFfbhI32 => map1(w, d, salu::flbit_i32),
         VCmpxLeU64 => compare64_exec(w, d, |a, b| a <= b),
