@@ -318,6 +318,8 @@ fn decode_one(
                 dst_unused: unused,
                 src0_sel: sel(get(Field::Src0Sel))?,
                 src1_sel: SdwaSel::Dword,
+                src0_sext: get(Field::Src0Sext) == 1,
+                src1_sext: false,
             };
             let vcc = Operand::Special(vcc_for(wave));
             for kind in info.dsts {
@@ -342,6 +344,7 @@ fn decode_one(
                     }
                     (k, _) => {
                         s.src1_sel = sel(get(Field::Src1Sel))?;
+                        s.src1_sext = get(Field::Src1Sext) == 1;
                         o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
                     }
                 });
@@ -422,6 +425,7 @@ fn decode_one(
             for kind in info.srcs {
                 ops.push(match (kind, explicit) {
                     (Kind::MaskSrc, _) => vcc.clone(),
+                    (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
                     (k, 0) => {
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
@@ -602,6 +606,7 @@ fn decode_vopd(
         for kind in info.srcs {
             ops.push(match (kind, explicit) {
                 (Kind::MaskSrc, _) => Operand::Special(vcc_for(wave)),
+                (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
                 (k, 0) => {
                     explicit += 1;
                     o.src(f.get(src0), *k)?

@@ -564,8 +564,17 @@ fn valu(
     let e32 = opcode
         .checked_sub(base)
         .ok_or_else(|| format!("`{}` has no 32-bit encoding", info.mnemonic))?;
-    // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded.
-    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc);
+    // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded; a K
+    // constant is the literal dword.
+    for (kind, s) in info.srcs.iter().zip(srcs) {
+        if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
+            let v = imm
+                .value32()
+                .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+            cx.set_literal(v)?;
+        }
+    }
+    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc | Kind::KImm);
     let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
     let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
     let enc = match format {
@@ -616,7 +625,7 @@ fn vopd_half(inst: &Inst) -> Result<(&Operand, SmallVec<[&Operand; 2]>), String>
         .srcs
         .iter()
         .zip(srcs)
-        .filter(|(k, _)| **k != Kind::MaskSrc)
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
         .map(|(_, o)| o)
         .collect();
     Ok((dst, srcs))
@@ -636,6 +645,15 @@ fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, St
         (x, (Field::VdstX, Field::Src0, Field::Vsrc1)),
         (y, (Field::VdstY, Field::SrcY0, Field::VsrcY1)),
     ] {
+        let info = half.op.info();
+        for (kind, s) in info.srcs.iter().zip(&half.operands[info.dsts.len()..]) {
+            if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
+                let v = imm
+                    .value32()
+                    .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+                cx.set_literal(v)?;
+            }
+        }
         let (dst, srcs) = vopd_half(half)?;
         let d = cx.vgpr(dst)?;
         w.set(
@@ -673,6 +691,7 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         (Field::DstSel, sdwa.dst_sel as u64),
         (Field::DstUnused, sdwa.dst_unused as u64),
         (Field::Src0Sel, sdwa.src0_sel as u64),
+        (Field::Src0Sext, u64::from(sdwa.src0_sext)),
         (Field::S0, s0),
         (
             Field::Src1Sel,
@@ -682,6 +701,7 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
                 0
             },
         ),
+        (Field::Src1Sext, u64::from(sdwa.src1_sext && srcs.len() > 1)),
         (Field::S1, 0),
     ];
     let mut dword = 0u32;

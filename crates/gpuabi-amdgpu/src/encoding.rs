@@ -15,6 +15,7 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
+        (Kind::KImm, _) => true,
         _ => false,
     }
 }

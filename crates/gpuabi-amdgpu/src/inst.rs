@@ -166,14 +166,21 @@ pub struct Sdwa {
     pub src0_sel: SdwaSel,
     /// The part of source 1 read (two-source instructions).
     pub src1_sel: SdwaSel,
+    /// `sext(..)` on source 0: the selected part is sign-extended, not zero-extended.
+    pub src0_sext: bool,
+    /// `sext(..)` on source 1.
+    pub src1_sext: bool,
 }
 
 impl Sdwa {
-    /// `value` from a source register under `sel`, zero-extended.
-    pub const fn select(sel: SdwaSel, value: u32) -> u32 {
+    /// `value` from a source register under `sel`, zero-extended (sign-extended with
+    /// `sext`).
+    pub const fn select(sel: SdwaSel, sext: bool, value: u32) -> u32 {
         let (lo, width) = sel.bits();
         if width == 32 {
             value
+        } else if sext {
+            (((value >> lo) << (32 - width)) as i32 >> (32 - width)) as u32
         } else {
             (value >> lo) & ((1 << width) - 1)
         }

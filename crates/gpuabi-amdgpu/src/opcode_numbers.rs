@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 337] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 341] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -391,13 +391,19 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 337] = [
     (ScratchLoadSshort, [NONE, 0x00b, 0x013, NONE, NONE]),
     (ScratchStoreByte, [NONE, 0x018, 0x018, NONE, NONE]),
     (ScratchStoreShort, [NONE, 0x01a, 0x019, NONE, NONE]),
+    (VFmamkF32, [NONE, 0x12c, 0x12c, NONE, NONE]),
+    (VFmaakF32, [NONE, 0x12d, 0x12d, NONE, NONE]),
+    (VMadmkF32, [0x117, NONE, NONE, 0x120, 0x120]),
+    (VMadakF32, [0x118, NONE, NONE, 0x121, 0x121]),
     (SSendmsgRtnB32, [NONE, NONE, 0x04c, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there
 /// ("RDNA3 ISA", "VOPD" opcode table): OPX where the instruction may be the X half, OPY.
-pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 11] = [
+pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 13] = [
     (VFmacF32, Some(0), 0),
+    (VFmaakF32, Some(1), 1),
+    (VFmamkF32, Some(2), 2),
     (VMulF32, Some(3), 3),
     (VAddF32, Some(4), 4),
     (VSubF32, Some(5), 5),

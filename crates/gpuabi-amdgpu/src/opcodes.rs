@@ -155,6 +155,9 @@ pub enum Kind {
     ScratchSAddr,
     /// Flat address: a VGPR pair.
     FlatAddr,
+    /// A 32-bit constant always held in the literal dword after the instruction (the K of
+    /// `v_fmamk_f32`/`v_fmaak_f32`/`v_madmk_f32`/`v_madak_f32`, which have no 64-bit form).
+    KImm,
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
@@ -957,6 +960,12 @@ table! {
     ScratchLoadSshort = row(Scratch, "scratch_load_sshort", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_i16").only(RDNA).narrow(2, true), [];
     ScratchStoreByte = row(Scratch, "scratch_store_byte", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b8").only(RDNA).narrow(1, false), [];
     ScratchStoreShort = row(Scratch, "scratch_store_short", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b16").only(RDNA).narrow(2, false), [];
+    // Multiply-adds with a constant K: D = S0 * K + S1 (`mk`), D = S0 * S1 + K (`ak`); fused
+    // on RDNA, GCN's `mad` rounds the product first.
+    VFmamkF32 = row(Vop2, "v_fmamk_f32", &[VD1], &[VS1, KImm, VV1]).only(RDNA), [];
+    VFmaakF32 = row(Vop2, "v_fmaak_f32", &[VD1], &[VS1, VV1, KImm]).only(RDNA), [];
+    VMadmkF32 = row(Vop2, "v_madmk_f32", &[VD1], &[VS1, KImm, VV1]).only(Targets::GFX8.or(GCN1)), [];
+    VMadakF32 = row(Vop2, "v_madak_f32", &[VD1], &[VS1, VV1, KImm]).only(Targets::GFX8.or(GCN1)), [];
     // A message whose answer lands in an SGPR: llc-19's RDNA 3 `llvm.trap` sequence asks for
     // the queue's doorbell before raising an interrupt.
     SSendmsgRtnB32 = row(Sop1, "s_sendmsg_rtn_b32", &[SD1], &[Msg8]).only(Targets::GFX1100), [];

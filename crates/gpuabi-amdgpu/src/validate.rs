@@ -60,6 +60,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::Lane => "a lane index (SGPR, `m0` or an inline integer)".into(),
         Kind::Imm16 => "an integer 0..65535".into(),
         Kind::Msg8 => "a message id 0..255".into(),
+        Kind::KImm => "a 32-bit constant".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -171,6 +172,7 @@ pub fn check_operand(
         Kind::Lane => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
         Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
+        Kind::KImm => matches!(operand, Operand::Imm(imm) if imm.value32().is_some()),
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
@@ -290,6 +292,30 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     }
     if inst.sdwa.is_some() {
         check_sdwa(inst, target)?;
+    }
+    if info.srcs.contains(&Kind::KImm) {
+        // K is the instruction's literal dword: another literal must be the same value.
+        let literals: Vec<Option<u32>> = info
+            .slots()
+            .zip(&inst.operands)
+            .filter(|(k, o)| needs_literal(*k, o))
+            .map(|(_, o)| match o {
+                Operand::Imm(imm) => imm.value32(),
+                _ => None,
+            })
+            .collect();
+        if literals.windows(2).any(|w| w[0] != w[1] || w[0].is_none()) {
+            return Err(Violation::whole(format!(
+                "`{}` holds one literal constant, its K",
+                info.mnemonic
+            )));
+        }
+    }
+    if inst.e64 && info.srcs.contains(&Kind::KImm) {
+        return Err(Violation::whole(format!(
+            "`{}` has no 64-bit encoding (its constant is the literal dword)",
+            info.mnemonic
+        )));
     }
     if let Some(y) = &inst.dual {
         check_vopd(inst, y, target, wave)?;
@@ -584,7 +610,7 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
             .srcs
             .iter()
             .zip(&half.operands[info.dsts.len()..])
-            .filter(|(k, _)| **k != Kind::MaskSrc)
+            .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
             .nth(1);
         if let Some((_, o)) = second {
             if !o.is_vgpr() {

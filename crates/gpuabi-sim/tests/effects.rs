@@ -146,6 +146,7 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
             }
         }
         Kind::Imm16 | Kind::Msg8 => plain(Operand::Imm(Imm::Int(rng.below(8) as i64))),
+        Kind::KImm => plain(Operand::Imm(Imm::Int(i64::from(rng.u32())))),
         Kind::Simm16 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64 - 0x8000))),
         Kind::Label => plain(Operand::Expr(Box::new(Expr::label("target")))),
         Kind::Waitcnt => plain(Operand::Waitcnt(Waitcnt {

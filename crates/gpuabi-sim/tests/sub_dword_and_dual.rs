@@ -157,6 +157,18 @@ fn sdwa_selects_source_parts_and_places_the_result() {
             &[0x80, 0x01],
         );
         assert_eq!(r[0], 0xffff_8100, "{t}");
+        // SRC1_SEXT: byte 0 of 0x000000f0 sign-extended is 0xfffffff0; xor 0x0f = 0xffffffff.
+        let r = v(
+            "\tv_xor_b32_sdwa v0, v1, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0",
+            &[0x0f, 0xf0],
+        );
+        assert_eq!(r[0], 0xffff_ffff, "{t}");
+        // SRC0_SEXT on a word: 0x8001 becomes 0xffff8001; max_u32 with 5 keeps it.
+        let r = v(
+            "\tv_max_u32_sdwa v0, sext(v1), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD",
+            &[0x1234_8001, 5],
+        );
+        assert_eq!(r[0], 0xffff_8001, "{t}");
         // VOP1: v_mov_b32 of byte 3 into word 0, padded.
         let r = v(
             "\tv_mov_b32_sdwa v0, v1 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_3",
@@ -307,6 +319,36 @@ fn further_alu_instructions() {
         &[],
     );
     assert_eq!(r.v[0], 0x4050_0000);
+}
+
+#[test]
+fn multiply_adds_with_a_constant() {
+    // V_FMAMK_F32 D = S0 * K + S1, V_FMAAK_F32 D = S0 * S1 + K ("RDNA2 ISA"): with S0 = 1.5,
+    // S1 = 0.25 and K = 2.0: 1.5 * 2.0 + 0.25 = 3.25 and 1.5 * 0.25 + 2.0 = 2.375
+    // (0x40180000). GCN 1.2's V_MADMK_F32/V_MADAK_F32 give the same exact values.
+    let srcs = [0x3fc0_0000, 0x3e80_0000];
+    for (t, w, mk, ak) in [
+        (Target::Gfx1030, WaveSize::W32, "v_fmamk_f32", "v_fmaak_f32"),
+        (Target::Gfx1100, WaveSize::W32, "v_fmamk_f32", "v_fmaak_f32"),
+        (Target::Gfx8, WaveSize::W64, "v_madmk_f32", "v_madak_f32"),
+    ] {
+        let body = format!("\t{mk} v0, v1, 0x40000000, v2\n\t{ak} v3, v1, v2, 0x40000000");
+        let r = run(t, w, &body, &srcs, &[]);
+        assert_eq!((r.v[0], r.v[3]), (0x4050_0000, 0x4018_0000), "{t}");
+    }
+    // In a VOPD pair: X = fmamk, Y reads X's destination before X writes it.
+    let r = run(
+        Target::Gfx1100,
+        WaveSize::W32,
+        "\tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v3, v0",
+        &srcs,
+        &[],
+    );
+    assert_eq!(
+        (r.v[0], r.v[3]),
+        (0x4050_0000, 0),
+        "v0 was 0 before the pair"
+    );
 }
 
 #[test]

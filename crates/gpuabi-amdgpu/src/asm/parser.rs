@@ -506,6 +506,7 @@ impl LineParser<'_> {
         let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
+        let mut sexts = [false; 2];
         for (i, kind) in info.slots().enumerate() {
             if half && kind == Kind::MaskSrc {
                 // `v_dual_cndmask_b32` reads `vcc` without naming it.
@@ -532,7 +533,28 @@ impl LineParser<'_> {
             }
             let column = self.column();
             let src = i.checked_sub(info.dsts.len());
-            let operand = if kind == Kind::Waitcnt {
+            let sext_call = sdwa
+                && self.peek(0) == Some(&Tok::Word("sext".into()))
+                && self.peek(1) == Some(&Tok::Punct('('));
+            let operand = if sext_call {
+                self.pos += 2;
+                let operand = self.operand()?;
+                if self.next() != Some(Tok::Punct(')')) {
+                    self.pos -= 1;
+                    return Err(self.error("expected `)` after the operand of `sext(`"));
+                }
+                match src {
+                    Some(s @ 0..=1) => sexts[s] = true,
+                    _ => {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            "`sext(..)` applies to the first two sources of an SDWA instruction",
+                        ))
+                    }
+                }
+                operand
+            } else if kind == Kind::Waitcnt {
                 self.waitcnt()?
             } else if matches!(kind, Kind::Imm16 | Kind::Msg8)
                 && symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..])
@@ -582,7 +604,10 @@ impl LineParser<'_> {
         let (mods, sdwa) = if half {
             (MemMods::default(), None)
         } else if sdwa {
-            (MemMods::default(), Some(self.sdwa_selections()?))
+            let mut s = self.sdwa_selections()?;
+            s.src0_sext = sexts[0];
+            s.src1_sext = sexts[1];
+            (MemMods::default(), Some(s))
         } else {
             (self.modifiers(info.format)?, None)
         };

@@ -34,6 +34,15 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             ),
             _ => (false, false),
         };
+        let sext = match (inst.sdwa, i.checked_sub(dsts)) {
+            (Some(s), Some(0)) => s.src0_sext,
+            (Some(s), Some(1)) => s.src1_sext,
+            _ => false,
+        };
+        if sext {
+            let _ = write!(out, "sext({op})");
+            continue;
+        }
         let _ = match (neg, abs) {
             (false, false) => write!(out, "{op}"),
             (true, false) => write!(out, "-{op}"),

@@ -162,6 +162,7 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::Lane => vec!["s24", "5", "m0"],
         Kind::Imm16 => vec!["3"],
         Kind::Msg8 => vec!["sendmsg(MSG_RTN_GET_DOORBELL)", "5"],
+        Kind::KImm => vec!["0x3a83126f", "1.0"],
         Kind::Simm16 => vec!["-300", "0x7fff"],
         Kind::Label => vec!["target"],
         Kind::Waitcnt => vec!["vmcnt(0) lgkmcnt(0)", "lgkmcnt(3)", "vmcnt(2) expcnt(1)"],
@@ -288,7 +289,7 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
 }
 
 /// Encodings the table's rows do not spell: SDWA selections on gfx8 and gfx1030 (every
-/// selection, every `dst_unused`, defaults left out, an SGPR source on gfx1030) and VOPD
+/// selection, every `dst_unused`, defaults left out, `sext`, an SGPR source on gfx1030) and VOPD
 /// pairs on gfx1100 in wave32 (every opcode of the table in some half, a shared literal,
 /// the implicit `vcc` of `v_dual_cndmask_b32`).
 fn encoding_forms(target: Target, wave: WaveSize) -> String {
@@ -300,7 +301,9 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_xor_b32_sdwa v2, v9, v2 dst_sel:BYTE_2 dst_unused:UNUSED_SEXT src0_sel:BYTE_0 src1_sel:WORD_0\n\
              \tv_and_b32_sdwa v2, v9, v2 dst_sel:BYTE_3 dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:BYTE_2\n\
              \tv_mov_b32_sdwa v2, v9 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_2\n\
-             \tv_and_b32_sdwa v2, v9, v2\n",
+             \tv_and_b32_sdwa v2, v9, v2\n\
+             \tv_xor_b32_sdwa v17, v19, sext(v17) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0\n\
+             \tv_max_u32_sdwa v2, sext(v18), v4 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD\n",
         );
     }
     if target == Target::Gfx1030 {
@@ -320,7 +323,9 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_dual_min_f32 v0, v1, v2 :: v_dual_max_f32 v1, v3, v4\n\
              \tv_dual_mov_b32 v9, s0 :: v_dual_add_nc_u32 v10, s1, v2\n\
              \tv_dual_sub_f32 v9, s0, v1 :: v_dual_lshlrev_b32 v10, 1, v2\n\
-             \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n",
+             \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n\
+             \tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v1, v3\n\
+             \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n",
         );
     }
     text

@@ -28,10 +28,14 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
 fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
     gather(w, d.src[i], out);
     if let Some(s) = d.sdwa {
-        let sel = if i == 0 { s.src0_sel } else { s.src1_sel };
+        let (sel, sext) = if i == 0 {
+            (s.src0_sel, s.src0_sext)
+        } else {
+            (s.src1_sel, s.src1_sext)
+        };
         if sel != SdwaSel::Dword && i < 2 {
             for v in out.iter_mut() {
-                *v = Sdwa::select(sel, *v);
+                *v = Sdwa::select(sel, sext, *v);
             }
         }
     }
@@ -667,8 +671,12 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
             let s24 = |x: u32| ((x << 8) as i32) >> 8;
             s24(a).wrapping_mul(s24(b)) as u32
         }),
-        // V_MAD_F32: S0 * S1 + S2 with the product rounded first (not fused).
-        VMadF32 => map3(w, d, |a, b, c| {
+        // V_FMAMK_F32 D = S0 * K + S1 and V_FMAAK_F32 D = S0 * S1 + K, fused: the table
+        // puts K where it is written, so both are fma(source 0, source 1, source 2).
+        VFmamkF32 | VFmaakF32 => map3(w, d, float::fma),
+        // V_MAD_F32 (and V_MADMK_F32/V_MADAK_F32 with K where written): S0 * S1 + S2 with
+        // the product rounded first (not fused).
+        VMadF32 | VMadmkF32 | VMadakF32 => map3(w, d, |a, b, c| {
             let p = float::binary(a, b, |x: f32, y: f32| x * y);
             float::binary(p, c, |x: f32, y: f32| x + y)
         }),
