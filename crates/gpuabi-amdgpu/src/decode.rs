@@ -17,9 +17,10 @@ use smallvec::SmallVec;
 
 use crate::encode::{encode_inst, waitcnt_fields, waitcnt_max, WaitCounter, LITERAL, VGPR_BASE};
 use crate::encoding::{uses_vop3, vcc_for};
+use crate::inst::{DstUnused, Sdwa, SdwaSel};
 use crate::inst::{Inst, MemMods, SrcMods};
-use crate::microcode::{layouts, seg, Encoding, Field, Layout};
-use crate::opcode_numbers::{number, vop3_base};
+use crate::microcode::{layouts, seg, Encoding, Field, Layout, SDWA_FIELDS, SDWA_SRC0, VOPD};
+use crate::opcode_numbers::{number, vop3_base, vopd_op};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
 use crate::program::{self, Item, Program};
@@ -231,6 +232,9 @@ fn decode_one(
         ));
     }
     let dword0 = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+    if target == Target::Gfx1100 && VOPD.matches(dword0) {
+        return decode_vopd(rest, offset, target, wave);
+    }
     let layout = layouts(target)
         .iter()
         .find(|l| l.matches(dword0))
@@ -280,13 +284,82 @@ fn decode_one(
     let mut src_mods = SrcMods::default();
     let mut branch = None;
     let mut e64 = false;
+    let mut sdwa = None;
     match layout.encoding {
+        Encoding::Vopd => return Err("VOPD is decoded apart".into()),
+        Encoding::Vop1 | Encoding::Vop2
+            if f.get(Field::Src0) == u64::from(SDWA_SRC0)
+                && matches!(target, Target::Gfx8 | Target::Gfx1030) =>
+        {
+            let at = o.literal_at;
+            let b = rest
+                .get(at..at + 4)
+                .ok_or("truncated: the SDWA dword is missing")?;
+            let dword = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            o.literal_used = true;
+            let get = |field: Field| {
+                SDWA_FIELDS
+                    .iter()
+                    .find(|(f, _, _)| *f == field)
+                    .map_or(0, |&(_, lo, w)| (dword >> lo) & ((1u32 << w) - 1))
+            };
+            let sel = |v: u32| {
+                SdwaSel::ALL
+                    .get(v as usize)
+                    .copied()
+                    .ok_or_else(|| format!("SDWA selection {v} does not exist"))
+            };
+            let unused = DstUnused::ALL
+                .get(get(Field::DstUnused) as usize)
+                .copied()
+                .ok_or("SDWA dst_unused 3 does not exist")?;
+            let mut s = Sdwa {
+                dst_sel: sel(get(Field::DstSel))?,
+                dst_unused: unused,
+                src0_sel: sel(get(Field::Src0Sel))?,
+                src1_sel: SdwaSel::Dword,
+                src0_sext: get(Field::Src0Sext) == 1,
+                src1_sext: false,
+            };
+            let vcc = Operand::Special(vcc_for(wave));
+            for kind in info.dsts {
+                ops.push(match kind {
+                    Kind::MaskDst => vcc.clone(),
+                    Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
+                    k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
+                });
+            }
+            let mut explicit = 0;
+            for kind in info.srcs {
+                ops.push(match (kind, explicit) {
+                    (Kind::MaskSrc, _) => vcc.clone(),
+                    (k, 0) => {
+                        explicit += 1;
+                        let code = u64::from(get(Field::Src0));
+                        if get(Field::S0) == 1 {
+                            o.sreg(code, o.dwords(*k))?
+                        } else {
+                            o.vgpr(code, o.dwords(*k))?
+                        }
+                    }
+                    (k, _) => {
+                        s.src1_sel = sel(get(Field::Src1Sel))?;
+                        s.src1_sext = get(Field::Src1Sext) == 1;
+                        o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
+                    }
+                });
+            }
+            sdwa = Some(s);
+        }
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => {
             if let Some(k) = info.dsts.first() {
                 ops.push(o.sreg(f.get(Field::Sdst), o.dwords(*k))?);
             }
             for (kind, field) in info.srcs.iter().zip([Field::Ssrc0, Field::Ssrc1]) {
-                ops.push(o.src(f.get(field), *kind)?);
+                ops.push(match kind {
+                    Kind::Msg8 => Operand::Imm(Imm::Int(f.get(field) as i64)),
+                    k => o.src(f.get(field), *k)?,
+                });
             }
         }
         Encoding::Sopk => {
@@ -352,6 +425,7 @@ fn decode_one(
             for kind in info.srcs {
                 ops.push(match (kind, explicit) {
                     (Kind::MaskSrc, _) => vcc.clone(),
+                    (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
                     (k, 0) => {
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
@@ -458,6 +532,8 @@ fn decode_one(
         mods,
         e64: false,
         src_mods,
+        sdwa,
+        dual: None,
     };
     if e64 && !uses_vop3(&inst, target, wave) {
         inst.e64 = true;
@@ -488,6 +564,81 @@ fn decode_one(
         ));
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// A VOPD word ("RDNA3 ISA", "VOPD"; fields in [`VOPD`]): two halves, X then Y.
+fn decode_vopd(
+    rest: &[u8],
+    offset: usize,
+    target: Target,
+    wave: WaveSize,
+) -> Result<Decoded, String> {
+    if rest.len() < 8 {
+        return Err(format!(
+            "truncated: a VOPD instruction takes 8 bytes, {} are left",
+            rest.len()
+        ));
+    }
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&rest[..8]);
+    let f = Fields {
+        layout: &VOPD,
+        bits: u64::from_le_bytes(word),
+    };
+    let mut o = Operands {
+        target,
+        wave,
+        bytes: rest,
+        literal_at: 8,
+        literal_used: false,
+    };
+    let opx = f.get(Field::OpX) as u8;
+    let opy = f.get(Field::OpY) as u8;
+    let x_op = vopd_op(opx, false).ok_or_else(|| format!("unknown VOPD OPX {opx}"))?;
+    let y_op = vopd_op(opy, true).ok_or_else(|| format!("unknown VOPD OPY {opy}"))?;
+    let vdstx = f.get(Field::VdstX);
+    let vdsty = f.get(Field::VdstY) << 1 | (!vdstx & 1);
+    let mut half = |op: Opcode, dst: u64, src0: Field, src1: Field| -> Result<Inst, String> {
+        let info = op.info();
+        let mut ops: SmallVec<[Operand; 4]> = SmallVec::new();
+        ops.push(o.vgpr(dst, 1)?);
+        let mut explicit = 0;
+        for kind in info.srcs {
+            ops.push(match (kind, explicit) {
+                (Kind::MaskSrc, _) => Operand::Special(vcc_for(wave)),
+                (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
+                (k, 0) => {
+                    explicit += 1;
+                    o.src(f.get(src0), *k)?
+                }
+                (k, _) => o.vgpr(f.get(src1), o.dwords(*k))?,
+            });
+        }
+        Ok(Inst::new(op, ops))
+    };
+    let x = half(x_op, vdstx, Field::Src0, Field::Vsrc1)?;
+    let y = half(y_op, vdsty, Field::SrcY0, Field::VsrcY1)?;
+    let mut inst = x;
+    inst.dual = Some(Box::new(y));
+    let size = 8 + if o.literal_used { 4 } else { 0 };
+    check_inst(&inst, target, wave).map_err(|v| format!("VOPD: {}", v.message))?;
+    let labels = program::Layout {
+        offsets: Vec::new(),
+        labels: HashMap::new(),
+        size: 0,
+    };
+    let again = encode_inst(&inst, target, wave, offset as u32, &labels)?;
+    if again[..] != rest[..size] {
+        return Err(format!(
+            "the encoding of `{}` has bits the machine model does not represent",
+            crate::asm::printer::print_inst(&inst, target)
+        ));
+    }
+    Ok(Decoded {
+        inst,
+        size,
+        branch: None,
+    })
 }
 
 fn read_cache_bits(f: &Fields, mods: &mut MemMods) {

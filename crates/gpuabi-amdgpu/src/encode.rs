@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 
 use crate::encoding::uses_vop3;
 use crate::inst::Inst;
-use crate::microcode::{layout_of, seg, Encoding, Field, Layout};
-use crate::opcode_numbers::{number, vop3_base};
+use crate::microcode::{layout_of, seg, Encoding, Field, Layout, SDWA_FIELDS, SDWA_SRC0};
+use crate::opcode_numbers::{number, vop3_base, vopd_opcodes};
 use crate::opcodes::{Format, Kind};
 use crate::operand::{Operand, Special, Waitcnt};
 use crate::origin::Origin;
@@ -305,6 +305,9 @@ pub fn encode_inst(
         Kind::MaskSrc => wave.mask_dwords(),
         _ => 1,
     };
+    if let Some(y) = &inst.dual {
+        return Ok(vopd(inst, y, target, &mut cx)?.finish(cx.literal));
+    }
     let word = match info.format_on(target) {
         Format::Sop1 | Format::Sop2 | Format::Sopc => {
             let enc = match info.format {
@@ -322,7 +325,10 @@ pub fn encode_inst(
                 .zip(info.srcs)
                 .zip(srcs)
             {
-                let code = cx.src(operand, dwords(*kind))?;
+                let code = match (kind, operand) {
+                    (Kind::Msg8, Operand::Imm(crate::operand::Imm::Int(v))) => *v as u64,
+                    _ => cx.src(operand, dwords(*kind))?,
+                };
                 w.set(field, code)?;
             }
             w
@@ -558,8 +564,17 @@ fn valu(
     let e32 = opcode
         .checked_sub(base)
         .ok_or_else(|| format!("`{}` has no 32-bit encoding", info.mnemonic))?;
-    // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded.
-    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc);
+    // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded; a K
+    // constant is the literal dword.
+    for (kind, s) in info.srcs.iter().zip(srcs) {
+        if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
+            let v = imm
+                .value32()
+                .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+            cx.set_literal(v)?;
+        }
+    }
+    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc | Kind::KImm);
     let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
     let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
     let enc = match format {
@@ -576,7 +591,13 @@ fn valu(
         };
         w.set(Field::Vdst, code)?;
     }
-    if let Some((kind, s)) = src.next() {
+    if let Some(sdwa) = inst.sdwa {
+        // The SDWA dword takes the literal's place after the word.
+        let dword = sdwa_dword(inst, sdwa, cx)?;
+        cx.set_literal(dword)?;
+        w.set(Field::Src0, SDWA_SRC0.into())?;
+        src.next();
+    } else if let Some((kind, s)) = src.next() {
         let code = cx.src(s, dword_count(kind))?;
         w.set(Field::Src0, code)?;
     }
@@ -590,6 +611,112 @@ fn valu(
         w.set(Field::Vsrc1, code)?;
     }
     Ok(w)
+}
+
+/// The explicit operands of a VOPD half: its destination and sources without the
+/// implicit `vcc` of `v_dual_cndmask_b32`.
+fn vopd_half(inst: &Inst) -> Result<(&Operand, SmallVec<[&Operand; 2]>), String> {
+    let info = inst.op.info();
+    let (dsts, srcs) = inst
+        .operands
+        .split_at(info.dsts.len().min(inst.operands.len()));
+    let dst = dsts.first().ok_or("a VOPD half has a destination")?;
+    let srcs = info
+        .srcs
+        .iter()
+        .zip(srcs)
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+        .map(|(_, o)| o)
+        .collect();
+    Ok((dst, srcs))
+}
+
+/// RDNA 3's dual-issue encoding of `x :: y` (field positions in [`crate::microcode::VOPD`]).
+fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, String> {
+    let name = |i: &Inst| i.op.info().mnemonic;
+    let opx = vopd_opcodes(x.op)
+        .and_then(|(x, _)| x)
+        .ok_or_else(|| format!("`{}` cannot be the X half of a VOPD pair", name(x)))?;
+    let (_, opy) = vopd_opcodes(y.op).ok_or_else(|| format!("`{}` has no VOPD form", name(y)))?;
+    let mut w = Word::new(Encoding::Vopd, target)?;
+    w.set(Field::OpX, opx.into())?;
+    w.set(Field::OpY, opy.into())?;
+    for (half, (dst_field, src0, src1)) in [
+        (x, (Field::VdstX, Field::Src0, Field::Vsrc1)),
+        (y, (Field::VdstY, Field::SrcY0, Field::VsrcY1)),
+    ] {
+        let info = half.op.info();
+        for (kind, s) in info.srcs.iter().zip(&half.operands[info.dsts.len()..]) {
+            if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
+                let v = imm
+                    .value32()
+                    .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+                cx.set_literal(v)?;
+            }
+        }
+        let (dst, srcs) = vopd_half(half)?;
+        let d = cx.vgpr(dst)?;
+        w.set(
+            dst_field,
+            if dst_field == Field::VdstY { d >> 1 } else { d },
+        )?;
+        if let Some(s) = srcs.first() {
+            let code = cx.src(s, 1)?;
+            w.set(src0, code)?;
+        }
+        if let Some(s) = srcs.get(1) {
+            w.set(src1, cx.vgpr(s)?)?;
+        }
+    }
+    Ok(w)
+}
+
+/// The SDWA dword of `inst` (fields in [`SDWA_FIELDS`]).
+fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<u32, String> {
+    let info = inst.op.info();
+    let srcs: Vec<&Operand> = info
+        .srcs
+        .iter()
+        .zip(&inst.operands[info.dsts.len()..])
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc))
+        .map(|(_, o)| o)
+        .collect();
+    let (src0, s0) = match srcs.first() {
+        Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => (u64::from(r.first.num), 0),
+        Some(o) => (cx.sreg(o)?, 1),
+        None => (0, 0),
+    };
+    let values = [
+        (Field::Src0, src0),
+        (Field::DstSel, sdwa.dst_sel as u64),
+        (Field::DstUnused, sdwa.dst_unused as u64),
+        (Field::Src0Sel, sdwa.src0_sel as u64),
+        (Field::Src0Sext, u64::from(sdwa.src0_sext)),
+        (Field::S0, s0),
+        (
+            Field::Src1Sel,
+            if srcs.len() > 1 {
+                sdwa.src1_sel as u64
+            } else {
+                0
+            },
+        ),
+        (Field::Src1Sext, u64::from(sdwa.src1_sext && srcs.len() > 1)),
+        (Field::S1, 0),
+    ];
+    let mut dword = 0u32;
+    for (field, value) in values {
+        let (_, lo, width) = SDWA_FIELDS
+            .iter()
+            .find(|(f, _, _)| *f == field)
+            .copied()
+            .ok_or("SDWA field")?;
+        if value >> width != 0 {
+            return Err(format!("{value:#x} does not fit the SDWA {field:?} field"));
+        }
+        dword |= (value as u32) << lo;
+    }
+    Ok(dword)
 }
 
 /// The `s_nop 0` LLVM pads code with (`.p2align`), as a 4-byte word.

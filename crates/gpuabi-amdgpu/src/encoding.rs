@@ -15,6 +15,7 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
+        (Kind::KImm, _) => true,
         _ => false,
     }
 }
@@ -26,6 +27,7 @@ pub fn has_literal(inst: &Inst) -> bool {
         .slots()
         .zip(inst.operands.iter())
         .any(|(k, o)| needs_literal(k, o))
+        || inst.dual.as_deref().is_some_and(has_literal)
 }
 
 fn is_vcc(operand: &Operand, wave: WaveSize) -> bool {
@@ -40,6 +42,9 @@ fn is_vcc(operand: &Operand, wave: WaveSize) -> bool {
 /// exist only as VOP3.
 pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
     let info = inst.op.info();
+    if inst.sdwa.is_some() || inst.dual.is_some() {
+        return false;
+    }
     match info.format_on(target) {
         Format::Vop3 => true,
         Format::Vop1 | Format::Vop2 | Format::Vopc => {
@@ -93,6 +98,13 @@ pub const SMRD_MAX_OFFSET: u32 = 0xff;
 pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
     let info = inst.op.info();
     let literal = if has_literal(inst) { 4 } else { 0 };
+    if inst.dual.is_some() {
+        return 8 + literal;
+    }
+    if inst.sdwa.is_some() {
+        // The SDWA dword follows the 32-bit word; SDWA sources take no literal.
+        return 8;
+    }
     match info.format_on(target) {
         Format::Sop1 | Format::Sop2 | Format::Sopc => 4 + literal,
         Format::Sopk | Format::Sopp => 4,

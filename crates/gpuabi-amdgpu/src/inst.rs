@@ -67,6 +67,151 @@ impl SrcMods {
     }
 }
 
+/// A part of a 32-bit register that an SDWA operand selects ("AMD GCN3 ISA", SDWA:
+/// `SRC0_SEL`, `SRC1_SEL`, `DST_SEL`), numbered as the field encodes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SdwaSel {
+    /// Bits 7:0.
+    Byte0 = 0,
+    /// Bits 15:8.
+    Byte1 = 1,
+    /// Bits 23:16.
+    Byte2 = 2,
+    /// Bits 31:24.
+    Byte3 = 3,
+    /// Bits 15:0.
+    Word0 = 4,
+    /// Bits 31:16.
+    Word1 = 5,
+    /// All 32 bits.
+    #[default]
+    Dword = 6,
+}
+
+impl SdwaSel {
+    /// Every selection in field order.
+    pub const ALL: [SdwaSel; 7] = [
+        SdwaSel::Byte0,
+        SdwaSel::Byte1,
+        SdwaSel::Byte2,
+        SdwaSel::Byte3,
+        SdwaSel::Word0,
+        SdwaSel::Word1,
+        SdwaSel::Dword,
+    ];
+
+    /// The spelling in LLVM's syntax (`BYTE_0`, `WORD_1`, `DWORD`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SdwaSel::Byte0 => "BYTE_0",
+            SdwaSel::Byte1 => "BYTE_1",
+            SdwaSel::Byte2 => "BYTE_2",
+            SdwaSel::Byte3 => "BYTE_3",
+            SdwaSel::Word0 => "WORD_0",
+            SdwaSel::Word1 => "WORD_1",
+            SdwaSel::Dword => "DWORD",
+        }
+    }
+
+    /// (lowest bit, width) of the selected part.
+    pub const fn bits(self) -> (u32, u32) {
+        match self {
+            SdwaSel::Byte0 => (0, 8),
+            SdwaSel::Byte1 => (8, 8),
+            SdwaSel::Byte2 => (16, 8),
+            SdwaSel::Byte3 => (24, 8),
+            SdwaSel::Word0 => (0, 16),
+            SdwaSel::Word1 => (16, 16),
+            SdwaSel::Dword => (0, 32),
+        }
+    }
+}
+
+/// What an SDWA result does to the destination bits outside `dst_sel` ("AMD GCN3 ISA",
+/// SDWA: `DST_UNUSED`), numbered as the field encodes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DstUnused {
+    /// Zero them.
+    #[default]
+    Pad = 0,
+    /// Fill the bits above the result with its sign bit, the bits below with zeros.
+    Sext = 1,
+    /// Keep the destination's previous bits.
+    Preserve = 2,
+}
+
+impl DstUnused {
+    /// Every value in field order.
+    pub const ALL: [DstUnused; 3] = [DstUnused::Pad, DstUnused::Sext, DstUnused::Preserve];
+
+    /// The spelling in LLVM's syntax.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DstUnused::Pad => "UNUSED_PAD",
+            DstUnused::Sext => "UNUSED_SEXT",
+            DstUnused::Preserve => "UNUSED_PRESERVE",
+        }
+    }
+}
+
+/// The sub-dword selections of an instruction in the SDWA encoding (`v_or_b32_sdwa`):
+/// which part of each source it reads (zero-extended) and where its result goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Sdwa {
+    /// The part of the destination written.
+    pub dst_sel: SdwaSel,
+    /// What happens to the other destination bits.
+    pub dst_unused: DstUnused,
+    /// The part of source 0 read.
+    pub src0_sel: SdwaSel,
+    /// The part of source 1 read (two-source instructions).
+    pub src1_sel: SdwaSel,
+    /// `sext(..)` on source 0: the selected part is sign-extended, not zero-extended.
+    pub src0_sext: bool,
+    /// `sext(..)` on source 1.
+    pub src1_sext: bool,
+}
+
+impl Sdwa {
+    /// `value` from a source register under `sel`, zero-extended (sign-extended with
+    /// `sext`).
+    pub const fn select(sel: SdwaSel, sext: bool, value: u32) -> u32 {
+        let (lo, width) = sel.bits();
+        if width == 32 {
+            value
+        } else if sext {
+            (((value >> lo) << (32 - width)) as i32 >> (32 - width)) as u32
+        } else {
+            (value >> lo) & ((1 << width) - 1)
+        }
+    }
+
+    /// The destination register after writing `result` under `dst_sel`/`dst_unused` over
+    /// its previous value `old` (the result's low bits land in the selected part).
+    pub const fn merge(self, old: u32, result: u32) -> u32 {
+        let (lo, width) = self.dst_sel.bits();
+        if width == 32 {
+            return result;
+        }
+        let mask = ((1u32 << width) - 1) << lo;
+        let placed = (result << lo) & mask;
+        match self.dst_unused {
+            DstUnused::Pad => placed,
+            DstUnused::Preserve => (old & !mask) | placed,
+            DstUnused::Sext => {
+                let top = lo + width;
+                let sign = placed >> (top - 1) & 1;
+                let above = if top == 32 || sign == 0 {
+                    0
+                } else {
+                    u32::MAX << top
+                };
+                placed | above
+            }
+        }
+    }
+}
+
 /// One instruction with operands in assembly order (destinations first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inst {
@@ -81,6 +226,11 @@ pub struct Inst {
     pub e64: bool,
     /// f32 source modifiers (they need the VOP3 encoding).
     pub src_mods: SrcMods,
+    /// The SDWA encoding's selections (`_sdwa`), GCN 1.2 and RDNA 2.
+    pub sdwa: Option<Sdwa>,
+    /// The second half of an RDNA 3 dual-issue instruction (`v_dual_* X :: v_dual_* Y`);
+    /// `self` is the X half. Both halves read their sources before either writes.
+    pub dual: Option<Box<Inst>>,
 }
 
 impl Inst {
@@ -92,6 +242,8 @@ impl Inst {
             mods: MemMods::default(),
             e64: false,
             src_mods: SrcMods::default(),
+            sdwa: None,
+            dual: None,
         }
     }
 }

@@ -32,7 +32,7 @@ pub mod validate;
 pub use decode::{decode, DecodeError};
 pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
-pub use inst::{Inst, MemMods, SrcMods};
+pub use inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
 pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
 pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;

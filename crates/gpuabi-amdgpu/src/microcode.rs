@@ -39,6 +39,8 @@ pub enum Encoding {
     Mtbuf,
     /// Flat, global and scratch memory (told apart by `SEG` on RDNA).
     Flat,
+    /// RDNA 3 dual issue: two VOP2/VOP1-like halves in one 64-bit word.
+    Vopd,
 }
 
 /// A field of an encoding, named as in AMD's manuals.
@@ -83,6 +85,20 @@ pub enum Field {
     Addr64,
     Dfmt,
     Nfmt,
+    OpX,
+    OpY,
+    SrcY0,
+    VsrcY1,
+    VdstY,
+    VdstX,
+    DstSel,
+    DstUnused,
+    Src0Sel,
+    Src1Sel,
+    Src0Sext,
+    Src1Sext,
+    S0,
+    S1,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -430,8 +446,51 @@ pub fn layouts(target: Target) -> &'static [Layout] {
 
 /// The layout of `encoding` on `target`.
 pub fn layout_of(encoding: Encoding, target: Target) -> Option<&'static Layout> {
+    if encoding == Encoding::Vopd {
+        return (target == Target::Gfx1100).then_some(&VOPD);
+    }
     layouts(target).iter().find(|l| l.encoding == encoding)
 }
+
+/// RDNA3's VOPD (`110010`, "RDNA3 ISA", "VOPD"): X's source 0 and VGPR source 1 and the two
+/// opcodes in the first dword; Y's sources, Y's destination (bits 7:1 of its VGPR number,
+/// bit 0 being the complement of bit 0 of X's) and X's destination in the second.
+pub static VOPD: Layout = layout(
+    Encoding::Vopd,
+    8,
+    0xfc00_0000,
+    0xc800_0000,
+    &[
+        (Src0, 0, 9),
+        (Vsrc1, 9, 8),
+        (OpY, 17, 5),
+        (OpX, 22, 4),
+        (SrcY0, 32, 9),
+        (VsrcY1, 41, 8),
+        (VdstY, 49, 7),
+        (VdstX, 56, 8),
+    ],
+);
+
+/// The SDWA dword that follows a VOP1/VOP2 word whose SRC0 is [`SDWA_SRC0`] ("AMD GCN3
+/// ISA" and "RDNA2 ISA", "SDWA"): the real source 0 (a VGPR number; with `S0` set on RDNA
+/// 2 a scalar operand code), the destination selection and the source selections with
+/// their sign-extension bits (`S1` likewise for source 1). The `neg`, `abs`, `clamp` and
+/// `omod` bits are not modelled.
+pub const SDWA_FIELDS: &[(Field, u8, u8)] = &[
+    (Src0, 0, 8),
+    (DstSel, 8, 3),
+    (DstUnused, 11, 2),
+    (Src0Sel, 16, 3),
+    (Src0Sext, 19, 1),
+    (S0, 23, 1),
+    (Src1Sel, 24, 3),
+    (Src1Sext, 27, 1),
+    (S1, 31, 1),
+];
+
+/// The SRC0 code that marks a VOP1/VOP2 word as followed by an SDWA dword.
+pub const SDWA_SRC0: u16 = 0xf9;
 
 /// `SEG` of the FLAT format on RDNA: which address space an instruction addresses.
 pub mod seg {

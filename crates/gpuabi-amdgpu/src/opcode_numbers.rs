@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 299] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 341] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -354,7 +354,83 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 299] = [
     (VCmpxEqU64, [NONE, 0x0f2, 0x0da, NONE, NONE]),
     (VCmpxNeU64, [NONE, 0x0f5, 0x0dd, NONE, NONE]),
     (SSetregB32, [NONE, 0x013, 0x012, NONE, NONE]),
+    (GlobalLoadDwordx3, [NONE, 0x00f, 0x016, NONE, NONE]),
+    (GlobalStoreDwordx3, [NONE, 0x01f, 0x01c, NONE, NONE]),
+    (FlatLoadDwordx3, [0x016, NONE, NONE, NONE, 0x00f]),
+    (FlatStoreDwordx3, [0x01e, NONE, NONE, NONE, 0x01f]),
+    (BufferLoadDwordx3, [0x016, 0x00f, 0x016, 0x00f, 0x00f]),
+    (BufferStoreDwordx3, [0x01e, 0x01f, 0x01c, 0x01f, 0x01f]),
+    (ScratchLoadDwordx3, [NONE, 0x00f, 0x016, NONE, NONE]),
+    (ScratchStoreDwordx3, [NONE, 0x01f, 0x01c, NONE, NONE]),
+    (VLshlOrB32, [NONE, 0x36f, 0x256, NONE, NONE]),
+    (VAndOrB32, [NONE, 0x371, 0x257, NONE, NONE]),
+    (VAddLshlU32, [NONE, 0x347, 0x247, NONE, NONE]),
+    (VRcpIflagF32, [0x163, 0x1ab, 0x1ab, 0x1ab, 0x1ab]),
+    (VBfrevB32, [0x16c, 0x1b8, 0x1b8, 0x1b8, 0x1b8]),
+    (VCmpxNgtF32, [NONE, 0x01b, 0x09b, NONE, NONE]),
+    (VLshlrevB16, [0x12a, 0x314, 0x338, NONE, NONE]),
+    (VLshrrevB16, [0x12b, 0x307, 0x339, NONE, NONE]),
+    (VAshrrevI16, [0x12c, 0x308, 0x33a, NONE, NONE]),
+    (STrap, [0x012, 0x012, 0x010, 0x012, 0x012]),
+    (SSethalt, [0x00d, 0x00d, 0x002, 0x00d, 0x00d]),
+    (VXor3B32, [NONE, 0x178, 0x240, NONE, NONE]),
+    (VXnorB32, [NONE, 0x11e, 0x11e, NONE, NONE]),
+    (VSubrevF32, [0x103, 0x105, 0x105, 0x105, 0x105]),
+    (VMulI32I24, [0x106, 0x109, 0x109, 0x109, 0x109]),
+    (VMadF32, [0x1c1, NONE, NONE, 0x141, 0x141]),
+    (VFfbhI32, [0x16f, 0x1bb, 0x1bb, 0x1bb, 0x1bb]),
+    (VCmpxLeU64, [NONE, 0x0f3, 0x0db, NONE, NONE]),
+    (SAbsI32, [0x030, 0x034, 0x015, 0x034, 0x034]),
+    (SBrevB32, [0x008, 0x00b, 0x004, 0x00b, 0x00b]),
+    (SFlbitI32, [0x014, 0x017, 0x00c, 0x017, 0x017]),
+    (SMulHiI32, [NONE, 0x036, 0x02e, NONE, NONE]),
+    (SXnorB32, [0x01a, 0x01c, 0x020, 0x01c, 0x01c]),
+    (ScratchLoadUbyte, [NONE, 0x008, 0x010, NONE, NONE]),
+    (ScratchLoadSbyte, [NONE, 0x009, 0x011, NONE, NONE]),
+    (ScratchLoadUshort, [NONE, 0x00a, 0x012, NONE, NONE]),
+    (ScratchLoadSshort, [NONE, 0x00b, 0x013, NONE, NONE]),
+    (ScratchStoreByte, [NONE, 0x018, 0x018, NONE, NONE]),
+    (ScratchStoreShort, [NONE, 0x01a, 0x019, NONE, NONE]),
+    (VFmamkF32, [NONE, 0x12c, 0x12c, NONE, NONE]),
+    (VFmaakF32, [NONE, 0x12d, 0x12d, NONE, NONE]),
+    (VMadmkF32, [0x117, NONE, NONE, 0x120, 0x120]),
+    (VMadakF32, [0x118, NONE, NONE, 0x121, 0x121]),
+    (SSendmsgRtnB32, [NONE, NONE, 0x04c, NONE, NONE]),
 ];
+
+/// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there
+/// ("RDNA3 ISA", "VOPD" opcode table): OPX where the instruction may be the X half, OPY.
+pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 13] = [
+    (VFmacF32, Some(0), 0),
+    (VFmaakF32, Some(1), 1),
+    (VFmamkF32, Some(2), 2),
+    (VMulF32, Some(3), 3),
+    (VAddF32, Some(4), 4),
+    (VSubF32, Some(5), 5),
+    (VMovB32, Some(8), 8),
+    (VCndmaskB32, Some(9), 9),
+    (VMaxF32, Some(10), 10),
+    (VMinF32, Some(11), 11),
+    (VAddNcU32, None, 16),
+    (VLshlrevB32, None, 17),
+    (VAndB32, None, 18),
+];
+
+/// The VOPD opcodes of `op`: (OPX if it may be the X half, OPY); `None` if VOPD lacks it.
+pub fn vopd_opcodes(op: Opcode) -> Option<(Option<u8>, u8)> {
+    VOPD_OPCODES
+        .iter()
+        .find(|(o, _, _)| *o == op)
+        .map(|&(_, x, y)| (x, y))
+}
+
+/// The instruction of VOPD opcode `code` in the X half (`y` false) or the Y half.
+pub fn vopd_op(code: u8, y: bool) -> Option<Opcode> {
+    VOPD_OPCODES
+        .iter()
+        .find(|(_, x, yc)| if y { *yc == code } else { *x == Some(code) })
+        .map(|(o, _, _)| *o)
+}
 
 #[cfg(test)]
 mod tests {

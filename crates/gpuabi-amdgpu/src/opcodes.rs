@@ -155,6 +155,12 @@ pub enum Kind {
     ScratchSAddr,
     /// Flat address: a VGPR pair.
     FlatAddr,
+    /// A 32-bit constant always held in the literal dword after the instruction (the K of
+    /// `v_fmamk_f32`/`v_fmaak_f32`/`v_madmk_f32`/`v_madak_f32`, which have no 64-bit form).
+    KImm,
+    /// A message id of 0..255 held as such in a scalar source field
+    /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
+    Msg8,
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -329,6 +335,9 @@ pub struct OpInfo {
     /// The encoding family on `gfx6`/`gfx7` where it differs from [`OpInfo::format`]:
     /// instructions that are VOP2 on GCN 1.0/1.1 and VOP3-only from GCN 1.2 on.
     pub gcn1_format: Option<Format>,
+    /// The encoding family on RDNA where it differs from [`OpInfo::format`]: GCN 1.2's
+    /// VOP2 16-bit instructions are VOP3-only from GFX10 on.
+    pub rdna_format: Option<Format>,
     /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
     /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
     pub gcn1_e32_only: bool,
@@ -345,6 +354,10 @@ pub struct OpInfo {
     /// For memory instructions that move less than a dword per lane: the width and whether a
     /// load sign-extends.
     pub narrow: Option<Narrow>,
+    /// A vector instruction with a 16-bit result: it writes bits 15:0 of its destination;
+    /// GCN 1.2 zeroes bits 31:16, RDNA keeps them (LLVM's
+    /// `GCNSubtarget::zeroesHigh16BitsOfDest`: true up to GFX9, false from GFX10 on).
+    pub half_dst: bool,
 }
 
 /// The width of a sub-dword memory access.
@@ -397,6 +410,7 @@ const fn row(
         gfx11_mnemonic: None,
         gcn1_mnemonic: None,
         gcn1_format: None,
+        rdna_format: None,
         gcn1_e32_only: false,
         targets: Targets::ALL,
         dsts,
@@ -404,6 +418,7 @@ const fn row(
         effects,
         float_srcs: 0,
         narrow: None,
+        half_dst: false,
     }
 }
 
@@ -429,6 +444,14 @@ impl OpInfo {
         self.gcn1_format = Some(Format::Vop2);
         self.gcn1_e32_only = !e64;
         self.targets = self.targets.or(Targets::GCN1);
+        self
+    }
+
+    /// A 16-bit vector instruction: VOP2 on GCN 1.2, VOP3-only on RDNA, with a 16-bit
+    /// result ([`OpInfo::half_dst`]).
+    const fn rdna_vop3(mut self) -> OpInfo {
+        self.rdna_format = Some(Format::Vop3);
+        self.half_dst = true;
         self
     }
 
@@ -480,10 +503,11 @@ impl OpInfo {
     }
 
     /// The encoding family on `target`: [`OpInfo::format`], except for the rows that are
-    /// VOP2 on GCN 1.0/1.1 only.
+    /// VOP2 on GCN 1.0/1.1 only and the GCN 1.2 VOP2 rows that are VOP3-only on RDNA.
     pub fn format_on(&self, target: Target) -> Format {
-        match (target, self.gcn1_format) {
-            (Target::Gfx6 | Target::Gfx7, Some(f)) => f,
+        match (target, self.gcn1_format, self.rdna_format) {
+            (Target::Gfx6 | Target::Gfx7, Some(f), _) => f,
+            (Target::Gfx1030 | Target::Gfx1100, _, Some(f)) => f,
             _ => self.format,
         }
     }
@@ -690,7 +714,7 @@ table! {
     VLshlrevB32 = row(Vop2, "v_lshlrev_b32", &[VD1], &[VS1, VS1]), [];
     VLshrrevB32 = row(Vop2, "v_lshrrev_b32", &[VD1], &[VS1, VS1]), [];
     VAshrrevI32 = row(Vop2, "v_ashrrev_i32", &[VD1], &[VS1, VS1]), [];
-    VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]), [];
+    VCndmaskB32 = row(Vop2, "v_cndmask_b32", &[VD1], &[VS1, VS1, MS]).float(3), [];
     VAddNcU32 = row(Vop2, "v_add_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VSubNcU32 = row(Vop2, "v_sub_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
     VSubrevNcU32 = row(Vop2, "v_subrev_nc_u32", &[VD1], &[VS1, VS1]).only(RDNA), [];
@@ -892,6 +916,59 @@ table! {
     // Writes a hardware register; the model takes only the flat scratch base (see
     // `validate::check_inst`), which RDNA 2 kernels set up and the simulator ignores.
     SSetregB32 = row(Sopk, "s_setreg_b32", &[], &[Imm16, SReg(1)]).only(RDNA), [];
+    // Three-dword memory accesses (llc's `<3 x i32>` loads and stores).
+    GlobalLoadDwordx3 = row(Global, "global_load_dwordx3", &[VDst(3)], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b96").only(RDNA), [];
+    GlobalStoreDwordx3 = row(Global, "global_store_dwordx3", &[], &[GlobalAddr, VReg(3), GlobalSAddr]).gfx11("global_store_b96").only(RDNA), [];
+    FlatLoadDwordx3 = row(Flat, "flat_load_dwordx3", &[VDst(3)], &[FlatAddr]).only(GFX7_8), [];
+    FlatStoreDwordx3 = row(Flat, "flat_store_dwordx3", &[], &[FlatAddr, VReg(3)]).only(GFX7_8), [];
+    BufferLoadDwordx3 = row(Mubuf, "buffer_load_dwordx3", &[VDst(3)], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b96"), [];
+    BufferStoreDwordx3 = row(Mubuf, "buffer_store_dwordx3", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b96"), [];
+    ScratchLoadDwordx3 = row(Scratch, "scratch_load_dwordx3", &[VDst(3)], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b96").only(RDNA), [];
+    ScratchStoreDwordx3 = row(Scratch, "scratch_store_dwordx3", &[], &[ScratchAddr, VReg(3), ScratchSAddr]).gfx11("scratch_store_b96").only(RDNA), [];
+    // Shift-and-combine instructions of GFX9 and later.
+    VLshlOrB32 = row(Vop3, "v_lshl_or_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VAndOrB32 = row(Vop3, "v_and_or_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VAddLshlU32 = row(Vop3, "v_add_lshl_u32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    // The reciprocal llc's integer division starts from, and bit reversal.
+    VRcpIflagF32 = row(Vop1, "v_rcp_iflag_f32", &[VD1], &[VS1]).float(1), [];
+    VBfrevB32 = row(Vop1, "v_bfrev_b32", &[VD1], &[VS1]), [];
+    VCmpxNgtF32 = row(Vopc, "v_cmpx_ngt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
+    VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
+    VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
+    VAshrrevI16 = row(Vop2, "v_ashrrev_i16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
+    // What llc emits for `llvm.trap`: enter the trap handler; halt the wave.
+    STrap = row(Sopp, "s_trap", &[], &[Imm16]), [];
+    SSethalt = row(Sopp, "s_sethalt", &[], &[Imm16]), [];
+    // Further ALU instructions llc-19 emits for the IR's integer and float operations.
+    VXor3B32 = row(Vop3, "v_xor3_b32", &[VD1], &[VS1, VS1, VS1]).only(RDNA), [];
+    VXnorB32 = row(Vop2, "v_xnor_b32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubrevF32 = row(Vop2, "v_subrev_f32", &[VD1], &[VS1, VS1]).float(3), [];
+    VMulI32I24 = row(Vop2, "v_mul_i32_i24", &[VD1], &[VS1, VS1]), [];
+    VMadF32 = row(Vop3, "v_mad_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(Targets::GFX8.or(GCN1)), [];
+    VFfbhI32 = row(Vop1, "v_ffbh_i32", &[VD1], &[VS1]).gfx11("v_cls_i32"), [];
+    VCmpxLeU64 = row(Vopc, "v_cmpx_le_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    SAbsI32 = row(Sop1, "s_abs_i32", &[SD1], &[SS1]), [WRITE_SCC];
+    SBrevB32 = row(Sop1, "s_brev_b32", &[SD1], &[SS1]), [];
+    SFlbitI32 = row(Sop1, "s_flbit_i32", &[SD1], &[SS1]).gfx11("s_cls_i32"), [];
+    SMulHiI32 = row(Sop2, "s_mul_hi_i32", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SXnorB32 = row(Sop2, "s_xnor_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    // Sub-dword scratch accesses (RDNA 3 spills and stack bytes).
+    ScratchLoadUbyte = row(Scratch, "scratch_load_ubyte", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_u8").only(RDNA).narrow(1, false), [];
+    ScratchLoadSbyte = row(Scratch, "scratch_load_sbyte", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_i8").only(RDNA).narrow(1, true), [];
+    ScratchLoadUshort = row(Scratch, "scratch_load_ushort", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_u16").only(RDNA).narrow(2, false), [];
+    ScratchLoadSshort = row(Scratch, "scratch_load_sshort", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_i16").only(RDNA).narrow(2, true), [];
+    ScratchStoreByte = row(Scratch, "scratch_store_byte", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b8").only(RDNA).narrow(1, false), [];
+    ScratchStoreShort = row(Scratch, "scratch_store_short", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b16").only(RDNA).narrow(2, false), [];
+    // Multiply-adds with a constant K: D = S0 * K + S1 (`mk`), D = S0 * S1 + K (`ak`); fused
+    // on RDNA, GCN's `mad` rounds the product first.
+    VFmamkF32 = row(Vop2, "v_fmamk_f32", &[VD1], &[VS1, KImm, VV1]).only(RDNA), [];
+    VFmaakF32 = row(Vop2, "v_fmaak_f32", &[VD1], &[VS1, VV1, KImm]).only(RDNA), [];
+    VMadmkF32 = row(Vop2, "v_madmk_f32", &[VD1], &[VS1, KImm, VV1]).only(Targets::GFX8.or(GCN1)), [];
+    VMadakF32 = row(Vop2, "v_madak_f32", &[VD1], &[VS1, VV1, KImm]).only(Targets::GFX8.or(GCN1)), [];
+    // A message whose answer lands in an SGPR: llc-19's RDNA 3 `llvm.trap` sequence asks for
+    // the queue's doorbell before raising an interrupt.
+    SSendmsgRtnB32 = row(Sop1, "s_sendmsg_rtn_b32", &[SD1], &[Msg8]).only(Targets::GFX1100), [];
 }
 
 impl Opcode {

@@ -34,7 +34,17 @@ pub enum Special {
     FlatScratchLo,
     /// `flat_scratch_hi`: its high half (GCN 1.2).
     FlatScratchHi,
+    /// `ttmpN`: a trap handler temporary (`ttmp0`-`ttmp15` on RDNA, `ttmp0`-`ttmp11` on
+    /// GCN 1.2), codes 108 + N on RDNA and 112 + N on GCN 1.2 ("RDNA3 ISA" and "AMD GCN3
+    /// ISA", "Scalar Operands"). llc's code for `llvm.trap` on RDNA 3 saves `m0` in one.
+    Ttmp(u8),
 }
+
+/// The spellings of the trap temporaries.
+const TTMP_NAMES: [&str; 16] = [
+    "ttmp0", "ttmp1", "ttmp2", "ttmp3", "ttmp4", "ttmp5", "ttmp6", "ttmp7", "ttmp8", "ttmp9",
+    "ttmp10", "ttmp11", "ttmp12", "ttmp13", "ttmp14", "ttmp15",
+];
 
 impl Special {
     /// Every special register with its LLVM name.
@@ -54,6 +64,9 @@ impl Special {
 
     /// The LLVM name.
     pub fn name(self) -> &'static str {
+        if let Special::Ttmp(n) = self {
+            return TTMP_NAMES.get(usize::from(n)).copied().unwrap_or("?");
+        }
         Special::ALL
             .iter()
             .find(|(s, _)| *s == self)
@@ -81,6 +94,22 @@ impl Special {
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,
             Special::ExecHi => 127,
+            Special::Ttmp(n) => 108 + n as u16,
+        }
+    }
+
+    /// The trap temporary named `name` on `target` (`ttmp0`..), if it exists there.
+    pub fn ttmp(name: &str, target: Target) -> Option<Special> {
+        let n = TTMP_NAMES.iter().position(|t| *t == name)?;
+        (n < Special::ttmp_count(target)).then_some(Special::Ttmp(n as u8))
+    }
+
+    /// How many trap temporaries `target` has.
+    pub const fn ttmp_count(target: Target) -> usize {
+        match target {
+            Target::Gfx1030 | Target::Gfx1100 => 16,
+            Target::Gfx8 | Target::Gfx9 => 12,
+            Target::Gfx6 | Target::Gfx7 => 0,
         }
     }
 
@@ -88,6 +117,7 @@ impl Special {
     /// swapped `m0` and `null` (RDNA3 ISA, "Scalar Operands": `null` = 124, `m0` = 125).
     pub const fn code(self, target: Target) -> u16 {
         match (self, target) {
+            (Special::Ttmp(n), Target::Gfx8 | Target::Gfx9) => 112 + n as u16,
             (Special::M0, Target::Gfx1100) => 125,
             (Special::Null, Target::Gfx1100) => 124,
             _ => self.hw_index(),
@@ -96,6 +126,11 @@ impl Special {
 
     /// The special register of `dwords` registers whose code on `target` is `code`.
     pub fn from_code(code: u16, dwords: u8, target: Target) -> Option<Special> {
+        let first_ttmp = Special::Ttmp(0).code(target);
+        let n = code.wrapping_sub(first_ttmp) as usize;
+        if dwords == 1 && code >= first_ttmp && n < Special::ttmp_count(target) {
+            return Some(Special::Ttmp(n as u8));
+        }
         Special::ALL
             .iter()
             .map(|(s, _)| *s)

@@ -59,6 +59,8 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         },
         Kind::Lane => "a lane index (SGPR, `m0` or an inline integer)".into(),
         Kind::Imm16 => "an integer 0..65535".into(),
+        Kind::Msg8 => "a message id 0..255".into(),
+        Kind::KImm => "a 32-bit constant".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -169,6 +171,8 @@ pub fn check_operand(
         Kind::MaskDst | Kind::MaskSrc => scalar_reg(operand, wave.mask_dwords(), target)?,
         Kind::Lane => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
+        Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
+        Kind::KImm => matches!(operand, Operand::Imm(imm) if imm.value32().is_some()),
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
@@ -285,6 +289,36 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         return Err(Violation::whole(
             "`_e64` applies to vector ALU instructions only",
         ));
+    }
+    if inst.sdwa.is_some() {
+        check_sdwa(inst, target)?;
+    }
+    if info.srcs.contains(&Kind::KImm) {
+        // K is the instruction's literal dword: another literal must be the same value.
+        let literals: Vec<Option<u32>> = info
+            .slots()
+            .zip(&inst.operands)
+            .filter(|(k, o)| needs_literal(*k, o))
+            .map(|(_, o)| match o {
+                Operand::Imm(imm) => imm.value32(),
+                _ => None,
+            })
+            .collect();
+        if literals.windows(2).any(|w| w[0] != w[1] || w[0].is_none()) {
+            return Err(Violation::whole(format!(
+                "`{}` holds one literal constant, its K",
+                info.mnemonic
+            )));
+        }
+    }
+    if inst.e64 && info.srcs.contains(&Kind::KImm) {
+        return Err(Violation::whole(format!(
+            "`{}` has no 64-bit encoding (its constant is the literal dword)",
+            info.mnemonic
+        )));
+    }
+    if let Some(y) = &inst.dual {
+        check_vopd(inst, y, target, wave)?;
     }
     let srcs = info.srcs.len().min(8);
     let modified = inst.src_mods.neg | inst.src_mods.abs;
@@ -499,4 +533,97 @@ pub fn operand_range(operand: &Operand) -> Option<RegRange> {
         )),
         _ => None,
     }
+}
+
+/// SDWA (`_sdwa`) exists on GCN 1.2 and RDNA 2 for VOP1/VOP2 instructions; its sources are
+/// VGPRs (RDNA 2 also takes an SGPR as source 0), without `_e64` or f32 modifiers.
+fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
+    let info = inst.op.info();
+    if !matches!(target, Target::Gfx8 | Target::Gfx1030)
+        || !matches!(info.format_on(target), Format::Vop1 | Format::Vop2)
+        || inst.e64
+        || inst.dual.is_some()
+    {
+        return Err(Violation::whole(format!(
+            "`{}` has no SDWA form on {target} (gpuabi models `_sdwa` for VOP1 and VOP2 \
+             instructions on gfx8 and gfx1030)",
+            info.mnemonic
+        )));
+    }
+    if !inst.src_mods.is_empty() {
+        return Err(Violation::whole(
+            "gpuabi models SDWA without source modifiers",
+        ));
+    }
+    let mut explicit = 0;
+    for (i, (kind, o)) in info.slots().zip(&inst.operands).enumerate() {
+        if i < info.dsts.len() || matches!(kind, Kind::MaskSrc) {
+            continue;
+        }
+        let sgpr_ok = explicit == 0 && target == Target::Gfx1030;
+        let ok = o.is_vgpr() || (sgpr_ok && matches!(o, Operand::Reg(_) | Operand::Special(_)));
+        if !ok {
+            return Err(Violation::at(
+                i,
+                "an SDWA source is a VGPR (source 0 may be an SGPR on gfx1030)",
+            ));
+        }
+        explicit += 1;
+    }
+    Ok(())
+}
+
+/// VOPD (`v_dual_* :: v_dual_*`, RDNA 3 in wave32): both halves in its opcode table (the X half one
+/// that may be X), VGPR destinations of different parity ("RDNA3 ISA", "VOPD": VDSTY's
+/// bit 0 is the complement of VDSTX's), VGPR second sources, no modifiers.
+fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), Violation> {
+    use crate::opcode_numbers::vopd_opcodes;
+    // LLVM accepts VOPD in wave32 only (AMDGPUAsmParser rejects it with wavefrontsize64).
+    if target != Target::Gfx1100 || wave != WaveSize::W32 {
+        return Err(Violation::whole(format!(
+            "VOPD exists on gfx1100 in wave32 only, not on {target} {wave}"
+        )));
+    }
+    if vopd_opcodes(x.op).and_then(|(opx, _)| opx).is_none() {
+        return Err(Violation::whole(format!(
+            "`{}` cannot be the X half of a VOPD pair",
+            x.op.info().mnemonic
+        )));
+    }
+    if vopd_opcodes(y.op).is_none() {
+        return Err(Violation::whole(format!(
+            "`{}` has no VOPD form",
+            y.op.info().mnemonic
+        )));
+    }
+    let mut dst_parity = Vec::new();
+    for half in [x, y] {
+        let info = half.op.info();
+        if half.e64 || !half.src_mods.is_empty() || half.sdwa.is_some() {
+            return Err(Violation::whole("a VOPD half takes no modifiers"));
+        }
+        match half.operands.first() {
+            Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => dst_parity.push(r.first.num & 1),
+            _ => return Err(Violation::whole("a VOPD half writes a VGPR")),
+        }
+        let second = info
+            .srcs
+            .iter()
+            .zip(&half.operands[info.dsts.len()..])
+            .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+            .nth(1);
+        if let Some((_, o)) = second {
+            if !o.is_vgpr() {
+                return Err(Violation::whole(
+                    "the second source of a VOPD half is a VGPR",
+                ));
+            }
+        }
+    }
+    if dst_parity[0] == dst_parity[1] {
+        return Err(Violation::whole(
+            "the destinations of a VOPD pair are one even and one odd VGPR",
+        ));
+    }
+    Ok(())
 }

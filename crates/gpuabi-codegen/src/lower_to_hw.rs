@@ -163,6 +163,8 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             mods: inst.mods,
                             e64: inst.e64,
                             src_mods: Default::default(),
+                            sdwa: None,
+                            dual: None,
                         },
                         origin: inst.origin,
                         cost: inst.cost,

@@ -36,6 +36,17 @@ pub enum SimError {
         /// The target address.
         target: u64,
     },
+    /// The wave executed `s_trap` (llc's `llvm.trap`, an `abort`) or `s_sethalt`: there is
+    /// no trap handler to run.
+    #[error("the wave trapped at 0x{pc:x}{}: `{text}` (the simulator has no trap handler)", .origin.suffix())]
+    Trap {
+        /// Address of the instruction.
+        pc: u64,
+        /// Its origin.
+        origin: Origin,
+        /// The instruction as printed.
+        text: String,
+    },
     /// Execution ran past the last instruction without `s_endpgm`.
     #[error(
         "execution ran past the end of the program after 0x{pc:x}{} without s_endpgm",
@@ -102,7 +113,8 @@ impl SimError {
             | SimError::BadJump { origin, .. }
             | SimError::FellOffEnd { origin, .. }
             | SimError::BadAddress { origin, .. }
-            | SimError::ScratchLimit { origin, .. } => Some(origin),
+            | SimError::ScratchLimit { origin, .. }
+            | SimError::Trap { origin, .. } => Some(origin),
             SimError::Invalid(e) => Some(&e.origin),
             SimError::NoEntry(_) | SimError::Setup(_) => None,
         }

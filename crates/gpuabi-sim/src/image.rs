@@ -7,7 +7,8 @@ use gpuabi_amdgpu::asm::printer::print_inst;
 use gpuabi_amdgpu::opcodes::Kind;
 use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::{
-    encoding, Class, MemMods, Opcode, Operand, Origin, Program, Special, SrcMods, Target, WaveSize,
+    encoding, Class, DstUnused, Inst, MemMods, Opcode, Operand, Origin, Program, Sdwa, SdwaSel,
+    Special, SrcMods, Target, WaveSize,
 };
 
 use crate::error::SimError;
@@ -59,6 +60,12 @@ pub struct Decoded {
     pub mods: MemMods,
     /// f32 source modifiers.
     pub src_mods: SrcMods,
+    /// Sub-dword source and destination selections: an SDWA instruction's, or for a
+    /// 16-bit result ([`gpuabi_amdgpu::OpInfo::half_dst`]) a `WORD_0` destination whose
+    /// high half GCN 1.2 zeroes and RDNA keeps.
+    pub sdwa: Option<Sdwa>,
+    /// The Y half of an RDNA 3 dual-issue instruction (`self` is the X half).
+    pub dual: Option<Box<Decoded>>,
     /// Its byte address.
     pub addr: u64,
     /// Byte address of the next instruction.
@@ -114,6 +121,58 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
     }
 }
 
+/// The destinations and sources of `inst` and the label a branch names.
+fn operands_of(
+    inst: &Inst,
+    target: Target,
+    eval: &dyn Fn(&Operand) -> Option<i64>,
+) -> ([Dst; 2], [Src; 4], Option<String>) {
+    let info = inst.op.info();
+    let mut dst = [Dst::None; 2];
+    for (i, o) in inst.operands.iter().take(info.dsts.len()).enumerate() {
+        dst[i] = dst_of(o);
+    }
+    let mut src = [Src::None; 4];
+    let mut label = None;
+    for (i, (kind, o)) in info
+        .srcs
+        .iter()
+        .zip(inst.operands.iter().skip(info.dsts.len()))
+        .enumerate()
+    {
+        src[i] = src_of(o, *kind, eval);
+        // SMRD immediates count dwords on GCN 1.0/1.1 ("Southern Islands Series ISA",
+        // SMRD: OFFSET is a dword offset when IMM = 1); an SGPR offset holds bytes.
+        if let (Kind::SOffset, Src::Const(v), Target::Gfx6 | Target::Gfx7) = (kind, src[i], target)
+        {
+            src[i] = Src::Const(v * 4);
+        }
+        if *kind == Kind::Label {
+            if let Operand::Expr(e) = o {
+                label = Some(e.plus.clone());
+            }
+        }
+    }
+    (dst, src, label)
+}
+
+/// The sub-dword selections the simulator applies to `inst`: its SDWA selections, or for a
+/// 16-bit result a `WORD_0` destination whose high half GCN 1.2 zeroes and RDNA keeps.
+fn sub_dword(inst: &Inst, target: Target) -> Option<Sdwa> {
+    if inst.sdwa.is_some() {
+        return inst.sdwa;
+    }
+    inst.op.info().half_dst.then(|| Sdwa {
+        dst_sel: SdwaSel::Word0,
+        dst_unused: if target.is_rdna() {
+            DstUnused::Preserve
+        } else {
+            DstUnused::Pad
+        },
+        ..Sdwa::default()
+    })
+}
+
 fn dst_of(operand: &Operand) -> Dst {
     match operand {
         Operand::Reg(r) if r.file() == RegFile::Vgpr => Dst::Vgpr(r.first.num),
@@ -160,31 +219,27 @@ impl Image {
                 Operand::Expr(e) => layout.eval(e, base),
                 _ => None,
             };
-            let mut dst = [Dst::None; 2];
-            for (i, o) in inst.operands.iter().take(info.dsts.len()).enumerate() {
-                dst[i] = dst_of(o);
+            let (dst, src, label) = operands_of(inst, program.target, &eval);
+            if let Some(label) = label {
+                pending.push((insts.len(), label));
             }
-            let mut src = [Src::None; 4];
-            for (i, (kind, o)) in info
-                .srcs
-                .iter()
-                .zip(inst.operands.iter().skip(info.dsts.len()))
-                .enumerate()
-            {
-                src[i] = src_of(o, *kind, &eval);
-                // SMRD immediates count dwords on GCN 1.0/1.1 ("Southern Islands Series ISA",
-                // SMRD: OFFSET is a dword offset when IMM = 1); an SGPR offset holds bytes.
-                if let (Kind::SOffset, Src::Const(v), Target::Gfx6 | Target::Gfx7) =
-                    (kind, src[i], program.target)
-                {
-                    src[i] = Src::Const(v * 4);
-                }
-                if *kind == Kind::Label {
-                    if let Operand::Expr(e) = o {
-                        pending.push((insts.len(), e.plus.clone()));
-                    }
-                }
-            }
+            let dual = inst.dual.as_ref().map(|y| {
+                let (dst, src, _) = operands_of(y, program.target, &eval);
+                Box::new(Decoded {
+                    op: y.op,
+                    class: y.op.info().class,
+                    dst,
+                    src,
+                    mods: y.mods,
+                    src_mods: y.src_mods,
+                    sdwa: None,
+                    dual: None,
+                    addr,
+                    next_addr: addr + size,
+                    target: 0,
+                    origin: item.origin.clone(),
+                })
+            });
             index_of.insert(addr, insts.len() as u32);
             insts.push(Decoded {
                 op: inst.op,
@@ -193,6 +248,8 @@ impl Image {
                 src,
                 mods: inst.mods,
                 src_mods: inst.src_mods,
+                sdwa: sub_dword(inst, program.target),
+                dual,
                 addr,
                 next_addr: addr + size,
                 target: 0,

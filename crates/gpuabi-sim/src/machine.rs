@@ -213,6 +213,13 @@ impl Machine {
                 Flow::Next => wave.pc = idx as u32 + 1,
                 Flow::Goto(t) => wave.pc = t,
                 Flow::End => return Ok(()),
+                Flow::Trap => {
+                    return Err(SimError::Trap {
+                        pc: d.addr,
+                        origin: d.origin.clone(),
+                        text: image.texts[idx].clone(),
+                    })
+                }
                 Flow::Jump(target) => {
                     let next = image.index_at(target).ok_or(SimError::BadJump {
                         pc: d.addr,

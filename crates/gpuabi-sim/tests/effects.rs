@@ -145,7 +145,8 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
                 plain(sgprs(rng, 1))
             }
         }
-        Kind::Imm16 => plain(Operand::Imm(Imm::Int(rng.below(8) as i64))),
+        Kind::Imm16 | Kind::Msg8 => plain(Operand::Imm(Imm::Int(rng.below(8) as i64))),
+        Kind::KImm => plain(Operand::Imm(Imm::Int(i64::from(rng.u32())))),
         Kind::Simm16 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64 - 0x8000))),
         Kind::Label => plain(Operand::Expr(Box::new(Expr::label("target")))),
         Kind::Waitcnt => plain(Operand::Waitcnt(Waitcnt {
@@ -498,6 +499,11 @@ fn simulator_agrees_with_the_table_effects() {
                 continue;
             }
             for info in gpuabi_amdgpu::opcodes::TABLE {
+                // `s_trap` and `s_sethalt` stop every run with `SimError::Trap` (see
+                // sub_dword_and_dual.rs): there is no end state to compare.
+                if matches!(info.op, Opcode::STrap | Opcode::SSethalt) {
+                    continue;
+                }
                 if info.name(target).is_some() {
                     // One stream per row, so that rows added to the table leave the trials
                     // of the others as they were.

@@ -11,7 +11,7 @@ use super::lexer::{lex, strip_comment, Tok, Token};
 use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
-use crate::inst::{Inst, MemMods, SrcMods};
+use crate::inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 use crate::origin::Origin;
@@ -443,29 +443,77 @@ impl LineParser<'_> {
         self.error(format!("unknown instruction `{name}`"))
     }
 
-    fn instruction(&mut self, word: &str) -> Result<Inst, AsmError> {
-        let mnemonic_column = self.column();
-        let (base, e64, e32) = if let Some(b) = word.strip_suffix("_e64") {
-            (b, true, false)
-        } else if let Some(b) = word.strip_suffix("_e32") {
-            (b, false, true)
-        } else {
-            (word, false, false)
+    /// An RDNA 3 dual-issue pair `v_dual_X ... :: v_dual_Y ...`.
+    fn dual(&mut self, word: &str) -> Result<Inst, AsmError> {
+        let column = self.column();
+        let mut x = self.single(word, true)?;
+        if self.peek(0) != Some(&Tok::Punct(':')) || self.peek(1) != Some(&Tok::Punct(':')) {
+            return Err(self.error(format!("expected `::` and the Y half after `{word}`")));
+        }
+        self.pos += 2;
+        let Some(Tok::Word(y_word)) = self.peek(0).cloned() else {
+            return Err(self.error("expected a `v_dual_*` instruction after `::`"));
         };
+        let y = self.single(&y_word, true)?;
+        self.expect_end()?;
+        x.dual = Some(Box::new(y));
+        check_inst(&x, self.target, self.wave)
+            .map_err(|v| AsmError::new(self.line, column, v.message))?;
+        Ok(x)
+    }
+
+    fn instruction(&mut self, word: &str) -> Result<Inst, AsmError> {
+        if word.starts_with("v_dual_") {
+            return self.dual(word);
+        }
+        self.single(word, false)
+    }
+
+    /// One instruction, or with `half` one half of a VOPD pair (`v_dual_*`, no implicit
+    /// `vcc`, ending at `::` or the end of the line).
+    fn single(&mut self, word: &str, half: bool) -> Result<Inst, AsmError> {
+        let mnemonic_column = self.column();
+        let dual_name = half.then(|| word.strip_prefix("v_dual_").map(|n| format!("v_{n}")));
+        let word_base = match &dual_name {
+            Some(Some(n)) => n.as_str(),
+            Some(None) => {
+                return Err(self.error(format!("`{word}` is not a `v_dual_*` instruction")))
+            }
+            None => word,
+        };
+        let (base, e64, e32, sdwa) = if let Some(b) = word_base.strip_suffix("_e64") {
+            (b, true, false, false)
+        } else if let Some(b) = word_base.strip_suffix("_e32") {
+            (b, false, true, false)
+        } else if let Some(b) = word_base.strip_suffix("_sdwa") {
+            (b, false, false, true)
+        } else {
+            (word_base, false, false, false)
+        };
+        if half && (e64 || e32 || sdwa) {
+            return Err(self.unknown_mnemonic(word));
+        }
         let op = Opcode::from_name(self.target, base).ok_or_else(|| self.unknown_mnemonic(word))?;
         let info = op.info();
         let vector_alu = matches!(
             info.format,
             Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
         );
-        if (e64 || e32) && !vector_alu {
+        if (e64 || e32 || sdwa) && !vector_alu {
             return Err(self.unknown_mnemonic(word));
         }
         self.pos += 1;
         let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
+        let mut sexts = [false; 2];
         for (i, kind) in info.slots().enumerate() {
+            if half && kind == Kind::MaskSrc {
+                // `v_dual_cndmask_b32` reads `vcc` without naming it.
+                operands.push(Operand::Special(crate::encoding::vcc_for(self.wave)));
+                columns.push(mnemonic_column);
+                continue;
+            }
             if i > 0 && self.peek(0).is_some() {
                 match self.peek(0) {
                     Some(Tok::Punct(',')) => self.pos += 1,
@@ -485,9 +533,30 @@ impl LineParser<'_> {
             }
             let column = self.column();
             let src = i.checked_sub(info.dsts.len());
-            let operand = if kind == Kind::Waitcnt {
+            let sext_call = sdwa
+                && self.peek(0) == Some(&Tok::Word("sext".into()))
+                && self.peek(1) == Some(&Tok::Punct('('));
+            let operand = if sext_call {
+                self.pos += 2;
+                let operand = self.operand()?;
+                if self.next() != Some(Tok::Punct(')')) {
+                    self.pos -= 1;
+                    return Err(self.error("expected `)` after the operand of `sext(`"));
+                }
+                match src {
+                    Some(s @ 0..=1) => sexts[s] = true,
+                    _ => {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            "`sext(..)` applies to the first two sources of an SDWA instruction",
+                        ))
+                    }
+                }
+                operand
+            } else if kind == Kind::Waitcnt {
                 self.waitcnt()?
-            } else if kind == Kind::Imm16
+            } else if matches!(kind, Kind::Imm16 | Kind::Msg8)
                 && symbolic_imm::applies(op, &self.tokens[self.pos.min(self.tokens.len())..])
             {
                 let start = self.pos;
@@ -532,14 +601,28 @@ impl LineParser<'_> {
             operands.push(operand);
             columns.push(column);
         }
-        let mods = self.modifiers(info.format)?;
+        let (mods, sdwa) = if half {
+            (MemMods::default(), None)
+        } else if sdwa {
+            let mut s = self.sdwa_selections()?;
+            s.src0_sext = sexts[0];
+            s.src1_sext = sexts[1];
+            (MemMods::default(), Some(s))
+        } else {
+            (self.modifiers(info.format)?, None)
+        };
         let inst = Inst {
             op,
             operands,
             mods,
             e64,
             src_mods,
+            sdwa,
+            dual: None,
         };
+        if half {
+            return Ok(inst);
+        }
         if e32 && uses_vop3(&inst, self.target, self.wave) {
             return Err(AsmError::new(
                 self.line,
@@ -593,6 +676,9 @@ impl LineParser<'_> {
                 }
                 if let Some((s, _)) = Special::ALL.iter().find(|(_, n)| *n == w) {
                     return Ok(Operand::Special(*s));
+                }
+                if let Some(t) = Special::ttmp(&w, self.target) {
+                    return Ok(Operand::Special(t));
                 }
                 let b = w.as_bytes();
                 if b.len() >= 2
@@ -820,6 +906,56 @@ impl LineParser<'_> {
                 "expected a format 0..127 or `[BUF_DATA_FORMAT_*,BUF_NUM_FORMAT_*]`",
             )),
         }
+    }
+
+    /// The selections after an `_sdwa` instruction (`dst_sel:WORD_1 dst_unused:UNUSED_PAD
+    /// src0_sel:BYTE_0 src1_sel:DWORD`), each optional, with LLVM's defaults: `DWORD`
+    /// everywhere and `UNUSED_PRESERVE`.
+    fn sdwa_selections(&mut self) -> Result<Sdwa, AsmError> {
+        let mut s = Sdwa {
+            dst_unused: DstUnused::Preserve,
+            ..Sdwa::default()
+        };
+        while let Some(Tok::Word(w)) = self.peek(0).cloned() {
+            let column = self.column();
+            self.pos += 1;
+            if self.next() != Some(Tok::Punct(':')) {
+                self.pos -= 1;
+                return Err(self.error(format!("expected `:` after `{w}`")));
+            }
+            let Some(Tok::Word(value)) = self.next() else {
+                self.pos -= 1;
+                return Err(self.error(format!("expected a value after `{w}:`")));
+            };
+            let sel = || SdwaSel::ALL.into_iter().find(|s| s.name() == value);
+            let bad = |what: &str| {
+                AsmError::new(self.line, column, format!("`{w}:{value}`: expected {what}"))
+            };
+            let sels = "BYTE_0..BYTE_3, WORD_0, WORD_1 or DWORD";
+            match w.as_str() {
+                "dst_sel" => s.dst_sel = sel().ok_or_else(|| bad(sels))?,
+                "src0_sel" => s.src0_sel = sel().ok_or_else(|| bad(sels))?,
+                "src1_sel" => s.src1_sel = sel().ok_or_else(|| bad(sels))?,
+                "dst_unused" => {
+                    s.dst_unused = DstUnused::ALL
+                        .into_iter()
+                        .find(|u| u.name() == value)
+                        .ok_or_else(|| bad("UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE"))?
+                }
+                _ => {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!(
+                            "unknown SDWA modifier `{w}`: expected dst_sel, dst_unused, \
+                             src0_sel or src1_sel"
+                        ),
+                    ))
+                }
+            }
+        }
+        self.expect_end()?;
+        Ok(s)
     }
 
     fn modifiers(&mut self, format: Format) -> Result<MemMods, AsmError> {

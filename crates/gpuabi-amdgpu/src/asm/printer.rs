@@ -3,11 +3,15 @@
 use std::fmt::Write;
 
 use crate::inst::Inst;
+use crate::opcodes::Kind;
 use crate::program::{Directive, Item, Program};
 use crate::target::Target;
 
 /// The mnemonic and operands of one instruction (no indentation, no newline).
 pub fn print_inst(inst: &Inst, target: Target) -> String {
+    if let Some(y) = &inst.dual {
+        return format!("{} :: {}", vopd_half(inst, target), vopd_half(y, target));
+    }
     let info = inst.op.info();
     // The parser only builds instructions that exist on the program's target; code-built
     // ones fall back to the GCN spelling so that printing never fails.
@@ -15,6 +19,9 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     let mut out = String::from(name);
     if inst.e64 {
         out.push_str("_e64");
+    }
+    if inst.sdwa.is_some() {
+        out.push_str("_sdwa");
     }
     let dsts = info.dsts.len();
     for (i, op) in inst.operands.iter().enumerate() {
@@ -27,12 +34,34 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             ),
             _ => (false, false),
         };
+        let sext = match (inst.sdwa, i.checked_sub(dsts)) {
+            (Some(s), Some(0)) => s.src0_sext,
+            (Some(s), Some(1)) => s.src1_sext,
+            _ => false,
+        };
+        if sext {
+            let _ = write!(out, "sext({op})");
+            continue;
+        }
         let _ = match (neg, abs) {
             (false, false) => write!(out, "{op}"),
             (true, false) => write!(out, "-{op}"),
             (false, true) => write!(out, "|{op}|"),
             (true, true) => write!(out, "-|{op}|"),
         };
+    }
+    if let Some(s) = inst.sdwa {
+        let _ = write!(
+            out,
+            " dst_sel:{} dst_unused:{} src0_sel:{}",
+            s.dst_sel.name(),
+            s.dst_unused.name(),
+            s.src0_sel.name()
+        );
+        let explicit_srcs = info.srcs.iter().filter(|k| **k != Kind::MaskSrc).count();
+        if explicit_srcs > 1 {
+            let _ = write!(out, " src1_sel:{}", s.src1_sel.name());
+        }
     }
     let m = &inst.mods;
     if let Some(f) = m.format {
@@ -50,6 +79,24 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
         if flag {
             let _ = write!(out, " {text}");
         }
+    }
+    out
+}
+
+/// One half of a VOPD pair: `v_dual_` and the instruction's name without `v_`, its
+/// operands without the implicit `vcc` of `v_dual_cndmask_b32`.
+fn vopd_half(inst: &Inst, target: Target) -> String {
+    let info = inst.op.info();
+    let name = info.name(target).unwrap_or(info.mnemonic);
+    let mut out = format!("v_dual_{}", name.strip_prefix("v_").unwrap_or(name));
+    let mut first = true;
+    for (kind, op) in info.slots().zip(&inst.operands) {
+        if kind == Kind::MaskSrc {
+            continue;
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        let _ = write!(out, "{op}");
     }
     out
 }

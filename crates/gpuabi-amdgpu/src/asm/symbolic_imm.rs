@@ -6,9 +6,11 @@
 //!
 //! `s_delay_alu` (RDNA 3): INSTID0 in bits 3:0, INSTSKIP in bits 6:4, INSTID1 in bits 10:7,
 //! with the values of AMD's "RDNA3 ISA" reference guide (S_DELAY_ALU) and LLVM's
-//! `AMDGPUInstPrinter::printSDelayALU`. `s_sendmsg`: the message id in bits 7:0; only
-//! MSG_DEALLOC_VGPRS (3 on RDNA 3, LLVM's `AMDGPUAsmUtils.cpp`), which llc puts before the
-//! `s_endpgm` of kernels, is known by name.
+//! `AMDGPUInstPrinter::printSDelayALU`. `s_sendmsg`/`s_sendmsg_rtn_b32`: the message id in
+//! bits 7:0; the messages llc emits are known by name with their RDNA 3 ids (LLVM's
+//! `AMDGPUAsmUtils.cpp`): MSG_DEALLOC_VGPRS (3), which llc puts before the `s_endpgm` of
+//! kernels, and MSG_INTERRUPT (1) and MSG_RTN_GET_DOORBELL (128) of its `llvm.trap`
+//! sequence.
 
 use super::lexer::{Tok, Token};
 use crate::opcodes::Opcode;
@@ -40,13 +42,17 @@ const DELAY_FIELDS: [(&str, u32, &[&str]); 3] = [
 ];
 
 /// Messages of `s_sendmsg` known by name, with their ids.
-const MESSAGES: [(&str, i64); 1] = [("MSG_DEALLOC_VGPRS", 3)];
+const MESSAGES: [(&str, i64); 3] = [
+    ("MSG_INTERRUPT", 1),
+    ("MSG_DEALLOC_VGPRS", 3),
+    ("MSG_RTN_GET_DOORBELL", 128),
+];
 
 /// Whether `op` takes a named immediate, and `tokens` (from the operand on) start one.
 pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
     matches!(
         op,
-        Opcode::SDelayAlu | Opcode::SSendmsg | Opcode::SSetregB32
+        Opcode::SDelayAlu | Opcode::SSendmsg | Opcode::SSendmsgRtnB32 | Opcode::SSetregB32
     ) && matches!(
         tokens.first(),
         Some(Token {
@@ -155,7 +161,10 @@ fn sendmsg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
         .ok_or_else(|| {
             (
                 2,
-                format!("`{arg}` is not a message the model knows by name (MSG_DEALLOC_VGPRS)"),
+                format!(
+                    "`{arg}` is not a message the model knows by name (MSG_INTERRUPT, \
+                     MSG_DEALLOC_VGPRS, MSG_RTN_GET_DOORBELL)"
+                ),
             )
         })?;
     Ok((id, next))
@@ -204,5 +213,12 @@ mod tests {
     fn sendmsg_names() {
         assert_eq!(value(Opcode::SSendmsg, "sendmsg(MSG_DEALLOC_VGPRS)"), Ok(3));
         assert!(value(Opcode::SSendmsg, "sendmsg(MSG_GS)").is_err());
+        // RDNA 3 numbers, as llvm-mc-19 encodes them (`s_sendmsg_rtn_b32` holds the id in
+        // its SSRC0 field: 0x80).
+        assert_eq!(value(Opcode::SSendmsg, "sendmsg(MSG_INTERRUPT)"), Ok(1));
+        assert_eq!(
+            value(Opcode::SSendmsgRtnB32, "sendmsg(MSG_RTN_GET_DOORBELL)"),
+            Ok(128)
+        );
     }
 }

@@ -127,7 +127,7 @@ pub fn encoding_sizes(text: &str, target: Target, wave: WaveSize, name: &str) ->
 pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
     let w64 = wave == WaveSize::W64;
     match kind {
-        Kind::SDst(1) => vec!["s5", "m0"],
+        Kind::SDst(1) => vec!["s5", "m0", "ttmp2"],
         Kind::SDst(2) => vec!["s[6:7]", if w64 { "vcc" } else { "exec" }],
         Kind::SDst(4) => vec!["s[8:11]"],
         Kind::SDst(_) => vec!["s[16:23]"],
@@ -161,6 +161,8 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         }
         Kind::Lane => vec!["s24", "5", "m0"],
         Kind::Imm16 => vec!["3"],
+        Kind::Msg8 => vec!["sendmsg(MSG_RTN_GET_DOORBELL)", "5"],
+        Kind::KImm => vec!["0x3a83126f", "1.0"],
         Kind::Simm16 => vec!["-300", "0x7fff"],
         Kind::Label => vec!["target"],
         Kind::Waitcnt => vec!["vmcnt(0) lgkmcnt(0)", "lgkmcnt(3)", "vmcnt(2) expcnt(1)"],
@@ -281,7 +283,51 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
             )
             .as_str(),
     );
+    text.push_str(&encoding_forms(target, wave));
     text.push_str("target:\n\ts_endpgm\n");
+    text
+}
+
+/// Encodings the table's rows do not spell: SDWA selections on gfx8 and gfx1030 (every
+/// selection, every `dst_unused`, defaults left out, `sext`, an SGPR source on gfx1030) and VOPD
+/// pairs on gfx1100 in wave32 (every opcode of the table in some half, a shared literal,
+/// the implicit `vcc` of `v_dual_cndmask_b32`).
+fn encoding_forms(target: Target, wave: WaveSize) -> String {
+    let mut text = String::new();
+    if matches!(target, Target::Gfx8 | Target::Gfx1030) {
+        text.push_str(
+            "\tv_or_b32_sdwa v3, v0, v3 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v2, v9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_3 src1_sel:WORD_1\n\
+             \tv_xor_b32_sdwa v2, v9, v2 dst_sel:BYTE_2 dst_unused:UNUSED_SEXT src0_sel:BYTE_0 src1_sel:WORD_0\n\
+             \tv_and_b32_sdwa v2, v9, v2 dst_sel:BYTE_3 dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:BYTE_2\n\
+             \tv_mov_b32_sdwa v2, v9 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_2\n\
+             \tv_and_b32_sdwa v2, v9, v2\n\
+             \tv_xor_b32_sdwa v17, v19, sext(v17) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0\n\
+             \tv_max_u32_sdwa v2, sext(v18), v4 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD\n",
+        );
+    }
+    if target == Target::Gfx1030 {
+        text.push_str(
+            "\tv_or_b32_sdwa v2, s9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:WORD_1\n",
+        );
+    }
+    if target == Target::Gfx1100 && wave == WaveSize::W32 {
+        text.push_str(
+            "\tv_dual_mov_b32 v4, 0 :: v_dual_mov_b32 v5, 0\n\
+             \tv_dual_mov_b32 v31, v59 :: v_dual_mov_b32 v0, v60\n\
+             \tv_dual_cndmask_b32 v1, v2, v1 :: v_dual_and_b32 v2, 0x400000, v0\n\
+             \tv_dual_fmac_f32 v6, v8, v6 :: v_dual_fmac_f32 v7, v9, v7\n\
+             \tv_dual_mul_f32 v6, 0x3a83126f, v8 :: v_dual_sub_f32 v5, v5, v10\n\
+             \tv_dual_add_f32 v0, 0.5, v0 :: v_dual_add_f32 v1, 0.5, v1\n\
+             \tv_dual_max_f32 v0, v1, v2 :: v_dual_min_f32 v1, v3, v4\n\
+             \tv_dual_min_f32 v0, v1, v2 :: v_dual_max_f32 v1, v3, v4\n\
+             \tv_dual_mov_b32 v9, s0 :: v_dual_add_nc_u32 v10, s1, v2\n\
+             \tv_dual_sub_f32 v9, s0, v1 :: v_dual_lshlrev_b32 v10, 1, v2\n\
+             \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n\
+             \tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v1, v3\n\
+             \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n",
+        );
+    }
     text
 }
 

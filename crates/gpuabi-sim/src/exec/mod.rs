@@ -20,6 +20,9 @@ pub enum Flow {
     Jump(u64),
     /// The wave ended (`s_endpgm`).
     End,
+    /// The wave entered the trap handler (`s_trap`) or halted (`s_sethalt`), which the
+    /// simulator does not model: the run stops with [`crate::SimError::Trap`].
+    Trap,
 }
 
 #[cfg(test)]
@@ -44,6 +47,8 @@ mod tests {
                 src: [Src::Const(0), Src::Vgpr(1), Src::Sgpr(4), Src::Const(0)],
                 mods: MemMods::default(),
                 src_mods: Default::default(),
+                sdwa: None,
+                dual: None,
                 addr: 0,
                 next_addr: 4,
                 target: 0,

@@ -159,6 +159,27 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         // addresses private memory through flat instructions, which the model does not
         // route to scratch: nothing to do.
         SSetregB32 => {}
+        // S_MUL_HI_I32: the high half of the signed 64-bit product ("RDNA2 ISA").
+        SMulHiI32 => w.write_s32(
+            dst,
+            ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32,
+        ),
+        // S_ABS_I32: |S0| (wrapping at i32::MIN), SCC = result != 0.
+        SAbsI32 => {
+            let r = (a as i32).wrapping_abs() as u32;
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SBrevB32 => w.write_s32(dst, a.reverse_bits()),
+        // The simulator has no queues: the answer to a message (llc asks for the doorbell
+        // only after `s_trap`, which stops a simulated run) is 0.
+        SSendmsgRtnB32 => w.write_s32(dst, 0),
+        SFlbitI32 => w.write_s32(dst, flbit_i32(a)),
+        SXnorB32 => {
+            let r = !(a ^ b);
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
         // S_MUL_HI_U32: D0 = (S0 * S1) >> 32, unsigned ("RDNA2 ISA").
         SMulHiU32 => w.write_s32(dst, ((u64::from(a) * u64::from(b)) >> 32) as u32),
         SMinI32 => {
@@ -244,6 +265,18 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
 }
 
 /// The low `n` bits set (`n` at most 32).
+/// S_FLBIT_I32 / V_FFBH_I32 ("AMD GCN3 ISA"; RDNA 3's S_CLS_I32 / V_CLS_I32): the
+/// position, counting bit 31 as 0, of the first bit that differs from the sign bit; -1
+/// when none does (0 and -1).
+pub(crate) fn flbit_i32(a: u32) -> u32 {
+    let differs = a ^ (((a as i32) >> 31) as u32);
+    if differs == 0 {
+        u32::MAX
+    } else {
+        differs.leading_zeros()
+    }
+}
+
 pub(crate) fn low_bits32(n: u32) -> u32 {
     if n >= 32 {
         u32::MAX

@@ -7,7 +7,7 @@
 //! instructions) are in [`super::float`]. `v_min_f32`/`v_max_f32` follow IEEE mode for quiet
 //! NaNs (see [`fmin`]).
 
-use gpuabi_amdgpu::Opcode;
+use gpuabi_amdgpu::{Opcode, Sdwa, SdwaSel};
 
 use super::{float, salu};
 use crate::image::{Decoded, Dst, Src};
@@ -27,6 +27,18 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
 #[inline(always)]
 fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
     gather(w, d.src[i], out);
+    if let Some(s) = d.sdwa {
+        let (sel, sext) = if i == 0 {
+            (s.src0_sel, s.src0_sext)
+        } else {
+            (s.src1_sel, s.src1_sext)
+        };
+        if sel != SdwaSel::Dword && i < 2 {
+            for v in out.iter_mut() {
+                *v = Sdwa::select(sel, sext, *v);
+            }
+        }
+    }
     if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
         for v in out.iter_mut() {
             *v = d.src_mods.apply(i, *v);
@@ -297,8 +309,43 @@ pub fn med3_f32(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
-/// Executes a vector ALU instruction.
+/// Executes a vector ALU instruction: a dual-issue pair, a sub-dword (SDWA or 16-bit)
+/// instruction, or a plain one.
 pub fn exec(d: &Decoded, w: &mut Wave) {
+    if let Some(y) = &d.dual {
+        return exec_dual(d, y, w);
+    }
+    match (d.sdwa, d.dst[0]) {
+        (Some(s), Dst::Vgpr(r)) if s.dst_sel != SdwaSel::Dword => {
+            // The operation computes its result into the whole register; `dst_sel` and
+            // `dst_unused` then say which bits of it land where.
+            let old = *w.vreg(r);
+            exec_one(d, w);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            let out = w.vreg_mut(r);
+            for_active(exec, lanes, |l| out[l] = s.merge(old[l], out[l]));
+        }
+        _ => exec_one(d, w),
+    }
+}
+
+/// VOPD ("RDNA3 ISA", "VOPD"): both halves read their sources before either writes. The
+/// halves write different VGPRs, so X runs first with its result held back, and Y then
+/// reads the registers as they were.
+fn exec_dual(x: &Decoded, y: &Decoded, w: &mut Wave) {
+    let Dst::Vgpr(rx) = x.dst[0] else {
+        exec_one(x, w);
+        return exec_one(y, w);
+    };
+    let before = *w.vreg(rx);
+    exec_one(x, w);
+    let x_result = *w.vreg(rx);
+    *w.vreg_mut(rx) = before;
+    exec_one(y, w);
+    *w.vreg_mut(rx) = x_result;
+}
+
+fn exec_one(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
     match d.op {
         VMovB32 => map1(w, d, |a| a),
@@ -601,6 +648,40 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VCmpLeI64 => compare64(w, d, |a, b| (a as i64) <= (b as i64)),
         VCmpGtI64 => compare64(w, d, |a, b| (a as i64) > (b as i64)),
         VCmpGeI64 => compare64(w, d, |a, b| (a as i64) >= (b as i64)),
+        // "RDNA3 ISA": V_LSHL_OR_B32 D0 = (S0 << S1[4:0]) | S2, V_AND_OR_B32
+        // D0 = (S0 & S1) | S2, V_ADD_LSHL_U32 D0 = (S0 + S1) << S2[4:0].
+        VLshlOrB32 => map3(w, d, |a, b, c| (a << (b & 31)) | c),
+        VAndOrB32 => map3(w, d, |a, b, c| (a & b) | c),
+        VAddLshlU32 => map3(w, d, |a, b, c| a.wrapping_add(b) << (c & 31)),
+        // V_RCP_IFLAG_F32 computes V_RCP_F32's value; it differs only in the exceptions
+        // it raises.
+        VRcpIflagF32 => mapf1(w, d, |a| 1.0 / a),
+        VBfrevB32 => map1(w, d, u32::reverse_bits),
+        VCmpxNgtF32 => compare_exec_f32(w, d, |a, b| a <= b || a.is_nan() || b.is_nan()),
+        // 16-bit shifts: the amount is S0[3:0], the value S1[15:0]; the 16-bit result's
+        // placement is the caller's (see `exec`).
+        VLshlrevB16 => map2(w, d, |a, b| ((b & 0xffff) << (a & 15)) & 0xffff),
+        VLshrrevB16 => map2(w, d, |a, b| (b & 0xffff) >> (a & 15)),
+        VAshrrevI16 => map2(w, d, |a, b| ((b as u16 as i16) >> (a & 15)) as u16 as u32),
+        VXor3B32 => map3(w, d, |a, b, c| a ^ b ^ c),
+        VXnorB32 => map2(w, d, |a, b| !(a ^ b)),
+        VSubrevF32 => mapf2(w, d, |a, b| b - a),
+        // V_MUL_I32_I24: the signed 24-bit fields multiplied, the low 32 bits of the product.
+        VMulI32I24 => map2(w, d, |a, b| {
+            let s24 = |x: u32| ((x << 8) as i32) >> 8;
+            s24(a).wrapping_mul(s24(b)) as u32
+        }),
+        // V_FMAMK_F32 D = S0 * K + S1 and V_FMAAK_F32 D = S0 * S1 + K, fused: the table
+        // puts K where it is written, so both are fma(source 0, source 1, source 2).
+        VFmamkF32 | VFmaakF32 => map3(w, d, float::fma),
+        // V_MAD_F32 (and V_MADMK_F32/V_MADAK_F32 with K where written): S0 * S1 + S2 with
+        // the product rounded first (not fused).
+        VMadF32 | VMadmkF32 | VMadakF32 => map3(w, d, |a, b, c| {
+            let p = float::binary(a, b, |x: f32, y: f32| x * y);
+            float::binary(p, c, |x: f32, y: f32| x + y)
+        }),
+        VFfbhI32 => map1(w, d, salu::flbit_i32),
+        VCmpxLeU64 => compare64_exec(w, d, |a, b| a <= b),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }
