@@ -4,6 +4,7 @@
 
 pub mod branch;
 pub mod float;
+pub mod lds;
 pub mod memory;
 pub mod salu;
 pub mod typed;
@@ -20,6 +21,9 @@ pub enum Flow {
     Jump(u64),
     /// The wave ended (`s_endpgm`).
     End,
+    /// The wave waits at `s_barrier` until the other waves of its work-group arrive (or
+    /// end); it then continues with the next instruction.
+    Barrier,
 }
 
 #[cfg(test)]
@@ -58,6 +62,16 @@ mod tests {
                         ..d.clone()
                     };
                     salu::exec(&d, &mut w)
+                }
+                Class::Lds => {
+                    let mut lds = vec![0; 16];
+                    let mut stats = Stats::default();
+                    let mut cx = lds::LdsCtx {
+                        lds: &mut lds,
+                        target: gpuabi_amdgpu::Target::Gfx8,
+                        stats: &mut stats,
+                    };
+                    lds::exec(&d, &mut w, &mut cx);
                 }
                 Class::Smem | Class::Vmem | Class::Scratch => {
                     let mut mem = Memory::new();

@@ -488,6 +488,11 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         VOr3B32 => map3(w, d, |a, b, c| a | b | c),
         VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+        // V_MAD_U32_U24: D = S0[23:0] * S1[23:0] + S2; V_ADD_LSHL_U32: D = (S0 + S1) << S2[4:0].
+        VMadU32U24 => map3(w, d, |a, b, c| {
+            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
+        }),
+        VAddLshlU32 => map3(w, d, |a, b, c| a.wrapping_add(b) << (c & 31)),
         VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
         VBfeI32 => map3(w, d, |a, b, c| {
             salu::sign_extend((a >> (b & 31)) & salu::low_bits32(c & 31), c & 31)
