@@ -299,11 +299,16 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
         |op: Opcode| format!("{op:?}").starts_with("VCmpx") || op == Opcode::SSendmsg;
     // LDS instructions and `s_barrier` exist on GCN 1.0/1.1 but are modelled from GCN 1.2
     // on (a decision: the LDS model covers the targets gpuabi runs llc-19's kernels for);
-    // `buffer_wbinvl1_vol` is GCN 1.1's too.
+    // `buffer_wbinvl1_vol` and the 128-bit LDS accesses are GCN 1.1's too.
+    let gcn11 = [
+        Opcode::BufferWbinvl1Vol,
+        Opcode::DsReadB128,
+        Opcode::DsWriteB128,
+    ];
     let kept_on_gcn1 = |op: Opcode, target: Target| {
-        op.info().format == gpuabi_amdgpu::Format::Ds
+        (op.info().format == gpuabi_amdgpu::Format::Ds && !gcn11.contains(&op))
             || op == Opcode::SBarrier
-            || (op == Opcode::BufferWbinvl1Vol && target == Target::Gfx7)
+            || (gcn11.contains(&op) && target == Target::Gfx7)
     };
     for (target, wave) in gcn1_configs() {
         let mut lines = Vec::new();

@@ -185,7 +185,7 @@ impl Contract {
     pub fn suspend_wave(&mut self) -> WaveFrames {
         WaveFrames {
             frames: std::mem::take(&mut self.frames),
-            floors: std::mem::replace(&mut self.floors, [None; 2]),
+            floors: std::mem::take(&mut self.floors),
         }
     }
 

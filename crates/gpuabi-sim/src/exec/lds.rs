@@ -55,7 +55,7 @@ impl LdsCtx<'_> {
 
     fn range(&self, addr: u64, limit: u64) -> Option<std::ops::Range<usize>> {
         let end = addr.checked_add(4)?;
-        (end <= limit.min(self.lds.len() as u64)).then(|| addr as usize..end as usize)
+        (end <= limit.min(self.lds.len() as u64)).then_some(addr as usize..end as usize)
     }
 }
 
