@@ -520,9 +520,12 @@ impl OpInfo {
         self
     }
 
-    /// A local data share access.
+    /// A local data share access. It reads `M0`: GCN3 bounds LDS addresses by it ("AMD
+    /// GCN3 ISA", "Data Share Operations"); RDNA ignores it, but the row is one for all
+    /// targets.
     const fn ds(mut self, op: DsOp, dwords: u8) -> OpInfo {
         self.ds = Some(DsAccess { op, dwords });
+        self.effects = self.effects.union(Effects::READ_M0);
         // Atomics both read and write; those without a destination would default to a
         // write only.
         if let DsOp::Atomic(_) = op {
