@@ -211,3 +211,19 @@ fn oversized_lds_is_refused() {
     assert!(matches!(e, SimError::Setup(_)), "{e}");
     assert!(e.to_string().contains("LDS"), "{e}");
 }
+
+#[test]
+fn addresses_wrap_at_32_bits() {
+    // llc-19 reads a mirror element as `v_sub_nc_u32 v2, 0, v1` then `ds_read_b32 v0, v2
+    // offset:252`: ADDR + OFFSET wraps (0xfffffffc + 8 = 4).
+    for (t, w) in TARGETS {
+        let (store, load, _) = names(t);
+        let body = format!(
+            "\ts_mov_b32 m0, -1\n\tv_mov_b32 v1, 4\n\tv_mov_b32 v2, 11\n\t{store} v1, v2\n\
+             \tv_mov_b32 v3, -4\n\t{load} v4, v3 offset:8\n"
+        );
+        let (m, wave) = run(t, w, &body, 64);
+        assert_eq!(wave.v(4, 0), 11, "{t}");
+        assert_eq!(m.stats.lds_out_of_range, 0, "{t}");
+    }
+}

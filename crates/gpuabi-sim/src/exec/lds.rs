@@ -5,7 +5,7 @@
 //! Decisions, as the guides describe the hardware:
 //! - An address is the lane's ADDR VGPR plus the instruction's offset (single-address
 //!   forms: `offset`, in bytes; two-address forms: `offset0`/`offset1` times the element
-//!   size). Each dword is checked on its own: a dword outside the work-group's LDS reads
+//!   size), wrapping at 32 bits. Each dword is checked on its own: a dword outside the work-group's LDS reads
 //!   as 0 and is not written, and is counted in [`crate::Stats::lds_out_of_range`]. On
 //!   GCN3 (`gfx8`) the limit is also `M0` (llc-19 writes `s_mov_b32 m0, -1` before LDS
 //!   accesses there): addresses at or above `M0` are out of range.
@@ -126,7 +126,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
         u64::MAX
     };
     let n = u16::from(access.dwords);
-    let elem = u64::from(access.dwords) * 4;
+    let elem = u32::from(access.dwords) * 4;
     let dst = match d.dst[0] {
         Dst::Vgpr(r) => Some(r),
         _ => None,
@@ -138,12 +138,13 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
         if exec >> lane & 1 == 0 {
             continue;
         }
-        let base = u64::from(w.v(addr_reg, lane));
-        let single = base + d.mods.offset as u64;
-        let pair = [
-            base + u64::from(d.mods.offset0) * elem,
-            base + u64::from(d.mods.offset1) * elem,
-        ];
+        // The sum wraps at 32 bits, as the address adder does: llc-19 folds a negative
+        // VGPR address and a positive offset (`v_sub_nc_u32 v2, 0, v1` then
+        // `ds_read_b32 v0, v2 offset:252`).
+        let base = w.v(addr_reg, lane);
+        let single = u64::from(base.wrapping_add(d.mods.offset as u32));
+        let pair = [d.mods.offset0, d.mods.offset1]
+            .map(|o| u64::from(base.wrapping_add(u32::from(o) * elem)));
         match access.op {
             DsOp::Read => {
                 let values: Vec<u32> = (0..n)
