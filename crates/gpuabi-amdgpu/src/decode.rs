@@ -66,6 +66,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                     Format::Flat => (Encoding::Flat, seg::FLAT),
                     Format::Global => (Encoding::Flat, seg::GLOBAL),
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
+                    Format::Ds => (Encoding::Ds, 0),
                 };
                 map.insert((t, encoding, n, segment), info.op);
                 let e32 = match format {
@@ -458,6 +459,33 @@ fn decode_one(
                 info.format_on(target),
                 Format::Vop1 | Format::Vop2 | Format::Vopc
             );
+        }
+        // Cache invalidations: no operands.
+        Encoding::Mubuf if info.slots().next().is_none() => {}
+        Encoding::Ds => {
+            if f.get(Field::Gds) == 1 {
+                return Err("`gds` (the global data share) is not in the machine model".into());
+            }
+            let dwords = |k: &Kind| match k {
+                Kind::VDst(n) | Kind::VReg(n) => *n,
+                _ => 1,
+            };
+            if let Some(k) = info.dsts.first() {
+                ops.push(o.vgpr(f.get(Field::Vdst), dwords(k))?);
+            }
+            for (k, field) in info
+                .srcs
+                .iter()
+                .zip([Field::Addr, Field::Data, Field::Data1])
+            {
+                ops.push(o.vgpr(f.get(field), dwords(k))?);
+            }
+            if info.is_ds_two_address() {
+                mods.offset0 = f.get(Field::Offset0) as u8;
+                mods.offset1 = f.get(Field::Offset1) as u8;
+            } else {
+                mods.offset = f.get(Field::Offset) as i32;
+            }
         }
         Encoding::Mubuf | Encoding::Mtbuf => {
             mods.offen = f.get(Field::Offen) == 1;

@@ -415,6 +415,13 @@ pub fn encode_inst(
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             valu(inst, target, wave, opcode, &mut cx)?
         }
+        // Cache invalidations: an opcode and no operands.
+        Format::Mubuf if info.slots().next().is_none() => {
+            let mut w = Word::new(Encoding::Mubuf, target)?;
+            w.set(Field::Op, opcode.into())?;
+            w
+        }
+        Format::Ds => ds(inst, opcode, target, &mut cx)?,
         Format::Mubuf | Format::Mtbuf => {
             let typed = info.format == Format::Mtbuf;
             let mut w = Word::new(
@@ -497,6 +504,30 @@ pub fn encode_inst(
         }
     };
     Ok(word.finish(cx.literal))
+}
+
+/// Local data share instructions: the destination, the address, up to two data operands
+/// in that order of the operand list, and the offsets.
+fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word, String> {
+    let info = inst.op.info();
+    let mut w = Word::new(Encoding::Ds, target)?;
+    w.set(Field::Op, opcode.into())?;
+    let (dsts, srcs) = inst.operands.split_at(info.dsts.len());
+    if let Some(d) = dsts.first() {
+        w.set(Field::Vdst, cx.vgpr(d)?)?;
+    }
+    w.set(Field::Addr, cx.vgpr(&srcs[0])?)?;
+    for (field, data) in [Field::Data, Field::Data1].into_iter().zip(&srcs[1..]) {
+        w.set(field, cx.vgpr(data)?)?;
+    }
+    if info.is_ds_two_address() {
+        w.set(Field::Offset0, inst.mods.offset0.into())?;
+        w.set(Field::Offset1, inst.mods.offset1.into())?;
+    } else {
+        let offset = u64::try_from(inst.mods.offset).map_err(|e| e.to_string())?;
+        w.set(Field::Offset, offset)?;
+    }
+    Ok(w)
 }
 
 /// `glc`, `slc`, `dlc`.

@@ -121,7 +121,8 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
         | Format::Mtbuf
         | Format::Global
         | Format::Scratch
-        | Format::Flat => 8,
+        | Format::Flat
+        | Format::Ds => 8,
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

@@ -27,6 +27,12 @@ pub struct MemMods {
     /// format in bits 6:4, as LLVM numbers them on `gfx6`/`gfx7`; `None` is LLVM's default
     /// ([`MemMods::DEFAULT_FORMAT`]).
     pub format: Option<u8>,
+    /// `offset0:N` of the two-address `ds_read2_*`/`ds_write2_*`: the first address's
+    /// offset in elements.
+    pub offset0: u8,
+    /// `offset1:N` of the two-address `ds_*` instructions: the second address's offset in
+    /// elements.
+    pub offset1: u8,
 }
 
 impl MemMods {

@@ -33,7 +33,9 @@ pub use decode::{decode, DecodeError};
 pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
-pub use opcodes::{Class, Effects, Format, Kind, OpInfo, Opcode, Targets};
+pub use opcodes::{
+    AtomicOp, Class, DsAccess, DsOp, Effects, Format, Kind, OpInfo, Opcode, Targets,
+};
 pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;
 pub use program::{Entry, Item, Program};

@@ -41,6 +41,8 @@ pub enum Encoding {
     Flat,
     /// RDNA 3 dual issue: two VOP2/VOP1-like halves in one 64-bit word.
     Vopd,
+    /// Local data share.
+    Ds,
 }
 
 /// A field of an encoding, named as in AMD's manuals.
@@ -99,6 +101,10 @@ pub enum Field {
     Src1Sext,
     S0,
     S1,
+    Offset0,
+    Offset1,
+    Gds,
+    Data1,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -335,6 +341,30 @@ const FLAT_RDNA3: &[(Field, u8, u8)] = &[
     (Vdst, 56, 8),
 ];
 
+// DS: OFFSET0 and OFFSET1 together are the 16-bit OFFSET of the single-address forms.
+const DS_GCN3: &[(Field, u8, u8)] = &[
+    (Offset, 0, 16),
+    (Offset0, 0, 8),
+    (Offset1, 8, 8),
+    (Gds, 16, 1),
+    (Op, 17, 8),
+    (Addr, 32, 8),
+    (Data, 40, 8),
+    (Data1, 48, 8),
+    (Vdst, 56, 8),
+];
+const DS_RDNA: &[(Field, u8, u8)] = &[
+    (Offset, 0, 16),
+    (Offset0, 0, 8),
+    (Offset1, 8, 8),
+    (Gds, 17, 1),
+    (Op, 18, 8),
+    (Addr, 32, 8),
+    (Data, 40, 8),
+    (Data1, 48, 8),
+    (Vdst, 56, 8),
+];
+
 const fn layout(
     encoding: Encoding,
     bytes: u8,
@@ -407,29 +437,44 @@ static GFX7: [Layout; 13] = {
     ]
 };
 
+/// The formats of `base` and DS (`110110` on GCN3 and RDNA).
+const fn with_ds(base: [Layout; 12], ds: Layout) -> [Layout; 13] {
+    let [a, b, c, d, e, f, g, h, i, j, k, l] = base;
+    [a, b, c, d, e, f, g, h, i, j, k, l, ds]
+}
+
 /// GCN3 (gfx8): VOP3 `110100`, SMEM `110000`, MUBUF `111000`, FLAT `110111`.
-static GFX8: [Layout; 12] = with_memory(
-    common(VOP3_GCN3, 0xd000_0000),
-    layout(Encoding::Smem, 8, 0xfc00_0000, 0xc000_0000, SMEM_GCN3),
-    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN3),
-    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_GCN3),
+static GFX8: [Layout; 13] = with_ds(
+    with_memory(
+        common(VOP3_GCN3, 0xd000_0000),
+        layout(Encoding::Smem, 8, 0xfc00_0000, 0xc000_0000, SMEM_GCN3),
+        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN3),
+        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_GCN3),
+    ),
+    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_GCN3),
 );
 
 /// RDNA2 (gfx1030): VOP3 `110101`, SMEM `111101`.
-static GFX1030: [Layout; 12] = with_memory(
-    common(VOP3_RDNA, 0xd400_0000),
-    layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
-    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
-    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+static GFX1030: [Layout; 13] = with_ds(
+    with_memory(
+        common(VOP3_RDNA, 0xd400_0000),
+        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
+        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
+        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+    ),
+    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
 );
 
 /// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF
 /// and FLAT.
-static GFX1100: [Layout; 12] = with_memory(
-    common(VOP3_RDNA, 0xd400_0000),
-    layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
-    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
-    layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+static GFX1100: [Layout; 13] = with_ds(
+    with_memory(
+        common(VOP3_RDNA, 0xd400_0000),
+        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
+        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
+        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+    ),
+    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
 );
 
 /// Every format of `target`, in the order a decoder tries them (empty for `gfx9`).

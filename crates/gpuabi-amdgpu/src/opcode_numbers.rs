@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 341] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 378] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -396,6 +396,45 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 341] = [
     (VMadmkF32, [0x117, NONE, NONE, 0x120, 0x120]),
     (VMadakF32, [0x118, NONE, NONE, 0x121, 0x121]),
     (SSendmsgRtnB32, [NONE, NONE, 0x04c, NONE, NONE]),
+    // Local data share: the DS opcode numbers are the same on GCN3, RDNA2 and RDNA3
+    // (read from llvm-mc-19 -show-encoding).
+    (DsWriteB32, [0x00d, 0x00d, 0x00d, NONE, NONE]),
+    (DsWriteB64, [0x04d, 0x04d, 0x04d, NONE, NONE]),
+    (DsWriteB128, [0x0df, 0x0df, 0x0df, NONE, NONE]),
+    (DsWrite2B32, [0x00e, 0x00e, 0x00e, NONE, NONE]),
+    (DsWrite2B64, [0x04e, 0x04e, 0x04e, NONE, NONE]),
+    (DsReadB32, [0x036, 0x036, 0x036, NONE, NONE]),
+    (DsReadB64, [0x076, 0x076, 0x076, NONE, NONE]),
+    (DsReadB128, [0x0ff, 0x0ff, 0x0ff, NONE, NONE]),
+    (DsRead2B32, [0x037, 0x037, 0x037, NONE, NONE]),
+    (DsRead2B64, [0x077, 0x077, 0x077, NONE, NONE]),
+    (DsAddU32, [0x000, 0x000, 0x000, NONE, NONE]),
+    (DsSubU32, [0x001, 0x001, 0x001, NONE, NONE]),
+    (DsMinI32, [0x005, 0x005, 0x005, NONE, NONE]),
+    (DsMaxI32, [0x006, 0x006, 0x006, NONE, NONE]),
+    (DsMinU32, [0x007, 0x007, 0x007, NONE, NONE]),
+    (DsMaxU32, [0x008, 0x008, 0x008, NONE, NONE]),
+    (DsAndB32, [0x009, 0x009, 0x009, NONE, NONE]),
+    (DsOrB32, [0x00a, 0x00a, 0x00a, NONE, NONE]),
+    (DsXorB32, [0x00b, 0x00b, 0x00b, NONE, NONE]),
+    (DsAddRtnU32, [0x020, 0x020, 0x020, NONE, NONE]),
+    (DsSubRtnU32, [0x021, 0x021, 0x021, NONE, NONE]),
+    (DsMinRtnI32, [0x025, 0x025, 0x025, NONE, NONE]),
+    (DsMaxRtnI32, [0x026, 0x026, 0x026, NONE, NONE]),
+    (DsMinRtnU32, [0x027, 0x027, 0x027, NONE, NONE]),
+    (DsMaxRtnU32, [0x028, 0x028, 0x028, NONE, NONE]),
+    (DsAndRtnB32, [0x029, 0x029, 0x029, NONE, NONE]),
+    (DsOrRtnB32, [0x02a, 0x02a, 0x02a, NONE, NONE]),
+    (DsXorRtnB32, [0x02b, 0x02b, 0x02b, NONE, NONE]),
+    (DsWrxchgRtnB32, [0x02d, 0x02d, 0x02d, NONE, NONE]),
+    (DsCmpstRtnB32, [0x030, 0x030, 0x030, NONE, NONE]),
+    (DsAddU64, [0x040, 0x040, 0x040, NONE, NONE]),
+    (DsAddRtnU64, [0x060, 0x060, 0x060, NONE, NONE]),
+    (SBarrier, [0x00a, 0x00a, 0x03d, NONE, NONE]),
+    (BufferGl0Inv, [NONE, 0x071, 0x02b, NONE, NONE]),
+    (BufferGl1Inv, [NONE, 0x072, 0x02c, NONE, NONE]),
+    (VMadU32U24, [0x1c3, 0x143, 0x20b, 0x143, 0x143]),
+    (BufferWbinvl1Vol, [0x03f, NONE, NONE, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

@@ -59,6 +59,9 @@ pub enum Format {
     /// Flat memory (a 64-bit address per lane; the project models it on `gfx8`, where it
     /// addresses global memory and has no offset).
     Flat,
+    /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
+    /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
+    Ds,
 }
 
 /// What an instruction does, for statistics and for the simulator's dispatch.
@@ -74,6 +77,8 @@ pub enum Class {
     Vmem,
     /// Per-lane scratch memory.
     Scratch,
+    /// Local data share (work-group shared memory).
+    Lds,
     /// Branches and program-counter moves.
     Branch,
     /// No effect on the simulated state (`s_nop`, `s_waitcnt`) or ends the wave.
@@ -82,12 +87,13 @@ pub enum Class {
 
 impl Class {
     /// Every class, in the order statistics print them.
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 8] = [
         Class::Salu,
         Class::Smem,
         Class::Valu,
         Class::Vmem,
         Class::Scratch,
+        Class::Lds,
         Class::Branch,
         Class::Control,
     ];
@@ -100,6 +106,7 @@ impl Class {
             Class::Valu => "valu",
             Class::Vmem => "vmem",
             Class::Scratch => "scratch",
+            Class::Lds => "lds",
             Class::Branch => "branch",
             Class::Control => "control",
         }
@@ -358,6 +365,63 @@ pub struct OpInfo {
     /// GCN 1.2 zeroes bits 31:16, RDNA keeps them (LLVM's
     /// `GCNSubtarget::zeroesHigh16BitsOfDest`: true up to GFX9, false from GFX10 on).
     pub half_dst: bool,
+    /// For local data share instructions: what they do at each address.
+    pub ds: Option<DsAccess>,
+}
+
+/// What a local data share (`ds_*`) instruction does per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DsAccess {
+    /// The operation.
+    pub op: DsOp,
+    /// Dwords at each address: 1, 2 or 4.
+    pub dwords: u8,
+}
+
+/// The operation of a `ds_*` instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DsOp {
+    /// Reads `dwords` at ADDR + `offset`.
+    Read,
+    /// Writes `dwords` at ADDR + `offset`.
+    Write,
+    /// Reads two elements at ADDR + `offset0` × size and ADDR + `offset1` × size
+    /// (`ds_read2_*`), the offsets counted in elements.
+    Read2,
+    /// Writes two elements as [`DsOp::Read2`] addresses them (`ds_write2_*`).
+    Write2,
+    /// A read-modify-write at ADDR + `offset`; the instructions with a destination return
+    /// the old value (`_rtn`).
+    Atomic(AtomicOp),
+}
+
+/// The operation of an atomic read-modify-write: the new memory value from the old one
+/// and the data operand (AMD's ISA manuals, "DS_ADD_U32" and the rows after it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// old + data (wrapping).
+    Add,
+    /// old - data (wrapping).
+    Sub,
+    /// Signed minimum.
+    MinI,
+    /// Signed maximum.
+    MaxI,
+    /// Unsigned minimum.
+    MinU,
+    /// Unsigned maximum.
+    MaxU,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise xor.
+    Xor,
+    /// data (exchange).
+    Swap,
+    /// Compare and store: `data1` if old == `data0`, else old (`ds_cmpst_*`: the compared
+    /// value is the first data operand, the stored one the second).
+    CmpStore,
 }
 
 /// The width of a sub-dword memory access.
@@ -389,6 +453,7 @@ const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
             (Class::Vmem, Effects::READ_EXEC.union(mem))
         }
         Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
+        Format::Ds => (Class::Lds, Effects::READ_EXEC.union(mem)),
     }
 }
 
@@ -419,6 +484,7 @@ const fn row(
         float_srcs: 0,
         narrow: None,
         half_dst: false,
+        ds: None,
     }
 }
 
@@ -474,6 +540,23 @@ impl OpInfo {
     /// A sub-dword memory access of `bytes` bytes.
     const fn narrow(mut self, bytes: u8, signed: bool) -> OpInfo {
         self.narrow = Some(Narrow { bytes, signed });
+        self
+    }
+
+    /// A local data share access. It reads `M0`: GCN3 bounds LDS addresses by it ("AMD
+    /// GCN3 ISA", "Data Share Operations"); RDNA ignores it, but the row is one for all
+    /// targets.
+    const fn ds(mut self, op: DsOp, dwords: u8) -> OpInfo {
+        self.ds = Some(DsAccess { op, dwords });
+        self.effects = self.effects.union(Effects::READ_M0);
+        // Atomics both read and write; those without a destination would default to a
+        // write only.
+        if let DsOp::Atomic(_) = op {
+            self.effects = self
+                .effects
+                .union(Effects::MEM_READ)
+                .union(Effects::MEM_WRITE);
+        }
         self
     }
 
@@ -535,6 +618,18 @@ impl OpInfo {
     /// the `abs` and `clamp` fields (so sources take `neg` but not `abs`).
     pub fn is_vop3b(&self) -> bool {
         self.dsts.len() == 2 && self.dsts[1] == Kind::MaskDst
+    }
+
+    /// Whether the instruction is a two-address `ds_read2_*`/`ds_write2_*`, whose offsets
+    /// are `offset0`/`offset1` rather than `offset`.
+    pub fn is_ds_two_address(&self) -> bool {
+        matches!(
+            self.ds,
+            Some(DsAccess {
+                op: DsOp::Read2 | DsOp::Write2,
+                ..
+            })
+        )
     }
 
     /// All operand slots in assembly order.
@@ -969,6 +1064,54 @@ table! {
     // A message whose answer lands in an SGPR: llc-19's RDNA 3 `llvm.trap` sequence asks for
     // the queue's doorbell before raising an interrupt.
     SSendmsgRtnB32 = row(Sop1, "s_sendmsg_rtn_b32", &[SD1], &[Msg8]).only(Targets::GFX1100), [];
+    // Local data share (work-group shared memory): ADDR is a VGPR byte address; single
+    // accesses add `offset:N` (16 bits), two-address ones `offset0:N`/`offset1:N` (8 bits
+    // each, in elements). RDNA 3 renamed them `ds_load_*`/`ds_store_*`.
+    DsWriteB32 = row(Ds, "ds_write_b32", &[], &[VV1, VV1]).gfx11("ds_store_b32").only(GFX8_PLUS).ds(DsOp::Write, 1), [];
+    DsWriteB64 = row(Ds, "ds_write_b64", &[], &[VV1, VV2]).gfx11("ds_store_b64").only(GFX8_PLUS).ds(DsOp::Write, 2), [];
+    DsWriteB128 = row(Ds, "ds_write_b128", &[], &[VV1, VV4]).gfx11("ds_store_b128").only(GFX8_PLUS).ds(DsOp::Write, 4), [];
+    DsWrite2B32 = row(Ds, "ds_write2_b32", &[], &[VV1, VV1, VV1]).gfx11("ds_store_2addr_b32").only(GFX8_PLUS).ds(DsOp::Write2, 1), [];
+    DsWrite2B64 = row(Ds, "ds_write2_b64", &[], &[VV1, VV2, VV2]).gfx11("ds_store_2addr_b64").only(GFX8_PLUS).ds(DsOp::Write2, 2), [];
+    DsReadB32 = row(Ds, "ds_read_b32", &[VD1], &[VV1]).gfx11("ds_load_b32").only(GFX8_PLUS).ds(DsOp::Read, 1), [];
+    DsReadB64 = row(Ds, "ds_read_b64", &[VD2], &[VV1]).gfx11("ds_load_b64").only(GFX8_PLUS).ds(DsOp::Read, 2), [];
+    DsReadB128 = row(Ds, "ds_read_b128", &[VD4], &[VV1]).gfx11("ds_load_b128").only(GFX8_PLUS).ds(DsOp::Read, 4), [];
+    DsRead2B32 = row(Ds, "ds_read2_b32", &[VD2], &[VV1]).gfx11("ds_load_2addr_b32").only(GFX8_PLUS).ds(DsOp::Read2, 1), [];
+    DsRead2B64 = row(Ds, "ds_read2_b64", &[VD4], &[VV1]).gfx11("ds_load_2addr_b64").only(GFX8_PLUS).ds(DsOp::Read2, 2), [];
+    DsAddU32 = row(Ds, "ds_add_u32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Add), 1), [];
+    DsSubU32 = row(Ds, "ds_sub_u32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Sub), 1), [];
+    DsMinI32 = row(Ds, "ds_min_i32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MinI), 1), [];
+    DsMaxI32 = row(Ds, "ds_max_i32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MaxI), 1), [];
+    DsMinU32 = row(Ds, "ds_min_u32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MinU), 1), [];
+    DsMaxU32 = row(Ds, "ds_max_u32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MaxU), 1), [];
+    DsAndB32 = row(Ds, "ds_and_b32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::And), 1), [];
+    DsOrB32 = row(Ds, "ds_or_b32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Or), 1), [];
+    DsXorB32 = row(Ds, "ds_xor_b32", &[], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Xor), 1), [];
+    DsAddRtnU32 = row(Ds, "ds_add_rtn_u32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Add), 1), [];
+    DsSubRtnU32 = row(Ds, "ds_sub_rtn_u32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Sub), 1), [];
+    DsMinRtnI32 = row(Ds, "ds_min_rtn_i32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MinI), 1), [];
+    DsMaxRtnI32 = row(Ds, "ds_max_rtn_i32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MaxI), 1), [];
+    DsMinRtnU32 = row(Ds, "ds_min_rtn_u32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MinU), 1), [];
+    DsMaxRtnU32 = row(Ds, "ds_max_rtn_u32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::MaxU), 1), [];
+    DsAndRtnB32 = row(Ds, "ds_and_rtn_b32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::And), 1), [];
+    DsOrRtnB32 = row(Ds, "ds_or_rtn_b32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Or), 1), [];
+    DsXorRtnB32 = row(Ds, "ds_xor_rtn_b32", &[VD1], &[VV1, VV1]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Xor), 1), [];
+    DsWrxchgRtnB32 = row(Ds, "ds_wrxchg_rtn_b32", &[VD1], &[VV1, VV1]).gfx11("ds_storexchg_rtn_b32").only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Swap), 1), [];
+    // RDNA 3 swapped the data operands: `ds_cmpstore_rtn_b32 vdst, addr, new, cmp` where
+    // GCN3 and RDNA 2 write `ds_cmpst_rtn_b32 vdst, addr, cmp, new` (the simulator orders
+    // them per target).
+    DsCmpstRtnB32 = row(Ds, "ds_cmpst_rtn_b32", &[VD1], &[VV1, VV1, VV1]).gfx11("ds_cmpstore_rtn_b32").only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::CmpStore), 1), [];
+    DsAddU64 = row(Ds, "ds_add_u64", &[], &[VV1, VV2]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Add), 2), [];
+    DsAddRtnU64 = row(Ds, "ds_add_rtn_u64", &[VD2], &[VV1, VV2]).only(GFX8_PLUS).ds(DsOp::Atomic(AtomicOp::Add), 2), [];
+    // The work-group barrier, and the cache invalidations llc-19 writes for work-group and
+    // agent fences: the simulator has no caches, so they change nothing (see
+    // `gpuabi_sim::exec::branch`).
+    SBarrier = row(Sopp, "s_barrier", &[], &[]).only(GFX8_PLUS), [];
+    BufferGl0Inv = row(Mubuf, "buffer_gl0_inv", &[], &[]).only(RDNA).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [];
+    BufferGl1Inv = row(Mubuf, "buffer_gl1_inv", &[], &[]).only(RDNA).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [];
+    // Address arithmetic llc-19 writes for LDS indexing: a 24-bit multiply-add and an add
+    // then shift.
+    VMadU32U24 = row(Vop3, "v_mad_u32_u24", &[VD1], &[VS1, VS1, VS1]), [];
+    BufferWbinvl1Vol = row(Mubuf, "buffer_wbinvl1_vol", &[], &[]).only(Targets::GFX8).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [];
 }
 
 impl Opcode {
@@ -1043,6 +1186,7 @@ mod tests {
     fn rows_are_consistent() {
         for info in TABLE {
             let fx = info.effects;
+            // Cache invalidations are MUBUF-encoded but touch no memory the model holds.
             let memory = matches!(
                 info.format,
                 Format::Mubuf
@@ -1051,7 +1195,8 @@ mod tests {
                     | Format::Scratch
                     | Format::Flat
                     | Format::Smem
-            );
+                    | Format::Ds
+            ) && info.class != Class::Control;
             assert_eq!(
                 memory,
                 fx.intersects(Effects::MEM_READ | Effects::MEM_WRITE),

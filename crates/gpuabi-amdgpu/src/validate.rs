@@ -410,7 +410,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         Format::Smem if !matches!(inst.operands[0], Operand::Reg(_)) => {
             return Err(Violation::at(0, "scalar loads write SGPRs only"));
         }
-        Format::Mubuf | Format::Mtbuf => {
+        Format::Mubuf | Format::Mtbuf if !inst.operands.is_empty() => {
             let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];
             if inst.mods.addr64 {
                 if inst.mods.offen || inst.mods.idxen {
@@ -509,6 +509,34 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                         },
                     ));
                 }
+            }
+        }
+        Format::Ds => {
+            let m = inst.mods;
+            let two = info.is_ds_two_address();
+            let only_offsets = crate::inst::MemMods {
+                offset: m.offset,
+                offset0: m.offset0,
+                offset1: m.offset1,
+                ..Default::default()
+            };
+            if m != only_offsets {
+                return Err(Violation::whole(
+                    "`ds_*` instructions take only offset modifiers",
+                ));
+            }
+            if two && m.offset != 0 {
+                return Err(Violation::whole(
+                    "two-address `ds_*` instructions take `offset0:`/`offset1:`, not `offset:`",
+                ));
+            }
+            if !two && (m.offset0 != 0 || m.offset1 != 0) {
+                return Err(Violation::whole(
+                    "single-address `ds_*` instructions take `offset:`, not `offset0:`/`offset1:`",
+                ));
+            }
+            if !(0..=0xffff).contains(&m.offset) {
+                return Err(Violation::whole("`ds_*` `offset:` must be 0..65535"));
             }
         }
         _ => {

@@ -78,6 +78,7 @@ fn divergent_call(c: &mut Criterion) {
             exec: None,
             sgprs: vec![(2, base as u32), (3, (base >> 32) as u32)],
             vgprs: vec![(0, LaneValues::LaneId(0))],
+            ..Default::default()
         };
         m.run("main", &vec![setup; waves]).unwrap();
         m.stats.lane_instructions

@@ -557,8 +557,10 @@ pub fn dispatch_kernel(
             for gx in 0..groups[0] {
                 let gid = [gx, gy, gz];
                 for w in 0..waves_per_group {
+                    // The LDS of Catalyst kernels (`hwlocal`) is not modelled: size 0.
                     let mut s = WaveSetup {
                         sgprs: sgprs.clone(),
+                        workgroup: gx + groups[0] * (gy + groups[1] * gz),
                         ..Default::default()
                     };
                     for (d, r) in &group_regs {

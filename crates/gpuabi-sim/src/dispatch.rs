@@ -117,6 +117,12 @@ pub struct WaveSetup {
     pub sgprs: Vec<(u16, u32)>,
     /// VGPRs and their per-lane values.
     pub vgprs: Vec<(u16, LaneValues)>,
+    /// The work-group of the wave: consecutive set-ups with the same number are the waves
+    /// of one work-group, which share one LDS and meet at `s_barrier`.
+    pub workgroup: u32,
+    /// Bytes of LDS of the wave's work-group (the kernel's group segment size and any
+    /// dynamic LDS); the largest value among a work-group's waves is its size.
+    pub lds_bytes: u32,
 }
 
 impl WaveSetup {

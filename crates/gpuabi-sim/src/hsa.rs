@@ -262,6 +262,10 @@ pub fn dispatch(
                     } else {
                         (1u64 << active) - 1
                     });
+                    // Work-groups are numbered in dispatch order; the LDS is the group
+                    // segment the descriptor asks for (the dispatch adds no dynamic LDS).
+                    s.workgroup = gx + groups[0] * (gy + groups[1] * gz);
+                    s.lds_bytes = kernel.descriptor.group_segment_fixed_size;
                     setups.push(s);
                 }
             }

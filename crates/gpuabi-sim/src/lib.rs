@@ -24,7 +24,7 @@ pub mod stats;
 pub mod undef;
 pub mod wave;
 
-pub use contract::{Broken, CallSite, Contract, ContractViolation};
+pub use contract::{Broken, CallSite, Contract, ContractViolation, WaveFrames};
 pub use dispatch::{LaneValues, WaveSetup};
 pub use error::SimError;
 pub use exec::memory::Descriptor;

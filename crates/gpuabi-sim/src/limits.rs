@@ -9,6 +9,11 @@ pub const MAX_WAVES: usize = 4096;
 /// size field tops out at a few MiB), and small enough that a wave's scratch fits in memory.
 pub const MAX_SCRATCH_BYTES_PER_LANE: u32 = 1 << 20;
 
+/// Most LDS bytes a work-group may have: the 64 KiB a work-group can allocate on GCN3,
+/// RDNA 2 and RDNA 3 (LLVM's AMDGPU usage documentation, "Memory Spaces": the maximum
+/// group segment size).
+pub const MAX_LDS_BYTES: u32 = 64 * 1024;
+
 /// Bounds on a run; reaching one ends it with a [`crate::SimError`] that names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

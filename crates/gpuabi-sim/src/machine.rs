@@ -3,13 +3,14 @@
 
 use gpuabi_amdgpu::{Class, Opcode, Origin};
 
-use crate::contract::Contract;
+use crate::contract::{Contract, WaveFrames};
 use crate::dispatch::WaveSetup;
 use crate::error::SimError;
+use crate::exec::lds::LdsCtx;
 use crate::exec::memory::MemCtx;
-use crate::exec::{branch, memory, salu, valu, Flow};
+use crate::exec::{branch, lds, memory, salu, valu, Flow};
 use crate::image::Image;
-use crate::limits::{Limits, MAX_SCRATCH_BYTES_PER_LANE};
+use crate::limits::{Limits, MAX_LDS_BYTES, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
 use crate::stats::Stats;
 use crate::undef::{UndefTracker, UndefinedRead};
@@ -36,6 +37,34 @@ pub struct Machine {
     pub trace: Option<Vec<String>>,
     /// Per instruction of the image: how many times a wave executed it, when counted.
     pub counts: Option<Vec<u64>>,
+    /// The LDS of the work-group running (after a run: of the last work-group).
+    pub lds: Vec<u8>,
+}
+
+/// Why [`Machine::step_wave`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The wave ended.
+    End,
+    /// The wave executed `s_barrier` and waits.
+    Barrier,
+}
+
+/// What a wave's run keeps across barriers besides its registers: its return addresses,
+/// the instructions it executed and the index of the last one.
+#[derive(Debug, Default)]
+struct Progress {
+    call_stack: Vec<u64>,
+    executed: u64,
+    last: usize,
+}
+
+/// A wave waiting at a barrier (or not yet started), with what its run keeps.
+struct Suspended {
+    wave: Wave,
+    progress: Progress,
+    tracker: Option<UndefTracker>,
+    frames: WaveFrames,
 }
 
 impl Machine {
@@ -57,6 +86,7 @@ impl Machine {
             undefined: Vec::new(),
             trace: None,
             counts: None,
+            lds: Vec::new(),
         }
     }
 
@@ -72,13 +102,22 @@ impl Machine {
         self.contract.as_ref().map_or(&[], |c| &c.violations)
     }
 
-    /// Runs one wave per set-up, in order, each from `entry` (a label), and returns the final
-    /// state of the last wave (`None` without set-ups).
+    /// Runs one wave per set-up, each from `entry` (a label), and returns the final state
+    /// of the last set-up's wave (`None` without set-ups).
     ///
-    /// The waves share one register file, reset between them: memory, statistics, the trace
-    /// and the contract report are what a run leaves behind, and keeping every wave's 64 KiB
-    /// of VGPRs would make a large dispatch's memory (and the allocator's churn) grow with
-    /// its wave count.
+    /// Consecutive set-ups with the same [`WaveSetup::workgroup`] form a work-group: its
+    /// waves share one LDS of [`WaveSetup::lds_bytes`] (zeroed when the work-group starts)
+    /// and meet at `s_barrier`. Work-groups run one after another. Within one, the waves
+    /// run in order, each until it ends or reaches `s_barrier`; when every wave of the
+    /// work-group that has not ended waits at a barrier, the barrier is released and they
+    /// go on, in order again. A wave that ends no longer counts for barriers (the
+    /// hardware's behaviour: a wave that ends leaves its work-group's barrier), so a
+    /// barrier some waves skip releases when the rest arrive and a run never hangs.
+    ///
+    /// Waves that ended give their register file to the next wave that starts: memory,
+    /// statistics, the trace and the contract report are what a run leaves behind, and
+    /// keeping every wave's 64 KiB of VGPRs would make a large dispatch's memory grow
+    /// with its wave count.
     pub fn run(&mut self, entry: &str, setups: &[WaveSetup]) -> Result<Option<Wave>, SimError> {
         let addr = self
             .image
@@ -90,29 +129,139 @@ impl Machine {
             .iter()
             .position(|d| d.addr >= addr)
             .unwrap_or(self.image.insts.len()) as u32;
-        let mut wave = Wave::new(self.image.wave);
-        for (i, setup) in setups.iter().enumerate() {
-            if i > 0 {
-                wave.reset();
+        let mut spare: Vec<Wave> = Vec::new();
+        let mut last = None;
+        let mut first = 0;
+        while first < setups.len() {
+            let group = setups[first].workgroup;
+            let end = setups[first..]
+                .iter()
+                .position(|s| s.workgroup != group)
+                .map_or(setups.len(), |n| first + n);
+            let lds_bytes = setups[first..end]
+                .iter()
+                .map(|s| s.lds_bytes)
+                .max()
+                .unwrap_or(0);
+            if lds_bytes > MAX_LDS_BYTES {
+                return Err(SimError::Setup(format!(
+                    "work-group {group} asks for {lds_bytes} bytes of LDS; a work-group has \
+                     at most {MAX_LDS_BYTES}"
+                )));
             }
-            let mut tracker = self.track_undefined.then(UndefTracker::new);
-            setup.apply(&mut wave, tracker.as_mut())?;
-            wave.pc = start;
-            self.run_wave(&mut wave, i, tracker.as_mut())?;
-            if let Some(t) = tracker {
-                self.undefined.extend(t.reads);
-            }
+            self.lds.clear();
+            self.lds.resize(lds_bytes as usize, 0);
+            self.run_group(start, first, &setups[first..end], &mut spare, &mut last)?;
+            first = end;
         }
-        Ok((!setups.is_empty()).then_some(wave))
+        Ok(last)
     }
 
-    /// Runs `wave` from its `pc` until `s_endpgm`.
+    /// Runs the waves of one work-group (set-ups `first..` of the run) to their ends,
+    /// releasing barriers as [`Machine::run`] says.
+    fn run_group(
+        &mut self,
+        start: u32,
+        first: usize,
+        setups: &[WaveSetup],
+        spare: &mut Vec<Wave>,
+        last: &mut Option<Wave>,
+    ) -> Result<(), SimError> {
+        let mut waiting: Vec<Option<Suspended>> = (0..setups.len()).map(|_| None).collect();
+        let mut ended = vec![false; setups.len()];
+        loop {
+            for (i, setup) in setups.iter().enumerate() {
+                if ended[i] {
+                    continue;
+                }
+                let index = first + i;
+                let mut s = match waiting[i].take() {
+                    Some(s) => s,
+                    None => {
+                        let mut wave = match spare.pop() {
+                            Some(mut w) => {
+                                w.reset();
+                                w
+                            }
+                            None => Wave::new(self.image.wave),
+                        };
+                        let mut tracker = self.track_undefined.then(UndefTracker::new);
+                        setup.apply(&mut wave, tracker.as_mut())?;
+                        wave.pc = start;
+                        self.stats.waves += 1;
+                        if let Some(c) = self.contract.as_mut() {
+                            c.begin_wave();
+                        }
+                        Suspended {
+                            wave,
+                            progress: Progress::default(),
+                            tracker,
+                            frames: WaveFrames::default(),
+                        }
+                    }
+                };
+                if let Some(c) = self.contract.as_mut() {
+                    c.resume_wave(std::mem::take(&mut s.frames));
+                }
+                let stop =
+                    self.step_wave(&mut s.wave, &mut s.progress, index, s.tracker.as_mut())?;
+                match stop {
+                    Stop::End => {
+                        ended[i] = true;
+                        if let Some(t) = s.tracker {
+                            self.undefined.extend(t.reads);
+                        }
+                        if index + 1 == first + setups.len() {
+                            *last = Some(s.wave);
+                        } else {
+                            spare.push(s.wave);
+                        }
+                    }
+                    Stop::Barrier => {
+                        if let Some(c) = self.contract.as_mut() {
+                            s.frames = c.suspend_wave();
+                        }
+                        waiting[i] = Some(s);
+                    }
+                }
+            }
+            if ended.iter().all(|e| *e) {
+                return Ok(());
+            }
+            // Every wave not ended waits at a barrier: release it.
+            self.stats.barriers += 1;
+        }
+    }
+
+    /// Runs `wave` from its `pc` until `s_endpgm`; an `s_barrier` waits for no one (the
+    /// wave is alone in its work-group).
     pub fn run_wave(
         &mut self,
         wave: &mut Wave,
         wave_index: usize,
         mut undef: Option<&mut UndefTracker>,
     ) -> Result<(), SimError> {
+        self.stats.waves += 1;
+        if let Some(c) = self.contract.as_mut() {
+            c.begin_wave();
+        }
+        let mut progress = Progress::default();
+        while self.step_wave(wave, &mut progress, wave_index, undef.as_deref_mut())?
+            == Stop::Barrier
+        {
+            self.stats.barriers += 1;
+        }
+        Ok(())
+    }
+
+    /// Runs `wave` from its `pc` until `s_endpgm` or past the next `s_barrier`.
+    fn step_wave(
+        &mut self,
+        wave: &mut Wave,
+        progress: &mut Progress,
+        wave_index: usize,
+        mut undef: Option<&mut UndefTracker>,
+    ) -> Result<Stop, SimError> {
         let Machine {
             image,
             memory: mem,
@@ -121,27 +270,26 @@ impl Machine {
             contract,
             trace,
             counts,
+            lds,
             ..
         } = self;
-        stats.waves += 1;
-        if let Some(c) = contract.as_mut() {
-            c.begin_wave();
-        }
+        let Progress {
+            call_stack,
+            executed,
+            last,
+        } = progress;
         let insts = &image.insts;
-        let mut call_stack: Vec<u64> = Vec::new();
-        let mut executed: u64 = 0;
-        let mut last = 0usize;
         loop {
             let idx = wave.pc as usize;
             let Some(d) = insts.get(idx) else {
                 let (pc, origin) = insts
-                    .get(last)
+                    .get(*last)
                     .map_or((0, Origin::None), |l| (l.addr, l.origin.clone()));
                 return Err(SimError::FellOffEnd { pc, origin });
             };
-            last = idx;
-            executed += 1;
-            if executed > limits.instructions_per_wave {
+            *last = idx;
+            *executed += 1;
+            if *executed > limits.instructions_per_wave {
                 return Err(SimError::InstructionLimit {
                     limit: limits.instructions_per_wave,
                     pc: d.addr,
@@ -181,6 +329,16 @@ impl Machine {
                     salu::exec(d, wave);
                     Flow::Next
                 }
+                Class::Lds => {
+                    stats.lane_instructions += u64::from(exec.count_ones());
+                    let mut cx = LdsCtx {
+                        lds,
+                        target: image.target,
+                        stats,
+                    };
+                    lds::exec(d, wave, &mut cx);
+                    Flow::Next
+                }
                 Class::Smem | Class::Vmem | Class::Scratch => {
                     stats.lane_instructions += if d.class == Class::Smem {
                         1
@@ -212,13 +370,17 @@ impl Machine {
             match flow {
                 Flow::Next => wave.pc = idx as u32 + 1,
                 Flow::Goto(t) => wave.pc = t,
-                Flow::End => return Ok(()),
+                Flow::End => return Ok(Stop::End),
                 Flow::Trap => {
                     return Err(SimError::Trap {
                         pc: d.addr,
                         origin: d.origin.clone(),
                         text: image.texts[idx].clone(),
                     })
+                }
+                Flow::Barrier => {
+                    wave.pc = idx as u32 + 1;
+                    return Ok(Stop::Barrier);
                 }
                 Flow::Jump(target) => {
                     let next = image.index_at(target).ok_or(SimError::BadJump {

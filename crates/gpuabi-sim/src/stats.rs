@@ -6,7 +6,7 @@ use gpuabi_amdgpu::Class;
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     /// Instructions executed per class, in the order of [`Class::ALL`].
-    pub by_class: [u64; 7],
+    pub by_class: [u64; Class::ALL.len()],
     /// Sum over vector ALU instructions of their active lanes.
     pub valu_active_lanes: u64,
     /// Lane-instructions: active lanes summed over vector instructions plus one per scalar one.
@@ -20,6 +20,12 @@ pub struct Stats {
     /// Buffer accesses (per lane) outside their descriptor's range: loads give 0, stores are
     /// dropped, as the hardware does.
     pub buffer_out_of_range: u64,
+    /// Dwords of LDS accesses (per lane) outside the work-group's LDS (or, on GCN3, at or
+    /// above `M0`): reads give 0 and writes are dropped, as the hardware does.
+    pub lds_out_of_range: u64,
+    /// Work-group barriers released (one per `s_barrier` that all waves of a work-group
+    /// still running reached).
+    pub barriers: u64,
     /// Waves run.
     pub waves: u64,
     /// Scheduling hints (`s_setprio`, `s_clause`, `s_inst_prefetch`, `s_delay_alu`) run as

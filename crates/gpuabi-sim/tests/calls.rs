@@ -31,6 +31,7 @@ fn run(text: &str) -> Machine {
         exec: None,
         sgprs: vec![(2, base as u32), (3, (base >> 32) as u32)],
         vgprs: vec![(0, LaneValues::LaneId(0))],
+        ..Default::default()
     };
     m.run("main", &[setup]).unwrap();
     m

@@ -562,6 +562,7 @@ f:
         exec: Some(0b1001),
         sgprs: (8..12).zip(desc).collect(),
         vgprs: vec![],
+        ..Default::default()
     };
     m.run("main", &[setup]).unwrap();
     let c = m.contract.as_ref().unwrap();

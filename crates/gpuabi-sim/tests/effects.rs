@@ -28,6 +28,8 @@ const MARKER: usize = 100;
 const BUFFER_BYTES: usize = 1 << 14;
 /// The byte the buffer starts filled with.
 const FILL: u8 = 0x5a;
+/// Bytes of LDS: the highest address [`Role::Offset`] gives plus a 128-bit access.
+const LDS_BYTES: usize = 64 * 64 + 16;
 const VCC: usize = 106;
 const M0: usize = 124;
 const EXEC: usize = 126;
@@ -187,7 +189,11 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
             let (_, id) = gpuabi_amdgpu::asm::HW_REGS[rng.below(2) as usize];
             inst.operands[0] = Operand::Imm(Imm::Int(id | 31 << 11));
         }
-        if info.format == Format::Mubuf {
+        // LDS addresses land in the LDS the run gives the work-group.
+        if info.format == Format::Ds {
+            roles[info.dsts.len()] = Role::Offset;
+        }
+        if info.format == Format::Mubuf && !inst.operands.is_empty() {
             let vaddr = info.dsts.len() + usize::from(op.is_store());
             inst.mods.offen = !matches!(inst.operands[vaddr], Operand::Off);
         }
@@ -205,6 +211,7 @@ struct State {
     scc: bool,
     vgpr: Vec<u32>,
     memory: Vec<u8>,
+    lds: Vec<u8>,
     scratch: Vec<Vec<u8>>,
 }
 
@@ -215,6 +222,7 @@ impl State {
             scc: w.scc,
             vgpr: w.vgpr[..USED_VGPRS * 64].to_vec(),
             memory: m.memory.buffers()[0].data.clone(),
+            lds: m.lds.clone(),
             scratch: w.scratch.clone(),
         }
     }
@@ -322,6 +330,7 @@ fn run(c: &Case, image: &Image, start: &Wave) -> State {
     m.memory
         .add("buffer", vec![FILL; BUFFER_BYTES], 1 << 20)
         .expect("buffer");
+    m.lds = vec![FILL; LDS_BYTES];
     let mut w = start.clone();
     w.pc = 0;
     m.run_wave(&mut w, 0, None)
@@ -366,7 +375,14 @@ fn perturb(rng: &mut Rng, w: &Wave, which: usize) -> Wave {
             };
             p.set_exec(e);
         }
-        _ => p.sgpr[M0] = rng.u32(),
+        // Small values half of the time: GCN3 bounds LDS addresses by M0.
+        _ => {
+            p.sgpr[M0] = if rng.chance(2) {
+                rng.below(LDS_BYTES as u64) as u32
+            } else {
+                rng.u32()
+            }
+        }
     }
     p
 }
@@ -411,6 +427,7 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
             );
         }
         let memory_changed = end.memory.iter().any(|b| *b != FILL)
+            || end.lds.iter().any(|b| *b != FILL)
             || end.scratch.iter().zip(&start.scratch).any(|(a, b)| a != b);
         if memory_changed {
             assert!(
@@ -480,8 +497,10 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
              {TRIALS} random runs"
         );
     }
+    // DS rows declare the M0 read of GCN3's LDS limit, which RDNA does not have.
+    let rdna_lds = op.info().format == Format::Ds && target.is_rdna();
     for (which, (flag, name)) in INPUTS.iter().enumerate() {
-        if fx.contains(*flag) {
+        if fx.contains(*flag) && !(rdna_lds && *flag == Effects::READ_M0) {
             assert!(
                 seen.depends[which],
                 "{op:?} on {target} {wave} declares a read of {name} but its result never \

@@ -126,6 +126,7 @@ fn mutated_programs_run_to_an_end() {
                     LaneValues::Uniform(u.arbitrary()?),
                 ),
             ],
+            ..Default::default()
         };
         let waves = u.int_in_range(1..=3)?;
         let _ = m.run(

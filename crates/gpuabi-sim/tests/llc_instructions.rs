@@ -303,6 +303,7 @@ fn run_one(
             .zip(vgprs.iter().map(|v| LaneValues::Uniform(*v)))
             .collect(),
         sgprs: (1u16..).zip(sgprs.iter().copied()).collect(),
+        ..Default::default()
     };
     m.run("main", &[setup]).unwrap().expect("one wave")
 }

@@ -400,6 +400,7 @@ fn typed_buffer_formats() {
                 (15, LaneValues::Uniform((-2.0f32).to_bits())),
                 (16, LaneValues::Uniform((-0.25f32).to_bits())),
             ],
+            ..Default::default()
         };
         let w = m.run("main", &[setup]).unwrap().expect("one wave");
         let f = |r| f32::from_bits(w.v(r, 0));
@@ -437,6 +438,7 @@ fn typed_buffer_formats() {
         exec: Some(1),
         sgprs: (0..4).map(|i| (4 + i as u16, d[i])).collect(),
         vgprs: vec![(0, LaneValues::Uniform(256))],
+        ..Default::default()
     };
     let e = m.run("main", &[setup]).unwrap_err().to_string();
     assert!(

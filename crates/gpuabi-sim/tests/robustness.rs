@@ -75,6 +75,7 @@ proptest! {
             exec: None,
             sgprs: vec![(20, base as u32), (21, (base >> 32) as u32)],
             vgprs: vec![(0, LaneValues::LaneId(0))],
+            ..Default::default()
         };
         let _ = m.run("main", &[setup]);
     }

@@ -390,6 +390,7 @@ fn buffer_descriptor_bounds() {
         exec: Some(0b111),
         sgprs: (4..8).zip(desc).collect(),
         vgprs: vec![(0, LaneValues::LaneId(0))],
+        ..Default::default()
     };
     let w = m.run("main", &[setup]).unwrap().expect("one wave");
     assert_eq!((w.v(2, 0), w.v(2, 1), w.v(2, 2)), (8, 10, 1));
@@ -501,6 +502,7 @@ fn gfx8_scratch_through_a_swizzled_buffer_resource() {
         exec: None,
         sgprs: (8..12).zip(desc).chain([(12, 256)]).collect(),
         vgprs: vec![(1, LaneValues::LaneId(1000))],
+        ..Default::default()
     };
     let w = m.run("main", &[setup]).unwrap().expect("one wave");
     let data = &m.memory.buffer(id).data;
@@ -545,6 +547,7 @@ fn swizzled_multi_dword_access_addresses_each_dword() {
             (4, LaneValues::LaneId(100)),
             (5, LaneValues::LaneId(500)),
         ],
+        ..Default::default()
     };
     let w = m.run("main", &[setup]).unwrap().expect("one wave");
     let data = &m.memory.buffer(id).data;

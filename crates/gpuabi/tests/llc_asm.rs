@@ -1,6 +1,7 @@
 //! llc-19's assembly run unchanged: small LLVM IR kernels (straight-line code, loops,
 //! divergent if/else, direct and recursive calls, per-lane indirect calls, more arguments
-//! than registers, stack arrays, global variables, 64-bit arithmetic) are compiled with
+//! than registers, stack arrays, global variables, 64-bit arithmetic, work-group shared
+//! memory with a barrier) are compiled with
 //! llc-19 at -O0 and -O2 for tonga, gfx1030 and gfx1100 (amdhsa), run with `gpuabi sim run
 //! FILE.s --kernel NAME` from the code's own descriptor and metadata, and their output
 //! buffers compared with values this test computes in Rust from the IR's meaning. `asm
@@ -261,6 +262,31 @@ define amdgpu_kernel void @global(ptr addrspace(1) %out) {
 declare i32 @llvm.amdgcn.workitem.id.x()
 "#;
 
+/// Work-group shared memory: every work-item stores id * id + 7 in LDS, and after a
+/// barrier reads its mirror's value (on wave32 the two waves of the work-group meet at
+/// the barrier).
+const SHARED: &str = r#"
+@lds = internal addrspace(3) global [64 x i32] poison
+define amdgpu_kernel void @shared(ptr addrspace(1) %out) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %sq = mul i32 %id, %id
+  %v = add i32 %sq, 7
+  %pw = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %id
+  store i32 %v, ptr addrspace(3) %pw
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %m = sub i32 63, %id
+  %pr = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %m
+  %r = load i32, ptr addrspace(3) %pr
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+"#;
+
 fn fib(n: u32) -> u32 {
     if n < 2 {
         n
@@ -371,6 +397,12 @@ fn cases() -> Vec<Case> {
             ir: MATH64,
             args: vec![format!("in=in:{math64_in}"), format!("m={m}")],
             expected: math64_words,
+        },
+        Case {
+            name: "shared",
+            ir: SHARED,
+            args: vec![],
+            expected: ids.clone().map(|id| (63 - id) * (63 - id) + 7).collect(),
         },
         Case {
             name: "global",

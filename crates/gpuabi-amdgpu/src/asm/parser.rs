@@ -12,7 +12,7 @@ use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
 use crate::inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
-use crate::opcodes::{Format, Kind, Opcode, TABLE};
+use crate::opcodes::{Format, Kind, OpInfo, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 use crate::origin::Origin;
 use crate::program::{
@@ -609,7 +609,7 @@ impl LineParser<'_> {
             s.src1_sext = sexts[1];
             (MemMods::default(), Some(s))
         } else {
-            (self.modifiers(info.format)?, None)
+            (self.modifiers(info)?, None)
         };
         let inst = Inst {
             op,
@@ -958,12 +958,64 @@ impl LineParser<'_> {
         Ok(s)
     }
 
-    fn modifiers(&mut self, format: Format) -> Result<MemMods, AsmError> {
+    /// The value of a DS offset modifier (`offset0:N`, `offset1:N`, `offset:N`) after
+    /// its name: an integer from 0 to `max`.
+    fn ds_offset(&mut self, name: &str, max: i64) -> Result<i64, AsmError> {
+        self.pos += 1;
+        if self.next() != Some(Tok::Punct(':')) {
+            self.pos -= 1;
+            return Err(self.error(format!("expected `:` after `{name}`")));
+        }
+        let column = self.column();
+        match self.number(false)? {
+            Imm::Int(v) if (0..=max).contains(&v) => Ok(v),
+            _ => Err(AsmError::new(
+                self.line,
+                column,
+                format!("expected an integer 0..{max} for `{name}`"),
+            )),
+        }
+    }
+
+    /// The modifiers of a `ds_*` instruction: `offset:N` (16 bits) for single-address
+    /// forms, `offset0:N` and `offset1:N` (8 bits each) for two-address ones.
+    fn ds_modifiers(&mut self, info: &OpInfo) -> Result<MemMods, AsmError> {
+        let mut mods = MemMods::default();
+        let two = info.is_ds_two_address();
+        while let Some(tok) = self.peek(0).cloned() {
+            let Tok::Word(w) = tok else {
+                return Err(self.error("expected the end of the line or a modifier"));
+            };
+            match w.as_str() {
+                "offset" if !two => mods.offset = self.ds_offset("offset", 0xffff)? as i32,
+                "offset0" if two => mods.offset0 = self.ds_offset("offset0", 0xff)? as u8,
+                "offset1" if two => mods.offset1 = self.ds_offset("offset1", 0xff)? as u8,
+                "gds" => {
+                    return Err(
+                        self.error("`gds` (the global data share) is not in the machine model")
+                    )
+                }
+                _ if two => {
+                    return Err(self.error(format!(
+                        "unknown modifier `{w}`: expected offset0:N or offset1:N"
+                    )))
+                }
+                _ => return Err(self.error(format!("unknown modifier `{w}`: expected offset:N"))),
+            }
+        }
+        Ok(mods)
+    }
+
+    fn modifiers(&mut self, info: &OpInfo) -> Result<MemMods, AsmError> {
+        let format = info.format;
+        if format == Format::Ds {
+            return self.ds_modifiers(info);
+        }
         let mut mods = MemMods::default();
         let memory = matches!(
             format,
             Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
-        );
+        ) && info.slots().next().is_some();
         while let Some(tok) = self.peek(0).cloned() {
             let Tok::Word(w) = tok else {
                 return Err(self.error("expected the end of the line or a modifier"));

@@ -75,6 +75,11 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     if m.offset != 0 {
         let _ = write!(out, " offset:{}", m.offset);
     }
+    for (value, text) in [(m.offset0, "offset0"), (m.offset1, "offset1")] {
+        if value != 0 {
+            let _ = write!(out, " {text}:{value}");
+        }
+    }
     for (flag, text) in [(m.glc, "glc"), (m.slc, "slc"), (m.dlc, "dlc")] {
         if flag {
             let _ = write!(out, " {text}");

@@ -253,7 +253,13 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                 .iter()
                 .zip(&slots)
                 .any(|(s, k)| *k == Kind::BufAddr && s == "v[20:21]");
-            let mods = if pair {
+            let mods = if slots.is_empty() {
+                vec![""]
+            } else if info.is_ds_two_address() {
+                vec!["", " offset0:1 offset1:255", " offset1:3"]
+            } else if info.format == Format::Ds {
+                vec!["", " offset:4", " offset:65535"]
+            } else if pair {
                 vec![" addr64", " addr64 offset:12 glc"]
             } else {
                 modifier_samples(info.format, off)

@@ -68,6 +68,14 @@ struct Frame {
     floor: Option<Floor>,
 }
 
+/// The open call frames of a wave that waits at a barrier while other waves of its
+/// work-group run.
+#[derive(Debug, Default)]
+pub struct WaveFrames {
+    frames: Vec<Frame>,
+    floors: [Option<u64>; 2],
+}
+
 /// The contracts of a run's calls, and the frames and violations of the run.
 #[derive(Debug, Clone)]
 pub struct Contract {
@@ -169,6 +177,22 @@ impl Contract {
     pub fn begin_wave(&mut self) {
         self.frames.clear();
         self.floors = [None; 2];
+    }
+
+    /// Takes out the open frames of the running wave, so that another wave of its
+    /// work-group can run while it waits at `s_barrier`; [`Contract::resume_wave`] puts
+    /// them back.
+    pub fn suspend_wave(&mut self) -> WaveFrames {
+        WaveFrames {
+            frames: std::mem::take(&mut self.frames),
+            floors: std::mem::take(&mut self.floors),
+        }
+    }
+
+    /// Makes `frames` (from [`Contract::suspend_wave`]) the running wave's open frames.
+    pub fn resume_wave(&mut self, frames: WaveFrames) {
+        self.frames = frames.frames;
+        self.floors = frames.floors;
     }
 
     /// Records a frame at a call: `call` is the `s_swappc_b64`, already executed.

@@ -27,6 +27,10 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
         // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
         // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
         SNop | SWaitcnt | SWaitcntVscnt | SWaitcntDepctr | SSendmsg => return Flow::Next,
+        // The simulator has no caches: every access reaches memory at once, so fences'
+        // invalidations and write-backs change nothing.
+        BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol => return Flow::Next,
+        SBarrier => return Flow::Barrier,
         _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {

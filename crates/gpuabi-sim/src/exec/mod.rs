@@ -4,6 +4,7 @@
 
 pub mod branch;
 pub mod float;
+pub mod lds;
 pub mod memory;
 pub mod salu;
 pub mod typed;
@@ -23,6 +24,9 @@ pub enum Flow {
     /// The wave entered the trap handler (`s_trap`) or halted (`s_sethalt`), which the
     /// simulator does not model: the run stops with [`crate::SimError::Trap`].
     Trap,
+    /// The wave waits at `s_barrier` until the other waves of its work-group arrive (or
+    /// end); it then continues with the next instruction.
+    Barrier,
 }
 
 #[cfg(test)]
@@ -63,6 +67,16 @@ mod tests {
                         ..d.clone()
                     };
                     salu::exec(&d, &mut w)
+                }
+                Class::Lds => {
+                    let mut lds = vec![0; 16];
+                    let mut stats = Stats::default();
+                    let mut cx = lds::LdsCtx {
+                        lds: &mut lds,
+                        target: gpuabi_amdgpu::Target::Gfx8,
+                        stats: &mut stats,
+                    };
+                    lds::exec(&d, &mut w, &mut cx);
                 }
                 Class::Smem | Class::Vmem | Class::Scratch => {
                     let mut mem = Memory::new();

@@ -535,6 +535,10 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VOr3B32 => map3(w, d, |a, b, c| a | b | c),
         VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
+        // V_MAD_U32_U24: D = S0[23:0] * S1[23:0] + S2.
+        VMadU32U24 => map3(w, d, |a, b, c| {
+            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
+        }),
         VBfeU32 => map3(w, d, |a, b, c| (a >> (b & 31)) & salu::low_bits32(c & 31)),
         VBfeI32 => map3(w, d, |a, b, c| {
             salu::sign_extend((a >> (b & 31)) & salu::low_bits32(c & 31), c & 31)

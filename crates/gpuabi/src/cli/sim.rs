@@ -212,6 +212,12 @@ pub fn stats_text(stats: &Stats) -> String {
     );
     let _ = writeln!(
         out,
+        "  LDS dwords out of range    {}",
+        stats.lds_out_of_range
+    );
+    let _ = writeln!(out, "  barriers released          {}", stats.barriers);
+    let _ = writeln!(
+        out,
         "  scheduling hints (no-ops)  {}",
         stats.scheduling_hints
     );

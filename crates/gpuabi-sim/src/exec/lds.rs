@@ -1,0 +1,248 @@
+//! Local data share instructions (`ds_*`): reads, writes, two-address reads and writes,
+//! and atomics on the work-group's shared memory, after the "Data Share Operations" and
+//! DS opcode chapters of AMD's GCN3, RDNA2 and RDNA3 ISA guides.
+//!
+//! Decisions, as the guides describe the hardware:
+//! - An address is the lane's ADDR VGPR plus the instruction's offset (single-address
+//!   forms: `offset`, in bytes; two-address forms: `offset0`/`offset1` times the element
+//!   size), wrapping at 32 bits. Each dword is checked on its own: a dword outside the work-group's LDS reads
+//!   as 0 and is not written, and is counted in [`crate::Stats::lds_out_of_range`]. On
+//!   GCN3 (`gfx8`) the limit is also `M0` (llc-19 writes `s_mov_b32 m0, -1` before LDS
+//!   accesses there): addresses at or above `M0` are out of range.
+//! - Lanes act one after another in increasing lane order; so for an atomic on one
+//!   address, lane `i` returns the value that lanes below `i` left.
+
+use gpuabi_amdgpu::{AtomicOp, DsOp, Target};
+
+use crate::image::{Decoded, Dst, Src};
+use crate::stats::Stats;
+use crate::wave::{Wave, M0};
+
+/// The work-group's LDS while one of its waves runs, with the counters.
+pub struct LdsCtx<'a> {
+    /// The bytes of the work-group's LDS.
+    pub lds: &'a mut [u8],
+    /// The target (operand order of `ds_cmpst*`, the `M0` limit of GCN3).
+    pub target: Target,
+    /// Counters.
+    pub stats: &'a mut Stats,
+}
+
+impl LdsCtx<'_> {
+    /// The dword at byte `addr`, 0 when out of range.
+    fn read(&mut self, addr: u64, limit: u64) -> u32 {
+        match self.range(addr, limit) {
+            Some(r) => u32::from_le_bytes([
+                self.lds[r.start],
+                self.lds[r.start + 1],
+                self.lds[r.start + 2],
+                self.lds[r.start + 3],
+            ]),
+            None => {
+                self.stats.lds_out_of_range += 1;
+                0
+            }
+        }
+    }
+
+    /// Writes the dword at byte `addr`, unless out of range.
+    fn write(&mut self, addr: u64, limit: u64, value: u32) {
+        match self.range(addr, limit) {
+            Some(r) => self.lds[r].copy_from_slice(&value.to_le_bytes()),
+            None => self.stats.lds_out_of_range += 1,
+        }
+    }
+
+    fn range(&self, addr: u64, limit: u64) -> Option<std::ops::Range<usize>> {
+        let end = addr.checked_add(4)?;
+        (end <= limit.min(self.lds.len() as u64)).then_some(addr as usize..end as usize)
+    }
+}
+
+fn vreg(src: Src) -> u16 {
+    match src {
+        Src::Vgpr(r) => r,
+        _ => 0,
+    }
+}
+
+/// The new memory value of an atomic from the old one and the data (`cmp` only for
+/// [`AtomicOp::CmpStore`]); `bits` is 32 or 64.
+fn apply(op: AtomicOp, old: u64, data: u64, cmp: u64, bits: u32) -> u64 {
+    let sign = |v: u64| {
+        if bits == 32 {
+            i64::from(v as u32 as i32)
+        } else {
+            v as i64
+        }
+    };
+    let mask = if bits == 32 {
+        u64::from(u32::MAX)
+    } else {
+        u64::MAX
+    };
+    let v = match op {
+        AtomicOp::Add => old.wrapping_add(data),
+        AtomicOp::Sub => old.wrapping_sub(data),
+        AtomicOp::MinI => {
+            if sign(data) < sign(old) {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::MaxI => {
+            if sign(data) > sign(old) {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::MinU => old.min(data),
+        AtomicOp::MaxU => old.max(data),
+        AtomicOp::And => old & data,
+        AtomicOp::Or => old | data,
+        AtomicOp::Xor => old ^ data,
+        AtomicOp::Swap => data,
+        AtomicOp::CmpStore => {
+            if old == cmp {
+                data
+            } else {
+                old
+            }
+        }
+    };
+    v & mask
+}
+
+/// Executes a `ds_*` instruction for the active lanes of `w`.
+pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
+    let Some(access) = d.op.info().ds else {
+        return;
+    };
+    let limit = if cx.target == Target::Gfx8 {
+        u64::from(w.sgpr[M0])
+    } else {
+        u64::MAX
+    };
+    let n = u16::from(access.dwords);
+    let elem = u32::from(access.dwords) * 4;
+    let dst = match d.dst[0] {
+        Dst::Vgpr(r) => Some(r),
+        _ => None,
+    };
+    let addr_reg = vreg(d.src[0]);
+    let (data0, data1) = (vreg(d.src[1]), vreg(d.src[2]));
+    let exec = w.exec();
+    for lane in 0..w.lanes() {
+        if exec >> lane & 1 == 0 {
+            continue;
+        }
+        // The sum wraps at 32 bits, as the address adder does: llc-19 folds a negative
+        // VGPR address and a positive offset (`v_sub_nc_u32 v2, 0, v1` then
+        // `ds_read_b32 v0, v2 offset:252`).
+        let base = w.v(addr_reg, lane);
+        let single = u64::from(base.wrapping_add(d.mods.offset as u32));
+        let pair = [d.mods.offset0, d.mods.offset1]
+            .map(|o| u64::from(base.wrapping_add(u32::from(o) * elem)));
+        match access.op {
+            DsOp::Read => {
+                let values: Vec<u32> = (0..n)
+                    .map(|i| cx.read(single + 4 * u64::from(i), limit))
+                    .collect();
+                if let Some(r) = dst {
+                    for (i, v) in (0..n).zip(values) {
+                        w.set_v(r + i, lane, v);
+                    }
+                }
+            }
+            DsOp::Write => {
+                for i in 0..n {
+                    let v = w.v(data0 + i, lane);
+                    cx.write(single + 4 * u64::from(i), limit, v);
+                }
+            }
+            DsOp::Read2 => {
+                let mut values = Vec::with_capacity(2 * usize::from(n));
+                for a in pair {
+                    for i in 0..n {
+                        values.push(cx.read(a + 4 * u64::from(i), limit));
+                    }
+                }
+                if let Some(r) = dst {
+                    for (i, v) in (0..2 * n).zip(values) {
+                        w.set_v(r + i, lane, v);
+                    }
+                }
+            }
+            DsOp::Write2 => {
+                for (a, data) in pair.into_iter().zip([data0, data1]) {
+                    for i in 0..n {
+                        let v = w.v(data + i, lane);
+                        cx.write(a + 4 * u64::from(i), limit, v);
+                    }
+                }
+            }
+            DsOp::Atomic(op) => {
+                let wide = n == 2;
+                let read = |cx: &mut LdsCtx<'_>| {
+                    let lo = u64::from(cx.read(single, limit));
+                    if wide {
+                        lo | u64::from(cx.read(single + 4, limit)) << 32
+                    } else {
+                        lo
+                    }
+                };
+                let operand = |reg: u16| {
+                    let lo = u64::from(w.v(reg, lane));
+                    if wide {
+                        lo | u64::from(w.v(reg + 1, lane)) << 32
+                    } else {
+                        lo
+                    }
+                };
+                // GCN3 and RDNA 2 compare with the first data operand and store the
+                // second; RDNA 3's `ds_cmpstore_*` stores the first and compares with the
+                // second.
+                let (data, cmp) = match (op, cx.target) {
+                    (AtomicOp::CmpStore, Target::Gfx1100) => (operand(data0), operand(data1)),
+                    (AtomicOp::CmpStore, _) => (operand(data1), operand(data0)),
+                    _ => (operand(data0), 0),
+                };
+                let old = read(cx);
+                let new = apply(op, old, data, cmp, 32 * u32::from(n));
+                cx.write(single, limit, new as u32);
+                if wide {
+                    cx.write(single + 4, limit, (new >> 32) as u32);
+                }
+                if let Some(r) = dst {
+                    w.set_v(r, lane, old as u32);
+                    if wide {
+                        w.set_v(r + 1, lane, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_operations_follow_the_guides() {
+        // DS_MIN_I32 compares as signed, DS_MIN_U32 as unsigned.
+        assert_eq!(
+            apply(AtomicOp::MinI, 5, u64::from(u32::MAX), 0, 32),
+            0xffff_ffff
+        );
+        assert_eq!(apply(AtomicOp::MinU, 5, u64::from(u32::MAX), 0, 32), 5);
+        assert_eq!(apply(AtomicOp::MaxI, 0x8000_0000, 1, 0, 32), 1);
+        // 32-bit adds wrap at 32 bits, 64-bit ones carry into the high dword.
+        assert_eq!(apply(AtomicOp::Add, 0xffff_ffff, 2, 0, 32), 1);
+        assert_eq!(apply(AtomicOp::Add, 0xffff_ffff, 2, 0, 64), 0x1_0000_0001);
+        assert_eq!(apply(AtomicOp::CmpStore, 7, 9, 7, 32), 9);
+        assert_eq!(apply(AtomicOp::CmpStore, 7, 9, 8, 32), 7);
+    }
+}

@@ -1,0 +1,199 @@
+//! Work-group shared memory and barriers from llc-19: tests/llc/shared.ll (a tree
+//! reduction with a barrier per step, a padded 16x16 transpose, a histogram with LDS
+//! atomics, 64-bit LDS values read and written in pairs) compiled with
+//! `llc-19 -filetype=obj` at -O0 to -O3 for tonga, gfx1030 and gfx1100, dispatched in
+//! work-groups of 256 work-items (four to eight waves that meet at every `s_barrier`), run
+//! with every call checked against LLVM's own calling convention, and compared with the
+//! values this test computes in Rust.
+//!
+//! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gpuabi_amdgpu::code_object::read_code_object;
+use gpuabi_amdgpu::Target;
+use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
+use gpuabi_sim::dispatch::{ArgValue, NdRange};
+use gpuabi_sim::{Contract, Image, Limits, Machine};
+
+const LLC: &str = "llc-19";
+const SHARED: &str = include_str!("llc/shared.ll");
+const GROUP: u32 = 256;
+const ITEMS: u32 = 2 * GROUP;
+const N: u32 = 37;
+
+fn llc_available() -> bool {
+    let found = Command::new(LLC)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !found {
+        let msg = format!(
+            "{LLC} not found: the shared-memory tests are skipped (install Debian's llvm-19 \
+             package; set GPUABI_REQUIRE_LLVM_MC=1 to make this a failure)"
+        );
+        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        eprintln!("{msg}");
+    }
+    found
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llc_shared");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles shared.ll with llc-19 into an object for `cpu` at `-O{opt}`.
+fn compile(cpu: &str, opt: u32) -> Vec<u8> {
+    let dir = scratch_dir();
+    let src = dir.join("shared.ll");
+    std::fs::write(&src, SHARED).unwrap();
+    let obj = dir.join(format!("shared-{cpu}-O{opt}.o"));
+    let out = Command::new(LLC)
+        .args([
+            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={cpu}"),
+            &format!("-O{opt}"),
+            "-amdgpu-enable-vopd=false",
+            "-filetype=obj",
+            "-o",
+        ])
+        .arg(&obj)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "llc-19 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&obj).unwrap()
+}
+
+/// The input of work-item `i`.
+fn input(i: u32) -> u32 {
+    i.wrapping_mul(2_654_435_761) >> 7
+}
+
+/// What kernel `name` writes for work-item `i`, computed from the IR's comments.
+fn expected(name: &str, i: u32) -> u32 {
+    let (g, t) = (i / GROUP, i % GROUP);
+    let item = |t: u32| input(g * GROUP + t);
+    match name {
+        "k_reduce" => (0..GROUP)
+            .fold(0u32, |s, k| s.wrapping_add(item(k)))
+            .wrapping_add(t),
+        "k_transpose" => {
+            let (r, c) = (t / 16, t % 16);
+            item(16 * c + r).wrapping_add(N)
+        }
+        "k_hist" => {
+            let bin = item(t) % 16;
+            let count = (0..GROUP).filter(|k| item(*k) % 16 == bin).count() as u32;
+            count * 1000 + 1
+        }
+        "k_pairs" => {
+            let u = 255 - t;
+            u.wrapping_add(item(u)).wrapping_add(N)
+        }
+        _ => panic!("no reference for {name}"),
+    }
+}
+
+/// Runs kernel `name` of `object` with the `llvm-gfx` contract; returns the output, the
+/// waves run and the barriers released.
+fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64, u64) {
+    let obj = read_code_object(object).unwrap();
+    assert_eq!(obj.target, target);
+    let kernel = select_kernel(&obj, Some(name)).unwrap();
+    assert!(
+        kernel.kernel.descriptor.group_segment_fixed_size > 0,
+        "{name} uses LDS"
+    );
+    let limits = Limits::default();
+    let mut memory = gpuabi_sim::Memory::new();
+    let input: Vec<u8> = (0..ITEMS).flat_map(|i| input(i).to_le_bytes()).collect();
+    memory.add("in", input, limits.global_bytes).unwrap();
+    memory
+        .add("out", vec![0; 4 * ITEMS as usize], limits.global_bytes)
+        .unwrap();
+    let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
+    let nd = NdRange {
+        work_dim: 1,
+        global: [ITEMS, 1, 1],
+        local: [GROUP, 1, 1],
+        offset: [0; 3],
+    };
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("out".into())),
+        ("in".to_string(), ArgValue::Buffer("in".into())),
+        ("n".to_string(), ArgValue::Numbers(vec![f64::from(N)])),
+    ]);
+    let setups = gpuabi_sim::hsa::dispatch(
+        &dispatched_kernel(kernel),
+        target,
+        kernel.wave,
+        &nd,
+        &args,
+        &mut memory,
+        &limits,
+    )
+    .unwrap();
+    let mut machine = Machine::new(Image::new(&program).unwrap());
+    machine.memory = memory;
+    machine.contract = Some(Contract::llvm_gfx());
+    let result = machine.run(name, &setups);
+    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
+    result.unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(violations.is_empty(), "{name}: {violations:#?}");
+    assert_eq!(machine.stats.lds_out_of_range, 0, "{name}");
+    let out = machine.memory.find("out").unwrap();
+    let values = out
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    (values, machine.stats.waves, machine.stats.barriers)
+}
+
+const NAMES: [&str; 4] = ["k_reduce", "k_transpose", "k_hist", "k_pairs"];
+
+#[test]
+fn llc_shared_memory_kernels_run_with_barriers() {
+    if !llc_available() {
+        return;
+    }
+    for (cpu, target) in [
+        ("tonga", Target::Gfx8),
+        ("gfx1030", Target::Gfx1030),
+        ("gfx1100", Target::Gfx1100),
+    ] {
+        for opt in 0..=3 {
+            let object = compile(cpu, opt);
+            for name in NAMES {
+                let (values, waves, barriers) = run(&object, name, target);
+                // Two work-groups of four (wave64) or eight (wave32) waves each.
+                assert!(waves == 8 || waves == 16, "{cpu} {name}: {waves} waves");
+                // k_reduce meets at a barrier before its loop and once per step.
+                let want_barriers = if name == "k_reduce" { 2 * 9 } else { 0 };
+                assert!(
+                    barriers >= want_barriers && barriers > 0,
+                    "{cpu} -O{opt} {name}: {barriers} barriers"
+                );
+                for (i, v) in values.iter().enumerate() {
+                    let want = expected(name, i as u32);
+                    assert_eq!(
+                        *v, want,
+                        "{cpu} -O{opt} {name}: work-item {i} wrote {v}, expected {want}"
+                    );
+                }
+            }
+        }
+    }
+}
