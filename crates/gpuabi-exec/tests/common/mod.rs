@@ -1,0 +1,1 @@
+pub mod versus_llc;
