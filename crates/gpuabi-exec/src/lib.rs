@@ -8,7 +8,12 @@
 
 use std::collections::BTreeMap;
 
+mod assembly;
 mod catalyst;
+mod private_and_linkage;
+
+pub use assembly::Assembly;
+pub use private_and_linkage::AbiInstructions;
 
 use gpuabi_codegen::{Compiled, KernelEntry};
 use gpuabi_ir::interp::Dispatch;
@@ -27,6 +32,10 @@ pub enum ExecError {
     /// The interpreter refused the dispatch or stopped with an error.
     #[error("interpreter: {0}")]
     Interp(String),
+    /// The assembler refused another compiler's assembly (an instruction or directive the
+    /// machine model lacks, or a malformed file).
+    #[error("assembler: {0}")]
+    Assemble(String),
     /// The simulator stopped with an error.
     #[error("{message}")]
     Sim {
@@ -57,6 +66,9 @@ pub struct Outcome {
     /// Per call site (in the order of [`Compiled::calls`]): the overhead instructions the
     /// site compiled to that the waves executed (see [`gpuabi_codegen::CostItem::site`]).
     pub site_overhead: Vec<gpuabi_codegen::Overhead>,
+    /// The waves' private-memory, lane-move and call/return instructions, counted the
+    /// same way for any compiler's code.
+    pub abi: AbiInstructions,
 }
 
 /// The contract of every call of `compiled`, for the simulator's checker.
@@ -164,9 +176,7 @@ pub fn run(
     let mut machine = Machine::new(image);
     machine.limits = *limits;
     machine.contract = contract(compiled);
-    if !compiled.costs.is_empty() {
-        machine.count_instructions();
-    }
+    machine.count_instructions();
     let mut ids = Vec::new();
     for (i, (name, data)) in buffers.iter().enumerate() {
         let id = machine
@@ -182,7 +192,15 @@ pub fn run(
         offset: dispatch.global_offset,
     };
     let setups = match &k.entry {
-        KernelEntry::Hsa(hsa) => hsa_setups(hsa, compiled, &nd, args, &mut machine, limits)?,
+        KernelEntry::Hsa(hsa) => hsa_setups(
+            hsa,
+            compiled.program.target,
+            compiled.program.wave,
+            &nd,
+            args,
+            &mut machine,
+            limits,
+        )?,
         KernelEntry::Catalyst(layout) => {
             catalyst::setups(layout, &nd, args, &mut machine.memory, limits)?
         }
@@ -221,6 +239,7 @@ pub fn run(
         }
     }
     Ok(Outcome {
+        abi: AbiInstructions::of(&machine),
         overhead,
         site_overhead,
         buffers: out,
@@ -234,7 +253,8 @@ pub fn run(
 /// arguments' bytes written from the interpreter's bits, exactly.
 fn hsa_setups(
     hsa: &gpuabi_amdgpu::hsa::Kernel,
-    compiled: &Compiled,
+    target: gpuabi_amdgpu::Target,
+    wave: gpuabi_amdgpu::WaveSize,
     nd: &NdRange,
     args: &[u64],
     machine: &mut Machine,
@@ -256,8 +276,8 @@ fn hsa_setups(
         .collect();
     let setups = gpuabi_sim::hsa::dispatch(
         hsa,
-        compiled.program.target,
-        compiled.program.wave,
+        target,
+        wave,
         nd,
         &placeholder,
         &mut machine.memory,

@@ -11,7 +11,7 @@ use gpuabi_codegen::{Compiled, Options};
 use gpuabi_ir::interp::{Dispatch, Limits as IrLimits};
 use gpuabi_sim::Broken;
 
-mod common;
+mod compiled;
 
 fn raytracer() -> gpuabi_ir::Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/raytrace.gsir");
@@ -252,7 +252,7 @@ fn noreturn_calls_end_only_the_calling_invocations() {
     };
     let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
     let args = [gpuabi_exec::buffer_address(0)];
-    let launch = common::Launch {
+    let launch = compiled::Launch {
         kernel: "k",
         dispatch: d,
         args: &args,
@@ -267,6 +267,6 @@ fn noreturn_calls_end_only_the_calling_invocations() {
         opts.wave = wave;
         let c = gpuabi_codegen::compile(&module, &opts).expect("compiles");
         let config = format!("{} {wave}", target.name());
-        common::run_both(&module, &c, &launch, &expected, &config);
+        compiled::run_both(&module, &c, &launch, &expected, &config);
     }
 }

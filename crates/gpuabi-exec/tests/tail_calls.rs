@@ -10,7 +10,7 @@ use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_codegen::Options;
 use gpuabi_ir::interp::Dispatch;
 
-mod common;
+mod compiled;
 
 fn module() -> gpuabi_ir::Module {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/tail_calls.gsir");
@@ -52,7 +52,7 @@ fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
     };
     let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
     let args = [gpuabi_exec::buffer_address(0)];
-    let launch = common::Launch {
+    let launch = compiled::Launch {
         kernel: "k",
         dispatch: d,
         args: &args,
@@ -78,7 +78,7 @@ fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
         assert_eq!(tail("direct"), (Some("twice".into()), 0), "{config}");
         assert_eq!(tail("notail"), (None, 1), "{config}");
         assert_eq!(tail("keep"), (None, 1), "{config}");
-        let out = common::run_both(&module, &c, &launch, &want, &config);
+        let out = compiled::run_both(&module, &c, &launch, &want, &config);
         // Per call site: every wave holds lanes of every kind (i % 6 repeats within 32
         // lanes), so each of the four remaining calls runs once per wave, and its copies
         // and linkage (straight-line code around the call) run once per wave each.

@@ -27,6 +27,34 @@ pub fn dispatched_kernel(kernel: &ObjectKernel) -> Kernel {
     k
 }
 
+/// The kernel of an assembly file (as llc prints it, read by
+/// [`gpuabi_amdgpu::hsa::read_kernels`]) as the simulator dispatches it: when the file's
+/// `.amdhsa_kernel` block for it says `.amdhsa_uses_dynamic_stack 1`, at least
+/// [`DYNAMIC_STACK_BYTES`] of private segment per work-item, as for an object.
+pub fn dispatched_assembly_kernel(text: &str, kernel: &Kernel) -> Kernel {
+    let mut k = kernel.clone();
+    if assembly_uses_dynamic_stack(text, &kernel.name) {
+        let d = &mut k.descriptor;
+        d.private_segment_fixed_size = d.private_segment_fixed_size.max(DYNAMIC_STACK_BYTES);
+    }
+    k
+}
+
+/// Whether the `.amdhsa_kernel NAME` block of `text` says `.amdhsa_uses_dynamic_stack 1`.
+fn assembly_uses_dynamic_stack(text: &str, name: &str) -> bool {
+    let mut inside = false;
+    for line in text.lines() {
+        let mut words = line.split(';').next().unwrap_or("").split_whitespace();
+        match (words.next(), words.next()) {
+            (Some(".amdhsa_kernel"), Some(n)) => inside = n == name,
+            (Some(".end_amdhsa_kernel"), _) => inside = false,
+            (Some(".amdhsa_uses_dynamic_stack"), Some(v)) if inside => return v == "1",
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Name of the buffer holding the GOT.
 pub const GOT_BUFFER: &str = ".got";
 

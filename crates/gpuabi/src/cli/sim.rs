@@ -381,21 +381,6 @@ fn catalyst_setups(
         .map_err(|e| anyhow!("--catalyst: {e}"))
 }
 
-/// Whether the `.amdhsa_kernel NAME` block of `text` says `.amdhsa_uses_dynamic_stack 1`.
-fn uses_dynamic_stack(text: &str, name: &str) -> bool {
-    let mut inside = false;
-    for line in text.lines() {
-        let mut words = line.split(';').next().unwrap_or("").split_whitespace();
-        match (words.next(), words.next()) {
-            (Some(".amdhsa_kernel"), Some(n)) => inside = n == name,
-            (Some(".end_amdhsa_kernel"), _) => inside = false,
-            (Some(".amdhsa_uses_dynamic_stack"), Some(v)) if inside => return v == "1",
-            _ => {}
-        }
-    }
-    false
-}
-
 /// The waves of an AMDHSA dispatch of `--kernel` from the assembly file's own kernel
 /// descriptor and `.amdgpu_metadata`: the kernel argument segment, dispatch packet and
 /// private segment are added to the machine's memory.
@@ -418,13 +403,7 @@ fn hsa_setups(
             anyhow!("--kernel {name}: {path} has kernels {}", names.join(", "))
         }
     })?;
-    let mut kernel = kernel.clone();
-    if uses_dynamic_stack(&text, name) {
-        let d = &mut kernel.descriptor;
-        d.private_segment_fixed_size = d
-            .private_segment_fixed_size
-            .max(gpuabi_sim::code_object::DYNAMIC_STACK_BYTES);
-    }
+    let kernel = gpuabi_sim::code_object::dispatched_assembly_kernel(&text, kernel);
     let (nd, values) = ndrange_and_args(args, &machine.memory)?;
     let limits = machine.limits;
     gpuabi_sim::hsa::dispatch(

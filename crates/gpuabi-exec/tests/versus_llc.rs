@@ -1,0 +1,280 @@
+//! Every example and a sample of generated random programs (with and without calls),
+//! compiled by llc-19 from `gpuabi ir emit-llvm`'s output and run unchanged in gpuabi's
+//! simulator, leaves the interpreter's buffers bit for bit, on tonga (GCN 1.2), gfx1030
+//! and gfx1100, with every call checked against LLVM's callable-function convention
+//! (`llvm-gfx`: emit-llvm gives callable functions LLVM's default calling convention,
+//! which llc compiles with AMDGPU's `CSR_AMDGPU` saved registers and s32 as the stack
+//! pointer).
+//!
+//! The run is strict: an instruction the assembler lacks is a failure, except for the
+//! cases listed in [`PENDING_CASES`] and, for random programs, a first error of exactly
+//! "unknown instruction `X`" for X in [`PENDING_INSTRUCTIONS`]; both lists are of
+//! instructions (and operand forms) llc-19 emits that the machine model does not have
+//! yet. A listed case that passes, or fails otherwise, is a failure, so the lists shrink
+//! as instructions are added.
+//!
+//! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
+//! `GPUABI_LLVM_PROGRAMS=N` sets the number of random programs per kind (default 4).
+
+mod common;
+
+use common::versus_llc::{
+    emit_llvm, examples, known_llc_limitation, llc, llc_present, random, random_count, scratch_dir,
+    Launch, CPUS,
+};
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_exec::{Assembly, ExecError};
+
+/// (program, llc processor, the assembler's first error on llc-19's output without its
+/// line and column): the cases whose llc-19 output uses instructions or operand forms
+/// the machine model does not have yet. Every example on every processor is compared;
+/// a random program's case applies when that seed runs (`GPUABI_LLVM_PROGRAMS`).
+const PENDING_CASES: &[(&str, &str, &str)] = &[
+    ("mandelbrot", "tonga", "unknown instruction `v_lshlrev_b16_e32`"),
+    ("mandelbrot", "gfx1030", "unknown instruction `v_lshlrev_b16`"),
+    ("mandelbrot", "gfx1100", "unknown instruction `v_dual_mov_b32`"),
+    ("prefix_stack", "tonga", "unknown instruction `v_or_b32_sdwa`"),
+    ("prefix_stack", "gfx1030", "unknown instruction `v_lshl_or_b32`"),
+    ("prefix_stack", "gfx1100", "unknown instruction `v_dual_mov_b32`"),
+    ("raytrace", "tonga", "unknown instruction `flat_store_dwordx3`"),
+    ("raytrace", "gfx1030", "unknown instruction `global_store_dwordx3`"),
+    ("raytrace", "gfx1100", "unknown instruction `global_store_b96`"),
+    // `v_cndmask_b32_e64 v0, v1, -v2, s[0:1]`: LLVM takes float modifiers there.
+    (
+        "seed22",
+        "tonga",
+        "source 1 of `v_cndmask_b32_e64` takes no modifiers (`-`, `|..|`, neg(), abs() apply to f32 sources)",
+    ),
+    // `s_mov_b64 s[18:19], 0xffffffff`: a 32-bit literal as a 64-bit operand.
+    (
+        "calls-seed4",
+        "tonga",
+        "expected an aligned tuple of 2 SGPRs or a constant, found `0xffffffff`",
+    ),
+    (
+        "calls-seed4",
+        "gfx1030",
+        "expected an aligned tuple of 2 SGPRs or a constant, found `0xffffffff`",
+    ),
+    // `s_load_dword vcc_hi, s[4:5], 0x4`.
+    ("calls-seed38", "gfx1030", "scalar loads write SGPRs only"),
+];
+
+/// Instructions llc-19 emits for random programs (seeds 0 to 39) that the machine model
+/// does not have yet: a random program whose llc-19 output first fails on one of them
+/// (an assembler error of exactly "unknown instruction `X`") is counted and skipped.
+const PENDING_INSTRUCTIONS: &[&str] = &[
+    "buffer_store_byte_d16_hi",
+    "flat_load_dwordx3",
+    "flat_store_dwordx3",
+    "global_load_b96",
+    "global_load_d16_b16",
+    "global_load_dwordx3",
+    "global_load_short_d16",
+    "global_store_b96",
+    "global_store_dwordx3",
+    "s_abs_i32",
+    "s_brev_b32",
+    "s_cls_i32",
+    "s_flbit_i32",
+    "scratch_load_u8",
+    "v_bfrev_b32_e32",
+    "v_cmpx_nle_f32_e32",
+    "v_dual_mov_b32",
+    "v_ffbh_i32_e32",
+    "v_fmamk_f32",
+    "v_lshl_or_b32",
+    "v_lshlrev_b16",
+    "v_lshlrev_b16_e32",
+    "v_lshlrev_b32_sdwa",
+    "v_madmk_f32",
+    "v_min_u32_sdwa",
+    "v_or_b32_sdwa",
+    "v_rcp_iflag_f32_e32",
+    "v_subrev_f32_e32",
+    "v_xor3_b32",
+    "v_xor_b32_sdwa",
+];
+
+/// How one (program, processor) comparison ended short of agreement.
+enum Failure {
+    /// llc-19 refused the emitted IR.
+    Llc(String),
+    /// gpuabi's assembler refused llc's output.
+    Assemble(String),
+    /// Anything else: a run that stopped, different buffers, a contract violation.
+    Wrong(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Llc(m) => write!(f, "llc-19: {m}"),
+            Failure::Assemble(m) => write!(f, "assembler: {m}"),
+            Failure::Wrong(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// The listed first error of (`program`, `cpu`) in [`PENDING_CASES`].
+fn pending_case(program: &str, cpu: &str) -> Option<&'static str> {
+    PENDING_CASES
+        .iter()
+        .find(|(n, c, _)| *n == program && *c == cpu)
+        .map(|(_, _, e)| *e)
+}
+
+/// Whether `failure` is the assembler's error `listed` (any line and column).
+fn is_listed(failure: &Failure, listed: &str) -> bool {
+    matches!(failure, Failure::Assemble(m) if m.ends_with(&format!(": {listed}")))
+}
+
+/// Compiles `launch` with llc-19 for `cpu` and compares the simulator's run of the
+/// assembly with the interpreter's; returns the calls the contract checked.
+fn compare(
+    launch: &Launch,
+    cpu: &str,
+    target: Target,
+    wave: WaveSize,
+    dir: &std::path::Path,
+) -> Result<u64, Failure> {
+    let module =
+        gpuabi_ir::parse(&launch.source).unwrap_or_else(|e| panic!("{}: {e:?}", launch.name));
+    let file = emit_llvm(&format!("{}-{cpu}", launch.name), &module, dir);
+    let asm = llc(&file, cpu).map_err(Failure::Llc)?;
+    let assembly = Assembly::parse(&asm, target, wave).map_err(|e| match e {
+        ExecError::Assemble(m) => Failure::Assemble(m),
+        e => Failure::Wrong(e.to_string()),
+    })?;
+    let wrong = |e: ExecError| Failure::Wrong(e.to_string());
+    let addrs = assembly.function_addresses(&module).map_err(wrong)?;
+    let expected = gpuabi_exec::interpret_at(
+        &module,
+        &addrs,
+        &launch.kernel,
+        &launch.dispatch,
+        &launch.args,
+        &launch.buffers,
+        &gpuabi_ir::interp::Limits::default(),
+    )
+    .map_err(wrong)?;
+    let out = assembly
+        .run(
+            &launch.kernel,
+            &launch.dispatch,
+            &launch.args,
+            &launch.buffers,
+            &gpuabi_sim::Limits::default(),
+        )
+        .map_err(wrong)?;
+    if let Some(v) = out.violations.first() {
+        return Err(Failure::Wrong(format!(
+            "{} llvm-gfx contract violation(s), the first: {v}",
+            out.violations.len()
+        )));
+    }
+    if let Some(d) = gpuabi_exec::first_difference(&expected, &out.buffers) {
+        return Err(Failure::Wrong(format!(
+            "buffer `{}` byte {}: interpreter {:#04x}, llc's code {:#04x}",
+            d.buffer, d.offset, d.expected, d.actual
+        )));
+    }
+    Ok(out.checked_returns)
+}
+
+/// The pending instruction of an assembler message "LINE:COLUMN: unknown instruction
+/// `X`" when X is in [`PENDING_INSTRUCTIONS`].
+fn pending_instruction(message: &str) -> Option<&'static str> {
+    PENDING_INSTRUCTIONS
+        .iter()
+        .copied()
+        .find(|x| message.ends_with(&format!(": unknown instruction `{x}`")))
+}
+
+#[test]
+fn examples_compiled_by_llc_match_the_interpreter() {
+    if !llc_present() {
+        return;
+    }
+    let dir = scratch_dir("examples");
+    let mut failures = Vec::new();
+    let mut passed = Vec::new();
+    for launch in examples() {
+        for (cpu, target, wave) in CPUS {
+            let what = format!("{} on {cpu}", launch.name);
+            match (
+                compare(&launch, cpu, target, wave, &dir),
+                pending_case(&launch.name, cpu),
+            ) {
+                (Ok(_), None) => passed.push(what),
+                (Ok(_), Some(_)) => {
+                    failures.push(format!("{what} now passes: remove it from PENDING_CASES"))
+                }
+                (Err(f), Some(e)) if is_listed(&f, e) => eprintln!("pending: {what}: {f}"),
+                (Err(f), _) => failures.push(format!("{what}: {f}")),
+            }
+        }
+    }
+    eprintln!("agree with the interpreter: {}", passed.join(", "));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn random_programs(calls: bool) {
+    if !llc_present() {
+        return;
+    }
+    let n = random_count(4);
+    let dir = scratch_dir(if calls { "calls" } else { "plain" });
+    let mut failures = Vec::new();
+    let mut agreed = 0u64;
+    let mut checked_calls = 0u64;
+    let mut pending = std::collections::BTreeMap::<&str, u64>::new();
+    let mut refused = 0u64;
+    let mut listed_cases = 0u64;
+    for seed in 0..n {
+        let launch = random(seed, calls);
+        for (cpu, target, wave) in CPUS {
+            let what = format!("{} on {cpu}", launch.name);
+            let listed = pending_case(&launch.name, cpu);
+            match (compare(&launch, cpu, target, wave, &dir), listed) {
+                (Ok(_), Some(_)) => {
+                    failures.push(format!("{what} now passes: remove it from PENDING_CASES"))
+                }
+                (Ok(c), None) => {
+                    agreed += 1;
+                    checked_calls += c;
+                }
+                (Err(f), Some(e)) if is_listed(&f, e) => listed_cases += 1,
+                (Err(Failure::Llc(e)), None) if known_llc_limitation(cpu, &launch.source, &e) => {
+                    refused += 1
+                }
+                (Err(Failure::Assemble(m)), None) if pending_instruction(&m).is_some() => {
+                    *pending
+                        .entry(pending_instruction(&m).unwrap_or(""))
+                        .or_default() += 1;
+                }
+                (Err(f), _) => failures.push(format!("{what}: {f}")),
+            }
+        }
+    }
+    eprintln!(
+        "{agreed} of {} (program, processor) runs agree ({checked_calls} calls checked); \
+         {refused} refused by llc-19 on tonga (SGPR limit with indirect calls); \
+         {listed_cases} listed in PENDING_CASES; first failing on a pending instruction: \
+         {pending:?}",
+        n * CPUS.len() as u64
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn random_programs_compiled_by_llc_match_the_interpreter() {
+    random_programs(false);
+}
+
+#[test]
+fn random_programs_with_calls_compiled_by_llc_match_the_interpreter() {
+    random_programs(true);
+}
