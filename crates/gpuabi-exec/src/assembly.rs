@@ -121,6 +121,7 @@ impl Assembly {
         Ok(Outcome {
             abi: AbiInstructions::of(&machine),
             overhead: Vec::new(),
+            site_overhead: Vec::new(),
             buffers: out,
             stats: machine.stats.clone(),
             violations: machine.violations().to_vec(),
