@@ -192,12 +192,6 @@ impl Operands<'_> {
             })?;
             let value = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
             self.literal_used = true;
-            if dwords >= 2 && value >> 31 != 0 {
-                return Err(format!(
-                    "literal {value:#x} in a 64-bit operand: gpuabi accepts 0..2^31 there, \
-                     where zero- and sign-extension agree"
-                ));
-            }
             return Ok(Operand::Imm(Imm::Int(i64::from(value))));
         }
         // 248 (1/(2π)) is an inline constant from GCN 1.2 on only.

@@ -193,12 +193,13 @@ impl Imm {
     /// The 64-bit value an operand of 64 bits receives, or `None` if it cannot be encoded.
     ///
     /// Inline integers are sign-extended and inline floats are doubles. A literal for a
-    /// 64-bit integer operand is 32 bits wide; the project accepts only 0..2^31 there, where
-    /// zero- and sign-extension agree.
+    /// 64-bit integer operand is 32 bits wide and zero-extended (as LLVM's disassembler
+    /// reads it, and as llc-19 writes `s_mov_b64 s[0:1], 0xffffffff` for the low 32 lanes):
+    /// 0..2^32; other negative values cannot be encoded.
     pub fn value64(self) -> Option<u64> {
         match self {
             Imm::Int(v) if (-16..=64).contains(&v) => Some(v as u64),
-            Imm::Int(v) if (0..(1i64 << 31)).contains(&v) => Some(v as u64),
+            Imm::Int(v) if (0..(1i64 << 32)).contains(&v) => Some(v as u64),
             Imm::Int(_) => None,
             Imm::Float(f) if INLINE_F64.contains(&f.to_bits()) => Some(f.to_bits()),
             Imm::Float(_) => None,

@@ -202,13 +202,17 @@ pub fn check_operand(
         Kind::Rsrc => scalar_reg(operand, 4, target)? && matches!(operand, Operand::Reg(_)),
         Kind::BufSOffset => scalar_reg(operand, 1, target)? || inline_int(operand),
         Kind::GlobalAddr => vector_reg(operand, 1) || vector_reg(operand, 2),
+        // LLVM's SADDR classes (SReg_64_XEXEC, SReg_32_XEXEC_HI) include VCC, and llc-19
+        // allocates it there.
         Kind::GlobalSAddr => {
-            matches!(operand, Operand::Off)
+            matches!(operand, Operand::Off | Operand::Special(Special::Vcc))
                 || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 2, target)?)
         }
         Kind::ScratchSAddr => {
-            matches!(operand, Operand::Off)
-                || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
+            matches!(
+                operand,
+                Operand::Off | Operand::Special(Special::VccLo | Special::VccHi)
+            ) || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
         Kind::FlatAddr => vector_reg(operand, 2),
     };

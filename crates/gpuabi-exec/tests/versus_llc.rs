@@ -30,32 +30,6 @@ use gpuabi_exec::{Assembly, ExecError};
 /// the machine model does not have yet. Every example on every processor is compared;
 /// a random program's case applies when that seed runs (`GPUABI_LLVM_PROGRAMS`).
 const PENDING_CASES: &[(&str, &str, &str)] = &[
-    ("mandelbrot", "tonga", "unknown instruction `v_lshlrev_b16_e32`"),
-    ("mandelbrot", "gfx1030", "unknown instruction `v_lshlrev_b16`"),
-    ("mandelbrot", "gfx1100", "unknown instruction `v_dual_mov_b32`"),
-    ("prefix_stack", "tonga", "unknown instruction `v_or_b32_sdwa`"),
-    ("prefix_stack", "gfx1030", "unknown instruction `v_lshl_or_b32`"),
-    ("prefix_stack", "gfx1100", "unknown instruction `v_dual_mov_b32`"),
-    ("raytrace", "tonga", "unknown instruction `flat_store_dwordx3`"),
-    ("raytrace", "gfx1030", "unknown instruction `global_store_dwordx3`"),
-    ("raytrace", "gfx1100", "unknown instruction `global_store_b96`"),
-    // `v_cndmask_b32_e64 v0, v1, -v2, s[0:1]`: LLVM takes float modifiers there.
-    (
-        "seed22",
-        "tonga",
-        "source 1 of `v_cndmask_b32_e64` takes no modifiers (`-`, `|..|`, neg(), abs() apply to f32 sources)",
-    ),
-    // `s_mov_b64 s[18:19], 0xffffffff`: a 32-bit literal as a 64-bit operand.
-    (
-        "calls-seed4",
-        "tonga",
-        "expected an aligned tuple of 2 SGPRs or a constant, found `0xffffffff`",
-    ),
-    (
-        "calls-seed4",
-        "gfx1030",
-        "expected an aligned tuple of 2 SGPRs or a constant, found `0xffffffff`",
-    ),
     // `s_load_dword vcc_hi, s[4:5], 0x4`.
     ("calls-seed38", "gfx1030", "scalar loads write SGPRs only"),
 ];
@@ -65,35 +39,9 @@ const PENDING_CASES: &[(&str, &str, &str)] = &[
 /// (an assembler error of exactly "unknown instruction `X`") is counted and skipped.
 const PENDING_INSTRUCTIONS: &[&str] = &[
     "buffer_store_byte_d16_hi",
-    "flat_load_dwordx3",
-    "flat_store_dwordx3",
-    "global_load_b96",
     "global_load_d16_b16",
-    "global_load_dwordx3",
     "global_load_short_d16",
-    "global_store_b96",
-    "global_store_dwordx3",
-    "s_abs_i32",
-    "s_brev_b32",
-    "s_cls_i32",
-    "s_flbit_i32",
-    "scratch_load_u8",
-    "v_bfrev_b32_e32",
     "v_cmpx_nle_f32_e32",
-    "v_dual_mov_b32",
-    "v_ffbh_i32_e32",
-    "v_fmamk_f32",
-    "v_lshl_or_b32",
-    "v_lshlrev_b16",
-    "v_lshlrev_b16_e32",
-    "v_lshlrev_b32_sdwa",
-    "v_madmk_f32",
-    "v_min_u32_sdwa",
-    "v_or_b32_sdwa",
-    "v_rcp_iflag_f32_e32",
-    "v_subrev_f32_e32",
-    "v_xor3_b32",
-    "v_xor_b32_sdwa",
 ];
 
 /// How one (program, processor) comparison ended short of agreement.

@@ -317,6 +317,15 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
             "\tv_or_b32_sdwa v2, s9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:WORD_1\n",
         );
     }
+    // VCC as a SADDR (llc-19 allocates it there) and a zero-extended 64-bit literal.
+    text.push_str("\ts_mov_b64 s[4:5], 0xffffffff\n");
+    if target == Target::Gfx1100 {
+        text.push_str(
+            "\tscratch_store_b32 off, v67, vcc_lo offset:16\n\
+             \tscratch_load_b32 v1, off, vcc_hi\n\
+             \tglobal_load_b32 v1, v2, vcc\n",
+        );
+    }
     if target == Target::Gfx1100 && wave == WaveSize::W32 {
         text.push_str(
             "\tv_dual_mov_b32 v4, 0 :: v_dual_mov_b32 v5, 0\n\
