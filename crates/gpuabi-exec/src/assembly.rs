@@ -47,17 +47,7 @@ impl Assembly {
     /// compiler left out): given to [`crate::interpret_at`], the interpreter stores the
     /// function pointers this code stores.
     pub fn function_addresses(&self, module: &gpuabi_ir::Module) -> Result<Vec<u64>, ExecError> {
-        let image = Image::new(&self.program).map_err(|e| ExecError::Setup(e.to_string()))?;
-        Ok(module
-            .functions
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                image
-                    .label_addr(&f.name)
-                    .unwrap_or_else(|| gpuabi_ir::interp::function_address(i))
-            })
-            .collect())
+        crate::program_function_addresses(module, &self.program)
     }
 
     /// Runs `kernel` over `dispatch` with one argument value (raw bits, as the interpreter

@@ -116,7 +116,16 @@ pub fn function_addresses(
     module: &gpuabi_ir::Module,
     compiled: &Compiled,
 ) -> Result<Vec<u64>, ExecError> {
-    let image = Image::new(&compiled.program).map_err(|e| ExecError::Setup(e.to_string()))?;
+    program_function_addresses(module, &compiled.program)
+}
+
+/// The address of every function of `module` in the simulator's image of `program`, by
+/// label (the interpreter's own tagged address for a function the program lacks).
+pub(crate) fn program_function_addresses(
+    module: &gpuabi_ir::Module,
+    program: &gpuabi_amdgpu::Program,
+) -> Result<Vec<u64>, ExecError> {
+    let image = Image::new(program).map_err(|e| ExecError::Setup(e.to_string()))?;
     Ok(module
         .functions
         .iter()

@@ -60,7 +60,6 @@ fn compile(cpu: &str, opt: u32) -> Vec<u8> {
             "-mtriple=amdgcn-amd-amdhsa",
             &format!("-mcpu={cpu}"),
             &format!("-O{opt}"),
-            "-amdgpu-enable-vopd=false",
             "-filetype=obj",
             "-o",
         ])
