@@ -6,8 +6,7 @@
 //! kernel descriptor and metadata, run with every call checked against LLVM's own calling
 //! convention (`llvm-gfx`), and compared with the values this test computes in Rust.
 //!
-//! VOPD (`v_dual_*`, gfx11 dual issue) is not in the machine model, so gfx1100 is compiled
-//! with `-amdgpu-enable-vopd=false`. On gfx1030 a kernel that calls sets up flat scratch
+//! On gfx1030 a kernel that calls sets up flat scratch
 //! with `s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO/HI)`, which the simulator takes as a no-op
 //! (its `scratch_*` reach the lane's private memory directly).
 //!
@@ -65,7 +64,6 @@ fn compile(ir: &str, name: &str, cpu: &str, opt: u32) -> Vec<u8> {
             "-mtriple=amdgcn-amd-amdhsa",
             &format!("-mcpu={cpu}"),
             &format!("-O{opt}"),
-            "-amdgpu-enable-vopd=false",
             "-filetype=obj",
             "-o",
         ])

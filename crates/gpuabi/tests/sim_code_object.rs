@@ -87,13 +87,9 @@ fn printed_out(text: &str) -> Vec<u32> {
         .collect()
 }
 
-/// llc-19's flags for `cpu`: VOPD (gfx11 dual issue) is not in the machine model.
-fn llc_flags(cpu: &str) -> [String; 3] {
-    [
-        "-mtriple=amdgcn-amd-amdhsa".into(),
-        format!("-mcpu={cpu}"),
-        "-amdgpu-enable-vopd=false".into(),
-    ]
+/// llc-19's flags for `cpu`.
+fn llc_flags(cpu: &str) -> [String; 2] {
+    ["-mtriple=amdgcn-amd-amdhsa".into(), format!("-mcpu={cpu}")]
 }
 
 #[test]
@@ -107,19 +103,10 @@ fn sim_run_dispatches_a_code_object_kernel_by_name() {
     for cpu in CPUS {
         let obj = dir.join(format!("twice-{cpu}.o"));
         let (ll_s, obj_s) = (ll.to_str().unwrap(), obj.to_str().unwrap());
-        let [triple, mcpu, vopd] = llc_flags(cpu);
+        let [triple, mcpu] = llc_flags(cpu);
         run_tool(
             "llc-19",
-            &[
-                &triple,
-                &mcpu,
-                &vopd,
-                "-O2",
-                "-filetype=obj",
-                ll_s,
-                "-o",
-                obj_s,
-            ],
+            &[&triple, &mcpu, "-O2", "-filetype=obj", ll_s, "-o", obj_s],
         );
         let out = ok(&[
             "sim", "run", obj_s, "--kernel", "twice", "--grid", "64", "--group", "64", "--buffer",
@@ -163,13 +150,13 @@ fn llvm_gfx_reports_a_callee_that_clobbers_a_callee_saved_vgpr() {
     for cpu in CPUS {
         let s = dir.join(format!("twice-{cpu}.s"));
         let obj = dir.join(format!("twice-{cpu}.o"));
-        let [triple, mcpu, vopd] = llc_flags(cpu);
+        let [triple, mcpu] = llc_flags(cpu);
         let (ll_s, s_s, obj_s) = (
             ll.to_str().unwrap(),
             s.to_str().unwrap(),
             obj.to_str().unwrap(),
         );
-        run_tool("llc-19", &[&triple, &mcpu, &vopd, "-O2", ll_s, "-o", s_s]);
+        run_tool("llc-19", &[&triple, &mcpu, "-O2", ll_s, "-o", s_s]);
         // madd returns with `s_setpc_b64 s[30:31]`; overwrite v40 just before.
         let asm = std::fs::read_to_string(&s).unwrap();
         let at = asm.find("madd:").unwrap();
