@@ -1028,6 +1028,7 @@ table! {
     VRcpIflagF32 = row(Vop1, "v_rcp_iflag_f32", &[VD1], &[VS1]).float(1), [];
     VBfrevB32 = row(Vop1, "v_bfrev_b32", &[VD1], &[VS1]), [];
     VCmpxNgtF32 = row(Vopc, "v_cmpx_ngt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNleF32 = row(Vopc, "v_cmpx_nle_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
     VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
     VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];

@@ -41,7 +41,6 @@ const PENDING_INSTRUCTIONS: &[&str] = &[
     "buffer_store_byte_d16_hi",
     "global_load_d16_b16",
     "global_load_short_d16",
-    "v_cmpx_nle_f32_e32",
 ];
 
 /// How one (program, processor) comparison ended short of agreement.

@@ -360,3 +360,25 @@ fn s_trap_stops_the_run() {
     assert!(matches!(e, SimError::Trap { .. }), "{e}");
     assert!(e.to_string().contains("s_trap 2"), "{e}");
 }
+
+#[test]
+fn v_cmpx_nle_f32_keeps_the_lanes_where_not_less_or_equal() {
+    // "RDNA2 ISA", V_CMPX_NLE_F32: EXEC = !(S0 <= S1) per lane, true for unordered
+    // operands. Every lane gets the same sources here, so exec is all or nothing.
+    for target in [Target::Gfx1030, Target::Gfx1100] {
+        let exec_after = |a: f32, b: f32| {
+            let r = run(
+                target,
+                WaveSize::W32,
+                "\tv_cmpx_nle_f32_e32 v1, v2\n\ts_mov_b32 s0, exec_lo",
+                &[a.to_bits(), b.to_bits()],
+                &[],
+            );
+            r.s[0]
+        };
+        assert_eq!(exec_after(1.0, 2.0), 0, "{target}: 1 <= 2");
+        assert_eq!(exec_after(2.0, 2.0), 0, "{target}: 2 <= 2");
+        assert_eq!(exec_after(3.0, 2.0), u32::MAX, "{target}: 3 > 2");
+        assert_eq!(exec_after(f32::NAN, 2.0), u32::MAX, "{target}: unordered");
+    }
+}
