@@ -340,9 +340,8 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
     // float MODE, trap state) would change behaviour the model does not follow.
     if inst.op == Opcode::SSetregB32 {
-        let whole = |id: i64| id | 31 << 11;
         let ok = matches!(inst.operands.first(), Some(Operand::Imm(Imm::Int(v)))
-            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == whole(*id)));
+            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == crate::asm::hwreg_whole(*id)));
         if !ok {
             return Err(Violation::at(
                 0,

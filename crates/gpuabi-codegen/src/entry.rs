@@ -514,11 +514,13 @@ fn needs_flat_scratch_init(target: Target) -> bool {
 fn init_flat_scratch(s: &mut Isel<'_>, init: RegRange, wave_offset: RegRange) {
     add_wave_offset(s, init, wave_offset);
     for (k, (_, id)) in gpuabi_amdgpu::asm::HW_REGS.iter().enumerate() {
-        // The whole 32-bit register: offset 0, size 32 (`hwreg(NAME)`).
         let half = RegRange::new(RegFile::Sgpr, init.first.num + k as u16, 1);
         s.emit(
             Opcode::SSetregB32,
-            [imm((id | 31 << 11) as u32), Opnd::Fixed(Operand::Reg(half))],
+            [
+                imm(gpuabi_amdgpu::asm::hwreg_whole(*id) as u32),
+                Opnd::Fixed(Operand::Reg(half)),
+            ],
         );
     }
 }

@@ -8,10 +8,9 @@
 
 use gpuabi_amdgpu::{Program, Target, WaveSize};
 use gpuabi_ir::interp::Dispatch;
-use gpuabi_sim::dispatch::NdRange;
-use gpuabi_sim::{Contract, Image, Limits, Machine};
+use gpuabi_sim::{Contract, Limits};
 
-use crate::{buffer_address, hsa_setups, AbiInstructions, ExecError, Outcome};
+use crate::{buffers_of, hsa_setups, machine_for, nd_range, AbiInstructions, ExecError, Outcome};
 
 /// An assembly file read by gpuabi's assembler, with its kernels' descriptors and
 /// argument metadata.
@@ -68,25 +67,9 @@ impl Assembly {
             .find(|k| k.name == kernel)
             .ok_or_else(|| ExecError::NoKernel(kernel.to_string()))?;
         let k = gpuabi_sim::code_object::dispatched_assembly_kernel(&self.text, k);
-        let image = Image::new(&self.program).map_err(|e| ExecError::Setup(e.to_string()))?;
-        let mut machine = Machine::new(image);
-        machine.limits = *limits;
-        machine.contract = Some(Contract::llvm_gfx());
-        machine.count_instructions();
-        let mut ids = Vec::new();
-        for (i, (name, data)) in buffers.iter().enumerate() {
-            let id = machine
-                .memory
-                .add_at(name, buffer_address(i), data.clone(), limits.global_bytes)
-                .map_err(|e| ExecError::Setup(e.to_string()))?;
-            ids.push(id);
-        }
-        let nd = NdRange {
-            work_dim: dispatch.work_dim,
-            global: dispatch.global_size,
-            local: dispatch.group_size,
-            offset: dispatch.global_offset,
-        };
+        let (mut machine, ids) =
+            machine_for(&self.program, Some(Contract::llvm_gfx()), buffers, limits)?;
+        let nd = nd_range(dispatch);
         let setups = hsa_setups(
             &k,
             self.program.target,
@@ -101,13 +84,7 @@ impl Assembly {
             message: e.to_string(),
             violations: machine.violations().to_vec(),
         })?;
-        let out = ids
-            .iter()
-            .map(|id| {
-                let b = machine.memory.buffer(*id);
-                (b.name.clone(), b.data.clone())
-            })
-            .collect();
+        let out = buffers_of(&machine, &ids);
         Ok(Outcome {
             abi: AbiInstructions::of(&machine),
             overhead: Vec::new(),

@@ -181,25 +181,8 @@ pub fn run(
         .iter()
         .find(|k| k.name == kernel)
         .ok_or_else(|| ExecError::NoKernel(kernel.to_string()))?;
-    let image = Image::new(&compiled.program).map_err(|e| ExecError::Setup(e.to_string()))?;
-    let mut machine = Machine::new(image);
-    machine.limits = *limits;
-    machine.contract = contract(compiled);
-    machine.count_instructions();
-    let mut ids = Vec::new();
-    for (i, (name, data)) in buffers.iter().enumerate() {
-        let id = machine
-            .memory
-            .add_at(name, buffer_address(i), data.clone(), limits.global_bytes)
-            .map_err(|e| ExecError::Setup(e.to_string()))?;
-        ids.push(id);
-    }
-    let nd = NdRange {
-        work_dim: dispatch.work_dim,
-        global: dispatch.global_size,
-        local: dispatch.group_size,
-        offset: dispatch.global_offset,
-    };
+    let (mut machine, ids) = machine_for(&compiled.program, contract(compiled), buffers, limits)?;
+    let nd = nd_range(dispatch);
     let setups = match &k.entry {
         KernelEntry::Hsa(hsa) => hsa_setups(
             hsa,
@@ -222,13 +205,7 @@ pub fn run(
         message: e.to_string(),
         violations: machine.violations().to_vec(),
     })?;
-    let out = ids
-        .iter()
-        .map(|id| {
-            let b = machine.memory.buffer(*id);
-            (b.name.clone(), b.data.clone())
-        })
-        .collect();
+    let out = buffers_of(&machine, &ids);
     let mut overhead = vec![gpuabi_codegen::Overhead::default(); compiled.functions.len()];
     let mut site_overhead = vec![gpuabi_codegen::Overhead::default(); compiled.calls.len()];
     if let Some(counts) = &machine.counts {
@@ -256,6 +233,53 @@ pub fn run(
         violations: machine.violations().to_vec(),
         checked_returns: machine.contract.as_ref().map_or(0, |c| c.checked_returns),
     })
+}
+
+/// A machine for `program` counting executed instructions, checking `contract` at every
+/// call, with `buffers` at [`buffer_address`] of their index; returns their ids.
+pub(crate) fn machine_for(
+    program: &gpuabi_amdgpu::Program,
+    contract: Option<gpuabi_sim::Contract>,
+    buffers: &[(String, Vec<u8>)],
+    limits: &Limits,
+) -> Result<(Machine, Vec<gpuabi_sim::memory::BufferId>), ExecError> {
+    let image = Image::new(program).map_err(|e| ExecError::Setup(e.to_string()))?;
+    let mut machine = Machine::new(image);
+    machine.limits = *limits;
+    machine.contract = contract;
+    machine.count_instructions();
+    let mut ids = Vec::new();
+    for (i, (name, data)) in buffers.iter().enumerate() {
+        let id = machine
+            .memory
+            .add_at(name, buffer_address(i), data.clone(), limits.global_bytes)
+            .map_err(|e| ExecError::Setup(e.to_string()))?;
+        ids.push(id);
+    }
+    Ok((machine, ids))
+}
+
+/// The simulator's form of an interpreter dispatch.
+pub(crate) fn nd_range(dispatch: &Dispatch) -> NdRange {
+    NdRange {
+        work_dim: dispatch.work_dim,
+        global: dispatch.global_size,
+        local: dispatch.group_size,
+        offset: dispatch.global_offset,
+    }
+}
+
+/// The final contents of the buffers `ids`, by name.
+pub(crate) fn buffers_of(
+    machine: &Machine,
+    ids: &[gpuabi_sim::memory::BufferId],
+) -> Vec<(String, Vec<u8>)> {
+    ids.iter()
+        .map(|id| {
+            let b = machine.memory.buffer(*id);
+            (b.name.clone(), b.data.clone())
+        })
+        .collect()
 }
 
 /// The `hsa` dispatch: the segment laid out by the simulator, then the explicit

@@ -13,7 +13,6 @@
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gpuabi_amdgpu::code_object::read_code_object;
@@ -22,67 +21,13 @@ use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
 use gpuabi_sim::dispatch::{ArgValue, NdRange};
 use gpuabi_sim::{Contract, Image, Limits, Machine};
 
-const LLC: &str = "llc-19";
+mod llc_tool;
+
+use llc_tool::{input, llc_available, scratch_dir, LLC};
 const KERNELS: &str = include_str!("llc/kernels.ll");
 const CALLS: &str = include_str!("llc/calls.ll");
 const ITEMS: u32 = 128;
 const N: u32 = 37;
-
-fn llc_available() -> bool {
-    let found = Command::new(LLC)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        let msg = format!(
-            "{LLC} not found: the code object tests are skipped (install Debian's llvm-19 \
-             package; set GPUABI_REQUIRE_LLVM_MC=1 to make this a failure)"
-        );
-        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
-            panic!("{msg}");
-        }
-        eprintln!("{msg}");
-    }
-    found
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llc_objects");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Compiles `ir` with llc-19 into an object for `cpu` at `-O{opt}`.
-fn compile(ir: &str, name: &str, cpu: &str, opt: u32) -> Vec<u8> {
-    let dir = scratch_dir();
-    let src = dir.join(format!("{name}.ll"));
-    std::fs::write(&src, ir).unwrap();
-    let obj = dir.join(format!("{name}-{cpu}-O{opt}.o"));
-    let out = Command::new(LLC)
-        .args([
-            "-mtriple=amdgcn-amd-amdhsa",
-            &format!("-mcpu={cpu}"),
-            &format!("-O{opt}"),
-            "-filetype=obj",
-            "-o",
-        ])
-        .arg(&obj)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llc-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read(&obj).unwrap()
-}
-
-/// The input of work-item `i`.
-fn input(i: u32) -> u32 {
-    i.wrapping_mul(2_654_435_761) >> 7
-}
 
 fn tri(m: u32) -> u32 {
     (1..=m).map(|k| k * 3).sum()
@@ -191,7 +136,7 @@ const CALL_NAMES: [&str; 4] = ["k_call", "k_rec", "k_args", "k_indirect"];
 fn check_module(ir: &str, module: &str, names: &[&str], cpu: &str, target: Target) -> u64 {
     let mut calls = 0;
     for opt in [0, 2] {
-        let object = compile(ir, module, cpu, opt);
+        let object = llc_tool::compile("llc_objects", ir, module, cpu, opt);
         for name in names {
             let (values, checked) = run(&object, name, target);
             calls += checked;
@@ -236,7 +181,7 @@ fn saved_by_llc(triple: &str, cc: &str, cpu: &str) -> gpuabi_layout::reg::RegSet
         sgprs.join(","),
         vgprs.join(",")
     );
-    let dir = scratch_dir();
+    let dir = scratch_dir("llc_objects");
     let src = dir.join(format!("clobber-{triple}-{cpu}.ll"));
     std::fs::write(&src, ir).unwrap();
     let out = Command::new(LLC)

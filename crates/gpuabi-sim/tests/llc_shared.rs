@@ -9,8 +9,6 @@
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use gpuabi_amdgpu::code_object::read_code_object;
 use gpuabi_amdgpu::Target;
@@ -18,66 +16,17 @@ use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
 use gpuabi_sim::dispatch::{ArgValue, NdRange};
 use gpuabi_sim::{Contract, Image, Limits, Machine};
 
-const LLC: &str = "llc-19";
+mod llc_tool;
+
+use llc_tool::{input, llc_available};
 const SHARED: &str = include_str!("llc/shared.ll");
 const GROUP: u32 = 256;
 const ITEMS: u32 = 2 * GROUP;
 const N: u32 = 37;
 
-fn llc_available() -> bool {
-    let found = Command::new(LLC)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        let msg = format!(
-            "{LLC} not found: the shared-memory tests are skipped (install Debian's llvm-19 \
-             package; set GPUABI_REQUIRE_LLVM_MC=1 to make this a failure)"
-        );
-        if std::env::var("GPUABI_REQUIRE_LLVM_MC").as_deref() == Ok("1") {
-            panic!("{msg}");
-        }
-        eprintln!("{msg}");
-    }
-    found
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llc_shared");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Compiles shared.ll with llc-19 into an object for `cpu` at `-O{opt}`.
 fn compile(cpu: &str, opt: u32) -> Vec<u8> {
-    let dir = scratch_dir();
-    let src = dir.join("shared.ll");
-    std::fs::write(&src, SHARED).unwrap();
-    let obj = dir.join(format!("shared-{cpu}-O{opt}.o"));
-    let out = Command::new(LLC)
-        .args([
-            "-mtriple=amdgcn-amd-amdhsa",
-            &format!("-mcpu={cpu}"),
-            &format!("-O{opt}"),
-            "-filetype=obj",
-            "-o",
-        ])
-        .arg(&obj)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llc-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read(&obj).unwrap()
-}
-
-/// The input of work-item `i`.
-fn input(i: u32) -> u32 {
-    i.wrapping_mul(2_654_435_761) >> 7
+    llc_tool::compile("llc_shared", SHARED, "shared", cpu, opt)
 }
 
 /// What kernel `name` writes for work-item `i`, computed from the IR's comments.

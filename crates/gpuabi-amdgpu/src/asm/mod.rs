@@ -9,4 +9,4 @@ mod waitcnt_bits;
 
 pub use parser::parse;
 pub use printer::print;
-pub use symbolic_imm::HW_REGS;
+pub use symbolic_imm::{hwreg_whole, HW_REGS};

@@ -126,6 +126,12 @@ fn delay_alu(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
 /// scratch base halves llc-19 sets in gfx10 kernels.
 pub const HW_REGS: [(&str, i64); 2] = [("HW_REG_FLAT_SCR_LO", 20), ("HW_REG_FLAT_SCR_HI", 21)];
 
+/// The SIMM16 of `hwreg(NAME)` for hardware register `id`: the whole register, offset 0
+/// and size 32 (see [`hwreg`]).
+pub fn hwreg_whole(id: i64) -> i64 {
+    id | 31 << 11
+}
+
 /// `hwreg(NAME)`: the register id in bits 5:0, offset 0 in bits 10:6 and size - 1 = 31
 /// (the whole register) in bits 15:11, as the SOPK SIMM16 of `s_setreg_b32` ("RDNA2 ISA").
 fn hwreg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
@@ -146,7 +152,7 @@ fn hwreg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
                 ),
             )
         })?;
-    Ok((id | 31 << 11, next))
+    Ok((hwreg_whole(id), next))
 }
 
 fn sendmsg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
