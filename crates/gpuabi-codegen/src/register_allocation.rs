@@ -113,13 +113,20 @@ pub fn allocate(f: &Function, file: RegFile, limit: u16) -> Outcome {
             None => true,
             Some(set) => (p..p + n).all(|r| !set[usize::from(r)]),
         };
-        let mut positions: Vec<u16> = (0..=limit - n)
-            .filter(|p| p % align == 0 && allowed(*p))
-            .collect();
-        if let Some(avoid) = &avoid {
-            positions.sort_by_key(|&p| (p..p + n).any(|r| avoid[usize::from(r)]));
-        }
-        let positions = positions.into_iter();
+        // The aligned positions the call constraints allow, those touching no register to
+        // avoid first (a lazy stable partition: this runs once per temp).
+        let avoided = |p: u16| {
+            avoid
+                .as_ref()
+                .is_some_and(|a| (p..p + n).any(|r| a[usize::from(r)]))
+        };
+        let aligned = (0..=limit - n)
+            .step_by(usize::from(align))
+            .filter(|&p| allowed(p));
+        let positions = aligned
+            .clone()
+            .filter(|&p| !avoided(p))
+            .chain(aligned.filter(|&p| avoided(p)));
         let fits = |p: u16, owner: &[Option<(u32, Temp)>]| {
             p.is_multiple_of(align)
                 && p + n <= limit
