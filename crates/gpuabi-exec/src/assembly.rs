@@ -79,6 +79,7 @@ impl Assembly {
             &mut machine,
             limits,
         )?;
+        machine.watch_private();
         machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
             span: None,
             message: e.to_string(),
@@ -93,6 +94,7 @@ impl Assembly {
             stats: machine.stats.clone(),
             violations: machine.violations().to_vec(),
             checked_returns: machine.contract.as_ref().map_or(0, |c| c.checked_returns),
+            unwritten: std::mem::take(&mut machine.unwritten),
         })
     }
 }

@@ -69,6 +69,10 @@ pub struct Outcome {
     /// The waves' private-memory, lane-move and call/return instructions, counted the
     /// same way for any compiler's code.
     pub abi: AbiInstructions,
+    /// Reads of private-segment bytes that nothing wrote during the dispatch: a value the
+    /// code never defined, which is what a spill reloaded for lanes it was not stored for
+    /// looks like.
+    pub unwritten: Vec<gpuabi_sim::undef::UnwrittenMemoryRead>,
 }
 
 /// The contract of every call of `compiled`, for the simulator's checker.
@@ -197,6 +201,7 @@ pub fn run(
             catalyst::setups(layout, &nd, args, &mut machine.memory, limits)?
         }
     };
+    machine.watch_private();
     machine.run(kernel, &setups).map_err(|e| ExecError::Sim {
         span: match e.origin() {
             Some(gpuabi_amdgpu::Origin::Source { start, end, .. }) => Some((*start, *end)),
@@ -232,6 +237,7 @@ pub fn run(
         stats: machine.stats.clone(),
         violations: machine.violations().to_vec(),
         checked_returns: machine.contract.as_ref().map_or(0, |c| c.checked_returns),
+        unwritten: std::mem::take(&mut machine.unwritten),
     })
 }
 

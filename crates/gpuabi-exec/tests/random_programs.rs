@@ -70,6 +70,14 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<[bool; 3], Str
             out.violations.len()
         ));
     }
+    // A spill is reloaded only for lanes it was stored for, and nothing else reads private
+    // memory before writing it.
+    if let Some(u) = out.unwritten.first() {
+        return Err(format!(
+            "reads {} byte(s) at offset {:#x} of `{}` that nothing wrote (at {:?})",
+            u.bytes, u.offset, u.buffer, u.origin
+        ));
+    }
     if let Some(diff) = gpuabi_exec::first_difference(&expected, &out.buffers) {
         return Err(format!(
             "buffer `{}` byte {}: interpreter {:#04x}, compiled {:#04x}",

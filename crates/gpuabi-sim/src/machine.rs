@@ -9,11 +9,11 @@ use crate::error::SimError;
 use crate::exec::lds::LdsCtx;
 use crate::exec::memory::MemCtx;
 use crate::exec::{branch, lds, memory, salu, valu, Flow};
-use crate::image::Image;
+use crate::image::{Decoded, Image};
 use crate::limits::{Limits, MAX_LDS_BYTES, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
 use crate::stats::Stats;
-use crate::undef::{UndefTracker, UndefinedRead};
+use crate::undef::{UndefTracker, UndefinedRead, UnwrittenMemoryRead};
 use crate::wave::Wave;
 
 /// Everything a run needs besides the waves.
@@ -33,6 +33,9 @@ pub struct Machine {
     pub track_undefined: bool,
     /// Undefined reads found (when tracked).
     pub undefined: Vec<UndefinedRead>,
+    /// Reads of private memory nothing wrote, when [`Machine::watch_private`] was called
+    /// (which a run with [`Machine::track_undefined`] does).
+    pub unwritten: Vec<UnwrittenMemoryRead>,
     /// Executed instructions, one line each, when tracing (bounded by the limits).
     pub trace: Option<Vec<String>>,
     /// Per instruction of the image: how many times a wave executed it, when counted.
@@ -84,9 +87,24 @@ impl Machine {
             contract: None,
             track_undefined: false,
             undefined: Vec::new(),
+            unwritten: Vec::new(),
             trace: None,
             counts: None,
             lds: Vec::new(),
+        }
+    }
+
+    /// Reports, from now on, reads of private-segment bytes nothing wrote
+    /// ([`Machine::unwritten`]): of the HSA private segment and the Catalyst scratch
+    /// buffer, where the dispatch set-up created them.
+    pub fn watch_private(&mut self) {
+        for name in [
+            crate::hsa::PRIVATE_SEGMENT_BUFFER,
+            crate::catalyst::SCRATCH_BUFFER,
+        ] {
+            if let Some(i) = self.memory.buffers().iter().position(|b| b.name == name) {
+                self.memory.watch(crate::memory::BufferId(i));
+            }
         }
     }
 
@@ -119,6 +137,9 @@ impl Machine {
     /// keeping every wave's 64 KiB of VGPRs would make a large dispatch's memory grow
     /// with its wave count.
     pub fn run(&mut self, entry: &str, setups: &[WaveSetup]) -> Result<Option<Wave>, SimError> {
+        if self.track_undefined {
+            self.watch_private();
+        }
         let addr = self
             .image
             .label_addr(entry)
@@ -271,6 +292,7 @@ impl Machine {
             trace,
             counts,
             lds,
+            unwritten,
             ..
         } = self;
         let Progress {
@@ -354,6 +376,9 @@ impl Machine {
                         contract: contract.as_mut().filter(|c| c.has_floor()),
                     };
                     memory::exec(d, wave, &mut ctx)?;
+                    if mem.has_unwritten_reads() {
+                        note_unwritten(unwritten, mem, d);
+                    }
                     Flow::Next
                 }
                 _ => {
@@ -412,6 +437,26 @@ impl Machine {
                     wave.pc = next;
                 }
             }
+        }
+    }
+}
+
+/// Moves `mem`'s reads of unwritten bytes by `d` into `reports`, one per instruction and
+/// buffer, so that a loop re-reading the same bytes reports once.
+fn note_unwritten(reports: &mut Vec<UnwrittenMemoryRead>, mem: &mut Memory, d: &Decoded) {
+    for r in mem.take_unwritten_reads() {
+        let buffer = &mem.buffer(r.buffer).name;
+        if !reports
+            .iter()
+            .any(|u| u.pc == d.addr && &u.buffer == buffer)
+        {
+            reports.push(UnwrittenMemoryRead {
+                pc: d.addr,
+                origin: d.origin.clone(),
+                buffer: buffer.clone(),
+                offset: r.offset,
+                bytes: r.bytes,
+            });
         }
     }
 }

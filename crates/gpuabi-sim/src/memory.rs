@@ -1,4 +1,8 @@
-//! Global memory: named byte buffers at fixed addresses, with bounds.
+//! Global memory: named byte buffers at fixed addresses, with bounds, and optionally a
+//! record of which bytes of chosen buffers were written, so that reads of bytes nothing
+//! wrote can be reported.
+
+use fixedbitset::FixedBitSet;
 
 /// Where the first buffer starts; buffers are 64 KiB aligned with a 64 KiB gap after each,
 /// so that running off the end of one never reaches the next.
@@ -26,6 +30,22 @@ pub struct Memory {
     buffers: Vec<Buffer>,
     next: u64,
     total: u64,
+    /// Watched buffers (see [`Memory::watch`]): the buffer's index and its written bytes.
+    watched: Vec<(usize, FixedBitSet)>,
+    /// Reads of unwritten bytes of watched buffers since the last
+    /// [`Memory::take_unwritten_reads`].
+    unwritten: Vec<UnwrittenRead>,
+}
+
+/// A read of bytes of a watched buffer that nothing wrote since the buffer was watched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnwrittenRead {
+    /// The buffer read.
+    pub buffer: BufferId,
+    /// Byte offset of the read in the buffer.
+    pub offset: u64,
+    /// Bytes read.
+    pub bytes: u32,
 }
 
 /// An allocation would exceed the global memory limit.
@@ -47,6 +67,50 @@ impl Memory {
             buffers: Vec::new(),
             next: GLOBAL_BASE,
             total: 0,
+            watched: Vec::new(),
+            unwritten: Vec::new(),
+        }
+    }
+
+    /// Records from now on which bytes of buffer `id` are written, and reports reads of
+    /// the others ([`Memory::take_unwritten_reads`]). Watching a buffer again keeps its
+    /// record.
+    ///
+    /// Meant for a private segment: its zeros are not a value a program put there, so a
+    /// read of them is a read of memory the program never defined (on hardware, whatever
+    /// an earlier dispatch left).
+    pub fn watch(&mut self, id: BufferId) {
+        if id.0 < self.buffers.len() && !self.watched.iter().any(|(b, _)| *b == id.0) {
+            let bits = FixedBitSet::with_capacity(self.buffers[id.0].data.len());
+            self.watched.push((id.0, bits));
+        }
+    }
+
+    /// The reads of unwritten bytes of watched buffers since the last call, in order.
+    pub fn take_unwritten_reads(&mut self) -> Vec<UnwrittenRead> {
+        std::mem::take(&mut self.unwritten)
+    }
+
+    /// Whether reads of unwritten bytes are waiting for [`Memory::take_unwritten_reads`].
+    pub fn has_unwritten_reads(&self) -> bool {
+        !self.unwritten.is_empty()
+    }
+
+    fn note_read(&mut self, buffer: usize, off: usize, bytes: usize) {
+        if let Some((_, written)) = self.watched.iter().find(|(b, _)| *b == buffer) {
+            if (off..off + bytes).any(|i| !written.contains(i)) {
+                self.unwritten.push(UnwrittenRead {
+                    buffer: BufferId(buffer),
+                    offset: off as u64,
+                    bytes: bytes as u32,
+                });
+            }
+        }
+    }
+
+    fn note_write(&mut self, buffer: usize, off: usize, bytes: usize) {
+        if let Some((_, written)) = self.watched.iter_mut().find(|(b, _)| *b == buffer) {
+            written.insert_range(off..off + bytes);
         }
     }
 
@@ -128,6 +192,7 @@ impl Memory {
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
         let (i, off) = self.locate(addr, u32::try_from(bytes.len()).ok()?)?;
         self.buffers[i].data[off..off + bytes.len()].copy_from_slice(bytes);
+        self.note_write(i, off, bytes.len());
         Some(())
     }
 
@@ -155,16 +220,17 @@ impl Memory {
     }
 
     /// Reads a little-endian dword; `None` if outside every buffer.
-    pub fn read_u32(&self, addr: u64) -> Option<u32> {
-        let (i, off) = self.locate(addr, 4)?;
-        let d = &self.buffers[i].data[off..off + 4];
-        Some(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+    pub fn read_u32(&mut self, addr: u64) -> Option<u32> {
+        self.read(addr, 4)
     }
 
     /// Reads `bytes` (1, 2 or 4) little-endian bytes, zero-extended; `None` if outside every
     /// buffer.
-    pub fn read(&self, addr: u64, bytes: u32) -> Option<u32> {
+    pub fn read(&mut self, addr: u64, bytes: u32) -> Option<u32> {
         let (i, off) = self.locate(addr, bytes)?;
+        if !self.watched.is_empty() {
+            self.note_read(i, off, bytes as usize);
+        }
         let d = &self.buffers[i].data[off..off + bytes as usize];
         Some(d.iter().rev().fold(0u32, |v, b| v << 8 | u32::from(*b)))
     }
@@ -175,14 +241,15 @@ impl Memory {
         let (i, off) = self.locate(addr, bytes)?;
         let n = bytes as usize;
         self.buffers[i].data[off..off + n].copy_from_slice(&value.to_le_bytes()[..n]);
+        if !self.watched.is_empty() {
+            self.note_write(i, off, n);
+        }
         Some(())
     }
 
     /// Writes a little-endian dword; `None` if outside every buffer.
     pub fn write_u32(&mut self, addr: u64, value: u32) -> Option<()> {
-        let (i, off) = self.locate(addr, 4)?;
-        self.buffers[i].data[off..off + 4].copy_from_slice(&value.to_le_bytes());
-        Some(())
+        self.write(addr, 4, value)
     }
 }
 
@@ -202,5 +269,37 @@ mod tests {
         assert_eq!(m.read_u32(ba + 6), None);
         assert_eq!(m.read_u32(ba + 8), None);
         assert!(m.add("c", vec![0; 1 << 20], 1 << 20).is_err());
+    }
+
+    #[test]
+    fn watched_buffers_report_reads_of_unwritten_bytes() {
+        let mut m = Memory::new();
+        let a = m.add("a", vec![7; 16], 1 << 20).unwrap();
+        let b = m.add("b", vec![0; 16], 1 << 20).unwrap();
+        let (ba, bb) = (m.buffer(a).base, m.buffer(b).base);
+        m.watch(a);
+        m.write(ba + 4, 2, 0xbeef).unwrap();
+        // Bytes 4 and 5 were written; 6 and 7 were not, so only the wider reads report.
+        assert_eq!(m.read(ba + 4, 2), Some(0xbeef));
+        assert!(!m.has_unwritten_reads());
+        assert_eq!(m.read_u32(ba + 4), Some(0x0707_beef));
+        assert_eq!(m.read(ba, 1), Some(7));
+        // An unwatched buffer never reports.
+        m.read_u32(bb).unwrap();
+        let reads = m.take_unwritten_reads();
+        let expected = [
+            UnwrittenRead {
+                buffer: a,
+                offset: 4,
+                bytes: 4,
+            },
+            UnwrittenRead {
+                buffer: a,
+                offset: 0,
+                bytes: 1,
+            },
+        ];
+        assert_eq!(reads, expected);
+        assert!(!m.has_unwritten_reads());
     }
 }

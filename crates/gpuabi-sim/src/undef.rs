@@ -24,6 +24,23 @@ pub struct UndefinedRead {
     pub lanes: u64,
 }
 
+/// A read of private memory that nothing wrote during the dispatch (reported once per
+/// instruction and buffer). The set-up zero-fills private segments, but a program that
+/// reads bytes it never stored reads, on hardware, whatever an earlier dispatch left.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UnwrittenMemoryRead {
+    /// Address of the reading instruction.
+    pub pc: u64,
+    /// Its origin.
+    pub origin: Origin,
+    /// The buffer (`private_segment`, `scratch`).
+    pub buffer: String,
+    /// Byte offset in the buffer of the instruction's first such read.
+    pub offset: u64,
+    /// Bytes of that read.
+    pub bytes: u32,
+}
+
 /// Which registers hold defined values.
 #[derive(Debug, Clone)]
 pub struct UndefTracker {

@@ -695,3 +695,48 @@ fn arbitrary_dispatches_never_panic() {
     })
     .budget_ms(1000);
 }
+
+/// A spill stored while lane 0 is off and reloaded with every lane on reads, for lane 0,
+/// private memory nothing wrote: the machine reports that read (once, at the reload), and
+/// not the reload of a dword every lane stored.
+#[test]
+fn reads_of_unwritten_private_memory_are_reported() {
+    let asm = "main:
+	s_add_u32 s0, s0, s11
+	s_addc_u32 s1, s1, 0
+	v_mov_b32 v1, 7
+	buffer_store_dword v1, off, s[0:3], 0 offset:4
+	v_cmp_ne_u32 vcc, 0, v0
+	s_and_saveexec_b64 s[12:13], vcc
+	buffer_store_dword v1, off, s[0:3], 0
+	s_or_b64 exec, exec, s[12:13]
+	buffer_load_dword v2, off, s[0:3], 0 offset:4
+	buffer_load_dword v3, off, s[0:3], 0
+	s_waitcnt vmcnt(0)
+	s_endpgm
+";
+    let (target, wave) = (Target::Gfx8, WaveSize::W64);
+    let k = kernel(target, wave);
+    let p = parse(asm, target, wave).unwrap();
+    let mut m = Machine::new(Image::new(&p).expect("valid program"));
+    m.memory.add("out", vec![0; 64], 1 << 24).unwrap();
+    let args = BTreeMap::from([
+        ("out".to_string(), ArgValue::Buffer("out".into())),
+        ("n".to_string(), ArgValue::Numbers(vec![N])),
+        ("f".to_string(), ArgValue::Numbers(vec![F])),
+    ]);
+    let limits = m.limits;
+    let nd = nd(1, [64, 1, 1], [64, 1, 1], [0, 0, 0]);
+    let setups = dispatch(&k, target, wave, &nd, &args, &mut m.memory, &limits).unwrap();
+    m.track_undefined = true;
+    m.run("main", &setups).unwrap();
+    let reads: Vec<(u32, u64, u32)> = m
+        .unwritten
+        .iter()
+        .map(|u| (u.origin.line().unwrap_or(0), u.offset, u.bytes))
+        .collect();
+    // Line 11 loads dword 0, which lane 0 never stored: in the swizzled private segment
+    // (element size 4, index stride 64) lane 0's dword 0 of wave 0 is at byte 0.
+    assert_eq!(reads, [(11, 0, 4)]);
+    assert!(m.unwritten.iter().all(|u| u.buffer == "private_segment"));
+}

@@ -70,7 +70,8 @@ pub struct RunArgs {
     /// Print statistics.
     #[arg(long)]
     pub stats: bool,
-    /// Report reads of registers nothing wrote.
+    /// Report reads of registers, and of private-segment (scratch) bytes, that nothing
+    /// wrote.
     #[arg(long)]
     pub undef: bool,
     /// Set the waves up for the Catalyst OpenCL ABI from this kernel's layout (an OpenCL C
@@ -692,6 +693,17 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             } else {
                 String::new()
             }
+        );
+    }
+    for u in &machine.unwritten {
+        let _ = writeln!(
+            out,
+            "warning: {path}:{}: reads {} byte(s) at offset 0x{:x} of `{}`, which nothing \
+             wrote in this dispatch",
+            u.origin.line().unwrap_or(0),
+            u.bytes,
+            u.offset,
+            u.buffer
         );
     }
     out.push_str(&contract_text(&machine));
