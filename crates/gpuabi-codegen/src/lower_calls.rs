@@ -242,7 +242,11 @@ impl Ctx {
         }
     }
 
-    /// Stores (or loads) `vgprs` for every lane at `offset + 4 k` from `sp`.
+    /// Stores (or loads) `vgprs` for every lane at `offset + 4 k` from `sp`. With
+    /// `scratch_*` (a stack pointer that is a byte offset), runs of 4 or 2 consecutive
+    /// registers whose slots are as aligned as their size move in one access, as LLVM's
+    /// flat-scratch spills of register tuples do; the swizzled private segment buffer of
+    /// GCN 1.2 (element size 4) takes one dword per access.
     fn whole_wave(
         &self,
         store: bool,
@@ -266,17 +270,30 @@ impl Ctx {
                 Opnd::Fixed(Operand::Imm(Imm::Int(-1))),
             ],
         ));
-        for (k, &v) in vgprs.iter().enumerate() {
+        let wide = !sp.is_some_and(|r| scratch::is_resource(r.count as u8));
+        let mut k = 0;
+        while k < vgprs.len() {
+            let at = offset + 4 * k as u32;
+            let run = |n: usize| {
+                wide && k + n <= vgprs.len()
+                    && at % (4 * n as u32) == 0
+                    && vgprs[k..k + n]
+                        .iter()
+                        .zip(vgprs[k]..)
+                        .all(|(&v, want)| v == want)
+            };
+            let n = [4, 2].into_iter().find(|&n| run(n)).unwrap_or(1);
             let mut a = scratch::access_regs(
                 self.target,
                 store,
-                RegRange::new(RegFile::Vgpr, v, 1),
+                RegRange::new(RegFile::Vgpr, vgprs[k], n as u16),
                 sp,
-                (offset + 4 * k as u32) as i32,
+                at as i32,
                 self.origin,
             );
             a.cost = self.cost;
             out.push(a);
+            k += n;
         }
         if !store {
             out.push(self.hw(
@@ -330,6 +347,8 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
             inp.spill_vgprs
         ));
     }
+    let own = f.callee.as_ref().map(|c| c.conv.clone());
+    let own_sp = own.as_ref().map(|c| c.reg("stack_pointer"));
     let spill_end = f.stack_bytes.next_multiple_of(8) + inp.vgpr_spill_bytes;
     let linear: Vec<u16> = (0..inp.spill_vgprs)
         .map(|k| inp.limit.vgpr - 1 - k)
@@ -341,6 +360,14 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
         } else {
             4 * linear.len() as u32
         };
+    // With `scratch_*` the preserved VGPRs' saves start 16-byte aligned, so that runs of
+    // consecutive registers move four at a time (see `Ctx::whole_wave`).
+    let wide = own_sp.is_some_and(|r| !scratch::is_resource(r.count as u8));
+    let callee_save = if wide {
+        callee_save.next_multiple_of(16)
+    } else {
+        callee_save
+    };
     let end = callee_save + 4 * saved.vgprs.len() as u32;
     let frame = Frame {
         linear_save,
@@ -366,8 +393,6 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
             end
         ));
     }
-    let own = f.callee.as_ref().map(|c| c.conv.clone());
-    let own_sp = own.as_ref().map(|c| c.reg("stack_pointer"));
     let calls = f.calls.clone();
     let mut order = Vec::new();
     for b in 0..f.blocks.len() {
@@ -570,6 +595,53 @@ mod tests {
         assert_eq!(
             exec_backup(Target::Gfx8, &preserved, &gcn, WaveSize::W64),
             Operand::Special(Special::Vcc)
+        );
+    }
+
+    /// (opcode, first VGPR, dwords, offset) of each access `whole_wave` emits.
+    fn accesses(sp: RegRange, vgprs: &[u16], offset: u32) -> Vec<(Opcode, u16, u16, i32)> {
+        let cx = Ctx {
+            target: Target::Gfx1100,
+            wave: WaveSize::W32,
+            origin: Origin::default(),
+            cost: AbiCost::CalleeSave,
+        };
+        let mut out = Vec::new();
+        let bak = Operand::Reg(sgprs(100, 1));
+        cx.whole_wave(true, vgprs, Some(sp), offset, bak, &mut out);
+        out.iter()
+            .filter_map(|i| match (i.op, i.opnds.get(1)) {
+                (MOp::Hw(op), Some(Opnd::Fixed(Operand::Reg(r)))) if r.file() == RegFile::Vgpr => {
+                    Some((op, r.first.num, r.count, i.mods.offset))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn whole_wave_saves_move_aligned_runs_together() {
+        use Opcode::*;
+        let vgprs = [0, 1, 2, 3, 4, 5, 8];
+        // From a 16-byte aligned offset: v[0:3] at 16, v[4:5] at 32, v8 at 40.
+        assert_eq!(
+            accesses(sgprs(32, 1), &vgprs, 16),
+            [
+                (ScratchStoreDwordx4, 0, 4, 16),
+                (ScratchStoreDwordx2, 4, 2, 32),
+                (ScratchStoreDword, 8, 1, 40)
+            ]
+        );
+        // From offset 20 no four-dword slot is 16-byte aligned where a run of four starts.
+        assert_eq!(
+            accesses(sgprs(32, 1), &vgprs, 20),
+            [
+                (ScratchStoreDword, 0, 1, 20),
+                (ScratchStoreDwordx2, 1, 2, 24),
+                (ScratchStoreDwordx2, 3, 2, 32),
+                (ScratchStoreDword, 5, 1, 40),
+                (ScratchStoreDword, 8, 1, 44)
+            ]
         );
     }
 }

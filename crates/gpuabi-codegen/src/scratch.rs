@@ -154,7 +154,7 @@ pub fn access(
     }
 }
 
-/// A scratch access of physical registers: `data` (1 dword) at `offset` from the stack
+/// A scratch access of physical registers: `data` (1, 2 or 4 dwords) at `offset` from the stack
 /// pointer `sp` (or at `offset` alone): `scratch_*` with `sp` as SADDR on RDNA, `buffer_*`
 /// through `sp` as the resource on GCN 1.2. Used by the code that saves and restores
 /// registers around calls and at a function's entry and return, which runs after register
@@ -171,7 +171,7 @@ pub fn access_regs(
     let off = Opnd::Fixed(Operand::Off);
     let d = Opnd::Fixed(Operand::Reg(data));
     let by_buffer = sp.is_some_and(|r| is_resource(r.count as u8));
-    let op = opcode(by_buffer, store, 1);
+    let op = opcode(by_buffer, store, data.count as u8);
     let opnds = match sp {
         Some(r) if by_buffer => vec![
             d,
