@@ -276,7 +276,7 @@ impl Ctx {
             let at = offset + 4 * k as u32;
             let run = |n: usize| {
                 wide && k + n <= vgprs.len()
-                    && at % (4 * n as u32) == 0
+                    && at.is_multiple_of(4 * n as u32)
                     && vgprs[k..k + n]
                         .iter()
                         .zip(vgprs[k]..)
