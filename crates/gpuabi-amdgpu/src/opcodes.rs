@@ -1070,6 +1070,8 @@ table! {
     VBfrevB32 = row(Vop1, "v_bfrev_b32", &[VD1], &[VS1]), [];
     VCmpxNgtF32 = row(Vopc, "v_cmpx_ngt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxNleF32 = row(Vopc, "v_cmpx_nle_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF32 = row(Vopc, "v_cmpx_nge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF32 = row(Vopc, "v_cmpx_u_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
     VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
     VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];

@@ -436,3 +436,42 @@ fn v_cmpx_nle_f32_keeps_the_lanes_where_not_less_or_equal() {
         assert_eq!(exec_after(f32::NAN, 2.0), u32::MAX, "{target}: unordered");
     }
 }
+
+#[test]
+fn v_cmpx_nge_and_u_f32_keep_the_unordered_lanes() {
+    // "RDNA2 ISA": V_CMPX_NGE_F32 sets EXEC = !(S0 >= S1) per lane, V_CMPX_U_F32 EXEC =
+    // (S0 or S1 is NaN); both are true for unordered operands.
+    for target in [Target::Gfx1030, Target::Gfx1100] {
+        let exec_after = |inst: &str, a: f32, b: f32| {
+            let r = run(
+                target,
+                WaveSize::W32,
+                &format!("\t{inst} v1, v2\n\ts_mov_b32 s0, exec_lo"),
+                &[a.to_bits(), b.to_bits()],
+                &[],
+            );
+            r.s[0]
+        };
+        let nge = "v_cmpx_nge_f32_e32";
+        assert_eq!(exec_after(nge, 1.0, 2.0), u32::MAX, "{target}: 1 < 2");
+        assert_eq!(exec_after(nge, 2.0, 2.0), 0, "{target}: 2 >= 2");
+        assert_eq!(exec_after(nge, 3.0, 2.0), 0, "{target}: 3 >= 2");
+        assert_eq!(
+            exec_after(nge, 1.0, f32::NAN),
+            u32::MAX,
+            "{target}: unordered"
+        );
+        let u = "v_cmpx_u_f32_e32";
+        assert_eq!(exec_after(u, 1.0, 2.0), 0, "{target}: ordered");
+        assert_eq!(
+            exec_after(u, f32::NAN, 2.0),
+            u32::MAX,
+            "{target}: NaN first"
+        );
+        assert_eq!(
+            exec_after(u, 2.0, f32::NAN),
+            u32::MAX,
+            "{target}: NaN second"
+        );
+    }
+}

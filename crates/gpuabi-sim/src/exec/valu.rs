@@ -663,6 +663,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VBfrevB32 => map1(w, d, u32::reverse_bits),
         VCmpxNgtF32 => compare_exec_f32(w, d, |a, b| a <= b || a.is_nan() || b.is_nan()),
         VCmpxNleF32 => compare_exec_f32(w, d, |a, b| a > b || a.is_nan() || b.is_nan()),
+        VCmpxNgeF32 => compare_exec_f32(w, d, |a, b| a < b || a.is_nan() || b.is_nan()),
+        VCmpxUF32 => compare_exec_f32(w, d, |a, b| a.is_nan() || b.is_nan()),
         // 16-bit shifts: the amount is S0[3:0], the value S1[15:0]; the 16-bit result's
         // placement is the caller's (see `exec`).
         VLshlrevB16 => map2(w, d, |a, b| ((b & 0xffff) << (a & 15)) & 0xffff),
