@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 405] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 407] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -371,6 +371,8 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 405] = [
     (VCmpxNleF32, [NONE, 0x01c, 0x09c, NONE, NONE]),
     (VCmpxNgeF32, [NONE, 0x019, 0x099, NONE, NONE]),
     (VCmpxUF32, [NONE, 0x018, 0x098, NONE, NONE]),
+    (VAlignbitB32, [0x1ce, 0x14e, 0x216, 0x14e, 0x14e]),
+    (VPermB32, [0x1ed, 0x344, 0x244, NONE, NONE]),
     (VLshlrevB16, [0x12a, 0x314, 0x338, NONE, NONE]),
     (VLshrrevB16, [0x12b, 0x307, 0x339, NONE, NONE]),
     (VAshrrevI16, [0x12c, 0x308, 0x33a, NONE, NONE]),

@@ -1072,6 +1072,10 @@ table! {
     VCmpxNleF32 = row(Vopc, "v_cmpx_nle_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxNgeF32 = row(Vopc, "v_cmpx_nge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxUF32 = row(Vopc, "v_cmpx_u_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // Funnel shift and byte permute of a 64-bit {S0, S1}: llc-19's rotates and its
+    // byte and half packing.
+    VAlignbitB32 = row(Vop3, "v_alignbit_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VPermB32 = row(Vop3, "v_perm_b32", &[VD1], &[VS1, VS1, VS1]).only(GFX8_PLUS), [];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
     VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
     VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];

@@ -34,7 +34,7 @@ const PENDING_CASES: &[(&str, &str, &str)] = &[];
 /// Instructions llc-19 emits for random programs (seeds 0 to 39) that the machine model
 /// does not have yet: a random program whose llc-19 output first fails on one of them
 /// (an assembler error of exactly "unknown instruction `X`") is counted and skipped.
-const PENDING_INSTRUCTIONS: &[&str] = &["v_alignbit_b32", "v_perm_b32"];
+const PENDING_INSTRUCTIONS: &[&str] = &[];
 
 /// How one (program, processor) comparison ended short of agreement.
 enum Failure {
