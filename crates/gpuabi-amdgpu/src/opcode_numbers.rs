@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 379] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 407] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -369,6 +369,10 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 379] = [
     (VBfrevB32, [0x16c, 0x1b8, 0x1b8, 0x1b8, 0x1b8]),
     (VCmpxNgtF32, [NONE, 0x01b, 0x09b, NONE, NONE]),
     (VCmpxNleF32, [NONE, 0x01c, 0x09c, NONE, NONE]),
+    (VCmpxNgeF32, [NONE, 0x019, 0x099, NONE, NONE]),
+    (VCmpxUF32, [NONE, 0x018, 0x098, NONE, NONE]),
+    (VAlignbitB32, [0x1ce, 0x14e, 0x216, 0x14e, 0x14e]),
+    (VPermB32, [0x1ed, 0x344, 0x244, NONE, NONE]),
     (VLshlrevB16, [0x12a, 0x314, 0x338, NONE, NONE]),
     (VLshrrevB16, [0x12b, 0x307, 0x339, NONE, NONE]),
     (VAshrrevI16, [0x12c, 0x308, 0x33a, NONE, NONE]),
@@ -392,6 +396,30 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 379] = [
     (ScratchLoadSshort, [NONE, 0x00b, 0x013, NONE, NONE]),
     (ScratchStoreByte, [NONE, 0x018, 0x018, NONE, NONE]),
     (ScratchStoreShort, [NONE, 0x01a, 0x019, NONE, NONE]),
+    (BufferLoadUbyteD16, [NONE, 0x020, 0x01e, NONE, NONE]),
+    (BufferLoadUbyteD16Hi, [NONE, 0x021, 0x021, NONE, NONE]),
+    (BufferLoadSbyteD16, [NONE, 0x022, 0x01f, NONE, NONE]),
+    (BufferLoadSbyteD16Hi, [NONE, 0x023, 0x022, NONE, NONE]),
+    (BufferLoadShortD16, [NONE, 0x024, 0x020, NONE, NONE]),
+    (BufferLoadShortD16Hi, [NONE, 0x025, 0x023, NONE, NONE]),
+    (BufferStoreByteD16Hi, [NONE, 0x019, 0x024, NONE, NONE]),
+    (BufferStoreShortD16Hi, [NONE, 0x01b, 0x025, NONE, NONE]),
+    (GlobalLoadUbyteD16, [NONE, 0x020, 0x01e, NONE, NONE]),
+    (GlobalLoadUbyteD16Hi, [NONE, 0x021, 0x021, NONE, NONE]),
+    (GlobalLoadSbyteD16, [NONE, 0x022, 0x01f, NONE, NONE]),
+    (GlobalLoadSbyteD16Hi, [NONE, 0x023, 0x022, NONE, NONE]),
+    (GlobalLoadShortD16, [NONE, 0x024, 0x020, NONE, NONE]),
+    (GlobalLoadShortD16Hi, [NONE, 0x025, 0x023, NONE, NONE]),
+    (GlobalStoreByteD16Hi, [NONE, 0x019, 0x024, NONE, NONE]),
+    (GlobalStoreShortD16Hi, [NONE, 0x01b, 0x025, NONE, NONE]),
+    (ScratchLoadUbyteD16, [NONE, 0x020, 0x01e, NONE, NONE]),
+    (ScratchLoadUbyteD16Hi, [NONE, 0x021, 0x021, NONE, NONE]),
+    (ScratchLoadSbyteD16, [NONE, 0x022, 0x01f, NONE, NONE]),
+    (ScratchLoadSbyteD16Hi, [NONE, 0x023, 0x022, NONE, NONE]),
+    (ScratchLoadShortD16, [NONE, 0x024, 0x020, NONE, NONE]),
+    (ScratchLoadShortD16Hi, [NONE, 0x025, 0x023, NONE, NONE]),
+    (ScratchStoreByteD16Hi, [NONE, 0x019, 0x024, NONE, NONE]),
+    (ScratchStoreShortD16Hi, [NONE, 0x01b, 0x025, NONE, NONE]),
     (VFmamkF32, [NONE, 0x12c, 0x12c, NONE, NONE]),
     (VFmaakF32, [NONE, 0x12d, 0x12d, NONE, NONE]),
     (VMadmkF32, [0x117, NONE, NONE, 0x120, 0x120]),
@@ -440,13 +468,18 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 379] = [
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there
 /// ("RDNA3 ISA", "VOPD" opcode table): OPX where the instruction may be the X half, OPY.
-pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 13] = [
+/// LLVM 19 (`VOPDInstructions.td` and the VOPD rows of `VOP2Instructions.td`) has two more,
+/// `v_dual_mul_dx9_zero_f32` (7) and `v_dual_dot2acc_f32_f16` (12), for instructions the
+/// machine model does not have (llc-19 writes them only for `llvm.amdgcn.fmul.legacy`
+/// and the `fdot2` intrinsics).
+pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 14] = [
     (VFmacF32, Some(0), 0),
     (VFmaakF32, Some(1), 1),
     (VFmamkF32, Some(2), 2),
     (VMulF32, Some(3), 3),
     (VAddF32, Some(4), 4),
     (VSubF32, Some(5), 5),
+    (VSubrevF32, Some(6), 6),
     (VMovB32, Some(8), 8),
     (VCndmaskB32, Some(9), 9),
     (VMaxF32, Some(10), 10),

@@ -431,6 +431,31 @@ pub struct Narrow {
     pub bytes: u8,
     /// Loads sign-extend (`sbyte`, `sshort`) rather than zero-extend.
     pub signed: bool,
+    /// For the `d16` accesses: the 16-bit half of the data VGPR they use; `None` for the
+    /// accesses of the whole register.
+    pub d16: Option<Half>,
+}
+
+/// A 16-bit half of a 32-bit VGPR, as the `d16` memory accesses of GFX9 and later use it
+/// ("RDNA2 ISA" and "RDNA3 ISA", the `*_D16` and `*_D16_HI` loads and stores): a load
+/// writes the value, extended to 16 bits, into that half and keeps the other half; a
+/// store writes the low `bytes` of that half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Half {
+    /// Bits 15:0 (`*_d16`).
+    Low,
+    /// Bits 31:16 (`*_d16_hi`).
+    High,
+}
+
+impl Half {
+    /// The bit position the half starts at.
+    pub const fn shift(self) -> u32 {
+        match self {
+            Half::Low => 0,
+            Half::High => 16,
+        }
+    }
 }
 
 /// The default class and effects of a format: vector instructions act on the active lanes;
@@ -539,7 +564,23 @@ impl OpInfo {
 
     /// A sub-dword memory access of `bytes` bytes.
     const fn narrow(mut self, bytes: u8, signed: bool) -> OpInfo {
-        self.narrow = Some(Narrow { bytes, signed });
+        self.narrow = Some(Narrow {
+            bytes,
+            signed,
+            d16: None,
+        });
+        self
+    }
+
+    /// A `d16` access of `bytes` bytes to the `half` of its data VGPR. The loads do not
+    /// declare [`Effects::READ_DST`], as the 16-bit ALU results that keep the high half
+    /// ([`OpInfo::half_dst`]) do not: the kept half passes through unread.
+    const fn d16(mut self, bytes: u8, signed: bool, half: Half) -> OpInfo {
+        self.narrow = Some(Narrow {
+            bytes,
+            signed,
+            d16: Some(half),
+        });
         self
     }
 
@@ -1029,6 +1070,12 @@ table! {
     VBfrevB32 = row(Vop1, "v_bfrev_b32", &[VD1], &[VS1]), [];
     VCmpxNgtF32 = row(Vopc, "v_cmpx_ngt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxNleF32 = row(Vopc, "v_cmpx_nle_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF32 = row(Vopc, "v_cmpx_nge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF32 = row(Vopc, "v_cmpx_u_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // Funnel shift and byte permute of a 64-bit {S0, S1}: llc-19's rotates and its
+    // byte and half packing.
+    VAlignbitB32 = row(Vop3, "v_alignbit_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VPermB32 = row(Vop3, "v_perm_b32", &[VD1], &[VS1, VS1, VS1]).only(GFX8_PLUS), [];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
     VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
     VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
@@ -1056,6 +1103,33 @@ table! {
     ScratchLoadSshort = row(Scratch, "scratch_load_sshort", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_i16").only(RDNA).narrow(2, true), [];
     ScratchStoreByte = row(Scratch, "scratch_store_byte", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b8").only(RDNA).narrow(1, false), [];
     ScratchStoreShort = row(Scratch, "scratch_store_short", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_b16").only(RDNA).narrow(2, false), [];
+    // The `d16` accesses of GFX9 and later (none on GCN 1.2): a byte or short moved to or
+    // from one 16-bit half of the VGPR, the other half kept (see [`Half`]). Shorts need no
+    // extension, so there is no signed short form.
+    BufferLoadUbyteD16 = row(Mubuf, "buffer_load_ubyte_d16", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_u8").only(RDNA).d16(1, false, Half::Low), [];
+    BufferLoadUbyteD16Hi = row(Mubuf, "buffer_load_ubyte_d16_hi", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_hi_u8").only(RDNA).d16(1, false, Half::High), [];
+    BufferLoadSbyteD16 = row(Mubuf, "buffer_load_sbyte_d16", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_i8").only(RDNA).d16(1, true, Half::Low), [];
+    BufferLoadSbyteD16Hi = row(Mubuf, "buffer_load_sbyte_d16_hi", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_hi_i8").only(RDNA).d16(1, true, Half::High), [];
+    BufferLoadShortD16 = row(Mubuf, "buffer_load_short_d16", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_b16").only(RDNA).d16(2, false, Half::Low), [];
+    BufferLoadShortD16Hi = row(Mubuf, "buffer_load_short_d16_hi", &[VD1], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
+    BufferStoreByteD16Hi = row(Mubuf, "buffer_store_byte_d16_hi", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_d16_hi_b8").only(RDNA).d16(1, false, Half::High), [];
+    BufferStoreShortD16Hi = row(Mubuf, "buffer_store_short_d16_hi", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
+    GlobalLoadUbyteD16 = row(Global, "global_load_ubyte_d16", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_u8").only(RDNA).d16(1, false, Half::Low), [];
+    GlobalLoadUbyteD16Hi = row(Global, "global_load_ubyte_d16_hi", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_hi_u8").only(RDNA).d16(1, false, Half::High), [];
+    GlobalLoadSbyteD16 = row(Global, "global_load_sbyte_d16", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_i8").only(RDNA).d16(1, true, Half::Low), [];
+    GlobalLoadSbyteD16Hi = row(Global, "global_load_sbyte_d16_hi", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_hi_i8").only(RDNA).d16(1, true, Half::High), [];
+    GlobalLoadShortD16 = row(Global, "global_load_short_d16", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_b16").only(RDNA).d16(2, false, Half::Low), [];
+    GlobalLoadShortD16Hi = row(Global, "global_load_short_d16_hi", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
+    GlobalStoreByteD16Hi = row(Global, "global_store_byte_d16_hi", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_d16_hi_b8").only(RDNA).d16(1, false, Half::High), [];
+    GlobalStoreShortD16Hi = row(Global, "global_store_short_d16_hi", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
+    ScratchLoadUbyteD16 = row(Scratch, "scratch_load_ubyte_d16", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_u8").only(RDNA).d16(1, false, Half::Low), [];
+    ScratchLoadUbyteD16Hi = row(Scratch, "scratch_load_ubyte_d16_hi", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_hi_u8").only(RDNA).d16(1, false, Half::High), [];
+    ScratchLoadSbyteD16 = row(Scratch, "scratch_load_sbyte_d16", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_i8").only(RDNA).d16(1, true, Half::Low), [];
+    ScratchLoadSbyteD16Hi = row(Scratch, "scratch_load_sbyte_d16_hi", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_hi_i8").only(RDNA).d16(1, true, Half::High), [];
+    ScratchLoadShortD16 = row(Scratch, "scratch_load_short_d16", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_b16").only(RDNA).d16(2, false, Half::Low), [];
+    ScratchLoadShortD16Hi = row(Scratch, "scratch_load_short_d16_hi", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
+    ScratchStoreByteD16Hi = row(Scratch, "scratch_store_byte_d16_hi", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_d16_hi_b8").only(RDNA).d16(1, false, Half::High), [];
+    ScratchStoreShortD16Hi = row(Scratch, "scratch_store_short_d16_hi", &[], &[ScratchAddr, VV1, ScratchSAddr]).gfx11("scratch_store_d16_hi_b16").only(RDNA).d16(2, false, Half::High), [];
     // Multiply-adds with a constant K: D = S0 * K + S1 (`mk`), D = S0 * S1 + K (`ak`); fused
     // on RDNA, GCN's `mad` rounds the product first.
     VFmamkF32 = row(Vop2, "v_fmamk_f32", &[VD1], &[VS1, KImm, VV1]).only(RDNA), [];

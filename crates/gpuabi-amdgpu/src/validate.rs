@@ -180,6 +180,9 @@ pub fn check_operand(
             matches!(operand, Operand::Expr(e) if e.minus.is_none() && e.addend == 0 && e.reloc.is_none())
         }
         Kind::Waitcnt => matches!(operand, Operand::Waitcnt(_)),
+        // LLVM's scalar-load base class (SReg_64) includes VCC, and llc-19 allocates it
+        // there; llvm-mc-19 encodes `s_load_dword s1, vcc, 0x4` on every target.
+        Kind::SBase(2) if matches!(operand, Operand::Special(Special::Vcc)) => true,
         Kind::SBase(n) => scalar_reg(operand, n, target)? && matches!(operand, Operand::Reg(_)),
         Kind::SOffset => {
             // SMRD has an 8-bit dword offset on gfx6; gfx7 adds a 32-bit literal dword
@@ -410,8 +413,15 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         }
     }
     match info.format {
-        Format::Smem if !matches!(inst.operands[0], Operand::Reg(_)) => {
-            return Err(Violation::at(0, "scalar loads write SGPRs only"));
+        // Scalar loads write SGPRs or VCC (LLVM's SReg_32_XM0_XEXEC and SReg_64_XEXEC
+        // destination classes; llc-19 allocates `vcc_hi` there), never `m0` or `exec`.
+        Format::Smem
+            if !matches!(
+                inst.operands[0],
+                Operand::Reg(_) | Operand::Special(Special::Vcc | Special::VccLo | Special::VccHi)
+            ) =>
+        {
+            return Err(Violation::at(0, "scalar loads write SGPRs or VCC only"));
         }
         Format::Mubuf | Format::Mtbuf if !inst.operands.is_empty() => {
             let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];

@@ -36,19 +36,12 @@ use gpuabi_exec::{Assembly, ExecError};
 /// line and column): the cases whose llc-19 output uses instructions or operand forms
 /// the machine model does not have yet. Every example on every processor is compared;
 /// a random program's case applies when that seed runs (`GPUABI_LLVM_PROGRAMS`).
-const PENDING_CASES: &[(&str, &str, &str)] = &[
-    // `s_load_dword vcc_hi, s[4:5], 0x4`.
-    ("calls-seed38", "gfx1030", "scalar loads write SGPRs only"),
-];
+const PENDING_CASES: &[(&str, &str, &str)] = &[];
 
 /// Instructions llc-19 emits for random programs (seeds 0 to 39) that the machine model
 /// does not have yet: a random program whose llc-19 output first fails on one of them
 /// (an assembler error of exactly "unknown instruction `X`") is counted and skipped.
-const PENDING_INSTRUCTIONS: &[&str] = &[
-    "buffer_store_byte_d16_hi",
-    "global_load_d16_b16",
-    "global_load_short_d16",
-];
+const PENDING_INSTRUCTIONS: &[&str] = &[];
 
 /// How one (program, processor) comparison ended short of agreement.
 enum Failure {

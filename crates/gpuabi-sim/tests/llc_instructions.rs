@@ -502,3 +502,47 @@ fn setreg_of_flat_scratch_only() {
         "{e}"
     );
 }
+
+#[test]
+fn funnel_shift_and_byte_permute() {
+    // V_ALIGNBIT_B32: D = ({S0, S1} >> S2[4:0])[31:0].
+    let (s0, s1) = (0x1234_5678, 0x9abc_def0);
+    check(
+        &ALL,
+        "v_alignbit_b32",
+        &[s0, s1, 8],
+        0x789a_bcde,
+        "0x123456789abcdef0 >> 8",
+    );
+    check(
+        &ALL,
+        "v_alignbit_b32",
+        &[s0, s1, 40],
+        0x789a_bcde,
+        "the amount is S2[4:0]",
+    );
+    check(&ALL, "v_alignbit_b32", &[s0, s1, 0], s1, "no shift: S1");
+    // V_PERM_B32: byte k of D is byte_permute({S0, S1}, S2 byte k); bytes 0-3 are S1's.
+    let (s0, s1) = (0x8899_aabb, 0x4455_6677);
+    check(
+        &ALL,
+        "v_perm_b32",
+        &[s0, s1, 0x0504_0100],
+        0xaabb_6677,
+        "S0's low half over S1's low half",
+    );
+    check(
+        &ALL,
+        "v_perm_b32",
+        &[s0, s1, 0x0c0d_0809],
+        0x00ff_0000,
+        "sel 9, 8: signs of 0x44 and 0x66 (0); 13: 0xff; 12: 0",
+    );
+    check(
+        &ALL,
+        "v_perm_b32",
+        &[s0, s1, 0x0b0a_0706],
+        0xffff_8899,
+        "sel 6, 7: S0's bytes 2 and 3; 10, 11: signs of 0xaa and 0x88",
+    );
+}

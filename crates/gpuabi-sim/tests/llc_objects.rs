@@ -1,5 +1,7 @@
 //! llc-19 code objects run unchanged: tests/llc/kernels.ll (straight-line code, a loop,
-//! divergent if/else, a stack array, global memory and module globals) and
+//! divergent if/else, a stack array, global memory, module globals, and two-lane i16
+//! vectors built by byte and short loads, which llc writes with RDNA's `d16_hi` loads and
+//! stores) and
 //! tests/llc/calls.ll (direct, recursive and per-lane indirect calls, more arguments than
 //! registers) compiled with `llc-19 -filetype=obj` at -O0 and
 //! -O2 for tonga, gfx1030 and gfx1100, loaded with its relocations, dispatched per its
@@ -72,6 +74,16 @@ fn expected(name: &str, i: u32) -> u32 {
                 x.wrapping_sub(i.wrapping_mul(5))
             }
         }
+        "k_halves" => {
+            let xj = input(i ^ 1);
+            if i & 1 == 0 {
+                let b = u32::from(xj as u8 as i8 as i16 as u16);
+                let w = ((x >> 16) | b << 16) ^ n;
+                w.rotate_left(16)
+            } else {
+                ((x >> 24) | (xj & 0xffff) << 16).wrapping_add(0x0007_0005)
+            }
+        }
         _ => panic!("no reference for {name}"),
     }
 }
@@ -128,7 +140,14 @@ fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
     (values, calls)
 }
 
-const KERNEL_NAMES: [&str; 5] = ["k_straight", "k_loop", "k_branch", "k_stack", "k_global"];
+const KERNEL_NAMES: [&str; 6] = [
+    "k_straight",
+    "k_loop",
+    "k_branch",
+    "k_stack",
+    "k_global",
+    "k_halves",
+];
 const CALL_NAMES: [&str; 4] = ["k_call", "k_rec", "k_args", "k_indirect"];
 
 /// Compiles `ir` for `cpu` at -O0 and -O2, runs `names` and checks every value; returns

@@ -1,7 +1,8 @@
 //! Instructions llc-19 emits for gpuabi's programs beyond plain VOP1/VOP2/VOP3: RDNA 3's
 //! dual issue (VOPD), GCN 1.2 and RDNA 2 sub-dword addressing (SDWA), 16-bit shifts,
-//! three-dword memory accesses and further ALU instructions. Expected values are worked
-//! out by hand from the pseudocode of AMD's ISA reference guides named per case.
+//! three-dword memory accesses, scalar loads into and based on VCC and further ALU
+//! instructions. Expected values are worked out by hand from the pseudocode of AMD's ISA
+//! reference guides named per case.
 
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
@@ -118,6 +119,59 @@ fn vopd_operations() {
         &[],
     );
     assert_eq!((r.v[0], r.v[5]), (b, a));
+    // V_SUBREV_F32 D = S1 - S0 in either half: X v0 = v2 - v1 = 0.5 (0x3f000000); Y
+    // v5 = v1 - v3 = 1.25 (0x3fa00000).
+    let r = run(
+        t,
+        w,
+        "\tv_dual_subrev_f32 v0, v1, v2 :: v_dual_subrev_f32 v5, v3, v1",
+        &[a, b, c],
+        &[],
+    );
+    assert_eq!((r.v[0], r.v[5]), (0x3f00_0000, 0x3fa0_0000));
+}
+
+#[test]
+fn scalar_loads_take_vcc_as_destination_and_base() {
+    // A buffer of the dwords 0x11111111, 0x22222222, 0x33333333. `s_load_dword vcc_hi`
+    // writes VCC's high half ("RDNA2 ISA": SDATA may be VCC_LO/VCC_HI); with VCC then set
+    // to the buffer's address, loads based on `vcc` read its dwords.
+    for (t, w, load) in [
+        (Target::Gfx8, WaveSize::W64, "s_load_dword"),
+        (Target::Gfx1030, WaveSize::W32, "s_load_dword"),
+        (Target::Gfx1100, WaveSize::W32, "s_load_b32"),
+    ] {
+        let text = format!(
+            "main:\n\t{load} vcc_hi, s[0:1], 0x4\n\t{load} vcc_lo, s[0:1], 0x8\n\
+             \ts_waitcnt lgkmcnt(0)\n\ts_mov_b32 s2, vcc_lo\n\ts_mov_b32 s3, vcc_hi\n\
+             \ts_mov_b64 vcc, s[0:1]\n\t{load} s4, vcc, 0x0\n\t{load} s5, vcc, 0x8\n\
+             \ts_waitcnt lgkmcnt(0)\n\ts_endpgm\n"
+        );
+        let p = parse(&text, t, w).unwrap_or_else(|e| panic!("{t}: {e}\n{text}"));
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let bytes = [0x1111_1111u32, 0x2222_2222, 0x3333_3333]
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        let id = m.memory.add("buf", bytes, 1 << 20).unwrap();
+        let base = m.memory.buffer(id).base;
+        let setup = WaveSetup {
+            sgprs: vec![(0, base as u32), (1, (base >> 32) as u32)],
+            ..Default::default()
+        };
+        let wave = m.run("main", &[setup]).unwrap().expect("one wave");
+        let s = |r: usize| wave.sgpr[r];
+        assert_eq!(
+            (s(2), s(3)),
+            (0x3333_3333, 0x2222_2222),
+            "{t}: loads into vcc"
+        );
+        assert_eq!(
+            (s(4), s(5)),
+            (0x1111_1111, 0x3333_3333),
+            "{t}: loads based on vcc"
+        );
+    }
 }
 
 #[test]
@@ -380,5 +434,44 @@ fn v_cmpx_nle_f32_keeps_the_lanes_where_not_less_or_equal() {
         assert_eq!(exec_after(2.0, 2.0), 0, "{target}: 2 <= 2");
         assert_eq!(exec_after(3.0, 2.0), u32::MAX, "{target}: 3 > 2");
         assert_eq!(exec_after(f32::NAN, 2.0), u32::MAX, "{target}: unordered");
+    }
+}
+
+#[test]
+fn v_cmpx_nge_and_u_f32_keep_the_unordered_lanes() {
+    // "RDNA2 ISA": V_CMPX_NGE_F32 sets EXEC = !(S0 >= S1) per lane, V_CMPX_U_F32 EXEC =
+    // (S0 or S1 is NaN); both are true for unordered operands.
+    for target in [Target::Gfx1030, Target::Gfx1100] {
+        let exec_after = |inst: &str, a: f32, b: f32| {
+            let r = run(
+                target,
+                WaveSize::W32,
+                &format!("\t{inst} v1, v2\n\ts_mov_b32 s0, exec_lo"),
+                &[a.to_bits(), b.to_bits()],
+                &[],
+            );
+            r.s[0]
+        };
+        let nge = "v_cmpx_nge_f32_e32";
+        assert_eq!(exec_after(nge, 1.0, 2.0), u32::MAX, "{target}: 1 < 2");
+        assert_eq!(exec_after(nge, 2.0, 2.0), 0, "{target}: 2 >= 2");
+        assert_eq!(exec_after(nge, 3.0, 2.0), 0, "{target}: 3 >= 2");
+        assert_eq!(
+            exec_after(nge, 1.0, f32::NAN),
+            u32::MAX,
+            "{target}: unordered"
+        );
+        let u = "v_cmpx_u_f32_e32";
+        assert_eq!(exec_after(u, 1.0, 2.0), 0, "{target}: ordered");
+        assert_eq!(
+            exec_after(u, f32::NAN, 2.0),
+            u32::MAX,
+            "{target}: NaN first"
+        );
+        assert_eq!(
+            exec_after(u, 2.0, f32::NAN),
+            u32::MAX,
+            "{target}: NaN second"
+        );
     }
 }

@@ -319,6 +319,20 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
     }
     // VCC as a SADDR (llc-19 allocates it there) and a zero-extended 64-bit literal.
     text.push_str("\ts_mov_b64 s[4:5], 0xffffffff\n");
+    // VCC as a scalar load's destination and base (llc-19 allocates it there).
+    let smem = "\ts_load_dword vcc_hi, s[4:5], 0x4\n\ts_load_dword vcc_lo, s[4:5], s7\n\
+                \ts_load_dwordx2 vcc, s[4:5], 0x8\n\ts_load_dword s1, vcc, 0x4\n\
+                \ts_load_dwordx4 s[8:11], vcc, 0x10\n\ts_buffer_load_dword vcc_lo, s[4:7], 0x4\n";
+    if target == Target::Gfx1100 {
+        text.push_str(
+            &smem
+                .replace("load_dwordx4", "load_b128")
+                .replace("load_dwordx2", "load_b64")
+                .replace("load_dword", "load_b32"),
+        );
+    } else {
+        text.push_str(smem);
+    }
     if target == Target::Gfx1100 {
         text.push_str(
             "\tscratch_store_b32 off, v67, vcc_lo offset:16\n\
@@ -340,7 +354,8 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_dual_sub_f32 v9, s0, v1 :: v_dual_lshlrev_b32 v10, 1, v2\n\
              \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n\
              \tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v1, v3\n\
-             \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n",
+             \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n\
+             \tv_dual_subrev_f32 v4, v5, v6 :: v_dual_subrev_f32 v7, s2, v8\n",
         );
     }
     text

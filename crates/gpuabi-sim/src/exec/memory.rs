@@ -1,7 +1,8 @@
 //! Memory instructions: scalar loads, buffer loads/stores through resource descriptors,
 //! global loads/stores, per-lane scratch.
 
-use gpuabi_amdgpu::{Format, Opcode};
+use gpuabi_amdgpu::opcodes::Narrow;
+use gpuabi_amdgpu::{Format, Half, Opcode};
 
 use crate::contract::{Contract, StackPath};
 use crate::error::SimError;
@@ -396,6 +397,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     if format == Format::Mtbuf {
         return typed_access(d, w, ctx, data, (addr_src, third, fourth), floor);
     }
+    let narrow = d.op.info().narrow;
     let exec = w.exec();
     let mut m = exec;
     while m != 0 {
@@ -404,19 +406,26 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         let Some(addr) = lane_addresses(d, w, lane, addr_src, third, fourth, 0) else {
             ctx.stats.buffer_out_of_range += 1;
             if !store {
-                for k in 0..n {
+                // An out-of-range load returns 0, which a `d16` load writes into its half.
+                let v = match narrow {
+                    Some(x) => narrow_load_value(x, w.v(data, lane), 0),
+                    None => 0,
+                };
+                w.set_v(data, lane, v);
+                for k in 1..n {
                     w.set_v(data + k as u16, lane, 0);
                 }
             }
             continue;
         };
         if scratch {
-            let end = addr + u64::from(4 * n);
+            let bytes = narrow.map_or(4 * n, |x| u32::from(x.bytes));
+            let end = addr + u64::from(bytes);
             if end > u64::from(ctx.scratch_limit) {
                 return Err(SimError::ScratchLimit {
                     what: if store { "store" } else { "load" },
                     offset: addr,
-                    bytes: 4 * n,
+                    bytes,
                     lane: lane as u32,
                     limit: ctx.scratch_limit,
                     pc: d.addr,
@@ -425,12 +434,30 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
             }
             if let Some((path, f)) = floor {
                 if addr < f {
-                    ctx.frame_store(d, path, lane, addr, 4 * n);
+                    ctx.frame_store(d, path, lane, addr, bytes);
                 }
             }
             let mem = &mut w.scratch[lane];
             if store && mem.len() < end as usize {
                 mem.resize(end as usize, 0);
+            }
+            if let Some(x) = narrow {
+                let at = addr as usize;
+                if store {
+                    let v = narrow_store_value(x, w.v(data, lane)).to_le_bytes();
+                    w.scratch[lane][at..at + bytes as usize].copy_from_slice(&v[..bytes as usize]);
+                    ctx.stats.scratch_bytes_stored += u64::from(bytes);
+                } else {
+                    // Scratch never written reads as 0.
+                    let mut raw = [0u8; 4];
+                    if let Some(b) = w.scratch[lane].get(at..at + bytes as usize) {
+                        raw[..bytes as usize].copy_from_slice(b);
+                    }
+                    let v = narrow_load_value(x, w.v(data, lane), u32::from_le_bytes(raw));
+                    w.set_v(data, lane, v);
+                    ctx.stats.scratch_bytes_loaded += u64::from(bytes);
+                }
+                continue;
             }
             for k in 0..n as usize {
                 let at = addr as usize + 4 * k;
@@ -453,7 +480,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
             }
             continue;
         }
-        if let Some(narrow) = d.op.info().narrow {
+        if let Some(narrow) = narrow {
             let bytes = u32::from(narrow.bytes);
             if store {
                 if let Some((path, f)) = floor {
@@ -461,7 +488,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
                         ctx.frame_store(d, path, lane, addr, bytes);
                     }
                 }
-                let v = w.v(data, lane);
+                let v = narrow_store_value(narrow, w.v(data, lane));
                 ctx.mem
                     .write(addr, bytes, v)
                     .ok_or_else(|| bad(d, "store", addr, bytes, lane))?;
@@ -470,13 +497,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
                     .mem
                     .read(addr, bytes)
                     .ok_or_else(|| bad(d, "load", addr, bytes, lane))?;
-                let shift = 32 - 8 * bytes;
-                let v = if narrow.signed {
-                    ((v << shift) as i32 >> shift) as u32
-                } else {
-                    v
-                };
-                w.set_v(data, lane, v);
+                w.set_v(data, lane, narrow_load_value(narrow, w.v(data, lane), v));
             }
             continue;
         }
@@ -521,6 +542,33 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
         }
     }
     Ok(())
+}
+
+/// The register value a sub-dword load leaves: the `bytes` loaded (the low bytes of
+/// `loaded`), zero- or sign-extended to 32 bits, or for a `d16` load to 16 bits and placed
+/// in its half of `old`, whose other half is kept ("RDNA2 ISA", "RDNA3 ISA":
+/// `*_LOAD_*_D16` write VDATA[15:0], the `_HI` forms VDATA[31:16]).
+fn narrow_load_value(narrow: Narrow, old: u32, loaded: u32) -> u32 {
+    let shift = 32 - 8 * u32::from(narrow.bytes);
+    let v = if narrow.signed {
+        ((loaded << shift) as i32 >> shift) as u32
+    } else {
+        loaded << shift >> shift
+    };
+    match narrow.d16 {
+        None => v,
+        Some(half) => {
+            let at = half.shift();
+            (old & !(0xffff << at)) | (v & 0xffff) << at
+        }
+    }
+}
+
+/// The value a sub-dword store writes the low bytes of: the register, or for the `d16_hi`
+/// stores its bits 31:16 ("RDNA2 ISA", "RDNA3 ISA": `*_STORE_*_D16_HI` store
+/// VDATA[31:16]).
+fn narrow_store_value(narrow: Narrow, reg: u32) -> u32 {
+    reg >> narrow.d16.map_or(0, Half::shift)
 }
 
 fn vdst(src: Src) -> Dst {

@@ -544,6 +544,11 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
             salu::sign_extend((a >> (b & 31)) & salu::low_bits32(c & 31), c & 31)
         }),
         VBfiB32 => map3(w, d, |a, b, c| (a & b) | (!a & c)),
+        // V_ALIGNBIT_B32: D = ({S0, S1} >> S2[4:0])[31:0].
+        VAlignbitB32 => map3(w, d, |a, b, c| {
+            ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32
+        }),
+        VPermB32 => map3(w, d, byte_permute),
         VMed3I32 => map3(w, d, |a, b, c| med3(a as i32, b as i32, c as i32) as u32),
         VMed3U32 => map3(w, d, med3),
         VMed3F32 => map3(w, d, |a, b, c| {
@@ -663,6 +668,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VBfrevB32 => map1(w, d, u32::reverse_bits),
         VCmpxNgtF32 => compare_exec_f32(w, d, |a, b| a <= b || a.is_nan() || b.is_nan()),
         VCmpxNleF32 => compare_exec_f32(w, d, |a, b| a > b || a.is_nan() || b.is_nan()),
+        VCmpxNgeF32 => compare_exec_f32(w, d, |a, b| a < b || a.is_nan() || b.is_nan()),
+        VCmpxUF32 => compare_exec_f32(w, d, |a, b| a.is_nan() || b.is_nan()),
         // 16-bit shifts: the amount is S0[3:0], the value S1[15:0]; the 16-bit result's
         // placement is the caller's (see `exec`).
         VLshlrevB16 => map2(w, d, |a, b| ((b & 0xffff) << (a & 15)) & 0xffff),
@@ -689,4 +696,25 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VCmpxLeU64 => compare64_exec(w, d, |a, b| a <= b),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
+}
+
+/// V_PERM_B32 ("RDNA2 ISA", "AMD GCN3 ISA"): byte k of D is chosen from the bytes of
+/// {S0, S1} (S1 the low dword) by byte k of S2: 0-7 pick that byte, 8-11 the sign of
+/// byte 1, 3, 5 or 7 as 0x00 or 0xff, 12 gives 0x00 and 13-255 give 0xff.
+fn byte_permute(s0: u32, s1: u32, sel: u32) -> u32 {
+    let data = u64::from(s0) << 32 | u64::from(s1);
+    let byte = |n: u32| (data >> (8 * n)) as u8;
+    let sign = |n: u32| if byte(n) & 0x80 != 0 { 0xff } else { 0 };
+    (0..4).fold(0u32, |d, k| {
+        let out = match (sel >> (8 * k)) as u8 {
+            s @ 0..=7 => byte(u32::from(s)),
+            8 => sign(1),
+            9 => sign(3),
+            10 => sign(5),
+            11 => sign(7),
+            12 => 0,
+            _ => 0xff,
+        };
+        d | u32::from(out) << (8 * k)
+    })
 }

@@ -125,3 +125,54 @@ define amdgpu_kernel void @k_global(ptr addrspace(1) %out, ptr addrspace(1) %in,
   call void @store(ptr addrspace(1) %out, i32 %i, i32 %r)
   ret void
 }
+
+; Words packed from sub-dword loads, and halves of words stored as shorts: llc writes them
+; with RDNA's loads into the high half of a VGPR (`d16_hi`) and stores of the high half.
+; j = gid ^ 1. Even work-items: w = (half 1 of in[gid]) | sext(byte 0 of in[j]) << 16,
+; then w ^ n is stored with its halves swapped (two i16 stores). Odd work-items:
+; out[gid] = (zext(byte 3 of in[gid]) | (half 0 of in[j]) << 16) + 0x70005.
+define amdgpu_kernel void @k_halves(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {
+entry:
+  %i = call i32 @gid()
+  %j = xor i32 %i, 1
+  %k = shl i32 %i, 1
+  %k1 = or i32 %k, 1
+  %m = shl i32 %j, 2
+  %odd = and i32 %i, 1
+  %isodd = icmp ne i32 %odd, 0
+  br i1 %isodd, label %second, label %first
+first:
+  %pa = getelementptr i16, ptr addrspace(1) %in, i32 %k1
+  %a = load i16, ptr addrspace(1) %pa
+  %pb = getelementptr i8, ptr addrspace(1) %in, i32 %m
+  %b8 = load i8, ptr addrspace(1) %pb
+  %b = sext i8 %b8 to i16
+  %v0 = insertelement <2 x i16> undef, i16 %a, i32 0
+  %v1 = insertelement <2 x i16> %v0, i16 %b, i32 1
+  %w = bitcast <2 x i16> %v1 to i32
+  %w2 = xor i32 %w, %n
+  %lo = trunc i32 %w2 to i16
+  %hiw = lshr i32 %w2, 16
+  %hi = trunc i32 %hiw to i16
+  %po = getelementptr i16, ptr addrspace(1) %out, i32 %k
+  %po1 = getelementptr i16, ptr addrspace(1) %out, i32 %k1
+  store i16 %hi, ptr addrspace(1) %po
+  store i16 %lo, ptr addrspace(1) %po1
+  ret void
+second:
+  %q = shl i32 %i, 2
+  %q3 = or i32 %q, 3
+  %pc = getelementptr i8, ptr addrspace(1) %in, i32 %q3
+  %jh = shl i32 %j, 1
+  %pd = getelementptr i16, ptr addrspace(1) %in, i32 %jh
+  %d = load i16, ptr addrspace(1) %pd
+  %c8 = load i8, ptr addrspace(1) %pc
+  %c = zext i8 %c8 to i16
+  %g0 = insertelement <2 x i16> undef, i16 %d, i32 1
+  %g1 = insertelement <2 x i16> %g0, i16 %c, i32 0
+  %gw = bitcast <2 x i16> %g1 to i32
+  %g2 = add i32 %gw, 458757
+  %pg = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %g2, ptr addrspace(1) %pg
+  ret void
+}
