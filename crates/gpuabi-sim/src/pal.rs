@@ -472,9 +472,9 @@ pub fn dispatch(
             ..WaveSetup::default()
         };
         let mut next = user_count as u16;
-        for d in 0..3 {
-            if tgid[d] {
-                s.sgprs.push((next, place.group[d]));
+        for (enabled, id) in tgid.iter().zip(place.group) {
+            if *enabled {
+                s.sgprs.push((next, id));
                 next += 1;
             }
         }

@@ -12,8 +12,8 @@
 //! - `--arg sN=@NAME` (or `NAME`, or `s[N:N+1]=…`) writes a buffer's 64-bit address into
 //!   s[N:N+1], and `--arg s[N:N+3]=@NAME` a V# covering it.
 //!
-//! `--grid`, `--group` and `--offset` are as for HSA (the offset is not delivered: PAL's
-//! compute hardware state has none); a shader whose metadata gives
+//! `--grid` and `--group` are as for HSA; `--offset` is refused, since a PAL compute
+//! wave's initial state has no global offset. A shader whose metadata gives
 //! `.threadgroup_dimensions` gets them as its default `--group`.
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -232,6 +232,9 @@ pub fn setups(
     machine: &mut Machine,
     program: &Program,
 ) -> Result<Vec<WaveSetup>> {
+    if args.launch.offset.is_some() {
+        bail!("--offset: a PAL compute dispatch delivers no global offset to the shader");
+    }
     let mut nd = super::sim::ndrange(args)?;
     if let (Some(dims), None) = (shader.threadgroup_dimensions, &args.launch.group) {
         // Dimensions beyond the grid's stay 1, and the dispatch names the mismatch.
