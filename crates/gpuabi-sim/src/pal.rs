@@ -248,11 +248,11 @@ fn user_sgpr_count(
     for b in user {
         let first = u32::from(b.first);
         let count = u32::from(b.count());
-        let end = first + count;
-        let range = b.range();
         if count == 0 {
             return Err(binding_error(b, "no value"));
         }
+        let end = first + count;
+        let range = b.range();
         if end > MAX_COMPUTE_USER_SGPRS {
             return Err(binding_error(
                 b,

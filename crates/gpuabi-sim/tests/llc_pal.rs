@@ -532,3 +532,53 @@ fn gfx11_packs_work_item_ids_in_v0() {
         "x in bits 0-9, y in bits 10-19"
     );
 }
+
+/// Random shaders (RSRC2 fields, register counts, scratch sizes), NDRanges and bindings:
+/// the dispatch returns set-ups or an error, never panics, and every set-up has an SGPR
+/// for every bound dword.
+#[test]
+fn random_dispatches_never_panic() {
+    arbtest::arbtest(|u| {
+        let target = *u.choose(&[Target::Gfx8, Target::Gfx1030, Target::Gfx1100])?;
+        let mut shader = hand_shader(u.arbitrary()?, u.int_in_range(0..=120)?, true);
+        shader.scratch_bytes = u.arbitrary()?;
+        if target == Target::Gfx8 {
+            shader.wave = WaveSize::W64;
+        }
+        let mut user = Vec::new();
+        for _ in 0..u.int_in_range(0..=4)? {
+            let value = match u.int_in_range(0..=2)? {
+                0 => UserData::Dwords((0..u.int_in_range(0..=6)?).map(|k| k * 3).collect()),
+                1 => UserData::Address(u.choose(&["buf", "none"])?.to_string()),
+                _ => UserData::Resource(u.choose(&["buf", "none"])?.to_string()),
+            };
+            user.push(bind(u.int_in_range(0..=40)?, value, "random"));
+        }
+        let dims = u.int_in_range(1..=3)?;
+        let mut nd = NdRange {
+            work_dim: dims,
+            global: [1; 3],
+            local: [1; 3],
+            offset: [0; 3],
+        };
+        for d in 0..dims as usize {
+            nd.global[d] = u.int_in_range(0..=300)?;
+            nd.local[d] = u.int_in_range(0..=64)?;
+        }
+        let program = parse(ENDPGM, target, shader.wave).unwrap();
+        let mut memory = Memory::new();
+        memory.add("buf", vec![0; 64], 1 << 20).unwrap();
+        let limits = Limits {
+            global_bytes: 1 << 22,
+            ..Limits::default()
+        };
+        if let Ok(setups) = dispatch(&shader, &program, &nd, &user, &mut memory, &limits) {
+            let bound: usize = user.iter().map(|b| usize::from(b.count())).sum();
+            for s in &setups {
+                assert!(s.sgprs.len() >= bound);
+            }
+        }
+        Ok(())
+    })
+    .budget_ms(1000);
+}

@@ -126,11 +126,6 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
                 gpuabi_amdgpu::hsa::read_kernels(&text, program.target, program.wave)
                     .map_err(|e| anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
             }
-            // So is PAL metadata.
-            if gpuabi_amdgpu::pal::has_pal_metadata(&text) {
-                gpuabi_amdgpu::pal::read_assembly(&text, program.target)
-                    .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
-            }
             let layout = program.layout();
             write_output(&format!(
                 "{}: ok: {} instructions, {} labels, {} bytes ({} {})\n",
