@@ -1,6 +1,7 @@
 //! PAL compute shaders as llc-19 writes them for `amdgcn-amd-amdpal`: tests/llc/pal.ll
-//! (straight-line code, a loop, a divergent branch, a stack array in scratch, buffer loads
-//! and stores through V#s in user SGPRs, work-group ids and 2D work-item ids), each shader
+//! (straight-line code, a loop, a divergent branch, a stack array in scratch, LDS shared by
+//! the waves of a work-group across a barrier, buffer loads and stores through V#s in user
+//! SGPRs, work-group ids and 2D work-item ids), each shader
 //! compiled as a module of its own at -O0 and -O2 for tonga, gfx1030 and gfx1100, as
 //! assembly and as an object, read from its own PAL metadata, dispatched by
 //! `gpuabi_sim::pal`, and compared with the values this test computes in Rust.
@@ -144,6 +145,7 @@ fn expected(name: &str, i: u32) -> Option<u32> {
             let arr = |k: u32| x.wrapping_mul(k + 1);
             one_d(128, arr(i.wrapping_mul(5) % 16).wrapping_add(arr(n % 16)))
         }
+        "cs_lds" => one_d(128, input(i / 64 * 64 + 63 - i % 64).wrapping_add(n)),
         "cs_2d" => {
             let (gx, gy) = (i % 16, i / 16);
             Some(x.wrapping_add(gx * 1000).wrapping_add(gy))
@@ -246,7 +248,7 @@ fn llc_pal_shaders_run_from_their_own_metadata() {
         .map(|s| s.0)
         .filter(|n| n != "declarations")
         .collect();
-    assert_eq!(names.len(), 6);
+    assert_eq!(names.len(), 7);
     for (cpu, target, wave) in [
         ("tonga", Target::Gfx8, WaveSize::W64),
         ("gfx1030", Target::Gfx1030, WaveSize::W32),
@@ -279,6 +281,10 @@ fn llc_pal_shaders_run_from_their_own_metadata() {
                         from_asm.scratch_enabled(),
                         "{name} {cpu} -O{opt}: no scratch"
                     );
+                }
+                if name == "cs_lds" {
+                    // 256 bytes of LDS: one granule of 512.
+                    assert_eq!(from_asm.lds_bytes(), 512, "{name} {cpu} -O{opt}");
                 }
                 if name == "cs_2d" {
                     assert_eq!(from_asm.user_sgprs(), 10);

@@ -140,6 +140,28 @@ define amdgpu_cs void @cs_2d(i32 inreg %git, <4 x i32> inreg %in, <4 x i32> inre
   ret void
 }
 
+;;;; cs_lds RSRC2=0x94
+; Work-group shared memory across the waves of a work-group, and a barrier:
+; lds[tx] = in[gid]; barrier; out[gid] = lds[63 - tx] + n.
+@lds = internal addrspace(3) global [64 x i32] poison
+define amdgpu_cs void @cs_lds(i32 inreg %git, <4 x i32> inreg %in, <4 x i32> inreg %out, i32 inreg %n, i32 inreg %wgx, TID_ARGS) {
+  TID_UNPACK
+  %base = shl i32 %wgx, 6
+  %gid = add i32 %base, %tx
+  %off = shl i32 %gid, 2
+  %x = call i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32> %in, i32 %off, i32 0, i32 0)
+  %p = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %tx
+  store i32 %x, ptr addrspace(3) %p
+  call void @llvm.amdgcn.s.barrier()
+  %mirror = sub i32 63, %tx
+  %q = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %mirror
+  %y = load i32, ptr addrspace(3) %q
+  %r = add i32 %y, %n
+  call void @llvm.amdgcn.raw.buffer.store.i32(i32 %r, <4 x i32> %out, i32 %off, i32 0, i32 0)
+  ret void
+}
+
 ;;;; declarations
 declare i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32>, i32, i32, i32)
 declare void @llvm.amdgcn.raw.buffer.store.i32(i32, <4 x i32>, i32, i32, i32)
+declare void @llvm.amdgcn.s.barrier()

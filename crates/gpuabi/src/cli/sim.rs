@@ -28,7 +28,8 @@ pub enum SimCommand {
 /// Flags of `sim run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The assembly file, AMD Catalyst binary or AMDHSA code object (`llc -filetype=obj`).
+    /// The assembly file, AMD Catalyst binary, or AMDHSA or PAL code object (`llc
+    /// -filetype=obj`).
     pub file: PathBuf,
     #[command(flatten)]
     pub machine: MachineArgs,
@@ -81,7 +82,10 @@ pub struct RunArgs {
     /// --catalyst file, of a code object, or of an assembly file with `.amdhsa_kernel`
     /// descriptors and `.amdgpu_metadata` (as llc-19 prints them), which is then dispatched
     /// by the AMDHSA ABI from its own descriptor and metadata, with --grid, --group,
-    /// --offset and --arg by the metadata's argument names.
+    /// --offset and --arg by the metadata's argument names; or the entry point of a PAL
+    /// compute shader (`.amdgpu_pal_metadata`, or a PAL object), whose user SGPRs are bound
+    /// by register: --buffer sN=SIZE (a V# in s[N:N+3]), --arg sN=V[,V...], sN=@BUFFER
+    /// (its address) or s[N:N+3]=@BUFFER (a V#).
     #[arg(long)]
     pub kernel: Option<String>,
     /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
