@@ -6,9 +6,12 @@
 //!
 //! What a wave starts with, in the order the hardware loads it (AMD's RDNA 2 and RDNA 3
 //! ISA guides, "Initial Wave State"; LLVM's AMDGPUUsage, "Code Object Metadata" → "PAL"):
-//! - `s[0:U-1]`: U user-data SGPRs (COMPUTE_USER_DATA_0 onwards). An `amdgpu_cs` function's
-//!   `inreg` arguments occupy them in order, one dword each (LLVM's `CC_SI_SHADER` in
-//!   `AMDGPUCallingConv.td`).
+//! - `s[0:U-1]`: U user-data SGPRs (COMPUTE_USER_DATA_0 onwards, at most 16). An
+//!   `amdgpu_cs` function's `inreg` arguments occupy them in order, one dword each (LLVM's
+//!   `CC_SI_SHADER` in `AMDGPUCallingConv.td`). PAL's convention puts the GIT pointer in
+//!   the first; gpuabi requires that only where the code reads it (scratch, below) and
+//!   otherwise lets s0 hold anything, as llc compiles a shader whatever its first `inreg`
+//!   argument is.
 //! - then the work-group ids x, y, z whose `TGID_*_EN` is set, the work-group
 //!   information when `TG_SIZE_EN` is set, and the scratch wave offset when `SCRATCH_EN` is
 //!   set (which LLVM's `SITargetLowering::allocateSystemSGPRs` places in the first SGPR
@@ -39,8 +42,9 @@
 //!   `SIFrameLowering::emitEntryFunctionScratchRsrcRegSetup` builds the GIT address from s0
 //!   (low half) and the high half of `s_getpc_b64`, loads the scratch buffer descriptor from
 //!   GIT + 16 (compute shaders), clears bit 21 of its last dword in wave32 (index stride
-//!   64 → 32) and adds the wave offset SGPR to its base. So s0 holds the GIT address, the
-//!   caller may not bind s0, and the GIT is a 32-byte buffer [`GIT_BUFFER`] at
+//!   64 → 32) and adds the wave offset SGPR to its base. So s0 holds the GIT address
+//!   (PAL's fixed compute user data: register 0 is the GIT's 32-bit pointer; AMDGPUUsage,
+//!   "AMDPAL" → "Compute User Data"), the caller may not bind s0, and the GIT is a 32-byte buffer [`GIT_BUFFER`] at
 //!   [`GIT_ADDRESS`] (in the code's 4 GiB: its high half is the program counter's) whose
 //!   bytes 16-31 are a swizzled descriptor (element size 4, index stride 64, ADD_TID_ENABLE,
 //!   `num_records` the bytes per lane) of [`SCRATCH_BUFFER`], which holds one slice of

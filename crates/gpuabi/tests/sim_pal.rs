@@ -181,4 +181,27 @@ fn llc_objects_and_the_example_assembly_run() {
             check_scale(&out, "s1", 256);
         }
     }
+    // Wave64 on RDNA: the metadata has no COMPUTE_DISPATCH_INITIATOR.CS_W32_EN, so 256
+    // work-items run as 4 waves.
+    for cpu in ["gfx1030", "gfx1100"] {
+        let obj = dir.join(format!("scale-{cpu}-w64.o")).display().to_string();
+        llc(&[
+            "-mtriple=amdgcn-amd-amdpal",
+            &format!("-mcpu={cpu}"),
+            "-mattr=+wavefrontsize64",
+            "-filetype=obj",
+            &src,
+            "-o",
+            &obj,
+        ]);
+        let out = ok(&[
+            "sim", "run", &obj, "--grid", "256", "--group", "64", "--buffer", "s1=1K", "--arg",
+            "s5=3", "--arg", "s6=7", "--print", "s1", "--stats",
+        ]);
+        check_scale(&out, "s1", 256);
+        assert!(
+            out.lines().any(|l| l.split_whitespace().eq(["waves", "4"])),
+            "{out}"
+        );
+    }
 }
