@@ -1,6 +1,7 @@
 //! PAL compute shaders as llc-19 writes them for `amdgcn-amd-amdpal`: tests/llc/pal.ll
 //! (straight-line code, a loop, a divergent branch, a stack array in scratch, LDS shared by
-//! the waves of a work-group across a barrier, buffer loads and stores through V#s in user
+//! the waves of a work-group across a barrier, a call checked against LLVM's convention
+//! (`llvm-gfx`), buffer loads and stores through V#s in user
 //! SGPRs, work-group ids and 2D work-item ids), each shader
 //! compiled as a module of its own at -O0 and -O2 for tonga, gfx1030 and gfx1100, as
 //! assembly and as an object, read from its own PAL metadata, dispatched by
@@ -14,7 +15,7 @@ use gpuabi_amdgpu::pal::{read_assembly, PalShader};
 use gpuabi_amdgpu::{Program, Target, WaveSize};
 use gpuabi_sim::dispatch::NdRange;
 use gpuabi_sim::pal::{dispatch, PalDispatchError, UserData, UserSgprs, GIT_BUFFER};
-use gpuabi_sim::{Image, Limits, Machine, Memory};
+use gpuabi_sim::{Contract, Image, Limits, Machine, Memory};
 
 mod llc_tool;
 
@@ -145,6 +146,7 @@ fn expected(name: &str, i: u32) -> Option<u32> {
             let arr = |k: u32| x.wrapping_mul(k + 1);
             one_d(128, arr(i.wrapping_mul(5) % 16).wrapping_add(arr(n % 16)))
         }
+        "cs_call" => one_d(128, (x.wrapping_mul(n).wrapping_add(7)) ^ i),
         "cs_lds" => one_d(128, input(i / 64 * 64 + 63 - i % 64).wrapping_add(n)),
         "cs_2d" => {
             let (gx, gy) = (i % 16, i / 16);
@@ -226,9 +228,18 @@ fn run(name: &str, bytes: &[u8], obj: bool, target: Target, what: &str) -> PalSh
     );
     let mut machine = Machine::new(Image::new(&program).unwrap());
     machine.memory = memory;
+    machine.contract = Some(Contract::llvm_gfx());
     machine
         .run(&shader.entry, &setups)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
+    assert!(violations.is_empty(), "{what}: {violations:#?}");
+    let calls = machine.contract.as_ref().map_or(0, |c| c.checked_returns);
+    assert_eq!(
+        name == "cs_call",
+        calls > 0,
+        "{what}: {calls} calls returned"
+    );
     let out = machine.memory.find("out").unwrap();
     for (i, c) in out.data.chunks(4).enumerate() {
         let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
@@ -248,7 +259,7 @@ fn llc_pal_shaders_run_from_their_own_metadata() {
         .map(|s| s.0)
         .filter(|n| n != "declarations")
         .collect();
-    assert_eq!(names.len(), 7);
+    assert_eq!(names.len(), 8);
     for (cpu, target, wave) in [
         ("tonga", Target::Gfx8, WaveSize::W64),
         ("gfx1030", Target::Gfx1030, WaveSize::W32),

@@ -161,6 +161,26 @@ define amdgpu_cs void @cs_lds(i32 inreg %git, <4 x i32> inreg %in, <4 x i32> inr
   ret void
 }
 
+;;;; cs_call RSRC2=0x94
+; A call of a function of LLVM's default convention (checked against it):
+; out[gid] = madd(in[gid], n) ^ gid with madd(a, b) = a * b + 7.
+define internal i32 @madd(i32 %a, i32 %b) noinline {
+  %p = mul i32 %a, %b
+  %r = add i32 %p, 7
+  ret i32 %r
+}
+define amdgpu_cs void @cs_call(i32 inreg %git, <4 x i32> inreg %in, <4 x i32> inreg %out, i32 inreg %n, i32 inreg %wgx, TID_ARGS) {
+  TID_UNPACK
+  %base = shl i32 %wgx, 6
+  %gid = add i32 %base, %tx
+  %off = shl i32 %gid, 2
+  %x = call i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32> %in, i32 %off, i32 0, i32 0)
+  %m = call i32 @madd(i32 %x, i32 %n)
+  %r = xor i32 %m, %gid
+  call void @llvm.amdgcn.raw.buffer.store.i32(i32 %r, <4 x i32> %out, i32 %off, i32 0, i32 0)
+  ret void
+}
+
 ;;;; declarations
 declare i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32>, i32, i32, i32)
 declare void @llvm.amdgcn.raw.buffer.store.i32(i32, <4 x i32>, i32, i32, i32)
