@@ -1,11 +1,12 @@
 //! PAL compute shaders as llc-19 writes them for `amdgcn-amd-amdpal`: tests/llc/pal.ll
 //! (straight-line code, a loop, a divergent branch, a stack array in scratch, LDS shared by
 //! the waves of a work-group across a barrier, a call checked against LLVM's convention
-//! (`llvm-gfx`), buffer loads and stores through V#s in user
-//! SGPRs, work-group ids and 2D work-item ids), each shader
-//! compiled as a module of its own at -O0 and -O2 for tonga, gfx1030 and gfx1100, as
-//! assembly and as an object, read from its own PAL metadata, dispatched by
-//! `gpuabi_sim::pal`, and compared with the values this test computes in Rust.
+//! (`llvm-gfx`), buffer loads and stores through V#s in user SGPRs, work-group ids and 2D
+//! work-item ids), each shader compiled as a module of its own at -O0 and -O2 for tonga,
+//! gfx1030 and gfx1100 (at -O2 also with version-3 metadata, whose named fields must give
+//! the same RSRC2), as assembly and as an object, read from its own PAL metadata,
+//! dispatched by `gpuabi_sim::pal`, and compared with the values this test computes in
+//! Rust.
 //!
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
@@ -61,8 +62,78 @@ fn rsrc2_metadata(rsrc2: u16) -> String {
     format!("!amdgpu.pal.metadata.msgpack = !{{!0}}\n!0 = !{{!\"{escaped}\"}}\n")
 }
 
-/// The module of shader `name` for `target`.
-fn module(name: &str, target: Target) -> String {
+/// A MessagePack value of the kinds PAL metadata uses.
+enum Mp {
+    Map(Vec<(&'static str, Mp)>),
+    Array(Vec<Mp>),
+    Uint(u16),
+    Bool(bool),
+}
+
+/// Encodes `v` by the MessagePack specification: fixmap 0x80 + n, fixarray 0x90 + n,
+/// fixstr 0xa0 + length, positive fixint below 128, uint16 0xcd, false 0xc2, true 0xc3.
+fn encode(v: &Mp, out: &mut Vec<u8>) {
+    match v {
+        Mp::Map(entries) => {
+            out.push(0x80 + entries.len() as u8);
+            for (k, v) in entries {
+                out.push(0xa0 + k.len() as u8);
+                out.extend(k.as_bytes());
+                encode(v, out);
+            }
+        }
+        Mp::Array(items) => {
+            out.push(0x90 + items.len() as u8);
+            for v in items {
+                encode(v, out);
+            }
+        }
+        Mp::Uint(n) if *n < 128 => out.push(*n as u8),
+        Mp::Uint(n) => {
+            out.push(0xcd);
+            out.extend(n.to_be_bytes());
+        }
+        Mp::Bool(b) => out.push(if *b { 0xc3 } else { 0xc2 }),
+    }
+}
+
+/// Version-3 PAL metadata asking for the fields of `rsrc2` by name (`amdpal.version` [3,
+/// 0]; `.hardware_stages.cs.user_sgprs`; `.compute_registers` with the work-group id,
+/// information and work-item id fields), which LLVM merges into what it writes.
+fn version3_metadata(rsrc2: u16) -> String {
+    let bit = |b: u32| Mp::Bool((rsrc2 >> b) & 1 != 0);
+    let pipeline = Mp::Map(vec![
+        (
+            ".compute_registers",
+            Mp::Map(vec![
+                (".tgid_x_en", bit(7)),
+                (".tgid_y_en", bit(8)),
+                (".tgid_z_en", bit(9)),
+                (".tg_size_en", bit(10)),
+                (".tidig_comp_cnt", Mp::Uint((rsrc2 >> 11) & 3)),
+            ]),
+        ),
+        (
+            ".hardware_stages",
+            Mp::Map(vec![(
+                ".cs",
+                Mp::Map(vec![(".user_sgprs", Mp::Uint((rsrc2 >> 1) & 31))]),
+            )]),
+        ),
+    ]);
+    let root = Mp::Map(vec![
+        ("amdpal.pipelines", Mp::Array(vec![pipeline])),
+        ("amdpal.version", Mp::Array(vec![Mp::Uint(3), Mp::Uint(0)])),
+    ]);
+    let mut bytes = Vec::new();
+    encode(&root, &mut bytes);
+    let escaped: String = bytes.iter().map(|b| format!("\\{b:02X}")).collect();
+    format!("!amdgpu.pal.metadata.msgpack = !{{!0}}\n!0 = !{{!\"{escaped}\"}}\n")
+}
+
+/// The module of shader `name` for `target`, with version-2 metadata (`v3` false) or
+/// version-3 metadata.
+fn module(name: &str, target: Target, v3: bool) -> String {
     let sections = sections();
     let (_, rsrc2, text) = sections.iter().find(|s| s.0 == name).unwrap();
     let decls = &sections.iter().find(|s| s.0 == "declarations").unwrap().2;
@@ -76,8 +147,10 @@ fn module(name: &str, target: Target) -> String {
     };
     let mut ir = text.replace("TID_ARGS", args).replace("TID_UNPACK", unpack);
     ir.push_str(decls);
-    if let Some(v) = rsrc2 {
-        ir.push_str(&rsrc2_metadata(*v));
+    match (rsrc2, v3) {
+        (Some(v), false) => ir.push_str(&rsrc2_metadata(*v)),
+        (v, true) => ir.push_str(&version3_metadata(v.unwrap_or(0))),
+        (None, false) => {}
     }
     ir
 }
@@ -266,7 +339,8 @@ fn llc_pal_shaders_run_from_their_own_metadata() {
         ("gfx1100", Target::Gfx1100, WaveSize::W32),
     ] {
         for name in &names {
-            let ir = module(name, target);
+            let ir = module(name, target, false);
+            let ir3 = module(name, target, true);
             for opt in [0, 2] {
                 let asm = compile(&ir, name, cpu, opt, false);
                 let obj = compile(&ir, name, cpu, opt, true);
@@ -287,6 +361,19 @@ fn llc_pal_shaders_run_from_their_own_metadata() {
                 // The YAML of the assembly and the MessagePack of the object say the same.
                 assert_eq!(from_asm, from_obj, "{name} {cpu} -O{opt}");
                 assert_eq!(from_asm.wave, wave, "{name} {cpu}");
+                // Version-3 metadata gives the same RSRC2 by named fields (checked at
+                // -O2 only, to keep the test short).
+                if opt == 2 {
+                    let name3 = format!("{name}-v3");
+                    let what = format!("{name} {cpu} -O{opt} version 3");
+                    let asm3 = compile(&ir3, &name3, cpu, opt, false);
+                    let obj3 = compile(&ir3, &name3, cpu, opt, true);
+                    let v3_asm = run(name, &asm3, false, target, &format!("{what} .s"));
+                    let v3_obj = run(name, &obj3, true, target, &format!("{what} .o"));
+                    assert_eq!(v3_asm, v3_obj, "{what}");
+                    assert_eq!(v3_asm.rsrc2, from_asm.rsrc2, "{what}");
+                    assert_eq!(v3_asm.wave, from_asm.wave, "{what}");
+                }
                 if name == "cs_stack" {
                     assert!(
                         from_asm.scratch_enabled(),

@@ -7,9 +7,20 @@
 //! into a wave's SGPRs and VGPRs before it starts (LLVM's AMDGPUUsage, "Code Object
 //! Metadata" → "PAL Code Object Metadata"; LLVM's `AMDGPUPALMetadata.cpp`).
 //!
-//! Only the version-2 form LLVM 19 writes by itself is read: registers by offset under
-//! `.registers`. Metadata without a compute stage (`.hardware_stages.cs`) or without the
-//! two RSRC registers is an error naming what is missing.
+//! Both forms LLVM 19 writes are read. Version 2 (what llc writes by itself) gives
+//! registers by offset under `.registers`. Version 3 (`amdpal.version` 3, which llc writes
+//! when the module's `!amdgpu.pal.metadata.msgpack` asks for it, as PAL's front ends do)
+//! leaves `.registers` empty and gives the fields by name: `.hardware_stages.cs` has
+//! `.scratch_en`, `.user_sgprs`, `.lds_size` (bytes), `.ieee_mode`, `.float_mode` and
+//! `.wavefront_size`, and the pipeline's `.compute_registers` has `.tgid_x_en`,
+//! `.tgid_y_en`, `.tgid_z_en`, `.tg_size_en` and `.tidig_comp_cnt` (the keys of LLVM's
+//! `AMDGPUPALMetadata.cpp` and LLPC's `PalMetadata`); gpuabi turns them into the two RSRC
+//! values. Where version 3 leaves a field out, gpuabi takes: no scratch, no user SGPRs,
+//! no LDS, IEEE mode off, work-group ids and information off, x ids only, `FLOAT_MODE`
+//! 0xf0 (f32, f16 and f64 denormals kept: what LLVM writes into version 2's RSRC1 for the
+//! same shaders) and the target's default wave size (llc's, without `-mattr`). Metadata
+//! without a compute stage (`.hardware_stages.cs`), or version 2 without the two RSRC
+//! registers, is an error naming what is missing.
 
 mod registers;
 mod yaml;
@@ -198,12 +209,8 @@ pub fn read_metadata(metadata: &Value, target: Target) -> Result<PalShader, PalE
                 }),
         }
     };
-    let registers = pipeline.get(".registers").ok_or_else(|| {
-        PalError::new(
-            "the PAL pipeline has no `.registers` (gpuabi reads the version-2 metadata LLVM \
-             19 writes)",
-        )
-    })?;
+    let no_registers = Value::Map(Vec::new());
+    let registers = pipeline.get(".registers").unwrap_or(&no_registers);
     let register = |offset: u32| -> Result<Option<u32>, PalError> {
         let Value::Map(entries) = registers else {
             return Err(PalError::new("`.registers` is not a map"));
@@ -228,8 +235,18 @@ pub fn read_metadata(metadata: &Value, target: Target) -> Result<PalShader, PalE
             ))
         })
     };
-    let rsrc1 = need(COMPUTE_PGM_RSRC1, "COMPUTE_PGM_RSRC1")?;
-    let rsrc2 = need(COMPUTE_PGM_RSRC2, "COMPUTE_PGM_RSRC2")?;
+    let version3 = match metadata.get("amdpal.version") {
+        Some(Value::Array(v)) => v.first().and_then(Value::as_u64).is_some_and(|m| m >= 3),
+        _ => false,
+    };
+    let (rsrc1, rsrc2) = if version3 {
+        version3_rsrc(cs, pipeline.get(".compute_registers"))?
+    } else {
+        (
+            need(COMPUTE_PGM_RSRC1, "COMPUTE_PGM_RSRC1")?,
+            need(COMPUTE_PGM_RSRC2, "COMPUTE_PGM_RSRC2")?,
+        )
+    };
     let initiator = register(COMPUTE_DISPATCH_INITIATOR)?.unwrap_or(0);
     let wave = match number(".wavefront_size")? {
         Some(32) => WaveSize::W32,
@@ -239,6 +256,7 @@ pub fn read_metadata(metadata: &Value, target: Target) -> Result<PalShader, PalE
                 "`.hardware_stages.cs.wavefront_size` is {n}, not 32 or 64"
             )))
         }
+        None if version3 => target.default_wave(),
         None if target.is_rdna() && CS_W32_EN.get(initiator) != 0 => WaveSize::W32,
         None => WaveSize::W64,
     };
@@ -275,6 +293,86 @@ pub fn read_metadata(metadata: &Value, target: Target) -> Result<PalShader, PalE
         scratch_bytes: number(".scratch_memory_size")?.unwrap_or(0),
         threadgroup_dimensions,
     })
+}
+
+/// `COMPUTE_PGM_RSRC1` and `COMPUTE_PGM_RSRC2` from the named fields of version-3
+/// metadata (see the module documentation for the defaults).
+fn version3_rsrc(cs: &Value, registers: Option<&Value>) -> Result<(u32, u32), PalError> {
+    let field = |map: Option<&Value>, key: &str, what: &str| -> Result<Option<u32>, PalError> {
+        match map.and_then(|m| m.get(key)) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(u32::from(*b))),
+            Some(v) => v
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| {
+                    PalError::new(format!(
+                        "`{what}.{}` is not a number or boolean",
+                        key.trim_start_matches('.')
+                    ))
+                }),
+        }
+    };
+    let cs_field = |key: &str| field(Some(cs), key, ".hardware_stages.cs");
+    let reg_field = |key: &str| field(registers, key, ".compute_registers");
+    let put = |word: &mut u32, f: Field, value: u32, name: &str| -> Result<(), PalError> {
+        if value >> f.width != 0 {
+            return Err(PalError::new(format!(
+                "`{name}` is {value}, more than {} bits hold",
+                f.width
+            )));
+        }
+        *word |= value << f.shift;
+        Ok(())
+    };
+    let mut rsrc1 = 0;
+    put(
+        &mut rsrc1,
+        FLOAT_MODE,
+        cs_field(".float_mode")?.unwrap_or(0xf0),
+        ".float_mode",
+    )?;
+    put(
+        &mut rsrc1,
+        IEEE_MODE,
+        cs_field(".ieee_mode")?.unwrap_or(0),
+        ".ieee_mode",
+    )?;
+    let mut rsrc2 = 0;
+    put(
+        &mut rsrc2,
+        SCRATCH_EN,
+        cs_field(".scratch_en")?.unwrap_or(0),
+        ".scratch_en",
+    )?;
+    put(
+        &mut rsrc2,
+        USER_SGPR,
+        cs_field(".user_sgprs")?.unwrap_or(0),
+        ".user_sgprs",
+    )?;
+    let lds = cs_field(".lds_size")?.unwrap_or(0).div_ceil(LDS_GRANULE);
+    put(&mut rsrc2, LDS_SIZE, lds, ".lds_size")?;
+    for (f, key) in TGID_EN
+        .iter()
+        .zip([".tgid_x_en", ".tgid_y_en", ".tgid_z_en"])
+    {
+        put(&mut rsrc2, *f, reg_field(key)?.unwrap_or(0), key)?;
+    }
+    put(
+        &mut rsrc2,
+        TG_SIZE_EN,
+        reg_field(".tg_size_en")?.unwrap_or(0),
+        ".tg_size_en",
+    )?;
+    put(
+        &mut rsrc2,
+        TIDIG_COMP_CNT,
+        reg_field(".tidig_comp_cnt")?.unwrap_or(0),
+        ".tidig_comp_cnt",
+    )?;
+    Ok((rsrc1, rsrc2))
 }
 
 /// The register offset of a `.registers` key: an integer (MessagePack) or text starting

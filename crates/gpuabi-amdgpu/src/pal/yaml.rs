@@ -135,9 +135,12 @@ fn split_key(text: &str) -> Option<(Value, &str)> {
 }
 
 /// A scalar: an integer (decimal or `0x` hex, optionally negative), a boolean, a flow
-/// sequence `[a, b]` of scalars, or a string (quotes removed).
+/// sequence `[a, b]` of scalars, the empty map `{}`, or a string (quotes removed).
 fn scalar(text: &str) -> Value {
     let t = text.trim();
+    if t == "{}" {
+        return Value::Map(Vec::new());
+    }
     if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
         return Value::Array(
             inner
