@@ -25,6 +25,7 @@ pub mod opcode_numbers;
 pub mod opcodes;
 pub mod operand;
 pub mod origin;
+pub mod pal;
 pub mod program;
 pub mod target;
 pub mod validate;

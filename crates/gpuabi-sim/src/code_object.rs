@@ -116,6 +116,19 @@ pub fn load(
     memory: &mut Memory,
     limit: u64,
 ) -> Result<Program, LoadError> {
+    load_code(object, kernel.wave, memory, limit)
+}
+
+/// Places the object's data sections and GOT in `memory` (at most `limit` bytes in all)
+/// with their relocations applied, and returns the code decoded for waves of `wave` lanes
+/// with its relocations applied for `.text` at [`CODE_BASE`]: [`load`] for an object
+/// without kernel descriptors, such as a PAL shader's.
+pub fn load_code(
+    object: &CodeObject,
+    wave: gpuabi_amdgpu::WaveSize,
+    memory: &mut Memory,
+    limit: u64,
+) -> Result<Program, LoadError> {
     let mut placement = Placement {
         text: CODE_BASE,
         data: Vec::new(),
@@ -147,5 +160,5 @@ pub fn load(
         let bytes = object.data_bytes(i, &placement)?;
         memory.write_bytes(*base, &bytes);
     }
-    Ok(object.program(kernel.wave, &placement)?)
+    Ok(object.program(wave, &placement)?)
 }

@@ -97,6 +97,93 @@ impl NdRange {
     }
 }
 
+/// Where one wave of a dispatch sits: its work-group and its work-items in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WavePlace {
+    /// The work-group id.
+    pub group: [u32; 3],
+    /// The work-group's number in dispatch order (x fastest).
+    pub group_index: u32,
+    /// The work-group's own size: the remainder for a partial last work-group.
+    pub size: [u32; 3],
+    /// The wave's number among its work-group's waves.
+    pub wave_in_group: u32,
+    /// Waves of the work-group.
+    pub group_waves: u32,
+    /// The wave's first work-item (flattened, x fastest) in its work-group.
+    pub first: u32,
+    /// Work-items of the wave (the first `active` lanes).
+    pub active: u32,
+}
+
+impl WavePlace {
+    /// The execute mask of the wave's work-items.
+    pub fn exec(&self) -> u64 {
+        if self.active >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.active) - 1
+        }
+    }
+
+    /// The work-item id (x, y, z) in its work-group of each of `lanes` lanes; lanes
+    /// without a work-item get 0.
+    pub fn work_item_ids(&self, lanes: u32) -> Vec<[u32; 3]> {
+        let size = self.size;
+        (0..lanes)
+            .map(|lane| {
+                if lane >= self.active {
+                    return [0; 3];
+                }
+                let i = self.first + lane;
+                [
+                    i % size[0],
+                    (i / size[0]) % size[1],
+                    i / (size[0] * size[1]),
+                ]
+            })
+            .collect()
+    }
+}
+
+impl NdRange {
+    /// Every wave of waves of `lanes` lanes, work-group by work-group (x fastest), waves
+    /// of a work-group in order, for `groups` from [`NdRange::group_counts`]. Global sizes
+    /// need not be multiples of local sizes: the last work-group of a dimension is then
+    /// partial, and a wave whose work-group runs out of work-items is partial.
+    pub fn wave_places(&self, groups: [u32; 3], lanes: u32) -> Vec<WavePlace> {
+        let mut places = Vec::new();
+        for gz in 0..groups[2] {
+            for gy in 0..groups[1] {
+                for gx in 0..groups[0] {
+                    let group = [gx, gy, gz];
+                    let size: [u32; 3] = std::array::from_fn(|d| {
+                        if group[d] < self.global[d] / self.local[d] {
+                            self.local[d]
+                        } else {
+                            self.global[d] % self.local[d]
+                        }
+                    });
+                    let items = size[0] * size[1] * size[2];
+                    let group_waves = items.div_ceil(lanes);
+                    for w in 0..group_waves {
+                        places.push(WavePlace {
+                            group,
+                            group_index: gx + groups[0] * (gy + groups[1] * gz),
+                            size,
+                            wave_in_group: w,
+                            group_waves,
+                            first: w * lanes,
+                            active: (items - w * lanes).min(lanes),
+                        });
+                    }
+                }
+            }
+        }
+        places
+    }
+}
+
 /// The initial values of a VGPR across lanes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LaneValues {

@@ -46,7 +46,7 @@ use gpuabi_amdgpu::hsa::{
 };
 use gpuabi_amdgpu::{Target, WaveSize};
 
-use crate::dispatch::{ArgValue, LaneValues, NdRange, WaveSetup};
+use crate::dispatch::{ArgValue, LaneValues, NdRange, WavePlace, WaveSetup};
 use crate::exec::memory::Descriptor;
 use crate::limits::{Limits, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
@@ -230,46 +230,28 @@ pub fn dispatch(
         packet_address,
     };
     let mut setups = Vec::with_capacity(max_waves);
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let gid = [gx, gy, gz];
-                // The work-group's own size: the remainder for a partial last group.
-                let size: [u32; 3] = std::array::from_fn(|d| {
-                    let whole = nd.global[d] / nd.local[d];
-                    if gid[d] < whole {
-                        nd.local[d]
-                    } else {
-                        nd.global[d] % nd.local[d]
-                    }
-                });
-                let items = size[0] * size[1] * size[2];
-                let group_waves = items.div_ceil(lanes);
-                for w in 0..group_waves {
-                    let first = w * lanes;
-                    let active = (items - first).min(lanes);
-                    let wave_index = setups.len() as u64;
-                    let mut s = WaveSetup::default();
-                    for &(input, range) in &state.sgprs {
-                        let values = fixed.values(input, gid, w == 0, group_waves, wave_index);
-                        for (k, v) in values.into_iter().enumerate() {
-                            s.sgprs.push((range.first.num + k as u16, v));
-                        }
-                    }
-                    work_item_ids(&mut s, &state, size, first, active, lanes);
-                    s.exec = Some(if active == 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << active) - 1
-                    });
-                    // Work-groups are numbered in dispatch order; the LDS is the group
-                    // segment the descriptor asks for (the dispatch adds no dynamic LDS).
-                    s.workgroup = gx + groups[0] * (gy + groups[1] * gz);
-                    s.lds_bytes = kernel.descriptor.group_segment_fixed_size;
-                    setups.push(s);
-                }
+    for place in nd.wave_places(groups, lanes) {
+        let wave_index = setups.len() as u64;
+        let mut s = WaveSetup::default();
+        for &(input, range) in &state.sgprs {
+            let values = fixed.values(
+                input,
+                place.group,
+                place.wave_in_group == 0,
+                place.group_waves,
+                wave_index,
+            );
+            for (k, v) in values.into_iter().enumerate() {
+                s.sgprs.push((range.first.num + k as u16, v));
             }
         }
+        work_item_ids(&mut s, &state, &place, lanes);
+        s.exec = Some(place.exec());
+        // Work-groups are numbered in dispatch order; the LDS is the group segment the
+        // descriptor asks for (the dispatch adds no dynamic LDS).
+        s.workgroup = place.group_index;
+        s.lds_bytes = kernel.descriptor.group_segment_fixed_size;
+        setups.push(s);
     }
     Ok(setups)
 }
@@ -332,43 +314,31 @@ impl FixedSgprs {
     }
 }
 
-/// Sets the work-item id VGPRs of a wave whose lanes are work-items `first..first+active`
-/// of a work-group of `size`.
-fn work_item_ids(
-    s: &mut WaveSetup,
-    state: &InitialState,
-    size: [u32; 3],
-    first: u32,
-    active: u32,
-    lanes: u32,
-) {
-    let dims = usize::from(state.work_item_id_dims);
-    let ids: Vec<[u32; 3]> = (0..lanes)
-        .map(|lane| {
-            if lane >= active {
-                return [0; 3];
-            }
-            let i = first + lane;
-            [
-                i % size[0],
-                (i / size[0]) % size[1],
-                i / (size[0] * size[1]),
-            ]
-        })
-        .collect();
+/// Sets the work-item id VGPRs of the wave at `place`.
+fn work_item_ids(s: &mut WaveSetup, state: &InitialState, place: &WavePlace, lanes: u32) {
+    let dims = u32::from(state.work_item_id_dims);
+    let ids = place.work_item_ids(lanes);
     if state.packed_work_item_ids {
-        let v = ids
-            .iter()
-            .map(|id| (0..dims).fold(0, |acc, d| acc | id[d] << PACKED_WORK_ITEM_ID_SHIFT[d]))
-            .collect();
         s.vgprs
-            .push((state.work_item_id_vgprs[0].num, LaneValues::PerLane(v)));
+            .push((state.work_item_id_vgprs[0].num, packed_ids(&ids, dims)));
     } else {
         for (d, reg) in state.work_item_id_vgprs.iter().enumerate() {
             let v = ids.iter().map(|id| id[d]).collect();
             s.vgprs.push((reg.num, LaneValues::PerLane(v)));
         }
     }
+}
+
+/// Work-item ids packed into one VGPR (x in bits 0-9, y in 10-19, z in 20-29; GFX11),
+/// with the components beyond the first `dims` left 0.
+pub(crate) fn packed_ids(ids: &[[u32; 3]], dims: u32) -> LaneValues {
+    LaneValues::PerLane(
+        ids.iter()
+            .map(|id| {
+                (0..dims as usize).fold(0, |acc, d| acc | id[d] << PACKED_WORK_ITEM_ID_SHIFT[d])
+            })
+            .collect(),
+    )
 }
 
 fn add(memory: &mut Memory, name: &str, data: Vec<u8>, limit: u64) -> Result<u64, HsaError> {

@@ -19,6 +19,7 @@ pub mod image;
 pub mod limits;
 pub mod machine;
 pub mod memory;
+pub mod pal;
 pub mod segments;
 pub mod stats;
 pub mod undef;

@@ -173,6 +173,42 @@ impl Memory {
         Ok(BufferId(self.buffers.len() - 1))
     }
 
+    /// Adds a buffer at `base` below [`GLOBAL_BASE`], in the 4 GiB of the code (whose
+    /// addresses have a high half of 0), for data a program finds through the high half of
+    /// its program counter, as a PAL shader finds its global information table. Fails on
+    /// the memory limit, when the range reaches [`GLOBAL_BASE`] or starts at 0, or when it
+    /// overlaps a buffer.
+    pub fn add_in_code_space(
+        &mut self,
+        name: &str,
+        base: u64,
+        data: Vec<u8>,
+        limit: u64,
+    ) -> Result<BufferId, TooLarge> {
+        let bytes = data.len() as u64;
+        let end = base.checked_add(bytes);
+        let overlaps =
+            |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
+        if self.total + bytes > limit
+            || base == 0
+            || end.is_none_or(|e| e > GLOBAL_BASE)
+            || self.buffers.iter().any(overlaps)
+        {
+            return Err(TooLarge {
+                name: name.to_string(),
+                bytes,
+                limit,
+            });
+        }
+        self.total += bytes;
+        self.buffers.push(Buffer {
+            name: name.to_string(),
+            base,
+            data,
+        });
+        Ok(BufferId(self.buffers.len() - 1))
+    }
+
     /// Adds a buffer a program brings along (a data section) at `base`, which is above
     /// where other buffers are placed; unlike [`Memory::add_at`] later buffers without an
     /// address are not moved after it. Fails when the range overlaps a buffer.

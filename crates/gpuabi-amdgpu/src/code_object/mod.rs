@@ -28,10 +28,13 @@ use crate::target::{Target, WaveSize};
 
 pub use descriptor::{read_descriptor, uses_dynamic_stack, KERNEL_DESCRIPTOR_BYTES};
 pub use link::{Placement, RELOCATED_LABEL_PREFIX};
-pub use note::{read_metadata_note, NoteKernel, NT_AMDGPU_METADATA};
+pub use note::{metadata_note_value, read_metadata_note, NoteKernel, NT_AMDGPU_METADATA};
 
 /// `ELFOSABI_AMDGPU_HSA`: the OS ABI of AMDHSA code objects.
 pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
+
+/// `ELFOSABI_AMDGPU_PAL`: the OS ABI of PAL code objects (`amdgcn-amd-amdpal`).
+pub const ELFOSABI_AMDGPU_PAL: u8 = 65;
 
 /// Largest allocated section (such as `.bss`, which takes no bytes in the file) a code
 /// object may ask for: the simulator's buffers are bounded, and a header must not make
@@ -209,8 +212,11 @@ pub struct CodeObject {
     pub data: Vec<Section>,
     /// The symbol table, in order (entry 0, the null symbol, left out).
     pub symbols: Vec<Symbol>,
-    /// The kernels, in the metadata's order.
+    /// The kernels, in the metadata's order (none in a PAL object).
     pub kernels: Vec<ObjectKernel>,
+    /// A PAL object's compute shader, from its metadata note (`amdpal.pipelines`);
+    /// `None` for an AMDHSA object.
+    pub pal: Option<crate::pal::PalShader>,
 }
 
 impl CodeObject {
@@ -260,12 +266,13 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
         ));
     }
     let os_abi = header.e_ident().os_abi.0;
-    if os_abi != ELFOSABI_AMDGPU_HSA {
+    let pal = os_abi == ELFOSABI_AMDGPU_PAL;
+    if os_abi != ELFOSABI_AMDGPU_HSA && !pal {
         return Err(error(
             "ELF header",
             format!(
-                "OS ABI is {os_abi}, not ELFOSABI_AMDGPU_HSA ({ELFOSABI_AMDGPU_HSA}): not an \
-                 AMDHSA code object"
+                "OS ABI is {os_abi}, not ELFOSABI_AMDGPU_HSA ({ELFOSABI_AMDGPU_HSA}) or \
+                 ELFOSABI_AMDGPU_PAL ({ELFOSABI_AMDGPU_PAL}): not an AMDHSA or PAL code object"
             ),
         ));
     }
@@ -298,7 +305,8 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
         let sh_type = sh.sh_type(endian);
         let sh_flags = sh.sh_flags(endian).0;
         let alloc = sh_flags & elf::SHF_ALLOC.0 != 0;
-        if sh_type == elf::SHT_NOTE && alloc {
+        // llc marks the metadata note allocated in AMDHSA objects but not in PAL ones.
+        if sh_type == elf::SHT_NOTE && (alloc || pal) {
             let bytes = s
                 .data()
                 .map_err(|e| error(name.clone(), format!("section data: {e}")))?;
@@ -442,6 +450,25 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
             "no .note section with the code object metadata",
         )
     })?;
+    if pal {
+        let (at, value) = metadata_note_value(&note_bytes).map_err(|(offset, message)| {
+            error(section_place(&note_name, offset as u64), message)
+        })?;
+        let shader = crate::pal::read_metadata(&value, target).map_err(|e| {
+            error(
+                section_place(&note_name, at as u64),
+                format!("PAL metadata: {}", e.message),
+            )
+        })?;
+        return Ok(CodeObject {
+            target,
+            text,
+            data,
+            symbols,
+            kernels: Vec::new(),
+            pal: Some(shader),
+        });
+    }
     let metadata = read_metadata_note(&note_bytes)
         .map_err(|(offset, message)| error(section_place(&note_name, offset as u64), message))?;
     let mut kernels = Vec::new();
@@ -524,5 +551,6 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
         data,
         symbols,
         kernels,
+        pal: None,
     })
 }

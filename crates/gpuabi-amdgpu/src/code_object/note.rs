@@ -31,6 +31,14 @@ fn u32_le(b: &[u8], at: usize) -> Option<u32> {
 /// Reads the kernels of the metadata note in the bytes of a note section. Errors carry
 /// the byte offset in the section.
 pub fn read_metadata_note(section: &[u8]) -> Result<Vec<NoteKernel>, (usize, String)> {
+    let (desc_at, value) = metadata_note_value(section)?;
+    kernels(&value).map_err(|m| (desc_at, format!("metadata: {m}")))
+}
+
+/// The decoded MessagePack map of the metadata note in the bytes of a note section (HSA
+/// kernels or, for PAL, `amdpal.pipelines`), with the byte offset of its descriptor.
+/// Errors carry the byte offset in the section.
+pub fn metadata_note_value(section: &[u8]) -> Result<(usize, Value), (usize, String)> {
     let mut at = 0usize;
     while at < section.len() {
         let head = |what: &str| (at, format!("truncated note header: no {what}"));
@@ -60,7 +68,7 @@ pub fn read_metadata_note(section: &[u8]) -> Result<Vec<NoteKernel>, (usize, Str
         if name == b"AMDGPU\0" && n_type == NT_AMDGPU_METADATA {
             let value = msgpack::decode(&section[desc_at..end])
                 .map_err(|e| (desc_at + e.offset, format!("metadata: {}", e.message)))?;
-            return kernels(&value).map_err(|m| (desc_at, format!("metadata: {m}")));
+            return Ok((desc_at, value));
         }
         at = end.next_multiple_of(4);
     }

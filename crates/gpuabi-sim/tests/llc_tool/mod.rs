@@ -32,30 +32,46 @@ pub fn scratch_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Compiles `ir` (module `name`) with llc-19 into an object for `cpu` at `-O{opt}`.
+/// Compiles `ir` (module `name`) with llc-19 into an AMDHSA object for `cpu` at `-O{opt}`.
+#[allow(dead_code)] // Not every test compiles for AMDHSA.
 pub fn compile(test: &str, ir: &str, name: &str, cpu: &str, opt: u32) -> Vec<u8> {
+    compile_as(test, ir, name, "amdgcn-amd-amdhsa", cpu, opt, "obj")
+}
+
+/// Compiles `ir` (module `name`) with llc-19 for `triple` and `cpu` at `-O{opt}` into an
+/// object (`filetype` "obj") or assembly ("asm").
+pub fn compile_as(
+    test: &str,
+    ir: &str,
+    name: &str,
+    triple: &str,
+    cpu: &str,
+    opt: u32,
+    filetype: &str,
+) -> Vec<u8> {
     let dir = scratch_dir(test);
-    let src = dir.join(format!("{name}.ll"));
+    let src = dir.join(format!("{name}-{triple}.ll"));
     std::fs::write(&src, ir).unwrap();
-    let obj = dir.join(format!("{name}-{cpu}-O{opt}.o"));
+    let extension = if filetype == "obj" { "o" } else { "s" };
+    let out_file = dir.join(format!("{name}-{triple}-{cpu}-O{opt}.{extension}"));
     let out = Command::new(LLC)
         .args([
-            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mtriple={triple}"),
             &format!("-mcpu={cpu}"),
             &format!("-O{opt}"),
-            "-filetype=obj",
+            &format!("-filetype={filetype}"),
             "-o",
         ])
-        .arg(&obj)
+        .arg(&out_file)
         .arg(&src)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "llc-19 failed: {}",
+        "llc-19 failed on {name} for {cpu}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read(&obj).unwrap()
+    std::fs::read(&out_file).unwrap()
 }
 
 /// The input of work-item `i`.

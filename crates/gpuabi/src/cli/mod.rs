@@ -21,6 +21,7 @@ mod input;
 pub mod ir;
 pub mod launch_flags;
 mod output;
+pub mod pal;
 pub mod run;
 pub mod sim;
 

@@ -28,7 +28,8 @@ pub enum SimCommand {
 /// Flags of `sim run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The assembly file, AMD Catalyst binary or AMDHSA code object (`llc -filetype=obj`).
+    /// The assembly file, AMD Catalyst binary, or AMDHSA or PAL code object (`llc
+    /// -filetype=obj`).
     pub file: PathBuf,
     #[command(flatten)]
     pub machine: MachineArgs,
@@ -82,7 +83,10 @@ pub struct RunArgs {
     /// --catalyst file, of a code object, or of an assembly file with `.amdhsa_kernel`
     /// descriptors and `.amdgpu_metadata` (as llc-19 prints them), which is then dispatched
     /// by the AMDHSA ABI from its own descriptor and metadata, with --grid, --group,
-    /// --offset and --arg by the metadata's argument names.
+    /// --offset and --arg by the metadata's argument names; or the entry point of a PAL
+    /// compute shader (`.amdgpu_pal_metadata`, or a PAL object), whose user SGPRs are bound
+    /// by register: --buffer sN=SIZE (a V# in s[N:N+3]), --arg sN=V[,V...], sN=@BUFFER
+    /// (its address) or s[N:N+3]=@BUFFER (a V#).
     #[arg(long)]
     pub kernel: Option<String>,
     /// Catalyst device (GCN 1.2: tonga, fiji, iceland, carrizo, stoney, ellesmere, baffin).
@@ -428,18 +432,9 @@ pub fn ndrange_and_args(
     gpuabi_sim::catalyst::NdRange,
     std::collections::BTreeMap<String, gpuabi_sim::catalyst::ArgValue>,
 )> {
-    use gpuabi_sim::catalyst::{ArgValue, NdRange};
+    use gpuabi_sim::catalyst::ArgValue;
     let launch = &args.launch;
-    let (work_dim, global) = sizes(launch.grid.as_deref(), "--grid", 64)?;
-    let (local_dim, local) = sizes(
-        launch.group.as_deref().or(launch.grid.as_deref()),
-        "--group",
-        64,
-    )?;
-    let (_, offset) = sizes(launch.offset.as_deref(), "--offset", 0)?;
-    if local_dim != work_dim {
-        bail!("--group: give as many sizes as --grid ({work_dim})");
-    }
+    let nd = ndrange(args)?;
     let mut values = std::collections::BTreeMap::new();
     for spec in &launch.args {
         let a = launch_flags::arg(spec)?;
@@ -471,13 +466,29 @@ pub fn ndrange_and_args(
         };
         values.insert(a.name, v);
     }
-    let nd = NdRange {
+    Ok((nd, values))
+}
+
+/// The NDRange of `--grid`, `--group` and `--offset`: 64 work-items in one dimension by
+/// default, work-groups as large as the grid unless `--group` says otherwise.
+pub fn ndrange(args: &RunArgs) -> Result<gpuabi_sim::dispatch::NdRange> {
+    let launch = &args.launch;
+    let (work_dim, global) = sizes(launch.grid.as_deref(), "--grid", 64)?;
+    let (local_dim, local) = sizes(
+        launch.group.as_deref().or(launch.grid.as_deref()),
+        "--group",
+        64,
+    )?;
+    let (_, offset) = sizes(launch.offset.as_deref(), "--offset", 0)?;
+    if local_dim != work_dim {
+        bail!("--group: give as many sizes as --grid ({work_dim})");
+    }
+    Ok(gpuabi_sim::dispatch::NdRange {
         work_dim,
         global,
         local,
         offset,
-    };
-    Ok((nd, values))
+    })
 }
 
 /// A kernel of an AMD Catalyst binary (`.clo`): the binary as read, the kernel chosen with
@@ -535,7 +546,12 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         .ok()
         .filter(|d| d.starts_with(b"\x7fELF"));
     let mut object = None;
+    let mut pal = super::pal::load_for_run(&args, elf.as_deref())?;
     let (program, binary_kernel) = match &elf {
+        _ if pal.is_some() => match &pal {
+            Some(p) => (p.program.clone(), None),
+            None => bail!("internal: no PAL shader"),
+        },
         Some(data) if super::code_object::is_code_object(data) => {
             let loaded = super::code_object::load_for_run(&args, data)?;
             let program = loaded.program.clone();
@@ -554,6 +570,9 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     let wave = program.wave;
     let mut machine = Machine::new(Image::new(&program)?);
     if let Some(loaded) = &mut object {
+        machine.memory = std::mem::take(&mut loaded.memory);
+    }
+    if let Some(loaded) = &mut pal {
         machine.memory = std::mem::take(&mut loaded.memory);
     }
     machine.limits.instructions_per_wave = args.max_instructions;
@@ -587,6 +606,10 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             .map_err(|e| anyhow!("--buffer {spec}: {e}"))?;
     }
     let setups = match (&binary_kernel, &args.catalyst) {
+        _ if pal.is_some() => match &pal {
+            Some(p) => super::pal::setups(&args, &p.shader, &mut machine, &program)?,
+            None => bail!("internal: no PAL shader"),
+        },
         _ if object.is_some() => {
             let kernel = object.as_ref().map(|o| o.kernel.clone());
             let Some(kernel) = kernel else {
@@ -638,6 +661,10 @@ pub fn run(cmd: SimCommand) -> Result<()> {
     };
     // A code object's kernel starts at its symbol, an assembly kernel at its label.
     let entry = match (&object, &args.kernel, &binary_kernel, &args.catalyst) {
+        _ if pal.is_some() => pal
+            .as_ref()
+            .map(|p| p.shader.entry.clone())
+            .unwrap_or_default(),
         (Some(o), ..) => o.kernel.kernel.name.clone(),
         (None, Some(k), None, None) => k.clone(),
         _ => args.entry.clone(),
