@@ -489,7 +489,7 @@ fn decode_one(
                 let format = (f.get(Field::Dfmt) | f.get(Field::Nfmt) << 4) as u8;
                 mods.format = (format != MemMods::DEFAULT_FORMAT).then_some(format);
             }
-            let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords())?;
+            let data = o.vgpr(f.get(Field::Vdata), data_dwords(info))?;
             let addr = if mods.addr64 {
                 o.vgpr(f.get(Field::Vaddr), 2)?
             } else if mods.offen || mods.idxen {
@@ -535,8 +535,12 @@ fn decode_one(
                 }
                 _ => (o.vgpr(f.get(Field::Addr), 2)?, None),
             };
-            let data = o.vgpr(f.get(Field::Data), op.mem_dwords())?;
+            let data = o.vgpr(f.get(Field::Data), data_dwords(info))?;
+            read_cache_bits(&f, &mut mods);
             if op.is_store() {
+                if info.atomic.is_some() && mods.glc {
+                    ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords())?);
+                }
                 ops.push(addr);
                 ops.push(data);
             } else {
@@ -545,7 +549,6 @@ fn decode_one(
             }
             ops.extend(saddr);
             mods.offset = f.get_signed(Field::Offset) as i32;
-            read_cache_bits(&f, &mut mods);
         }
     }
     let mut inst = Inst {
@@ -562,7 +565,7 @@ fn decode_one(
     }
     let size = size + if o.literal_used { 4 } else { 0 };
     let name = info.name(target).unwrap_or(info.mnemonic);
-    for (i, (kind, operand)) in info.slots().zip(&inst.operands).enumerate() {
+    for (i, (kind, operand)) in inst.slots().zip(&inst.operands).enumerate() {
         check_operand(kind, operand, target, wave)
             .map_err(|m| format!("`{name}` operand {}: {m}", i + 1))?;
     }
@@ -586,6 +589,18 @@ fn decode_one(
         ));
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// Dwords of a vector memory instruction's data register: the data slot of a store or
+/// atomic (an atomic `cmpswap` holds two values), else the loaded width.
+fn data_dwords(info: &crate::OpInfo) -> u8 {
+    info.srcs
+        .iter()
+        .find_map(|k| match k {
+            Kind::VReg(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or_else(|| info.op.mem_dwords())
 }
 
 /// A VOPD word ("RDNA3 ISA", "VOPD"; fields in [`VOPD`]): two halves, X then Y.

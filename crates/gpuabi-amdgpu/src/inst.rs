@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::opcodes::Opcode;
+use crate::opcodes::{Kind, Opcode};
 use crate::operand::Operand;
 
 /// Modifiers of memory instructions (`offen`, `offset:N`, `glc`, …).
@@ -251,5 +251,21 @@ impl Inst {
             sdwa: None,
             dual: None,
         }
+    }
+
+    /// The destination slots of this instruction's form: an atomic without `glc` has none
+    /// ([`crate::OpInfo::dsts_with`]).
+    pub fn dsts(&self) -> &'static [Kind] {
+        self.op.info().dsts_with(self.mods.glc)
+    }
+
+    /// The operand slots of this instruction's form, in the order of [`Inst::operands`].
+    pub fn slots(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.op.info().slots_with(self.mods.glc)
+    }
+
+    /// Whether this is an atomic that returns the memory's previous value (`glc`).
+    pub fn returns_atomic(&self) -> bool {
+        self.op.info().atomic.is_some() && self.mods.glc
     }
 }

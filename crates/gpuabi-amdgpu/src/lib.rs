@@ -34,7 +34,7 @@ pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
 pub use opcodes::{
-    AtomicOp, Class, DsAccess, DsOp, Effects, Format, Kind, OpInfo, Opcode, Targets,
+    AtomicOp, Class, DsAccess, DsOp, Effects, Format, Kind, MemAtomic, OpInfo, Opcode, Targets,
 };
 pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;

@@ -414,7 +414,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             return Err(Violation::at(0, "scalar loads write SGPRs only"));
         }
         Format::Mubuf | Format::Mtbuf if !inst.operands.is_empty() => {
-            let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];
+            let addr = &inst.operands[inst.dsts().len() + usize::from(inst.op.is_store())];
             if inst.mods.addr64 {
                 if inst.mods.offen || inst.mods.idxen {
                     return Err(Violation::whole(
@@ -470,7 +470,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 )));
             }
             if info.format == Format::Scratch && target == Target::Gfx1030 {
-                let base = info.dsts.len();
+                let base = inst.dsts().len();
                 let saddr_i = if inst.op.is_store() {
                     base + 2
                 } else {
@@ -487,7 +487,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 }
             }
             if info.format == Format::Global {
-                let base = info.dsts.len();
+                let base = inst.dsts().len();
                 let (addr_i, saddr_i) = if inst.op.is_store() {
                     (base, base + 2)
                 } else {

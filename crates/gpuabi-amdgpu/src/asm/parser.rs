@@ -507,7 +507,14 @@ impl LineParser<'_> {
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
         let mut sexts = [false; 2];
-        for (i, kind) in info.slots().enumerate() {
+        // An atomic's operand list depends on `glc`, which follows the operands: with it the
+        // returning form, which names a destination first.
+        let glc = info.atomic.is_some()
+            && self.tokens[self.pos.min(self.tokens.len())..]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Word(w) if w == "glc"));
+        let dst_count = info.dsts_with(glc).len();
+        for (i, kind) in info.slots_with(glc).enumerate() {
             if half && kind == Kind::MaskSrc {
                 // `v_dual_cndmask_b32` reads `vcc` without naming it.
                 operands.push(Operand::Special(crate::encoding::vcc_for(self.wave)));
@@ -527,12 +534,12 @@ impl LineParser<'_> {
             if self.peek(0).is_none() {
                 return Err(self.error(format!(
                     "`{word}` takes {} operands; operand {} is missing",
-                    info.dsts.len() + info.srcs.len(),
+                    dst_count + info.srcs.len(),
                     i + 1
                 )));
             }
             let column = self.column();
-            let src = i.checked_sub(info.dsts.len());
+            let src = i.checked_sub(dst_count);
             let sext_call = sdwa
                 && self.peek(0) == Some(&Tok::Word("sext".into()))
                 && self.peek(1) == Some(&Tok::Punct('('));

@@ -23,7 +23,7 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     if inst.sdwa.is_some() {
         out.push_str("_sdwa");
     }
-    let dsts = info.dsts.len();
+    let dsts = inst.dsts().len();
     for (i, op) in inst.operands.iter().enumerate() {
         out.push_str(if i == 0 { " " } else { ", " });
         // LLVM prints `neg(x)` as `-x` and `abs(x)` as `|x|`.
