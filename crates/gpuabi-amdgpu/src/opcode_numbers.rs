@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 463] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 465] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -436,6 +436,8 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 463] = [
     (BufferGl1Inv, [NONE, 0x072, 0x02c, NONE, NONE]),
     (VMadU32U24, [0x1c3, 0x143, 0x20b, 0x143, 0x143]),
     (BufferWbinvl1Vol, [0x03f, NONE, NONE, NONE, NONE]),
+    (VMbcntLoU32B32, [0x28c, 0x365, 0x31f, NONE, NONE]),
+    (VMbcntHiU32B32, [0x28d, 0x366, 0x320, NONE, NONE]),
     // Atomics: the numbers llvm-mc-19 encodes (`-show-encoding`), which are those of the
     // manuals' FLAT and MUBUF opcode tables.
     (GlobalAtomicAdd, [NONE, 0x032, 0x035, NONE, NONE]),

@@ -1178,6 +1178,10 @@ table! {
     // then shift.
     VMadU32U24 = row(Vop3, "v_mad_u32_u24", &[VD1], &[VS1, VS1, VS1]), [];
     BufferWbinvl1Vol = row(Mubuf, "buffer_wbinvl1_vol", &[], &[]).only(Targets::GFX8).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [];
+    // Counting the set bits of a mask below the lane: llc-19's atomic optimizer gives each
+    // lane its place among the active lanes with them.
+    VMbcntLoU32B32 = row(Vop3, "v_mbcnt_lo_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    VMbcntHiU32B32 = row(Vop3, "v_mbcnt_hi_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
     // Atomics on global, flat (gfx8) and buffer memory: one row per mnemonic for both the
     // returning (`glc`) and the non-returning form (see `MemAtomic`). The operand lists
     // are those of the returning form; `cmpswap` takes the new value and the compared one

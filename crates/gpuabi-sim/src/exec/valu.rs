@@ -96,6 +96,19 @@ fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
     }
 }
 
+/// [`map2`] with the lane index as a third input.
+fn map2_lane(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, usize) -> u32) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l], l));
+    }
+}
+
 #[inline(always)]
 fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
@@ -366,6 +379,16 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         // Leading zeros; -1 when no bit is set.
         VFfbhU32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
         VBcntU32B32 => map2(w, d, |a, b| a.count_ones().wrapping_add(b)),
+        // The set bits of S0 below this lane (lanes 0-31 for `lo`, 32-63 for `hi`), plus S1
+        // ("AMD GCN3 ISA", V_MBCNT_LO_U32_B32: ThreadMask = (1 << ThreadPosition) - 1).
+        VMbcntLoU32B32 => map2_lane(w, d, |a, b, l| {
+            let below = (1u64 << l) - 1;
+            (a & below as u32).count_ones().wrapping_add(b)
+        }),
+        VMbcntHiU32B32 => map2_lane(w, d, |a, b, l| {
+            let below = (1u64 << l) - 1;
+            (a & (below >> 32) as u32).count_ones().wrapping_add(b)
+        }),
         VLdexpF32 => map2(w, d, |a, b| float::unary(a, |x| float::ldexp(x, b as i32))),
         VCvtF32I32 => map1(w, d, |a| (a as i32 as f32).to_bits()),
         VCvtF32U32 => map1(w, d, |a| (a as f32).to_bits()),
