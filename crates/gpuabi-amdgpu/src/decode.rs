@@ -449,6 +449,11 @@ fn decode_one(
             if !info.is_vop3b() {
                 src_mods.abs = f.get(Field::Abs) as u8;
             }
+            // GCN 1.0/1.1 VOP3b hold SDST where CLAMP would be.
+            if !(info.is_vop3b() && matches!(target, Target::Gfx6 | Target::Gfx7)) {
+                src_mods.clamp = f.get(Field::Clamp) == 1;
+            }
+            src_mods.omod = crate::output_mods::Omod::ALL[f.get(Field::Omod) as usize & 3];
             e64 = matches!(
                 info.format_on(target),
                 Format::Vop1 | Format::Vop2 | Format::Vopc
@@ -863,10 +868,23 @@ mod tests {
 
     #[test]
     fn modifiers_the_model_lacks_are_errors() {
-        // v_add_f32_e64 v0, v1, v2 with clamp (bit 15), RDNA2 VOP3.
-        let code = bytes(&[0xd503_8000, 0x0002_0501]);
+        // v_add_f32_e64 v0, v1, v2 with op_sel (bit 11), RDNA2 VOP3.
+        let code = bytes(&[0xd503_0800, 0x0002_0501]);
         let e = decode(&code, Target::Gfx1030, WaveSize::W32).unwrap_err();
         assert!(e.message.contains("v_add_f32_e64 v0, v1, v2"), "{e}");
+        // With clamp (bit 15) and div:2 (OMOD 3): the output modifiers are modelled.
+        let clamped = bytes(&[0xd503_8000, 0x1802_0501]);
+        let c = decode(&clamped, Target::Gfx1030, WaveSize::W32).unwrap();
+        // (`_e64` is implied by the modifiers, as for `-v1`.)
+        assert_eq!(print(&c), "\tv_add_f32 v0, v1, v2 clamp div:2\n");
+        // `v_add_u32` (a carry out, VOP3b) takes no omod.
+        let e = decode(
+            &bytes(&[0xd119_6a00, 0x0802_0501]),
+            Target::Gfx8,
+            WaveSize::W64,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("output modifier"), "{e}");
         let plain = bytes(&[0xd503_0000, 0x0002_0501]);
         let p = decode(&plain, Target::Gfx1030, WaveSize::W32).unwrap();
         assert_eq!(print(&p), "\tv_add_f32_e64 v0, v1, v2\n");

@@ -593,6 +593,11 @@ fn valu(
         }
         w.set(Field::Neg, inst.src_mods.neg.into())?;
         w.set(Field::Abs, inst.src_mods.abs.into())?;
+        // Only when set: GCN 1.0/1.1 VOP3b hold SDST where CLAMP would be.
+        if inst.src_mods.clamp {
+            w.set(Field::Clamp, 1)?;
+        }
+        w.set(Field::Omod, inst.src_mods.omod as u64)?;
         return Ok(w);
     }
     let format = info.format_on(target);

@@ -25,6 +25,7 @@ pub mod opcode_numbers;
 pub mod opcodes;
 pub mod operand;
 pub mod origin;
+pub mod output_mods;
 pub mod program;
 pub mod target;
 pub mod validate;
@@ -38,5 +39,6 @@ pub use opcodes::{
 };
 pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;
+pub use output_mods::{output_mods, ClampKind, Omod, OutputMods};
 pub use program::{Entry, Item, Program};
 pub use target::{Gfx, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};

@@ -336,6 +336,27 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
              only",
         ));
     }
+    let out = crate::output_mods::output_mods(inst.op);
+    if inst.src_mods.clamp && out.clamp.is_none() {
+        return Err(Violation::whole(format!(
+            "`{}` takes no `clamp`",
+            info.name(target).unwrap_or(info.mnemonic)
+        )));
+    }
+    if inst.src_mods.omod != crate::output_mods::Omod::None && !out.omod {
+        return Err(Violation::whole(format!(
+            "`{}` takes no output modifier (`mul:2`, `mul:4`, `div:2` apply to f32 results)",
+            info.name(target).unwrap_or(info.mnemonic)
+        )));
+    }
+    // GCN 1.0/1.1 have no integer clamping (llvm-mc-19: "integer clamping is not supported
+    // on this GPU").
+    if inst.src_mods.clamp
+        && out.clamp == Some(crate::output_mods::ClampKind::Unsigned)
+        && matches!(target, Target::Gfx6 | Target::Gfx7)
+    {
+        return Err(Violation::whole(format!("{target} has no integer `clamp`")));
+    }
     // The simulator models no hardware register but the flat scratch base, which only
     // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
     // float MODE, trap state) would change behaviour the model does not follow.

@@ -616,6 +616,9 @@ impl LineParser<'_> {
             s.src1_sext = sexts[1];
             (MemMods::default(), Some(s))
         } else {
+            if vector_alu {
+                self.output_modifiers(&mut src_mods)?;
+            }
             (self.modifiers(info)?, None)
         };
         let inst = Inst {
@@ -645,6 +648,38 @@ impl LineParser<'_> {
             AsmError::new(self.line, column, v.message)
         })?;
         Ok(inst)
+    }
+
+    /// `clamp`, then `mul:2`, `mul:4` or `div:2`, as LLVM orders them after a vector
+    /// instruction's operands.
+    fn output_modifiers(&mut self, mods: &mut SrcMods) -> Result<(), AsmError> {
+        if self.peek(0) == Some(&Tok::Word("clamp".into())) {
+            self.pos += 1;
+            mods.clamp = true;
+        }
+        let Some(Tok::Word(w)) = self.peek(0).cloned() else {
+            return Ok(());
+        };
+        if w != "mul" && w != "div" {
+            return Ok(());
+        }
+        let column = self.column();
+        let text = match (self.peek(1), self.peek(2)) {
+            (Some(Tok::Punct(':')), Some(Tok::Number(n))) => format!("{w}:{n}"),
+            _ => return Err(self.error(format!("expected `{w}:N` (`mul:2`, `mul:4`, `div:2`)"))),
+        };
+        mods.omod = crate::output_mods::Omod::from_name(&text).ok_or_else(|| {
+            AsmError::new(
+                self.line,
+                column,
+                format!("unknown output modifier `{text}`: expected mul:2, mul:4 or div:2"),
+            )
+        })?;
+        self.pos += 3;
+        if self.peek(0) == Some(&Tok::Word("clamp".into())) {
+            return Err(self.error("`clamp` comes before the output modifier"));
+        }
+        Ok(())
     }
 
     fn number(&mut self, negative: bool) -> Result<Imm, AsmError> {

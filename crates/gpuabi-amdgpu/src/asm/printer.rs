@@ -50,6 +50,12 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             (true, true) => write!(out, "-|{op}|"),
         };
     }
+    if inst.src_mods.clamp {
+        out.push_str(" clamp");
+    }
+    if inst.src_mods.omod != crate::output_mods::Omod::None {
+        let _ = write!(out, " {}", inst.src_mods.omod.name());
+    }
     if let Some(s) = inst.sdwa {
         let _ = write!(
             out,

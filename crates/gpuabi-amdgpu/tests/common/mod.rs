@@ -328,6 +328,38 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
             "\tv_or_b32_sdwa v2, s9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:WORD_1\n",
         );
     }
+    // The output modifiers: `clamp` before `omod`, on f32 results and the saturating
+    // integer instructions.
+    text.push_str(
+        "\tv_add_f32_e64 v0, v1, v2 clamp mul:2\n\
+         \tv_mul_f32_e64 v0, -v1, |v2| div:2\n\
+         \tv_fma_f32 v0, v1, v2, v3 clamp mul:4\n\
+         \tv_max_f32_e64 v0, v1, s2 clamp\n\
+         \tv_cvt_f32_u32_e64 v1, v2 mul:2\n\
+         \tv_rcp_f32_e64 v1, v2 clamp div:2\n",
+    );
+    let mask = if wave == WaveSize::W64 {
+        "s[6:7]"
+    } else {
+        "s6"
+    };
+    if matches!(target, Target::Gfx6 | Target::Gfx7) {
+        // GCN 1.0/1.1: the f32 lines above cover their VOP3 fields.
+    } else if target == Target::Gfx8 {
+        text.push_str("\tv_mad_u32_u24 v0, v1, v2, v3 clamp\n");
+        text.push_str(
+            "\tv_add_u32_e64 v0, vcc, v1, v2 clamp\n\tv_sub_u32_e64 v0, s[6:7], v1, v2 clamp\n",
+        );
+    } else {
+        text.push_str(&format!(
+            "\tv_mad_u32_u24 v0, v1, v2, v3 clamp\n\
+             \tv_add_nc_u32_e64 v0, v1, v2 clamp\n\
+             \tv_sub_nc_u32_e64 v0, v1, s2 clamp\n\
+             \tv_subrev_nc_u32_e64 v0, v1, v2 clamp\n\
+             \tv_add_co_u32 v0, {mask}, v1, v2 clamp\n\
+             \tv_sub_co_u32 v0, {mask}, v1, v2 clamp\n"
+        ));
+    }
     // VCC as a SADDR (llc-19 allocates it there) and a zero-extended 64-bit literal.
     text.push_str("\ts_mov_b64 s[4:5], 0xffffffff\n");
     if target == Target::Gfx1100 {

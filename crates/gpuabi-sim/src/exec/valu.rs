@@ -7,7 +7,7 @@
 //! instructions) are in [`super::float`]. `v_min_f32`/`v_max_f32` follow IEEE mode for quiet
 //! NaNs (see [`fmin`]).
 
-use gpuabi_amdgpu::{Opcode, Sdwa, SdwaSel};
+use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
 use super::{float, salu};
 use crate::image::{Decoded, Dst, Src};
@@ -340,6 +340,26 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         }
         _ => exec_one(d, w),
     }
+    output_modifiers(d, w);
+}
+
+/// `omod` then `clamp` on an f32 result (`gpuabi_amdgpu::output_mods`); the integer
+/// `clamp` is part of the operations it saturates.
+fn output_modifiers(d: &Decoded, w: &mut Wave) {
+    let m = d.src_mods;
+    if !m.clamp && m.omod == Omod::None {
+        return;
+    }
+    if output_mods(d.op).clamp != Some(ClampKind::Float) {
+        return;
+    }
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| {
+            out[l] = gpuabi_amdgpu::output_mods::apply_f32(out[l], m.omod, m.clamp)
+        });
+    }
 }
 
 /// VOPD ("RDNA3 ISA", "VOPD"): both halves read their sources before either writes. The
@@ -437,6 +457,10 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VLshlrevB32 => map2(w, d, |a, b| b << (a & 31)),
         VLshrrevB32 => map2(w, d, |a, b| b >> (a & 31)),
         VAshrrevI32 => map2(w, d, |a, b| ((b as i32) >> (a & 31)) as u32),
+        // With `clamp` the unsigned result saturates (see `gpuabi_amdgpu::output_mods`).
+        VAddNcU32 if d.src_mods.clamp => map2(w, d, |a, b| a.saturating_add(b)),
+        VSubNcU32 if d.src_mods.clamp => map2(w, d, |a, b| a.saturating_sub(b)),
+        VSubrevNcU32 if d.src_mods.clamp => map2(w, d, |a, b| b.saturating_sub(a)),
         VAddNcU32 => map2(w, d, |a, b| a.wrapping_add(b)),
         VSubNcU32 => map2(w, d, |a, b| a.wrapping_sub(b)),
         VSubrevNcU32 => map2(w, d, |a, b| b.wrapping_sub(a)),
@@ -454,6 +478,19 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
                 });
             }
         }
+        // `clamp` saturates the sum or difference; the carry out is the same.
+        VAddCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = a.overflowing_add(b);
+            (if c { u32::MAX } else { v }, c)
+        }),
+        VSubCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = a.overflowing_sub(b);
+            (if c { 0 } else { v }, c)
+        }),
+        VSubrevCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = b.overflowing_sub(a);
+            (if c { 0 } else { v }, c)
+        }),
         VAddCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_add(b)),
         VSubCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_sub(b)),
         // V_SUBREV_CO_U32: D0 = S1 - S0, the borrow to the lane mask ("RDNA2 ISA";
@@ -559,6 +596,10 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
         // V_MAD_U32_U24: D = S0[23:0] * S1[23:0] + S2.
+        VMadU32U24 if d.src_mods.clamp => map3(w, d, |a, b, c| {
+            let v = u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff) + u64::from(c);
+            u32::try_from(v).unwrap_or(u32::MAX)
+        }),
         VMadU32U24 => map3(w, d, |a, b, c| {
             (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
         }),
