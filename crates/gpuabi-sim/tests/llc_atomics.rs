@@ -6,6 +6,9 @@
 //! `llc-19 -filetype=obj` at -O0 and -O2 for tonga, gfx1030 and gfx1100, run in two
 //! work-groups of 256 work-items, and checked against values this test computes in Rust.
 //!
+//! tests/llc/output_mods.ll, whose code llc-19 writes with the VOP3 `clamp` modifier on
+//! f32 and unsigned integer results, runs here too (it shares the dispatch).
+//!
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
 use std::collections::BTreeMap;
@@ -21,6 +24,7 @@ mod llc_tool;
 use llc_tool::{input, llc_available};
 const ATOMICS: &str = include_str!("llc/atomics.ll");
 const ATOMICS_FLAT: &str = include_str!("llc/atomics_flat.ll");
+const OUTPUT_MODS: &str = include_str!("llc/output_mods.ll");
 const GROUP: u32 = 256;
 const ITEMS: u32 = 2 * GROUP;
 /// Bytes of the counters buffer `cnt`.
@@ -38,12 +42,25 @@ struct Outcome {
 
 /// Runs kernel `name` of `object` with `cnt` starting as `cnt0`.
 fn run(object: &[u8], name: &str, target: Target, cnt0: &[u32]) -> Outcome {
+    run_with(object, name, target, &inputs(), cnt0, [ITEMS, GROUP])
+}
+
+/// Runs kernel `name` of `object` on `items` work-items in groups of `group`, with `in`
+/// holding `input` and `cnt` starting as `cnt0`.
+fn run_with(
+    object: &[u8],
+    name: &str,
+    target: Target,
+    input: &[u32],
+    cnt0: &[u32],
+    [items, group]: [u32; 2],
+) -> Outcome {
     let obj = read_code_object(object).unwrap();
     assert_eq!(obj.target, target);
     let kernel = select_kernel(&obj, Some(name)).unwrap();
     let limits = Limits::default();
     let mut memory = gpuabi_sim::Memory::new();
-    let input: Vec<u8> = (0..ITEMS).flat_map(|i| input(i).to_le_bytes()).collect();
+    let input: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
     memory.add("in", input, limits.global_bytes).unwrap();
     memory
         .add("out", vec![0; 4 * ITEMS as usize], limits.global_bytes)
@@ -54,8 +71,8 @@ fn run(object: &[u8], name: &str, target: Target, cnt0: &[u32]) -> Outcome {
     let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
     let nd = NdRange {
         work_dim: 1,
-        global: [ITEMS, 1, 1],
-        local: [GROUP, 1, 1],
+        global: [items, 1, 1],
+        local: [group, 1, 1],
         offset: [0; 3],
     };
     let args = BTreeMap::from([
@@ -241,6 +258,48 @@ fn llc_atomics_run_on_global_flat_and_buffer_memory() {
                 at("k_buffer")
             );
             assert_eq!(o.cnt[2], 1, "{}", at("k_buffer"));
+        }
+    }
+}
+
+#[test]
+fn llc_clamp_modifiers_run() {
+    if !llc_available() {
+        return;
+    }
+    // Floats from -0.6 to 1.29 in steps of 0.03: times 3, below 0, inside [0, 1] and above.
+    let xs: Vec<f32> = (0..64).map(|t| (t as f32 - 20.0) * 0.03).collect();
+    let bits: Vec<u32> = xs.iter().map(|x| x.to_bits()).collect();
+    for (cpu, target) in [
+        ("tonga", Target::Gfx8),
+        ("gfx1030", Target::Gfx1030),
+        ("gfx1100", Target::Gfx1100),
+    ] {
+        let object = llc_tool::compile("llc_atomics", OUTPUT_MODS, "output_mods", cpu, 2);
+        let o = run_with(&object, "k_clamp", target, &bits, &[], [64, 64]);
+        for t in 0..64 {
+            let want = (xs[t] * 3.0).clamp(0.0, 1.0);
+            assert_eq!(
+                o.out[t],
+                want.to_bits(),
+                "{cpu}: work-item {t}: clamp({} * 3)",
+                xs[t]
+            );
+            let sum = bits[t].saturating_add(t as u32 + 0x7fff_fff0);
+            // For gfx8 llc-19 writes the subtraction as `v_subrev_u32_e32` without `clamp`
+            // (the clamp operand its instruction selection gave the VOP3 form is gone from
+            // the code it emits), so there the difference wraps: the simulator runs the code
+            // as written.
+            let want = if target == Target::Gfx8 {
+                sum.wrapping_sub(1000)
+            } else {
+                sum.saturating_sub(1000)
+            };
+            assert_eq!(
+                o.out[64 + t],
+                want,
+                "{cpu}: work-item {t}: saturating add and sub"
+            );
         }
     }
 }
