@@ -503,6 +503,11 @@ pub fn encode_inst(
                         w.set(Field::Sve, u64::from(!matches!(addr, Operand::Off)))?;
                     }
                 }
+                // RDNA's flat accesses have a SADDR field, `null` for "no SGPR base", as
+                // llvm-mc-19 encodes them (SEG 0 is flat).
+                _ if target.is_rdna() => {
+                    w.set(Field::Saddr, Special::Null.code(target).into())?;
+                }
                 _ => {}
             }
             w

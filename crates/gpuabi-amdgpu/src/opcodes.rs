@@ -12,7 +12,8 @@
 //! `gfx6` LLVM's `pitcairn` and `gfx7` its `bonaire`. Scalar memory offsets are written as
 //! LLVM writes them: byte offsets from GCN 1.2 on, dword offsets (the encoded 8-bit field) on
 //! `gfx6`/`gfx7`. Flat memory is modelled on gfx7 and gfx8 (where global instructions do not
-//! exist); RDNA code uses `global_*`. Instructions that are VOP3-only from GCN 1.2 on but
+//! exist) and on RDNA (where llc-19 uses it for generic pointers); the model's flat
+//! addresses are global memory. Instructions that are VOP3-only from GCN 1.2 on but
 //! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
 //! `v_ldexp_f32`) keep one row whose encoding family on `gfx6`/`gfx7` is
 //! [`OpInfo::format_on`]; as in LLVM, the lane instructions have no `_e64` form there.
@@ -56,8 +57,8 @@ pub enum Format {
     Global,
     /// Per-lane scratch memory (RDNA).
     Scratch,
-    /// Flat memory (a 64-bit address per lane; the project models it on `gfx8`, where it
-    /// addresses global memory and has no offset).
+    /// Flat memory (a 64-bit address per lane; the project models it on `gfx7`/`gfx8`, with
+    /// no offset, and on RDNA; its addresses are global memory).
     Flat,
     /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
     /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
@@ -719,6 +720,8 @@ const MD: Kind = MaskDst;
 const MS: Kind = MaskSrc;
 const RDNA: Targets = Targets::RDNA;
 const GFX7_8: Targets = Targets::GFX7.or(Targets::GFX8);
+/// Flat memory: GCN 1.1 and 1.2, and RDNA (llc's code for generic pointers).
+const FLAT_TARGETS: Targets = GFX7_8.or(Targets::RDNA);
 const GFX8_PLUS: Targets = Targets::GFX8_PLUS;
 const GCN1: Targets = Targets::GCN1;
 const VV2: Kind = VReg(2);
@@ -968,19 +971,19 @@ table! {
     GlobalLoadSshort = row(Global, "global_load_sshort", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_i16").only(RDNA).narrow(2, true), [];
     GlobalStoreByte = row(Global, "global_store_byte", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b8").only(RDNA).narrow(1, false), [];
     GlobalStoreShort = row(Global, "global_store_short", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b16").only(RDNA).narrow(2, false), [];
-    // Flat memory (gfx8: a VGPR pair address, no offset).
-    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).only(GFX7_8), [];
-    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).only(GFX7_8), [];
-    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).only(GFX7_8), [];
-    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).only(GFX7_8), [];
-    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).only(GFX7_8), [];
-    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).only(GFX7_8), [];
-    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, false), [];
-    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, true), [];
-    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, false), [];
-    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, true), [];
-    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(1, false), [];
-    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(2, false), [];
+    // Flat memory: a VGPR pair address; no offset on gfx8, an unsigned one on RDNA.
+    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).gfx11("flat_load_b32").only(FLAT_TARGETS), [];
+    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).gfx11("flat_load_b64").only(FLAT_TARGETS), [];
+    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).gfx11("flat_load_b128").only(FLAT_TARGETS), [];
+    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).gfx11("flat_store_b32").only(FLAT_TARGETS), [];
+    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).gfx11("flat_store_b64").only(FLAT_TARGETS), [];
+    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).gfx11("flat_store_b128").only(FLAT_TARGETS), [];
+    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).gfx11("flat_load_u8").only(FLAT_TARGETS).narrow(1, false), [];
+    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).gfx11("flat_load_i8").only(FLAT_TARGETS).narrow(1, true), [];
+    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).gfx11("flat_load_u16").only(FLAT_TARGETS).narrow(2, false), [];
+    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).gfx11("flat_load_i16").only(FLAT_TARGETS).narrow(2, true), [];
+    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).gfx11("flat_store_b8").only(FLAT_TARGETS).narrow(1, false), [];
+    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).gfx11("flat_store_b16").only(FLAT_TARGETS).narrow(2, false), [];
     // Scratch memory.
     ScratchLoadDword = row(Scratch, "scratch_load_dword", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b32").only(RDNA), [];
     ScratchLoadDwordx2 = row(Scratch, "scratch_load_dwordx2", &[VD2], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b64").only(RDNA), [];
@@ -1079,8 +1082,8 @@ table! {
     // Three-dword memory accesses (llc's `<3 x i32>` loads and stores).
     GlobalLoadDwordx3 = row(Global, "global_load_dwordx3", &[VDst(3)], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b96").only(RDNA), [];
     GlobalStoreDwordx3 = row(Global, "global_store_dwordx3", &[], &[GlobalAddr, VReg(3), GlobalSAddr]).gfx11("global_store_b96").only(RDNA), [];
-    FlatLoadDwordx3 = row(Flat, "flat_load_dwordx3", &[VDst(3)], &[FlatAddr]).only(GFX7_8), [];
-    FlatStoreDwordx3 = row(Flat, "flat_store_dwordx3", &[], &[FlatAddr, VReg(3)]).only(GFX7_8), [];
+    FlatLoadDwordx3 = row(Flat, "flat_load_dwordx3", &[VDst(3)], &[FlatAddr]).gfx11("flat_load_b96").only(FLAT_TARGETS), [];
+    FlatStoreDwordx3 = row(Flat, "flat_store_dwordx3", &[], &[FlatAddr, VReg(3)]).gfx11("flat_store_b96").only(FLAT_TARGETS), [];
     BufferLoadDwordx3 = row(Mubuf, "buffer_load_dwordx3", &[VDst(3)], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b96"), [];
     BufferStoreDwordx3 = row(Mubuf, "buffer_store_dwordx3", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b96"), [];
     ScratchLoadDwordx3 = row(Scratch, "scratch_load_dwordx3", &[VDst(3)], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b96").only(RDNA), [];
@@ -1215,32 +1218,32 @@ table! {
     GlobalAtomicFmin = row(Global, "global_atomic_fmin", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_min_f32").only(RDNA).atomic(AtomicOp::FMin, 1), [];
     GlobalAtomicFmax = row(Global, "global_atomic_fmax", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_max_f32").only(RDNA).atomic(AtomicOp::FMax, 1), [];
     GlobalAtomicAddF32 = row(Global, "global_atomic_add_f32", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).only(Targets::GFX1100).atomic(AtomicOp::FAdd, 1), [];
-    FlatAtomicAdd = row(Flat, "flat_atomic_add", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Add, 1), [];
-    FlatAtomicSub = row(Flat, "flat_atomic_sub", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Sub, 1), [];
-    FlatAtomicSmin = row(Flat, "flat_atomic_smin", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::MinI, 1), [];
-    FlatAtomicUmin = row(Flat, "flat_atomic_umin", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::MinU, 1), [];
-    FlatAtomicSmax = row(Flat, "flat_atomic_smax", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::MaxI, 1), [];
-    FlatAtomicUmax = row(Flat, "flat_atomic_umax", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::MaxU, 1), [];
-    FlatAtomicAnd = row(Flat, "flat_atomic_and", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::And, 1), [];
-    FlatAtomicOr = row(Flat, "flat_atomic_or", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Or, 1), [];
-    FlatAtomicXor = row(Flat, "flat_atomic_xor", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Xor, 1), [];
-    FlatAtomicInc = row(Flat, "flat_atomic_inc", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Inc, 1), [];
-    FlatAtomicDec = row(Flat, "flat_atomic_dec", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Dec, 1), [];
-    FlatAtomicSwap = row(Flat, "flat_atomic_swap", &[VD1], &[FlatAddr, VV1]).only(Targets::GFX8).atomic(AtomicOp::Swap, 1), [];
-    FlatAtomicCmpswap = row(Flat, "flat_atomic_cmpswap", &[VD1], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::CmpStore, 1), [];
-    FlatAtomicAddX2 = row(Flat, "flat_atomic_add_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Add, 2), [];
-    FlatAtomicSubX2 = row(Flat, "flat_atomic_sub_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Sub, 2), [];
-    FlatAtomicSminX2 = row(Flat, "flat_atomic_smin_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::MinI, 2), [];
-    FlatAtomicUminX2 = row(Flat, "flat_atomic_umin_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::MinU, 2), [];
-    FlatAtomicSmaxX2 = row(Flat, "flat_atomic_smax_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::MaxI, 2), [];
-    FlatAtomicUmaxX2 = row(Flat, "flat_atomic_umax_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::MaxU, 2), [];
-    FlatAtomicAndX2 = row(Flat, "flat_atomic_and_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::And, 2), [];
-    FlatAtomicOrX2 = row(Flat, "flat_atomic_or_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Or, 2), [];
-    FlatAtomicXorX2 = row(Flat, "flat_atomic_xor_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Xor, 2), [];
-    FlatAtomicIncX2 = row(Flat, "flat_atomic_inc_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Inc, 2), [];
-    FlatAtomicDecX2 = row(Flat, "flat_atomic_dec_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Dec, 2), [];
-    FlatAtomicSwapX2 = row(Flat, "flat_atomic_swap_x2", &[VD2], &[FlatAddr, VV2]).only(Targets::GFX8).atomic(AtomicOp::Swap, 2), [];
-    FlatAtomicCmpswapX2 = row(Flat, "flat_atomic_cmpswap_x2", &[VD2], &[FlatAddr, VV4]).only(Targets::GFX8).atomic(AtomicOp::CmpStore, 2), [];
+    FlatAtomicAdd = row(Flat, "flat_atomic_add", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_add_u32").only(GFX8_PLUS).atomic(AtomicOp::Add, 1), [];
+    FlatAtomicSub = row(Flat, "flat_atomic_sub", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_sub_u32").only(GFX8_PLUS).atomic(AtomicOp::Sub, 1), [];
+    FlatAtomicSmin = row(Flat, "flat_atomic_smin", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_min_i32").only(GFX8_PLUS).atomic(AtomicOp::MinI, 1), [];
+    FlatAtomicUmin = row(Flat, "flat_atomic_umin", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_min_u32").only(GFX8_PLUS).atomic(AtomicOp::MinU, 1), [];
+    FlatAtomicSmax = row(Flat, "flat_atomic_smax", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_max_i32").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 1), [];
+    FlatAtomicUmax = row(Flat, "flat_atomic_umax", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_max_u32").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 1), [];
+    FlatAtomicAnd = row(Flat, "flat_atomic_and", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_and_b32").only(GFX8_PLUS).atomic(AtomicOp::And, 1), [];
+    FlatAtomicOr = row(Flat, "flat_atomic_or", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_or_b32").only(GFX8_PLUS).atomic(AtomicOp::Or, 1), [];
+    FlatAtomicXor = row(Flat, "flat_atomic_xor", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_xor_b32").only(GFX8_PLUS).atomic(AtomicOp::Xor, 1), [];
+    FlatAtomicInc = row(Flat, "flat_atomic_inc", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_inc_u32").only(GFX8_PLUS).atomic(AtomicOp::Inc, 1), [];
+    FlatAtomicDec = row(Flat, "flat_atomic_dec", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_dec_u32").only(GFX8_PLUS).atomic(AtomicOp::Dec, 1), [];
+    FlatAtomicSwap = row(Flat, "flat_atomic_swap", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_swap_b32").only(GFX8_PLUS).atomic(AtomicOp::Swap, 1), [];
+    FlatAtomicCmpswap = row(Flat, "flat_atomic_cmpswap", &[VD1], &[FlatAddr, VV2]).gfx11("flat_atomic_cmpswap_b32").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 1), [];
+    FlatAtomicAddX2 = row(Flat, "flat_atomic_add_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_add_u64").only(GFX8_PLUS).atomic(AtomicOp::Add, 2), [];
+    FlatAtomicSubX2 = row(Flat, "flat_atomic_sub_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_sub_u64").only(GFX8_PLUS).atomic(AtomicOp::Sub, 2), [];
+    FlatAtomicSminX2 = row(Flat, "flat_atomic_smin_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_min_i64").only(GFX8_PLUS).atomic(AtomicOp::MinI, 2), [];
+    FlatAtomicUminX2 = row(Flat, "flat_atomic_umin_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_min_u64").only(GFX8_PLUS).atomic(AtomicOp::MinU, 2), [];
+    FlatAtomicSmaxX2 = row(Flat, "flat_atomic_smax_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_max_i64").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 2), [];
+    FlatAtomicUmaxX2 = row(Flat, "flat_atomic_umax_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_max_u64").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 2), [];
+    FlatAtomicAndX2 = row(Flat, "flat_atomic_and_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_and_b64").only(GFX8_PLUS).atomic(AtomicOp::And, 2), [];
+    FlatAtomicOrX2 = row(Flat, "flat_atomic_or_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_or_b64").only(GFX8_PLUS).atomic(AtomicOp::Or, 2), [];
+    FlatAtomicXorX2 = row(Flat, "flat_atomic_xor_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_xor_b64").only(GFX8_PLUS).atomic(AtomicOp::Xor, 2), [];
+    FlatAtomicIncX2 = row(Flat, "flat_atomic_inc_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_inc_u64").only(GFX8_PLUS).atomic(AtomicOp::Inc, 2), [];
+    FlatAtomicDecX2 = row(Flat, "flat_atomic_dec_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_dec_u64").only(GFX8_PLUS).atomic(AtomicOp::Dec, 2), [];
+    FlatAtomicSwapX2 = row(Flat, "flat_atomic_swap_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_swap_b64").only(GFX8_PLUS).atomic(AtomicOp::Swap, 2), [];
+    FlatAtomicCmpswapX2 = row(Flat, "flat_atomic_cmpswap_x2", &[VD2], &[FlatAddr, VV4]).gfx11("flat_atomic_cmpswap_b64").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 2), [];
     BufferAtomicAdd = row(Mubuf, "buffer_atomic_add", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_add_u32").only(GFX8_PLUS).atomic(AtomicOp::Add, 1), [];
     BufferAtomicSub = row(Mubuf, "buffer_atomic_sub", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_sub_u32").only(GFX8_PLUS).atomic(AtomicOp::Sub, 1), [];
     BufferAtomicSmin = row(Mubuf, "buffer_atomic_smin", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_i32").only(GFX8_PLUS).atomic(AtomicOp::MinI, 1), [];
@@ -1405,7 +1408,11 @@ mod tests {
             Opcode::from_name(Target::Gfx1100, "v_clz_i32_u32"),
             Some(Opcode::VFfbhU32)
         );
-        assert_eq!(Opcode::from_name(Target::Gfx1030, "flat_load_dword"), None);
+        assert_eq!(
+            Opcode::from_name(Target::Gfx1100, "flat_load_b32"),
+            Some(Opcode::FlatLoadDword)
+        );
+        assert_eq!(Opcode::from_name(Target::Gfx1100, "flat_load_dword"), None);
         assert_eq!(Opcode::from_name(Target::Gfx9, "s_nop"), None);
         assert_eq!(Opcode::VAddNcU32.info().name(Target::Gfx8), None);
     }

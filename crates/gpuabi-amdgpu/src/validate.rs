@@ -468,10 +468,28 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 return Err(Violation::whole("buffer `offset:` must be 0..4095"));
             }
         }
-        Format::Flat => {
+        Format::Flat if !target.is_rdna() => {
             if inst.mods.offset != 0 || inst.mods.offen || inst.mods.idxen || inst.mods.dlc {
                 return Err(Violation::whole(format!(
                     "flat instructions on {target} take no `offset:`, `offen`, `idxen` or `dlc`"
+                )));
+            }
+        }
+        // RDNA's flat offsets are unsigned: 11 bits on RDNA 2, 12 on RDNA 3 (llvm-mc-19).
+        Format::Flat => {
+            if inst.mods.offen || inst.mods.idxen {
+                return Err(Violation::whole(
+                    "`offen`/`idxen` belong to buffer instructions",
+                ));
+            }
+            let hi = if target == Target::Gfx1030 {
+                2047
+            } else {
+                4095
+            };
+            if !(0..=hi).contains(&inst.mods.offset) {
+                return Err(Violation::whole(format!(
+                    "flat `offset:` must be 0..{hi} on {target}"
                 )));
             }
         }

@@ -1,8 +1,8 @@
 //! Atomics on global, flat and buffer memory from llc-19: tests/llc/atomics.ll (a
 //! histogram with non-returning adds, a ticket per work-item from returning adds, every
 //! other read-modify-write, exchanges, a compare-and-swap loop, 64-bit atomics and
-//! `llvm.amdgcn.raw.buffer.atomic.*`; tests/llc/atomics_flat.ll through a flat pointer, on
-//! tonga only) compiled with
+//! `llvm.amdgcn.raw.buffer.atomic.*`; tests/llc/atomics_flat.ll through a flat pointer)
+//! compiled with
 //! `llc-19 -filetype=obj` at -O0 and -O2 for tonga, gfx1030 and gfx1100, run in two
 //! work-groups of 256 work-items, and checked against values this test computes in Rust.
 //!
@@ -238,15 +238,11 @@ fn llc_atomics_run_on_global_flat_and_buffer_memory() {
             // dword pair is one of the prefixes of the adds.
             assert!(o.out.iter().all(|v| *v != 0), "{}", at("k_wide"));
 
-            // RDNA compiles flat pointers to `flat_*` instructions, which the machine model
-            // has on gfx8 only (where llc uses them for global memory too).
-            if target == Target::Gfx8 {
-                let flat = llc_tool::compile("llc_atomics", ATOMICS_FLAT, "atomics_flat", cpu, opt);
-                let o = run(&flat, "k_flat", target, &[]);
-                check_hist(&o, &at("k_flat"));
-                assert!(is_permutation(&o.out), "{}", at("k_flat"));
-                assert_eq!(o.cnt[16], ITEMS, "{}", at("k_flat"));
-            }
+            let flat = llc_tool::compile("llc_atomics", ATOMICS_FLAT, "atomics_flat", cpu, opt);
+            let o = run(&flat, "k_flat", target, &[]);
+            check_hist(&o, &at("k_flat"));
+            assert!(is_permutation(&o.out), "{}", at("k_flat"));
+            assert_eq!(o.cnt[16], ITEMS, "{}", at("k_flat"));
 
             let o = run(&object, "k_buffer", target, &[]);
             assert!(is_permutation(&o.out), "{}", at("k_buffer"));

@@ -1,6 +1,5 @@
-; A kernel for tests/llc_atomics.rs: atomics through a flat pointer. Kept apart from
-; atomics.ll because RDNA compiles flat pointers to `flat_*` instructions, which the machine
-; model has on gfx8 only; the test compiles this module for tonga.
+; A kernel for tests/llc_atomics.rs: atomics through a flat pointer, which llc-19 writes as
+; `flat_atomic_*` on every target (atomics.ll gets `global_*` on RDNA).
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.x()
