@@ -1,7 +1,7 @@
 //! Atomics on global, flat and buffer memory from llc-19: tests/llc/atomics.ll (a
 //! histogram with non-returning adds, a ticket per work-item from returning adds, every
-//! other read-modify-write, exchanges, a compare-and-swap loop, 64-bit atomics and
-//! `llvm.amdgcn.raw.buffer.atomic.*`; tests/llc/atomics_flat.ll through a flat pointer)
+//! other read-modify-write, exchanges, a compare-and-swap loop, 64-bit atomics, f32 add,
+//! min and max, and `llvm.amdgcn.raw.buffer.atomic.*`; tests/llc/atomics_flat.ll through a flat pointer)
 //! compiled with
 //! `llc-19 -filetype=obj` at -O0 and -O2 for tonga, gfx1030 and gfx1100, run in two
 //! work-groups of 256 work-items, and checked against values this test computes in Rust.
@@ -243,6 +243,21 @@ fn llc_atomics_run_on_global_flat_and_buffer_memory() {
             check_hist(&o, &at("k_flat"));
             assert!(is_permutation(&o.out), "{}", at("k_flat"));
             assert_eq!(o.cnt[16], ITEMS, "{}", at("k_flat"));
+
+            let o = run(&object, "k_float", target, &[0, 0, 5000f32.to_bits()]);
+            let xs: Vec<f32> = inputs().iter().map(|v| (v & 1023) as f32).collect();
+            let sum: f32 = xs.iter().sum();
+            assert_eq!(f32::from_bits(o.cnt[0]), sum, "{}", at("k_float"));
+            let max = xs.iter().copied().fold(0.0f32, f32::max);
+            let min = xs.iter().copied().fold(5000.0f32, f32::min);
+            assert_eq!(f32::from_bits(o.cnt[1]), max, "{}", at("k_float"));
+            assert_eq!(f32::from_bits(o.cnt[2]), min, "{}", at("k_float"));
+            // The values returned are the running sums: sorted, they step by the xs of some
+            // order, from 0 up to the sum less the last x.
+            let mut olds: Vec<f32> = o.out.iter().map(|b| f32::from_bits(*b)).collect();
+            olds.sort_by(f32::total_cmp);
+            assert_eq!(olds[0], 0.0, "{}", at("k_float"));
+            assert!(olds.iter().all(|v| *v <= sum), "{}", at("k_float"));
 
             let o = run(&object, "k_buffer", target, &[]);
             assert!(is_permutation(&o.out), "{}", at("k_buffer"));

@@ -155,3 +155,25 @@ define amdgpu_kernel void @k_buffer(ptr addrspace(1) %out, ptr addrspace(1) %in,
   %c = call i32 @llvm.amdgcn.raw.buffer.atomic.cmpswap.i32(i32 %v, i32 0, <4 x i32> %rsrc, i32 8, i32 0, i32 0)
   ret void
 }
+
+; f32 atomics (with "amdgpu-unsafe-fp-atomics", llc-19 writes `global_atomic_add_f32`,
+; `fmax`/`max_f32` and `fmin`/`min_f32` where the target has them, and compare-and-swap
+; loops elsewhere): x = float(in[gid] & 1023), a whole number, so every order of the adds
+; gives the same sum. out[gid] = cnt[0] before the add; cnt[1] = max, cnt[2] = min of x.
+define amdgpu_kernel void @k_float(ptr addrspace(1) %out, ptr addrspace(1) %in, ptr addrspace(1) %cnt) #0 {
+  %v = call i32 @input(ptr addrspace(1) %in)
+  %i = call i32 @gid()
+  %m = and i32 %v, 1023
+  %x = uitofp i32 %m to float
+  %old = atomicrmw fadd ptr addrspace(1) %cnt, float %x syncscope("agent") monotonic, !amdgpu.no.fine.grained.memory !0
+  %po = getelementptr float, ptr addrspace(1) %out, i32 %i
+  store float %old, ptr addrspace(1) %po
+  %p1 = getelementptr float, ptr addrspace(1) %cnt, i32 1
+  %a = atomicrmw fmax ptr addrspace(1) %p1, float %x syncscope("agent") monotonic, !amdgpu.no.fine.grained.memory !0
+  %p2 = getelementptr float, ptr addrspace(1) %cnt, i32 2
+  %b = atomicrmw fmin ptr addrspace(1) %p2, float %x syncscope("agent") monotonic, !amdgpu.no.fine.grained.memory !0
+  ret void
+}
+
+attributes #0 = { "amdgpu-unsafe-fp-atomics"="true" }
+!0 = !{}
