@@ -449,6 +449,11 @@ fn decode_one(
             if !info.is_vop3b() {
                 src_mods.abs = f.get(Field::Abs) as u8;
             }
+            // GCN 1.0/1.1 VOP3b hold SDST where CLAMP would be.
+            if !(info.is_vop3b() && matches!(target, Target::Gfx6 | Target::Gfx7)) {
+                src_mods.clamp = f.get(Field::Clamp) == 1;
+            }
+            src_mods.omod = crate::output_mods::Omod::ALL[f.get(Field::Omod) as usize & 3];
             e64 = matches!(
                 info.format_on(target),
                 Format::Vop1 | Format::Vop2 | Format::Vopc
@@ -489,7 +494,7 @@ fn decode_one(
                 let format = (f.get(Field::Dfmt) | f.get(Field::Nfmt) << 4) as u8;
                 mods.format = (format != MemMods::DEFAULT_FORMAT).then_some(format);
             }
-            let data = o.vgpr(f.get(Field::Vdata), op.mem_dwords())?;
+            let data = o.vgpr(f.get(Field::Vdata), data_dwords(info))?;
             let addr = if mods.addr64 {
                 o.vgpr(f.get(Field::Vaddr), 2)?
             } else if mods.offen || mods.idxen {
@@ -535,8 +540,12 @@ fn decode_one(
                 }
                 _ => (o.vgpr(f.get(Field::Addr), 2)?, None),
             };
-            let data = o.vgpr(f.get(Field::Data), op.mem_dwords())?;
+            let data = o.vgpr(f.get(Field::Data), data_dwords(info))?;
+            read_cache_bits(&f, &mut mods);
             if op.is_store() {
+                if info.atomic.is_some() && mods.glc {
+                    ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords())?);
+                }
                 ops.push(addr);
                 ops.push(data);
             } else {
@@ -545,7 +554,6 @@ fn decode_one(
             }
             ops.extend(saddr);
             mods.offset = f.get_signed(Field::Offset) as i32;
-            read_cache_bits(&f, &mut mods);
         }
     }
     let mut inst = Inst {
@@ -562,7 +570,7 @@ fn decode_one(
     }
     let size = size + if o.literal_used { 4 } else { 0 };
     let name = info.name(target).unwrap_or(info.mnemonic);
-    for (i, (kind, operand)) in info.slots().zip(&inst.operands).enumerate() {
+    for (i, (kind, operand)) in inst.slots().zip(&inst.operands).enumerate() {
         check_operand(kind, operand, target, wave)
             .map_err(|m| format!("`{name}` operand {}: {m}", i + 1))?;
     }
@@ -586,6 +594,18 @@ fn decode_one(
         ));
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// Dwords of a vector memory instruction's data register: the data slot of a store or
+/// atomic (an atomic `cmpswap` holds two values), else the loaded width.
+fn data_dwords(info: &crate::OpInfo) -> u8 {
+    info.srcs
+        .iter()
+        .find_map(|k| match k {
+            Kind::VReg(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or_else(|| info.op.mem_dwords())
 }
 
 /// A VOPD word ("RDNA3 ISA", "VOPD"; fields in [`VOPD`]): two halves, X then Y.
@@ -848,10 +868,23 @@ mod tests {
 
     #[test]
     fn modifiers_the_model_lacks_are_errors() {
-        // v_add_f32_e64 v0, v1, v2 with clamp (bit 15), RDNA2 VOP3.
-        let code = bytes(&[0xd503_8000, 0x0002_0501]);
+        // v_add_f32_e64 v0, v1, v2 with op_sel (bit 11), RDNA2 VOP3.
+        let code = bytes(&[0xd503_0800, 0x0002_0501]);
         let e = decode(&code, Target::Gfx1030, WaveSize::W32).unwrap_err();
         assert!(e.message.contains("v_add_f32_e64 v0, v1, v2"), "{e}");
+        // With clamp (bit 15) and div:2 (OMOD 3): the output modifiers are modelled.
+        let clamped = bytes(&[0xd503_8000, 0x1802_0501]);
+        let c = decode(&clamped, Target::Gfx1030, WaveSize::W32).unwrap();
+        // (`_e64` is implied by the modifiers, as for `-v1`.)
+        assert_eq!(print(&c), "\tv_add_f32 v0, v1, v2 clamp div:2\n");
+        // `v_add_u32` (a carry out, VOP3b) takes no omod.
+        let e = decode(
+            &bytes(&[0xd119_6a00, 0x0802_0501]),
+            Target::Gfx8,
+            WaveSize::W64,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("output modifier"), "{e}");
         let plain = bytes(&[0xd503_0000, 0x0002_0501]);
         let p = decode(&plain, Target::Gfx1030, WaveSize::W32).unwrap();
         assert_eq!(print(&p), "\tv_add_f32_e64 v0, v1, v2\n");

@@ -290,13 +290,14 @@ pub fn encode_inst(
         literal: None,
     };
     let ops = &inst.operands;
-    let dsts = &ops[..info.dsts.len().min(ops.len())];
+    let dst_count = inst.dsts().len();
+    let dsts = &ops[..dst_count.min(ops.len())];
     let srcs = &ops[dsts.len()..];
-    if ops.len() != info.dsts.len() + info.srcs.len() {
+    if ops.len() != dst_count + info.srcs.len() {
         return Err(format!(
             "`{}` takes {} operands, not {}",
             info.mnemonic,
-            info.dsts.len() + info.srcs.len(),
+            dst_count + info.srcs.len(),
             ops.len()
         ));
     }
@@ -463,6 +464,10 @@ pub fn encode_inst(
         Format::Flat | Format::Global | Format::Scratch => {
             let mut w = Word::new(Encoding::Flat, target)?;
             w.set(Field::Op, opcode.into())?;
+            if let Some(d) = dsts.first().filter(|_| inst.op.is_store()) {
+                // A returning atomic: its destination, then the operands of a store.
+                w.set(Field::Vdst, cx.vgpr(d)?)?;
+            }
             let (addr, data, saddr) = if inst.op.is_store() {
                 (&srcs[0], Some(&srcs[1]), srcs.get(2))
             } else {
@@ -497,6 +502,11 @@ pub fn encode_inst(
                     if target == Target::Gfx1100 {
                         w.set(Field::Sve, u64::from(!matches!(addr, Operand::Off)))?;
                     }
+                }
+                // RDNA's flat accesses have a SADDR field, `null` for "no SGPR base", as
+                // llvm-mc-19 encodes them (SEG 0 is flat).
+                _ if target.is_rdna() => {
+                    w.set(Field::Saddr, Special::Null.code(target).into())?;
                 }
                 _ => {}
             }
@@ -588,6 +598,11 @@ fn valu(
         }
         w.set(Field::Neg, inst.src_mods.neg.into())?;
         w.set(Field::Abs, inst.src_mods.abs.into())?;
+        // Only when set: GCN 1.0/1.1 VOP3b hold SDST where CLAMP would be.
+        if inst.src_mods.clamp {
+            w.set(Field::Clamp, 1)?;
+        }
+        w.set(Field::Omod, inst.src_mods.omod as u64)?;
         return Ok(w);
     }
     let format = info.format_on(target);

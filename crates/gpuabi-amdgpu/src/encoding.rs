@@ -22,9 +22,7 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
 
 /// Whether any operand of `inst` needs a literal.
 pub fn has_literal(inst: &Inst) -> bool {
-    inst.op
-        .info()
-        .slots()
+    inst.slots()
         .zip(inst.operands.iter())
         .any(|(k, o)| needs_literal(k, o))
         || inst.dual.as_deref().is_some_and(has_literal)

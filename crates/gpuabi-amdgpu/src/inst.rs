@@ -2,8 +2,9 @@
 
 use smallvec::SmallVec;
 
-use crate::opcodes::Opcode;
+use crate::opcodes::{Kind, Opcode};
 use crate::operand::Operand;
+use crate::output_mods::Omod;
 
 /// Modifiers of memory instructions (`offen`, `offset:N`, `glc`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -41,20 +42,31 @@ impl MemMods {
     pub const DEFAULT_FORMAT: u8 = 1;
 }
 
-/// Floating-point source modifiers of a VOP3-encoded instruction: bit `i` of `neg`/`abs`
-/// applies to source `i` (counted from 0 after the destinations). The absolute value is taken
-/// first, then the negation (`-|v1|`), as the hardware applies them to f32 sources.
+/// The modifiers of a VOP3-encoded instruction: the floating-point source modifiers (bit
+/// `i` of `neg`/`abs` applies to source `i`, counted from 0 after the destinations; the
+/// absolute value is taken first, then the negation (`-|v1|`), as the hardware applies them
+/// to f32 sources) and the output modifiers `clamp` and `omod` (see
+/// [`crate::output_mods`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SrcMods {
     /// `-v1` / `neg(v1)`: the sign bit flipped.
     pub neg: u8,
     /// `|v1|` / `abs(v1)`: the sign bit cleared.
     pub abs: u8,
+    /// `clamp`: an f32 result limited to [0.0, 1.0], an unsigned integer one saturated.
+    pub clamp: bool,
+    /// `mul:2`, `mul:4` or `div:2`: an f32 result scaled before `clamp`.
+    pub omod: Omod,
 }
 
 impl SrcMods {
     /// Whether no modifier is set.
     pub const fn is_empty(self) -> bool {
+        self.neg == 0 && self.abs == 0 && !self.clamp && matches!(self.omod, Omod::None)
+    }
+
+    /// Whether no source modifier (`neg`, `abs`) is set.
+    pub const fn sources_plain(self) -> bool {
         self.neg == 0 && self.abs == 0
     }
 
@@ -251,5 +263,21 @@ impl Inst {
             sdwa: None,
             dual: None,
         }
+    }
+
+    /// The destination slots of this instruction's form: an atomic without `glc` has none
+    /// ([`crate::OpInfo::dsts_with`]).
+    pub fn dsts(&self) -> &'static [Kind] {
+        self.op.info().dsts_with(self.mods.glc)
+    }
+
+    /// The operand slots of this instruction's form, in the order of [`Inst::operands`].
+    pub fn slots(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.op.info().slots_with(self.mods.glc)
+    }
+
+    /// Whether this is an atomic that returns the memory's previous value (`glc`).
+    pub fn returns_atomic(&self) -> bool {
+        self.op.info().atomic.is_some() && self.mods.glc
     }
 }

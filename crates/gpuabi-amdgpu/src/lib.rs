@@ -25,6 +25,7 @@ pub mod opcode_numbers;
 pub mod opcodes;
 pub mod operand;
 pub mod origin;
+pub mod output_mods;
 pub mod pal;
 pub mod program;
 pub mod target;
@@ -35,9 +36,11 @@ pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
 pub use opcodes::{
-    AtomicOp, Class, DsAccess, DsOp, Effects, Format, Half, Kind, OpInfo, Opcode, Targets,
+    AtomicOp, Class, DsAccess, DsOp, Effects, Format, Half, Kind, MemAtomic, OpInfo, Opcode,
+    Targets,
 };
 pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;
+pub use output_mods::{output_mods, ClampKind, Omod, OutputMods};
 pub use program::{Entry, Item, Program};
 pub use target::{Gfx, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};

@@ -12,7 +12,8 @@
 //! `gfx6` LLVM's `pitcairn` and `gfx7` its `bonaire`. Scalar memory offsets are written as
 //! LLVM writes them: byte offsets from GCN 1.2 on, dword offsets (the encoded 8-bit field) on
 //! `gfx6`/`gfx7`. Flat memory is modelled on gfx7 and gfx8 (where global instructions do not
-//! exist); RDNA code uses `global_*`. Instructions that are VOP3-only from GCN 1.2 on but
+//! exist) and on RDNA (where llc-19 uses it for generic pointers); the model's flat
+//! addresses are global memory. Instructions that are VOP3-only from GCN 1.2 on but
 //! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
 //! `v_ldexp_f32`) keep one row whose encoding family on `gfx6`/`gfx7` is
 //! [`OpInfo::format_on`]; as in LLVM, the lane instructions have no `_e64` form there.
@@ -56,8 +57,8 @@ pub enum Format {
     Global,
     /// Per-lane scratch memory (RDNA).
     Scratch,
-    /// Flat memory (a 64-bit address per lane; the project models it on `gfx8`, where it
-    /// addresses global memory and has no offset).
+    /// Flat memory (a 64-bit address per lane; the project models it on `gfx7`/`gfx8`, with
+    /// no offset, and on RDNA; its addresses are global memory).
     Flat,
     /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
     /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
@@ -367,6 +368,30 @@ pub struct OpInfo {
     pub half_dst: bool,
     /// For local data share instructions: what they do at each address.
     pub ds: Option<DsAccess>,
+    /// For global, flat and buffer atomics: the operation and its width. One row serves
+    /// both forms: with `glc` the instruction returns the memory's value from before the
+    /// operation, without it nothing ([`OpInfo::dsts_with`]).
+    pub atomic: Option<MemAtomic>,
+}
+
+/// What a global, flat or buffer atomic (`global_atomic_*`, `flat_atomic_*`,
+/// `buffer_atomic_*`) does per lane.
+///
+/// Both forms share one mnemonic ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", the FLAT and
+/// MUBUF atomic tables: "GLC = 1: return the pre-operation value"). Global and flat
+/// atomics then name a destination before the address (`global_atomic_add v0, v[1:2], v3,
+/// off glc`); buffer atomics return into their data register (`buffer_atomic_add v1, v2,
+/// s[4:7], 0 offen glc`), so their operand list is the same in both forms.
+///
+/// Decision of the project: the lanes of one instruction act in increasing lane order (the
+/// manuals leave the order open), so a returning atomic's values are the running results of
+/// lanes 0, 1, 2, … as for the LDS atomics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MemAtomic {
+    /// The operation.
+    pub op: AtomicOp,
+    /// Dwords of memory it works on: 1, or 2 for the `_x2`/`_u64`/`_b64` forms.
+    pub dwords: u8,
 }
 
 /// What a local data share (`ds_*`) instruction does per lane.
@@ -419,9 +444,23 @@ pub enum AtomicOp {
     Xor,
     /// data (exchange).
     Swap,
-    /// Compare and store: `data1` if old == `data0`, else old (`ds_cmpst_*`: the compared
-    /// value is the first data operand, the stored one the second).
+    /// Compare and store: the new value if old equals the compared one, else old. The
+    /// operands differ per instruction: `ds_cmpst_*` compares with its first data operand
+    /// and stores the second (RDNA 3's `ds_cmpstore_*` the other way round); the vector
+    /// memory `*_atomic_cmpswap*` take one data register tuple holding the new value in its
+    /// low half and the compared value in its high half.
     CmpStore,
+    /// Unsigned wrapping increment: 0 if old >= data, else old + 1 (`*_atomic_inc`).
+    Inc,
+    /// Unsigned wrapping decrement: data if old == 0 or old > data, else old - 1
+    /// (`*_atomic_dec`).
+    Dec,
+    /// f32 minimum (`*_atomic_fmin`, RDNA 3's `*_atomic_min_f32`).
+    FMin,
+    /// f32 maximum (`*_atomic_fmax`, RDNA 3's `*_atomic_max_f32`).
+    FMax,
+    /// f32 addition (RDNA 3's `*_atomic_add_f32`).
+    FAdd,
 }
 
 /// The width of a sub-dword memory access.
@@ -510,6 +549,7 @@ const fn row(
         narrow: None,
         half_dst: false,
         ds: None,
+        atomic: None,
     }
 }
 
@@ -601,6 +641,17 @@ impl OpInfo {
         self
     }
 
+    /// A global, flat or buffer atomic on `dwords` dwords: it reads and writes memory
+    /// whether or not it returns.
+    const fn atomic(mut self, op: AtomicOp, dwords: u8) -> OpInfo {
+        self.atomic = Some(MemAtomic { op, dwords });
+        self.effects = self
+            .effects
+            .union(Effects::MEM_READ)
+            .union(Effects::MEM_WRITE);
+        self
+    }
+
     const fn without(mut self, effects: Effects) -> OpInfo {
         self.effects = self.effects.without(effects);
         self
@@ -673,9 +724,24 @@ impl OpInfo {
         )
     }
 
-    /// All operand slots in assembly order.
+    /// All operand slots in assembly order (of the returning form, for atomics).
     pub fn slots(&self) -> impl Iterator<Item = Kind> + '_ {
         self.dsts.iter().chain(self.srcs.iter()).copied()
+    }
+
+    /// The destination slots of the form selected by `glc`: an atomic's destination exists
+    /// only in its returning (`glc`) form; other rows ignore `glc`.
+    pub fn dsts_with(&self, glc: bool) -> &'static [Kind] {
+        if self.atomic.is_some() && !glc {
+            &[]
+        } else {
+            self.dsts
+        }
+    }
+
+    /// The operand slots of the form selected by `glc`, in assembly order.
+    pub fn slots_with(&self, glc: bool) -> impl Iterator<Item = Kind> + '_ {
+        self.dsts_with(glc).iter().chain(self.srcs.iter()).copied()
     }
 }
 
@@ -695,6 +761,8 @@ const MD: Kind = MaskDst;
 const MS: Kind = MaskSrc;
 const RDNA: Targets = Targets::RDNA;
 const GFX7_8: Targets = Targets::GFX7.or(Targets::GFX8);
+/// Flat memory: GCN 1.1 and 1.2, and RDNA (llc's code for generic pointers).
+const FLAT_TARGETS: Targets = GFX7_8.or(Targets::RDNA);
 const GFX8_PLUS: Targets = Targets::GFX8_PLUS;
 const GCN1: Targets = Targets::GCN1;
 const VV2: Kind = VReg(2);
@@ -944,19 +1012,19 @@ table! {
     GlobalLoadSshort = row(Global, "global_load_sshort", &[VD1], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_i16").only(RDNA).narrow(2, true), [];
     GlobalStoreByte = row(Global, "global_store_byte", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b8").only(RDNA).narrow(1, false), [];
     GlobalStoreShort = row(Global, "global_store_short", &[], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_store_b16").only(RDNA).narrow(2, false), [];
-    // Flat memory (gfx8: a VGPR pair address, no offset).
-    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).only(GFX7_8), [];
-    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).only(GFX7_8), [];
-    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).only(GFX7_8), [];
-    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).only(GFX7_8), [];
-    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).only(GFX7_8), [];
-    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).only(GFX7_8), [];
-    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, false), [];
-    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(1, true), [];
-    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, false), [];
-    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).only(GFX7_8).narrow(2, true), [];
-    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(1, false), [];
-    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).only(GFX7_8).narrow(2, false), [];
+    // Flat memory: a VGPR pair address; no offset on gfx8, an unsigned one on RDNA.
+    FlatLoadDword = row(Flat, "flat_load_dword", &[VD1], &[FlatAddr]).gfx11("flat_load_b32").only(FLAT_TARGETS), [];
+    FlatLoadDwordx2 = row(Flat, "flat_load_dwordx2", &[VD2], &[FlatAddr]).gfx11("flat_load_b64").only(FLAT_TARGETS), [];
+    FlatLoadDwordx4 = row(Flat, "flat_load_dwordx4", &[VD4], &[FlatAddr]).gfx11("flat_load_b128").only(FLAT_TARGETS), [];
+    FlatStoreDword = row(Flat, "flat_store_dword", &[], &[FlatAddr, VV1]).gfx11("flat_store_b32").only(FLAT_TARGETS), [];
+    FlatStoreDwordx2 = row(Flat, "flat_store_dwordx2", &[], &[FlatAddr, VV2]).gfx11("flat_store_b64").only(FLAT_TARGETS), [];
+    FlatStoreDwordx4 = row(Flat, "flat_store_dwordx4", &[], &[FlatAddr, VV4]).gfx11("flat_store_b128").only(FLAT_TARGETS), [];
+    FlatLoadUbyte = row(Flat, "flat_load_ubyte", &[VD1], &[FlatAddr]).gfx11("flat_load_u8").only(FLAT_TARGETS).narrow(1, false), [];
+    FlatLoadSbyte = row(Flat, "flat_load_sbyte", &[VD1], &[FlatAddr]).gfx11("flat_load_i8").only(FLAT_TARGETS).narrow(1, true), [];
+    FlatLoadUshort = row(Flat, "flat_load_ushort", &[VD1], &[FlatAddr]).gfx11("flat_load_u16").only(FLAT_TARGETS).narrow(2, false), [];
+    FlatLoadSshort = row(Flat, "flat_load_sshort", &[VD1], &[FlatAddr]).gfx11("flat_load_i16").only(FLAT_TARGETS).narrow(2, true), [];
+    FlatStoreByte = row(Flat, "flat_store_byte", &[], &[FlatAddr, VV1]).gfx11("flat_store_b8").only(FLAT_TARGETS).narrow(1, false), [];
+    FlatStoreShort = row(Flat, "flat_store_short", &[], &[FlatAddr, VV1]).gfx11("flat_store_b16").only(FLAT_TARGETS).narrow(2, false), [];
     // Scratch memory.
     ScratchLoadDword = row(Scratch, "scratch_load_dword", &[VD1], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b32").only(RDNA), [];
     ScratchLoadDwordx2 = row(Scratch, "scratch_load_dwordx2", &[VD2], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b64").only(RDNA), [];
@@ -1055,8 +1123,8 @@ table! {
     // Three-dword memory accesses (llc's `<3 x i32>` loads and stores).
     GlobalLoadDwordx3 = row(Global, "global_load_dwordx3", &[VDst(3)], &[GlobalAddr, GlobalSAddr]).gfx11("global_load_b96").only(RDNA), [];
     GlobalStoreDwordx3 = row(Global, "global_store_dwordx3", &[], &[GlobalAddr, VReg(3), GlobalSAddr]).gfx11("global_store_b96").only(RDNA), [];
-    FlatLoadDwordx3 = row(Flat, "flat_load_dwordx3", &[VDst(3)], &[FlatAddr]).only(GFX7_8), [];
-    FlatStoreDwordx3 = row(Flat, "flat_store_dwordx3", &[], &[FlatAddr, VReg(3)]).only(GFX7_8), [];
+    FlatLoadDwordx3 = row(Flat, "flat_load_dwordx3", &[VDst(3)], &[FlatAddr]).gfx11("flat_load_b96").only(FLAT_TARGETS), [];
+    FlatStoreDwordx3 = row(Flat, "flat_store_dwordx3", &[], &[FlatAddr, VReg(3)]).gfx11("flat_store_b96").only(FLAT_TARGETS), [];
     BufferLoadDwordx3 = row(Mubuf, "buffer_load_dwordx3", &[VDst(3)], &[BufAddr, Rsrc, BufSOffset]).gfx11("buffer_load_b96"), [];
     BufferStoreDwordx3 = row(Mubuf, "buffer_store_dwordx3", &[], &[VReg(3), BufAddr, Rsrc, BufSOffset]).gfx11("buffer_store_b96"), [];
     ScratchLoadDwordx3 = row(Scratch, "scratch_load_dwordx3", &[VDst(3)], &[ScratchAddr, ScratchSAddr]).gfx11("scratch_load_b96").only(RDNA), [];
@@ -1187,6 +1255,98 @@ table! {
     // then shift.
     VMadU32U24 = row(Vop3, "v_mad_u32_u24", &[VD1], &[VS1, VS1, VS1]), [];
     BufferWbinvl1Vol = row(Mubuf, "buffer_wbinvl1_vol", &[], &[]).only(Targets::GFX8).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [];
+    // Counting the set bits of a mask below the lane: llc-19's atomic optimizer gives each
+    // lane its place among the active lanes with them.
+    VMbcntLoU32B32 = row(Vop3, "v_mbcnt_lo_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    VMbcntHiU32B32 = row(Vop3, "v_mbcnt_hi_u32_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS), [];
+    // Atomics on global, flat (gfx8) and buffer memory: one row per mnemonic for both the
+    // returning (`glc`) and the non-returning form (see `MemAtomic`). The operand lists
+    // are those of the returning form; `cmpswap` takes the new value and the compared one
+    // in one register tuple.
+    GlobalAtomicAdd = row(Global, "global_atomic_add", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_add_u32").only(RDNA).atomic(AtomicOp::Add, 1), [];
+    GlobalAtomicSub = row(Global, "global_atomic_sub", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_sub_u32").only(RDNA).atomic(AtomicOp::Sub, 1), [];
+    GlobalAtomicSmin = row(Global, "global_atomic_smin", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_min_i32").only(RDNA).atomic(AtomicOp::MinI, 1), [];
+    GlobalAtomicUmin = row(Global, "global_atomic_umin", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_min_u32").only(RDNA).atomic(AtomicOp::MinU, 1), [];
+    GlobalAtomicSmax = row(Global, "global_atomic_smax", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_max_i32").only(RDNA).atomic(AtomicOp::MaxI, 1), [];
+    GlobalAtomicUmax = row(Global, "global_atomic_umax", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_max_u32").only(RDNA).atomic(AtomicOp::MaxU, 1), [];
+    GlobalAtomicAnd = row(Global, "global_atomic_and", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_and_b32").only(RDNA).atomic(AtomicOp::And, 1), [];
+    GlobalAtomicOr = row(Global, "global_atomic_or", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_or_b32").only(RDNA).atomic(AtomicOp::Or, 1), [];
+    GlobalAtomicXor = row(Global, "global_atomic_xor", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_xor_b32").only(RDNA).atomic(AtomicOp::Xor, 1), [];
+    GlobalAtomicInc = row(Global, "global_atomic_inc", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_inc_u32").only(RDNA).atomic(AtomicOp::Inc, 1), [];
+    GlobalAtomicDec = row(Global, "global_atomic_dec", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_dec_u32").only(RDNA).atomic(AtomicOp::Dec, 1), [];
+    GlobalAtomicSwap = row(Global, "global_atomic_swap", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_swap_b32").only(RDNA).atomic(AtomicOp::Swap, 1), [];
+    GlobalAtomicCmpswap = row(Global, "global_atomic_cmpswap", &[VD1], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_cmpswap_b32").only(RDNA).atomic(AtomicOp::CmpStore, 1), [];
+    GlobalAtomicAddX2 = row(Global, "global_atomic_add_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_add_u64").only(RDNA).atomic(AtomicOp::Add, 2), [];
+    GlobalAtomicSubX2 = row(Global, "global_atomic_sub_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_sub_u64").only(RDNA).atomic(AtomicOp::Sub, 2), [];
+    GlobalAtomicSminX2 = row(Global, "global_atomic_smin_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_min_i64").only(RDNA).atomic(AtomicOp::MinI, 2), [];
+    GlobalAtomicUminX2 = row(Global, "global_atomic_umin_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_min_u64").only(RDNA).atomic(AtomicOp::MinU, 2), [];
+    GlobalAtomicSmaxX2 = row(Global, "global_atomic_smax_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_max_i64").only(RDNA).atomic(AtomicOp::MaxI, 2), [];
+    GlobalAtomicUmaxX2 = row(Global, "global_atomic_umax_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_max_u64").only(RDNA).atomic(AtomicOp::MaxU, 2), [];
+    GlobalAtomicAndX2 = row(Global, "global_atomic_and_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_and_b64").only(RDNA).atomic(AtomicOp::And, 2), [];
+    GlobalAtomicOrX2 = row(Global, "global_atomic_or_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_or_b64").only(RDNA).atomic(AtomicOp::Or, 2), [];
+    GlobalAtomicXorX2 = row(Global, "global_atomic_xor_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_xor_b64").only(RDNA).atomic(AtomicOp::Xor, 2), [];
+    GlobalAtomicIncX2 = row(Global, "global_atomic_inc_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_inc_u64").only(RDNA).atomic(AtomicOp::Inc, 2), [];
+    GlobalAtomicDecX2 = row(Global, "global_atomic_dec_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_dec_u64").only(RDNA).atomic(AtomicOp::Dec, 2), [];
+    GlobalAtomicSwapX2 = row(Global, "global_atomic_swap_x2", &[VD2], &[GlobalAddr, VV2, GlobalSAddr]).gfx11("global_atomic_swap_b64").only(RDNA).atomic(AtomicOp::Swap, 2), [];
+    GlobalAtomicCmpswapX2 = row(Global, "global_atomic_cmpswap_x2", &[VD2], &[GlobalAddr, VV4, GlobalSAddr]).gfx11("global_atomic_cmpswap_b64").only(RDNA).atomic(AtomicOp::CmpStore, 2), [];
+    GlobalAtomicFmin = row(Global, "global_atomic_fmin", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_min_f32").only(RDNA).atomic(AtomicOp::FMin, 1), [];
+    GlobalAtomicFmax = row(Global, "global_atomic_fmax", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).gfx11("global_atomic_max_f32").only(RDNA).atomic(AtomicOp::FMax, 1), [];
+    GlobalAtomicAddF32 = row(Global, "global_atomic_add_f32", &[VD1], &[GlobalAddr, VV1, GlobalSAddr]).only(Targets::GFX1100).atomic(AtomicOp::FAdd, 1), [];
+    FlatAtomicAdd = row(Flat, "flat_atomic_add", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_add_u32").only(GFX8_PLUS).atomic(AtomicOp::Add, 1), [];
+    FlatAtomicSub = row(Flat, "flat_atomic_sub", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_sub_u32").only(GFX8_PLUS).atomic(AtomicOp::Sub, 1), [];
+    FlatAtomicSmin = row(Flat, "flat_atomic_smin", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_min_i32").only(GFX8_PLUS).atomic(AtomicOp::MinI, 1), [];
+    FlatAtomicUmin = row(Flat, "flat_atomic_umin", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_min_u32").only(GFX8_PLUS).atomic(AtomicOp::MinU, 1), [];
+    FlatAtomicSmax = row(Flat, "flat_atomic_smax", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_max_i32").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 1), [];
+    FlatAtomicUmax = row(Flat, "flat_atomic_umax", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_max_u32").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 1), [];
+    FlatAtomicAnd = row(Flat, "flat_atomic_and", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_and_b32").only(GFX8_PLUS).atomic(AtomicOp::And, 1), [];
+    FlatAtomicOr = row(Flat, "flat_atomic_or", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_or_b32").only(GFX8_PLUS).atomic(AtomicOp::Or, 1), [];
+    FlatAtomicXor = row(Flat, "flat_atomic_xor", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_xor_b32").only(GFX8_PLUS).atomic(AtomicOp::Xor, 1), [];
+    FlatAtomicInc = row(Flat, "flat_atomic_inc", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_inc_u32").only(GFX8_PLUS).atomic(AtomicOp::Inc, 1), [];
+    FlatAtomicDec = row(Flat, "flat_atomic_dec", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_dec_u32").only(GFX8_PLUS).atomic(AtomicOp::Dec, 1), [];
+    FlatAtomicSwap = row(Flat, "flat_atomic_swap", &[VD1], &[FlatAddr, VV1]).gfx11("flat_atomic_swap_b32").only(GFX8_PLUS).atomic(AtomicOp::Swap, 1), [];
+    FlatAtomicCmpswap = row(Flat, "flat_atomic_cmpswap", &[VD1], &[FlatAddr, VV2]).gfx11("flat_atomic_cmpswap_b32").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 1), [];
+    FlatAtomicAddX2 = row(Flat, "flat_atomic_add_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_add_u64").only(GFX8_PLUS).atomic(AtomicOp::Add, 2), [];
+    FlatAtomicSubX2 = row(Flat, "flat_atomic_sub_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_sub_u64").only(GFX8_PLUS).atomic(AtomicOp::Sub, 2), [];
+    FlatAtomicSminX2 = row(Flat, "flat_atomic_smin_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_min_i64").only(GFX8_PLUS).atomic(AtomicOp::MinI, 2), [];
+    FlatAtomicUminX2 = row(Flat, "flat_atomic_umin_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_min_u64").only(GFX8_PLUS).atomic(AtomicOp::MinU, 2), [];
+    FlatAtomicSmaxX2 = row(Flat, "flat_atomic_smax_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_max_i64").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 2), [];
+    FlatAtomicUmaxX2 = row(Flat, "flat_atomic_umax_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_max_u64").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 2), [];
+    FlatAtomicAndX2 = row(Flat, "flat_atomic_and_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_and_b64").only(GFX8_PLUS).atomic(AtomicOp::And, 2), [];
+    FlatAtomicOrX2 = row(Flat, "flat_atomic_or_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_or_b64").only(GFX8_PLUS).atomic(AtomicOp::Or, 2), [];
+    FlatAtomicXorX2 = row(Flat, "flat_atomic_xor_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_xor_b64").only(GFX8_PLUS).atomic(AtomicOp::Xor, 2), [];
+    FlatAtomicIncX2 = row(Flat, "flat_atomic_inc_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_inc_u64").only(GFX8_PLUS).atomic(AtomicOp::Inc, 2), [];
+    FlatAtomicDecX2 = row(Flat, "flat_atomic_dec_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_dec_u64").only(GFX8_PLUS).atomic(AtomicOp::Dec, 2), [];
+    FlatAtomicSwapX2 = row(Flat, "flat_atomic_swap_x2", &[VD2], &[FlatAddr, VV2]).gfx11("flat_atomic_swap_b64").only(GFX8_PLUS).atomic(AtomicOp::Swap, 2), [];
+    FlatAtomicCmpswapX2 = row(Flat, "flat_atomic_cmpswap_x2", &[VD2], &[FlatAddr, VV4]).gfx11("flat_atomic_cmpswap_b64").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 2), [];
+    BufferAtomicAdd = row(Mubuf, "buffer_atomic_add", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_add_u32").only(GFX8_PLUS).atomic(AtomicOp::Add, 1), [];
+    BufferAtomicSub = row(Mubuf, "buffer_atomic_sub", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_sub_u32").only(GFX8_PLUS).atomic(AtomicOp::Sub, 1), [];
+    BufferAtomicSmin = row(Mubuf, "buffer_atomic_smin", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_i32").only(GFX8_PLUS).atomic(AtomicOp::MinI, 1), [];
+    BufferAtomicUmin = row(Mubuf, "buffer_atomic_umin", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_u32").only(GFX8_PLUS).atomic(AtomicOp::MinU, 1), [];
+    BufferAtomicSmax = row(Mubuf, "buffer_atomic_smax", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_i32").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 1), [];
+    BufferAtomicUmax = row(Mubuf, "buffer_atomic_umax", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_u32").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 1), [];
+    BufferAtomicAnd = row(Mubuf, "buffer_atomic_and", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_and_b32").only(GFX8_PLUS).atomic(AtomicOp::And, 1), [];
+    BufferAtomicOr = row(Mubuf, "buffer_atomic_or", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_or_b32").only(GFX8_PLUS).atomic(AtomicOp::Or, 1), [];
+    BufferAtomicXor = row(Mubuf, "buffer_atomic_xor", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_xor_b32").only(GFX8_PLUS).atomic(AtomicOp::Xor, 1), [];
+    BufferAtomicInc = row(Mubuf, "buffer_atomic_inc", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_inc_u32").only(GFX8_PLUS).atomic(AtomicOp::Inc, 1), [];
+    BufferAtomicDec = row(Mubuf, "buffer_atomic_dec", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_dec_u32").only(GFX8_PLUS).atomic(AtomicOp::Dec, 1), [];
+    BufferAtomicSwap = row(Mubuf, "buffer_atomic_swap", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_swap_b32").only(GFX8_PLUS).atomic(AtomicOp::Swap, 1), [];
+    BufferAtomicCmpswap = row(Mubuf, "buffer_atomic_cmpswap", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_cmpswap_b32").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 1), [];
+    BufferAtomicAddX2 = row(Mubuf, "buffer_atomic_add_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_add_u64").only(GFX8_PLUS).atomic(AtomicOp::Add, 2), [];
+    BufferAtomicSubX2 = row(Mubuf, "buffer_atomic_sub_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_sub_u64").only(GFX8_PLUS).atomic(AtomicOp::Sub, 2), [];
+    BufferAtomicSminX2 = row(Mubuf, "buffer_atomic_smin_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_i64").only(GFX8_PLUS).atomic(AtomicOp::MinI, 2), [];
+    BufferAtomicUminX2 = row(Mubuf, "buffer_atomic_umin_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_u64").only(GFX8_PLUS).atomic(AtomicOp::MinU, 2), [];
+    BufferAtomicSmaxX2 = row(Mubuf, "buffer_atomic_smax_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_i64").only(GFX8_PLUS).atomic(AtomicOp::MaxI, 2), [];
+    BufferAtomicUmaxX2 = row(Mubuf, "buffer_atomic_umax_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_u64").only(GFX8_PLUS).atomic(AtomicOp::MaxU, 2), [];
+    BufferAtomicAndX2 = row(Mubuf, "buffer_atomic_and_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_and_b64").only(GFX8_PLUS).atomic(AtomicOp::And, 2), [];
+    BufferAtomicOrX2 = row(Mubuf, "buffer_atomic_or_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_or_b64").only(GFX8_PLUS).atomic(AtomicOp::Or, 2), [];
+    BufferAtomicXorX2 = row(Mubuf, "buffer_atomic_xor_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_xor_b64").only(GFX8_PLUS).atomic(AtomicOp::Xor, 2), [];
+    BufferAtomicIncX2 = row(Mubuf, "buffer_atomic_inc_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_inc_u64").only(GFX8_PLUS).atomic(AtomicOp::Inc, 2), [];
+    BufferAtomicDecX2 = row(Mubuf, "buffer_atomic_dec_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_dec_u64").only(GFX8_PLUS).atomic(AtomicOp::Dec, 2), [];
+    BufferAtomicSwapX2 = row(Mubuf, "buffer_atomic_swap_x2", &[], &[VV2, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_swap_b64").only(GFX8_PLUS).atomic(AtomicOp::Swap, 2), [];
+    BufferAtomicCmpswapX2 = row(Mubuf, "buffer_atomic_cmpswap_x2", &[], &[VV4, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_cmpswap_b64").only(GFX8_PLUS).atomic(AtomicOp::CmpStore, 2), [];
+    BufferAtomicFmin = row(Mubuf, "buffer_atomic_fmin", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_f32").only(RDNA).atomic(AtomicOp::FMin, 1), [];
+    BufferAtomicFmax = row(Mubuf, "buffer_atomic_fmax", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_f32").only(RDNA).atomic(AtomicOp::FMax, 1), [];
+    BufferAtomicAddF32 = row(Mubuf, "buffer_atomic_add_f32", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(Targets::GFX1100).atomic(AtomicOp::FAdd, 1), [];
 }
 
 impl Opcode {
@@ -1221,6 +1381,9 @@ impl Opcode {
     /// byte and short forms, whose width is [`OpInfo::narrow`]).
     pub fn mem_dwords(self) -> u8 {
         let info = self.info();
+        if let Some(a) = info.atomic {
+            return a.dwords;
+        }
         match info.format {
             Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat => info
                 .slots()
@@ -1319,7 +1482,11 @@ mod tests {
             Opcode::from_name(Target::Gfx1100, "v_clz_i32_u32"),
             Some(Opcode::VFfbhU32)
         );
-        assert_eq!(Opcode::from_name(Target::Gfx1030, "flat_load_dword"), None);
+        assert_eq!(
+            Opcode::from_name(Target::Gfx1100, "flat_load_b32"),
+            Some(Opcode::FlatLoadDword)
+        );
+        assert_eq!(Opcode::from_name(Target::Gfx1100, "flat_load_dword"), None);
         assert_eq!(Opcode::from_name(Target::Gfx9, "s_nop"), None);
         assert_eq!(Opcode::VAddNcU32.info().name(Target::Gfx8), None);
     }

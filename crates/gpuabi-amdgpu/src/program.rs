@@ -324,14 +324,14 @@ impl Program {
                     info.mnemonic
                 )));
             };
-            let slots = info.dsts.len() + info.srcs.len();
+            let slots = inst.dsts().len() + info.srcs.len();
             if inst.operands.len() != slots {
                 return Err(at(format!(
                     "`{name}` takes {slots} operands, not {}",
                     inst.operands.len()
                 )));
             }
-            for (i, (kind, operand)) in info.slots().zip(&inst.operands).enumerate() {
+            for (i, (kind, operand)) in inst.slots().zip(&inst.operands).enumerate() {
                 check_operand(kind, operand, target, wave)
                     .map_err(|m| at(format!("`{name}` operand {}: {m}", i + 1)))?;
                 if let Operand::Expr(e) = operand {

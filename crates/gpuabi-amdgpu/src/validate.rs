@@ -339,6 +339,27 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
              only",
         ));
     }
+    let out = crate::output_mods::output_mods(inst.op);
+    if inst.src_mods.clamp && out.clamp.is_none() {
+        return Err(Violation::whole(format!(
+            "`{}` takes no `clamp`",
+            info.name(target).unwrap_or(info.mnemonic)
+        )));
+    }
+    if inst.src_mods.omod != crate::output_mods::Omod::None && !out.omod {
+        return Err(Violation::whole(format!(
+            "`{}` takes no output modifier (`mul:2`, `mul:4`, `div:2` apply to f32 results)",
+            info.name(target).unwrap_or(info.mnemonic)
+        )));
+    }
+    // GCN 1.0/1.1 have no integer clamping (llvm-mc-19: "integer clamping is not supported
+    // on this GPU").
+    if inst.src_mods.clamp
+        && out.clamp == Some(crate::output_mods::ClampKind::Unsigned)
+        && matches!(target, Target::Gfx6 | Target::Gfx7)
+    {
+        return Err(Violation::whole(format!("{target} has no integer `clamp`")));
+    }
     // The simulator models no hardware register but the flat scratch base, which only
     // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
     // float MODE, trap state) would change behaviour the model does not follow.
@@ -424,7 +445,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             return Err(Violation::at(0, "scalar loads write SGPRs or VCC only"));
         }
         Format::Mubuf | Format::Mtbuf if !inst.operands.is_empty() => {
-            let addr = &inst.operands[info.dsts.len() + usize::from(inst.op.is_store())];
+            let addr = &inst.operands[inst.dsts().len() + usize::from(inst.op.is_store())];
             if inst.mods.addr64 {
                 if inst.mods.offen || inst.mods.idxen {
                     return Err(Violation::whole(
@@ -457,10 +478,28 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 return Err(Violation::whole("buffer `offset:` must be 0..4095"));
             }
         }
-        Format::Flat => {
+        Format::Flat if !target.is_rdna() => {
             if inst.mods.offset != 0 || inst.mods.offen || inst.mods.idxen || inst.mods.dlc {
                 return Err(Violation::whole(format!(
                     "flat instructions on {target} take no `offset:`, `offen`, `idxen` or `dlc`"
+                )));
+            }
+        }
+        // RDNA's flat offsets are unsigned: 11 bits on RDNA 2, 12 on RDNA 3 (llvm-mc-19).
+        Format::Flat => {
+            if inst.mods.offen || inst.mods.idxen {
+                return Err(Violation::whole(
+                    "`offen`/`idxen` belong to buffer instructions",
+                ));
+            }
+            let hi = if target == Target::Gfx1030 {
+                2047
+            } else {
+                4095
+            };
+            if !(0..=hi).contains(&inst.mods.offset) {
+                return Err(Violation::whole(format!(
+                    "flat `offset:` must be 0..{hi} on {target}"
                 )));
             }
         }
@@ -480,7 +519,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 )));
             }
             if info.format == Format::Scratch && target == Target::Gfx1030 {
-                let base = info.dsts.len();
+                let base = inst.dsts().len();
                 let saddr_i = if inst.op.is_store() {
                     base + 2
                 } else {
@@ -497,7 +536,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 }
             }
             if info.format == Format::Global {
-                let base = info.dsts.len();
+                let base = inst.dsts().len();
                 let (addr_i, saddr_i) = if inst.op.is_store() {
                     (base, base + 2)
                 } else {

@@ -308,6 +308,8 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
     let kept_on_gcn1 = |op: Opcode, target: Target| {
         (op.info().format == gpuabi_amdgpu::Format::Ds && !gcn11.contains(&op))
             || op == Opcode::SBarrier
+            // `v_mbcnt_*` are VOP2 on GCN 1.0/1.1, modelled (as VOP3) from GCN 1.2 on.
+            || matches!(op, Opcode::VMbcntLoU32B32 | Opcode::VMbcntHiU32B32)
             || (gcn11.contains(&op) && target == Target::Gfx7)
     };
     for (target, wave) in gcn1_configs() {
@@ -317,6 +319,11 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
             // `s_setreg_b32` is modelled for RDNA's flat scratch base only (the one
             // hardware register llc-19 writes), which GCN 1.0/1.1 do not have.
             if info.op == Opcode::SSetregB32 {
+                continue;
+            }
+            // Buffer and flat atomics exist on GCN 1.0/1.1 as well, but are modelled from
+            // GCN 1.2 on (the targets gpuabi runs llc-19's kernels for).
+            if info.atomic.is_some() {
                 continue;
             }
             if kept_on_gcn1(info.op, target) {

@@ -129,7 +129,8 @@ fn operands_of(
 ) -> ([Dst; 2], [Src; 4], Option<String>) {
     let info = inst.op.info();
     let mut dst = [Dst::None; 2];
-    for (i, o) in inst.operands.iter().take(info.dsts.len()).enumerate() {
+    let dsts = inst.dsts().len();
+    for (i, o) in inst.operands.iter().take(dsts).enumerate() {
         dst[i] = dst_of(o);
     }
     let mut src = [Src::None; 4];
@@ -137,7 +138,7 @@ fn operands_of(
     for (i, (kind, o)) in info
         .srcs
         .iter()
-        .zip(inst.operands.iter().skip(info.dsts.len()))
+        .zip(inst.operands.iter().skip(dsts))
         .enumerate()
     {
         src[i] = src_of(o, *kind, eval);

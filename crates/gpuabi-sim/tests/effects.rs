@@ -176,9 +176,12 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
     let info = op.info();
     for _ in 0..1000 {
         let mut inst = Inst::new(op, []);
+        // Atomics run in both forms: returning (`glc`, with a destination) and not.
+        inst.mods.glc = info.atomic.is_some() && rng.chance(2);
+        let slots: Vec<Kind> = inst.slots().collect();
         let mut roles = Vec::new();
         let mut ok = true;
-        for kind in info.slots() {
+        for kind in slots {
             let (o, role) = operand(rng, kind, wave);
             ok &= check_operand(kind, &o, target, wave).is_ok();
             inst.operands.push(o);
@@ -194,7 +197,7 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
             roles[info.dsts.len()] = Role::Offset;
         }
         if info.format == Format::Mubuf && !inst.operands.is_empty() {
-            let vaddr = info.dsts.len() + usize::from(op.is_store());
+            let vaddr = inst.dsts().len() + usize::from(op.is_store());
             inst.mods.offen = !matches!(inst.operands[vaddr], Operand::Off);
         }
         if ok && check_inst(&inst, target, wave).is_ok() {

@@ -507,7 +507,14 @@ impl LineParser<'_> {
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
         let mut sexts = [false; 2];
-        for (i, kind) in info.slots().enumerate() {
+        // An atomic's operand list depends on `glc`, which follows the operands: with it the
+        // returning form, which names a destination first.
+        let glc = info.atomic.is_some()
+            && self.tokens[self.pos.min(self.tokens.len())..]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Word(w) if w == "glc"));
+        let dst_count = info.dsts_with(glc).len();
+        for (i, kind) in info.slots_with(glc).enumerate() {
             if half && kind == Kind::MaskSrc {
                 // `v_dual_cndmask_b32` reads `vcc` without naming it.
                 operands.push(Operand::Special(crate::encoding::vcc_for(self.wave)));
@@ -527,12 +534,12 @@ impl LineParser<'_> {
             if self.peek(0).is_none() {
                 return Err(self.error(format!(
                     "`{word}` takes {} operands; operand {} is missing",
-                    info.dsts.len() + info.srcs.len(),
+                    dst_count + info.srcs.len(),
                     i + 1
                 )));
             }
             let column = self.column();
-            let src = i.checked_sub(info.dsts.len());
+            let src = i.checked_sub(dst_count);
             let sext_call = sdwa
                 && self.peek(0) == Some(&Tok::Word("sext".into()))
                 && self.peek(1) == Some(&Tok::Punct('('));
@@ -609,6 +616,9 @@ impl LineParser<'_> {
             s.src1_sext = sexts[1];
             (MemMods::default(), Some(s))
         } else {
+            if vector_alu {
+                self.output_modifiers(&mut src_mods)?;
+            }
             (self.modifiers(info)?, None)
         };
         let inst = Inst {
@@ -638,6 +648,38 @@ impl LineParser<'_> {
             AsmError::new(self.line, column, v.message)
         })?;
         Ok(inst)
+    }
+
+    /// `clamp`, then `mul:2`, `mul:4` or `div:2`, as LLVM orders them after a vector
+    /// instruction's operands.
+    fn output_modifiers(&mut self, mods: &mut SrcMods) -> Result<(), AsmError> {
+        if self.peek(0) == Some(&Tok::Word("clamp".into())) {
+            self.pos += 1;
+            mods.clamp = true;
+        }
+        let Some(Tok::Word(w)) = self.peek(0).cloned() else {
+            return Ok(());
+        };
+        if w != "mul" && w != "div" {
+            return Ok(());
+        }
+        let column = self.column();
+        let text = match (self.peek(1), self.peek(2)) {
+            (Some(Tok::Punct(':')), Some(Tok::Number(n))) => format!("{w}:{n}"),
+            _ => return Err(self.error(format!("expected `{w}:N` (`mul:2`, `mul:4`, `div:2`)"))),
+        };
+        mods.omod = crate::output_mods::Omod::from_name(&text).ok_or_else(|| {
+            AsmError::new(
+                self.line,
+                column,
+                format!("unknown output modifier `{text}`: expected mul:2, mul:4 or div:2"),
+            )
+        })?;
+        self.pos += 3;
+        if self.peek(0) == Some(&Tok::Word("clamp".into())) {
+            return Err(self.error("`clamp` comes before the output modifier"));
+        }
+        Ok(())
     }
 
     fn number(&mut self, negative: bool) -> Result<Imm, AsmError> {

@@ -23,7 +23,7 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
     if inst.sdwa.is_some() {
         out.push_str("_sdwa");
     }
-    let dsts = info.dsts.len();
+    let dsts = inst.dsts().len();
     for (i, op) in inst.operands.iter().enumerate() {
         out.push_str(if i == 0 { " " } else { ", " });
         // LLVM prints `neg(x)` as `-x` and `abs(x)` as `|x|`.
@@ -49,6 +49,12 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             (false, true) => write!(out, "|{op}|"),
             (true, true) => write!(out, "-|{op}|"),
         };
+    }
+    if inst.src_mods.clamp {
+        out.push_str(" clamp");
+    }
+    if inst.src_mods.omod != crate::output_mods::Omod::None {
+        let _ = write!(out, " {}", inst.src_mods.omod.name());
     }
     if let Some(s) = inst.sdwa {
         let _ = write!(

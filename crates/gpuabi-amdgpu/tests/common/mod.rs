@@ -206,71 +206,82 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
         let Some(name) = info.name(target) else {
             continue;
         };
-        let slots: Vec<Kind> = info.slots().collect();
-        let mut variants: Vec<Vec<String>> = vec![slots
-            .iter()
-            .map(|k| samples(*k, wave)[0].to_string())
-            .collect()];
-        // `s_setreg_b32` takes only the registers the model knows, by name and number.
-        if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
-            variants = [
-                "hwreg(HW_REG_FLAT_SCR_LO)",
-                "hwreg(HW_REG_FLAT_SCR_HI)",
-                "0xf815",
+        // Atomics have a returning form (with `glc`, a destination first) and a
+        // non-returning one; every other row one operand list.
+        let forms: Vec<Vec<Kind>> = if info.atomic.is_some() {
+            vec![
+                info.slots_with(true).collect(),
+                info.slots_with(false).collect(),
             ]
-            .iter()
-            .map(|h| vec![h.to_string(), samples(slots[1], wave)[0].to_string()])
-            .collect();
-        }
-        for (i, k) in slots.iter().enumerate() {
-            for alt in samples(*k, wave).into_iter().skip(1) {
-                let mut v = variants[0].clone();
-                v[i] = alt.to_string();
-                variants.push(v);
+        } else {
+            vec![info.slots().collect()]
+        };
+        let mut kept = 0;
+        for slots in forms {
+            let mut variants: Vec<Vec<String>> = vec![slots
+                .iter()
+                .map(|k| samples(*k, wave)[0].to_string())
+                .collect()];
+            // `s_setreg_b32` takes only the registers the model knows, by name and number.
+            if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
+                variants = [
+                    "hwreg(HW_REG_FLAT_SCR_LO)",
+                    "hwreg(HW_REG_FLAT_SCR_HI)",
+                    "0xf815",
+                ]
+                .iter()
+                .map(|h| vec![h.to_string(), samples(slots[1], wave)[0].to_string()])
+                .collect();
             }
-        }
-        // f32 source modifiers in both spellings, on every source that takes them.
-        for src in 0..info.srcs.len() {
-            if info.float_srcs >> src & 1 == 0 {
-                continue;
-            }
-            let i = info.dsts.len() + src;
-            for reg in samples(slots[i], wave).into_iter().take(2) {
-                for form in ["-{}", "|{}|", "-|{}|", "neg({})", "abs({})", "neg(abs({}))"] {
+            for (i, k) in slots.iter().enumerate() {
+                for alt in samples(*k, wave).into_iter().skip(1) {
                     let mut v = variants[0].clone();
-                    v[i] = form.replace("{}", reg);
+                    v[i] = alt.to_string();
                     variants.push(v);
                 }
             }
-        }
-        let mut kept = 0;
-        for v in variants {
-            let off = v
-                .iter()
-                .zip(&slots)
-                .any(|(s, k)| *k == Kind::BufAddr && s == "off");
-            let pair = v
-                .iter()
-                .zip(&slots)
-                .any(|(s, k)| *k == Kind::BufAddr && s == "v[20:21]");
-            let mods = if slots.is_empty() {
-                vec![""]
-            } else if info.is_ds_two_address() {
-                vec!["", " offset0:1 offset1:255", " offset1:3"]
-            } else if info.format == Format::Ds {
-                vec!["", " offset:4", " offset:65535"]
-            } else if pair {
-                vec![" addr64", " addr64 offset:12 glc"]
-            } else {
-                modifier_samples(info.format, off)
-            };
-            for m in mods {
-                let line = format!("\t{name} {}{m}\n", v.join(", "));
-                let line = line.replace(&format!("{name} \n"), &format!("{name}\n"));
-                let probe = format!("{line}target:\n");
-                if parse(&probe, target, wave).is_ok() {
-                    text.push_str(&line);
-                    kept += 1;
+            // f32 source modifiers in both spellings, on every source that takes them.
+            for src in 0..info.srcs.len() {
+                if info.float_srcs >> src & 1 == 0 {
+                    continue;
+                }
+                let i = slots.len() - info.srcs.len() + src;
+                for reg in samples(slots[i], wave).into_iter().take(2) {
+                    for form in ["-{}", "|{}|", "-|{}|", "neg({})", "abs({})", "neg(abs({}))"] {
+                        let mut v = variants[0].clone();
+                        v[i] = form.replace("{}", reg);
+                        variants.push(v);
+                    }
+                }
+            }
+            for v in variants {
+                let off = v
+                    .iter()
+                    .zip(&slots)
+                    .any(|(s, k)| *k == Kind::BufAddr && s == "off");
+                let pair = v
+                    .iter()
+                    .zip(&slots)
+                    .any(|(s, k)| *k == Kind::BufAddr && s == "v[20:21]");
+                let mods = if slots.is_empty() {
+                    vec![""]
+                } else if info.is_ds_two_address() {
+                    vec!["", " offset0:1 offset1:255", " offset1:3"]
+                } else if info.format == Format::Ds {
+                    vec!["", " offset:4", " offset:65535"]
+                } else if pair {
+                    vec![" addr64", " addr64 offset:12 glc"]
+                } else {
+                    modifier_samples(info.format, off)
+                };
+                for m in mods {
+                    let line = format!("\t{name} {}{m}\n", v.join(", "));
+                    let line = line.replace(&format!("{name} \n"), &format!("{name}\n"));
+                    let probe = format!("{line}target:\n");
+                    if parse(&probe, target, wave).is_ok() {
+                        text.push_str(&line);
+                        kept += 1;
+                    }
                 }
             }
         }
@@ -316,6 +327,38 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
         text.push_str(
             "\tv_or_b32_sdwa v2, s9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:WORD_1\n",
         );
+    }
+    // The output modifiers: `clamp` before `omod`, on f32 results and the saturating
+    // integer instructions.
+    text.push_str(
+        "\tv_add_f32_e64 v0, v1, v2 clamp mul:2\n\
+         \tv_mul_f32_e64 v0, -v1, |v2| div:2\n\
+         \tv_fma_f32 v0, v1, v2, v3 clamp mul:4\n\
+         \tv_max_f32_e64 v0, v1, s2 clamp\n\
+         \tv_cvt_f32_u32_e64 v1, v2 mul:2\n\
+         \tv_rcp_f32_e64 v1, v2 clamp div:2\n",
+    );
+    let mask = if wave == WaveSize::W64 {
+        "s[6:7]"
+    } else {
+        "s6"
+    };
+    if matches!(target, Target::Gfx6 | Target::Gfx7) {
+        // GCN 1.0/1.1: the f32 lines above cover their VOP3 fields.
+    } else if target == Target::Gfx8 {
+        text.push_str("\tv_mad_u32_u24 v0, v1, v2, v3 clamp\n");
+        text.push_str(
+            "\tv_add_u32_e64 v0, vcc, v1, v2 clamp\n\tv_sub_u32_e64 v0, s[6:7], v1, v2 clamp\n",
+        );
+    } else {
+        text.push_str(&format!(
+            "\tv_mad_u32_u24 v0, v1, v2, v3 clamp\n\
+             \tv_add_nc_u32_e64 v0, v1, v2 clamp\n\
+             \tv_sub_nc_u32_e64 v0, v1, s2 clamp\n\
+             \tv_subrev_nc_u32_e64 v0, v1, v2 clamp\n\
+             \tv_add_co_u32 v0, {mask}, v1, v2 clamp\n\
+             \tv_sub_co_u32 v0, {mask}, v1, v2 clamp\n"
+        ));
     }
     // VCC as a SADDR (llc-19 allocates it there) and a zero-extended 64-bit literal.
     text.push_str("\ts_mov_b64 s[4:5], 0xffffffff\n");

@@ -14,6 +14,7 @@
 
 use gpuabi_amdgpu::{AtomicOp, DsOp, Target};
 
+use crate::exec::atomic::apply;
 use crate::image::{Decoded, Dst, Src};
 use crate::stats::Stats;
 use crate::wave::{Wave, M0};
@@ -64,55 +65,6 @@ fn vreg(src: Src) -> u16 {
         Src::Vgpr(r) => r,
         _ => 0,
     }
-}
-
-/// The new memory value of an atomic from the old one and the data (`cmp` only for
-/// [`AtomicOp::CmpStore`]); `bits` is 32 or 64.
-fn apply(op: AtomicOp, old: u64, data: u64, cmp: u64, bits: u32) -> u64 {
-    let sign = |v: u64| {
-        if bits == 32 {
-            i64::from(v as u32 as i32)
-        } else {
-            v as i64
-        }
-    };
-    let mask = if bits == 32 {
-        u64::from(u32::MAX)
-    } else {
-        u64::MAX
-    };
-    let v = match op {
-        AtomicOp::Add => old.wrapping_add(data),
-        AtomicOp::Sub => old.wrapping_sub(data),
-        AtomicOp::MinI => {
-            if sign(data) < sign(old) {
-                data
-            } else {
-                old
-            }
-        }
-        AtomicOp::MaxI => {
-            if sign(data) > sign(old) {
-                data
-            } else {
-                old
-            }
-        }
-        AtomicOp::MinU => old.min(data),
-        AtomicOp::MaxU => old.max(data),
-        AtomicOp::And => old & data,
-        AtomicOp::Or => old | data,
-        AtomicOp::Xor => old ^ data,
-        AtomicOp::Swap => data,
-        AtomicOp::CmpStore => {
-            if old == cmp {
-                data
-            } else {
-                old
-            }
-        }
-    };
-    v & mask
 }
 
 /// Executes a `ds_*` instruction for the active lanes of `w`.
@@ -223,26 +175,5 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_operations_follow_the_guides() {
-        // DS_MIN_I32 compares as signed, DS_MIN_U32 as unsigned.
-        assert_eq!(
-            apply(AtomicOp::MinI, 5, u64::from(u32::MAX), 0, 32),
-            0xffff_ffff
-        );
-        assert_eq!(apply(AtomicOp::MinU, 5, u64::from(u32::MAX), 0, 32), 5);
-        assert_eq!(apply(AtomicOp::MaxI, 0x8000_0000, 1, 0, 32), 1);
-        // 32-bit adds wrap at 32 bits, 64-bit ones carry into the high dword.
-        assert_eq!(apply(AtomicOp::Add, 0xffff_ffff, 2, 0, 32), 1);
-        assert_eq!(apply(AtomicOp::Add, 0xffff_ffff, 2, 0, 64), 0x1_0000_0001);
-        assert_eq!(apply(AtomicOp::CmpStore, 7, 9, 7, 32), 9);
-        assert_eq!(apply(AtomicOp::CmpStore, 7, 9, 8, 32), 7);
     }
 }

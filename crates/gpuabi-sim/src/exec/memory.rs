@@ -50,6 +50,17 @@ impl MemCtx<'_> {
     }
 }
 
+/// The error of an access of `bytes` at `addr` outside every buffer.
+pub(crate) fn bad_address(
+    d: &Decoded,
+    what: &'static str,
+    addr: u64,
+    bytes: u32,
+    lane: usize,
+) -> SimError {
+    bad(d, what, addr, bytes, lane)
+}
+
 fn bad(d: &Decoded, what: &'static str, addr: u64, bytes: u32, lane: usize) -> SimError {
     SimError::BadAddress {
         what,
@@ -269,6 +280,19 @@ fn lane_addresses(
     }
 }
 
+/// The byte address of `lane`'s first dword of a vector memory instruction, or `None` when
+/// a buffer access is out of its descriptor's range.
+pub(crate) fn lane_address(
+    d: &Decoded,
+    w: &Wave,
+    lane: usize,
+    addr_src: Src,
+    third: Src,
+    fourth: Src,
+) -> Option<u64> {
+    lane_addresses(d, w, lane, addr_src, third, fourth, 0)
+}
+
 /// The typed format of an MTBUF instruction, or an error naming the instruction.
 fn typed_format(d: &Decoded) -> Result<TypedFormat, SimError> {
     let format = d
@@ -374,6 +398,9 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     let format = d.op.info().format;
     if format == Format::Smem {
         return smem(d, w, ctx);
+    }
+    if let Some(a) = d.op.info().atomic {
+        return crate::exec::mem_atomic::exec(d, a, w, ctx);
     }
     let n = u32::from(d.op.mem_dwords());
     let store = d.op.is_store();

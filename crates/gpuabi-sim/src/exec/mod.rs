@@ -2,9 +2,11 @@
 //! Each instruction's behaviour is written once, after the AMD GCN3/RDNA2/RDNA3 ISA
 //! manuals.
 
+pub mod atomic;
 pub mod branch;
 pub mod float;
 pub mod lds;
+pub mod mem_atomic;
 pub mod memory;
 pub mod salu;
 pub mod typed;

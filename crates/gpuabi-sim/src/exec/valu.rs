@@ -7,7 +7,7 @@
 //! instructions) are in [`super::float`]. `v_min_f32`/`v_max_f32` follow IEEE mode for quiet
 //! NaNs (see [`fmin`]).
 
-use gpuabi_amdgpu::{Opcode, Sdwa, SdwaSel};
+use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
 use super::{float, salu};
 use crate::image::{Decoded, Dst, Src};
@@ -93,6 +93,19 @@ fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
     if let Dst::Vgpr(r) = d.dst[0] {
         let out = w.vreg_mut(r);
         for_active(exec, lanes, |l| out[l] = f(a[l], b[l]));
+    }
+}
+
+/// [`map2`] with the lane index as a third input.
+fn map2_lane(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, usize) -> u32) {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    source(w, d, 0, &mut a);
+    source(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l], l));
     }
 }
 
@@ -327,6 +340,26 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         }
         _ => exec_one(d, w),
     }
+    output_modifiers(d, w);
+}
+
+/// `omod` then `clamp` on an f32 result (`gpuabi_amdgpu::output_mods`); the integer
+/// `clamp` is part of the operations it saturates.
+fn output_modifiers(d: &Decoded, w: &mut Wave) {
+    let m = d.src_mods;
+    if !m.clamp && m.omod == Omod::None {
+        return;
+    }
+    if output_mods(d.op).clamp != Some(ClampKind::Float) {
+        return;
+    }
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| {
+            out[l] = gpuabi_amdgpu::output_mods::apply_f32(out[l], m.omod, m.clamp)
+        });
+    }
 }
 
 /// VOPD ("RDNA3 ISA", "VOPD"): both halves read their sources before either writes. The
@@ -366,6 +399,16 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         // Leading zeros; -1 when no bit is set.
         VFfbhU32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
         VBcntU32B32 => map2(w, d, |a, b| a.count_ones().wrapping_add(b)),
+        // The set bits of S0 below this lane (lanes 0-31 for `lo`, 32-63 for `hi`), plus S1
+        // ("AMD GCN3 ISA", V_MBCNT_LO_U32_B32: ThreadMask = (1 << ThreadPosition) - 1).
+        VMbcntLoU32B32 => map2_lane(w, d, |a, b, l| {
+            let below = (1u64 << l) - 1;
+            (a & below as u32).count_ones().wrapping_add(b)
+        }),
+        VMbcntHiU32B32 => map2_lane(w, d, |a, b, l| {
+            let below = (1u64 << l) - 1;
+            (a & (below >> 32) as u32).count_ones().wrapping_add(b)
+        }),
         VLdexpF32 => map2(w, d, |a, b| float::unary(a, |x| float::ldexp(x, b as i32))),
         VCvtF32I32 => map1(w, d, |a| (a as i32 as f32).to_bits()),
         VCvtF32U32 => map1(w, d, |a| (a as f32).to_bits()),
@@ -414,6 +457,10 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VLshlrevB32 => map2(w, d, |a, b| b << (a & 31)),
         VLshrrevB32 => map2(w, d, |a, b| b >> (a & 31)),
         VAshrrevI32 => map2(w, d, |a, b| ((b as i32) >> (a & 31)) as u32),
+        // With `clamp` the unsigned result saturates (see `gpuabi_amdgpu::output_mods`).
+        VAddNcU32 if d.src_mods.clamp => map2(w, d, |a, b| a.saturating_add(b)),
+        VSubNcU32 if d.src_mods.clamp => map2(w, d, |a, b| a.saturating_sub(b)),
+        VSubrevNcU32 if d.src_mods.clamp => map2(w, d, |a, b| b.saturating_sub(a)),
         VAddNcU32 => map2(w, d, |a, b| a.wrapping_add(b)),
         VSubNcU32 => map2(w, d, |a, b| a.wrapping_sub(b)),
         VSubrevNcU32 => map2(w, d, |a, b| b.wrapping_sub(a)),
@@ -431,6 +478,19 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
                 });
             }
         }
+        // `clamp` saturates the sum or difference; the carry out is the same.
+        VAddCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = a.overflowing_add(b);
+            (if c { u32::MAX } else { v }, c)
+        }),
+        VSubCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = a.overflowing_sub(b);
+            (if c { 0 } else { v }, c)
+        }),
+        VSubrevCoU32 if d.src_mods.clamp => map2_carry(w, d, 0, |a, b, _| {
+            let (v, c) = b.overflowing_sub(a);
+            (if c { 0 } else { v }, c)
+        }),
         VAddCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_add(b)),
         VSubCoU32 => map2_carry(w, d, 0, |a, b, _| a.overflowing_sub(b)),
         // V_SUBREV_CO_U32: D0 = S1 - S0, the borrow to the lane mask ("RDNA2 ISA";
@@ -536,6 +596,10 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VXadU32 => map3(w, d, |a, b, c| (a ^ b).wrapping_add(c)),
         VLshlAddU32 => map3(w, d, |a, b, c| (a << (b & 31)).wrapping_add(c)),
         // V_MAD_U32_U24: D = S0[23:0] * S1[23:0] + S2.
+        VMadU32U24 if d.src_mods.clamp => map3(w, d, |a, b, c| {
+            let v = u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff) + u64::from(c);
+            u32::try_from(v).unwrap_or(u32::MAX)
+        }),
         VMadU32U24 => map3(w, d, |a, b, c| {
             (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c)
         }),
