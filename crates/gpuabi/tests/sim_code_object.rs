@@ -120,6 +120,15 @@ fn sim_run_dispatches_a_code_object_kernel_by_name() {
         let calls = if cpu == "tonga" { 2 } else { 4 };
         let summary = format!("contract llvm-gfx: {calls} calls returned, 0 violations");
         assert!(out.contains(&summary), "{cpu}: {out}");
+        // A pointer argument may point into a buffer (NAME+OFFSET), as with `run`.
+        let out = ok(&[
+            "sim", "run", obj_s, "--kernel", "twice", "--grid", "48", "--group", "48", "--buffer",
+            "out=256", "--arg", "out=out+0x40", "--arg", "n=11", "--print", "out",
+        ]);
+        let want: Vec<u32> = std::iter::repeat_n(0, 16)
+            .chain((0..48).map(|i| twice(i, 11)))
+            .collect();
+        assert_eq!(printed_out(&out), want, "{cpu}: {out}");
         // Two kernels: the name is needed, and a wrong one lists them.
         let e = fails(&["sim", "run", obj_s, "--grid", "64", "--buffer", "out=256"]);
         assert!(e.contains("twice, other"), "{e}");

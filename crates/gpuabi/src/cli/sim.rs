@@ -440,9 +440,11 @@ pub fn ndrange_and_args(
         let a = launch_flags::arg(spec)?;
         let v = match a.buffer(|n| memory.find(n).is_some())? {
             Some((name, 0)) => ArgValue::Buffer(name),
-            Some((_, _)) => bail!(
-                "--arg {spec}: a pointer argument of a Catalyst or HSA dispatch is a whole buffer; NAME+OFFSET is for `run`"
-            ),
+            // An address inside a buffer, as `run` takes it: HSA pointers are addresses.
+            Some((name, offset)) => {
+                let base = memory.find(&name).map_or(0, |b| b.base);
+                ArgValue::Numbers(vec![(base + offset) as f64])
+            }
             None => ArgValue::Numbers(
                 a.value
                     .split(',')
