@@ -11,17 +11,12 @@
 //!
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
-use std::collections::BTreeMap;
-
-use gpuabi_amdgpu::code_object::read_code_object;
 use gpuabi_amdgpu::Target;
-use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
-use gpuabi_sim::dispatch::{ArgValue, NdRange};
-use gpuabi_sim::{Contract, Image, Limits, Machine};
+use gpuabi_sim::dispatch::ArgValue;
 
 mod llc_tool;
 
-use llc_tool::{input, llc_available};
+use llc_tool::{dwords, input, llc_available, run_kernel};
 const ATOMICS: &str = include_str!("llc/atomics.ll");
 const ATOMICS_FLAT: &str = include_str!("llc/atomics_flat.ll");
 const OUTPUT_MODS: &str = include_str!("llc/output_mods.ll");
@@ -53,64 +48,26 @@ fn run_with(
     target: Target,
     input: &[u32],
     cnt0: &[u32],
-    [items, group]: [u32; 2],
+    items_and_group: [u32; 2],
 ) -> Outcome {
-    let obj = read_code_object(object).unwrap();
-    assert_eq!(obj.target, target);
-    let kernel = select_kernel(&obj, Some(name)).unwrap();
-    let limits = Limits::default();
-    let mut memory = gpuabi_sim::Memory::new();
     let input: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
-    memory.add("in", input, limits.global_bytes).unwrap();
-    memory
-        .add("out", vec![0; 4 * ITEMS as usize], limits.global_bytes)
-        .unwrap();
     let mut cnt: Vec<u8> = cnt0.iter().flat_map(|v| v.to_le_bytes()).collect();
     cnt.resize(CNT_BYTES, 0);
-    memory.add("cnt", cnt, limits.global_bytes).unwrap();
-    let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global: [items, 1, 1],
-        local: [group, 1, 1],
-        offset: [0; 3],
-    };
-    let args = BTreeMap::from([
-        ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("in".to_string(), ArgValue::Buffer("in".into())),
-        ("cnt".to_string(), ArgValue::Buffer("cnt".into())),
-    ]);
-    let setups = gpuabi_sim::hsa::dispatch(
-        &dispatched_kernel(kernel),
-        target,
-        kernel.wave,
-        &nd,
-        &args,
-        &mut memory,
-        &limits,
-    )
-    .unwrap();
-    let mut machine = Machine::new(Image::new(&program).unwrap());
-    machine.memory = memory;
-    machine.contract = Some(Contract::llvm_gfx());
-    let result = machine.run(name, &setups);
-    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
-    result.unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(violations.is_empty(), "{name}: {violations:#?}");
+    let buffers = vec![
+        ("in", input),
+        ("out", vec![0; 4 * ITEMS as usize]),
+        ("cnt", cnt),
+    ];
+    let args = [
+        ("out", ArgValue::Buffer("out".into())),
+        ("in", ArgValue::Buffer("in".into())),
+        ("cnt", ArgValue::Buffer("cnt".into())),
+    ];
+    let machine = run_kernel(object, name, target, buffers, &args, items_and_group);
     assert_eq!(machine.stats.buffer_out_of_range, 0, "{name}");
-    let words = |name: &str| -> Vec<u32> {
-        machine
-            .memory
-            .find(name)
-            .unwrap()
-            .data
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     Outcome {
-        out: words("out"),
-        cnt: words("cnt"),
+        out: dwords(&machine, "out"),
+        cnt: dwords(&machine, "cnt"),
     }
 }
 

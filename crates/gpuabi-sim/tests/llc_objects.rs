@@ -14,18 +14,14 @@
 //!
 //! Skipped with a message when llc-19 is missing, unless `GPUABI_REQUIRE_LLVM_MC=1`.
 
-use std::collections::BTreeMap;
 use std::process::Command;
 
-use gpuabi_amdgpu::code_object::read_code_object;
 use gpuabi_amdgpu::Target;
-use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
-use gpuabi_sim::dispatch::{ArgValue, NdRange};
-use gpuabi_sim::{Contract, Image, Limits, Machine};
+use gpuabi_sim::dispatch::ArgValue;
 
 mod llc_tool;
 
-use llc_tool::{input, llc_available, scratch_dir, LLC};
+use llc_tool::{dwords, input, llc_available, run_kernel, scratch_dir, LLC};
 const KERNELS: &str = include_str!("llc/kernels.ll");
 const CALLS: &str = include_str!("llc/calls.ll");
 const ITEMS: u32 = 128;
@@ -91,51 +87,15 @@ fn expected(name: &str, i: u32) -> u32 {
 /// Runs kernel `name` of `object` with the `llvm-gfx` contract; returns the output and
 /// the number of calls checked.
 fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
-    let obj = read_code_object(object).unwrap();
-    assert_eq!(obj.target, target);
-    let kernel = select_kernel(&obj, Some(name)).unwrap();
-    let limits = Limits::default();
-    let mut memory = gpuabi_sim::Memory::new();
     let input: Vec<u8> = (0..ITEMS).flat_map(|i| input(i).to_le_bytes()).collect();
-    memory.add("in", input, limits.global_bytes).unwrap();
-    memory
-        .add("out", vec![0; 4 * ITEMS as usize], limits.global_bytes)
-        .unwrap();
-    let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global: [ITEMS, 1, 1],
-        local: [64, 1, 1],
-        offset: [0; 3],
-    };
-    let args = BTreeMap::from([
-        ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("in".to_string(), ArgValue::Buffer("in".into())),
-        ("n".to_string(), ArgValue::Numbers(vec![f64::from(N)])),
-    ]);
-    let setups = gpuabi_sim::hsa::dispatch(
-        &dispatched_kernel(kernel),
-        target,
-        kernel.wave,
-        &nd,
-        &args,
-        &mut memory,
-        &limits,
-    )
-    .unwrap();
-    let mut machine = Machine::new(Image::new(&program).unwrap());
-    machine.memory = memory;
-    machine.contract = Some(Contract::llvm_gfx());
-    let result = machine.run(name, &setups);
-    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
-    result.unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(violations.is_empty(), "{name}: {violations:#?}");
-    let out = machine.memory.find("out").unwrap();
-    let values = out
-        .data
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let buffers = vec![("in", input), ("out", vec![0; 4 * ITEMS as usize])];
+    let args = [
+        ("out", ArgValue::Buffer("out".into())),
+        ("in", ArgValue::Buffer("in".into())),
+        ("n", ArgValue::Numbers(vec![f64::from(N)])),
+    ];
+    let machine = run_kernel(object, name, target, buffers, &args, [ITEMS, 64]);
+    let values = dwords(&machine, "out");
     let calls = machine.contract.as_ref().map_or(0, |c| c.checked_returns);
     (values, calls)
 }

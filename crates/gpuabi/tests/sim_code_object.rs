@@ -122,8 +122,23 @@ fn sim_run_dispatches_a_code_object_kernel_by_name() {
         assert!(out.contains(&summary), "{cpu}: {out}");
         // A pointer argument may point into a buffer (NAME+OFFSET), as with `run`.
         let out = ok(&[
-            "sim", "run", obj_s, "--kernel", "twice", "--grid", "48", "--group", "48", "--buffer",
-            "out=256", "--arg", "out=out+0x40", "--arg", "n=11", "--print", "out",
+            "sim",
+            "run",
+            obj_s,
+            "--kernel",
+            "twice",
+            "--grid",
+            "48",
+            "--group",
+            "48",
+            "--buffer",
+            "out=256",
+            "--arg",
+            "out=out+0x40",
+            "--arg",
+            "n=11",
+            "--print",
+            "out",
         ]);
         let want: Vec<u32> = std::iter::repeat_n(0, 16)
             .chain((0..48).map(|i| twice(i, 11)))

@@ -1,8 +1,15 @@
-//! llc-19 for the tests that run its code objects: whether it is installed, and the
-//! object it makes of an LLVM IR module.
+//! llc-19 for the tests that run its code objects: whether it is installed, the object
+//! it makes of an LLVM IR module, and a run of one of its kernels.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use gpuabi_amdgpu::code_object::read_code_object;
+use gpuabi_amdgpu::Target;
+use gpuabi_sim::code_object::{dispatched_kernel, load, select_kernel};
+use gpuabi_sim::dispatch::{ArgValue, NdRange};
+use gpuabi_sim::{Contract, Image, Limits, Machine};
 
 pub const LLC: &str = "llc-19";
 
@@ -77,4 +84,69 @@ pub fn compile_as(
 /// The input of work-item `i`.
 pub fn input(i: u32) -> u32 {
     i.wrapping_mul(2_654_435_761) >> 7
+}
+
+/// The dwords of buffer `name` after a run.
+#[allow(dead_code)] // Not every test reads buffers back.
+pub fn dwords(machine: &Machine, name: &str) -> Vec<u32> {
+    machine
+        .memory
+        .find(name)
+        .unwrap()
+        .data
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Runs kernel `name` of llc-19's object `object` (built for `target`) over `items`
+/// work-items in work-groups of `group`, with `buffers` in that order and `args` by the
+/// metadata's names, as its descriptor asks, checking every call against `llvm-gfx`.
+/// Panics when the run stops or breaks the contract; returns the machine after the run.
+#[allow(dead_code)] // Not every test runs AMDHSA kernels.
+pub fn run_kernel(
+    object: &[u8],
+    name: &str,
+    target: Target,
+    buffers: Vec<(&str, Vec<u8>)>,
+    args: &[(&str, ArgValue)],
+    [items, group]: [u32; 2],
+) -> Machine {
+    let obj = read_code_object(object).unwrap();
+    assert_eq!(obj.target, target);
+    let kernel = select_kernel(&obj, Some(name)).unwrap();
+    let limits = Limits::default();
+    let mut memory = gpuabi_sim::Memory::new();
+    for (buffer, data) in buffers {
+        memory.add(buffer, data, limits.global_bytes).unwrap();
+    }
+    let program = load(&obj, kernel, &mut memory, limits.global_bytes).unwrap();
+    let nd = NdRange {
+        work_dim: 1,
+        global: [items, 1, 1],
+        local: [group, 1, 1],
+        offset: [0; 3],
+    };
+    let args: BTreeMap<String, ArgValue> = args
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.clone()))
+        .collect();
+    let setups = gpuabi_sim::hsa::dispatch(
+        &dispatched_kernel(kernel),
+        target,
+        kernel.wave,
+        &nd,
+        &args,
+        &mut memory,
+        &limits,
+    )
+    .unwrap();
+    let mut machine = Machine::new(Image::new(&program).unwrap());
+    machine.memory = memory;
+    machine.contract = Some(Contract::llvm_gfx());
+    let result = machine.run(name, &setups);
+    let violations: Vec<String> = machine.violations().iter().map(|v| v.to_string()).collect();
+    result.unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(violations.is_empty(), "{name}: {violations:#?}");
+    machine
 }
