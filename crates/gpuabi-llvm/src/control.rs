@@ -298,7 +298,7 @@ impl FnBuilder<'_> {
         let list: Vec<String> = param_types
             .iter()
             .zip(&vals)
-            .map(|(t, v)| format!("{} {v}", names::ty(*t)))
+            .map(|(t, v)| format!("{} {v}", names::param_ty(*t)))
             .collect();
         let ret_ty = if noreturn {
             "void".to_string()

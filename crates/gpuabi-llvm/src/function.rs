@@ -112,9 +112,14 @@ impl<'a> FnBuilder<'a> {
             .params
             .iter()
             .map(|p| {
+                let t = f.ty(p.value);
                 format!(
                     "{} {}",
-                    names::ty(f.ty(p.value)),
+                    if f.attrs.kernel {
+                        names::ty(t)
+                    } else {
+                        names::param_ty(t)
+                    },
                     names::local(f.value_name(p.value))
                 )
             })

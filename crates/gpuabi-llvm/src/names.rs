@@ -19,6 +19,21 @@ pub(crate) fn ty(t: Type) -> &'static str {
     }
 }
 
+/// The LLVM type of a callable function's parameter (and of the matching call argument):
+/// `i1` parameters are `i1 zeroext`.
+///
+/// Without the attribute llc-19 miscompiles an `i1` argument passed on the stack (after
+/// the argument VGPRs are used up): the caller stores the 32-bit register that holds the
+/// `i1` unmasked, while the callee loads one byte and takes it as 0 or 1, so `zext` of the
+/// parameter can give 100. With `zeroext` the caller zero-extends the value first
+/// (LLVM's LangRef, "Parameter Attributes"), which is what the callee assumes.
+pub(crate) fn param_ty(t: Type) -> &'static str {
+    match t {
+        Type::I1 => "i1 zeroext",
+        _ => ty(t),
+    }
+}
+
 /// A name as LLVM reads it back unchanged, without its sigil.
 fn quoted(name: &str) -> String {
     if name.starts_with(|c: char| c.is_ascii_digit()) {
