@@ -275,7 +275,7 @@ fn random_programs(calls: bool) {
     }
     eprintln!(
         "{agreed} of {} (program, processor) runs agree ({checked_calls} calls checked); \
-         {refused} refused by llc-19 on tonga (SGPR limit with indirect calls); \
+         {refused} refused by llc-19 on tonga (its SGPR limit with calls); \
          {undefined} differ where llc's code reads private memory nothing wrote; \
          {miscompiled} listed in KNOWN_LLC_MISCOMPILES; \
          {listed_cases} listed in PENDING_CASES; first failing on a pending instruction: \
