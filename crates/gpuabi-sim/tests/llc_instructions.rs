@@ -713,3 +713,50 @@ fn cmpx_64_bit_integers_and_ordered_f32() {
         }
     }
 }
+
+#[test]
+fn sdwa_compares_on_gfx1030() {
+    // VOPC in SDWA form ("RDNA2 ISA", "SDWAB"): the sources are selected (and with `sext`
+    // sign-extended) before the compare; the mask goes to SDST or VCC.
+    use gpuabi_sim::image::Src;
+    let (t, w) = (Target::Gfx1030, WaveSize::W32);
+    // WORD_0 of 0x1234_8000 sign-extended is -32768 <= -256 (s2 = 0xffff_ff00); read
+    // zero-extended it is 32768, which is not.
+    for (src0, expected) in [("sext(v1)", 1), ("v1", 0)] {
+        let body = format!("\tv_cmp_le_i32_sdwa s5, {src0}, s2 src0_sel:WORD_0 src1_sel:DWORD");
+        let wave = run_one(t, w, &body, &[0x1234_8000], &[0, 0xffff_ff00]);
+        assert_eq!(wave.s32(Src::Sgpr(5)), expected, "{body}");
+    }
+    // BYTE_1 of 0x500 is 5 > WORD_1 of 0x4_ffff (4); the whole registers compare the
+    // other way.
+    let body = "\tv_cmp_gt_u32_sdwa vcc_lo, v1, v2 src0_sel:BYTE_1 src1_sel:WORD_1";
+    let wave = run_one(t, w, body, &[0x500, 0x4_ffff], &[]);
+    assert_eq!(wave.vcc() & 1, 1, "{body}");
+    let wave = run_one(
+        t,
+        w,
+        "\tv_cmpx_gt_u32_sdwa v1, v2 src0_sel:BYTE_1 src1_sel:WORD_1",
+        &[0x500, 0x4_ffff],
+        &[],
+    );
+    assert_eq!(wave.exec(), 1, "v_cmpx_gt_u32_sdwa");
+    // A compare has no destination selection, and gfx8's SDWA compares are not modelled.
+    for (target, wave, text) in [
+        (
+            Target::Gfx1030,
+            WaveSize::W32,
+            "\tv_cmp_le_i32_sdwa s4, v1, v2 dst_sel:WORD_0\n",
+        ),
+        (
+            Target::Gfx8,
+            WaveSize::W64,
+            "\tv_cmp_le_i32_sdwa vcc, v1, v2 src0_sel:WORD_0\n",
+        ),
+    ] {
+        let e = parse(text, target, wave).unwrap_err();
+        assert!(
+            e.message.contains("dst_sel") || e.message.contains("no SDWA form"),
+            "{e}"
+        );
+    }
+}
