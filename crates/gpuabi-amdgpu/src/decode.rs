@@ -19,7 +19,9 @@ use crate::encode::{encode_inst, waitcnt_fields, waitcnt_max, WaitCounter, LITER
 use crate::encoding::{uses_vop3, vcc_for};
 use crate::inst::{DstUnused, Sdwa, SdwaSel};
 use crate::inst::{Inst, MemMods, SrcMods};
-use crate::microcode::{layouts, seg, Encoding, Field, Layout, SDWA_FIELDS, SDWA_SRC0, VOPD};
+use crate::microcode::{
+    layouts, seg, Encoding, Field, Layout, SDWAB_SD, SDWAB_SDST, SDWA_FIELDS, SDWA_SRC0, VOPD,
+};
 use crate::opcode_numbers::{number, vop3_base, vopd_op};
 use crate::opcodes::{Format, Kind, Opcode, TABLE};
 use crate::operand::{Expr, Imm, Operand, Special, Waitcnt};
@@ -282,9 +284,10 @@ fn decode_one(
     let mut sdwa = None;
     match layout.encoding {
         Encoding::Vopd => return Err("VOPD is decoded apart".into()),
-        Encoding::Vop1 | Encoding::Vop2
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc
             if f.get(Field::Src0) == u64::from(SDWA_SRC0)
-                && matches!(target, Target::Gfx8 | Target::Gfx1030) =>
+                && (target == Target::Gfx1030
+                    || (target == Target::Gfx8 && layout.encoding != Encoding::Vopc)) =>
         {
             let at = o.literal_at;
             let b = rest
@@ -308,9 +311,14 @@ fn decode_one(
                 .get(get(Field::DstUnused) as usize)
                 .copied()
                 .ok_or("SDWA dst_unused 3 does not exist")?;
+            let vopc = layout.encoding == Encoding::Vopc;
             let mut s = Sdwa {
-                dst_sel: sel(get(Field::DstSel))?,
-                dst_unused: unused,
+                dst_sel: if vopc {
+                    SdwaSel::Dword
+                } else {
+                    sel(get(Field::DstSel))?
+                },
+                dst_unused: if vopc { DstUnused::Preserve } else { unused },
                 src0_sel: sel(get(Field::Src0Sel))?,
                 src1_sel: SdwaSel::Dword,
                 src0_sext: get(Field::Src0Sext) == 1,
@@ -319,6 +327,12 @@ fn decode_one(
             let vcc = Operand::Special(vcc_for(wave));
             for kind in info.dsts {
                 ops.push(match kind {
+                    // A compare's mask: SDST when SD is set, else VCC (RDNA 2 "SDWAB").
+                    Kind::MaskDst if vopc && dword >> SDWAB_SD & 1 == 1 => {
+                        let (lo, width) = SDWAB_SDST;
+                        let code = (dword >> lo) & ((1u32 << width) - 1);
+                        o.sreg(u64::from(code), o.dwords(*kind))?
+                    }
                     Kind::MaskDst => vcc.clone(),
                     Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
                     k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
@@ -340,7 +354,11 @@ fn decode_one(
                     (k, _) => {
                         s.src1_sel = sel(get(Field::Src1Sel))?;
                         s.src1_sext = get(Field::Src1Sext) == 1;
-                        o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
+                        if get(Field::S1) == 1 {
+                            o.sreg(f.get(Field::Vsrc1), o.dwords(*k))?
+                        } else {
+                            o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
+                        }
                     }
                 });
             }

@@ -11,7 +11,9 @@ use smallvec::SmallVec;
 
 use crate::encoding::uses_vop3;
 use crate::inst::Inst;
-use crate::microcode::{layout_of, seg, Encoding, Field, Layout, SDWA_FIELDS, SDWA_SRC0};
+use crate::microcode::{
+    layout_of, seg, Encoding, Field, Layout, SDWAB_SD, SDWAB_SDST, SDWA_FIELDS, SDWA_SRC0,
+};
 use crate::opcode_numbers::{number, vop3_base, vopd_opcodes};
 use crate::opcodes::{Format, Kind};
 use crate::operand::{Operand, Special, Waitcnt};
@@ -650,8 +652,10 @@ fn valu(
     if let Some((kind, s)) = src.next() {
         // The lane index of GCN 1.0/1.1's VOP2 `v_readlane_b32`/`v_writelane_b32` is a
         // scalar operand code in the 8-bit VSRC1 field.
+        // RDNA 2's VOPC SDWA may take an SGPR as source 1 (the SDWA dword's `S1`).
         let code = match kind {
             Kind::Lane => cx.src(s, 1)?,
+            _ if inst.sdwa.is_some() && !s.is_vgpr() => cx.sreg(s)?,
             _ => cx.vgpr(s)?,
         };
         w.set(Field::Vsrc1, code)?;
@@ -732,10 +736,17 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         Some(o) => (cx.sreg(o)?, 1),
         None => (0, 0),
     };
+    let s1 = srcs.get(1).is_some_and(|o| !o.is_vgpr());
+    let vopc = info.format_on(cx.target) == Format::Vopc;
+    let (dst_sel, dst_unused) = if vopc {
+        (0, 0)
+    } else {
+        (sdwa.dst_sel as u64, sdwa.dst_unused as u64)
+    };
     let values = [
         (Field::Src0, src0),
-        (Field::DstSel, sdwa.dst_sel as u64),
-        (Field::DstUnused, sdwa.dst_unused as u64),
+        (Field::DstSel, dst_sel),
+        (Field::DstUnused, dst_unused),
         (Field::Src0Sel, sdwa.src0_sel as u64),
         (Field::Src0Sext, u64::from(sdwa.src0_sext)),
         (Field::S0, s0),
@@ -748,7 +759,7 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
             },
         ),
         (Field::Src1Sext, u64::from(sdwa.src1_sext && srcs.len() > 1)),
-        (Field::S1, 0),
+        (Field::S1, u64::from(s1)),
     ];
     let mut dword = 0u32;
     for (field, value) in values {
@@ -761,6 +772,22 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
             return Err(format!("{value:#x} does not fit the SDWA {field:?} field"));
         }
         dword |= (value as u32) << lo;
+    }
+    // A VOPC's mask destination other than VCC goes to SDST with SD set.
+    let mask_dst = info
+        .dsts
+        .iter()
+        .zip(&inst.operands)
+        .find(|(k, _)| matches!(k, Kind::MaskDst));
+    if let Some((_, d)) = mask_dst {
+        if vopc && !matches!(d, Operand::Special(Special::Vcc | Special::VccLo)) {
+            let code = cx.sreg(d)?;
+            let (lo, width) = SDWAB_SDST;
+            if code >> width != 0 {
+                return Err(format!("`{d}` does not fit the SDWA SDST field"));
+            }
+            dword |= (code as u32) << lo | 1 << SDWAB_SD;
+        }
     }
     Ok(dword)
 }

@@ -534,6 +534,14 @@ pub const SDWA_FIELDS: &[(Field, u8, u8)] = &[
     (S1, 31, 1),
 ];
 
+/// Where the SDWA dword of a VOPC instruction on RDNA 2 ("RDNA2 ISA", "SDWAB") holds its
+/// lane-mask destination instead of `DST_SEL`/`DST_UNUSED`: `SDST` at bits 14:8, used
+/// when `SD` (bit 15) is set; with `SD` clear the mask goes to VCC.
+pub const SDWAB_SDST: (u8, u8) = (8, 7);
+
+/// The `SD` bit of a VOPC SDWA dword on RDNA 2 (see [`SDWAB_SDST`]).
+pub const SDWAB_SD: u8 = 15;
+
 /// The SRC0 code that marks a VOP1/VOP2 word as followed by an SDWA dword.
 pub const SDWA_SRC0: u16 = 0xf9;
 

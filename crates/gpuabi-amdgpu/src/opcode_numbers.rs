@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 493] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 508] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -552,6 +552,21 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 493] = [
     (BufferAtomicFmin, [NONE, 0x03f, 0x051, NONE, NONE]),
     (BufferAtomicFmax, [NONE, 0x040, 0x052, NONE, NONE]),
     (BufferAtomicAddF32, [NONE, NONE, 0x056, NONE, NONE]),
+    (SSextI32I8, [0x016, 0x019, 0x00e, 0x019, 0x019]),
+    (SSextI32I16, [0x017, 0x01a, 0x00f, 0x01a, 0x01a]),
+    (VMulHiI32I24, [0x107, 0x10a, 0x10a, 0x10a, 0x10a]),
+    (VMulHiU32U24, [0x109, 0x10c, 0x10c, 0x10c, 0x10c]),
+    (VMadI64I32, [0x1e9, 0x177, 0x2ff, NONE, 0x177]),
+    (VCmpxLtU64, [NONE, 0x0f1, 0x0d9, NONE, NONE]),
+    (VCmpxGtU64, [NONE, 0x0f4, 0x0dc, NONE, NONE]),
+    (VCmpxGeU64, [NONE, 0x0f6, 0x0de, NONE, NONE]),
+    (VCmpxEqI64, [NONE, 0x0b2, 0x0d2, NONE, NONE]),
+    (VCmpxNeI64, [NONE, 0x0b5, 0x0d5, NONE, NONE]),
+    (VCmpxLtI64, [NONE, 0x0b1, 0x0d1, NONE, NONE]),
+    (VCmpxLeI64, [NONE, 0x0b3, 0x0d3, NONE, NONE]),
+    (VCmpxGtI64, [NONE, 0x0b4, 0x0d4, NONE, NONE]),
+    (VCmpxGeI64, [NONE, 0x0b6, 0x0d6, NONE, NONE]),
+    (VCmpxOF32, [NONE, 0x017, 0x097, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

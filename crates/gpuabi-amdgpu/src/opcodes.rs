@@ -1347,6 +1347,24 @@ table! {
     BufferAtomicFmin = row(Mubuf, "buffer_atomic_fmin", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_min_f32").only(RDNA).atomic(AtomicOp::FMin, 1), [];
     BufferAtomicFmax = row(Mubuf, "buffer_atomic_fmax", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).gfx11("buffer_atomic_max_f32").only(RDNA).atomic(AtomicOp::FMax, 1), [];
     BufferAtomicAddF32 = row(Mubuf, "buffer_atomic_add_f32", &[], &[VV1, BufAddr, Rsrc, BufSOffset]).only(Targets::GFX1100).atomic(AtomicOp::FAdd, 1), [];
+    // Further instructions llc-19 emits for 100 random programs: scalar sign extension,
+    // the high halves of 24-bit products, the signed 64-bit multiply-add, the rest of the
+    // 64-bit integer compares into EXEC and the ordered/unordered float compare into EXEC.
+    SSextI32I8 = row(Sop1, "s_sext_i32_i8", &[SD1], &[SS1]), [];
+    SSextI32I16 = row(Sop1, "s_sext_i32_i16", &[SD1], &[SS1]), [];
+    VMulHiI32I24 = row(Vop2, "v_mul_hi_i32_i24", &[VD1], &[VS1, VS1]), [];
+    VMulHiU32U24 = row(Vop2, "v_mul_hi_u32_u24", &[VD1], &[VS1, VS1]), [];
+    VMadI64I32 = row(Vop3, "v_mad_i64_i32", &[VD2, MD], &[VS1, VS1, VS2]).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VCmpxLtU64 = row(Vopc, "v_cmpx_lt_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtU64 = row(Vopc, "v_cmpx_gt_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeU64 = row(Vopc, "v_cmpx_ge_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqI64 = row(Vopc, "v_cmpx_eq_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeI64 = row(Vopc, "v_cmpx_ne_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtI64 = row(Vopc, "v_cmpx_lt_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeI64 = row(Vopc, "v_cmpx_le_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtI64 = row(Vopc, "v_cmpx_gt_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeI64 = row(Vopc, "v_cmpx_ge_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxOF32 = row(Vopc, "v_cmpx_o_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
 }
 
 impl Opcode {

@@ -4,7 +4,7 @@
 use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::encoding::{needs_literal, uses_vop3};
-use crate::inst::Inst;
+use crate::inst::{DstUnused, Inst, SdwaSel};
 use crate::opcodes::{Effects, Format, Kind, Opcode};
 use crate::operand::{Imm, Operand, Special};
 use crate::target::{Target, WaveSize};
@@ -615,20 +615,35 @@ pub fn operand_range(operand: &Operand) -> Option<RegRange> {
     }
 }
 
-/// SDWA (`_sdwa`) exists on GCN 1.2 and RDNA 2 for VOP1/VOP2 instructions; its sources are
-/// VGPRs (RDNA 2 also takes an SGPR as source 0), without `_e64` or f32 modifiers.
+/// SDWA (`_sdwa`) exists on GCN 1.2 and RDNA 2 for VOP1/VOP2 instructions, and on RDNA 2
+/// for VOPC compares of 32-bit sources (`v_cmp_le_i32_sdwa s4, v1, v2`, the mask in SDST or
+/// VCC, no destination selection); its sources are VGPRs (RDNA 2 also takes an SGPR as
+/// source 0, and for VOPC as source 1), without `_e64` or f32 modifiers.
+///
+/// gpuabi models VOPC SDWA on gfx1030 only: GCN 1.2 spells it without the `_sdwa` suffix
+/// and writes VCC alone.
 fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
     let info = inst.op.info();
+    let vopc = info.format_on(target) == Format::Vopc;
+    let vopc_ok =
+        vopc && target == Target::Gfx1030 && info.srcs.iter().all(|k| *k == Kind::VSrc(1));
     if !matches!(target, Target::Gfx8 | Target::Gfx1030)
-        || !matches!(info.format_on(target), Format::Vop1 | Format::Vop2)
+        || !(matches!(info.format_on(target), Format::Vop1 | Format::Vop2) || vopc_ok)
         || inst.e64
         || inst.dual.is_some()
     {
         return Err(Violation::whole(format!(
             "`{}` has no SDWA form on {target} (gpuabi models `_sdwa` for VOP1 and VOP2 \
-             instructions on gfx8 and gfx1030)",
+             instructions on gfx8 and gfx1030, and 32-bit VOPC compares on gfx1030)",
             info.mnemonic
         )));
+    }
+    if let Some(s) = inst.sdwa {
+        if vopc && (s.dst_sel != SdwaSel::Dword || s.dst_unused != DstUnused::Preserve) {
+            return Err(Violation::whole(
+                "an SDWA compare has no dst_sel or dst_unused",
+            ));
+        }
     }
     if !inst.src_mods.is_empty() {
         return Err(Violation::whole(
@@ -640,12 +655,13 @@ fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
         if i < info.dsts.len() || matches!(kind, Kind::MaskSrc) {
             continue;
         }
-        let sgpr_ok = explicit == 0 && target == Target::Gfx1030;
+        let sgpr_ok = (explicit == 0 || vopc) && target == Target::Gfx1030;
         let ok = o.is_vgpr() || (sgpr_ok && matches!(o, Operand::Reg(_) | Operand::Special(_)));
         if !ok {
             return Err(Violation::at(
                 i,
-                "an SDWA source is a VGPR (source 0 may be an SGPR on gfx1030)",
+                "an SDWA source is a VGPR (source 0, and a compare's source 1, may be an \
+                 SGPR on gfx1030)",
             ));
         }
         explicit += 1;

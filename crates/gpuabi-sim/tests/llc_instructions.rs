@@ -546,3 +546,217 @@ fn funnel_shift_and_byte_permute() {
         "sel 6, 7: S0's bytes 2 and 3; 10, 11: signs of 0xaa and 0x88",
     );
 }
+
+#[test]
+fn scalar_sign_extension() {
+    // S_SEXT_I32_I8 / S_SEXT_I32_I16 ("AMD GCN3 ISA", "RDNA2 ISA"): D = the sign extension
+    // of S0[7:0] / S0[15:0]; SCC is not written.
+    use gpuabi_sim::image::Src;
+    let cases = [
+        (
+            "s_sext_i32_i8",
+            0x1234_5680,
+            0xffff_ff80,
+            "byte 0x80 is negative",
+        ),
+        ("s_sext_i32_i8", 0xffff_ff7f, 0x7f, "byte 0x7f is positive"),
+        (
+            "s_sext_i32_i16",
+            0xabcd_8001,
+            0xffff_8001,
+            "short 0x8001 is negative",
+        ),
+        (
+            "s_sext_i32_i16",
+            0xffff_7fff,
+            0x7fff,
+            "short 0x7fff is positive",
+        ),
+    ];
+    for (t, w) in ALL {
+        for (inst, s1, expected, why) in cases {
+            let wave = run_one(t, w, &format!("\t{inst} s5, s1"), &[], &[s1]);
+            assert_eq!(wave.s32(Src::Sgpr(5)), expected, "{inst} on {t}: {why}");
+        }
+        // SCC set by the compare survives a zero result (a `D != 0` rule would clear it).
+        let wave = run_one(
+            t,
+            w,
+            "\ts_cmp_eq_u32 s1, s1\n\ts_sext_i32_i8 s5, s1",
+            &[],
+            &[0x100],
+        );
+        assert_eq!(wave.s32(Src::Sgpr(5)), 0, "{t}");
+        assert!(wave.scc, "{t}: SCC untouched");
+    }
+}
+
+#[test]
+fn high_halves_of_24_bit_products() {
+    // V_MUL_HI_I32_I24 / V_MUL_HI_U32_U24 ("AMD GCN3 ISA"): bits [63:32] of the product of
+    // the signed / unsigned fields S0[23:0] and S1[23:0]; bits [31:24] are ignored.
+    let cases = [
+        // -2^23 * (2^23 - 1) = -2^46 + 2^23; floor(that / 2^32) = -2^14.
+        ("v_mul_hi_i32_i24", 0x1280_0000, 0x007f_ffff, 0xffff_c000),
+        // -1 * 5 = -5: the high half is all ones.
+        ("v_mul_hi_i32_i24", 0x00ff_ffff, 5, u32::MAX),
+        // -1 * -1 = 1: the high half is zero.
+        ("v_mul_hi_i32_i24", u32::MAX, 0xabff_ffff, 0),
+        // (2^24 - 1)^2 = 2^48 - 2^25 + 1: bits [63:32] are 2^16 - 1.
+        ("v_mul_hi_u32_u24", u32::MAX, 0x00ff_ffff, 0xffff),
+        // 2^20 * 2^20 = 2^40.
+        ("v_mul_hi_u32_u24", 0xff10_0000, 0x0010_0000, 0x100),
+    ];
+    for (t, w) in ALL {
+        for (inst, a, b, expected) in cases {
+            for form in ["_e32", "_e64"] {
+                let wave = run_one(t, w, &format!("\t{inst}{form} v0, v1, v2"), &[a, b], &[]);
+                assert_eq!(wave.v(0, 0), expected, "{inst}{form} {a:#x} {b:#x} on {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn signed_mad_i64_i32() {
+    // V_MAD_I64_I32 ("RDNA3 ISA"): {D1.u1, D0.i64} = 65-bit S0.i32 * S1.i32 + S2.i64; the
+    // mask bit is bit 64 of the 65-bit two's-complement sum.
+    use gpuabi_sim::image::Src;
+    let cases: [(u32, u32, u64, u64, u32); 4] = [
+        // -1 * 5 + 3 = -2.
+        (u32::MAX, 5, 3, (-2i64) as u64, 1),
+        // 2 * 3 + (-10) = -4.
+        (2, 3, (-10i64) as u64, (-4i64) as u64, 1),
+        // (-2^31)^2 + (2^63 - 1) = 2^62 + 2^63 - 1: positive in 65 bits, bit 64 clear.
+        (
+            0x8000_0000,
+            0x8000_0000,
+            i64::MAX as u64,
+            0xbfff_ffff_ffff_ffff,
+            0,
+        ),
+        // 7 * -3 + 100 = 79.
+        (7, (-3i32) as u32, 100, 79, 0),
+    ];
+    let forms = [
+        (Target::Gfx8, WaveSize::W64, "s[10:11]"),
+        (Target::Gfx1030, WaveSize::W32, "s10"),
+        (Target::Gfx1100, WaveSize::W64, "s[10:11]"),
+    ];
+    for (t, w, mask) in forms {
+        for (a, b, c, expected, carry) in cases {
+            let body = format!("\tv_mad_i64_i32 v[6:7], {mask}, v1, v2, v[3:4]");
+            let wave = run_one(t, w, &body, &[a, b, c as u32, (c >> 32) as u32], &[]);
+            let got = u64::from(wave.v(6, 0)) | u64::from(wave.v(7, 0)) << 32;
+            assert_eq!(got, expected, "{a:#x} * {b:#x} + {c:#x} on {t}");
+            assert_eq!(wave.s32(Src::Sgpr(10)) & 1, carry, "bit 64 on {t}");
+        }
+    }
+}
+
+#[test]
+fn cmpx_64_bit_integers_and_ordered_f32() {
+    // V_CMPX_{op}_{U64,I64} (RDNA): EXEC = the 64-bit compare of the active lanes.
+    // S0 = 0xffff_ffff_ffff_ffff (-1 signed), S1 = 1: the signed and unsigned orders differ.
+    let minus_one_vs_one = [
+        ("v_cmpx_lt_u64", 0),
+        ("v_cmpx_gt_u64", 1),
+        ("v_cmpx_ge_u64", 1),
+        ("v_cmpx_eq_i64", 0),
+        ("v_cmpx_ne_i64", 1),
+        ("v_cmpx_lt_i64", 1),
+        ("v_cmpx_le_i64", 1),
+        ("v_cmpx_gt_i64", 0),
+        ("v_cmpx_ge_i64", 0),
+    ];
+    // S0 = S1 = 0x7_0000_0005.
+    let equal = [
+        ("v_cmpx_lt_u64", 0),
+        ("v_cmpx_gt_u64", 0),
+        ("v_cmpx_ge_u64", 1),
+        ("v_cmpx_eq_i64", 1),
+        ("v_cmpx_ne_i64", 0),
+        ("v_cmpx_lt_i64", 0),
+        ("v_cmpx_le_i64", 1),
+        ("v_cmpx_gt_i64", 0),
+        ("v_cmpx_ge_i64", 1),
+    ];
+    // S0 = 2^32, S1 = 2^32 - 1: only the high halves decide.
+    let high_half = [("v_cmpx_gt_u64", 1), ("v_cmpx_lt_i64", 0)];
+    for (t, w) in RDNA {
+        for (vgprs, cases) in [
+            ([u32::MAX, u32::MAX, 1, 0], &minus_one_vs_one[..]),
+            ([5, 7, 5, 7], &equal[..]),
+            ([0, 1, u32::MAX, 0], &high_half[..]),
+        ] {
+            for (inst, expected) in cases {
+                for form in ["_e32", "_e64"] {
+                    let body = format!("\t{inst}{form} v[1:2], v[3:4]");
+                    let wave = run_one(t, w, &body, &vgprs, &[]);
+                    assert_eq!(wave.exec(), *expected, "{inst}{form} {vgprs:#x?} on {t}");
+                }
+            }
+        }
+        // V_CMPX_O_F32: true when neither source is NaN; V_CMPX_U_F32 the opposite.
+        let (nan, one, two) = (0x7fc0_0000, 1f32.to_bits(), 2f32.to_bits());
+        for (inst, a, b, expected) in [
+            ("v_cmpx_o_f32", one, two, 1),
+            ("v_cmpx_o_f32", nan, one, 0),
+            ("v_cmpx_o_f32", one, nan, 0),
+            ("v_cmpx_u_f32", one, nan, 1),
+            ("v_cmpx_u_f32", one, two, 0),
+        ] {
+            for form in ["_e32", "_e64"] {
+                let wave = run_one(t, w, &format!("\t{inst}{form} v1, v2"), &[a, b], &[]);
+                assert_eq!(wave.exec(), expected, "{inst}{form} {a:#x} {b:#x} on {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sdwa_compares_on_gfx1030() {
+    // VOPC in SDWA form ("RDNA2 ISA", "SDWAB"): the sources are selected (and with `sext`
+    // sign-extended) before the compare; the mask goes to SDST or VCC.
+    use gpuabi_sim::image::Src;
+    let (t, w) = (Target::Gfx1030, WaveSize::W32);
+    // WORD_0 of 0x1234_8000 sign-extended is -32768 <= -256 (s2 = 0xffff_ff00); read
+    // zero-extended it is 32768, which is not.
+    for (src0, expected) in [("sext(v1)", 1), ("v1", 0)] {
+        let body = format!("\tv_cmp_le_i32_sdwa s5, {src0}, s2 src0_sel:WORD_0 src1_sel:DWORD");
+        let wave = run_one(t, w, &body, &[0x1234_8000], &[0, 0xffff_ff00]);
+        assert_eq!(wave.s32(Src::Sgpr(5)), expected, "{body}");
+    }
+    // BYTE_1 of 0x500 is 5 > WORD_1 of 0x4_ffff (4); the whole registers compare the
+    // other way.
+    let body = "\tv_cmp_gt_u32_sdwa vcc_lo, v1, v2 src0_sel:BYTE_1 src1_sel:WORD_1";
+    let wave = run_one(t, w, body, &[0x500, 0x4_ffff], &[]);
+    assert_eq!(wave.vcc() & 1, 1, "{body}");
+    let wave = run_one(
+        t,
+        w,
+        "\tv_cmpx_gt_u32_sdwa v1, v2 src0_sel:BYTE_1 src1_sel:WORD_1",
+        &[0x500, 0x4_ffff],
+        &[],
+    );
+    assert_eq!(wave.exec(), 1, "v_cmpx_gt_u32_sdwa");
+    // A compare has no destination selection, and gfx8's SDWA compares are not modelled.
+    for (target, wave, text) in [
+        (
+            Target::Gfx1030,
+            WaveSize::W32,
+            "\tv_cmp_le_i32_sdwa s4, v1, v2 dst_sel:WORD_0\n",
+        ),
+        (
+            Target::Gfx8,
+            WaveSize::W64,
+            "\tv_cmp_le_i32_sdwa vcc, v1, v2 src0_sel:WORD_0\n",
+        ),
+    ] {
+        let e = parse(text, target, wave).unwrap_err();
+        assert!(
+            e.message.contains("dst_sel") || e.message.contains("no SDWA form"),
+            "{e}"
+        );
+    }
+}

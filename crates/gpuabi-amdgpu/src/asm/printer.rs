@@ -57,13 +57,16 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
         let _ = write!(out, " {}", inst.src_mods.omod.name());
     }
     if let Some(s) = inst.sdwa {
-        let _ = write!(
-            out,
-            " dst_sel:{} dst_unused:{} src0_sel:{}",
-            s.dst_sel.name(),
-            s.dst_unused.name(),
-            s.src0_sel.name()
-        );
+        // A compare has no destination selection.
+        if info.format_on(target) != crate::opcodes::Format::Vopc {
+            let _ = write!(
+                out,
+                " dst_sel:{} dst_unused:{}",
+                s.dst_sel.name(),
+                s.dst_unused.name()
+            );
+        }
+        let _ = write!(out, " src0_sel:{}", s.src0_sel.name());
         let explicit_srcs = info.srcs.iter().filter(|k| **k != Kind::MaskSrc).count();
         if explicit_srcs > 1 {
             let _ = write!(out, " src1_sel:{}", s.src1_sel.name());

@@ -327,6 +327,20 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
         text.push_str(
             "\tv_or_b32_sdwa v2, s9, v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:WORD_1\n",
         );
+        // Compares: the mask in VCC or an SGPR (SD/SDST), SGPR sources, `sext`, EXEC.
+        let (mask, high, vcc) = if wave == WaveSize::W32 {
+            ("s4", "s100", "vcc_lo")
+        } else {
+            ("s[4:5]", "s[100:101]", "vcc")
+        };
+        text.push_str(&format!(
+            "\tv_cmp_le_i32_sdwa {mask}, sext(v1), s2 src0_sel:WORD_0 src1_sel:DWORD\n\
+             \tv_cmp_gt_u32_sdwa {vcc}, v1, v2 src0_sel:BYTE_1 src1_sel:WORD_1\n\
+             \tv_cmp_eq_u32_sdwa {mask}, s1, sext(v2) src0_sel:BYTE_3 src1_sel:BYTE_0\n\
+             \tv_cmp_lt_f32_sdwa {mask}, v3, v4 src0_sel:DWORD src1_sel:WORD_1\n\
+             \tv_cmp_ne_u32_sdwa {high}, v1, v2\n\
+             \tv_cmpx_le_i32_sdwa v1, v2 src0_sel:WORD_0 src1_sel:DWORD\n"
+        ));
     }
     // The output modifiers: `clamp` before `omod`, on f32 results and the saturating
     // integer instructions.

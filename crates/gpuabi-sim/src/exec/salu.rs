@@ -171,6 +171,10 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = r != 0;
         }
         SBrevB32 => w.write_s32(dst, a.reverse_bits()),
+        // S_SEXT_I32_I8 / S_SEXT_I32_I16: D = sign extension of S0[7:0] / S0[15:0]; SCC is
+        // not written ("AMD GCN3 ISA", "RDNA2 ISA").
+        SSextI32I8 => w.write_s32(dst, a as u8 as i8 as i32 as u32),
+        SSextI32I16 => w.write_s32(dst, a as u16 as i16 as i32 as u32),
         // The simulator has no queues: the answer to a message (llc asks for the doorbell
         // only after `s_trap`, which stops a simulated run) is 0.
         SSendmsgRtnB32 => w.write_s32(dst, 0),

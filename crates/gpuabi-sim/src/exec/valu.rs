@@ -758,8 +758,52 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         }),
         VFfbhI32 => map1(w, d, salu::flbit_i32),
         VCmpxLeU64 => compare64_exec(w, d, |a, b| a <= b),
+        // V_MUL_HI_I32_I24 / V_MUL_HI_U32_U24: bits [63:32] of the 48-bit product of the
+        // signed / unsigned 24-bit fields S0[23:0] and S1[23:0] ("AMD GCN3 ISA").
+        VMulHiI32I24 => map2(w, d, |a, b| {
+            let s24 = |x: u32| i64::from(((x << 8) as i32) >> 8);
+            ((s24(a) * s24(b)) >> 32) as u32
+        }),
+        VMulHiU32U24 => map2(w, d, |a, b| {
+            ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
+        }),
+        VMadI64I32 => mad_i64_i32(w, d),
+        VCmpxLtU64 => compare64_exec(w, d, |a, b| a < b),
+        VCmpxGtU64 => compare64_exec(w, d, |a, b| a > b),
+        VCmpxGeU64 => compare64_exec(w, d, |a, b| a >= b),
+        VCmpxEqI64 => compare64_exec(w, d, |a, b| a == b),
+        VCmpxNeI64 => compare64_exec(w, d, |a, b| a != b),
+        VCmpxLtI64 => compare64_exec(w, d, |a, b| (a as i64) < (b as i64)),
+        VCmpxLeI64 => compare64_exec(w, d, |a, b| (a as i64) <= (b as i64)),
+        VCmpxGtI64 => compare64_exec(w, d, |a, b| (a as i64) > (b as i64)),
+        VCmpxGeI64 => compare64_exec(w, d, |a, b| (a as i64) >= (b as i64)),
+        // Ordered: true when neither source is NaN.
+        VCmpxOF32 => compare_exec_f32(w, d, |a, b| !a.is_nan() && !b.is_nan()),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
+}
+
+/// V_MAD_I64_I32 ("RDNA3 ISA"): {D1.u1, D0.i64} = 65-bit S0.i32 * S1.i32 + S2.i64, so
+/// the mask bit of a lane is bit 64 of the exact two's-complement sum (its sign, since the
+/// sum always fits in 65 bits).
+fn mad_i64_i32(w: &mut Wave, d: &Decoded) {
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let Dst::Vgpr(r) = d.dst[0] else {
+        return;
+    };
+    let mut results = [0i128; LANE_STRIDE];
+    for_active(exec, lanes, |l| {
+        let product = i128::from(lane_value(w, d.src[0], l) as i32)
+            * i128::from(lane_value(w, d.src[1], l) as i32);
+        results[l] = product + i128::from(lane_value64(w, d.src[2], l) as i64);
+    });
+    let mut carry = 0u64;
+    for_active(exec, lanes, |l| {
+        w.set_v(r, l, results[l] as u32);
+        w.set_v(r + 1, l, (results[l] >> 32) as u32);
+        carry |= (((results[l] >> 64) & 1) as u64) << l;
+    });
+    w.write_mask(d.dst[1], carry);
 }
 
 /// V_PERM_B32 ("RDNA2 ISA", "AMD GCN3 ISA"): byte k of D is chosen from the bytes of
