@@ -42,28 +42,16 @@ const PENDING_CASES: &[(&str, &str, &str)] = &[];
 /// (program, llc processors, the first difference, why): runs whose llc-19 code is wrong
 /// in a way traced to the code itself, counted and printed rather than failed. A listed
 /// run that agrees, or differs elsewhere first, is a failure.
-const KNOWN_LLC_MISCOMPILES: &[(&str, &[&str], &str, &str)] = &[
-    (
-        "calls-seed39",
-        &["tonga"],
-        "buffer `out` byte 194:",
-        "in @k27, a whole-wave copy of the SGPR-spill VGPR v56 into v3 (`s_or_saveexec_b64 \
+const KNOWN_LLC_MISCOMPILES: &[(&str, &[&str], &str, &str)] = &[(
+    "calls-seed39",
+    &["tonga"],
+    "buffer `out` byte 194:",
+    "in @k27, a whole-wave copy of the SGPR-spill VGPR v56 into v3 (`s_or_saveexec_b64 \
          s[88:89], -1; v_mov_b32 v3, v56`) inside one arm of a divergent branch overwrites \
          v3 in the lanes of the other arm, where it holds a phi's incoming value (the \
          argument x0); with the two `v_readlane_b32` reading v56 directly instead, that \
          difference goes away",
-    ),
-    (
-        "calls-seed74",
-        &["tonga", "gfx1030", "gfx1100"],
-        "buffer `out` byte 121:",
-        "`urem i32 -2338, (sext i8 x | 1)` is expanded by llc-19's 24-bit division (the \
-         operands' sign bits, not their leading zeros, are counted), whose f32 quotient \
-         cannot hold 0xfffff6de and whose remainder is masked to 12 bits: for x = -62 it \
-         gives 0x6de, for x = 0 (a divisor of 1) 0xfde; the same IR in a four-line kernel \
-         gives the same wrong values",
-    ),
-];
+)];
 
 /// The listed first difference and explanation of (`program`, `cpu`) in
 /// [`KNOWN_LLC_MISCOMPILES`].
@@ -356,11 +344,84 @@ fn @k(%in: ptr uniform, %out: ptr uniform) kernel {{
     .expect("the interpreter runs it");
     let low_bits: Vec<u8> = inputs.iter().flat_map(|v| (v & 1).to_le_bytes()).collect();
     assert_eq!(expected[1].1, low_bits);
-    let dir = scratch_dir("i1-on-the-stack");
+    agrees_on_every_cpu(&launch);
+}
+
+/// `launch` compiled by llc-19 for every processor leaves the interpreter's buffers.
+fn agrees_on_every_cpu(launch: &Launch) {
+    let dir = scratch_dir(&launch.name);
     for (cpu, target, wave) in CPUS {
-        if let Err(f) = compare(&launch, cpu, target, wave, &dir) {
-            panic!("{cpu}: {f}");
+        if let Err(f) = compare(launch, cpu, target, wave, &dir) {
+            panic!("{} on {cpu}: {f}", launch.name);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Unsigned division of operands with many sign bits keeps all its bits: emit-llvm freezes
+/// the operands of `udiv` and `urem`, without which llc-19 takes its 24-bit expansion for
+/// them (`udiv i64 (sext i1 true), 99` gave 84; `urem i32 -2338, (sext i8 -62 | 1)` gave
+/// 0x6de).
+#[test]
+fn unsigned_division_of_sign_extended_values_is_exact() {
+    if !llc_present() {
+        return;
+    }
+    let source = "fn @k(%in: ptr uniform, %out: ptr uniform) kernel {
+  %i = global_id 0
+  %o = mul i32 %i, 4
+  %p = ptradd %in, %o
+  %v = load i32 %p
+  %b = trunc i32 %v to i1
+  %x = sext i1 %b to i64
+  %q = udiv i64 %x, 99
+  %s = load_s8 %p
+  %d = or i32 %s, 1
+  %r = urem i32 -2338, %d
+  %o16 = mul i32 %i, 16
+  %pq = ptradd %out, %o16
+  store i64 %q, %pq
+  %pr = ptradd %pq, 8
+  store i32 %r, %pr
+}
+"
+    .to_string();
+    let inputs = [0xc3u32, 0x80, 5, 0x7e];
+    let b = gpuabi_exec::buffer_address;
+    let launch = Launch {
+        name: "unsigned-division".into(),
+        source,
+        kernel: "k".into(),
+        dispatch: gpuabi_ir::interp::Dispatch::linear(4, 4),
+        buffers: vec![
+            (
+                "in".into(),
+                inputs.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            ),
+            ("out".into(), vec![0; 64]),
+        ],
+        args: vec![b(0), b(1)],
+    };
+    // The values by hand: the low bit as an i1, sign-extended, divided by 99; the low byte
+    // as a signed byte, or 1, as the divisor of 2^32 - 2338.
+    let mut want = Vec::new();
+    for v in inputs {
+        let x: u64 = if v & 1 == 1 { u64::MAX } else { 0 };
+        let d = (i32::from(v as u8 as i8) | 1) as u32;
+        want.extend((x / 99).to_le_bytes());
+        want.extend(((-2338i32 as u32) % d).to_le_bytes());
+        want.extend([0; 4]);
+    }
+    let module = gpuabi_ir::parse(&launch.source).expect("the test's program parses");
+    let expected = gpuabi_exec::interpret(
+        &module,
+        &launch.kernel,
+        &launch.dispatch,
+        &launch.args,
+        &launch.buffers,
+        &gpuabi_ir::interp::Limits::default(),
+    )
+    .expect("the interpreter runs it");
+    assert_eq!(expected[1].1, want);
+    agrees_on_every_cpu(&launch);
 }

@@ -131,12 +131,21 @@ impl FnBuilder<'_> {
     /// Integer division and remainder: a zero divisor traps (the interpreter stops), and the
     /// smallest integer divided by -1, undefined in LLVM, wraps as the interpreter defines
     /// (quotient: the dividend negated; remainder: 0).
+    ///
+    /// The operands of `udiv` and `urem` pass through `freeze` first. llc-19 otherwise
+    /// narrows an unsigned division to its 24-bit (f32) expansion when the operands have
+    /// many *sign* bits, which is only right for signed ones: `udiv i64 (sext i1 %b), 99`
+    /// gives 84 for `%b` true, and `urem i32 -2338, (sext i8 %x | 1)` keeps 12 bits of the
+    /// remainder. `freeze` hides the sign bits from that analysis and changes no defined
+    /// value.
     fn division(&mut self, op: Opcode, t: &str, a: &str, b: &str) -> String {
         let zero = self.def(&format!("icmp eq {t} {b}, 0"));
         self.trap_if(&zero);
         let signed = matches!(op, Opcode::Sdiv | Opcode::Srem);
         if !signed {
             let i = if op == Opcode::Udiv { "udiv" } else { "urem" };
+            let a = self.def(&format!("freeze {t} {a}"));
+            let b = self.def(&format!("freeze {t} {b}"));
             return self.def(&format!("{i} {t} {a}, {b}"));
         }
         let minus_one = self.def(&format!("icmp eq {t} {b}, -1"));

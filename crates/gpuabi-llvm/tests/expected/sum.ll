@@ -41,7 +41,9 @@ endloop-2:
   %t-5 = icmp eq i32 %n, 0
   br i1 %t-5, label %bb-trap, label %ok-6
 ok-6:
-  %q = udiv i32 %total, %n
+  %t-6 = freeze i32 %total
+  %t-7 = freeze i32 %n
+  %q = udiv i32 %t-6, %t-7
   %off = shl i32 %l, 2
   %p = getelementptr i8, ptr addrspace(1) %out, i32 %off
   store i32 %q, ptr addrspace(1) %p, align 1
