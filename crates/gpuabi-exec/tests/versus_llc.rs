@@ -332,8 +332,16 @@ fn @k(%in: ptr uniform, %out: ptr uniform) kernel {{
         args: vec![b(0), b(1)],
     };
     // The interpreter's result, by the IR's `trunc`: the low bit of each input.
+    let expected = interpreted(&launch);
+    let low_bits: Vec<u8> = inputs.iter().flat_map(|v| (v & 1).to_le_bytes()).collect();
+    assert_eq!(expected[1].1, low_bits);
+    agrees_on_every_cpu(&launch);
+}
+
+/// The buffers the interpreter leaves after `launch` (at its own function addresses).
+fn interpreted(launch: &Launch) -> Vec<(String, Vec<u8>)> {
     let module = gpuabi_ir::parse(&launch.source).expect("the test's program parses");
-    let expected = gpuabi_exec::interpret(
+    gpuabi_exec::interpret(
         &module,
         &launch.kernel,
         &launch.dispatch,
@@ -341,10 +349,7 @@ fn @k(%in: ptr uniform, %out: ptr uniform) kernel {{
         &launch.buffers,
         &gpuabi_ir::interp::Limits::default(),
     )
-    .expect("the interpreter runs it");
-    let low_bits: Vec<u8> = inputs.iter().flat_map(|v| (v & 1).to_le_bytes()).collect();
-    assert_eq!(expected[1].1, low_bits);
-    agrees_on_every_cpu(&launch);
+    .expect("the interpreter runs it")
 }
 
 /// `launch` compiled by llc-19 for every processor leaves the interpreter's buffers.
@@ -412,16 +417,7 @@ fn unsigned_division_of_sign_extended_values_is_exact() {
         want.extend(((-2338i32 as u32) % d).to_le_bytes());
         want.extend([0; 4]);
     }
-    let module = gpuabi_ir::parse(&launch.source).expect("the test's program parses");
-    let expected = gpuabi_exec::interpret(
-        &module,
-        &launch.kernel,
-        &launch.dispatch,
-        &launch.args,
-        &launch.buffers,
-        &gpuabi_ir::interp::Limits::default(),
-    )
-    .expect("the interpreter runs it");
+    let expected = interpreted(&launch);
     assert_eq!(expected[1].1, want);
     agrees_on_every_cpu(&launch);
 }

@@ -148,29 +148,13 @@ impl Memory {
         limit: u64,
     ) -> Result<BufferId, TooLarge> {
         let bytes = data.len() as u64;
-        let end = base.checked_add(bytes);
-        let overlaps =
-            |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
-        if self.total + bytes > limit
-            || base < GLOBAL_BASE
-            || end.is_none()
-            || self.buffers.iter().any(overlaps)
-        {
-            return Err(TooLarge {
-                name: name.to_string(),
-                bytes,
-                limit,
-            });
-        }
-        let end = base + bytes;
-        self.next = self.next.max(end.div_ceil(ALIGN) * ALIGN + ALIGN);
-        self.total += bytes;
-        self.buffers.push(Buffer {
-            name: name.to_string(),
-            base,
-            data,
-        });
-        Ok(BufferId(self.buffers.len() - 1))
+        let id = self.place(name, base, data, limit, |end| {
+            base >= GLOBAL_BASE && end.is_some()
+        })?;
+        self.next = self
+            .next
+            .max((base + bytes).div_ceil(ALIGN) * ALIGN + ALIGN);
+        Ok(id)
     }
 
     /// Adds a buffer at `base` below [`GLOBAL_BASE`], in the 4 GiB of the code (whose
@@ -185,15 +169,27 @@ impl Memory {
         data: Vec<u8>,
         limit: u64,
     ) -> Result<BufferId, TooLarge> {
+        self.place(name, base, data, limit, |end| {
+            base != 0 && end.is_some_and(|e| e <= GLOBAL_BASE)
+        })
+    }
+
+    /// Adds a buffer at `base` when all buffers together stay within `limit`, `in_range`
+    /// accepts the end of its range (`None` when the range wraps) and it overlaps no
+    /// buffer.
+    fn place(
+        &mut self,
+        name: &str,
+        base: u64,
+        data: Vec<u8>,
+        limit: u64,
+        in_range: impl Fn(Option<u64>) -> bool,
+    ) -> Result<BufferId, TooLarge> {
         let bytes = data.len() as u64;
         let end = base.checked_add(bytes);
         let overlaps =
             |b: &Buffer| end.is_some_and(|e| base < b.base + b.data.len() as u64 && b.base < e);
-        if self.total + bytes > limit
-            || base == 0
-            || end.is_none_or(|e| e > GLOBAL_BASE)
-            || self.buffers.iter().any(overlaps)
-        {
+        if self.total + bytes > limit || !in_range(end) || self.buffers.iter().any(overlaps) {
             return Err(TooLarge {
                 name: name.to_string(),
                 bytes,
