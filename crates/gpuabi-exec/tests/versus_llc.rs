@@ -42,16 +42,28 @@ const PENDING_CASES: &[(&str, &str, &str)] = &[];
 /// (program, llc processors, the first difference, why): runs whose llc-19 code is wrong
 /// in a way traced to the code itself, counted and printed rather than failed. A listed
 /// run that agrees, or differs elsewhere first, is a failure.
-const KNOWN_LLC_MISCOMPILES: &[(&str, &[&str], &str, &str)] = &[(
-    "calls-seed39",
-    &["tonga"],
-    "buffer `out` byte 194:",
-    "in @k27, a whole-wave copy of the SGPR-spill VGPR v56 into v3 (`s_or_saveexec_b64 \
+const KNOWN_LLC_MISCOMPILES: &[(&str, &[&str], &str, &str)] = &[
+    (
+        "calls-seed39",
+        &["tonga"],
+        "buffer `out` byte 194:",
+        "in @k27, a whole-wave copy of the SGPR-spill VGPR v56 into v3 (`s_or_saveexec_b64 \
          s[88:89], -1; v_mov_b32 v3, v56`) inside one arm of a divergent branch overwrites \
          v3 in the lanes of the other arm, where it holds a phi's incoming value (the \
          argument x0); with the two `v_readlane_b32` reading v56 directly instead, that \
          difference goes away",
-)];
+    ),
+    (
+        "calls-seed51",
+        &["tonga"],
+        "buffer `out` byte 672:",
+        "in @k33, the copy `v_mov_b32 v59, v42` (the linear work-item id) stands at the top \
+         of the loop-exit block `.LBB9_28`, before the `s_or_b64 exec, exec, s[16:17]` that \
+         turns the lanes back on: it runs with exec 0 and copies nothing, so v59, and the \
+         `v_and_b32 v3, 31, v15` that later reads it through v15, see a stale 0 in every \
+         lane",
+    ),
+];
 
 /// The listed first difference and explanation of (`program`, `cpu`) in
 /// [`KNOWN_LLC_MISCOMPILES`].
