@@ -328,9 +328,20 @@ fn @k(%in: ptr uniform, %out: ptr uniform) kernel {{
         params.join(", ")
     );
     let inputs = [100u32, 101, 1, 2];
+    let launch = four_items("i1-on-the-stack", source, inputs, 16);
+    // The interpreter's result, by the IR's `trunc`: the low bit of each input.
+    let expected = interpreted(&launch);
+    let low_bits: Vec<u8> = inputs.iter().flat_map(|v| (v & 1).to_le_bytes()).collect();
+    assert_eq!(expected[1].1, low_bits);
+    agrees_on_every_cpu(&launch);
+}
+
+/// Kernel `k(%in, %out)` of `source` over 4 work-items in one group, with `in` holding
+/// `inputs` and `out` of `out_bytes` zeros.
+fn four_items(name: &str, source: String, inputs: [u32; 4], out_bytes: usize) -> Launch {
     let b = gpuabi_exec::buffer_address;
-    let launch = Launch {
-        name: "i1-on-the-stack".into(),
+    Launch {
+        name: name.into(),
         source,
         kernel: "k".into(),
         dispatch: gpuabi_ir::interp::Dispatch::linear(4, 4),
@@ -339,15 +350,10 @@ fn @k(%in: ptr uniform, %out: ptr uniform) kernel {{
                 "in".into(),
                 inputs.iter().flat_map(|v| v.to_le_bytes()).collect(),
             ),
-            ("out".into(), vec![0; 16]),
+            ("out".into(), vec![0; out_bytes]),
         ],
         args: vec![b(0), b(1)],
-    };
-    // The interpreter's result, by the IR's `trunc`: the low bit of each input.
-    let expected = interpreted(&launch);
-    let low_bits: Vec<u8> = inputs.iter().flat_map(|v| (v & 1).to_le_bytes()).collect();
-    assert_eq!(expected[1].1, low_bits);
-    agrees_on_every_cpu(&launch);
+    }
 }
 
 /// The buffers the interpreter leaves after `launch` (at its own function addresses).
@@ -404,21 +410,7 @@ fn unsigned_division_of_sign_extended_values_is_exact() {
 "
     .to_string();
     let inputs = [0xc3u32, 0x80, 5, 0x7e];
-    let b = gpuabi_exec::buffer_address;
-    let launch = Launch {
-        name: "unsigned-division".into(),
-        source,
-        kernel: "k".into(),
-        dispatch: gpuabi_ir::interp::Dispatch::linear(4, 4),
-        buffers: vec![
-            (
-                "in".into(),
-                inputs.iter().flat_map(|v| v.to_le_bytes()).collect(),
-            ),
-            ("out".into(), vec![0; 64]),
-        ],
-        args: vec![b(0), b(1)],
-    };
+    let launch = four_items("unsigned-division", source, inputs, 64);
     // The values by hand: the low bit as an i1, sign-extended, divided by 99; the low byte
     // as a signed byte, or 1, as the divisor of 2^32 - 2338.
     let mut want = Vec::new();

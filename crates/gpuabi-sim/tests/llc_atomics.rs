@@ -16,7 +16,7 @@ use gpuabi_sim::dispatch::ArgValue;
 
 mod llc_tool;
 
-use llc_tool::{dwords, input, llc_available, run_kernel};
+use llc_tool::{dwords, input, llc_available, run_kernel, CPUS};
 const ATOMICS: &str = include_str!("llc/atomics.ll");
 const ATOMICS_FLAT: &str = include_str!("llc/atomics_flat.ll");
 const OUTPUT_MODS: &str = include_str!("llc/output_mods.ll");
@@ -124,11 +124,7 @@ fn llc_atomics_run_on_global_flat_and_buffer_memory() {
     if !llc_available() {
         return;
     }
-    for (cpu, target) in [
-        ("tonga", Target::Gfx8),
-        ("gfx1030", Target::Gfx1030),
-        ("gfx1100", Target::Gfx1100),
-    ] {
+    for (cpu, target) in CPUS {
         for opt in [0, 2] {
             let object = compile(cpu, opt);
             let at = |name: &str| format!("{cpu} -O{opt} {name}");
@@ -238,11 +234,7 @@ fn llc_clamp_modifiers_run() {
     // Floats from -0.6 to 1.29 in steps of 0.03: times 3, below 0, inside [0, 1] and above.
     let xs: Vec<f32> = (0..64).map(|t| (t as f32 - 20.0) * 0.03).collect();
     let bits: Vec<u32> = xs.iter().map(|x| x.to_bits()).collect();
-    for (cpu, target) in [
-        ("tonga", Target::Gfx8),
-        ("gfx1030", Target::Gfx1030),
-        ("gfx1100", Target::Gfx1100),
-    ] {
+    for (cpu, target) in CPUS {
         let object = llc_tool::compile("llc_atomics", OUTPUT_MODS, "output_mods", cpu, 2);
         let o = run_with(&object, "k_clamp", target, &bits, &[], [64, 64]);
         for t in 0..64 {

@@ -21,7 +21,7 @@ use gpuabi_sim::dispatch::ArgValue;
 
 mod llc_tool;
 
-use llc_tool::{dwords, input, llc_available, run_kernel, scratch_dir, LLC};
+use llc_tool::{dwords, input, llc_available, run_kernel, scratch_dir, CPUS, LLC};
 const KERNELS: &str = include_str!("llc/kernels.ll");
 const CALLS: &str = include_str!("llc/calls.ll");
 const ITEMS: u32 = 128;
@@ -136,11 +136,7 @@ fn llc_objects_run_with_their_own_calling_convention() {
     if !llc_available() {
         return;
     }
-    for (cpu, target) in [
-        ("tonga", Target::Gfx8),
-        ("gfx1030", Target::Gfx1030),
-        ("gfx1100", Target::Gfx1100),
-    ] {
+    for (cpu, target) in CPUS {
         check_module(KERNELS, "kernels", &KERNEL_NAMES, cpu, target);
         let calls = check_module(CALLS, "calls", &CALL_NAMES, cpu, target);
         assert!(calls > 0, "{cpu}: no call was checked");

@@ -15,7 +15,7 @@ use gpuabi_sim::dispatch::ArgValue;
 
 mod llc_tool;
 
-use llc_tool::{dwords, input, llc_available, run_kernel};
+use llc_tool::{dwords, input, llc_available, run_kernel, CPUS};
 const SHARED: &str = include_str!("llc/shared.ll");
 const GROUP: u32 = 256;
 const ITEMS: u32 = 2 * GROUP;
@@ -80,11 +80,7 @@ fn llc_shared_memory_kernels_run_with_barriers() {
     if !llc_available() {
         return;
     }
-    for (cpu, target) in [
-        ("tonga", Target::Gfx8),
-        ("gfx1030", Target::Gfx1030),
-        ("gfx1100", Target::Gfx1100),
-    ] {
+    for (cpu, target) in CPUS {
         for opt in 0..=3 {
             let object = compile(cpu, opt);
             for name in NAMES {

@@ -13,6 +13,14 @@ use gpuabi_sim::{Contract, Image, Limits, Machine};
 
 pub const LLC: &str = "llc-19";
 
+/// llc's processor names of the three targets and gpuabi's targets.
+#[allow(dead_code)] // Not every test runs on every target.
+pub const CPUS: [(&str, Target); 3] = [
+    ("tonga", Target::Gfx8),
+    ("gfx1030", Target::Gfx1030),
+    ("gfx1100", Target::Gfx1100),
+];
+
 pub fn llc_available() -> bool {
     let found = Command::new(LLC)
         .arg("--version")
