@@ -46,6 +46,9 @@ use crate::scratch::{self, Base};
 /// spilled SGPRs: the budget is too tight for the call's signature.
 pub const SPILL_VGPR_IS_PARAMETER: &str = "no VGPR for spilled SGPRs at a call";
 
+/// The most consecutive VGPRs one save or restore with `scratch_*` moves (`*_dwordx4`).
+const WIDEST_SAVE: usize = 4;
+
 /// The registers a called function saves at entry and restores at return.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Saved {
@@ -282,7 +285,7 @@ impl Ctx {
                         .zip(vgprs[k]..)
                         .all(|(&v, want)| v == want)
             };
-            let n = [4, 2].into_iter().find(|&n| run(n)).unwrap_or(1);
+            let n = [WIDEST_SAVE, 2].into_iter().find(|&n| run(n)).unwrap_or(1);
             let mut a = scratch::access_regs(
                 self.target,
                 store,
@@ -360,11 +363,11 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
         } else {
             4 * linear.len() as u32
         };
-    // With `scratch_*` the preserved VGPRs' saves start 16-byte aligned, so that runs of
+    // With `scratch_*` the preserved VGPRs' saves start aligned to the widest access, so that runs of
     // consecutive registers move four at a time (see `Ctx::whole_wave`).
     let wide = own_sp.is_some_and(|r| !scratch::is_resource(r.count as u8));
     let callee_save = if wide {
-        callee_save.next_multiple_of(16)
+        callee_save.next_multiple_of(4 * WIDEST_SAVE as u32)
     } else {
         callee_save
     };
