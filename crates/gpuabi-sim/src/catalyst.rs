@@ -461,7 +461,10 @@ pub fn dispatch_kernel(
     // Unbound UAV ids (the dummy uavid) get an empty range: every access is out of range.
     let uav = |id: u32| uavs.get(&id).copied().unwrap_or(raw_descriptor(0, 0));
 
-    // User-data SGPRs.
+    // User-data SGPRs, within the 16 user SGPRs by CLRX's rules (a damaged binary may
+    // name any register).
+    gpuabi_catalyst::userdata::validate(&layout.userdata)
+        .map_err(|e| CatalystError::Unsupported(format!("user data: {e}")))?;
     let mut sgprs: Vec<(u16, u32)> = Vec::new();
     for e in &layout.userdata {
         let values: Vec<u32> = match e.class {
