@@ -1,7 +1,8 @@
 //! The decoder: machine code back into a [`Program`].
 //!
-//! Every decoded instruction is encoded again and must give back its bytes; an encoding
-//! with bits the machine model does not represent (`clamp`, `omod`, `op_sel`, `tfe`, `lds`,
+//! Every decoded instruction is encoded again and must give back its bytes, apart from bits
+//! the hardware ignores ([`crate::dont_care`]), which the instruction keeps; an encoding
+//! with other bits the machine model does not represent (`clamp`, `omod`, `op_sel`, `tfe`, `lds`,
 //! an operand the model has no name for, a literal where an inline constant exists) is an
 //! error naming its byte offset, as are unknown opcodes and truncated input. So
 //! `encode(decode(bytes)) == bytes` whenever decoding succeeds.
@@ -582,6 +583,7 @@ fn decode_one(
         src_mods,
         sdwa,
         dual: None,
+        dont_care: 0,
     };
     if e64 && !uses_vop3(&inst, target, wave) {
         inst.e64 = true;
@@ -604,12 +606,16 @@ fn decode_one(
     }
     let again = encode_inst(&inst, target, wave, offset as u32, &labels)?;
     if again[..] != rest[..size] {
-        return Err(format!(
-            "the encoding of `{}` has bits the machine model does not represent (modifiers \
-             such as clamp, omod, op_sel, tfe or lds, or a literal where an inline constant \
-             exists)",
-            crate::asm::printer::print_inst(&inst, target)
-        ));
+        // Bits the hardware ignores may hold anything; they are kept for re-encoding.
+        inst.dont_care = crate::dont_care::difference(&inst, target, &again, &rest[..size])
+            .ok_or_else(|| {
+                format!(
+                    "the encoding of `{}` has bits the machine model does not represent \
+                     (modifiers such as clamp, omod, op_sel, tfe or lds, or a literal where \
+                     an inline constant exists)",
+                    crate::asm::printer::print_inst(&inst, target)
+                )
+            })?;
     }
     Ok(Decoded { inst, size, branch })
 }

@@ -274,8 +274,34 @@ fn waitcnt_bits(w: &Waitcnt, target: Target) -> Result<u64, String> {
 ///
 /// The instruction must satisfy [`crate::Program::validate`]'s rules; the errors here are
 /// the ones validation cannot see (a branch out of range, a label difference that does not
-/// fit, a counter too large for the target).
+/// fit, a counter too large for the target). The bits the hardware ignores come out as
+/// [`Inst::dont_care`] says.
 pub fn encode_inst(
+    inst: &Inst,
+    target: Target,
+    wave: WaveSize,
+    pc: u32,
+    labels: &program::Layout,
+) -> Result<Code, String> {
+    let mut code = encode_canonical(inst, target, wave, pc, labels)?;
+    if inst.dont_care != 0 {
+        let outside = inst.dont_care & !crate::dont_care::mask(inst, target);
+        if outside != 0 {
+            return Err(format!(
+                "`{}`: bits {outside:#x} of the instruction word are not ignored by the \
+                 hardware in this form",
+                inst.op.info().mnemonic
+            ));
+        }
+        for (i, byte) in code.iter_mut().take(8).enumerate() {
+            *byte ^= (inst.dont_care >> (8 * i)) as u8;
+        }
+    }
+    Ok(code)
+}
+
+/// The encoding of `inst` as llvm-mc writes it: ignored bits as LLVM sets them.
+fn encode_canonical(
     inst: &Inst,
     target: Target,
     wave: WaveSize,

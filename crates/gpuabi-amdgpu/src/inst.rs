@@ -249,6 +249,12 @@ pub struct Inst {
     /// The second half of an RDNA 3 dual-issue instruction (`v_dual_* X :: v_dual_* Y`);
     /// `self` is the X half. Both halves read their sources before either writes.
     pub dual: Option<Box<Inst>>,
+    /// The bits of the instruction word that the hardware ignores in this form, as the
+    /// code's producer wrote them: their difference from the encoder's own choice
+    /// (llvm-mc's), within [`crate::dont_care::mask`]. 0 for code written as text or
+    /// generated; set by the decoder and by encoding listings such as Mesa's (ACO writes
+    /// 0x80 into the unused address field of `scratch_load_dword v0, off, s4`).
+    pub dont_care: u64,
 }
 
 impl Inst {
@@ -262,6 +268,7 @@ impl Inst {
             src_mods: SrcMods::default(),
             sdwa: None,
             dual: None,
+            dont_care: 0,
         }
     }
 

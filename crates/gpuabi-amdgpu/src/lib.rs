@@ -14,6 +14,7 @@ pub mod asm;
 pub mod code_object;
 pub mod data;
 pub mod decode;
+pub mod dont_care;
 pub mod elf;
 pub mod encode;
 pub mod encoding;

@@ -165,6 +165,7 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             src_mods: Default::default(),
                             sdwa: None,
                             dual: None,
+                            dont_care: 0,
                         },
                         origin: inst.origin,
                         cost: inst.cost,

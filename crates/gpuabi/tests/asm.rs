@@ -358,3 +358,68 @@ fn sim_stats_count_scheduling_hints() {
     let out = text(&o.stdout);
     assert!(out.contains("scheduling hints (no-ops)  2"), "{out}");
 }
+
+/// `asm check --encodings`: the bytes of each line against the dwords Mesa's ACO listed
+/// beside it (a gfx1030 scratch load whose unused ADDR field ACO sets to 0x80, and a
+/// repeated `s_nop`).
+#[test]
+fn check_encodings_compares_with_the_listing() {
+    let good = tmp(
+        "aco_good.s",
+        "BB0:\n\
+         \tscratch_load_dword v63, off, s4 offset:24                    ; dc304018 3f040080\n\
+         \ts_nop 0                                                     ; bf800000\n\
+         \t(then repeated 2 times)\n\
+         \ts_setpc_b64 s[2:3]                                          ; be802002\n",
+    );
+    let o = gpuabi(&["asm", "check", "--encodings", &good, "--target", "gfx1030"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("ok: 5 instructions"), "{out}");
+    assert!(
+        out.contains("5 listed encodings equal (1 with bits"),
+        "{out}"
+    );
+    // The same bytes come out of `asm encode`.
+    let bin = tmp("aco_good.bin", "");
+    let o = gpuabi(&["asm", "encode", &good, "--target", "gfx1030", "-o", &bin]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let words: Vec<u32> = std::fs::read(&bin)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        words,
+        [0xdc304018, 0x3f040080, 0xbf800000, 0xbf800000, 0xbf800000, 0xbe802002]
+    );
+
+    // A listing naming another register: the line, the text and both encodings.
+    let bad = tmp(
+        "aco_bad.s",
+        "\ts_nop 0 ; bf800000\n\ts_mov_b32 s16, s5 ; be900306\n",
+    );
+    let o = gpuabi(&["asm", "check", "--encodings", &bad, "--target", "gfx1030"]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "aco_bad.s:2: `s_mov_b32 s16, s5`: gpuabi encodes be900305, the listing has \
+             be900306 (1 of 2 listed instructions differ)"
+        ),
+        "{err}"
+    );
+    // Without --encodings the listing is a comment.
+    let o = gpuabi(&["asm", "check", &bad, "--target", "gfx1030"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // A file that lists nothing cannot be compared.
+    let o = gpuabi(&[
+        "asm",
+        "check",
+        "--encodings",
+        "divergent_call.s",
+        "--target",
+        "gfx1030",
+    ]);
+    assert!(text(&o.stderr).contains("no instruction lists its encoding"));
+}

@@ -2,11 +2,12 @@
 
 pub mod buffer_format;
 pub mod lexer;
+pub mod listing;
 pub mod parser;
 pub mod printer;
 mod symbolic_imm;
 mod waitcnt_bits;
 
-pub use parser::parse;
+pub use parser::{parse, parse_listed};
 pub use printer::print;
 pub use symbolic_imm::{hwreg_whole, HW_REGS};

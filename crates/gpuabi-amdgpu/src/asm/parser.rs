@@ -1,5 +1,7 @@
 //! Parses LLVM AMDGPU assembly text into a [`Program`], checking every operand against the
-//! instruction table for the target and wave size.
+//! instruction table for the target and wave size. Disassemblies as Mesa's ACO prints them
+//! read unchanged: `BBn:` labels, the encoding listed in each line's comment
+//! ([`super::listing`]) and `(then repeated N times)`.
 
 use std::collections::HashMap;
 
@@ -8,6 +10,7 @@ use smallvec::SmallVec;
 
 use super::buffer_format;
 use super::lexer::{lex, strip_comment, Tok, Token};
+use super::listing::{self, Listed};
 use super::{symbolic_imm, waitcnt_bits};
 use crate::encoding::uses_vop3;
 use crate::error::AsmError;
@@ -21,8 +24,28 @@ use crate::program::{
 use crate::target::{Target, WaveSize, ENCODED_TARGETS};
 use crate::validate::{check_inst, check_operand};
 
+/// The most instructions `(then repeated N times)` lines may add to one program, so that a
+/// short file cannot make the assembler allocate without bound. ACO's programs are far
+/// smaller: it repeats padding `s_nop`s and `s_code_end`s, at most a few thousand.
+pub const MAX_REPEATED: u64 = 1 << 20;
+
 /// Parses a whole file. Errors name the line and column and say what was expected.
+/// Encodings listed in comments (as Mesa's ACO prints them) give the instructions the bits
+/// the hardware ignores that the listing has; other differences from a listing are ignored,
+/// as comments are ([`parse_listed`] returns them).
 pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmError> {
+    let (mut program, listed) = parse_listed(text, target, wave)?;
+    listing::adopt(&mut program, &listed);
+    Ok(program)
+}
+
+/// Parses a whole file and returns the encodings its comments list, without comparing
+/// them with the program ([`listing::adopt`] does).
+pub fn parse_listed(
+    text: &str,
+    target: Target,
+    wave: WaveSize,
+) -> Result<(Program, Vec<Listed>), AsmError> {
     if !target.has_encodings() {
         return Err(AsmError::new(
             1,
@@ -46,9 +69,23 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
     let mut code = true;
     let mut section_bytes = HashMap::<String, u64>::new();
     let mut section = String::from(".text");
+    let mut listed: Vec<Listed> = Vec::new();
+    let mut repeated = 0u64;
     while let Some((index, raw)) = lines.next() {
         let line = index + 1;
         let stripped = strip_comment(raw).trim();
+        if let Some(count) = listing::repeat_count(stripped) {
+            let column = raw.find('(').map_or(1, |c| c + 1);
+            repeat_last(
+                &mut program,
+                &mut listed,
+                count,
+                line,
+                column,
+                &mut repeated,
+            )?;
+            continue;
+        }
         let first = stripped.split_whitespace().next().unwrap_or("");
         if let Some(end) = block_end(first) {
             // The block is kept as written; the HSA and PAL readers interpret it.
@@ -137,6 +174,14 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
                 )));
             }
             let inst = p.instruction(&word)?;
+            let comment = raw.find(';').map_or("", |at| &raw[at + 1..]);
+            if let Some(words) = listing::listed_words(comment) {
+                listed.push(Listed {
+                    item: program.items.len(),
+                    line,
+                    words,
+                });
+            }
             Item::Inst(inst)
         };
         program.push_from(item, Origin::Asm { line: line as u32 });
@@ -145,7 +190,61 @@ pub fn parse(text: &str, target: Target, wave: WaveSize) -> Result<Program, AsmE
     program
         .validate()
         .map_err(|e| AsmError::new(e.origin.line().map_or(1, |l| l as usize), 1, e.message))?;
-    Ok(program)
+    Ok((program, listed))
+}
+
+/// `(then repeated N times)`: N more copies of the instruction just before, with its listed
+/// encoding.
+fn repeat_last(
+    program: &mut Program,
+    listed: &mut Vec<Listed>,
+    count: &str,
+    line: usize,
+    column: usize,
+    repeated: &mut u64,
+) -> Result<(), AsmError> {
+    let n: u64 = count.parse().map_err(|_| {
+        AsmError::new(
+            line,
+            column,
+            format!("`(then repeated N times)`: expected a count, found `{count}`"),
+        )
+    })?;
+    let last = program.items.len().checked_sub(1);
+    let Some((index, Item::Inst(inst))) = last.map(|i| (i, &program.items[i].item)) else {
+        return Err(AsmError::new(
+            line,
+            column,
+            "`(then repeated N times)` follows no instruction (it repeats the line above)",
+        ));
+    };
+    *repeated += n;
+    if *repeated > MAX_REPEATED {
+        return Err(AsmError::new(
+            line,
+            column,
+            format!(
+                "repeated instructions add up to more than {MAX_REPEATED}, the most gpuabi \
+                 accepts in one file"
+            ),
+        ));
+    }
+    let inst = inst.clone();
+    let words = listed
+        .last()
+        .filter(|l| l.item == index)
+        .map(|l| l.words.clone());
+    for _ in 0..n {
+        if let Some(words) = &words {
+            listed.push(Listed {
+                item: program.items.len(),
+                line,
+                words: words.clone(),
+            });
+        }
+        program.push_from(Item::Inst(inst.clone()), Origin::Asm { line: line as u32 });
+    }
+    Ok(())
 }
 
 /// The directive that ends a block starting with `first`, for the blocks kept as written.
@@ -629,6 +728,7 @@ impl LineParser<'_> {
             src_mods,
             sdwa,
             dual: None,
+            dont_care: 0,
         };
         if half {
             return Ok(inst);

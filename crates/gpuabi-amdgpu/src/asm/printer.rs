@@ -7,6 +7,25 @@ use crate::opcodes::Kind;
 use crate::program::{Directive, Item, Program};
 use crate::target::Target;
 
+/// The encoding of an instruction that references no label, as the dwords of a listing.
+fn listed(inst: &Inst, program: &Program) -> Option<String> {
+    let nowhere = crate::program::Layout {
+        offsets: Vec::new(),
+        labels: std::collections::HashMap::new(),
+        size: 0,
+    };
+    let code = crate::encode::encode_inst(inst, program.target, program.wave, 0, &nowhere).ok()?;
+    let words: Vec<String> = code
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            format!("{:08x}", u32::from_le_bytes(w))
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
 /// The mnemonic and operands of one instruction (no indentation, no newline).
 pub fn print_inst(inst: &Inst, target: Target) -> String {
     if let Some(y) = &inst.dual {
@@ -185,6 +204,15 @@ pub fn print(program: &Program) -> String {
                 for l in lines {
                     let _ = writeln!(out, "{l}");
                 }
+            }
+            Item::Inst(inst) if inst.dont_care != 0 => {
+                // Bits the hardware ignores have no syntax: the instruction lists its
+                // encoding, as Mesa's disassembly does, and the parser takes them from there.
+                let text = print_inst(inst, program.target);
+                let _ = match listed(inst, program) {
+                    Some(words) => writeln!(out, "\t{text:<59} ; {words}"),
+                    None => writeln!(out, "\t{text}"),
+                };
             }
             Item::Inst(inst) => {
                 let _ = writeln!(out, "\t{}", print_inst(inst, program.target));

@@ -5,9 +5,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use gpuabi_amdgpu::asm::{parse, print};
+use gpuabi_amdgpu::asm::listing::{self, Listed, ListingMismatch};
+use gpuabi_amdgpu::asm::printer::print_inst;
+use gpuabi_amdgpu::asm::{parse, parse_listed, print};
 use gpuabi_amdgpu::decode::decode_with_symbols;
 use gpuabi_amdgpu::elf::{read_text, write_object};
+use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::{encode, Program, Target, WaveSize};
 
 use super::write_output;
@@ -16,7 +19,7 @@ use super::write_output;
 #[derive(Debug, Subcommand)]
 pub enum AsmCommand {
     /// Parse and validate a file for a target; print a summary.
-    Check(AsmArgs),
+    Check(CheckArgs),
     /// Print a file back through gpuabi's printer (the form llvm-mc accepts).
     Fmt(AsmArgs),
     /// Assemble a file into machine code (the bytes llvm-mc emits), raw or as an AMDGPU ELF
@@ -33,6 +36,18 @@ pub enum FileType {
     Bin,
     /// An AMDGPU ELF64 relocatable object with a `.text` section and a symbol per label.
     Obj,
+}
+
+/// Arguments of `asm check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub asm: AsmArgs,
+    /// Compare each instruction's bytes with the encoding listed in its comment (the hex
+    /// dwords Mesa's ACO prints after `;`) and report the first line that differs in bits
+    /// the hardware reads.
+    #[arg(long)]
+    pub encodings: bool,
 }
 
 /// Arguments of `asm encode`.
@@ -116,19 +131,29 @@ pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
 /// Runs an `asm` command.
 pub fn run(cmd: AsmCommand) -> Result<()> {
     match cmd {
-        AsmCommand::Check(args) => {
-            let program = load(&args.file, &args.target)?;
-            // HSA kernel descriptors and metadata are checked as `sim run --kernel` reads
-            // them.
+        AsmCommand::Check(CheckArgs {
+            asm: args,
+            encodings,
+        }) => {
             let text = super::read_text(&args.file)
                 .with_context(|| format!("cannot read {}", args.file.display()))?;
+            let wave = args.target.wave()?;
+            let (mut program, listed) = parse_listed(&text, args.target.target()?, wave)
+                .map_err(|e| anyhow!("{}:{e}", args.file.display()))?;
+            let mismatches = listing::adopt(&mut program, &listed);
+            // HSA kernel descriptors and metadata are checked as `sim run --kernel` reads
+            // them.
             if text.contains(".amdhsa_kernel") {
                 gpuabi_amdgpu::hsa::read_kernels(&text, program.target, program.wave)
                     .map_err(|e| anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
             }
+            let mut summary = String::new();
+            if encodings {
+                summary = check_listing(&args.file, &program, &listed, &mismatches)?;
+            }
             let layout = program.layout();
             write_output(&format!(
-                "{}: ok: {} instructions, {} labels, {} bytes ({} {})\n",
+                "{}: ok: {} instructions, {} labels, {} bytes ({} {}){summary}\n",
                 args.file.display(),
                 program.insts().count(),
                 layout.labels.len(),
@@ -157,6 +182,66 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             write_output(&print(&program))
         }
     }
+}
+
+/// `asm check --encodings`: the first instruction whose listed encoding differs from
+/// gpuabi's in bits the hardware reads is an error; otherwise a note for the summary.
+fn check_listing(
+    path: &Path,
+    program: &Program,
+    listed: &[Listed],
+    mismatches: &[ListingMismatch],
+) -> Result<String> {
+    if listed.is_empty() {
+        bail!(
+            "{}: --encodings: no instruction lists its encoding (a comment of 8-digit hex \
+             dwords after `;`, as Mesa's ACO prints them)",
+            path.display()
+        );
+    }
+    if let Some(m) = mismatches.first() {
+        let Item::Inst(inst) = &program.items[m.item].item else {
+            unreachable!("listings belong to instructions");
+        };
+        let text = print_inst(inst, program.target);
+        let ours = match &m.ours {
+            Ok(bytes) => format!("gpuabi encodes {}", dwords(bytes)),
+            Err(e) => format!("gpuabi cannot encode it ({e})"),
+        };
+        bail!(
+            "{}:{}: `{}`: {ours}, the listing has {} ({} of {} listed instructions differ)",
+            path.display(),
+            m.line,
+            text.trim(),
+            dwords(&m.listed),
+            mismatches.len(),
+            listed.len()
+        );
+    }
+    let kept = program.insts().filter(|i| i.dont_care != 0).count();
+    Ok(format!(
+        "; {} listed encodings equal ({kept} with bits the hardware ignores kept as listed)",
+        listed.len()
+    ))
+}
+
+/// Bytes as the little-endian dwords a listing prints (`be900005 bf800000`), with any
+/// remainder as bytes.
+fn dwords(bytes: &[u8]) -> String {
+    let mut words: Vec<String> = bytes
+        .chunks(4)
+        .map(|c| {
+            if c.len() == 4 {
+                format!("{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            } else {
+                c.iter().map(|b| format!("{b:02x}")).collect()
+            }
+        })
+        .collect();
+    if words.is_empty() {
+        words.push("nothing".into());
+    }
+    words.join(" ")
 }
 
 /// Decodes a file: an AMDHSA code object with its relocations applied (see

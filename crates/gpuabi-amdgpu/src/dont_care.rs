@@ -1,0 +1,96 @@
+//! The bits of an instruction word that the hardware ignores in an instruction's form.
+//!
+//! Assemblers disagree on what they write there. LLVM's writes 0; Mesa's ACO writes the
+//! code of its undefined operand (128) into the address field of a buffer or scratch access
+//! that has no address VGPR, and sets every bit of `s_waitcnt`'s immediate that no counter
+//! uses (`aco_assembler.cpp`, `emit_instruction`). Such bits change nothing the hardware
+//! does, so the machine model keeps them beside the instruction ([`Inst::dont_care`]): the
+//! decoder accepts them and the encoder gives them back, which makes machine code from any
+//! producer decode and re-encode to its own bytes.
+//!
+//! Which bits are ignored is decided here, once, per form:
+//!
+//! - `s_waitcnt`: the bits of SIMM16 outside the counter fields of the target ("AMD GCN3
+//!   ISA", "RDNA2 ISA", "RDNA3 ISA", `S_WAITCNT`: only the VM_CNT, EXP_CNT and LGKM_CNT
+//!   fields are read).
+//! - MUBUF and MTBUF without `offen`, `idxen` or `addr64`: VADDR ("AMD GCN3 ISA", "Buffer
+//!   Instructions", "VADDR: ... ignored when OFFEN = IDXEN = 0"; the same table in the RDNA
+//!   manuals).
+//! - Scratch with no address VGPR (`off`): ADDR ("RDNA2 ISA", "Scratch Instructions": with
+//!   SADDR in use, or neither, ADDR is not read; "RDNA3 ISA": SVE = 0 means no VGPR
+//!   address).
+
+use crate::encode::waitcnt_fields;
+use crate::inst::Inst;
+use crate::microcode::{layout_of, Encoding, Field};
+use crate::opcodes::{Format, Opcode};
+use crate::operand::Operand;
+use crate::target::Target;
+
+/// The bits of `inst`'s first (up to) eight encoded bytes, as the encoder lays them out (the
+/// first dword in the low half), that the hardware ignores on `target`; 0 when every bit
+/// counts.
+pub fn mask(inst: &Inst, target: Target) -> u64 {
+    let info = inst.op.info();
+    let field = |encoding: Encoding, field: Field| -> u64 {
+        layout_of(encoding, target)
+            .and_then(|l| l.field(field))
+            .map_or(0, |(lo, width)| ((1u64 << width) - 1) << lo)
+    };
+    match info.format_on(target) {
+        Format::Sopp if inst.op == Opcode::SWaitcnt => {
+            let used = waitcnt_fields(target)
+                .iter()
+                .fold(0u64, |m, &(_, lo, w)| m | ((1u64 << w) - 1) << lo);
+            !used & 0xffff
+        }
+        Format::Mubuf | Format::Mtbuf
+            if !inst.mods.offen && !inst.mods.idxen && !inst.mods.addr64 =>
+        {
+            // Cache invalidations have no operands and no VADDR to speak of: keep them exact.
+            if info.slots().next().is_none() {
+                return 0;
+            }
+            let encoding = if info.format == Format::Mtbuf {
+                Encoding::Mtbuf
+            } else {
+                Encoding::Mubuf
+            };
+            field(encoding, Field::Vaddr)
+        }
+        Format::Scratch if target.is_rdna() && scratch_addr(inst) == Some(&Operand::Off) => {
+            field(Encoding::Flat, Field::Addr)
+        }
+        _ => 0,
+    }
+}
+
+/// The address operand of a scratch access: the first source of a store, the first source
+/// of a load.
+fn scratch_addr(inst: &Inst) -> Option<&Operand> {
+    let dsts = inst.dsts().len();
+    inst.operands.get(dsts)
+}
+
+/// The producer's values of the ignored bits of `inst`: `listed` XOR `canonical` (both the
+/// first eight bytes or fewer, little-endian), when they differ in ignored bits only; `None`
+/// when they differ anywhere else.
+pub fn difference(inst: &Inst, target: Target, canonical: &[u8], listed: &[u8]) -> Option<u64> {
+    if canonical.len() != listed.len() {
+        return None;
+    }
+    // Ignored bits lie in the instruction word; the bytes after its first eight (a
+    // literal) must agree exactly, and so must a literal within them, which `mask` never
+    // covers.
+    let n = canonical.len().min(8);
+    if canonical[n..] != listed[n..] {
+        return None;
+    }
+    let word = |b: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(&b[..n]);
+        u64::from_le_bytes(w)
+    };
+    let diff = word(canonical) ^ word(listed);
+    (diff & !mask(inst, target) == 0).then_some(diff)
+}
