@@ -232,13 +232,19 @@ fn entries<'a>(req: &AssignRequest<'a>) -> Result<Vec<Entry<'a>>, AcoError> {
         4
     };
     let mut list = Vec::with_capacity(req.signature.params.len() + 4);
+    // Mesa 26.1 marks the return address a return parameter (`get_callee_info` in
+    // `aco_isel_helpers.cpp`: `return_def_info.is_return_param = true`): like the values a
+    // callee hands back, it goes to clobbered registers, so an ABI with preserved
+    // registers (AHIT_ISEC) takes it above them (s[80:81] on RDNA) and keeps s[0:1] for
+    // the callee's own parameters. Its DISCARDABLE flag stays clear, so it needs explicit
+    // preservation.
     list.push(entry(
         "return_address",
         ParamKind::System,
         sgpr(2),
         true,
         false,
-        false,
+        true,
     ));
     list.push(entry(
         "stack_pointer",

@@ -39,5 +39,7 @@ pub use render::{
     assignment_svg, assignment_text, ranges_svg, ranges_text, AssignmentReport, RangesReport,
 };
 pub use signature::{parse_signature, signature_from_toml, Param, ScalarType, Signature};
-pub use stages::{stage_signature, RtStage, StageSignature, MAX_STAGE_DATA_BYTES};
+pub use stages::{
+    stage_assignment, stage_hints, stage_signature, RtStage, StageSignature, MAX_STAGE_DATA_BYTES,
+};
 pub use target::{check_limit, LimitInputs, Target};

@@ -4,8 +4,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::abi::{NirAbi, DIVERGENT_CALL, NORETURN};
+use super::assign::{assign, AssignRequest, Assignment, Policy};
+use super::demand::Demand;
 use super::error::AcoError;
+use super::hints::{ahit_isec_hints, Hints};
 use super::signature::{Param, ScalarType, Signature};
+use super::target::Target;
 
 /// A ray-tracing stage compiled as a callable function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -205,4 +209,56 @@ pub fn stage_signature(
         abi,
         flags,
     })
+}
+
+/// The hints ACO uses when it assigns an any-hit or intersection function (or a call to
+/// one): the traversal function's own layout for the same payload, target, limit and
+/// policy (`get_ahit_isec_param_hints` in Mesa's `aco_isel_helpers.cpp`); `None` for the
+/// other stages.
+pub fn stage_hints(
+    stage: RtStage,
+    payload_bytes: u32,
+    target: Target,
+    limit: Demand,
+    policy: Policy,
+) -> Result<Option<Hints>, AcoError> {
+    if !matches!(stage, RtStage::AnyHit | RtStage::Intersection) {
+        return Ok(None);
+    }
+    let traversal = stage_signature(RtStage::Traversal, payload_bytes, 0)?;
+    let layout = assign(&AssignRequest {
+        abi: &traversal.abi.abi(),
+        target,
+        limit,
+        signature: &traversal.signature,
+        policy,
+        hints: None,
+    })?;
+    Ok(Some(ahit_isec_hints(&layout)))
+}
+
+/// The layout RADV and ACO give the function of `stage` in a pipeline whose functions carry
+/// `payload_bytes` of payload and `hit_attrib_bytes` of hit attributes: its signature,
+/// assigned under its ABI with [`stage_hints`]. ACO's `p_startpgm` of the compiled
+/// function defines the stack pointer, the return address and then every register
+/// parameter in signature order, at these locations.
+pub fn stage_assignment(
+    stage: RtStage,
+    payload_bytes: u32,
+    hit_attrib_bytes: u32,
+    target: Target,
+    limit: Demand,
+    policy: Policy,
+) -> Result<(StageSignature, Assignment), AcoError> {
+    let signature = stage_signature(stage, payload_bytes, hit_attrib_bytes)?;
+    let hints = stage_hints(stage, payload_bytes, target, limit, policy)?;
+    let layout = assign(&AssignRequest {
+        abi: &signature.abi.abi(),
+        target,
+        limit,
+        signature: &signature.signature,
+        policy,
+        hints: hints.as_ref(),
+    })?;
+    Ok((signature, layout))
 }

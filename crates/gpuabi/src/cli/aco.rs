@@ -5,8 +5,8 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use gpuabi_layout::aco::{
-    ahit_isec_hints, assign, assignment_svg, assignment_text, parse_signature, ranges_svg,
-    ranges_text, register_ranges, signature_from_toml, stage_signature, Abi, AcoError,
+    assign, assignment_svg, assignment_text, parse_signature, ranges_svg, ranges_text,
+    register_ranges, signature_from_toml, stage_hints, stage_signature, Abi, AcoError,
     AssignRequest, AssignmentReport, Demand, Gfx, Hints, LimitInputs, NirAbi, Policy, RangesReport,
     RtStage, Signature, Target,
 };
@@ -261,29 +261,6 @@ fn print_assignment(report: &AssignmentReport, format: Format) -> Result<()> {
     write_output(&text)
 }
 
-/// The hints Mesa uses for any-hit/intersection stages: the traversal function's own layout
-/// for the same payload, target and limit.
-fn stage_hints(
-    stage: RtStage,
-    payload: u32,
-    policy: Policy,
-    args: &TargetArgs,
-) -> Result<Option<Hints>> {
-    if !matches!(stage, RtStage::AnyHit | RtStage::Intersection) {
-        return Ok(None);
-    }
-    let traversal = stage_signature(RtStage::Traversal, payload, 0).context("--payload")?;
-    let report = assignment_report(
-        &NirAbi::Traversal.abi(),
-        &traversal.signature,
-        policy,
-        None,
-        args,
-    )
-    .context("assigning the traversal function for the any-hit hints")?;
-    Ok(Some(ahit_isec_hints(&report.assignment)))
-}
-
 fn run_assign(args: &AssignArgs) -> Result<()> {
     let policy = match args.policy {
         PolicyArg::Mesa => Policy::Mesa,
@@ -302,7 +279,10 @@ fn run_assign(args: &AssignArgs) -> Result<()> {
                 };
                 anyhow::anyhow!("{flag}: {e}")
             })?;
-            let hints = stage_hints(stage, args.payload, policy, &args.target)?;
+            let target = args.target.target()?;
+            let limit = args.target.limit(target)?;
+            let hints = stage_hints(stage, args.payload, target, limit, policy)
+                .context("assigning the traversal function for the any-hit hints")?;
             (s.signature, Some(s.abi.abi()), hints)
         }
         (None, None) => bail!("give --sig or --stage"),
