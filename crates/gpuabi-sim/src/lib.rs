@@ -9,6 +9,7 @@
 //! reads of registers nothing wrote.
 
 pub mod catalyst;
+pub mod check_function;
 pub mod code_object;
 pub mod contract;
 pub mod dispatch;
@@ -20,10 +21,12 @@ pub mod limits;
 pub mod machine;
 pub mod memory;
 pub mod pal;
+pub mod seeded;
 pub mod segments;
 pub mod stats;
 pub mod undef;
 pub mod wave;
+pub mod writes;
 
 pub use contract::{Broken, CallSite, Contract, ContractViolation, WaveFrames};
 pub use dispatch::{LaneValues, WaveSetup};
@@ -31,7 +34,7 @@ pub use error::SimError;
 pub use exec::memory::Descriptor;
 pub use image::Image;
 pub use limits::Limits;
-pub use machine::Machine;
+pub use machine::{Machine, WaveExit, WaveRun};
 pub use memory::{BufferId, Memory};
 pub use stats::Stats;
 pub use wave::Wave;

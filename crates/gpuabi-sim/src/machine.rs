@@ -15,6 +15,7 @@ use crate::memory::Memory;
 use crate::stats::Stats;
 use crate::undef::{UndefTracker, UndefinedRead, UnwrittenMemoryRead};
 use crate::wave::Wave;
+use crate::writes::WriteLog;
 
 /// Everything a run needs besides the waves.
 #[derive(Debug)]
@@ -42,15 +43,51 @@ pub struct Machine {
     pub counts: Option<Vec<u64>>,
     /// The LDS of the work-group running (after a run: of the last work-group).
     pub lds: Vec<u8>,
+    /// The instruction that last wrote each register, when recorded.
+    pub writes: Option<WriteLog>,
+    /// Whether a jump or call to an address outside the program ends
+    /// [`Machine::run_to_exit`] (which sets it) rather than the run with
+    /// [`SimError::BadJump`].
+    leave_program: bool,
+}
+
+/// Where [`Machine::run_to_exit`] stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaveExit {
+    /// The wave executed `s_endpgm`.
+    Ended,
+    /// The wave jumped (`s_setpc_b64`) or called (`s_swappc_b64`, which has written the
+    /// return address into its destination) to an address outside the program.
+    Left {
+        /// Address of the jumping instruction.
+        pc: u64,
+        /// Its origin.
+        origin: Origin,
+        /// The address it jumped to.
+        target: u64,
+        /// Whether it was a call.
+        call: bool,
+        /// The address after the jumping instruction (a call's return address).
+        next: u64,
+    },
+}
+
+/// What a wave's run keeps between calls of [`Machine::run_to_exit`]: its instruction
+/// count (bounded by [`Limits::instructions_per_wave`] over the whole run) and its calls.
+#[derive(Debug, Default)]
+pub struct WaveRun {
+    progress: Progress,
 }
 
 /// Why [`Machine::step_wave`] returned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Stop {
     /// The wave ended.
     End,
     /// The wave executed `s_barrier` and waits.
     Barrier,
+    /// The wave left the program (only with [`Machine::leave_program`]).
+    Left(WaveExit),
 }
 
 /// What a wave's run keeps across barriers besides its registers: its return addresses,
@@ -91,6 +128,8 @@ impl Machine {
             trace: None,
             counts: None,
             lds: Vec::new(),
+            writes: None,
+            leave_program: false,
         }
     }
 
@@ -244,6 +283,7 @@ impl Machine {
                         }
                         waiting[i] = Some(s);
                     }
+                    Stop::Left(exit) => return Err(bad_jump(exit)),
                 }
             }
             if ended.iter().all(|e| *e) {
@@ -267,12 +307,36 @@ impl Machine {
             c.begin_wave();
         }
         let mut progress = Progress::default();
-        while self.step_wave(wave, &mut progress, wave_index, undef.as_deref_mut())?
-            == Stop::Barrier
-        {
-            self.stats.barriers += 1;
+        loop {
+            match self.step_wave(wave, &mut progress, wave_index, undef.as_deref_mut())? {
+                Stop::Barrier => self.stats.barriers += 1,
+                Stop::End => return Ok(()),
+                Stop::Left(exit) => return Err(bad_jump(exit)),
+            }
         }
-        Ok(())
+    }
+
+    /// Runs `wave` from its `pc` until it ends or leaves the program: a host plays what
+    /// lies outside (a caller, a callee), changes the wave and calls again with the same
+    /// `run` to go on. `s_barrier` waits for no one (the wave is alone in its work-group).
+    /// Contract frames and statistics are kept across the calls; the caller counts the
+    /// wave in [`Stats::waves`].
+    pub fn run_to_exit(
+        &mut self,
+        wave: &mut Wave,
+        run: &mut WaveRun,
+    ) -> Result<WaveExit, SimError> {
+        self.leave_program = true;
+        let result = loop {
+            match self.step_wave(wave, &mut run.progress, 0, None) {
+                Ok(Stop::Barrier) => self.stats.barriers += 1,
+                Ok(Stop::End) => break Ok(WaveExit::Ended),
+                Ok(Stop::Left(exit)) => break Ok(exit),
+                Err(e) => break Err(e),
+            }
+        };
+        self.leave_program = false;
+        result
     }
 
     /// Runs `wave` from its `pc` until `s_endpgm` or past the next `s_barrier`.
@@ -293,6 +357,8 @@ impl Machine {
             counts,
             lds,
             unwritten,
+            leave_program,
+            writes,
             ..
         } = self;
         let Progress {
@@ -392,6 +458,9 @@ impl Machine {
             if let Some(u) = undef.as_deref_mut() {
                 u.after(d, wave, exec);
             }
+            if let Some(w) = writes.as_mut() {
+                w.record(idx as u32, d, image.wave);
+            }
             match flow {
                 Flow::Next => wave.pc = idx as u32 + 1,
                 Flow::Goto(t) => wave.pc = t,
@@ -408,11 +477,22 @@ impl Machine {
                     return Ok(Stop::Barrier);
                 }
                 Flow::Jump(target) => {
-                    let next = image.index_at(target).ok_or(SimError::BadJump {
-                        pc: d.addr,
-                        origin: d.origin.clone(),
-                        target,
-                    })?;
+                    let Some(next) = image.index_at(target) else {
+                        if *leave_program {
+                            return Ok(Stop::Left(WaveExit::Left {
+                                pc: d.addr,
+                                origin: d.origin.clone(),
+                                target,
+                                call: d.op == Opcode::SSwappcB64,
+                                next: d.next_addr,
+                            }));
+                        }
+                        return Err(SimError::BadJump {
+                            pc: d.addr,
+                            origin: d.origin.clone(),
+                            target,
+                        });
+                    };
                     if d.op == Opcode::SSwappcB64 {
                         if call_stack.len() >= limits.call_depth as usize {
                             return Err(SimError::CallDepth {
@@ -438,6 +518,16 @@ impl Machine {
                 }
             }
         }
+    }
+}
+
+/// The error of a jump out of the program where no host plays what lies outside.
+fn bad_jump(exit: WaveExit) -> SimError {
+    match exit {
+        WaveExit::Left {
+            pc, origin, target, ..
+        } => SimError::BadJump { pc, origin, target },
+        WaveExit::Ended => SimError::Setup("a wave ended where it left the program".into()),
     }
 }
 

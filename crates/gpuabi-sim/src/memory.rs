@@ -1,8 +1,13 @@
 //! Global memory: named byte buffers at fixed addresses, with bounds, and optionally a
 //! record of which bytes of chosen buffers were written, so that reads of bytes nothing
-//! wrote can be reported.
+//! wrote can be reported. Optionally, every address outside the buffers answers with
+//! seeded random bytes ([`Memory::answer_unmapped`]).
+
+use std::collections::HashMap;
 
 use fixedbitset::FixedBitSet;
+
+use crate::seeded::SplitMix64;
 
 /// Where the first buffer starts; buffers are 64 KiB aligned with a 64 KiB gap after each,
 /// so that running off the end of one never reaches the next.
@@ -35,6 +40,47 @@ pub struct Memory {
     /// Reads of unwritten bytes of watched buffers since the last
     /// [`Memory::take_unwritten_reads`].
     unwritten: Vec<UnwrittenRead>,
+    /// The pages of random memory outside the buffers, when it answers.
+    random: Option<RandomPages>,
+}
+
+/// Bytes of one page of random memory.
+pub const RANDOM_PAGE_BYTES: u64 = 4096;
+
+/// Memory outside the buffers that answers with seeded random bytes, page by page; a page
+/// is made when first touched and keeps what is stored into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RandomPages {
+    seed: u64,
+    pages: HashMap<u64, Vec<u8>>,
+    max_pages: usize,
+}
+
+impl RandomPages {
+    /// The page holding `addr`, made from the seed and the page's number when new; `None`
+    /// when making it would exceed the page budget.
+    fn page(&mut self, addr: u64) -> Option<&mut Vec<u8>> {
+        let number = addr / RANDOM_PAGE_BYTES;
+        if !self.pages.contains_key(&number) && self.pages.len() >= self.max_pages {
+            return None;
+        }
+        let seed = self.seed;
+        Some(self.pages.entry(number).or_insert_with(|| {
+            let mut bytes = vec![0; RANDOM_PAGE_BYTES as usize];
+            SplitMix64::new(seed ^ number.wrapping_mul(0xd6e8_feb8_6659_fd93)).fill(&mut bytes);
+            bytes
+        }))
+    }
+
+    fn read_byte(&mut self, addr: u64) -> Option<u8> {
+        let at = (addr % RANDOM_PAGE_BYTES) as usize;
+        self.page(addr).map(|p| p[at])
+    }
+
+    fn write_byte(&mut self, addr: u64, value: u8) -> Option<()> {
+        let at = (addr % RANDOM_PAGE_BYTES) as usize;
+        self.page(addr).map(|p| p[at] = value)
+    }
 }
 
 /// A read of bytes of a watched buffer that nothing wrote since the buffer was watched.
@@ -69,7 +115,29 @@ impl Memory {
             total: 0,
             watched: Vec::new(),
             unwritten: Vec::new(),
+            random: None,
         }
+    }
+
+    /// From now on, every address outside the buffers holds random bytes that depend only
+    /// on `seed` and the address, made page by page ([`RANDOM_PAGE_BYTES`]) as they are
+    /// first read or written, and stores there are kept; at most `limit` bytes of such
+    /// pages are made (beyond that an access is outside memory, as without them).
+    ///
+    /// For code run without a driver behind it: loads of descriptors, tables and records
+    /// through pointers find data, and nothing the code does depends on that data being
+    /// anything in particular.
+    pub fn answer_unmapped(&mut self, seed: u64, limit: u64) {
+        self.random = Some(RandomPages {
+            seed,
+            pages: HashMap::new(),
+            max_pages: usize::try_from(limit / RANDOM_PAGE_BYTES).unwrap_or(usize::MAX),
+        });
+    }
+
+    /// Pages of random memory made so far.
+    pub fn random_pages(&self) -> usize {
+        self.random.as_ref().map_or(0, |r| r.pages.len())
     }
 
     /// Records from now on which bytes of buffer `id` are written, and reports reads of
@@ -220,9 +288,15 @@ impl Memory {
         Ok(id)
     }
 
-    /// Writes bytes at `addr`, all inside one buffer; `None` otherwise.
+    /// Writes bytes at `addr`, all inside one buffer (or random memory); `None` otherwise.
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
-        let (i, off) = self.locate(addr, u32::try_from(bytes.len()).ok()?)?;
+        let Some((i, off)) = self.locate(addr, u32::try_from(bytes.len()).ok()?) else {
+            let random = self.random.as_mut()?;
+            for (k, b) in bytes.iter().enumerate() {
+                random.write_byte(addr.checked_add(k as u64)?, *b)?;
+            }
+            return Some(());
+        };
         self.buffers[i].data[off..off + bytes.len()].copy_from_slice(bytes);
         self.note_write(i, off, bytes.len());
         Some(())
@@ -259,7 +333,14 @@ impl Memory {
     /// Reads `bytes` (1, 2 or 4) little-endian bytes, zero-extended; `None` if outside every
     /// buffer.
     pub fn read(&mut self, addr: u64, bytes: u32) -> Option<u32> {
-        let (i, off) = self.locate(addr, bytes)?;
+        let Some((i, off)) = self.locate(addr, bytes) else {
+            let random = self.random.as_mut()?;
+            let mut v = 0u32;
+            for k in (0..u64::from(bytes)).rev() {
+                v = v << 8 | u32::from(random.read_byte(addr.checked_add(k)?)?);
+            }
+            return Some(v);
+        };
         if !self.watched.is_empty() {
             self.note_read(i, off, bytes as usize);
         }
@@ -270,7 +351,13 @@ impl Memory {
     /// Writes the low `bytes` (1, 2 or 4) bytes of `value`, little-endian; `None` if outside
     /// every buffer.
     pub fn write(&mut self, addr: u64, bytes: u32, value: u32) -> Option<()> {
-        let (i, off) = self.locate(addr, bytes)?;
+        let Some((i, off)) = self.locate(addr, bytes) else {
+            let random = self.random.as_mut()?;
+            for (k, b) in value.to_le_bytes()[..bytes as usize].iter().enumerate() {
+                random.write_byte(addr.checked_add(k as u64)?, *b)?;
+            }
+            return Some(());
+        };
         let n = bytes as usize;
         self.buffers[i].data[off..off + n].copy_from_slice(&value.to_le_bytes()[..n]);
         if !self.watched.is_empty() {
@@ -301,6 +388,30 @@ mod tests {
         assert_eq!(m.read_u32(ba + 6), None);
         assert_eq!(m.read_u32(ba + 8), None);
         assert!(m.add("c", vec![0; 1 << 20], 1 << 20).is_err());
+    }
+
+    #[test]
+    fn random_memory_answers_outside_the_buffers() {
+        let mut m = Memory::new();
+        let a = m.add("a", vec![5; 8], 1 << 20).unwrap();
+        let ba = m.buffer(a).base;
+        m.answer_unmapped(7, 2 * RANDOM_PAGE_BYTES);
+        // Buffers answer as before.
+        assert_eq!(m.read_u32(ba), Some(0x0505_0505));
+        // Elsewhere: the bytes of SplitMix64 seeded with 7 ^ page number * constant.
+        let page = 0x1234_5678_9000u64;
+        let number = page / RANDOM_PAGE_BYTES;
+        let mut g = SplitMix64::new(7 ^ number.wrapping_mul(0xd6e8_feb8_6659_fd93));
+        let first = g.next_u64();
+        assert_eq!(m.read_u32(page), Some(first as u32));
+        assert_eq!(m.read(page + 4, 2), Some((first >> 32) as u32 & 0xffff));
+        // Stores stay, also across a page boundary.
+        m.write_u32(page + RANDOM_PAGE_BYTES - 2, 0xaabb_ccdd)
+            .unwrap();
+        assert_eq!(m.read_u32(page + RANDOM_PAGE_BYTES - 2), Some(0xaabb_ccdd));
+        assert_eq!(m.random_pages(), 2);
+        // A third page is beyond the budget.
+        assert_eq!(m.read_u32(page + 4 * RANDOM_PAGE_BYTES), None);
     }
 
     #[test]

@@ -57,7 +57,7 @@ impl Default for UndefTracker {
     }
 }
 
-fn src_dwords(kind: Kind, wave: WaveSize, global_saddr: bool) -> u16 {
+pub(crate) fn src_dwords(kind: Kind, wave: WaveSize, global_saddr: bool) -> u16 {
     match kind {
         Kind::SSrc(n) | Kind::SReg(n) | Kind::VSrc(n) | Kind::VReg(n) | Kind::SBase(n) => {
             u16::from(n)

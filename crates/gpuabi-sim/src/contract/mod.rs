@@ -215,13 +215,40 @@ impl Contract {
         } else {
             format!("{} (0x{callee_addr:x})", checks.site.callee)
         };
+        self.open(
+            wave,
+            index,
+            callee,
+            call.addr,
+            call.origin.clone(),
+            call.next_addr,
+        );
+    }
+
+    /// Records a frame for a function entered by a caller outside the program (which
+    /// gpuabi plays, as `sim check-function` does), checked against the default site: the
+    /// call is at `call_addr` (outside the program) and returns to `return_addr`.
+    pub fn enter(&mut self, wave: &Wave, callee: String, call_addr: u64, return_addr: u64) {
+        self.open(wave, 0, callee, call_addr, Origin::None, return_addr);
+    }
+
+    fn open(
+        &mut self,
+        wave: &Wave,
+        index: usize,
+        callee: String,
+        call_addr: u64,
+        call_origin: Origin,
+        return_addr: u64,
+    ) {
+        let checks = &self.sites[index];
         let frame = Frame {
             site: index,
             callee,
             chain: Vec::new(),
-            call_addr: call.addr,
-            call_origin: call.origin.clone(),
-            return_addr: call.next_addr,
+            call_addr,
+            call_origin,
+            return_addr,
             exec: wave.exec(),
             sgprs: checks
                 .sgprs
@@ -257,6 +284,17 @@ impl Contract {
             top.chain.push(image.describe(target));
             return;
         }
+        self.close(wave, jump.addr, &jump.origin);
+    }
+
+    /// Closes the innermost frame where its callee leaves by the instruction at `at_addr`,
+    /// wherever it goes, and compares its registers: a function that hands its lanes on to
+    /// the next callee of a divergent call owes that callee the state it owes its caller.
+    pub fn leave(&mut self, wave: &Wave, at_addr: u64, at_origin: &Origin) {
+        self.close(wave, at_addr, at_origin);
+    }
+
+    fn close(&mut self, wave: &Wave, at_addr: u64, at_origin: &Origin) {
         let Some(frame) = self.frames.pop() else {
             return;
         };
@@ -281,8 +319,8 @@ impl Contract {
                     chain: frame.chain.clone(),
                     call_addr: frame.call_addr,
                     call_origin: frame.call_origin.clone(),
-                    at_addr: jump.addr,
-                    at_origin: jump.origin.clone(),
+                    at_addr,
+                    at_origin: at_origin.clone(),
                     broken: Broken::Register {
                         register,
                         lane,

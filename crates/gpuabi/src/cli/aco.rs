@@ -117,11 +117,11 @@ fn parse_wave(s: &str) -> Result<u32, String> {
     }
 }
 
-fn parse_stage(s: &str) -> Result<RtStage, String> {
+pub(crate) fn parse_stage(s: &str) -> Result<RtStage, String> {
     s.parse()
 }
 
-fn parse_limit(s: &str) -> Result<Demand, String> {
+pub(crate) fn parse_limit(s: &str) -> Result<Demand, String> {
     let expected = "expected two whole numbers SGPRS,VGPRS such as 108,128";
     let (a, b) = s.split_once(',').ok_or_else(|| expected.to_string())?;
     let a = a
@@ -157,7 +157,7 @@ impl TargetArgs {
 }
 
 /// Resolves `--abi`: a built-in name, or a TOML file.
-fn load_abi(spec: &str) -> Result<Abi> {
+pub(crate) fn load_abi(spec: &str) -> Result<Abi> {
     if let Some(abi) = Abi::builtin(spec) {
         return Ok(abi);
     }
@@ -188,7 +188,7 @@ fn signature_error(source: &str, text: &str, err: AcoError) -> anyhow::Error {
     }
 }
 
-fn load_signature(spec: &str) -> Result<Signature> {
+pub(crate) fn load_signature(spec: &str) -> Result<Signature> {
     let path = Path::new(spec);
     let looks_like_file = !spec.contains(':') || spec.ends_with(".toml") || spec.ends_with(".sig");
     if looks_like_file && path.is_file() {

@@ -15,6 +15,7 @@ mod agx_tile_image;
 pub mod asm;
 pub mod catalyst;
 mod catalyst_build;
+pub mod check_function;
 pub mod code_object;
 pub mod compile;
 mod input;

@@ -23,6 +23,10 @@ use gpuabi_catalyst::binary::BinaryKernel;
 pub enum SimCommand {
     /// Run a program: raw register set-up, optional call-ABI contract, buffers printed.
     Run(Box<RunArgs>),
+    /// Check one compiled function against its call ABI: many trials with random
+    /// registers, memory and exec, every call going to an adversarial callee stub, the
+    /// preserved registers, stack pointer, exec and return checked when it leaves.
+    CheckFunction(Box<super::check_function::CheckFunctionArgs>),
 }
 
 /// Flags of `sim run`.
@@ -542,7 +546,10 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel)> {
 
 /// Runs a `sim` command.
 pub fn run(cmd: SimCommand) -> Result<()> {
-    let SimCommand::Run(args) = cmd;
+    let args = match cmd {
+        SimCommand::Run(args) => args,
+        SimCommand::CheckFunction(args) => return super::check_function::run(&args),
+    };
     // An ELF file is an AMD Catalyst binary; anything else is assembly text.
     let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
         .ok()

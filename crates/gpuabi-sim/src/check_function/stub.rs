@@ -1,0 +1,121 @@
+//! The adversarial callee: what a call from the function under test meets.
+
+use gpuabi_layout::reg::{Reg, RegRange, RegSet};
+
+use super::trial::Entry;
+use super::{Callee, FunctionSpec};
+use crate::error::SimError;
+use crate::exec::memory::Descriptor;
+use crate::machine::Machine;
+use crate::seeded::SplitMix64;
+use crate::wave::{Wave, M0, VCC, VGPRS};
+
+/// Bytes per lane above its stack pointer that a stub overwrites with random bytes: a
+/// callee's frame, which the caller may not keep anything in.
+const SCRIBBLE_BYTES: u32 = 512;
+
+/// One callee as a stub plays it.
+struct Stub {
+    /// Registers it hands back unchanged.
+    preserved: RegSet,
+    /// Its stack pointer's registers.
+    stack_pointer: RegRange,
+}
+
+/// The stubs of a function's callees, in the order of [`FunctionSpec::callees_by_param`],
+/// then the default one.
+pub(super) struct Stubs {
+    stubs: Vec<Stub>,
+}
+
+impl Stubs {
+    pub fn new(spec: &FunctionSpec) -> Stubs {
+        let stub = |callee: &Callee| {
+            let mut preserved = callee.preserved.clone();
+            preserved.insert_range(callee.stack_pointer);
+            Stub {
+                preserved,
+                stack_pointer: callee.stack_pointer,
+            }
+        };
+        let mut stubs: Vec<Stub> = spec.callees_by_param.iter().map(|(_, c)| stub(c)).collect();
+        stubs.push(stub(&spec.default_callee));
+        Stubs { stubs }
+    }
+
+    /// Plays the callee at `target` for a call that returns to `next`: clobbers what its
+    /// ABI lets it clobber, scribbles over its frame, and returns with exec unchanged.
+    pub fn call(
+        &self,
+        machine: &mut Machine,
+        entry: &mut Entry,
+        target: u64,
+        next: u64,
+        rng: &mut SplitMix64,
+    ) -> Result<(), SimError> {
+        let index = entry
+            .callee_addrs
+            .iter()
+            .position(|&a| a == target)
+            .unwrap_or(self.stubs.len() - 1);
+        let stub = &self.stubs[index];
+        let wave = &mut entry.wave;
+        // SGPRs, VCC and M0 (exec is the caller's, and comes back as it went).
+        for n in (0..VCC + 2).chain([M0]) {
+            if !stub.preserved.contains(Reg::sgpr(n as u16)) {
+                wave.sgpr[n] = rng.next_u32();
+            }
+        }
+        wave.scc = rng.next_u64() & 1 != 0;
+        let lanes = wave.lanes();
+        for v in 0..VGPRS as u16 {
+            if !stub.preserved.contains(Reg::vgpr(v)) {
+                for l in 0..lanes {
+                    wave.set_v(v, l, rng.next_u32());
+                }
+            }
+        }
+        scribble(machine, wave, stub.stack_pointer, rng);
+        let index = machine.image.index_at(next).ok_or(SimError::BadJump {
+            pc: target,
+            origin: Default::default(),
+            target: next,
+        })?;
+        wave.pc = index;
+        Ok(())
+    }
+}
+
+/// Random bytes over the callee's frame: [`SCRIBBLE_BYTES`] per lane above its stack
+/// pointer, in every lane.
+fn scribble(machine: &mut Machine, wave: &mut Wave, sp: RegRange, rng: &mut SplitMix64) {
+    let first = sp.first.num as usize;
+    let lanes = wave.lanes();
+    if sp.count == 4 {
+        let d = Descriptor::decode([
+            wave.sgpr[first],
+            wave.sgpr[first + 1],
+            wave.sgpr[first + 2],
+            wave.sgpr[first + 3],
+        ]);
+        // Swizzled: the next SCRIBBLE_BYTES of every lane are the next
+        // SCRIBBLE_BYTES x lanes bytes from the base.
+        let mut bytes = vec![0; SCRIBBLE_BYTES as usize * lanes];
+        rng.fill(&mut bytes);
+        let _ = machine.memory.write_bytes(d.base, &bytes);
+        return;
+    }
+    let offset = wave.sgpr[first] as usize;
+    let limit = machine.limits.scratch_bytes_per_lane as usize;
+    let end = (offset + SCRIBBLE_BYTES as usize).min(limit);
+    for l in 0..lanes {
+        let mem = &mut wave.scratch[l];
+        if offset >= end {
+            break;
+        }
+        if mem.len() < end {
+            mem.resize(end, 0);
+        }
+        rng.fill(&mut mem[offset..end]);
+    }
+}
