@@ -90,6 +90,7 @@ pub fn contract(compiled: &Compiled) -> Option<gpuabi_sim::Contract> {
                     preserved: c.preserved.clone(),
                     stack_pointer: Some(c.stack_pointer),
                     scratch_param_bytes: c.scratch_param_bytes,
+                    scratch_resource: None,
                 },
             )
         },

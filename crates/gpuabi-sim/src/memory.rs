@@ -292,8 +292,15 @@ impl Memory {
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
         let Some((i, off)) = self.locate(addr, u32::try_from(bytes.len()).ok()?) else {
             let random = self.random.as_mut()?;
-            for (k, b) in bytes.iter().enumerate() {
-                random.write_byte(addr.checked_add(k as u64)?, *b)?;
+            addr.checked_add(bytes.len() as u64)?;
+            // A page at a time.
+            let mut done = 0;
+            while done < bytes.len() {
+                let at = addr + done as u64;
+                let in_page = (at % RANDOM_PAGE_BYTES) as usize;
+                let n = (RANDOM_PAGE_BYTES as usize - in_page).min(bytes.len() - done);
+                random.page(at)?[in_page..in_page + n].copy_from_slice(&bytes[done..done + n]);
+                done += n;
             }
             return Some(());
         };

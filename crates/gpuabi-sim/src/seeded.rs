@@ -31,6 +31,17 @@ impl SplitMix64 {
         self.next_u64() % n
     }
 
+    /// Fills `words` with random dwords.
+    pub fn fill_u32(&mut self, words: &mut [u32]) {
+        for pair in words.chunks_mut(2) {
+            let v = self.next_u64();
+            pair[0] = v as u32;
+            if let Some(hi) = pair.get_mut(1) {
+                *hi = (v >> 32) as u32;
+            }
+        }
+    }
+
     /// Fills `bytes` with random bytes.
     pub fn fill(&mut self, bytes: &mut [u8]) {
         for chunk in bytes.chunks_mut(8) {

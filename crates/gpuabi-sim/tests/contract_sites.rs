@@ -56,6 +56,7 @@ fn site(callee: &str, abi: &str, preserved: RegSet, sp: RegRange, params: u32) -
         preserved,
         stack_pointer: Some(sp),
         scratch_param_bytes: params,
+        scratch_resource: None,
     }
 }
 

@@ -28,6 +28,7 @@
 //! contract; instructions whose semantics the simulator does not model stop a trial (it is
 //! reported as stopped, not as a violation).
 
+mod spec;
 mod stub;
 mod trial;
 
@@ -43,7 +44,8 @@ use crate::machine::{Machine, WaveExit, WaveRun};
 use crate::seeded::SplitMix64;
 use crate::writes::WriteLog;
 
-pub use trial::{OTHER_CALLEE_BASE, RETURN_BASE};
+pub use spec::Placement;
+pub use trial::{OTHER_CALLEE_BASE, PARAM_CALLEE_BASE, RETURN_BASE};
 
 /// A callee of the function, as its stub plays it.
 #[derive(Debug, Clone)]
@@ -73,6 +75,10 @@ pub struct FunctionSpec {
     /// Its parameters, system and RADV parameters included: the stack pointer, the return
     /// address and the callee PCs are found by name.
     pub layout: Assignment,
+    /// The swizzled scratch buffer resource its one-SGPR stack pointer is the wave's byte
+    /// offset into, if it is one (LLVM's stack before gfx11); its callees share it, and
+    /// every function keeps it as it found it.
+    pub scratch_resource: Option<RegRange>,
     /// It may be entered by a divergent call (Mesa's DIVERGENT_CALL): lanes may want
     /// another callee, and it hands them on.
     pub divergent: bool,
@@ -154,6 +160,9 @@ pub enum CheckError {
     /// A parameter the trials need in registers is not there.
     #[error("the {0} is not in registers in the function's layout")]
     NotInRegisters(&'static str),
+    /// The function's or a callee's layout could not be computed.
+    #[error(transparent)]
+    Layout(#[from] gpuabi_layout::aco::AcoError),
 }
 
 /// Runs `trials` trials of `spec`'s function in `image`, from `seed`.
@@ -195,8 +204,12 @@ pub fn check_function(
 /// its scratch parameters.
 fn own_site(spec: &FunctionSpec) -> Result<CallSite, CheckError> {
     let sp = stack_pointer(&spec.layout).ok_or(CheckError::NotInRegisters("stack pointer"))?;
-    // The stack pointer is checked (and reported) as such, not as a preserved register.
+    // The stack pointer is checked (and reported) as such, not as a preserved register;
+    // the scratch resource is kept.
     let mut preserved = spec.preserved.clone();
+    if let Some(r) = spec.scratch_resource {
+        preserved.insert_range(r);
+    }
     preserved.remove_range(sp);
     Ok(CallSite {
         callee: spec.name.clone(),
@@ -204,6 +217,7 @@ fn own_site(spec: &FunctionSpec) -> Result<CallSite, CheckError> {
         preserved,
         stack_pointer: Some(sp),
         scratch_param_bytes: spec.layout.scratch_param_size,
+        scratch_resource: spec.scratch_resource,
     })
 }
 

@@ -8,7 +8,7 @@ use crate::error::SimError;
 use crate::exec::memory::Descriptor;
 use crate::machine::Machine;
 use crate::seeded::SplitMix64;
-use crate::wave::{Wave, M0, VCC, VGPRS};
+use crate::wave::{Wave, LANE_STRIDE, M0, VCC, VGPRS};
 
 /// Bytes per lane above its stack pointer that a stub overwrites with random bytes: a
 /// callee's frame, which the caller may not keep anything in.
@@ -26,6 +26,8 @@ struct Stub {
 /// then the default one.
 pub(super) struct Stubs {
     stubs: Vec<Stub>,
+    /// The scratch resource the callees' stack pointers are wave offsets into, if any.
+    scratch_resource: Option<RegRange>,
 }
 
 impl Stubs {
@@ -33,6 +35,11 @@ impl Stubs {
         let stub = |callee: &Callee| {
             let mut preserved = callee.preserved.clone();
             preserved.insert_range(callee.stack_pointer);
+            // Every function keeps the scratch resource (LLVM reserves it:
+            // `SIRegisterInfo::getReservedRegs` in SIRegisterInfo.cpp).
+            if let Some(r) = spec.scratch_resource {
+                preserved.insert_range(r);
+            }
             Stub {
                 preserved,
                 stack_pointer: callee.stack_pointer,
@@ -40,7 +47,10 @@ impl Stubs {
         };
         let mut stubs: Vec<Stub> = spec.callees_by_param.iter().map(|(_, c)| stub(c)).collect();
         stubs.push(stub(&spec.default_callee));
-        Stubs { stubs }
+        Stubs {
+            stubs,
+            scratch_resource: spec.scratch_resource,
+        }
     }
 
     /// Plays the callee at `target` for a call that returns to `next`: clobbers what its
@@ -68,14 +78,19 @@ impl Stubs {
         }
         wave.scc = rng.next_u64() & 1 != 0;
         let lanes = wave.lanes();
-        for v in 0..VGPRS as u16 {
-            if !stub.preserved.contains(Reg::vgpr(v)) {
-                for l in 0..lanes {
-                    wave.set_v(v, l, rng.next_u32());
-                }
+        for v in 0..VGPRS {
+            if !stub.preserved.contains(Reg::vgpr(v as u16)) {
+                let first = v * LANE_STRIDE;
+                rng.fill_u32(&mut wave.vgpr[first..first + lanes]);
             }
         }
-        scribble(machine, wave, stub.stack_pointer, rng);
+        scribble(
+            machine,
+            wave,
+            stub.stack_pointer,
+            self.scratch_resource,
+            rng,
+        );
         let index = machine.image.index_at(next).ok_or(SimError::BadJump {
             pc: target,
             origin: Default::default(),
@@ -88,31 +103,48 @@ impl Stubs {
 
 /// Random bytes over the callee's frame: [`SCRIBBLE_BYTES`] per lane above its stack
 /// pointer, in every lane.
-fn scribble(machine: &mut Machine, wave: &mut Wave, sp: RegRange, rng: &mut SplitMix64) {
+fn scribble(
+    machine: &mut Machine,
+    wave: &mut Wave,
+    sp: RegRange,
+    resource: Option<RegRange>,
+    rng: &mut SplitMix64,
+) {
     let first = sp.first.num as usize;
     let lanes = wave.lanes();
-    if sp.count == 4 {
-        let d = Descriptor::decode([
+    let descriptor = |first: usize| {
+        Descriptor::decode([
             wave.sgpr[first],
             wave.sgpr[first + 1],
             wave.sgpr[first + 2],
             wave.sgpr[first + 3],
-        ]);
-        // Swizzled: the next SCRIBBLE_BYTES of every lane are the next
-        // SCRIBBLE_BYTES x lanes bytes from the base.
+        ])
+    };
+    // A swizzled buffer: the next SCRIBBLE_BYTES of every lane are the next
+    // SCRIBBLE_BYTES x lanes bytes from where the stack pointer points.
+    let swizzled = match (sp.count, resource) {
+        (4, _) => Some(descriptor(first).base),
+        (1, Some(r)) => Some(
+            descriptor(r.first.num as usize)
+                .base
+                .wrapping_add(u64::from(wave.sgpr[first])),
+        ),
+        _ => None,
+    };
+    if let Some(base) = swizzled {
         let mut bytes = vec![0; SCRIBBLE_BYTES as usize * lanes];
         rng.fill(&mut bytes);
-        let _ = machine.memory.write_bytes(d.base, &bytes);
+        let _ = machine.memory.write_bytes(base, &bytes);
         return;
     }
     let offset = wave.sgpr[first] as usize;
     let limit = machine.limits.scratch_bytes_per_lane as usize;
     let end = (offset + SCRIBBLE_BYTES as usize).min(limit);
+    if offset >= end {
+        return;
+    }
     for l in 0..lanes {
         let mem = &mut wave.scratch[l];
-        if offset >= end {
-            break;
-        }
         if mem.len() < end {
             mem.resize(end, 0);
         }

@@ -10,7 +10,7 @@ use crate::limits::MAX_LDS_BYTES;
 use crate::machine::{Machine, WaveExit};
 use crate::memory::Memory;
 use crate::seeded::SplitMix64;
-use crate::wave::{Wave, EXEC, SCALARS, VGPRS};
+use crate::wave::{Wave, EXEC, LANE_STRIDE, SCALARS, VGPRS};
 
 /// Return addresses of trials lie here (and up to 4 MiB above): far from the program
 /// (loaded at [`crate::image::CODE_BASE`]) and from global memory, 4-byte aligned.
@@ -46,6 +46,8 @@ pub(super) struct Plan {
     callee_params: Vec<RegRange>,
     /// The stack pointer is a swizzled scratch buffer resource (before gfx9).
     swizzled_scratch: bool,
+    /// The resource a one-SGPR stack pointer is the wave's byte offset into, if any.
+    scratch_resource: Option<RegRange>,
 }
 
 /// The state of one trial.
@@ -98,6 +100,7 @@ impl Plan {
             noreturn: spec.noreturn,
             lanes: image.wave.lanes() as usize,
             swizzled_scratch: stack_pointer.count == 4,
+            scratch_resource: spec.scratch_resource,
             stack_pointer,
             scratch_param_bytes: spec.layout.scratch_param_size,
             return_address: reg(spec, "return_address"),
@@ -124,10 +127,9 @@ impl Plan {
         for n in 0..SCALARS {
             wave.sgpr[n] = rng.next_u32();
         }
-        for v in 0..VGPRS as u16 {
-            for l in 0..lanes {
-                wave.set_v(v, l, rng.next_u32());
-            }
+        for v in 0..VGPRS {
+            let first = v * LANE_STRIDE;
+            rng.fill_u32(&mut wave.vgpr[first..first + lanes]);
         }
         wave.scc = rng.next_u64() & 1 != 0;
         let full = machine.image.wave.full_mask();
@@ -140,20 +142,27 @@ impl Plan {
         // The stack pointer: a frame above random caller data and scratch parameters.
         let below = 16 * (1 + rng.below(u64::from(FRAME_BYTES / 16))) as u32;
         let sp_offset = below + self.scratch_param_bytes.next_multiple_of(16);
-        let stack_pointer = if self.swizzled_scratch {
-            // Before gfx9: a swizzled scratch buffer resource whose base the caller bumped
-            // (Mesa's RT prolog builds it with ADD_TID, an index stride of the wave size and
-            // 4-byte elements).
-            let d = Descriptor {
-                base: SCRATCH_BUFFER_BASE + u64::from(sp_offset) * lanes as u64,
+        // A swizzled scratch buffer (Mesa's RT prolog builds its resource with ADD_TID, an
+        // index stride of the wave size and 4-byte elements, as LLVM's kernels do) for a
+        // stack before gfx9 and LLVM's stack before gfx11.
+        let scratch_buffer = |base: u64| {
+            Descriptor {
+                base,
                 stride: 0,
                 num_records: u32::MAX,
                 swizzle: true,
                 add_tid: true,
                 index_stride: lanes as u32,
                 element_size: 4,
-            };
-            d.encode().to_vec()
+            }
+            .encode()
+        };
+        let wave_bytes = u64::from(sp_offset) * lanes as u64;
+        let stack_pointer = if self.swizzled_scratch {
+            scratch_buffer(SCRATCH_BUFFER_BASE + wave_bytes).to_vec()
+        } else if let Some(rsrc) = self.scratch_resource {
+            set_sgprs(&mut wave, rsrc, &scratch_buffer(SCRATCH_BUFFER_BASE));
+            vec![wave_bytes as u32]
         } else {
             for l in 0..lanes {
                 let mut bytes = vec![0; (sp_offset + FRAME_BYTES) as usize];

@@ -62,11 +62,15 @@ pub(crate) enum Floor {
 
 impl Floor {
     /// The floor of a call whose callee's stack pointer is `stack_pointer`, read from
-    /// `wave` at the call.
+    /// `wave` at the call; `resource` is the swizzled scratch buffer resource a one-SGPR
+    /// stack pointer is the wave's byte offset into, if it is one (LLVM's stack before
+    /// gfx11: the per-lane bytes below the floor are the wave bytes below
+    /// `base + stack pointer − parameter bytes × index stride`).
     pub fn at_call(
         wave: &Wave,
         stack_pointer: Option<RegRange>,
         param_bytes: u32,
+        resource: Option<RegRange>,
     ) -> Option<Floor> {
         let r = stack_pointer?;
         let first = r.first.num as usize;
@@ -74,22 +78,34 @@ impl Floor {
             return None;
         }
         let params = u64::from(param_bytes);
-        match r.count {
-            1 => Some(Floor::Scratch(
-                u64::from(wave.sgpr[first]).saturating_sub(params),
-            )),
-            4 => {
-                let d = Descriptor::decode([
+        let descriptor = |first: usize| {
+            (first + 4 <= SCALARS).then(|| {
+                Descriptor::decode([
                     wave.sgpr[first],
                     wave.sgpr[first + 1],
                     wave.sgpr[first + 2],
                     wave.sgpr[first + 3],
-                ]);
-                d.swizzle.then(|| Floor::Swizzled {
-                    address: d.base.saturating_sub(params * u64::from(d.index_stride)),
-                    element_size: d.element_size,
-                    index_stride: d.index_stride,
-                })
+                ])
+            })
+        };
+        let swizzled = |d: Descriptor, base: u64| {
+            d.swizzle.then(|| Floor::Swizzled {
+                address: base.saturating_sub(params * u64::from(d.index_stride)),
+                element_size: d.element_size,
+                index_stride: d.index_stride,
+            })
+        };
+        match (r.count, resource) {
+            (1, Some(rsrc)) => {
+                let d = descriptor(rsrc.first.num as usize)?;
+                swizzled(d, d.base.wrapping_add(u64::from(wave.sgpr[first])))
+            }
+            (1, None) => Some(Floor::Scratch(
+                u64::from(wave.sgpr[first]).saturating_sub(params),
+            )),
+            (4, _) => {
+                let d = descriptor(first)?;
+                swizzled(d, d.base)
             }
             _ => None,
         }

@@ -265,6 +265,7 @@ impl Contract {
                 wave,
                 checks.site.stack_pointer,
                 checks.site.scratch_param_bytes,
+                checks.site.scratch_resource,
             ),
         };
         if let Some(f) = frame.floor {

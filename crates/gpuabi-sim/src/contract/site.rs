@@ -30,6 +30,11 @@ pub struct CallSite {
     /// Bytes per lane of the callee's scratch parameters, which lie just below its stack
     /// pointer and belong to the callee (it may write them).
     pub scratch_param_bytes: u32,
+    /// The swizzled scratch buffer resource that a one-SGPR stack pointer is the wave's
+    /// byte offset into, if it is one: LLVM's stack before gfx11 (`buffer_*` through
+    /// s[0:3] with s32 as SOFFSET, the offset counting bytes of the whole wave). The floor
+    /// then applies to stores through swizzled resources, as before gfx9.
+    pub scratch_resource: Option<RegRange>,
 }
 
 impl CallSite {
@@ -41,6 +46,7 @@ impl CallSite {
             preserved,
             stack_pointer,
             scratch_param_bytes: 0,
+            scratch_resource: None,
         }
     }
 }

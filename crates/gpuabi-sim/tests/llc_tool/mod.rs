@@ -90,6 +90,7 @@ pub fn compile_as(
 }
 
 /// The input of work-item `i`.
+#[allow(dead_code)] // Not every test runs kernels on inputs.
 pub fn input(i: u32) -> u32 {
     i.wrapping_mul(2_654_435_761) >> 7
 }

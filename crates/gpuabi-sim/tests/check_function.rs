@@ -1,0 +1,263 @@
+//! check-function's engine on RADV's own code (the project's capture under
+//! `testdata/mesa`, Mesa 26.1.6 on navi31, gfx1100 wave32) and on copies of it with one rule
+//! of the call ABI broken: each breach is reported with its register and the line that
+//! caused it.
+
+use std::path::PathBuf;
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_layout::aco::{LimitInputs, RtStage, Target as AcoTarget};
+use gpuabi_sim::check_function::{check_function, CheckReport, FunctionSpec, Placement};
+use gpuabi_sim::{Image, Limits};
+
+/// A function of the project's capture, `many_ahit` on navi31: RADV sizes its functions for
+/// 12 bytes of payload and 16 of hit attributes.
+fn capture(file: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/mesa/radv/navi31/many_ahit")
+        .join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const PAYLOAD: u32 = 12;
+const HIT_ATTRIBS: u32 = 16;
+
+fn check(text: &str, stage: RtStage, trials: u32) -> CheckReport {
+    let program = parse(text, Target::Gfx1100, WaveSize::W32).expect("the function assembles");
+    let image = Image::new(&program).unwrap();
+    let place = Placement {
+        entry: "BB0".into(),
+        name: "f".into(),
+        target: Target::Gfx1100,
+        wave: WaveSize::W32,
+        limit: AcoTarget::new(Target::Gfx1100, 32)
+            .unwrap()
+            .default_limit(LimitInputs::default()),
+    };
+    let spec = FunctionSpec::for_stage(&place, stage, PAYLOAD, HIT_ATTRIBS, None).unwrap();
+    check_function(&image, &spec, trials, 1, Limits::default()).unwrap()
+}
+
+/// The text with `line` inserted before the first line containing `before`.
+fn insert_before(text: &str, before: &str, line: &str) -> (String, u32) {
+    let mut out = String::new();
+    let mut at = None;
+    for (i, l) in text.lines().enumerate() {
+        if at.is_none() && l.contains(before) {
+            out.push_str(line);
+            out.push('\n');
+            at = Some(i as u32 + 1);
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    (out, at.expect("the anchor line exists"))
+}
+
+#[test]
+fn radvs_any_hit_function_keeps_its_contract() {
+    let report = check(&capture("05_any_hit.Assembly.txt"), RtStage::AnyHit, 300);
+    assert!(report.violations.is_empty(), "{:#?}", report.violations);
+    assert!(report.stopped.is_empty(), "{:#?}", report.stopped);
+    // Both exits happen: the return and the hand-over to the next callee.
+    assert!(report.returned > 50 && report.handed_on > 50, "{report:?}");
+}
+
+#[test]
+fn a_clobbered_preserved_register_is_named_with_its_line() {
+    // AHIT_ISEC preserves v0-v79: a write of v40 just before the exit breaks it.
+    let (text, line) = insert_before(
+        &capture("05_any_hit.Assembly.txt"),
+        "s_setpc_b64",
+        "\tv_mov_b32 v40, 0",
+    );
+    let report = check(&text, RtStage::AnyHit, 20);
+    assert!(!report.violations.is_empty());
+    for v in &report.violations {
+        assert_eq!(v.kind, "register", "{v:?}");
+        assert_eq!(v.register.as_deref(), Some("v40"));
+        assert_eq!(v.line, Some(line));
+        assert_eq!(v.instruction.as_deref(), Some("v_mov_b32_e32 v40, 0"));
+    }
+    // Every lane of every trial whose v40 was not 0 already.
+    assert!(
+        report.violations.len() > 20 * 16,
+        "{}",
+        report.violations.len()
+    );
+}
+
+#[test]
+fn a_moved_stack_pointer_and_exec_are_reported() {
+    let (text, line) = insert_before(
+        &capture("05_any_hit.Assembly.txt"),
+        "s_setpc_b64",
+        "\ts_add_u32 s4, s4, 16",
+    );
+    let report = check(&text, RtStage::AnyHit, 10);
+    assert_eq!(report.violations.len(), 10, "{:#?}", report.violations);
+    for v in &report.violations {
+        assert_eq!(
+            (v.kind, v.register.as_deref()),
+            ("stack_pointer", Some("s4"))
+        );
+        assert_eq!(v.line, Some(line));
+    }
+    let (text, line) = insert_before(
+        &capture("05_any_hit.Assembly.txt"),
+        "s_setpc_b64",
+        "\ts_mov_b32 exec_lo, -1",
+    );
+    let report = check(&text, RtStage::AnyHit, 10);
+    // A trial whose exec was all lanes already breaks nothing.
+    assert!(report.violations.len() >= 9, "{:#?}", report.violations);
+    for v in &report.violations {
+        assert_eq!((v.kind, v.line), ("exec", Some(line)));
+    }
+}
+
+#[test]
+fn a_store_into_the_callers_frame_is_reported() {
+    // The any-hit function has no scratch parameters: below its stack pointer s4 is its
+    // caller's frame.
+    let (text, line) = insert_before(
+        &capture("05_any_hit.Assembly.txt"),
+        "s_setpc_b64",
+        "\tscratch_store_b32 off, v1, s4 offset:-8",
+    );
+    let report = check(&text, RtStage::AnyHit, 5);
+    assert!(!report.violations.is_empty());
+    for v in &report.violations {
+        assert_eq!((v.kind, v.line), ("caller_frame", Some(line)), "{v:?}");
+        assert!(
+            v.message.contains("8 bytes below the floor"),
+            "{}",
+            v.message
+        );
+    }
+}
+
+#[test]
+fn leaving_for_the_return_address_with_lanes_pending_is_reported() {
+    // The exit jumps to the return address (s[80:81]) instead of the next PC (s[82:83]):
+    // right when every lane wanted this function, wrong when some wait for another callee.
+    let text =
+        capture("05_any_hit.Assembly.txt").replace("s_setpc_b64 s[82:83]", "s_setpc_b64 s[80:81]");
+    let report = check(&text, RtStage::AnyHit, 40);
+    assert!(report.returned > 0, "{report:?}");
+    assert!(!report.violations.is_empty());
+    for v in &report.violations {
+        assert_eq!(v.kind, "return_address", "{v:?}");
+        assert!(
+            v.message.contains("not the next PC of lane"),
+            "{}",
+            v.message
+        );
+    }
+}
+
+#[path = "llc_tool/mod.rs"]
+mod llc_tool;
+
+/// Callable functions under LLVM's convention, compiled by llc-19: `keep` calls through a
+/// per-lane function pointer with values live across the call (a waterfall loop of calls,
+/// each to an adversarial callee that clobbers every register LLVM lets it), `tri` calls
+/// itself.
+const LLVM_FUNCTIONS: &str = r#"
+define i32 @keep(ptr %f, i32 %a, i32 %b) {
+  %x = mul i32 %a, %b
+  %r = call i32 %f(i32 %x)
+  %s = add i32 %r, %a
+  %t = xor i32 %s, %b
+  %u = call i32 %f(i32 %t)
+  %v = add i32 %u, %x
+  ret i32 %v
+}
+
+define i32 @tri(i32 %m) {
+entry:
+  %z = icmp ult i32 %m, 1
+  br i1 %z, label %base, label %rec
+base:
+  ret i32 0
+rec:
+  %m1 = sub i32 %m, 1
+  %c = and i32 %m1, 7
+  %r = call i32 @tri(i32 %c)
+  %m3 = mul i32 %m, 3
+  %s = add i32 %m3, %r
+  ret i32 %s
+}
+"#;
+
+#[test]
+fn llc_functions_keep_llvms_contract_and_breaches_are_caught() {
+    if !llc_tool::llc_available() {
+        return;
+    }
+    for (cpu, target, wave) in [
+        ("tonga", Target::Gfx8, WaveSize::W64),
+        ("gfx1030", Target::Gfx1030, WaveSize::W32),
+        ("gfx1100", Target::Gfx1100, WaveSize::W32),
+    ] {
+        let asm = llc_tool::compile_as(
+            "check_function_llvm",
+            LLVM_FUNCTIONS,
+            "keep",
+            "amdgcn-amd-amdhsa",
+            cpu,
+            2,
+            "asm",
+        );
+        let text = String::from_utf8(asm).unwrap();
+        let run = |text: &str, entry: &str| {
+            let program = parse(text, target, wave).expect("llc's output assembles");
+            let image = Image::new(&program).unwrap();
+            let place = Placement {
+                entry: entry.into(),
+                name: entry.into(),
+                target,
+                wave,
+                limit: AcoTarget::new(target, wave.lanes())
+                    .unwrap()
+                    .default_limit(LimitInputs::default()),
+            };
+            let spec = FunctionSpec::llvm(&place, "llvm-gfx").unwrap();
+            check_function(&image, &spec, 40, 7, Limits::default()).unwrap()
+        };
+        for entry in ["keep", "tri"] {
+            let report = run(&text, entry);
+            assert!(
+                report.violations.is_empty(),
+                "{cpu} {entry}: {:#?}",
+                report.violations
+            );
+            assert!(
+                report.stopped.is_empty(),
+                "{cpu} {entry}: {:#?}",
+                report.stopped
+            );
+            assert_eq!(report.returned, 40, "{cpu} {entry}");
+            if entry == "keep" {
+                assert!(report.calls >= 80, "{cpu}: {report:?}");
+            }
+        }
+        // v40 is one of LLVM's callee-saved VGPRs (CSR_AMDGPU_VGPRs); s33 its frame
+        // pointer, callee-saved too.
+        for (clobber, register) in [("v_mov_b32 v40, 0", "v40"), ("s_mov_b32 s33, 0", "s33")] {
+            let (broken, line) =
+                insert_before(&text, "s_setpc_b64 s[30:31]", &format!("\t{clobber}"));
+            let report = run(&broken, "keep");
+            assert!(!report.violations.is_empty(), "{cpu} {clobber}");
+            assert!(
+                report
+                    .violations
+                    .iter()
+                    .all(|v| v.register.as_deref() == Some(register) && v.line == Some(line)),
+                "{cpu} {clobber}: {:#?}",
+                &report.violations[..3.min(report.violations.len())]
+            );
+        }
+    }
+}
