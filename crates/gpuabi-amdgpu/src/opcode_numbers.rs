@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 508] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 521] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -567,6 +567,19 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 508] = [
     (VCmpxGtI64, [NONE, 0x0b4, 0x0d4, NONE, NONE]),
     (VCmpxGeI64, [NONE, 0x0b6, 0x0d6, NONE, NONE]),
     (VCmpxOF32, [NONE, 0x017, 0x097, NONE, NONE]),
+    (SNandB32, [0x016, 0x018, 0x01c, 0x018, 0x018]),
+    (SNandB64, [0x017, 0x019, 0x01d, 0x019, 0x019]),
+    (SNorB32, [0x018, 0x01a, 0x01e, 0x01a, 0x01a]),
+    (SNorB64, [0x019, 0x01b, 0x01f, 0x01b, 0x01b]),
+    (SXnorB64, [0x01b, 0x01d, 0x021, 0x01d, 0x01d]),
+    (SPackLlB32B16, [NONE, 0x032, 0x032, NONE, NONE]),
+    (SPackLhB32B16, [NONE, 0x033, 0x033, NONE, NONE]),
+    (SPackHhB32B16, [NONE, 0x034, 0x034, NONE, NONE]),
+    (SPackHlB32B16, [NONE, NONE, 0x035, NONE, NONE]),
+    (SLshl1AddU32, [NONE, 0x02e, 0x00e, NONE, NONE]),
+    (SLshl2AddU32, [NONE, 0x02f, 0x00f, NONE, NONE]),
+    (SLshl3AddU32, [NONE, 0x030, 0x010, NONE, NONE]),
+    (SLshl4AddU32, [NONE, 0x031, 0x011, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

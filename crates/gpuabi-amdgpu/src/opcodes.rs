@@ -1365,6 +1365,22 @@ table! {
     VCmpxGtI64 = row(Vopc, "v_cmpx_gt_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxGeI64 = row(Vopc, "v_cmpx_ge_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxOF32 = row(Vopc, "v_cmpx_o_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // Scalar instructions Mesa's ACO emits in RADV's ray-tracing shaders: the negated
+    // boolean operations on lane masks, the 16-bit packs (GFX9 and later; `hl` from RDNA 3
+    // on) and the shift-and-add of address arithmetic (GFX9 and later).
+    SNandB32 = row(Sop2, "s_nand_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SNandB64 = row(Sop2, "s_nand_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SNorB32 = row(Sop2, "s_nor_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SNorB64 = row(Sop2, "s_nor_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SXnorB64 = row(Sop2, "s_xnor_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SPackLlB32B16 = row(Sop2, "s_pack_ll_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackLhB32B16 = row(Sop2, "s_pack_lh_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackHhB32B16 = row(Sop2, "s_pack_hh_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackHlB32B16 = row(Sop2, "s_pack_hl_b32_b16", &[SD1], &[SS1, SS1]).only(Targets::GFX1100), [];
+    SLshl1AddU32 = row(Sop2, "s_lshl1_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl2AddU32 = row(Sop2, "s_lshl2_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl3AddU32 = row(Sop2, "s_lshl3_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl4AddU32 = row(Sop2, "s_lshl4_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
 }
 
 impl Opcode {

@@ -45,8 +45,10 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
+    /// From the high bits: the low bits of xorshift64* are its weakest (the lowest is the
+    /// state's own), and one row's stream of SCC coin flips came up the same 16 times.
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        (self.next() >> 32) % n
     }
 
     fn u32(&mut self) -> u32 {
