@@ -427,8 +427,16 @@ fn decode_one(
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => {
             let vcc = Operand::Special(vcc_for(wave));
-            for kind in info.dsts {
+            for (i, kind) in info.dsts.iter().enumerate() {
                 ops.push(match kind {
+                    // `v_swap_b32`'s second VGPR is its SRC0 field.
+                    Kind::VDst(n) if i == 1 && op == Opcode::VSwapB32 => {
+                        let code = f.get(Field::Src0);
+                        let vgpr = code.checked_sub(u64::from(VGPR_BASE)).ok_or_else(|| {
+                            format!("`v_swap_b32` with scalar operand code {code} as SRC0")
+                        })?;
+                        o.vgpr(vgpr, *n)?
+                    }
                     Kind::MaskDst => vcc.clone(),
                     Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
                     k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,

@@ -15,7 +15,7 @@ use crate::microcode::{
     layout_of, seg, Encoding, Field, Layout, SDWAB_SD, SDWAB_SDST, SDWA_FIELDS, SDWA_SRC0,
 };
 use crate::opcode_numbers::{number, vop3_base, vopd_opcodes};
-use crate::opcodes::{Format, Kind};
+use crate::opcodes::{Format, Kind, Opcode};
 use crate::operand::{Operand, Special, Waitcnt};
 use crate::origin::Origin;
 use crate::program::{self, Directive, Item, Program};
@@ -638,6 +638,11 @@ fn valu(
             _ => cx.sreg(d)?,
         };
         w.set(Field::Vdst, code)?;
+    }
+    if let (Opcode::VSwapB32, [_, second]) = (inst.op, dsts) {
+        // `v_swap_b32 vA, vB` reads and writes both; vB is the SRC0 field ("RDNA2 ISA",
+        // V_SWAP_B32: tmp = D0; D0 = S0; S0 = tmp).
+        w.set(Field::Src0, u64::from(VGPR_BASE) + cx.vgpr(second)?)?;
     }
     if let Some(sdwa) = inst.sdwa {
         // The SDWA dword takes the literal's place after the word.

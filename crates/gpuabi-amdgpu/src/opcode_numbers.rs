@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 521] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 529] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -580,15 +580,22 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 521] = [
     (SLshl2AddU32, [NONE, 0x02f, 0x00f, NONE, NONE]),
     (SLshl3AddU32, [NONE, 0x030, 0x010, NONE, NONE]),
     (SLshl4AddU32, [NONE, 0x031, 0x011, NONE, NONE]),
+    (VMin3F32, [0x1d0, 0x151, 0x219, 0x151, 0x151]),
+    (VMax3F32, [0x1d3, 0x154, 0x21c, 0x154, 0x154]),
+    (VMin3I32, [0x1d1, 0x152, 0x21a, 0x152, 0x152]),
+    (VMax3I32, [0x1d4, 0x155, 0x21d, 0x155, 0x155]),
+    (VMin3U32, [0x1d2, 0x153, 0x21b, 0x153, 0x153]),
+    (VMax3U32, [0x1d5, 0x156, 0x21e, 0x156, 0x156]),
+    (VMulLegacyF32, [0x104, 0x107, 0x107, 0x107, 0x107]),
+    (VSwapB32, [NONE, 0x1e5, 0x1e5, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there
 /// ("RDNA3 ISA", "VOPD" opcode table): OPX where the instruction may be the X half, OPY.
-/// LLVM 19 (`VOPDInstructions.td` and the VOPD rows of `VOP2Instructions.td`) has two more,
-/// `v_dual_mul_dx9_zero_f32` (7) and `v_dual_dot2acc_f32_f16` (12), for instructions the
-/// machine model does not have (llc-19 writes them only for `llvm.amdgcn.fmul.legacy`
-/// and the `fdot2` intrinsics).
-pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 14] = [
+/// LLVM 19 (`VOPDInstructions.td` and the VOPD rows of `VOP2Instructions.td`) has one more,
+/// `v_dual_dot2acc_f32_f16` (12), for an instruction the machine model does not have
+/// (llc-19 writes it only for the `fdot2` intrinsics).
+pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 15] = [
     (VFmacF32, Some(0), 0),
     (VFmaakF32, Some(1), 1),
     (VFmamkF32, Some(2), 2),
@@ -596,6 +603,7 @@ pub static VOPD_OPCODES: [(Opcode, Option<u8>, u8); 14] = [
     (VAddF32, Some(4), 4),
     (VSubF32, Some(5), 5),
     (VSubrevF32, Some(6), 6),
+    (VMulLegacyF32, Some(7), 7),
     (VMovB32, Some(8), 8),
     (VCndmaskB32, Some(9), 9),
     (VMaxF32, Some(10), 10),

@@ -262,8 +262,8 @@ impl Effects {
     pub const CALL: Effects = Effects(1 << 11);
     /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
     pub const TERMINATOR: Effects = Effects(1 << 12);
-    /// Reads its destination register too: `s_addk_i32`/`s_mulk_i32` compute D = D op
-    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D).
+    /// Reads its destination registers too: `s_addk_i32`/`s_mulk_i32` compute D = D op
+    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D), `v_swap_b32` exchanges its two.
     pub const READ_DST: Effects = Effects(1 << 13);
 
     /// Every flag with its name, for printing.
@@ -349,6 +349,9 @@ pub struct OpInfo {
     /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
     /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
     pub gcn1_e32_only: bool,
+    /// The instruction has no 64-bit (VOP3) encoding on any target (`v_swap_b32`: llvm-mc
+    /// says "e64 variant of this instruction is not supported").
+    pub e32_only: bool,
     /// The targets that have the instruction.
     pub targets: Targets,
     /// Destination operand slots, written first in assembly.
@@ -541,6 +544,7 @@ const fn row(
         gcn1_format: None,
         rdna_format: None,
         gcn1_e32_only: false,
+        e32_only: false,
         targets: Targets::ALL,
         dsts,
         srcs,
@@ -583,6 +587,12 @@ impl OpInfo {
     const fn rdna_vop3(mut self) -> OpInfo {
         self.rdna_format = Some(Format::Vop3);
         self.half_dst = true;
+        self
+    }
+
+    /// A vector instruction with the 32-bit encoding only ([`OpInfo::e32_only`]).
+    const fn e32_only(mut self) -> OpInfo {
+        self.e32_only = true;
         self
     }
 
@@ -689,7 +699,7 @@ impl OpInfo {
 
     /// Whether the instruction has a 64-bit (VOP3) encoding on `target` (vector ALU rows).
     pub fn has_vop3_on(&self, target: Target) -> bool {
-        !(self.gcn1_e32_only && matches!(target, Target::Gfx6 | Target::Gfx7))
+        !self.e32_only && !(self.gcn1_e32_only && matches!(target, Target::Gfx6 | Target::Gfx7))
     }
 
     /// Every spelling of the instruction on some target (the mnemonic first).
@@ -1381,6 +1391,18 @@ table! {
     SLshl2AddU32 = row(Sop2, "s_lshl2_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
     SLshl3AddU32 = row(Sop2, "s_lshl3_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
     SLshl4AddU32 = row(Sop2, "s_lshl4_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    // Vector instructions of ACO's ray traversal: three-source minimum and maximum (box
+    // slabs), the DX9 multiply whose zero wins over inf and NaN (RDNA 3's
+    // `v_mul_dx9_zero_f32`), and the exchange of two VGPRs (GFX9 and later, 32-bit
+    // encoding only), whose two operands are both read and written.
+    VMin3F32 = row(Vop3, "v_min3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMax3F32 = row(Vop3, "v_max3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMin3I32 = row(Vop3, "v_min3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMax3I32 = row(Vop3, "v_max3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMin3U32 = row(Vop3, "v_min3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMax3U32 = row(Vop3, "v_max3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMulLegacyF32 = row(Vop2, "v_mul_legacy_f32", &[VD1], &[VS1, VS1]).float(3).gfx11("v_mul_dx9_zero_f32"), [];
+    VSwapB32 = row(Vop1, "v_swap_b32", &[VD1, VD1], &[]).only(RDNA).e32_only(), [READ_DST];
 }
 
 impl Opcode {

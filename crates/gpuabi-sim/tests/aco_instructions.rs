@@ -163,3 +163,171 @@ fn shift_and_add() {
         }
     }
 }
+
+/// An f32 in lane 0 of `v0` after `inst v0, v1, v2[, v3]` with the given sources.
+fn f32_result(target: Target, wave: WaveSize, inst: &str, sources: &[u32]) -> u32 {
+    let regs: Vec<String> = (1..=sources.len()).map(|i| format!("v{i}")).collect();
+    let body = format!("\t{inst} v0, {}", regs.join(", "));
+    run_one(target, wave, &body, sources, &[]).v(0, 0)
+}
+
+const ONE: u32 = 0x3f80_0000;
+const TWO: u32 = 0x4000_0000;
+const THREE: u32 = 0x4040_0000;
+const INF: u32 = 0x7f80_0000;
+const NEG_INF: u32 = 0xff80_0000;
+const NEG_ZERO: u32 = 0x8000_0000;
+const SNAN: u32 = 0x7f80_0001;
+
+#[test]
+fn three_source_min_max() {
+    // V_MIN3_F32 = v_min_f32(v_min_f32(S0, S1), S2), V_MAX3_F32 likewise ("RDNA3 ISA",
+    // "AMD GCN3 ISA"), in IEEE mode: a quiet NaN loses to a number, a signalling NaN gives
+    // itself quieted, -0 orders below +0.
+    let min3 = [
+        ([THREE, ONE, TWO], ONE, "the smallest"),
+        ([NEG_ZERO, 0, ONE], NEG_ZERO, "-0 below +0"),
+        ([0x7fc0_0000, ONE, TWO], ONE, "a quiet NaN loses"),
+        // min(sNaN, 1) = the quieted NaN, then min(qNaN, 2) = 2: the composition the
+        // manual writes, not "NaN if any source is".
+        (
+            [SNAN, ONE, TWO],
+            TWO,
+            "a signalling NaN first is quieted, then loses",
+        ),
+        (
+            [ONE, TWO, SNAN],
+            0x7fc0_0001,
+            "a signalling NaN last is returned quieted",
+        ),
+        (
+            [0x7fc0_0001, 0x7fc0_0002, 0x7fc0_0003],
+            0x7fc0_0003,
+            "all quiet NaNs: each step returns its second operand",
+        ),
+        (
+            [0x0000_0001, 0x8000_0001, ONE],
+            0x8000_0001,
+            "denormals are kept",
+        ),
+        ([NEG_INF, ONE, INF], NEG_INF, "-inf"),
+    ];
+    let max3 = [
+        ([THREE, ONE, TWO], THREE, "the largest"),
+        ([NEG_ZERO, 0, 0xbf80_0000], 0, "+0 above -0 and -1"),
+        ([INF, 0x7fc0_0000, ONE], INF, "a quiet NaN loses to inf"),
+        (
+            [SNAN, ONE, TWO],
+            TWO,
+            "a signalling NaN first is quieted, then loses",
+        ),
+    ];
+    for (t, w) in ALL {
+        for (inst, cases) in [("v_min3_f32", &min3[..]), ("v_max3_f32", &max3[..])] {
+            for (sources, expected, why) in cases {
+                let got = f32_result(t, w, inst, sources);
+                assert_eq!(got, *expected, "{inst} {sources:#x?} on {t}: {why}");
+            }
+        }
+        // Source modifiers apply before the comparisons: min(-|3|, 1, 2) = -3.
+        let wave = run_one(
+            t,
+            w,
+            "\tv_min3_f32 v0, -|v1|, v2, v3",
+            &[THREE, ONE, TWO],
+            &[],
+        );
+        assert_eq!(wave.v(0, 0), 0xc040_0000, "{t}: -|3.0|");
+        // The integer forms: S0 = 5, S1 = -3, S2 = 2 (signed), 0xfffffffd unsigned.
+        for (inst, expected) in [
+            ("v_min3_i32", (-3i32) as u32),
+            ("v_max3_i32", 5),
+            ("v_min3_u32", 2),
+            ("v_max3_u32", (-3i32) as u32),
+        ] {
+            let got = f32_result(t, w, inst, &[5, (-3i32) as u32, 2]);
+            assert_eq!(got, expected, "{inst} on {t}");
+        }
+    }
+}
+
+#[test]
+fn dx9_multiply() {
+    // V_MUL_LEGACY_F32 ("AMD GCN3 ISA": DX9 rules, 0.0 * x = 0.0), RDNA 3's
+    // V_MUL_DX9_ZERO_F32 ("RDNA3 ISA": if S0 == 0.0 or S1 == 0.0 then D0 = 0.0F else
+    // S0 * S1): a zero source gives +0 whatever the other is.
+    let cases = [
+        ([0, INF], 0, "0 * inf is +0, not NaN"),
+        ([0x7fc0_0000, 0], 0, "NaN * 0 is +0"),
+        ([SNAN, NEG_ZERO], 0, "sNaN * -0 is +0"),
+        ([NEG_ZERO, 0x40a0_0000], 0, "-0 * 5 is +0, not -0"),
+        ([NEG_INF, NEG_ZERO], 0, "-inf * -0 is +0"),
+        ([TWO, THREE], 0x40c0_0000, "2 * 3 = 6"),
+        ([0xc000_0000, THREE], 0xc0c0_0000, "-2 * 3 = -6"),
+        (
+            [0x7fc0_0001, TWO],
+            0x7fc0_0001,
+            "a NaN times a number is that NaN",
+        ),
+        ([SNAN, TWO], 0x7fc0_0001, "quieted"),
+        (
+            [0x0000_0001, INF],
+            INF,
+            "a denormal is not zero: denormal * inf = inf",
+        ),
+        ([INF, TWO], INF, "inf * 2"),
+    ];
+    for (t, w) in ALL {
+        let inst = if t == Target::Gfx1100 {
+            "v_mul_dx9_zero_f32"
+        } else {
+            "v_mul_legacy_f32"
+        };
+        for (sources, expected, why) in cases {
+            for form in ["_e32", "_e64"] {
+                let got = f32_result(t, w, &format!("{inst}{form}"), &sources);
+                assert_eq!(got, expected, "{inst}{form} {sources:#x?} on {t}: {why}");
+            }
+        }
+        // The modifiers come first: -|0| is still zero, so the product is +0.
+        let wave = run_one(t, w, &format!("\t{inst}_e64 v0, -|v1|, v2"), &[0, INF], &[]);
+        assert_eq!(wave.v(0, 0), 0, "{t}: -|0| * inf");
+        // ACO's `v_mul_legacy_f32 v40, 0x7f800000, v36`: inf times a zero lane is +0.
+        let wave = run_one(t, w, &format!("\t{inst}_e32 v0, 0x7f800000, v1"), &[0], &[]);
+        assert_eq!(wave.v(0, 0), 0, "{t}: inf * 0");
+    }
+}
+
+#[test]
+fn exec_masked_swap() {
+    // V_SWAP_B32 ("RDNA2 ISA", "RDNA3 ISA"): tmp = D0; D0 = S0; S0 = tmp, in the active
+    // lanes only. Lanes 0 and 2 of 0..3 are active.
+    for (t, w) in RDNA {
+        let text = "main:\n\tv_swap_b32 v1, v2\n\ts_endpgm\n";
+        let p = parse(text, t, w).unwrap();
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let setup = WaveSetup {
+            exec: Some(0b0101),
+            vgprs: vec![
+                (1, LaneValues::PerLane(vec![10, 11, 12, 13])),
+                (2, LaneValues::PerLane(vec![20, 21, 22, 23])),
+            ],
+            ..Default::default()
+        };
+        let wave = m.run("main", &[setup]).unwrap().expect("one wave");
+        let lanes = |r: u16| (0..4).map(|l| wave.v(r, l)).collect::<Vec<_>>();
+        assert_eq!(
+            lanes(1),
+            [20, 11, 22, 13],
+            "{t}: v1 takes v2 in lanes 0 and 2"
+        );
+        assert_eq!(
+            lanes(2),
+            [10, 21, 12, 23],
+            "{t}: v2 takes v1 in lanes 0 and 2"
+        );
+        // A register swapped with itself keeps its value.
+        let wave = run_one(t, w, "\tv_swap_b32 v1, v1", &[7], &[]);
+        assert_eq!(wave.v(1, 0), 7, "{t}");
+    }
+}

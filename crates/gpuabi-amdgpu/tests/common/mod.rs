@@ -412,7 +412,9 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n\
              \tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v1, v3\n\
              \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n\
-             \tv_dual_subrev_f32 v4, v5, v6 :: v_dual_subrev_f32 v7, s2, v8\n",
+             \tv_dual_subrev_f32 v4, v5, v6 :: v_dual_subrev_f32 v7, s2, v8\n\
+             \tv_dual_mul_dx9_zero_f32 v0, v1, v2 :: v_dual_mov_b32 v1, v3\n\
+             \tv_dual_mov_b32 v1, v3 :: v_dual_mul_dx9_zero_f32 v0, -1.0, v2\n",
         );
     }
     text

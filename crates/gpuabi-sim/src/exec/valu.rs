@@ -779,6 +779,37 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VCmpxGeI64 => compare64_exec(w, d, |a, b| (a as i64) >= (b as i64)),
         // Ordered: true when neither source is NaN.
         VCmpxOF32 => compare_exec_f32(w, d, |a, b| !a.is_nan() && !b.is_nan()),
+        // V_MIN3_F32 / V_MAX3_F32: v_min_f32(v_min_f32(S0, S1), S2) and the max likewise
+        // ("RDNA3 ISA", "AMD GCN3 ISA"), so with the IEEE-mode min/max a signalling NaN
+        // comes out of the first step quieted and the second step then returns S2.
+        VMin3F32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmin(fmin(a, b), c).to_bits()
+        }),
+        VMax3F32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmax(fmax(a, b), c).to_bits()
+        }),
+        VMin3I32 => map3(w, d, |a, b, c| {
+            (a as i32).min(b as i32).min(c as i32) as u32
+        }),
+        VMax3I32 => map3(w, d, |a, b, c| {
+            (a as i32).max(b as i32).max(c as i32) as u32
+        }),
+        VMin3U32 => map3(w, d, |a, b, c| a.min(b).min(c)),
+        VMax3U32 => map3(w, d, |a, b, c| a.max(b).max(c)),
+        VMulLegacyF32 => map2(w, d, mul_legacy),
+        VSwapB32 => {
+            let (Dst::Vgpr(x), Dst::Vgpr(y)) = (d.dst[0], d.dst[1]) else {
+                return;
+            };
+            let (exec, lanes) = (w.exec(), w.lanes());
+            for_active(exec, lanes, |l| {
+                let (vx, vy) = (w.v(x, l), w.v(y, l));
+                w.set_v(x, l, vy);
+                w.set_v(y, l, vx);
+            });
+        }
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }
@@ -804,6 +835,18 @@ fn mad_i64_i32(w: &mut Wave, d: &Decoded) {
         carry |= (((results[l] >> 64) & 1) as u64) << l;
     });
     w.write_mask(d.dst[1], carry);
+}
+
+/// V_MUL_LEGACY_F32 ("AMD GCN3 ISA": D = S0 * S1 with the DX9 rule 0.0 * x = 0.0; RDNA 3's
+/// V_MUL_DX9_ZERO_F32: "if S0 == 0.0 or S1 == 0.0 then D0 = 0.0F"): +0 when either source
+/// is ±0, even when the other is inf or NaN; otherwise the f32 product under the NaN rule.
+/// A denormal is not zero (the project keeps denormals).
+pub fn mul_legacy(a: u32, b: u32) -> u32 {
+    if a & 0x7fff_ffff == 0 || b & 0x7fff_ffff == 0 {
+        0
+    } else {
+        float::binary(a, b, |x, y| x * y)
+    }
 }
 
 /// V_PERM_B32 ("RDNA2 ISA", "AMD GCN3 ISA"): byte k of D is chosen from the bytes of
