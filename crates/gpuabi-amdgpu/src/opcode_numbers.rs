@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 529] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 533] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -588,6 +588,10 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 529] = [
     (VMax3U32, [0x1d5, 0x156, 0x21e, 0x156, 0x156]),
     (VMulLegacyF32, [0x104, 0x107, 0x107, 0x107, 0x107]),
     (VSwapB32, [NONE, 0x1e5, 0x1e5, NONE, NONE]),
+    (DsRead2st64B32, [0x038, 0x038, 0x038, NONE, NONE]),
+    (DsRead2st64B64, [0x078, 0x078, 0x078, NONE, NONE]),
+    (DsWrite2st64B32, [0x00f, 0x00f, 0x00f, NONE, NONE]),
+    (DsWrite2st64B64, [0x04f, 0x04f, 0x04f, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

@@ -418,6 +418,11 @@ pub enum DsOp {
     Read2,
     /// Writes two elements as [`DsOp::Read2`] addresses them (`ds_write2_*`).
     Write2,
+    /// Reads two elements at ADDR + `offset0` × size × 64 and ADDR + `offset1` × size × 64
+    /// (`ds_read2st64_*`: the offsets count 64-element strides).
+    Read2St64,
+    /// Writes two elements as [`DsOp::Read2St64`] addresses them (`ds_write2st64_*`).
+    Write2St64,
     /// A read-modify-write at ADDR + `offset`; the instructions with a destination return
     /// the old value (`_rtn`).
     Atomic(AtomicOp),
@@ -722,13 +727,13 @@ impl OpInfo {
         self.dsts.len() == 2 && self.dsts[1] == Kind::MaskDst
     }
 
-    /// Whether the instruction is a two-address `ds_read2_*`/`ds_write2_*`, whose offsets
-    /// are `offset0`/`offset1` rather than `offset`.
+    /// Whether the instruction is a two-address `ds_read2_*`/`ds_write2_*` (or their
+    /// `st64` forms), whose offsets are `offset0`/`offset1` rather than `offset`.
     pub fn is_ds_two_address(&self) -> bool {
         matches!(
             self.ds,
             Some(DsAccess {
-                op: DsOp::Read2 | DsOp::Write2,
+                op: DsOp::Read2 | DsOp::Write2 | DsOp::Read2St64 | DsOp::Write2St64,
                 ..
             })
         )
@@ -1403,6 +1408,12 @@ table! {
     VMax3U32 = row(Vop3, "v_max3_u32", &[VD1], &[VS1, VS1, VS1]), [];
     VMulLegacyF32 = row(Vop2, "v_mul_legacy_f32", &[VD1], &[VS1, VS1]).float(3).gfx11("v_mul_dx9_zero_f32"), [];
     VSwapB32 = row(Vop1, "v_swap_b32", &[VD1, VD1], &[]).only(RDNA).e32_only(), [READ_DST];
+    // The two-address LDS accesses whose offsets count 64-element strides (ACO's
+    // ray-tracing stack on GCN 1.2 and in wave64).
+    DsRead2st64B32 = row(Ds, "ds_read2st64_b32", &[VD2], &[VV1]).gfx11("ds_load_2addr_stride64_b32").only(GFX8_PLUS).ds(DsOp::Read2St64, 1), [];
+    DsRead2st64B64 = row(Ds, "ds_read2st64_b64", &[VD4], &[VV1]).gfx11("ds_load_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Read2St64, 2), [];
+    DsWrite2st64B32 = row(Ds, "ds_write2st64_b32", &[], &[VV1, VV1, VV1]).gfx11("ds_store_2addr_stride64_b32").only(GFX8_PLUS).ds(DsOp::Write2St64, 1), [];
+    DsWrite2st64B64 = row(Ds, "ds_write2st64_b64", &[], &[VV1, VV2, VV2]).gfx11("ds_store_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Write2St64, 2), [];
 }
 
 impl Opcode {
