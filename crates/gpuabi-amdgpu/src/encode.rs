@@ -164,6 +164,27 @@ impl Ctx<'_> {
         Ok(u64::from(code))
     }
 
+    /// The code of a source in a slot of `kind`: 16-bit slots take 16-bit constants, a
+    /// literal zero-extended in its dword (llvm-mc-19 encodes `0x7c01` there as `01 7c 00
+    /// 00`).
+    fn src_in(&mut self, operand: &Operand, kind: Kind, wave: WaveSize) -> Result<u64, String> {
+        match (kind, operand) {
+            (Kind::VSrc16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value16()
+                    .ok_or_else(|| format!("`{imm}` does not fit 16 bits"))?;
+                self.set_literal(u32::from(v))?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n), _) => self.src(operand, n),
+            (Kind::MaskSrc, _) => self.src(operand, wave.mask_dwords()),
+            _ => self.src(operand, 1),
+        }
+    }
+
     fn set_literal(&mut self, value: u32) -> Result<(), String> {
         match self.literal {
             Some(l) if l != value => Err("two different literal constants".into()),
@@ -570,11 +591,6 @@ fn valu(
     let info = inst.op.info();
     let ops = &inst.operands;
     let (dsts, srcs) = ops.split_at(info.dsts.len());
-    let dword_count = |k: &Kind| match k {
-        Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n) => *n,
-        Kind::MaskSrc => wave.mask_dwords(),
-        _ => 1,
-    };
     if uses_vop3(inst, target, wave) {
         let mut w = Word::new(Encoding::Vop3, target)?;
         w.set(Field::Op, opcode.into())?;
@@ -595,7 +611,7 @@ fn valu(
             .zip(info.srcs)
             .zip(srcs)
         {
-            let code = cx.src(s, dword_count(kind))?;
+            let code = cx.src_in(s, *kind, wave)?;
             w.set(field, code)?;
         }
         w.set(Field::Neg, inst.src_mods.neg.into())?;
@@ -651,7 +667,7 @@ fn valu(
         w.set(Field::Src0, SDWA_SRC0.into())?;
         src.next();
     } else if let Some((kind, s)) = src.next() {
-        let code = cx.src(s, dword_count(kind))?;
+        let code = cx.src_in(s, *kind, wave)?;
         w.set(Field::Src0, code)?;
     }
     if let Some((kind, s)) = src.next() {

@@ -17,8 +17,9 @@
 //! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
 //! `v_ldexp_f32`) keep one row whose encoding family on `gfx6`/`gfx7` is
 //! [`OpInfo::format_on`]; as in LLVM, the lane instructions have no `_e64` form there.
-//! `v_cmpx_*` (which also write a lane mask on GCN) and `s_sendmsg` exist on GCN 1.0/1.1
-//! but are modelled on RDNA only.
+//! `v_cmpx_*` write EXEC alone on RDNA but also the lane mask they name on GCN
+//! (`v_cmpx_eq_i32_e32 vcc, -1, v9`): two operations, so two rows per compare, the GCN ones
+//! named `VCmpx*Gcn`. `s_sendmsg` exists on GCN 1.0/1.1 but is modelled on RDNA only.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -129,6 +130,10 @@ pub enum Kind {
     VSrc(u8),
     /// Vector register source of N dwords.
     VReg(u8),
+    /// Vector source of 16 bits (an f16): a VGPR (its bits 15:0), an SGPR, or a constant
+    /// that fits 16 bits, an inline float constant standing for its f16 value
+    /// ([`crate::Imm::value16`]).
+    VSrc16,
     /// A lane mask written (one SGPR in wave32, a pair in wave64).
     MaskDst,
     /// A lane mask read.
@@ -780,6 +785,8 @@ const GFX7_8: Targets = Targets::GFX7.or(Targets::GFX8);
 const FLAT_TARGETS: Targets = GFX7_8.or(Targets::RDNA);
 const GFX8_PLUS: Targets = Targets::GFX8_PLUS;
 const GCN1: Targets = Targets::GCN1;
+/// GCN 1.0 to 1.2.
+const GCN: Targets = GCN1.or(Targets::GFX8);
 const VV2: Kind = VReg(2);
 const VV4: Kind = VReg(4);
 const VD4: Kind = VDst(4);
@@ -1414,6 +1421,51 @@ table! {
     DsRead2st64B64 = row(Ds, "ds_read2st64_b64", &[VD4], &[VV1]).gfx11("ds_load_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Read2St64, 2), [];
     DsWrite2st64B32 = row(Ds, "ds_write2st64_b32", &[], &[VV1, VV1, VV1]).gfx11("ds_store_2addr_stride64_b32").only(GFX8_PLUS).ds(DsOp::Write2St64, 1), [];
     DsWrite2st64B64 = row(Ds, "ds_write2st64_b64", &[], &[VV1, VV2, VV2]).gfx11("ds_store_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Write2St64, 2), [];
+    // Class tests of f16 values (GCN 1.2 and RDNA), and of f32 and f16 values into EXEC
+    // (RDNA, where EXEC is their only destination).
+    VCmpClassF16 = row(Vopc, "v_cmp_class_f16", &[MD], &[VSrc16, VS1]).float(1).only(GFX8_PLUS), [];
+    VCmpxClassF32 = row(Vopc, "v_cmpx_class_f32", &[], &[VS1, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    VCmpxClassF16 = row(Vopc, "v_cmpx_class_f16", &[], &[VSrc16, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    // The compares into EXEC of GCN 1.0 to 1.2, which also write the lane mask they name
+    // ("AMD GCN3 ISA", VOPC: "V_CMPX_*: write VCC (or SDST) and EXEC"): another operation
+    // than RDNA's `v_cmpx_*` of the same spelling, so rows of their own.
+    VCmpxEqU32Gcn = row(Vopc, "v_cmpx_eq_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxNeU32Gcn = row(Vopc, "v_cmpx_ne_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLtU32Gcn = row(Vopc, "v_cmpx_lt_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLeU32Gcn = row(Vopc, "v_cmpx_le_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGtU32Gcn = row(Vopc, "v_cmpx_gt_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGeU32Gcn = row(Vopc, "v_cmpx_ge_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxEqI32Gcn = row(Vopc, "v_cmpx_eq_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxNeI32Gcn = row(Vopc, "v_cmpx_ne_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLtI32Gcn = row(Vopc, "v_cmpx_lt_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLeI32Gcn = row(Vopc, "v_cmpx_le_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGtI32Gcn = row(Vopc, "v_cmpx_gt_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGeI32Gcn = row(Vopc, "v_cmpx_ge_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxEqF32Gcn = row(Vopc, "v_cmpx_eq_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNeqF32Gcn = row(Vopc, "v_cmpx_neq_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLtF32Gcn = row(Vopc, "v_cmpx_lt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLeF32Gcn = row(Vopc, "v_cmpx_le_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGtF32Gcn = row(Vopc, "v_cmpx_gt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGeF32Gcn = row(Vopc, "v_cmpx_ge_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgtF32Gcn = row(Vopc, "v_cmpx_ngt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNleF32Gcn = row(Vopc, "v_cmpx_nle_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgeF32Gcn = row(Vopc, "v_cmpx_nge_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxUF32Gcn = row(Vopc, "v_cmpx_u_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxOF32Gcn = row(Vopc, "v_cmpx_o_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxEqU64Gcn = row(Vopc, "v_cmpx_eq_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxNeU64Gcn = row(Vopc, "v_cmpx_ne_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLtU64Gcn = row(Vopc, "v_cmpx_lt_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLeU64Gcn = row(Vopc, "v_cmpx_le_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGtU64Gcn = row(Vopc, "v_cmpx_gt_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGeU64Gcn = row(Vopc, "v_cmpx_ge_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxEqI64Gcn = row(Vopc, "v_cmpx_eq_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxNeI64Gcn = row(Vopc, "v_cmpx_ne_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLtI64Gcn = row(Vopc, "v_cmpx_lt_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLeI64Gcn = row(Vopc, "v_cmpx_le_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGtI64Gcn = row(Vopc, "v_cmpx_gt_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGeI64Gcn = row(Vopc, "v_cmpx_ge_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxClassF32Gcn = row(Vopc, "v_cmpx_class_f32", &[MD], &[VS1, VS1]).float(1).only(GCN), [WRITE_EXEC];
+    VCmpxClassF16Gcn = row(Vopc, "v_cmpx_class_f16", &[MD], &[VSrc16, VS1]).float(1).only(Targets::GFX8), [WRITE_EXEC];
 }
 
 impl Opcode {

@@ -53,6 +53,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::VDst(n) | Kind::VReg(n) => format!("a tuple of {n} VGPRs"),
         Kind::VSrc(1) => "a VGPR, an SGPR or a constant".into(),
         Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
+        Kind::VSrc16 => "a VGPR, an SGPR or a 16-bit constant".into(),
         Kind::MaskDst | Kind::MaskSrc => match wave {
             WaveSize::W32 => "a wave32 lane mask (one SGPR, e.g. `vcc_lo`)".into(),
             WaveSize::W64 => "a wave64 lane mask (an SGPR pair, e.g. `vcc`)".into(),
@@ -164,6 +165,11 @@ pub fn check_operand(
         Kind::VDst(n) | Kind::VReg(n) => vector_reg(operand, n),
         Kind::VSrc(n) => {
             vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
+        }
+        Kind::VSrc16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value16().is_some())
         }
         // VOP3b instructions (`v_div_scale_f32`, `v_mad_u64_u32`) may drop their lane mask
         // into `null` on RDNA.

@@ -103,6 +103,10 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         Operand::Reg(r) => Src::Sgpr(r.first.num),
         Operand::Special(Special::Null) => Src::Const(0),
         Operand::Special(s) => Src::Sgpr(s.hw_index()),
+        // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
+        Operand::Imm(imm) if kind == Kind::VSrc16 => {
+            Src::Const(u64::from(imm.value16().unwrap_or(0)))
+        }
         Operand::Imm(imm) => {
             let wide = matches!(kind, Kind::SSrc(2) | Kind::VSrc(2));
             let v = if wide {

@@ -331,3 +331,177 @@ fn exec_masked_swap() {
         assert_eq!(wave.v(1, 0), 7, "{t}");
     }
 }
+
+/// The ten classes of V_CMP_CLASS_* ("AMD GCN3 ISA", "RDNA3 ISA", VOPC): mask bit 0
+/// signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal,
+/// 8 +normal, 9 +inf; with an f16 example of each.
+const F16_CLASSES: [(u32, u32, &str); 10] = [
+    (0x7c01, 0, "signalling NaN (quiet bit 9 clear)"),
+    (0x7e00, 1, "quiet NaN"),
+    (0xfc00, 2, "-inf"),
+    (0xbc00, 3, "-1.0"),
+    (0x8001, 4, "-denormal"),
+    (0x8000, 5, "-0"),
+    (0x0000, 6, "+0"),
+    (0x03ff, 7, "the largest +denormal"),
+    (0x3c00, 8, "+1.0"),
+    (0x7c00, 9, "+inf"),
+];
+
+#[test]
+fn f16_class_tests() {
+    // V_CMP_CLASS_F16: the class of S0[15:0] as an f16, tested against the mask S1.
+    for (t, w) in ALL {
+        let vcc = if w == WaveSize::W64 { "vcc" } else { "vcc_lo" };
+        for (value, bit, why) in F16_CLASSES {
+            // The value's own bit gives true, every other bit false; bits 31:16 of the
+            // VGPR do not matter.
+            for (mask, expected) in [(1 << bit, 1), (0x3ff & !(1 << bit), 0)] {
+                let body = format!("\tv_cmp_class_f16_e32 {vcc}, v1, v2");
+                let wave = run_one(t, w, &body, &[0xabcd_0000 | value, mask], &[]);
+                assert_eq!(
+                    s(&wave, 106) & 1,
+                    expected,
+                    "{value:#06x} ({why}), mask {mask:#x} on {t}"
+                );
+            }
+        }
+        // The modifiers act on the f16 sign, bit 15: -(+1.0) is -normal, |-inf| is +inf,
+        // -|+inf| is -inf.
+        for (src, value, bit) in [
+            ("-v1", 0x3c00, 3),
+            ("|v1|", 0xfc00, 9),
+            ("-|v1|", 0x7c00, 2),
+        ] {
+            let body = format!("\tv_cmp_class_f16_e64 {vcc}, {src}, v2");
+            let wave = run_one(t, w, &body, &[value, 1 << bit], &[]);
+            assert_eq!(s(&wave, 106) & 1, 1, "{src} of {value:#06x} on {t}");
+        }
+        // An inline float is its f16 value: 1.0 is 0x3c00 (+normal), not the low half of
+        // the f32 0x3f800000 (+0); the integer -1 is 0xffff, a quiet NaN.
+        for (src, bit) in [("1.0", 8), ("-1", 1), ("0x7c01", 0)] {
+            let body = format!("\tv_cmp_class_f16_e32 {vcc}, {src}, v1");
+            let wave = run_one(t, w, &body, &[1 << bit], &[]);
+            assert_eq!(s(&wave, 106) & 1, 1, "{src} on {t}");
+        }
+    }
+}
+
+#[test]
+fn class_tests_into_exec() {
+    // V_CMPX_CLASS_F32 / V_CMPX_CLASS_F16 on RDNA: EXEC = the class test in the active
+    // lanes ("RDNA3 ISA"). Lanes 0-3 active; S1 per lane selects -inf (bit 2), +normal (8),
+    // quiet NaN (1), signalling NaN (0).
+    let masks = vec![1 << 2, 1 << 8, 1 << 1, 1 << 0];
+    for (t, w) in RDNA {
+        for (inst, src0, expected) in [
+            // ACO's forms: -1 is 0xffffffff, a quiet NaN; 0xff800000 is -inf.
+            ("v_cmpx_class_f32_e32", "-1", 0b0100),
+            ("v_cmpx_class_f32_e32", "0xff800000", 0b0001),
+            ("v_cmpx_class_f32_e64", "1.0", 0b0010),
+            // The f16 signalling NaN 0x7c01 of ACO's `v_cmpx_class_f16_e32 0x7c01, v1`.
+            ("v_cmpx_class_f16_e32", "0x7c01", 0b1000),
+            ("v_cmpx_class_f16_e64", "-4.0", 0),
+        ] {
+            let text = format!("main:\n\t{inst} {src0}, v1\n\ts_endpgm\n");
+            let p = parse(&text, t, w).unwrap();
+            let mut m = Machine::new(Image::new(&p).unwrap());
+            let setup = WaveSetup {
+                exec: Some(0b1111),
+                vgprs: vec![(1, LaneValues::PerLane(masks.clone()))],
+                ..Default::default()
+            };
+            let wave = m.run("main", &[setup]).unwrap().expect("one wave");
+            assert_eq!(wave.exec(), expected, "{inst} {src0} on {t}");
+        }
+    }
+}
+
+#[test]
+fn gcn_compares_write_the_mask_and_exec() {
+    // GCN3's V_CMPX_*: "write VCC (or SDST) and EXEC" ("AMD GCN3 ISA", VOPC), with 0 in the
+    // inactive lanes of both. Lanes 0-2 of 0-3 start active.
+    let t = Target::Gfx8;
+    let w = WaveSize::W64;
+    let run = |body: &str, vgprs: Vec<(u16, Vec<u32>)>, sgprs: Vec<(u16, u32)>| {
+        let text = format!("main:\n{body}\n\ts_endpgm\n");
+        let p = parse(&text, t, w).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let setup = WaveSetup {
+            exec: Some(0b0111),
+            vgprs: vgprs
+                .into_iter()
+                .map(|(r, v)| (r, LaneValues::PerLane(v)))
+                .collect(),
+            sgprs,
+            ..Default::default()
+        };
+        m.run("main", &[setup]).unwrap().expect("one wave")
+    };
+    let m1 = u32::MAX;
+    // ACO's `v_cmpx_eq_i32_e32 vcc, -1, v9`: lanes 0 and 1 equal -1; lane 3 too but
+    // inactive.
+    let wave = run(
+        "\tv_cmpx_eq_i32_e32 vcc, -1, v9",
+        vec![(9, vec![m1, m1, 0, m1])],
+        vec![],
+    );
+    assert_eq!(wave.exec(), 0b0011);
+    assert_eq!((s(&wave, 106), s(&wave, 107)), (0b0011, 0), "vcc = exec");
+    // `v_cmpx_ge_i32_e64 s[32:33], v58, v57`: the mask into s[32:33].
+    let wave = run(
+        "\tv_cmpx_ge_i32_e64 s[32:33], v58, v57",
+        vec![(58, vec![5, (-5i32) as u32, 7, 9]), (57, vec![5, 0, 8, 0])],
+        vec![(32, 0xffff), (33, 0xffff)],
+    );
+    assert_eq!(
+        wave.exec(),
+        0b0001,
+        "5 >= 5; -5 < 0; 7 < 8; lane 3 inactive"
+    );
+    assert_eq!((s(&wave, 32), s(&wave, 33)), (0b0001, 0));
+    // `v_cmpx_ngt_f32_e32 vcc, 0, v37`: !(0 > x), so true for x >= 0 and for NaN.
+    let wave = run(
+        "\tv_cmpx_ngt_f32_e32 vcc, 0, v37",
+        vec![(37, vec![0xbf80_0000, 0x7fc0_0000, 0, ONE])],
+        vec![],
+    );
+    assert_eq!(
+        wave.exec(),
+        0b0110,
+        "-1 < 0 false; NaN true; 0 true; lane 3 inactive"
+    );
+    assert_eq!(s(&wave, 106), 0b0110);
+    // `v_cmpx_class_f32_e64 s[26:27], s26, v1`: S0 is read before SDST is written; s26 =
+    // 0x7fc00000 is a quiet NaN.
+    let wave = run(
+        "\tv_cmpx_class_f32_e64 s[26:27], s26, v1",
+        vec![(1, vec![1 << 1, 1 << 0, 0x3ff, 1 << 1])],
+        vec![(26, 0x7fc0_0000), (27, 0)],
+    );
+    assert_eq!(wave.exec(), 0b0101);
+    assert_eq!((s(&wave, 26), s(&wave, 27)), (0b0101, 0));
+    // `v_cmpx_class_f16_e32 vcc, 0x7c01, v9` and a 64-bit compare.
+    let wave = run(
+        "\tv_cmpx_class_f16_e32 vcc, 0x7c01, v9",
+        vec![(9, vec![1, 2, 1, 1])],
+        vec![],
+    );
+    assert_eq!((wave.exec(), s(&wave, 106)), (0b0101, 0b0101));
+    let wave = run(
+        "\tv_cmpx_lt_u64_e64 s[10:11], v[1:2], v[3:4]",
+        vec![
+            (1, vec![0, 5, 0, 0]),
+            (2, vec![1, 0, 2, 0]),
+            (3, vec![0, 5, m1, 9]),
+            (4, vec![2, 0, 1, 0]),
+        ],
+        vec![],
+    );
+    assert_eq!(
+        wave.exec(),
+        0b0001,
+        "2^32 < 2^33; 5 < 5 false; 2^33 < 2^33 - 1 false"
+    );
+    assert_eq!(s(&wave, 10), 0b0001);
+}

@@ -141,6 +141,10 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VDst(_) => vec!["v[4:7]"],
         Kind::VSrc(1) => vec!["v8", "s14", "64", "0x4d2", "-4.0", "vcc_lo"],
         Kind::VSrc(_) => vec!["v[10:11]", "s[16:17]", "2"],
+        // `0x3c00` is the inline f16 1.0; `0x7c01` a literal (ACO's signalling NaN).
+        Kind::VSrc16 => vec![
+            "v8", "s14", "64", "0x7c01", "-4.0", "0x3c00", "0xffef", "vcc_lo",
+        ],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
         Kind::VReg(3) => vec!["v[12:14]"],
