@@ -346,7 +346,7 @@ fn decode_one(
                         explicit += 1;
                         let code = u64::from(get(Field::Src0));
                         if get(Field::S0) == 1 {
-                            o.sreg(code, o.dwords(*k))?
+                            sdwa_scalar(&mut o, code, *k)?
                         } else {
                             o.vgpr(code, o.dwords(*k))?
                         }
@@ -355,7 +355,7 @@ fn decode_one(
                         s.src1_sel = sel(get(Field::Src1Sel))?;
                         s.src1_sext = get(Field::Src1Sext) == 1;
                         if get(Field::S1) == 1 {
-                            o.sreg(f.get(Field::Vsrc1), o.dwords(*k))?
+                            sdwa_scalar(&mut o, f.get(Field::Vsrc1), *k)?
                         } else {
                             o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
                         }
@@ -363,6 +363,8 @@ fn decode_one(
                 });
             }
             sdwa = Some(s);
+            src_mods.neg = (get(Field::Src0Neg) | get(Field::Src1Neg) << 1) as u8;
+            src_mods.abs = (get(Field::Src0Abs) | get(Field::Src1Abs) << 1) as u8;
         }
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => {
             if let Some(k) = info.dsts.first() {
@@ -591,7 +593,7 @@ fn decode_one(
         sdwa,
         dual: None,
     };
-    if e64 && !uses_vop3(&inst, target, wave) {
+    if e64 && (!uses_vop3(&inst, target, wave) || inst.modifies_constant()) {
         inst.e64 = true;
     }
     let size = size + if o.literal_used { 4 } else { 0 };
@@ -620,6 +622,15 @@ fn decode_one(
         ));
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// A scalar SDWA source (`S0`/`S1` set): an SGPR, a special register or an inline
+/// constant; SDWA has no literal.
+fn sdwa_scalar(o: &mut Operands<'_>, code: u64, kind: Kind) -> Result<Operand, String> {
+    if code == u64::from(LITERAL) {
+        return Err("an SDWA source with the literal code 255 (SDWA has no literal)".into());
+    }
+    o.src(code, kind)
 }
 
 /// Dwords of a vector memory instruction's data register: the data slot of a store or

@@ -673,10 +673,11 @@ fn valu(
     if let Some((kind, s)) = src.next() {
         // The lane index of GCN 1.0/1.1's VOP2 `v_readlane_b32`/`v_writelane_b32` is a
         // scalar operand code in the 8-bit VSRC1 field.
-        // RDNA 2's VOPC SDWA may take an SGPR as source 1 (the SDWA dword's `S1`).
+        // RDNA 2's SDWA may take an SGPR or an inline constant as source 1 (the SDWA
+        // dword's `S1`).
         let code = match kind {
             Kind::Lane => cx.src(s, 1)?,
-            _ if inst.sdwa.is_some() && !s.is_vgpr() => cx.sreg(s)?,
+            _ if inst.sdwa.is_some() && !s.is_vgpr() => sdwa_scalar(s, cx)?,
             _ => cx.vgpr(s)?,
         };
         w.set(Field::Vsrc1, code)?;
@@ -742,6 +743,18 @@ fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, St
     Ok(w)
 }
 
+/// The code of a scalar SDWA source (`S0`/`S1` set, RDNA 2): an SGPR, a special register or
+/// an inline constant; SDWA has no literal.
+fn sdwa_scalar(operand: &Operand, cx: &mut Ctx<'_>) -> Result<u64, String> {
+    match operand {
+        Operand::Imm(imm) => imm
+            .inline_code(1)
+            .map(u64::from)
+            .ok_or_else(|| format!("`{imm}` needs a literal, which SDWA does not have")),
+        o => cx.src(o, 1),
+    }
+}
+
 /// The SDWA dword of `inst` (fields in [`SDWA_FIELDS`]).
 fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<u32, String> {
     let info = inst.op.info();
@@ -754,9 +767,10 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         .collect();
     let (src0, s0) = match srcs.first() {
         Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => (u64::from(r.first.num), 0),
-        Some(o) => (cx.sreg(o)?, 1),
+        Some(o) => (sdwa_scalar(o, cx)?, 1),
         None => (0, 0),
     };
+    let m = inst.src_mods;
     let s1 = srcs.get(1).is_some_and(|o| !o.is_vgpr());
     let vopc = info.format_on(cx.target) == Format::Vopc;
     let (dst_sel, dst_unused) = if vopc {
@@ -781,6 +795,10 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         ),
         (Field::Src1Sext, u64::from(sdwa.src1_sext && srcs.len() > 1)),
         (Field::S1, u64::from(s1)),
+        (Field::Src0Neg, u64::from(m.neg & 1)),
+        (Field::Src0Abs, u64::from(m.abs & 1)),
+        (Field::Src1Neg, u64::from(m.neg >> 1 & 1)),
+        (Field::Src1Abs, u64::from(m.abs >> 1 & 1)),
     ];
     let mut dword = 0u32;
     for (field, value) in values {

@@ -99,6 +99,10 @@ pub enum Field {
     Src1Sel,
     Src0Sext,
     Src1Sext,
+    Src0Neg,
+    Src0Abs,
+    Src1Neg,
+    Src1Abs,
     S0,
     S1,
     Offset0,
@@ -519,18 +523,22 @@ pub static VOPD: Layout = layout(
 
 /// The SDWA dword that follows a VOP1/VOP2 word whose SRC0 is [`SDWA_SRC0`] ("AMD GCN3
 /// ISA" and "RDNA2 ISA", "SDWA"): the real source 0 (a VGPR number; with `S0` set on RDNA
-/// 2 a scalar operand code), the destination selection and the source selections with
-/// their sign-extension bits (`S1` likewise for source 1). The `neg`, `abs`, `clamp` and
-/// `omod` bits are not modelled.
+/// 2 a scalar operand code: an SGPR or an inline constant), the destination selection and
+/// the source selections with their sign-extension bits and f32 `neg`/`abs` modifiers
+/// (`S1` likewise for source 1). The `clamp` and `omod` bits are not modelled.
 pub const SDWA_FIELDS: &[(Field, u8, u8)] = &[
     (Src0, 0, 8),
     (DstSel, 8, 3),
     (DstUnused, 11, 2),
     (Src0Sel, 16, 3),
     (Src0Sext, 19, 1),
+    (Src0Neg, 20, 1),
+    (Src0Abs, 21, 1),
     (S0, 23, 1),
     (Src1Sel, 24, 3),
     (Src1Sext, 27, 1),
+    (Src1Neg, 28, 1),
+    (Src1Abs, 29, 1),
     (S1, 31, 1),
 ];
 

@@ -34,6 +34,10 @@ pub enum Special {
     FlatScratchLo,
     /// `flat_scratch_hi`: its high half (GCN 1.2).
     FlatScratchHi,
+    /// `src_scc`: the scalar condition code read as a 32-bit source (0 or 1), operand code
+    /// 253 on every target ("AMD GCN3 ISA", "RDNA3 ISA", "Scalar Operands"). ACO writes it in
+    /// `s_or_b32 s10, src_scc, s8`.
+    Scc,
     /// `ttmpN`: a trap handler temporary (`ttmp0`-`ttmp15` on RDNA, `ttmp0`-`ttmp11` on
     /// GCN 1.2), codes 108 + N on RDNA and 112 + N on GCN 1.2 ("RDNA3 ISA" and "AMD GCN3
     /// ISA", "Scalar Operands"). llc's code for `llvm.trap` on RDNA 3 saves `m0` in one.
@@ -48,7 +52,7 @@ const TTMP_NAMES: [&str; 16] = [
 
 impl Special {
     /// Every special register with its LLVM name.
-    pub const ALL: [(Special, &'static str); 11] = [
+    pub const ALL: [(Special, &'static str); 12] = [
         (Special::Vcc, "vcc"),
         (Special::VccLo, "vcc_lo"),
         (Special::VccHi, "vcc_hi"),
@@ -60,6 +64,7 @@ impl Special {
         (Special::FlatScratch, "flat_scratch"),
         (Special::FlatScratchLo, "flat_scratch_lo"),
         (Special::FlatScratchHi, "flat_scratch_hi"),
+        (Special::Scc, "src_scc"),
     ];
 
     /// The LLVM name.
@@ -83,7 +88,8 @@ impl Special {
     }
 
     /// Its first register in the hardware's scalar operand numbering (`vcc_lo` = 106,
-    /// `m0` = 124, `null` = 125, `exec_lo` = 126, `flat_scratch_lo` = 102 on GCN 1.2).
+    /// `m0` = 124, `null` = 125, `exec_lo` = 126, `flat_scratch_lo` = 102 on GCN 1.2;
+    /// `src_scc` = 253, a source code rather than a register).
     pub const fn hw_index(self) -> u16 {
         match self {
             Special::FlatScratch | Special::FlatScratchLo => 102,
@@ -94,6 +100,7 @@ impl Special {
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,
             Special::ExecHi => 127,
+            Special::Scc => 253,
             Special::Ttmp(n) => 108 + n as u16,
         }
     }

@@ -30,6 +30,8 @@ pub enum Src {
     Sgpr(u16),
     /// A constant, already widened for its slot (64-bit slots hold 64-bit values).
     Const(u64),
+    /// `src_scc`: the scalar condition code as 0 or 1.
+    Scc,
 }
 
 /// A decoded destination operand.
@@ -102,6 +104,7 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         Operand::Reg(r) if r.file() == RegFile::Vgpr => Src::Vgpr(r.first.num),
         Operand::Reg(r) => Src::Sgpr(r.first.num),
         Operand::Special(Special::Null) => Src::Const(0),
+        Operand::Special(Special::Scc) => Src::Scc,
         Operand::Special(s) => Src::Sgpr(s.hw_index()),
         // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
         Operand::Imm(imm) if kind == Kind::VSrc16 => {

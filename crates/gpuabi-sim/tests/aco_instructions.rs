@@ -505,3 +505,97 @@ fn gcn_compares_write_the_mask_and_exec() {
     );
     assert_eq!(s(&wave, 10), 0b0001);
 }
+
+#[test]
+fn scc_as_a_source() {
+    // `src_scc` (operand code 253, "AMD GCN3 ISA" and "RDNA3 ISA", "Scalar Operands"): SCC
+    // read as the 32-bit value 0 or 1, in scalar and vector sources alike.
+    for (t, w) in ALL {
+        for scc in [false, true] {
+            let set = if scc {
+                "s_cmp_eq_u32 s1, s1"
+            } else {
+                "s_cmp_lg_u32 s1, s1"
+            };
+            let body = format!(
+                "\t{set}\n\ts_mov_b32 s9, src_scc\n\tv_mov_b32 v0, src_scc\n\
+                 \ts_add_u32 s7, s3, src_scc\n\ts_mov_b32 s8, src_scc\n\t{set}\n\
+                 \ts_or_b32 s10, src_scc, s2"
+            );
+            let wave = run_one(t, w, &body, &[], &[0, 0x100, u32::MAX]);
+            let v = u32::from(scc);
+            assert_eq!(s(&wave, 9), v, "{t}: s_mov_b32 from SCC = {scc}");
+            assert_eq!(s(&wave, 10), 0x100 | v, "{t}: s_or_b32 with SCC = {scc}");
+            assert_eq!(wave.v(0, 0), v, "{t}: v_mov_b32 from SCC = {scc}");
+            // ACO's carry: 0xffffffff + SCC wraps to 0 with a carry out when SCC is set.
+            assert_eq!(s(&wave, 7), u32::MAX.wrapping_add(v), "{t}");
+            assert_eq!(s(&wave, 8), v, "{t}: the add's carry");
+            // s_or_b32 then sets SCC = D != 0.
+            assert!(wave.scc, "{t}");
+        }
+    }
+}
+
+#[test]
+fn modified_constants() {
+    // `neg(1)`: the inline integer 1 (0x00000001, the smallest positive denormal as an f32)
+    // with its sign bit flipped, 0x80000001, the smallest negative denormal: class bit 4
+    // ("AMD GCN3 ISA", V_CMP_CLASS_F32). ACO writes it on gfx8.
+    let t = Target::Gfx8;
+    let w = WaveSize::W64;
+    let wave = run_one(
+        t,
+        w,
+        "\tv_cmp_class_f32_e64 s[28:29], neg(1), v1\n\tv_cmp_class_f32_e64 s[30:31], neg(1), v2\n\
+         \tv_add_f32_e64 v0, neg(1), v3\n\tv_mul_f32_e64 v4, |-2.0|, neg(0.5)",
+        &[1 << 4, 1 << 7, 0],
+        &[],
+    );
+    assert_eq!(s(&wave, 28) & 1, 1, "-denormal");
+    assert_eq!(s(&wave, 30) & 1, 0, "not +denormal");
+    assert_eq!(
+        wave.v(0, 0),
+        0x8000_0001,
+        "-denormal + 0 keeps the denormal"
+    );
+    assert_eq!(wave.v(4, 0), 0xbf80_0000, "|-2| * -0.5 = -1");
+    // In SDWA (RDNA 2): ACO's `v_cmp_class_f32_sdwa s26, neg(1), v71 src0_sel:DWORD
+    // src1_sel:BYTE_3`: the mask is byte 3 of v71.
+    for (mask, expected) in [(0x1000_0000, 1), (0x0000_0010, 0), (0x8000_0000, 0)] {
+        let wave = run_one(
+            Target::Gfx1030,
+            WaveSize::W32,
+            "\tv_cmp_class_f32_sdwa s26, neg(1), v1 src0_sel:DWORD src1_sel:BYTE_3",
+            &[mask],
+            &[],
+        );
+        assert_eq!(
+            s(&wave, 26) & 1,
+            expected,
+            "mask {mask:#x}: byte 3 is the mask"
+        );
+    }
+    // SDWA f32 modifiers on VGPRs: -(1.0) + |-2.0| = 1.0, on gfx8 and gfx1030.
+    for (t, w) in [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+    ] {
+        let wave = run_one(
+            t,
+            w,
+            "\tv_add_f32_sdwa v0, -v1, |v2| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+            &[ONE, 0xc000_0000],
+            &[],
+        );
+        assert_eq!(wave.v(0, 0), ONE, "{t}");
+    }
+    // An inline constant and an SGPR as SDWA sources (RDNA 2): 1 | byte 1 of s2.
+    let wave = run_one(
+        Target::Gfx1030,
+        WaveSize::W32,
+        "\tv_or_b32_sdwa v0, 1, s1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_1",
+        &[],
+        &[0xabcd],
+    );
+    assert_eq!(wave.v(0, 0), 0xab, "1 | 0xab");
+}

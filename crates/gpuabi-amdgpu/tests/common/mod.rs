@@ -345,6 +345,47 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_cmp_ne_u32_sdwa {high}, v1, v2\n\
              \tv_cmpx_le_i32_sdwa v1, v2 src0_sel:WORD_0 src1_sel:DWORD\n"
         ));
+        // Scalar sources in either position, inline constants, f32 modifiers (ACO's
+        // `v_cmp_class_f32_sdwa s26, neg(1), v71 ...`).
+        text.push_str(&format!(
+            "\tv_cmp_class_f32_sdwa {mask}, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {mask}, 1, s2 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {vcc}, |v1|, v2 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_lt_f32_sdwa {mask}, -|v1|, |v2| src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_add_f32_sdwa v1, -v2, |v3| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, neg(1.0), v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, 0.15915494, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, -s2, v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, 1, 2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, v2, s3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, sext(-1), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_mov_b32_sdwa v1, -4.0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD\n\
+             \tv_mov_b32_sdwa v1, src_scc dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD\n\
+             \tv_cndmask_b32_sdwa v1, -v2, |v3|, {vcc} dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n"
+        ));
+    }
+    if target == Target::Gfx8 {
+        text.push_str(
+            "\tv_add_f32_sdwa v1, -v2, |v3| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n",
+        );
+    }
+    // Constants with f32 modifiers (ACO's `v_cmp_class_f32_e64 s[28:29], neg(1), v77`: the
+    // integer 1 with its sign flipped), and `src_scc` as a source.
+    let vcc = if wave == WaveSize::W64 {
+        "vcc"
+    } else {
+        "vcc_lo"
+    };
+    text.push_str(&format!(
+        "\tv_add_f32_e64 v0, neg(1), v1\n\tv_add_f32_e64 v0, |1.0|, neg(0.5)\n\
+         \tv_add_f32_e64 v0, -|2|, v1\n\tv_cmp_class_f32_e64 {vcc}, neg(1), v1\n\
+         \tv_fma_f32 v0, neg(-4.0), v1, |v2|\n\
+         \ts_mov_b32 s1, src_scc\n\ts_or_b32 s10, src_scc, s8\n\ts_add_u32 s7, s3, src_scc\n\
+         \tv_mov_b32 v1, src_scc\n\tv_cmp_eq_u32 {vcc}, src_scc, v1\n\
+         \tv_add_f32_e64 v1, -src_scc, v2\n"
+    ));
+    if target.is_rdna() {
+        text.push_str("\tv_add_f32_e64 v0, neg(0x1234), v1\n\tv_add_f32_e64 v1, src_scc, s2\n");
     }
     // The output modifiers: `clamp` before `omod`, on f32 results and the saturating
     // integer instructions.
