@@ -69,6 +69,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                     Format::Global => (Encoding::Flat, seg::GLOBAL),
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
                     Format::Ds => (Encoding::Ds, 0),
+                    Format::Mimg => (Encoding::Mimg, 0),
                 };
                 map.insert((t, encoding, n, segment), info.op);
                 let e32 = match format {
@@ -167,16 +168,16 @@ impl Operands<'_> {
     }
 
     fn vgpr(&self, num: u64, dwords: u8) -> Result<Operand, String> {
+        self.vgprs(num, dwords).map(Operand::Reg)
+    }
+
+    fn vgprs(&self, num: u64, dwords: u8) -> Result<RegRange, String> {
         if num + u64::from(dwords) > 256 {
             return Err(format!(
                 "a tuple of {dwords} VGPRs from v{num} goes past v255"
             ));
         }
-        Ok(Operand::Reg(RegRange::new(
-            RegFile::Vgpr,
-            num as u16,
-            u16::from(dwords),
-        )))
+        Ok(RegRange::new(RegFile::Vgpr, num as u16, u16::from(dwords)))
     }
 
     /// A source operand code (9-bit in vector formats, 8-bit in scalar ones) for a slot of
@@ -259,7 +260,8 @@ fn decode_one(
     } else {
         0
     };
-    let opnum = f.get(Field::Op) as u16;
+    // RDNA 2's MIMG keeps bit 7 of the opcode apart (OPM; 0 where the layout lacks it).
+    let opnum = (f.get(Field::Op) | f.get(Field::OpMsb) << 7) as u16;
     let op = *opcode_map()
         .get(&(target, layout.encoding, opnum, segment))
         .ok_or_else(|| {
@@ -282,6 +284,8 @@ fn decode_one(
     let mut branch = None;
     let mut e64 = false;
     let mut sdwa = None;
+    // The NSA dwords after a MIMG word.
+    let mut nsa_bytes = 0;
     match layout.encoding {
         Encoding::Vopd => return Err("VOPD is decoded apart".into()),
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc
@@ -489,6 +493,32 @@ fn decode_one(
         }
         // Cache invalidations: no operands.
         Encoding::Mubuf if info.slots().next().is_none() => {}
+        Encoding::Mimg => {
+            let dwords = match info.srcs.first() {
+                Some(Kind::ImageAddr(n)) => *n,
+                _ => return Err("a MIMG instruction without an image address".into()),
+            };
+            ops.push(o.vgpr(f.get(Field::Vdata), 4)?);
+            let extra = f.get(Field::Nsa) as usize;
+            let vaddr = f.get(Field::Vaddr);
+            if extra == 0 {
+                ops.push(o.vgpr(vaddr, dwords)?);
+            } else {
+                let bytes = rest.get(size..size + 4 * extra).ok_or_else(|| {
+                    format!("truncated: the {extra} NSA dwords of the address are missing")
+                })?;
+                let counts = crate::validate::nsa_layout(target, dwords)
+                    .ok_or_else(|| format!("no NSA address of {dwords} dwords on {target}"))?;
+                let firsts = std::iter::once(vaddr).chain(bytes.iter().map(|b| u64::from(*b)));
+                let regs = firsts
+                    .zip(&counts)
+                    .map(|(first, count)| o.vgprs(first, *count as u8))
+                    .collect::<Result<Box<[RegRange]>, String>>()?;
+                ops.push(Operand::Nsa(regs));
+                nsa_bytes = 4 * extra;
+            }
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
+        }
         Encoding::Ds => {
             if f.get(Field::Gds) == 1 {
                 return Err("`gds` (the global data share) is not in the machine model".into());
@@ -500,12 +530,15 @@ fn decode_one(
             if let Some(k) = info.dsts.first() {
                 ops.push(o.vgpr(f.get(Field::Vdst), dwords(k))?);
             }
-            for (k, field) in info
-                .srcs
-                .iter()
-                .zip([Field::Addr, Field::Data, Field::Data1])
-            {
-                ops.push(o.vgpr(f.get(field), dwords(k))?);
+            // A second destination is ADDR, read and written back (`ds_bvh_stack_rtn_b32`).
+            let fields: &[Field] = if info.dsts.len() == 2 {
+                ops.push(o.vgpr(f.get(Field::Addr), 1)?);
+                &[Field::Data, Field::Data1]
+            } else {
+                &[Field::Addr, Field::Data, Field::Data1]
+            };
+            for (k, field) in info.srcs.iter().zip(fields) {
+                ops.push(o.vgpr(f.get(*field), dwords(k))?);
             }
             if info.is_ds_two_address() {
                 mods.offset0 = f.get(Field::Offset0) as u8;
@@ -596,7 +629,7 @@ fn decode_one(
     if e64 && (!uses_vop3(&inst, target, wave) || inst.modifies_constant()) {
         inst.e64 = true;
     }
-    let size = size + if o.literal_used { 4 } else { 0 };
+    let size = size + nsa_bytes + if o.literal_used { 4 } else { 0 };
     let name = info.name(target).unwrap_or(info.mnemonic);
     for (i, (kind, operand)) in inst.slots().zip(&inst.operands).enumerate() {
         check_operand(kind, operand, target, wave)

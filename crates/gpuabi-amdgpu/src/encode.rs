@@ -157,7 +157,7 @@ impl Ctx<'_> {
                 self.set_literal(v)?;
                 LITERAL
             }
-            Operand::Off | Operand::Waitcnt(_) => {
+            Operand::Off | Operand::Waitcnt(_) | Operand::Nsa(_) => {
                 return Err(format!("`{operand}` is not a source operand"))
             }
         };
@@ -446,6 +446,7 @@ pub fn encode_inst(
             w
         }
         Format::Ds => ds(inst, opcode, target, &mut cx)?,
+        Format::Mimg => return mimg(inst, opcode, target, &mut cx),
         Format::Mubuf | Format::Mtbuf => {
             let typed = info.format == Format::Mtbuf;
             let mut w = Word::new(
@@ -539,8 +540,9 @@ pub fn encode_inst(
     Ok(word.finish(cx.literal))
 }
 
-/// Local data share instructions: the destination, the address, up to two data operands
-/// in that order of the operand list, and the offsets.
+/// Local data share instructions: the destination, the address (a second destination
+/// where the instruction writes it back), up to two data operands in that order of the
+/// operand list, and the offsets.
 fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word, String> {
     let info = inst.op.info();
     let mut w = Word::new(Encoding::Ds, target)?;
@@ -549,8 +551,13 @@ fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word
     if let Some(d) = dsts.first() {
         w.set(Field::Vdst, cx.vgpr(d)?)?;
     }
-    w.set(Field::Addr, cx.vgpr(&srcs[0])?)?;
-    for (field, data) in [Field::Data, Field::Data1].into_iter().zip(&srcs[1..]) {
+    // A second destination is ADDR, read and written back (`ds_bvh_stack_rtn_b32`).
+    let (addr, data) = match dsts.get(1) {
+        Some(a) => (a, srcs),
+        None => (&srcs[0], &srcs[1..]),
+    };
+    w.set(Field::Addr, cx.vgpr(addr)?)?;
+    for (field, data) in [Field::Data, Field::Data1].into_iter().zip(data) {
         w.set(field, cx.vgpr(data)?)?;
     }
     if info.is_ds_two_address() {
@@ -561,6 +568,49 @@ fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word
         w.set(Field::Offset, offset)?;
     }
     Ok(w)
+}
+
+/// The ray intersection instructions (MIMG, RDNA): the result tuple in VDATA, the address
+/// in VADDR (its first VGPR, the others in the NSA dwords that follow the word), the
+/// resource in SRSRC; DMASK, UNORM and R128 set as LLVM's `MIMG_IntersectRay` fixes them
+/// (llvm/lib/Target/AMDGPU/MIMGInstructions.td: dmask 0xf, unorm 1, r128 1).
+fn mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Code, String> {
+    let (dsts, srcs) = inst.operands.split_at(inst.dsts().len());
+    let mut w = Word::new(Encoding::Mimg, target)?;
+    // RDNA 2 keeps bit 7 of the opcode apart (the layout's OPM field is absent on RDNA 3).
+    if target == Target::Gfx1030 {
+        w.set(Field::OpMsb, u64::from(opcode >> 7))?;
+        w.set(Field::Op, u64::from(opcode & 0x7f))?;
+    } else {
+        w.set(Field::Op, opcode.into())?;
+    }
+    w.set(Field::Dmask, 0xf)?;
+    w.set(Field::Unorm, 1)?;
+    w.set(Field::R128, 1)?;
+    w.set(Field::Vdata, cx.vgpr(&dsts[0])?)?;
+    let mut nsa = Vec::new();
+    match &srcs[0] {
+        Operand::Nsa(regs) => {
+            w.set(Field::Vaddr, u64::from(regs[0].first.num))?;
+            nsa.extend(regs[1..].iter().map(|r| r.first.num as u8));
+            let dwords = crate::microcode::nsa_dwords(regs.len());
+            // RDNA 2 counts the NSA dwords, RDNA 3 flags its one.
+            w.set(
+                Field::Nsa,
+                if target == Target::Gfx1030 {
+                    dwords as u64
+                } else {
+                    1
+                },
+            )?;
+            nsa.resize(4 * dwords, 0);
+        }
+        o => w.set(Field::Vaddr, cx.vgpr(o)?)?,
+    }
+    w.set(Field::Srsrc, cx.sreg(&srcs[1])? >> 2)?;
+    let mut code = w.finish(None);
+    code.extend_from_slice(&nsa);
+    Ok(code)
 }
 
 /// `glc`, `slc`, `dlc`.

@@ -122,6 +122,11 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
         | Format::Scratch
         | Format::Flat
         | Format::Ds => 8,
+        // An NSA address adds its dwords ([`crate::microcode::nsa_dwords`]).
+        Format::Mimg => match inst.operands.get(inst.dsts().len()) {
+            Some(Operand::Nsa(regs)) => 8 + 4 * crate::microcode::nsa_dwords(regs.len()) as u32,
+            _ => 8,
+        },
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

@@ -43,6 +43,8 @@ pub enum Encoding {
     Vopd,
     /// Local data share.
     Ds,
+    /// Image memory (RDNA; NSA addresses add dwords after the 64-bit word).
+    Mimg,
 }
 
 /// A field of an encoding, named as in AMD's manuals.
@@ -109,6 +111,11 @@ pub enum Field {
     Offset1,
     Gds,
     Data1,
+    OpMsb,
+    Nsa,
+    Dmask,
+    Unorm,
+    R128,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -369,6 +376,31 @@ const DS_RDNA: &[(Field, u8, u8)] = &[
     (Vdst, 56, 8),
 ];
 
+// MIMG ("RDNA2 ISA" and "RDNA3 ISA", "MIMG"), the fields the BVH instructions use. RDNA 2
+// holds bit 7 of the opcode at bit 0 and the count of NSA dwords at 2:1; RDNA 3 a one-bit
+// NSA flag at bit 0 (one NSA dword) and moved UNORM.
+const MIMG_RDNA2: &[(Field, u8, u8)] = &[
+    (OpMsb, 0, 1),
+    (Nsa, 1, 2),
+    (Dmask, 8, 4),
+    (Unorm, 12, 1),
+    (R128, 15, 1),
+    (Op, 18, 7),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+];
+const MIMG_RDNA3: &[(Field, u8, u8)] = &[
+    (Nsa, 0, 1),
+    (Unorm, 7, 1),
+    (Dmask, 8, 4),
+    (R128, 15, 1),
+    (Op, 18, 8),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+];
+
 const fn layout(
     encoding: Encoding,
     bytes: u8,
@@ -458,28 +490,62 @@ static GFX8: [Layout; 13] = with_ds(
     layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_GCN3),
 );
 
+/// The formats of `base` and MIMG (`111100` on RDNA).
+const fn with_mimg(base: [Layout; 13], mimg: &'static [(Field, u8, u8)]) -> [Layout; 14] {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m] = base;
+    [
+        a,
+        b,
+        c,
+        d,
+        e,
+        f,
+        g,
+        h,
+        i,
+        j,
+        k,
+        l,
+        m,
+        layout(Encoding::Mimg, 8, 0xfc00_0000, 0xf000_0000, mimg),
+    ]
+}
+
 /// RDNA2 (gfx1030): VOP3 `110101`, SMEM `111101`.
-static GFX1030: [Layout; 13] = with_ds(
-    with_memory(
-        common(VOP3_RDNA, 0xd400_0000),
-        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
-        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
-        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+static GFX1030: [Layout; 14] = with_mimg(
+    with_ds(
+        with_memory(
+            common(VOP3_RDNA, 0xd400_0000),
+            layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
+            layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
+            layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+        ),
+        layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
     ),
-    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+    MIMG_RDNA2,
 );
 
-/// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF
-/// and FLAT.
-static GFX1100: [Layout; 13] = with_ds(
-    with_memory(
-        common(VOP3_RDNA, 0xd400_0000),
-        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
-        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
-        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+/// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF,
+/// FLAT and MIMG.
+static GFX1100: [Layout; 14] = with_mimg(
+    with_ds(
+        with_memory(
+            common(VOP3_RDNA, 0xd400_0000),
+            layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
+            layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
+            layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+        ),
+        layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
     ),
-    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+    MIMG_RDNA3,
 );
+
+/// The dwords an NSA address adds after a MIMG word, for `entries` address operands: the
+/// second and later addresses' VGPR numbers, one byte each, four to a dword ("RDNA2 ISA",
+/// "MIMG": NSA; RDNA 3 has room for four).
+pub const fn nsa_dwords(entries: usize) -> usize {
+    entries.saturating_sub(1).div_ceil(4)
+}
 
 /// Every format of `target`, in the order a decoder tries them (empty for `gfx9`).
 pub fn layouts(target: Target) -> &'static [Layout] {

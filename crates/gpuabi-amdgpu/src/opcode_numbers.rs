@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 573] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 576] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -632,6 +632,9 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 573] = [
     (VCmpxGeI64Gcn, [0x0f6, NONE, NONE, 0x0b6, 0x0b6]),
     (VCmpxClassF32Gcn, [0x011, NONE, NONE, 0x098, 0x098]),
     (VCmpxClassF16Gcn, [0x015, NONE, NONE, NONE, NONE]),
+    (ImageBvhIntersectRay, [NONE, 0x0e6, 0x019, NONE, NONE]),
+    (ImageBvh64IntersectRay, [NONE, 0x0e7, 0x01a, NONE, NONE]),
+    (DsBvhStackRtnB32, [NONE, NONE, 0x0ad, NONE, NONE]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

@@ -64,6 +64,9 @@ pub enum Format {
     /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
     /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
     Ds,
+    /// Image memory through a resource descriptor: modelled for RDNA's ray intersection
+    /// instructions (`image_bvh*_intersect_ray`) only.
+    Mimg,
 }
 
 /// What an instruction does, for statistics and for the simulator's dispatch.
@@ -174,6 +177,9 @@ pub enum Kind {
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
+    /// The address of an image instruction, N dwords: one tuple of N VGPRs, or the VGPRs
+    /// one by one in brackets (RDNA's non-sequential address, [`crate::Operand::Nsa`]).
+    ImageAddr(u8),
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -531,6 +537,7 @@ const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
         }
         Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
         Format::Ds => (Class::Lds, Effects::READ_EXEC.union(mem)),
+        Format::Mimg => (Class::Vmem, Effects::READ_EXEC.union(mem)),
     }
 }
 
@@ -1466,6 +1473,14 @@ table! {
     VCmpxGeI64Gcn = row(Vopc, "v_cmpx_ge_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
     VCmpxClassF32Gcn = row(Vopc, "v_cmpx_class_f32", &[MD], &[VS1, VS1]).float(1).only(GCN), [WRITE_EXEC];
     VCmpxClassF16Gcn = row(Vopc, "v_cmpx_class_f16", &[MD], &[VSrc16, VS1]).float(1).only(Targets::GFX8), [WRITE_EXEC];
+    // RDNA's ray tracing: the intersection of a ray with a BVH node (the node pointer, the
+    // ray's extent, origin, direction and inverse direction: 11 dwords with a 32-bit node
+    // pointer, 12 with a 64-bit one; 4 dwords of results) and RDNA 3's LDS traversal stack,
+    // whose second destination is ADDR, the stack address it reads and writes back (LLVM's
+    // `$addr = $addr_in`). Encoded, decoded and printed; the simulator stops at them.
+    ImageBvhIntersectRay = row(Mimg, "image_bvh_intersect_ray", &[VD4], &[ImageAddr(11), Rsrc]).only(RDNA), [];
+    ImageBvh64IntersectRay = row(Mimg, "image_bvh64_intersect_ray", &[VD4], &[ImageAddr(12), Rsrc]).only(RDNA), [];
+    DsBvhStackRtnB32 = row(Ds, "ds_bvh_stack_rtn_b32", &[VD1, VD1], &[VV1, VV4]).only(Targets::GFX1100), [MEM_WRITE, READ_DST];
 }
 
 impl Opcode {
@@ -1553,6 +1568,7 @@ mod tests {
                     | Format::Flat
                     | Format::Smem
                     | Format::Ds
+                    | Format::Mimg
             ) && info.class != Class::Control;
             assert_eq!(
                 memory,

@@ -506,6 +506,9 @@ pub enum Operand {
     Off,
     /// The counters of `s_waitcnt`.
     Waitcnt(Waitcnt),
+    /// `[v36, v37, …]` or `[v[38:39], v10, v[11:13], …]`: the address VGPRs of an image
+    /// instruction given one by one, RDNA's non-sequential address (NSA), in address order.
+    Nsa(Box<[RegRange]>),
 }
 
 impl Operand {
@@ -532,6 +535,10 @@ impl fmt::Display for Operand {
             Operand::Expr(e) => write!(f, "{e}"),
             Operand::Off => f.write_str("off"),
             Operand::Waitcnt(w) => write!(f, "{w}"),
+            Operand::Nsa(regs) => {
+                let list: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
+                write!(f, "[{}]", list.join(", "))
+            }
         }
     }
 }

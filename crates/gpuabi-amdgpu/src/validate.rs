@@ -78,6 +78,24 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::ScratchAddr => "a VGPR or `off`".into(),
         Kind::ScratchSAddr => "an SGPR or `off`".into(),
         Kind::FlatAddr => "a VGPR pair holding a 64-bit address".into(),
+        Kind::ImageAddr(n) => format!(
+            "a tuple of {n} VGPRs, or the address in brackets: {n} VGPRs on gfx1030, \
+             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100",
+            n.saturating_sub(10)
+        ),
+    }
+}
+
+/// The register counts of the entries of an NSA address of `dwords` dwords on `target`:
+/// one VGPR per dword on RDNA 2 ("RDNA2 ISA", "MIMG": up to 13 addresses); on RDNA 3 the
+/// five address components of the BVH instructions, the node pointer (1 or 2 dwords), the
+/// ray extent, origin, direction and inverse direction ("RDNA3 ISA", "MIMG": VADDR and four
+/// more address VGPRs), as llvm-mc-19 takes them.
+pub fn nsa_layout(target: Target, dwords: u8) -> Option<Vec<u16>> {
+    match (target, dwords) {
+        (Target::Gfx1030, 2..=13) => Some(vec![1; usize::from(dwords)]),
+        (Target::Gfx1100, 11 | 12) => Some(vec![u16::from(dwords) - 10, 1, 3, 3, 3]),
+        _ => None,
     }
 }
 
@@ -234,6 +252,17 @@ pub fn check_operand(
             ) || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
         Kind::FlatAddr => vector_reg(operand, 2),
+        Kind::ImageAddr(n) => {
+            vector_reg(operand, n)
+                || matches!(operand, Operand::Nsa(regs)
+                if nsa_layout(target, n).is_some_and(|counts| {
+                    regs.len() == counts.len()
+                        && regs
+                            .iter()
+                            .zip(&counts)
+                            .all(|(r, c)| r.file() == RegFile::Vgpr && r.count == *c)
+                }))
+        }
     };
     if ok {
         Ok(())
@@ -578,6 +607,11 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                     ));
                 }
             }
+        }
+        Format::Mimg if inst.mods != Default::default() => {
+            return Err(Violation::whole(
+                "gpuabi models the ray intersection instructions without modifiers",
+            ));
         }
         Format::Ds => {
             let m = inst.mods;

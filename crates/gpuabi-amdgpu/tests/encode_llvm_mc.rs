@@ -303,8 +303,9 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
                     i.op != op && i.mnemonic == op.info().mnemonic && i.targets.contains(target)
                 }))
     };
-    // LDS instructions and `s_barrier` exist on GCN 1.0/1.1 but are modelled from GCN 1.2
-    // on (a decision: the LDS model covers the targets gpuabi runs llc-19's kernels for);
+    // LDS instructions (but RDNA 3's `ds_bvh_stack_rtn_b32`) and `s_barrier` exist on GCN
+    // 1.0/1.1 but are modelled from GCN 1.2 on (a decision: the LDS model covers the targets
+    // gpuabi runs llc-19's kernels for);
     // `buffer_wbinvl1_vol` and the 128-bit LDS accesses are GCN 1.1's too.
     let gcn11 = [
         Opcode::BufferWbinvl1Vol,
@@ -312,7 +313,9 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
         Opcode::DsWriteB128,
     ];
     let kept_on_gcn1 = |op: Opcode, target: Target| {
-        (op.info().format == gpuabi_amdgpu::Format::Ds && !gcn11.contains(&op))
+        (op.info().format == gpuabi_amdgpu::Format::Ds
+            && !gcn11.contains(&op)
+            && op != Opcode::DsBvhStackRtnB32)
             || op == Opcode::SBarrier
             // `v_mbcnt_*` are VOP2 on GCN 1.0/1.1, modelled (as VOP3) from GCN 1.2 on.
             || matches!(op, Opcode::VMbcntLoU32B32 | Opcode::VMbcntHiU32B32)

@@ -5,7 +5,7 @@
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_sim::image::Src;
-use gpuabi_sim::{Image, LaneValues, Machine, Wave, WaveSetup};
+use gpuabi_sim::{Image, LaneValues, Machine, SimError, Wave, WaveSetup};
 
 const ALL: [(Target, WaveSize); 3] = [
     (Target::Gfx8, WaveSize::W64),
@@ -598,4 +598,67 @@ fn modified_constants() {
         &[0xabcd],
     );
     assert_eq!(wave.v(0, 0), 0xab, "1 | 0xab");
+}
+
+#[test]
+fn ray_tracing_instructions_stop_the_simulator() {
+    // RDNA's BVH instructions are encoded, decoded and printed, but their semantics (the
+    // hardware's ray/box and ray/triangle tests, the LDS traversal stack) are not modelled:
+    // a run stops there with an error naming the instruction.
+    let cases = [
+        (
+            Target::Gfx1030,
+            WaveSize::W32,
+            "image_bvh64_intersect_ray",
+            "image_bvh64_intersect_ray v[40:43], [v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8, v7], s[16:19]",
+        ),
+        (
+            Target::Gfx1100,
+            WaveSize::W32,
+            "image_bvh64_intersect_ray",
+            "image_bvh64_intersect_ray v[40:43], [v[38:39], v10, v[11:13], v[14:16], v[17:19]], s[16:19]",
+        ),
+        (
+            Target::Gfx1100,
+            WaveSize::W64,
+            "image_bvh_intersect_ray",
+            "image_bvh_intersect_ray v[4:7], v[8:18], s[16:19]",
+        ),
+        (
+            Target::Gfx1100,
+            WaveSize::W64,
+            "ds_bvh_stack_rtn_b32",
+            "ds_bvh_stack_rtn_b32 v22, v0, v22, v[40:43] offset:4096",
+        ),
+    ];
+    for (t, w, mnemonic, inst) in cases {
+        let text = format!("main:\n\tv_mov_b32 v1, 5\n\t{inst}\n\ts_endpgm\n");
+        let p = parse(&text, t, w).unwrap_or_else(|e| panic!("{t}: {e}"));
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let e = m.run("main", &[WaveSetup::default()]).unwrap_err();
+        let SimError::NotModelled {
+            pc,
+            mnemonic: named,
+            text: printed,
+            ..
+        } = &e
+        else {
+            panic!("{t}: {e}");
+        };
+        assert_eq!(*named, mnemonic, "{t}");
+        assert_eq!(
+            *pc,
+            gpuabi_sim::image::CODE_BASE + 4,
+            "{t}: after the v_mov_b32"
+        );
+        assert_eq!(printed, inst, "{t}");
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!(
+                "the semantics of `{mnemonic}` are not modelled yet"
+            )),
+            "{message}"
+        );
+        assert!(message.contains("line 3"), "{message}");
+    }
 }

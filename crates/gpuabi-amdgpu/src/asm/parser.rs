@@ -723,6 +723,7 @@ impl LineParser<'_> {
                 Ok(Operand::Imm(self.number(true)?))
             }
             Some(Tok::Number(_)) => Ok(Operand::Imm(self.number(false)?)),
+            Some(Tok::Punct('[')) => self.nsa(),
             Some(Tok::Word(w)) => {
                 self.pos += 1;
                 if w == "off" {
@@ -784,6 +785,37 @@ impl LineParser<'_> {
             }
             _ => Err(self.error("expected an operand: a register, a constant or a label")),
         }
+    }
+
+    /// `[v36, v[38:39], …]`: an image address given VGPR by VGPR (RDNA's NSA form).
+    fn nsa(&mut self) -> Result<Operand, AsmError> {
+        self.pos += 1;
+        let mut regs = Vec::new();
+        loop {
+            let column = self.column();
+            match self.next() {
+                Some(Tok::Word(w)) if w.starts_with('v') => {
+                    let r: RegRange =
+                        w.parse().map_err(|e: gpuabi_layout::reg::RegParseError| {
+                            AsmError::new(self.line, column, e.to_string())
+                        })?;
+                    regs.push(r);
+                }
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.error("expected a VGPR in the address list"));
+                }
+            }
+            match self.next() {
+                Some(Tok::Punct(',')) => continue,
+                Some(Tok::Punct(']')) => break,
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.error("expected `,` or `]` in the address list"));
+                }
+            }
+        }
+        Ok(Operand::Nsa(regs.into_boxed_slice()))
     }
 
     /// An operand with f32 modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)` and their

@@ -181,6 +181,17 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::ScratchAddr => vec!["v23", "off"],
         Kind::ScratchSAddr => vec!["off", "s30"],
         Kind::FlatAddr => vec!["v[20:21]"],
+        // A tuple, then the NSA forms of gfx1030 and gfx1100 (each target takes its own).
+        Kind::ImageAddr(12) => vec![
+            "v[12:23]",
+            "[v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8, v7]",
+            "[v[38:39], v10, v[11:13], v[14:16], v[17:19]]",
+        ],
+        Kind::ImageAddr(_) => vec![
+            "v[12:22]",
+            "[v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8]",
+            "[v38, v10, v[11:13], v[14:16], v[17:19]]",
+        ],
     }
 }
 
