@@ -311,18 +311,20 @@ fn decode_one(
                     .copied()
                     .ok_or_else(|| format!("SDWA selection {v} does not exist"))
             };
-            let unused = DstUnused::ALL
-                .get(get(Field::DstUnused) as usize)
-                .copied()
-                .ok_or("SDWA dst_unused 3 does not exist")?;
             let vopc = layout.encoding == Encoding::Vopc;
+            // A compare holds SDST/SD where the others have DST_SEL and DST_UNUSED.
+            let (dst_sel, dst_unused) = if vopc {
+                (SdwaSel::Dword, DstUnused::Preserve)
+            } else {
+                let unused = DstUnused::ALL
+                    .get(get(Field::DstUnused) as usize)
+                    .copied()
+                    .ok_or("SDWA dst_unused 3 does not exist")?;
+                (sel(get(Field::DstSel))?, unused)
+            };
             let mut s = Sdwa {
-                dst_sel: if vopc {
-                    SdwaSel::Dword
-                } else {
-                    sel(get(Field::DstSel))?
-                },
-                dst_unused: if vopc { DstUnused::Preserve } else { unused },
+                dst_sel,
+                dst_unused,
                 src0_sel: sel(get(Field::Src0Sel))?,
                 src1_sel: SdwaSel::Dword,
                 src0_sext: get(Field::Src0Sext) == 1,

@@ -357,9 +357,16 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_cmpx_le_i32_sdwa v1, v2 src0_sel:WORD_0 src1_sel:DWORD\n"
         ));
         // Scalar sources in either position, inline constants, f32 modifiers (ACO's
-        // `v_cmp_class_f32_sdwa s26, neg(1), v71 ...`).
+        // `v_cmp_class_f32_sdwa s26, neg(1), v71 ...`, whose SDST s26 sets bits 11 and 12,
+        // where other SDWA instructions hold DST_UNUSED).
+        let sdst26 = if wave == WaveSize::W32 {
+            "s26"
+        } else {
+            "s[26:27]"
+        };
         text.push_str(&format!(
             "\tv_cmp_class_f32_sdwa {mask}, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {sdst26}, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3\n\
              \tv_cmp_class_f32_sdwa {mask}, 1, s2 src0_sel:DWORD src1_sel:BYTE_3\n\
              \tv_cmp_class_f32_sdwa {vcc}, |v1|, v2 src0_sel:DWORD src1_sel:BYTE_3\n\
              \tv_cmp_lt_f32_sdwa {mask}, -|v1|, |v2| src0_sel:DWORD src1_sel:BYTE_3\n\
