@@ -716,7 +716,8 @@ impl OpInfo {
 
     /// Whether the instruction has a 64-bit (VOP3) encoding on `target` (vector ALU rows).
     pub fn has_vop3_on(&self, target: Target) -> bool {
-        !self.e32_only && !(self.gcn1_e32_only && matches!(target, Target::Gfx6 | Target::Gfx7))
+        let gcn1 = matches!(target, Target::Gfx6 | Target::Gfx7);
+        !(self.e32_only || (self.gcn1_e32_only && gcn1))
     }
 
     /// Every spelling of the instruction on some target (the mnemonic first).
