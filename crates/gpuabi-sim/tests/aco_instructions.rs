@@ -388,6 +388,44 @@ fn f16_class_tests() {
 }
 
 #[test]
+fn f32_class_tests_into_exec() {
+    // V_CMPX_CLASS_F32 (GCN's also writes the named mask): the ten classes of
+    // F16_CLASSES' bits, each tested with its own bit (true) and all the others (false).
+    let classes: [(u32, u32, &str); 10] = [
+        (0x7f80_0001, 0, "signalling NaN (quiet bit 22 clear)"),
+        (0xffc0_0000, 1, "quiet NaN, sign set"),
+        (NEG_INF, 2, "-inf"),
+        (0xbf80_0000, 3, "-1.0"),
+        (0x8000_0001, 4, "-denormal"),
+        (NEG_ZERO, 5, "-0"),
+        (0, 6, "+0"),
+        (0x007f_ffff, 7, "the largest +denormal"),
+        (0x0080_0000, 8, "the smallest +normal"),
+        (INF, 9, "+inf"),
+    ];
+    for (t, w) in ALL {
+        let inst = if t.is_rdna() {
+            "v_cmpx_class_f32_e64 v1, v2"
+        } else {
+            "v_cmpx_class_f32_e64 s[4:5], v1, v2"
+        };
+        for (value, bit, why) in classes {
+            for (mask, expected) in [(1 << bit, 1), (0x3ff & !(1 << bit), 0)] {
+                let wave = run_one(t, w, &format!("\t{inst}"), &[value, mask], &[]);
+                assert_eq!(
+                    wave.exec(),
+                    expected,
+                    "{value:#010x} ({why}), mask {mask:#x} on {t}"
+                );
+                if !t.is_rdna() {
+                    assert_eq!(s(&wave, 4), expected as u32, "{t}: the mask too");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn class_tests_into_exec() {
     // V_CMPX_CLASS_F32 / V_CMPX_CLASS_F16 on RDNA: EXEC = the class test in the active
     // lanes ("RDNA3 ISA"). Lanes 0-3 active; S1 per lane selects -inf (bit 2), +normal (8),
