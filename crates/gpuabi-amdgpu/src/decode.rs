@@ -70,6 +70,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                     Format::Global => (Encoding::Flat, seg::GLOBAL),
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
                     Format::Ds => (Encoding::Ds, 0),
+                    Format::Mimg => (Encoding::Mimg, 0),
                 };
                 map.insert((t, encoding, n, segment), info.op);
                 let e32 = match format {
@@ -168,16 +169,16 @@ impl Operands<'_> {
     }
 
     fn vgpr(&self, num: u64, dwords: u8) -> Result<Operand, String> {
+        self.vgprs(num, dwords).map(Operand::Reg)
+    }
+
+    fn vgprs(&self, num: u64, dwords: u8) -> Result<RegRange, String> {
         if num + u64::from(dwords) > 256 {
             return Err(format!(
                 "a tuple of {dwords} VGPRs from v{num} goes past v255"
             ));
         }
-        Ok(Operand::Reg(RegRange::new(
-            RegFile::Vgpr,
-            num as u16,
-            u16::from(dwords),
-        )))
+        Ok(RegRange::new(RegFile::Vgpr, num as u16, u16::from(dwords)))
     }
 
     /// A source operand code (9-bit in vector formats, 8-bit in scalar ones) for a slot of
@@ -260,7 +261,8 @@ fn decode_one(
     } else {
         0
     };
-    let opnum = f.get(Field::Op) as u16;
+    // RDNA 2's MIMG keeps bit 7 of the opcode apart (OPM; 0 where the layout lacks it).
+    let opnum = (f.get(Field::Op) | f.get(Field::OpMsb) << 7) as u16;
     let op = *opcode_map()
         .get(&(target, layout.encoding, opnum, segment))
         .ok_or_else(|| {
@@ -283,6 +285,8 @@ fn decode_one(
     let mut branch = None;
     let mut e64 = false;
     let mut sdwa = None;
+    // The NSA dwords after a MIMG word.
+    let mut nsa_bytes = 0;
     match layout.encoding {
         Encoding::Vopd => return Err("VOPD is decoded apart".into()),
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc
@@ -308,18 +312,20 @@ fn decode_one(
                     .copied()
                     .ok_or_else(|| format!("SDWA selection {v} does not exist"))
             };
-            let unused = DstUnused::ALL
-                .get(get(Field::DstUnused) as usize)
-                .copied()
-                .ok_or("SDWA dst_unused 3 does not exist")?;
             let vopc = layout.encoding == Encoding::Vopc;
+            // A compare holds SDST/SD where the others have DST_SEL and DST_UNUSED.
+            let (dst_sel, dst_unused) = if vopc {
+                (SdwaSel::Dword, DstUnused::Preserve)
+            } else {
+                let unused = DstUnused::ALL
+                    .get(get(Field::DstUnused) as usize)
+                    .copied()
+                    .ok_or("SDWA dst_unused 3 does not exist")?;
+                (sel(get(Field::DstSel))?, unused)
+            };
             let mut s = Sdwa {
-                dst_sel: if vopc {
-                    SdwaSel::Dword
-                } else {
-                    sel(get(Field::DstSel))?
-                },
-                dst_unused: if vopc { DstUnused::Preserve } else { unused },
+                dst_sel,
+                dst_unused,
                 src0_sel: sel(get(Field::Src0Sel))?,
                 src1_sel: SdwaSel::Dword,
                 src0_sext: get(Field::Src0Sext) == 1,
@@ -347,7 +353,7 @@ fn decode_one(
                         explicit += 1;
                         let code = u64::from(get(Field::Src0));
                         if get(Field::S0) == 1 {
-                            o.sreg(code, o.dwords(*k))?
+                            sdwa_scalar(&mut o, code, *k)?
                         } else {
                             o.vgpr(code, o.dwords(*k))?
                         }
@@ -356,7 +362,7 @@ fn decode_one(
                         s.src1_sel = sel(get(Field::Src1Sel))?;
                         s.src1_sext = get(Field::Src1Sext) == 1;
                         if get(Field::S1) == 1 {
-                            o.sreg(f.get(Field::Vsrc1), o.dwords(*k))?
+                            sdwa_scalar(&mut o, f.get(Field::Vsrc1), *k)?
                         } else {
                             o.vgpr(f.get(Field::Vsrc1), o.dwords(*k))?
                         }
@@ -364,6 +370,8 @@ fn decode_one(
                 });
             }
             sdwa = Some(s);
+            src_mods.neg = (get(Field::Src0Neg) | get(Field::Src1Neg) << 1) as u8;
+            src_mods.abs = (get(Field::Src0Abs) | get(Field::Src1Abs) << 1) as u8;
         }
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => {
             if let Some(k) = info.dsts.first() {
@@ -428,8 +436,16 @@ fn decode_one(
         }
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => {
             let vcc = Operand::Special(vcc_for(wave));
-            for kind in info.dsts {
+            for (i, kind) in info.dsts.iter().enumerate() {
                 ops.push(match kind {
+                    // `v_swap_b32`'s second VGPR is its SRC0 field.
+                    Kind::VDst(n) if i == 1 && op == Opcode::VSwapB32 => {
+                        let code = f.get(Field::Src0);
+                        let vgpr = code.checked_sub(u64::from(VGPR_BASE)).ok_or_else(|| {
+                            format!("`v_swap_b32` with scalar operand code {code} as SRC0")
+                        })?;
+                        o.vgpr(vgpr, *n)?
+                    }
                     Kind::MaskDst => vcc.clone(),
                     Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
                     k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
@@ -480,6 +496,32 @@ fn decode_one(
         }
         // Cache invalidations: no operands.
         Encoding::Mubuf if info.slots().next().is_none() => {}
+        Encoding::Mimg => {
+            let dwords = match info.srcs.first() {
+                Some(Kind::ImageAddr(n)) => *n,
+                _ => return Err("a MIMG instruction without an image address".into()),
+            };
+            ops.push(o.vgpr(f.get(Field::Vdata), 4)?);
+            let extra = f.get(Field::Nsa) as usize;
+            let vaddr = f.get(Field::Vaddr);
+            if extra == 0 {
+                ops.push(o.vgpr(vaddr, dwords)?);
+            } else {
+                let bytes = rest.get(size..size + 4 * extra).ok_or_else(|| {
+                    format!("truncated: the {extra} NSA dwords of the address are missing")
+                })?;
+                let counts = crate::validate::nsa_layout(target, dwords)
+                    .ok_or_else(|| format!("no NSA address of {dwords} dwords on {target}"))?;
+                let firsts = std::iter::once(vaddr).chain(bytes.iter().map(|b| u64::from(*b)));
+                let regs = firsts
+                    .zip(&counts)
+                    .map(|(first, count)| o.vgprs(first, *count as u8))
+                    .collect::<Result<Box<[RegRange]>, String>>()?;
+                ops.push(Operand::Nsa(regs));
+                nsa_bytes = 4 * extra;
+            }
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
+        }
         Encoding::Ds => {
             if f.get(Field::Gds) == 1 {
                 return Err("`gds` (the global data share) is not in the machine model".into());
@@ -491,12 +533,15 @@ fn decode_one(
             if let Some(k) = info.dsts.first() {
                 ops.push(o.vgpr(f.get(Field::Vdst), dwords(k))?);
             }
-            for (k, field) in info
-                .srcs
-                .iter()
-                .zip([Field::Addr, Field::Data, Field::Data1])
-            {
-                ops.push(o.vgpr(f.get(field), dwords(k))?);
+            // A second destination is ADDR, read and written back (`ds_bvh_stack_rtn_b32`).
+            let fields: &[Field] = if info.dsts.len() == 2 {
+                ops.push(o.vgpr(f.get(Field::Addr), 1)?);
+                &[Field::Data, Field::Data1]
+            } else {
+                &[Field::Addr, Field::Data, Field::Data1]
+            };
+            for (k, field) in info.srcs.iter().zip(fields) {
+                ops.push(o.vgpr(f.get(*field), dwords(k))?);
             }
             if info.is_ds_two_address() {
                 mods.offset0 = f.get(Field::Offset0) as u8;
@@ -585,10 +630,10 @@ fn decode_one(
         dual: None,
         dont_care: 0,
     };
-    if e64 && !uses_vop3(&inst, target, wave) {
+    if e64 && (!uses_vop3(&inst, target, wave) || inst.modifies_constant()) {
         inst.e64 = true;
     }
-    let size = size + if o.literal_used { 4 } else { 0 };
+    let size = size + nsa_bytes + if o.literal_used { 4 } else { 0 };
     let name = info.name(target).unwrap_or(info.mnemonic);
     for (i, (kind, operand)) in inst.slots().zip(&inst.operands).enumerate() {
         check_operand(kind, operand, target, wave)
@@ -618,6 +663,15 @@ fn decode_one(
             })?;
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// A scalar SDWA source (`S0`/`S1` set): an SGPR, a special register or an inline
+/// constant; SDWA has no literal.
+fn sdwa_scalar(o: &mut Operands<'_>, code: u64, kind: Kind) -> Result<Operand, String> {
+    if code == u64::from(LITERAL) {
+        return Err("an SDWA source with the literal code 255 (SDWA has no literal)".into());
+    }
+    o.src(code, kind)
 }
 
 /// Dwords of a vector memory instruction's data register: the data slot of a store or

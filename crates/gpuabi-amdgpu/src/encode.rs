@@ -15,7 +15,7 @@ use crate::microcode::{
     layout_of, seg, Encoding, Field, Layout, SDWAB_SD, SDWAB_SDST, SDWA_FIELDS, SDWA_SRC0,
 };
 use crate::opcode_numbers::{number, vop3_base, vopd_opcodes};
-use crate::opcodes::{Format, Kind};
+use crate::opcodes::{Format, Kind, Opcode};
 use crate::operand::{Operand, Special, Waitcnt};
 use crate::origin::Origin;
 use crate::program::{self, Directive, Item, Program};
@@ -157,11 +157,32 @@ impl Ctx<'_> {
                 self.set_literal(v)?;
                 LITERAL
             }
-            Operand::Off | Operand::Waitcnt(_) => {
+            Operand::Off | Operand::Waitcnt(_) | Operand::Nsa(_) => {
                 return Err(format!("`{operand}` is not a source operand"))
             }
         };
         Ok(u64::from(code))
+    }
+
+    /// The code of a source in a slot of `kind`: 16-bit slots take 16-bit constants, a
+    /// literal zero-extended in its dword (llvm-mc-19 encodes `0x7c01` there as `01 7c 00
+    /// 00`).
+    fn src_in(&mut self, operand: &Operand, kind: Kind, wave: WaveSize) -> Result<u64, String> {
+        match (kind, operand) {
+            (Kind::VSrc16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value16()
+                    .ok_or_else(|| format!("`{imm}` does not fit 16 bits"))?;
+                self.set_literal(u32::from(v))?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n), _) => self.src(operand, n),
+            (Kind::MaskSrc, _) => self.src(operand, wave.mask_dwords()),
+            _ => self.src(operand, 1),
+        }
     }
 
     fn set_literal(&mut self, value: u32) -> Result<(), String> {
@@ -451,6 +472,7 @@ fn encode_canonical(
             w
         }
         Format::Ds => ds(inst, opcode, target, &mut cx)?,
+        Format::Mimg => return mimg(inst, opcode, target, &mut cx),
         Format::Mubuf | Format::Mtbuf => {
             let typed = info.format == Format::Mtbuf;
             let mut w = Word::new(
@@ -544,8 +566,9 @@ fn encode_canonical(
     Ok(word.finish(cx.literal))
 }
 
-/// Local data share instructions: the destination, the address, up to two data operands
-/// in that order of the operand list, and the offsets.
+/// Local data share instructions: the destination, the address (a second destination
+/// where the instruction writes it back), up to two data operands in that order of the
+/// operand list, and the offsets.
 fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word, String> {
     let info = inst.op.info();
     let mut w = Word::new(Encoding::Ds, target)?;
@@ -554,8 +577,13 @@ fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word
     if let Some(d) = dsts.first() {
         w.set(Field::Vdst, cx.vgpr(d)?)?;
     }
-    w.set(Field::Addr, cx.vgpr(&srcs[0])?)?;
-    for (field, data) in [Field::Data, Field::Data1].into_iter().zip(&srcs[1..]) {
+    // A second destination is ADDR, read and written back (`ds_bvh_stack_rtn_b32`).
+    let (addr, data) = match dsts.get(1) {
+        Some(a) => (a, srcs),
+        None => (&srcs[0], &srcs[1..]),
+    };
+    w.set(Field::Addr, cx.vgpr(addr)?)?;
+    for (field, data) in [Field::Data, Field::Data1].into_iter().zip(data) {
         w.set(field, cx.vgpr(data)?)?;
     }
     if info.is_ds_two_address() {
@@ -566,6 +594,49 @@ fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word
         w.set(Field::Offset, offset)?;
     }
     Ok(w)
+}
+
+/// The ray intersection instructions (MIMG, RDNA): the result tuple in VDATA, the address
+/// in VADDR (its first VGPR, the others in the NSA dwords that follow the word), the
+/// resource in SRSRC; DMASK, UNORM and R128 set as LLVM's `MIMG_IntersectRay` fixes them
+/// (llvm/lib/Target/AMDGPU/MIMGInstructions.td: dmask 0xf, unorm 1, r128 1).
+fn mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Code, String> {
+    let (dsts, srcs) = inst.operands.split_at(inst.dsts().len());
+    let mut w = Word::new(Encoding::Mimg, target)?;
+    // RDNA 2 keeps bit 7 of the opcode apart (the layout's OPM field is absent on RDNA 3).
+    if target == Target::Gfx1030 {
+        w.set(Field::OpMsb, u64::from(opcode >> 7))?;
+        w.set(Field::Op, u64::from(opcode & 0x7f))?;
+    } else {
+        w.set(Field::Op, opcode.into())?;
+    }
+    w.set(Field::Dmask, 0xf)?;
+    w.set(Field::Unorm, 1)?;
+    w.set(Field::R128, 1)?;
+    w.set(Field::Vdata, cx.vgpr(&dsts[0])?)?;
+    let mut nsa = Vec::new();
+    match &srcs[0] {
+        Operand::Nsa(regs) => {
+            w.set(Field::Vaddr, u64::from(regs[0].first.num))?;
+            nsa.extend(regs[1..].iter().map(|r| r.first.num as u8));
+            let dwords = crate::microcode::nsa_dwords(regs.len());
+            // RDNA 2 counts the NSA dwords, RDNA 3 flags its one.
+            w.set(
+                Field::Nsa,
+                if target == Target::Gfx1030 {
+                    dwords as u64
+                } else {
+                    1
+                },
+            )?;
+            nsa.resize(4 * dwords, 0);
+        }
+        o => w.set(Field::Vaddr, cx.vgpr(o)?)?,
+    }
+    w.set(Field::Srsrc, cx.sreg(&srcs[1])? >> 2)?;
+    let mut code = w.finish(None);
+    code.extend_from_slice(&nsa);
+    Ok(code)
 }
 
 /// `glc`, `slc`, `dlc`.
@@ -596,11 +667,6 @@ fn valu(
     let info = inst.op.info();
     let ops = &inst.operands;
     let (dsts, srcs) = ops.split_at(info.dsts.len());
-    let dword_count = |k: &Kind| match k {
-        Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n) => *n,
-        Kind::MaskSrc => wave.mask_dwords(),
-        _ => 1,
-    };
     if uses_vop3(inst, target, wave) {
         let mut w = Word::new(Encoding::Vop3, target)?;
         w.set(Field::Op, opcode.into())?;
@@ -621,7 +687,7 @@ fn valu(
             .zip(info.srcs)
             .zip(srcs)
         {
-            let code = cx.src(s, dword_count(kind))?;
+            let code = cx.src_in(s, *kind, wave)?;
             w.set(field, code)?;
         }
         w.set(Field::Neg, inst.src_mods.neg.into())?;
@@ -665,6 +731,11 @@ fn valu(
         };
         w.set(Field::Vdst, code)?;
     }
+    if let (Opcode::VSwapB32, [_, second]) = (inst.op, dsts) {
+        // `v_swap_b32 vA, vB` reads and writes both; vB is the SRC0 field ("RDNA2 ISA",
+        // V_SWAP_B32: tmp = D0; D0 = S0; S0 = tmp).
+        w.set(Field::Src0, u64::from(VGPR_BASE) + cx.vgpr(second)?)?;
+    }
     if let Some(sdwa) = inst.sdwa {
         // The SDWA dword takes the literal's place after the word.
         let dword = sdwa_dword(inst, sdwa, cx)?;
@@ -672,16 +743,17 @@ fn valu(
         w.set(Field::Src0, SDWA_SRC0.into())?;
         src.next();
     } else if let Some((kind, s)) = src.next() {
-        let code = cx.src(s, dword_count(kind))?;
+        let code = cx.src_in(s, *kind, wave)?;
         w.set(Field::Src0, code)?;
     }
     if let Some((kind, s)) = src.next() {
         // The lane index of GCN 1.0/1.1's VOP2 `v_readlane_b32`/`v_writelane_b32` is a
         // scalar operand code in the 8-bit VSRC1 field.
-        // RDNA 2's VOPC SDWA may take an SGPR as source 1 (the SDWA dword's `S1`).
+        // RDNA 2's SDWA may take an SGPR or an inline constant as source 1 (the SDWA
+        // dword's `S1`).
         let code = match kind {
             Kind::Lane => cx.src(s, 1)?,
-            _ if inst.sdwa.is_some() && !s.is_vgpr() => cx.sreg(s)?,
+            _ if inst.sdwa.is_some() && !s.is_vgpr() => sdwa_scalar(s, cx)?,
             _ => cx.vgpr(s)?,
         };
         w.set(Field::Vsrc1, code)?;
@@ -747,6 +819,18 @@ fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, St
     Ok(w)
 }
 
+/// The code of a scalar SDWA source (`S0`/`S1` set, RDNA 2): an SGPR, a special register or
+/// an inline constant; SDWA has no literal.
+fn sdwa_scalar(operand: &Operand, cx: &mut Ctx<'_>) -> Result<u64, String> {
+    match operand {
+        Operand::Imm(imm) => imm
+            .inline_code(1)
+            .map(u64::from)
+            .ok_or_else(|| format!("`{imm}` needs a literal, which SDWA does not have")),
+        o => cx.src(o, 1),
+    }
+}
+
 /// The SDWA dword of `inst` (fields in [`SDWA_FIELDS`]).
 fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<u32, String> {
     let info = inst.op.info();
@@ -759,9 +843,10 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         .collect();
     let (src0, s0) = match srcs.first() {
         Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => (u64::from(r.first.num), 0),
-        Some(o) => (cx.sreg(o)?, 1),
+        Some(o) => (sdwa_scalar(o, cx)?, 1),
         None => (0, 0),
     };
+    let m = inst.src_mods;
     let s1 = srcs.get(1).is_some_and(|o| !o.is_vgpr());
     let vopc = info.format_on(cx.target) == Format::Vopc;
     let (dst_sel, dst_unused) = if vopc {
@@ -786,6 +871,10 @@ fn sdwa_dword(inst: &Inst, sdwa: crate::inst::Sdwa, cx: &mut Ctx<'_>) -> Result<
         ),
         (Field::Src1Sext, u64::from(sdwa.src1_sext && srcs.len() > 1)),
         (Field::S1, u64::from(s1)),
+        (Field::Src0Neg, u64::from(m.neg & 1)),
+        (Field::Src0Abs, u64::from(m.abs & 1)),
+        (Field::Src1Neg, u64::from(m.neg >> 1 & 1)),
+        (Field::Src1Abs, u64::from(m.abs >> 1 & 1)),
     ];
     let mut dword = 0u32;
     for (field, value) in values {

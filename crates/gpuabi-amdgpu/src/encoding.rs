@@ -14,6 +14,7 @@ use crate::target::{Target, WaveSize};
 pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
+        (Kind::VSrc16, Operand::Imm(imm)) => imm.inline_code16().is_none(),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
         (Kind::KImm, _) => true,
         _ => false,
@@ -61,7 +62,7 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
             for (kind, operand) in info.slots().zip(inst.operands.iter()) {
                 match kind {
                     Kind::MaskDst | Kind::MaskSrc if !is_vcc(operand, wave) => return true,
-                    Kind::VSrc(_) => {
+                    Kind::VSrc(_) | Kind::VSrc16 => {
                         if src_index == 1 && !operand.is_vgpr() {
                             return true;
                         }
@@ -121,6 +122,11 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
         | Format::Scratch
         | Format::Flat
         | Format::Ds => 8,
+        // An NSA address adds its dwords ([`crate::microcode::nsa_dwords`]).
+        Format::Mimg => match inst.operands.get(inst.dsts().len()) {
+            Some(Operand::Nsa(regs)) => 8 + 4 * crate::microcode::nsa_dwords(regs.len()) as u32,
+            _ => 8,
+        },
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

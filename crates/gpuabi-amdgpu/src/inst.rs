@@ -283,6 +283,18 @@ impl Inst {
         self.op.info().slots_with(self.mods.glc)
     }
 
+    /// Whether a source that is a constant carries `neg` or `abs` (`neg(1)`). llvm-mc folds
+    /// such a constant into a literal when it may choose the 32-bit encoding, so these are
+    /// written with `_e64` where one exists.
+    pub fn modifies_constant(&self) -> bool {
+        let modified = self.src_mods.neg | self.src_mods.abs;
+        self.operands
+            .iter()
+            .skip(self.dsts().len())
+            .enumerate()
+            .any(|(i, o)| i < 8 && modified >> i & 1 != 0 && matches!(o, Operand::Imm(_)))
+    }
+
     /// Whether this is an atomic that returns the memory's previous value (`glc`).
     pub fn returns_atomic(&self) -> bool {
         self.op.info().atomic.is_some() && self.mods.glc

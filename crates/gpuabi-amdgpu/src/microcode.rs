@@ -43,6 +43,8 @@ pub enum Encoding {
     Vopd,
     /// Local data share.
     Ds,
+    /// Image memory (RDNA; NSA addresses add dwords after the 64-bit word).
+    Mimg,
 }
 
 /// A field of an encoding, named as in AMD's manuals.
@@ -99,12 +101,21 @@ pub enum Field {
     Src1Sel,
     Src0Sext,
     Src1Sext,
+    Src0Neg,
+    Src0Abs,
+    Src1Neg,
+    Src1Abs,
     S0,
     S1,
     Offset0,
     Offset1,
     Gds,
     Data1,
+    OpMsb,
+    Nsa,
+    Dmask,
+    Unorm,
+    R128,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -365,6 +376,31 @@ const DS_RDNA: &[(Field, u8, u8)] = &[
     (Vdst, 56, 8),
 ];
 
+// MIMG ("RDNA2 ISA" and "RDNA3 ISA", "MIMG"), the fields the BVH instructions use. RDNA 2
+// holds bit 7 of the opcode at bit 0 and the count of NSA dwords at 2:1; RDNA 3 a one-bit
+// NSA flag at bit 0 (one NSA dword) and moved UNORM.
+const MIMG_RDNA2: &[(Field, u8, u8)] = &[
+    (OpMsb, 0, 1),
+    (Nsa, 1, 2),
+    (Dmask, 8, 4),
+    (Unorm, 12, 1),
+    (R128, 15, 1),
+    (Op, 18, 7),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+];
+const MIMG_RDNA3: &[(Field, u8, u8)] = &[
+    (Nsa, 0, 1),
+    (Unorm, 7, 1),
+    (Dmask, 8, 4),
+    (R128, 15, 1),
+    (Op, 18, 8),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+];
+
 const fn layout(
     encoding: Encoding,
     bytes: u8,
@@ -454,28 +490,62 @@ static GFX8: [Layout; 13] = with_ds(
     layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_GCN3),
 );
 
+/// The formats of `base` and MIMG (`111100` on RDNA).
+const fn with_mimg(base: [Layout; 13], mimg: &'static [(Field, u8, u8)]) -> [Layout; 14] {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m] = base;
+    [
+        a,
+        b,
+        c,
+        d,
+        e,
+        f,
+        g,
+        h,
+        i,
+        j,
+        k,
+        l,
+        m,
+        layout(Encoding::Mimg, 8, 0xfc00_0000, 0xf000_0000, mimg),
+    ]
+}
+
 /// RDNA2 (gfx1030): VOP3 `110101`, SMEM `111101`.
-static GFX1030: [Layout; 13] = with_ds(
-    with_memory(
-        common(VOP3_RDNA, 0xd400_0000),
-        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
-        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
-        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+static GFX1030: [Layout; 14] = with_mimg(
+    with_ds(
+        with_memory(
+            common(VOP3_RDNA, 0xd400_0000),
+            layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA2),
+            layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA2),
+            layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA2),
+        ),
+        layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
     ),
-    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+    MIMG_RDNA2,
 );
 
-/// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF
-/// and FLAT.
-static GFX1100: [Layout; 13] = with_ds(
-    with_memory(
-        common(VOP3_RDNA, 0xd400_0000),
-        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
-        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
-        layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+/// RDNA3 (gfx1100): the encodings' identifiers are RDNA2's; fields moved in SMEM, MUBUF,
+/// FLAT and MIMG.
+static GFX1100: [Layout; 14] = with_mimg(
+    with_ds(
+        with_memory(
+            common(VOP3_RDNA, 0xd400_0000),
+            layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_RDNA3),
+            layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_RDNA3),
+            layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_RDNA3),
+        ),
+        layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
     ),
-    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+    MIMG_RDNA3,
 );
+
+/// The dwords an NSA address adds after a MIMG word, for `entries` address operands: the
+/// second and later addresses' VGPR numbers, one byte each, four to a dword ("RDNA2 ISA",
+/// "MIMG": NSA; RDNA 3 has room for four).
+pub const fn nsa_dwords(entries: usize) -> usize {
+    entries.saturating_sub(1).div_ceil(4)
+}
 
 /// Every format of `target`, in the order a decoder tries them (empty for `gfx9`).
 pub fn layouts(target: Target) -> &'static [Layout] {
@@ -519,18 +589,22 @@ pub static VOPD: Layout = layout(
 
 /// The SDWA dword that follows a VOP1/VOP2 word whose SRC0 is [`SDWA_SRC0`] ("AMD GCN3
 /// ISA" and "RDNA2 ISA", "SDWA"): the real source 0 (a VGPR number; with `S0` set on RDNA
-/// 2 a scalar operand code), the destination selection and the source selections with
-/// their sign-extension bits (`S1` likewise for source 1). The `neg`, `abs`, `clamp` and
-/// `omod` bits are not modelled.
+/// 2 a scalar operand code: an SGPR or an inline constant), the destination selection and
+/// the source selections with their sign-extension bits and f32 `neg`/`abs` modifiers
+/// (`S1` likewise for source 1). The `clamp` and `omod` bits are not modelled.
 pub const SDWA_FIELDS: &[(Field, u8, u8)] = &[
     (Src0, 0, 8),
     (DstSel, 8, 3),
     (DstUnused, 11, 2),
     (Src0Sel, 16, 3),
     (Src0Sext, 19, 1),
+    (Src0Neg, 20, 1),
+    (Src0Abs, 21, 1),
     (S0, 23, 1),
     (Src1Sel, 24, 3),
     (Src1Sext, 27, 1),
+    (Src1Neg, 28, 1),
+    (Src1Abs, 29, 1),
     (S1, 31, 1),
 ];
 

@@ -17,8 +17,9 @@
 //! VOP2 on GCN 1.0/1.1 (`v_readlane_b32`, `v_writelane_b32`, `v_bcnt_u32_b32`,
 //! `v_ldexp_f32`) keep one row whose encoding family on `gfx6`/`gfx7` is
 //! [`OpInfo::format_on`]; as in LLVM, the lane instructions have no `_e64` form there.
-//! `v_cmpx_*` (which also write a lane mask on GCN) and `s_sendmsg` exist on GCN 1.0/1.1
-//! but are modelled on RDNA only.
+//! `v_cmpx_*` write EXEC alone on RDNA but also the lane mask they name on GCN
+//! (`v_cmpx_eq_i32_e32 vcc, -1, v9`): two operations, so two rows per compare, the GCN ones
+//! named `VCmpx*Gcn`. `s_sendmsg` exists on GCN 1.0/1.1 but is modelled on RDNA only.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -63,6 +64,9 @@ pub enum Format {
     /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
     /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
     Ds,
+    /// Image memory through a resource descriptor: modelled for RDNA's ray intersection
+    /// instructions (`image_bvh*_intersect_ray`) only.
+    Mimg,
 }
 
 /// What an instruction does, for statistics and for the simulator's dispatch.
@@ -129,6 +133,10 @@ pub enum Kind {
     VSrc(u8),
     /// Vector register source of N dwords.
     VReg(u8),
+    /// Vector source of 16 bits (an f16): a VGPR (its bits 15:0), an SGPR, or a constant
+    /// that fits 16 bits, an inline float constant standing for its f16 value
+    /// ([`crate::Imm::value16`]).
+    VSrc16,
     /// A lane mask written (one SGPR in wave32, a pair in wave64).
     MaskDst,
     /// A lane mask read.
@@ -169,6 +177,9 @@ pub enum Kind {
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
+    /// The address of an image instruction, N dwords: one tuple of N VGPRs, or the VGPRs
+    /// one by one in brackets (RDNA's non-sequential address, [`crate::Operand::Nsa`]).
+    ImageAddr(u8),
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -262,8 +273,8 @@ impl Effects {
     pub const CALL: Effects = Effects(1 << 11);
     /// Never continues with the next instruction (`s_endpgm`, `s_branch`, `s_setpc_b64`).
     pub const TERMINATOR: Effects = Effects(1 << 12);
-    /// Reads its destination register too: `s_addk_i32`/`s_mulk_i32` compute D = D op
-    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D).
+    /// Reads its destination registers too: `s_addk_i32`/`s_mulk_i32` compute D = D op
+    /// SIMM16, `v_fmac_f32` D = fma(S0, S1, D), `v_swap_b32` exchanges its two.
     pub const READ_DST: Effects = Effects(1 << 13);
 
     /// Every flag with its name, for printing.
@@ -349,6 +360,9 @@ pub struct OpInfo {
     /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
     /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
     pub gcn1_e32_only: bool,
+    /// The instruction has no 64-bit (VOP3) encoding on any target (`v_swap_b32`: llvm-mc
+    /// says "e64 variant of this instruction is not supported").
+    pub e32_only: bool,
     /// The targets that have the instruction.
     pub targets: Targets,
     /// Destination operand slots, written first in assembly.
@@ -415,6 +429,11 @@ pub enum DsOp {
     Read2,
     /// Writes two elements as [`DsOp::Read2`] addresses them (`ds_write2_*`).
     Write2,
+    /// Reads two elements at ADDR + `offset0` × size × 64 and ADDR + `offset1` × size × 64
+    /// (`ds_read2st64_*`: the offsets count 64-element strides).
+    Read2St64,
+    /// Writes two elements as [`DsOp::Read2St64`] addresses them (`ds_write2st64_*`).
+    Write2St64,
     /// A read-modify-write at ADDR + `offset`; the instructions with a destination return
     /// the old value (`_rtn`).
     Atomic(AtomicOp),
@@ -518,6 +537,7 @@ const fn format_defaults(format: Format, dsts: &[Kind]) -> (Class, Effects) {
         }
         Format::Scratch => (Class::Scratch, Effects::READ_EXEC.union(mem)),
         Format::Ds => (Class::Lds, Effects::READ_EXEC.union(mem)),
+        Format::Mimg => (Class::Vmem, Effects::READ_EXEC.union(mem)),
     }
 }
 
@@ -541,6 +561,7 @@ const fn row(
         gcn1_format: None,
         rdna_format: None,
         gcn1_e32_only: false,
+        e32_only: false,
         targets: Targets::ALL,
         dsts,
         srcs,
@@ -583,6 +604,12 @@ impl OpInfo {
     const fn rdna_vop3(mut self) -> OpInfo {
         self.rdna_format = Some(Format::Vop3);
         self.half_dst = true;
+        self
+    }
+
+    /// A vector instruction with the 32-bit encoding only ([`OpInfo::e32_only`]).
+    const fn e32_only(mut self) -> OpInfo {
+        self.e32_only = true;
         self
     }
 
@@ -689,7 +716,8 @@ impl OpInfo {
 
     /// Whether the instruction has a 64-bit (VOP3) encoding on `target` (vector ALU rows).
     pub fn has_vop3_on(&self, target: Target) -> bool {
-        !(self.gcn1_e32_only && matches!(target, Target::Gfx6 | Target::Gfx7))
+        let gcn1 = matches!(target, Target::Gfx6 | Target::Gfx7);
+        !(self.e32_only || (self.gcn1_e32_only && gcn1))
     }
 
     /// Every spelling of the instruction on some target (the mnemonic first).
@@ -712,13 +740,13 @@ impl OpInfo {
         self.dsts.len() == 2 && self.dsts[1] == Kind::MaskDst
     }
 
-    /// Whether the instruction is a two-address `ds_read2_*`/`ds_write2_*`, whose offsets
-    /// are `offset0`/`offset1` rather than `offset`.
+    /// Whether the instruction is a two-address `ds_read2_*`/`ds_write2_*` (or their
+    /// `st64` forms), whose offsets are `offset0`/`offset1` rather than `offset`.
     pub fn is_ds_two_address(&self) -> bool {
         matches!(
             self.ds,
             Some(DsAccess {
-                op: DsOp::Read2 | DsOp::Write2,
+                op: DsOp::Read2 | DsOp::Write2 | DsOp::Read2St64 | DsOp::Write2St64,
                 ..
             })
         )
@@ -765,6 +793,8 @@ const GFX7_8: Targets = Targets::GFX7.or(Targets::GFX8);
 const FLAT_TARGETS: Targets = GFX7_8.or(Targets::RDNA);
 const GFX8_PLUS: Targets = Targets::GFX8_PLUS;
 const GCN1: Targets = Targets::GCN1;
+/// GCN 1.0 to 1.2.
+const GCN: Targets = GCN1.or(Targets::GFX8);
 const VV2: Kind = VReg(2);
 const VV4: Kind = VReg(4);
 const VD4: Kind = VDst(4);
@@ -1365,6 +1395,93 @@ table! {
     VCmpxGtI64 = row(Vopc, "v_cmpx_gt_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxGeI64 = row(Vopc, "v_cmpx_ge_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
     VCmpxOF32 = row(Vopc, "v_cmpx_o_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    // Scalar instructions Mesa's ACO emits in RADV's ray-tracing shaders: the negated
+    // boolean operations on lane masks, the 16-bit packs (GFX9 and later; `hl` from RDNA 3
+    // on) and the shift-and-add of address arithmetic (GFX9 and later).
+    SNandB32 = row(Sop2, "s_nand_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SNandB64 = row(Sop2, "s_nand_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SNorB32 = row(Sop2, "s_nor_b32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SNorB64 = row(Sop2, "s_nor_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SXnorB64 = row(Sop2, "s_xnor_b64", &[SD2], &[SS2, SS2]), [WRITE_SCC];
+    SPackLlB32B16 = row(Sop2, "s_pack_ll_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackLhB32B16 = row(Sop2, "s_pack_lh_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackHhB32B16 = row(Sop2, "s_pack_hh_b32_b16", &[SD1], &[SS1, SS1]).only(RDNA), [];
+    SPackHlB32B16 = row(Sop2, "s_pack_hl_b32_b16", &[SD1], &[SS1, SS1]).only(Targets::GFX1100), [];
+    SLshl1AddU32 = row(Sop2, "s_lshl1_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl2AddU32 = row(Sop2, "s_lshl2_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl3AddU32 = row(Sop2, "s_lshl3_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    SLshl4AddU32 = row(Sop2, "s_lshl4_add_u32", &[SD1], &[SS1, SS1]).only(RDNA), [WRITE_SCC];
+    // Vector instructions of ACO's ray traversal: three-source minimum and maximum (box
+    // slabs), the DX9 multiply whose zero wins over inf and NaN (RDNA 3's
+    // `v_mul_dx9_zero_f32`), and the exchange of two VGPRs (GFX9 and later, 32-bit
+    // encoding only), whose two operands are both read and written.
+    VMin3F32 = row(Vop3, "v_min3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMax3F32 = row(Vop3, "v_max3_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMin3I32 = row(Vop3, "v_min3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMax3I32 = row(Vop3, "v_max3_i32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMin3U32 = row(Vop3, "v_min3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMax3U32 = row(Vop3, "v_max3_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMulLegacyF32 = row(Vop2, "v_mul_legacy_f32", &[VD1], &[VS1, VS1]).float(3).gfx11("v_mul_dx9_zero_f32"), [];
+    VSwapB32 = row(Vop1, "v_swap_b32", &[VD1, VD1], &[]).only(RDNA).e32_only(), [READ_DST];
+    // The two-address LDS accesses whose offsets count 64-element strides (ACO's
+    // ray-tracing stack on GCN 1.2 and in wave64).
+    DsRead2st64B32 = row(Ds, "ds_read2st64_b32", &[VD2], &[VV1]).gfx11("ds_load_2addr_stride64_b32").only(GFX8_PLUS).ds(DsOp::Read2St64, 1), [];
+    DsRead2st64B64 = row(Ds, "ds_read2st64_b64", &[VD4], &[VV1]).gfx11("ds_load_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Read2St64, 2), [];
+    DsWrite2st64B32 = row(Ds, "ds_write2st64_b32", &[], &[VV1, VV1, VV1]).gfx11("ds_store_2addr_stride64_b32").only(GFX8_PLUS).ds(DsOp::Write2St64, 1), [];
+    DsWrite2st64B64 = row(Ds, "ds_write2st64_b64", &[], &[VV1, VV2, VV2]).gfx11("ds_store_2addr_stride64_b64").only(GFX8_PLUS).ds(DsOp::Write2St64, 2), [];
+    // Class tests of f16 values (GCN 1.2 and RDNA), and of f32 and f16 values into EXEC
+    // (RDNA, where EXEC is their only destination).
+    VCmpClassF16 = row(Vopc, "v_cmp_class_f16", &[MD], &[VSrc16, VS1]).float(1).only(GFX8_PLUS), [];
+    VCmpxClassF32 = row(Vopc, "v_cmpx_class_f32", &[], &[VS1, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    VCmpxClassF16 = row(Vopc, "v_cmpx_class_f16", &[], &[VSrc16, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    // The compares into EXEC of GCN 1.0 to 1.2, which also write the lane mask they name
+    // ("AMD GCN3 ISA", VOPC: "V_CMPX_*: write VCC (or SDST) and EXEC"): another operation
+    // than RDNA's `v_cmpx_*` of the same spelling, so rows of their own.
+    VCmpxEqU32Gcn = row(Vopc, "v_cmpx_eq_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxNeU32Gcn = row(Vopc, "v_cmpx_ne_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLtU32Gcn = row(Vopc, "v_cmpx_lt_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLeU32Gcn = row(Vopc, "v_cmpx_le_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGtU32Gcn = row(Vopc, "v_cmpx_gt_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGeU32Gcn = row(Vopc, "v_cmpx_ge_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxEqI32Gcn = row(Vopc, "v_cmpx_eq_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxNeI32Gcn = row(Vopc, "v_cmpx_ne_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLtI32Gcn = row(Vopc, "v_cmpx_lt_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxLeI32Gcn = row(Vopc, "v_cmpx_le_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGtI32Gcn = row(Vopc, "v_cmpx_gt_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxGeI32Gcn = row(Vopc, "v_cmpx_ge_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxEqF32Gcn = row(Vopc, "v_cmpx_eq_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNeqF32Gcn = row(Vopc, "v_cmpx_neq_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLtF32Gcn = row(Vopc, "v_cmpx_lt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLeF32Gcn = row(Vopc, "v_cmpx_le_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGtF32Gcn = row(Vopc, "v_cmpx_gt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGeF32Gcn = row(Vopc, "v_cmpx_ge_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgtF32Gcn = row(Vopc, "v_cmpx_ngt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNleF32Gcn = row(Vopc, "v_cmpx_nle_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgeF32Gcn = row(Vopc, "v_cmpx_nge_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxUF32Gcn = row(Vopc, "v_cmpx_u_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxOF32Gcn = row(Vopc, "v_cmpx_o_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxEqU64Gcn = row(Vopc, "v_cmpx_eq_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxNeU64Gcn = row(Vopc, "v_cmpx_ne_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLtU64Gcn = row(Vopc, "v_cmpx_lt_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLeU64Gcn = row(Vopc, "v_cmpx_le_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGtU64Gcn = row(Vopc, "v_cmpx_gt_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGeU64Gcn = row(Vopc, "v_cmpx_ge_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxEqI64Gcn = row(Vopc, "v_cmpx_eq_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxNeI64Gcn = row(Vopc, "v_cmpx_ne_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLtI64Gcn = row(Vopc, "v_cmpx_lt_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxLeI64Gcn = row(Vopc, "v_cmpx_le_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGtI64Gcn = row(Vopc, "v_cmpx_gt_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxGeI64Gcn = row(Vopc, "v_cmpx_ge_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxClassF32Gcn = row(Vopc, "v_cmpx_class_f32", &[MD], &[VS1, VS1]).float(1).only(GCN), [WRITE_EXEC];
+    VCmpxClassF16Gcn = row(Vopc, "v_cmpx_class_f16", &[MD], &[VSrc16, VS1]).float(1).only(Targets::GFX8), [WRITE_EXEC];
+    // RDNA's ray tracing: the intersection of a ray with a BVH node (the node pointer, the
+    // ray's extent, origin, direction and inverse direction: 11 dwords with a 32-bit node
+    // pointer, 12 with a 64-bit one; 4 dwords of results) and RDNA 3's LDS traversal stack,
+    // whose second destination is ADDR, the stack address it reads and writes back (LLVM's
+    // `$addr = $addr_in`). Encoded, decoded and printed; the simulator stops at them.
+    ImageBvhIntersectRay = row(Mimg, "image_bvh_intersect_ray", &[VD4], &[ImageAddr(11), Rsrc]).only(RDNA), [];
+    ImageBvh64IntersectRay = row(Mimg, "image_bvh64_intersect_ray", &[VD4], &[ImageAddr(12), Rsrc]).only(RDNA), [];
+    DsBvhStackRtnB32 = row(Ds, "ds_bvh_stack_rtn_b32", &[VD1, VD1], &[VV1, VV4]).only(Targets::GFX1100), [MEM_WRITE, READ_DST];
 }
 
 impl Opcode {
@@ -1452,6 +1569,7 @@ mod tests {
                     | Format::Flat
                     | Format::Smem
                     | Format::Ds
+                    | Format::Mimg
             ) && info.class != Class::Control;
             assert_eq!(
                 memory,

@@ -34,6 +34,10 @@ pub enum Special {
     FlatScratchLo,
     /// `flat_scratch_hi`: its high half (GCN 1.2).
     FlatScratchHi,
+    /// `src_scc`: the scalar condition code read as a 32-bit source (0 or 1), operand code
+    /// 253 on every target ("AMD GCN3 ISA", "RDNA3 ISA", "Scalar Operands"). ACO writes it in
+    /// `s_or_b32 s10, src_scc, s8`.
+    Scc,
     /// `ttmpN`: a trap handler temporary (`ttmp0`-`ttmp15` on RDNA, `ttmp0`-`ttmp11` on
     /// GCN 1.2), codes 108 + N on RDNA and 112 + N on GCN 1.2 ("RDNA3 ISA" and "AMD GCN3
     /// ISA", "Scalar Operands"). llc's code for `llvm.trap` on RDNA 3 saves `m0` in one.
@@ -48,7 +52,7 @@ const TTMP_NAMES: [&str; 16] = [
 
 impl Special {
     /// Every special register with its LLVM name.
-    pub const ALL: [(Special, &'static str); 11] = [
+    pub const ALL: [(Special, &'static str); 12] = [
         (Special::Vcc, "vcc"),
         (Special::VccLo, "vcc_lo"),
         (Special::VccHi, "vcc_hi"),
@@ -60,6 +64,7 @@ impl Special {
         (Special::FlatScratch, "flat_scratch"),
         (Special::FlatScratchLo, "flat_scratch_lo"),
         (Special::FlatScratchHi, "flat_scratch_hi"),
+        (Special::Scc, "src_scc"),
     ];
 
     /// The LLVM name.
@@ -83,7 +88,8 @@ impl Special {
     }
 
     /// Its first register in the hardware's scalar operand numbering (`vcc_lo` = 106,
-    /// `m0` = 124, `null` = 125, `exec_lo` = 126, `flat_scratch_lo` = 102 on GCN 1.2).
+    /// `m0` = 124, `null` = 125, `exec_lo` = 126, `flat_scratch_lo` = 102 on GCN 1.2;
+    /// `src_scc` = 253, a source code rather than a register).
     pub const fn hw_index(self) -> u16 {
         match self {
             Special::FlatScratch | Special::FlatScratchLo => 102,
@@ -94,6 +100,7 @@ impl Special {
             Special::Null => 125,
             Special::Exec | Special::ExecLo => 126,
             Special::ExecHi => 127,
+            Special::Scc => 253,
             Special::Ttmp(n) => 108 + n as u16,
         }
     }
@@ -179,7 +186,74 @@ const INLINE_F64: [u64; 9] = [
     0x3fc4_5f30_6dc9_c882,
 ];
 
+/// The f16 bit patterns of the same inline constants, in the same order: the values a
+/// 16-bit float operand receives for codes 240..248.
+const INLINE_F16: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
+/// The f16 bits of `x` if it is exactly representable as an f16 (a finite number whose
+/// exponent and significand fit, or ±inf), else `None`.
+fn exact_f16(x: f64) -> Option<u16> {
+    let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return Some(sign);
+    }
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
+    }
+    if a.is_nan() {
+        return None;
+    }
+    // Normal f16: 2^-14 <= a < 2^16 with an 11-bit significand; denormal: a multiple of
+    // 2^-24 below 2^-14.
+    if a < 2f64.powi(-14) {
+        let m = a * 2f64.powi(24);
+        return (m.fract() == 0.0).then_some(sign | m as u16);
+    }
+    let mut e = a.log2().floor() as i32;
+    // log2 may round across a power of two: keep the significand in [1024, 2048).
+    let mut m = a / 2f64.powi(e) * 1024.0;
+    if m >= 2048.0 {
+        e += 1;
+        m /= 2.0;
+    } else if m < 1024.0 {
+        e -= 1;
+        m *= 2.0;
+    }
+    (e <= 15 && m.fract() == 0.0).then(|| sign | ((e + 15) as u16) << 10 | (m as u16 & 0x3ff))
+}
+
 impl Imm {
+    /// The 16 bits a 16-bit (f16) operand receives, or `None` if it does not fit: integers
+    /// in -32768..65536, the inline float constants as their f16 values, and other floats
+    /// exactly representable as f16 (llvm-mc-19 refuses `0x12345` and `0xfffffffe` there).
+    pub fn value16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-0x8000..0x1_0000).contains(&v) => Some(v as u16),
+            Imm::Int(_) => None,
+            Imm::Float(f) => match INLINE_F32.iter().position(|b| *b == (f as f32).to_bits()) {
+                Some(i) if f64::from(f as f32) == f => Some(INLINE_F16[i]),
+                _ => exact_f16(f),
+            },
+        }
+    }
+
+    /// Its inline-constant code in a 16-bit (f16) operand, or `None` if it takes a literal:
+    /// the integers -16..64 as in 32-bit operands, and the f16 bit patterns of ±0.5, ±1, ±2,
+    /// ±4 and 1/(2π), however written (llvm-mc-19 encodes `0x3c00` there as `1.0`).
+    pub fn inline_code16(self) -> Option<u16> {
+        let v = self.value16()?;
+        if (-16..=64).contains(&(v as i16)) {
+            return Imm::Int(i64::from(v as i16)).inline_code(1);
+        }
+        INLINE_F16
+            .iter()
+            .position(|b| *b == v)
+            .map(|i| 240 + i as u16)
+    }
+
     /// The 32-bit value an operand of 32 bits receives, or `None` if it does not fit
     /// (integers must lie in -2^31..2^32).
     pub fn value32(self) -> Option<u32> {
@@ -432,6 +506,9 @@ pub enum Operand {
     Off,
     /// The counters of `s_waitcnt`.
     Waitcnt(Waitcnt),
+    /// `[v36, v37, …]` or `[v[38:39], v10, v[11:13], …]`: the address VGPRs of an image
+    /// instruction given one by one, RDNA's non-sequential address (NSA), in address order.
+    Nsa(Box<[RegRange]>),
 }
 
 impl Operand {
@@ -458,6 +535,10 @@ impl fmt::Display for Operand {
             Operand::Expr(e) => write!(f, "{e}"),
             Operand::Off => f.write_str("off"),
             Operand::Waitcnt(w) => write!(f, "{w}"),
+            Operand::Nsa(regs) => {
+                let list: Vec<String> = regs.iter().map(|r| r.to_string()).collect();
+                write!(f, "[{}]", list.join(", "))
+            }
         }
     }
 }
@@ -492,6 +573,34 @@ mod tests {
                 let imm = Imm::from_inline_code(code, dwords).unwrap();
                 assert_eq!(imm.inline_code(dwords), Some(code), "{imm:?}");
             }
+        }
+    }
+
+    #[test]
+    fn sixteen_bit_constants() {
+        // As llvm-mc-19 encodes `v_cmp_class_f16_e64 s0, X, v1` for gfx1030.
+        assert_eq!(Imm::Float(1.0).inline_code16(), Some(242));
+        assert_eq!(Imm::Int(0x3c00).inline_code16(), Some(242));
+        assert_eq!(Imm::Float(-4.0).inline_code16(), Some(247));
+        assert_eq!(
+            Imm::Float(f64::from(0.159_154_94f32)).inline_code16(),
+            Some(248)
+        );
+        assert_eq!(Imm::Int(0xffff).inline_code16(), Some(193));
+        assert_eq!(Imm::Int(-1).inline_code16(), Some(193));
+        assert_eq!(Imm::Int(0x7c01).inline_code16(), None);
+        assert_eq!(Imm::Int(0x7c01).value16(), Some(0x7c01));
+        assert_eq!(Imm::Int(-17).value16(), Some(0xffef));
+        assert_eq!(Imm::Int(0x12345).value16(), None);
+        assert_eq!(Imm::Int(0xffff_fffe).value16(), None);
+        assert_eq!(Imm::Float(3.0).value16(), Some(0x4200));
+        assert_eq!(Imm::Float(65504.0).value16(), Some(0x7bff));
+        assert_eq!(Imm::Float(2f64.powi(-24)).value16(), Some(0x0001));
+        assert_eq!(Imm::Float(0.1).value16(), None);
+        assert_eq!(Imm::Float(65536.0).value16(), None);
+        for code in (128..=208).chain(240..=248) {
+            let imm = Imm::from_inline_code(code, 1).unwrap();
+            assert_eq!(imm.inline_code16(), Some(code), "{imm:?}");
         }
     }
 

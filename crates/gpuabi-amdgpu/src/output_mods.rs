@@ -116,6 +116,9 @@ const F32_RESULTS: &[Opcode] = &[
     VRcpIflagF32,
     VSubrevF32,
     VMadF32,
+    VMin3F32,
+    VMax3F32,
+    VMulLegacyF32,
 ];
 
 /// The integer instructions whose `clamp` saturates: unsigned adds and subtractions (with

@@ -53,6 +53,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::VDst(n) | Kind::VReg(n) => format!("a tuple of {n} VGPRs"),
         Kind::VSrc(1) => "a VGPR, an SGPR or a constant".into(),
         Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
+        Kind::VSrc16 => "a VGPR, an SGPR or a 16-bit constant".into(),
         Kind::MaskDst | Kind::MaskSrc => match wave {
             WaveSize::W32 => "a wave32 lane mask (one SGPR, e.g. `vcc_lo`)".into(),
             WaveSize::W64 => "a wave64 lane mask (an SGPR pair, e.g. `vcc`)".into(),
@@ -77,6 +78,24 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::ScratchAddr => "a VGPR or `off`".into(),
         Kind::ScratchSAddr => "an SGPR or `off`".into(),
         Kind::FlatAddr => "a VGPR pair holding a 64-bit address".into(),
+        Kind::ImageAddr(n) => format!(
+            "a tuple of {n} VGPRs, or the address in brackets: {n} VGPRs on gfx1030, \
+             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100",
+            n.saturating_sub(10)
+        ),
+    }
+}
+
+/// The register counts of the entries of an NSA address of `dwords` dwords on `target`:
+/// one VGPR per dword on RDNA 2 ("RDNA2 ISA", "MIMG": up to 13 addresses); on RDNA 3 the
+/// five address components of the BVH instructions, the node pointer (1 or 2 dwords), the
+/// ray extent, origin, direction and inverse direction ("RDNA3 ISA", "MIMG": VADDR and four
+/// more address VGPRs), as llvm-mc-19 takes them.
+pub fn nsa_layout(target: Target, dwords: u8) -> Option<Vec<u16>> {
+    match (target, dwords) {
+        (Target::Gfx1030, 2..=13) => Some(vec![1; usize::from(dwords)]),
+        (Target::Gfx1100, 11 | 12) => Some(vec![u16::from(dwords) - 10, 1, 3, 3, 3]),
+        _ => None,
     }
 }
 
@@ -105,6 +124,9 @@ fn scalar_reg(operand: &Operand, dwords: u8, target: Target) -> Result<bool, Str
         Operand::Special(Special::Null) if !target.is_rdna() => {
             Err(format!("`null` does not exist on {target}"))
         }
+        // A source code, not a register: only the 32-bit source slots take it (see
+        // `check_operand`).
+        Operand::Special(Special::Scc) => Ok(false),
         Operand::Special(
             s @ (Special::FlatScratch | Special::FlatScratchLo | Special::FlatScratchHi),
         ) if target != Target::Gfx8 => Err(format!("`{}` is an operand on gfx8 only", s.name())),
@@ -154,6 +176,13 @@ pub fn check_operand(
             ));
         }
     }
+    // `src_scc` reads SCC as a 32-bit source (llvm-mc-19 also takes it in other slots; the
+    // model keeps it to the 32-bit ALU sources ACO writes it in).
+    if let Operand::Special(Special::Scc) = operand {
+        if matches!(kind, Kind::SSrc(1) | Kind::VSrc(1) | Kind::VSrc16) {
+            return Ok(());
+        }
+    }
     let ok = match kind {
         Kind::SDst(n) => {
             !matches!(operand, Operand::Special(Special::Null) if n > 1)
@@ -164,6 +193,11 @@ pub fn check_operand(
         Kind::VDst(n) | Kind::VReg(n) => vector_reg(operand, n),
         Kind::VSrc(n) => {
             vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
+        }
+        Kind::VSrc16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value16().is_some())
         }
         // VOP3b instructions (`v_div_scale_f32`, `v_mad_u64_u32`) may drop their lane mask
         // into `null` on RDNA.
@@ -218,6 +252,17 @@ pub fn check_operand(
             ) || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
         Kind::FlatAddr => vector_reg(operand, 2),
+        Kind::ImageAddr(n) => {
+            vector_reg(operand, n)
+                || matches!(operand, Operand::Nsa(regs)
+                if nsa_layout(target, n).is_some_and(|counts| {
+                    regs.len() == counts.len()
+                        && regs
+                            .iter()
+                            .zip(&counts)
+                            .all(|(r, c)| r.file() == RegFile::Vgpr && r.count == *c)
+                }))
+        }
     };
     if ok {
         Ok(())
@@ -563,6 +608,11 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 }
             }
         }
+        Format::Mimg if inst.mods != Default::default() => {
+            return Err(Violation::whole(
+                "gpuabi models the ray intersection instructions without modifiers",
+            ));
+        }
         Format::Ds => {
             let m = inst.mods;
             let two = info.is_ds_two_address();
@@ -602,10 +652,12 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     Ok(())
 }
 
-/// The register range an operand names, if any (specials are mapped to their SGPR numbers).
+/// The register range an operand names, if any (specials are mapped to their SGPR numbers;
+/// `src_scc` names none).
 pub fn operand_range(operand: &Operand) -> Option<RegRange> {
     match operand {
         Operand::Reg(r) => Some(*r),
+        Operand::Special(Special::Scc) => None,
         Operand::Special(s) => Some(RegRange::new(
             RegFile::Sgpr,
             s.hw_index(),
@@ -617,8 +669,9 @@ pub fn operand_range(operand: &Operand) -> Option<RegRange> {
 
 /// SDWA (`_sdwa`) exists on GCN 1.2 and RDNA 2 for VOP1/VOP2 instructions, and on RDNA 2
 /// for VOPC compares of 32-bit sources (`v_cmp_le_i32_sdwa s4, v1, v2`, the mask in SDST or
-/// VCC, no destination selection); its sources are VGPRs (RDNA 2 also takes an SGPR as
-/// source 0, and for VOPC as source 1), without `_e64` or f32 modifiers.
+/// VCC, no destination selection); its sources are VGPRs (RDNA 2 also takes SGPRs and
+/// inline constants), without `_e64`, with f32 `neg`/`abs` on the first two (ACO's
+/// `v_cmp_class_f32_sdwa s26, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3`).
 ///
 /// gpuabi models VOPC SDWA on gfx1030 only: GCN 1.2 spells it without the `_sdwa` suffix
 /// and writes VCC alone.
@@ -645,26 +698,42 @@ fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
             ));
         }
     }
-    if !inst.src_mods.is_empty() {
+    let m = inst.src_mods;
+    if m.clamp || m.omod != crate::output_mods::Omod::None {
         return Err(Violation::whole(
-            "gpuabi models SDWA without source modifiers",
+            "gpuabi models SDWA without `clamp` and output modifiers",
         ));
     }
-    let mut explicit = 0;
+    // The SDWA dword has `neg`/`abs` for sources 0 and 1 only, and a source is either
+    // sign-extended (integer) or negated (float), not both.
+    let sdwa = inst.sdwa.unwrap_or_default();
+    let modified = m.neg | m.abs;
+    if modified >> 2 != 0
+        || (sdwa.src0_sext && modified & 1 != 0)
+        || (sdwa.src1_sext && modified & 2 != 0)
+    {
+        return Err(Violation::whole(
+            "SDWA takes `neg`/`abs` on its first two sources, and not with `sext`",
+        ));
+    }
     for (i, (kind, o)) in info.slots().zip(&inst.operands).enumerate() {
         if i < info.dsts.len() || matches!(kind, Kind::MaskSrc) {
             continue;
         }
-        let sgpr_ok = (explicit == 0 || vopc) && target == Target::Gfx1030;
-        let ok = o.is_vgpr() || (sgpr_ok && matches!(o, Operand::Reg(_) | Operand::Special(_)));
-        if !ok {
+        // RDNA 2's `S0`/`S1` bits make either source a scalar operand: an SGPR or an inline
+        // constant (llvm-mc-19 encodes `v_or_b32_sdwa v1, 1, s2`), never a literal.
+        let scalar_ok = target == Target::Gfx1030
+            && match o {
+                Operand::Reg(_) | Operand::Special(_) => true,
+                Operand::Imm(imm) => imm.is_inline(1),
+                _ => false,
+            };
+        if !(o.is_vgpr() || scalar_ok) {
             return Err(Violation::at(
                 i,
-                "an SDWA source is a VGPR (source 0, and a compare's source 1, may be an \
-                 SGPR on gfx1030)",
+                "an SDWA source is a VGPR (on gfx1030 also an SGPR or an inline constant)",
             ));
         }
-        explicit += 1;
     }
     Ok(())
 }

@@ -285,20 +285,27 @@ fn objects_disassemble_with_llvm_objdump() {
 /// Every row the table leaves out on GCN 1.0 or 1.1 is an instruction LLVM 19 does not
 /// have there: each spelling, with the plain operands of the corpus, is refused by llvm-mc
 /// with "instruction not supported on this GPU" for the target's processors. The
-/// exceptions exist on GCN 1.0/1.1 with other operands and are modelled on RDNA only
-/// (`v_cmpx_*`, which also write a lane mask on GCN; `s_sendmsg`): for them llvm-mc must
-/// accept the GCN form, so the exception stays a decision rather than a gap. `s_setreg_b32`
-/// is modelled only for RDNA's flat scratch base.
+/// exceptions exist on GCN 1.0/1.1 with other operands: RDNA's `v_cmpx_*`, whose GCN form
+/// (writing a lane mask too) is another row of the table, and `s_sendmsg`, modelled on RDNA
+/// only; for them llvm-mc must accept the GCN form, so the exception stays a decision
+/// rather than a gap. `s_setreg_b32` is modelled only for RDNA's flat scratch base.
 #[test]
 fn rows_absent_on_gcn1_are_absent_in_llvm() {
     if !llvm_mc_available() {
         return;
     }
     use gpuabi_amdgpu::opcodes::{Opcode, TABLE};
-    let modelled_elsewhere =
-        |op: Opcode| format!("{op:?}").starts_with("VCmpx") || op == Opcode::SSendmsg;
-    // LDS instructions and `s_barrier` exist on GCN 1.0/1.1 but are modelled from GCN 1.2
-    // on (a decision: the LDS model covers the targets gpuabi runs llc-19's kernels for);
+    // RDNA's `v_cmpx_*` whose GCN form is a row on the target.
+    let modelled_elsewhere = |op: Opcode, target: Target| {
+        op == Opcode::SSendmsg
+            || (format!("{op:?}").starts_with("VCmpx")
+                && TABLE.iter().any(|i| {
+                    i.op != op && i.mnemonic == op.info().mnemonic && i.targets.contains(target)
+                }))
+    };
+    // LDS instructions (but RDNA 3's `ds_bvh_stack_rtn_b32`) and `s_barrier` exist on GCN
+    // 1.0/1.1 but are modelled from GCN 1.2 on (a decision: the LDS model covers the targets
+    // gpuabi runs llc-19's kernels for);
     // `buffer_wbinvl1_vol` and the 128-bit LDS accesses are GCN 1.1's too.
     let gcn11 = [
         Opcode::BufferWbinvl1Vol,
@@ -306,7 +313,9 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
         Opcode::DsWriteB128,
     ];
     let kept_on_gcn1 = |op: Opcode, target: Target| {
-        (op.info().format == gpuabi_amdgpu::Format::Ds && !gcn11.contains(&op))
+        (op.info().format == gpuabi_amdgpu::Format::Ds
+            && !gcn11.contains(&op)
+            && op != Opcode::DsBvhStackRtnB32)
             || op == Opcode::SBarrier
             // `v_mbcnt_*` are VOP2 on GCN 1.0/1.1, modelled (as VOP3) from GCN 1.2 on.
             || matches!(op, Opcode::VMbcntLoU32B32 | Opcode::VMbcntHiU32B32)
@@ -332,7 +341,7 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
                 accepted.push_str(&format!("\t{} {}\n", info.mnemonic, operands.join(", ")));
                 continue;
             }
-            if modelled_elsewhere(info.op) {
+            if modelled_elsewhere(info.op, target) {
                 let gcn = if info.op == Opcode::SSendmsg {
                     "\ts_sendmsg 3\n".to_string()
                 } else if info.mnemonic.ends_with("64") {

@@ -47,6 +47,19 @@ pub enum SimError {
         /// The instruction as printed.
         text: String,
     },
+    /// The wave reached an instruction the machine model encodes but whose semantics the
+    /// simulator does not model yet (the ray intersection and BVH stack instructions).
+    #[error("`{text}` at 0x{pc:x}{}: the semantics of `{mnemonic}` are not modelled yet", .origin.suffix())]
+    NotModelled {
+        /// Address of the instruction.
+        pc: u64,
+        /// Its origin.
+        origin: Origin,
+        /// Its mnemonic on the target.
+        mnemonic: &'static str,
+        /// The instruction as printed.
+        text: String,
+    },
     /// Execution ran past the last instruction without `s_endpgm`.
     #[error(
         "execution ran past the end of the program after 0x{pc:x}{} without s_endpgm",
@@ -114,7 +127,8 @@ impl SimError {
             | SimError::FellOffEnd { origin, .. }
             | SimError::BadAddress { origin, .. }
             | SimError::ScratchLimit { origin, .. }
-            | SimError::Trap { origin, .. } => Some(origin),
+            | SimError::Trap { origin, .. }
+            | SimError::NotModelled { origin, .. } => Some(origin),
             SimError::Invalid(e) => Some(&e.origin),
             SimError::NoEntry(_) | SimError::Setup(_) => None,
         }

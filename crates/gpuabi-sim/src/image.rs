@@ -30,6 +30,8 @@ pub enum Src {
     Sgpr(u16),
     /// A constant, already widened for its slot (64-bit slots hold 64-bit values).
     Const(u64),
+    /// `src_scc`: the scalar condition code as 0 or 1.
+    Scc,
 }
 
 /// A decoded destination operand.
@@ -102,7 +104,12 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         Operand::Reg(r) if r.file() == RegFile::Vgpr => Src::Vgpr(r.first.num),
         Operand::Reg(r) => Src::Sgpr(r.first.num),
         Operand::Special(Special::Null) => Src::Const(0),
+        Operand::Special(Special::Scc) => Src::Scc,
         Operand::Special(s) => Src::Sgpr(s.hw_index()),
+        // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
+        Operand::Imm(imm) if kind == Kind::VSrc16 => {
+            Src::Const(u64::from(imm.value16().unwrap_or(0)))
+        }
         Operand::Imm(imm) => {
             let wide = matches!(kind, Kind::SSrc(2) | Kind::VSrc(2));
             let v = if wide {
@@ -117,7 +124,8 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
             Src::Const(v)
         }
         Operand::Expr(_) => Src::Const(layout_eval(operand).unwrap_or(0) as u32 as u64),
-        Operand::Off | Operand::Waitcnt(_) => Src::None,
+        // The simulator stops at the instructions that take an NSA address.
+        Operand::Off | Operand::Waitcnt(_) | Operand::Nsa(_) => Src::None,
     }
 }
 

@@ -32,6 +32,7 @@ pub use contract::{Broken, CallSite, Contract, ContractViolation, WaveFrames};
 pub use dispatch::{LaneValues, WaveSetup};
 pub use error::SimError;
 pub use exec::memory::Descriptor;
+pub use exec::not_modelled;
 pub use image::Image;
 pub use limits::Limits;
 pub use machine::{Machine, WaveExit, WaveRun};

@@ -401,6 +401,18 @@ impl Machine {
                     t.push("... trace truncated".to_string());
                 }
             }
+            if crate::exec::not_modelled(d.op) {
+                return Err(SimError::NotModelled {
+                    pc: d.addr,
+                    origin: d.origin.clone(),
+                    mnemonic: d
+                        .op
+                        .info()
+                        .name(image.target)
+                        .unwrap_or(d.op.info().mnemonic),
+                    text: image.texts[idx].clone(),
+                });
+            }
             if let Some(u) = undef.as_deref_mut() {
                 u.before(d, wave);
             }

@@ -117,13 +117,15 @@ impl UndefTracker {
             .effects
             .contains(Effects::READ_VCC)
             .then_some((Kind::MaskSrc, Src::Sgpr(VCC as u16)));
-        // `s_addk_i32`/`s_mulk_i32` and `v_fmac_f32` read their destination.
-        let destination = match d.dst[0] {
-            _ if !info.effects.contains(Effects::READ_DST) => None,
+        // `s_addk_i32`/`s_mulk_i32` and `v_fmac_f32` read their destination, `v_swap_b32`
+        // both of its.
+        let read_dst = info.effects.contains(Effects::READ_DST);
+        let destination = d.dst.iter().filter_map(|dst| match *dst {
+            _ if !read_dst => None,
             Dst::Sgpr(r) => Some((Kind::SSrc(1), Src::Sgpr(r))),
             Dst::Vgpr(r) => Some((Kind::VSrc(1), Src::Vgpr(r))),
             _ => None,
-        };
+        });
         let sources = info.srcs.iter().copied().zip(d.src.iter().copied());
         for (kind, src) in sources.chain(implicit_vcc).chain(destination) {
             let n = src_dwords(kind, w.size, global_saddr);

@@ -101,6 +101,7 @@ impl Wave {
         match src {
             Src::Sgpr(i) => self.sgpr[i as usize],
             Src::Const(v) => v as u32,
+            Src::Scc => u32::from(self.scc),
             Src::Vgpr(_) | Src::None => 0,
         }
     }
@@ -111,6 +112,7 @@ impl Wave {
         match src {
             Src::Sgpr(i) => self.pair(i as usize),
             Src::Const(v) => v,
+            Src::Scc => u64::from(self.scc),
             Src::Vgpr(_) | Src::None => 0,
         }
     }

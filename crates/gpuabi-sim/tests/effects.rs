@@ -45,8 +45,10 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
+    /// From the high bits: the low bits of xorshift64* are its weakest (the lowest is the
+    /// state's own), and one row's stream of SCC coin flips came up the same 16 times.
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        (self.next() >> 32) % n
     }
 
     fn u32(&mut self) -> u32 {
@@ -134,6 +136,11 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
             }
         }
         Kind::VDst(n) | Kind::VReg(n) => plain(vgprs(rng, u16::from(n))),
+        Kind::VSrc16 => match rng.below(5) {
+            0 => plain(sgprs(rng, 1)),
+            1 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),
+            _ => plain(vgprs(rng, 1)),
+        },
         Kind::VSrc(n) => match rng.below(5) {
             0 => plain(sgprs(rng, u16::from(n))),
             1 => plain(constant(rng)),
@@ -168,6 +175,7 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
         }
         Kind::GlobalAddr | Kind::FlatAddr => (vgprs(rng, 2), Role::AddrPair),
         Kind::GlobalSAddr | Kind::ScratchSAddr => plain(Operand::Off),
+        Kind::ImageAddr(n) => plain(vgprs(rng, u16::from(n))),
     }
 }
 
@@ -524,6 +532,11 @@ fn simulator_agrees_with_the_table_effects() {
                 // `s_trap` and `s_sethalt` stop every run with `SimError::Trap` (see
                 // sub_dword_and_dual.rs): there is no end state to compare.
                 if matches!(info.op, Opcode::STrap | Opcode::SSethalt) {
+                    continue;
+                }
+                // The ray-tracing instructions stop every run with `SimError::NotModelled`
+                // (see aco_instructions.rs).
+                if gpuabi_sim::not_modelled(info.op) {
                     continue;
                 }
                 if info.name(target).is_some() {

@@ -227,3 +227,63 @@ fn addresses_wrap_at_32_bits() {
         assert_eq!(m.stats.lds_out_of_range, 0, "{t}");
     }
 }
+
+#[test]
+fn two_address_accesses_in_strides_of_64_elements() {
+    // DS_WRITE2ST64_B32 / DS_READ2ST64_B32 ("AMD GCN3 ISA", "RDNA2 ISA"; RDNA 3's
+    // DS_STORE_2ADDR_STRIDE64_B32 / DS_LOAD_2ADDR_STRIDE64_B32): the addresses are ADDR +
+    // offset0 * 4 * 64 and ADDR + offset1 * 4 * 64; the b64 forms use 8 * 64.
+    for (t, w) in [
+        (Target::Gfx8, WaveSize::W64),
+        (Target::Gfx1030, WaveSize::W32),
+        (Target::Gfx1100, WaveSize::W64),
+    ] {
+        let (write2, read2, write2_64, read) = if t == Target::Gfx1100 {
+            (
+                "ds_store_2addr_stride64_b32",
+                "ds_load_2addr_stride64_b32",
+                "ds_store_2addr_stride64_b64",
+                "ds_load_b32",
+            )
+        } else {
+            (
+                "ds_write2st64_b32",
+                "ds_read2st64_b32",
+                "ds_write2st64_b64",
+                "ds_read_b32",
+            )
+        };
+        let add = if t.is_rdna() {
+            "v_add_nc_u32 v2, 0x100, v0"
+        } else {
+            "v_add_u32 v2, vcc, 0x100, v0"
+        };
+        // Lane l: v1 = 4l; v2 = 0x100 + l, v3 = 0x200 + l. The write puts v2 at 4l + 256
+        // (offset0:1) and v3 at 4l + 768 (offset1:3); the read takes 4l + 256 and 4l + 512
+        // (never written: 0). Then lane l writes the pair {v2, v3} at 8l + 2048 + 0
+        // (offset0:4 in 512-byte strides) and reads its two dwords back one by one.
+        let body = format!(
+            "\ts_mov_b32 m0, -1\n\tv_lshlrev_b32 v1, 2, v0\n\t{add}\n\t{}\n\
+             \t{write2} v1, v2, v3 offset0:1 offset1:3\n\t{read2} v[4:5], v1 offset0:1 offset1:2\n\
+             \t{read} v6, v1 offset:768\n\
+             \tv_lshlrev_b32 v7, 3, v0\n\t{write2_64} v7, v[2:3], v[2:3] offset0:4 offset1:5\n\
+             \t{read} v8, v7 offset:2048\n\t{read} v9, v7 offset:2052\n\t{read} v10, v7 offset:2564",
+            add.replace("v2, vcc, 0x100", "v3, vcc, 0x200")
+                .replace("v2, 0x100", "v3, 0x200"),
+        );
+        let (_, wave) = run(t, w, &body, 8192);
+        for l in 0..w.lanes() as usize {
+            let (a, b) = (0x100 + l as u32, 0x200 + l as u32);
+            assert_eq!(wave.v(4, l), a, "{t} lane {l}: 4l + 1 * 256");
+            assert_eq!(wave.v(5, l), 0, "{t} lane {l}: 4l + 2 * 256, unwritten");
+            assert_eq!(wave.v(6, l), b, "{t} lane {l}: offset1:3 is 4l + 768");
+            assert_eq!(wave.v(8, l), a, "{t} lane {l}: b64 at 8l + 4 * 512");
+            assert_eq!(wave.v(9, l), b, "{t} lane {l}: its high dword");
+            assert_eq!(
+                wave.v(10, l),
+                b,
+                "{t} lane {l}: the second pair at 8l + 5 * 512"
+            );
+        }
+    }
+}

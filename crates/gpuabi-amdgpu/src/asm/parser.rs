@@ -733,6 +733,18 @@ impl LineParser<'_> {
         if half {
             return Ok(inst);
         }
+        let has_e32 = matches!(
+            info.format_on(self.target),
+            Format::Vop1 | Format::Vop2 | Format::Vopc
+        );
+        if !e64 && inst.sdwa.is_none() && has_e32 && inst.modifies_constant() {
+            return Err(AsmError::new(
+                self.line,
+                mnemonic_column,
+                "a constant with `neg`/`abs` needs `_e64` here (llvm-mc would fold it into a \
+                 literal of the 32-bit encoding)",
+            ));
+        }
         if e32 && uses_vop3(&inst, self.target, self.wave) {
             return Err(AsmError::new(
                 self.line,
@@ -811,6 +823,7 @@ impl LineParser<'_> {
                 Ok(Operand::Imm(self.number(true)?))
             }
             Some(Tok::Number(_)) => Ok(Operand::Imm(self.number(false)?)),
+            Some(Tok::Punct('[')) => self.nsa(),
             Some(Tok::Word(w)) => {
                 self.pos += 1;
                 if w == "off" {
@@ -874,8 +887,41 @@ impl LineParser<'_> {
         }
     }
 
+    /// `[v36, v[38:39], …]`: an image address given VGPR by VGPR (RDNA's NSA form).
+    fn nsa(&mut self) -> Result<Operand, AsmError> {
+        self.pos += 1;
+        let mut regs = Vec::new();
+        loop {
+            let column = self.column();
+            match self.next() {
+                Some(Tok::Word(w)) if w.starts_with('v') => {
+                    let r: RegRange =
+                        w.parse().map_err(|e: gpuabi_layout::reg::RegParseError| {
+                            AsmError::new(self.line, column, e.to_string())
+                        })?;
+                    regs.push(r);
+                }
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.error("expected a VGPR in the address list"));
+                }
+            }
+            match self.next() {
+                Some(Tok::Punct(',')) => continue,
+                Some(Tok::Punct(']')) => break,
+                _ => {
+                    self.pos -= 1;
+                    return Err(self.error("expected `,` or `]` in the address list"));
+                }
+            }
+        }
+        Ok(Operand::Nsa(regs.into_boxed_slice()))
+    }
+
     /// An operand with f32 modifiers: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)` and their
-    /// nestings. A minus before a number is the number's sign, not a modifier (as in LLVM).
+    /// nestings. A minus before a number is the number's sign, not a modifier (as in LLVM);
+    /// `neg(1)` is the constant 1 with its sign bit flipped (ACO writes it for the
+    /// negative denormal 0x80000001).
     /// Returns the operand and whether it is negated and whether its absolute value is taken.
     fn modified_operand(&mut self) -> Result<(Operand, bool, bool), AsmError> {
         let (mut neg, mut abs) = (false, false);
@@ -907,11 +953,16 @@ impl LineParser<'_> {
         }
         let column = self.column();
         let operand = self.operand()?;
-        if (neg || abs) && !matches!(operand, Operand::Reg(_) | Operand::Special(_)) {
+        if (neg || abs)
+            && !matches!(
+                operand,
+                Operand::Reg(_) | Operand::Special(_) | Operand::Imm(_)
+            )
+        {
             return Err(AsmError::new(
                 self.line,
                 column,
-                "modifiers apply to registers; write a negative constant as `-1.0`",
+                "modifiers apply to registers and constants",
             ));
         }
         while let Some(c) = closers.pop() {
@@ -1409,6 +1460,41 @@ mod tests {
         assert!(e.message.contains("`@rel32@mid`"), "{e}");
         let e = err(".amdgcn_target \"gfx8", Target::Gfx8, WaveSize::W64);
         assert!(e.message.contains("closing"), "{e}");
+    }
+
+    #[test]
+    fn aco_operand_forms() {
+        let (t, w) = (Target::Gfx8, WaveSize::W64);
+        // ACO's bytes for `v_cmp_class_f32_e64 s[28:29], neg(1), v77`: decoded, the constant
+        // prints as `neg(1)` (`-1` would be another constant), with `_e64`.
+        let bytes = [0x1c, 0x00, 0x10, 0xd0, 0x81, 0x9a, 0x02, 0x20];
+        let p = crate::decode(&bytes, t, w).unwrap();
+        assert_eq!(
+            crate::asm::print(&p),
+            "\tv_cmp_class_f32_e64 s[28:29], neg(1), v77\n"
+        );
+        assert_eq!(
+            crate::encode(&parse(&crate::asm::print(&p), t, w).unwrap()).unwrap(),
+            bytes
+        );
+        // Without `_e64`, llvm-mc would fold `neg(1)` into the literal 0x80000001.
+        let e = err("\tv_add_f32 v0, neg(1), v1\n", t, w);
+        assert!(e.message.contains("`_e64`"), "{e}");
+        // `src_scc` is a source only; `v_swap_b32` has no 64-bit encoding; SDWA has no
+        // literal.
+        let e = err("\ts_mov_b32 src_scc, s1\n", t, w);
+        assert!(e.message.contains("src_scc"), "{e}");
+        let e = err("\tv_swap_b32_e64 v1, v2\n", Target::Gfx1030, WaveSize::W32);
+        assert!(e.message.contains("no 64-bit"), "{e}");
+        let e = err(
+            "\tv_or_b32_sdwa v1, 0x1234, v2 src0_sel:DWORD src1_sel:DWORD\n",
+            Target::Gfx1030,
+            WaveSize::W32,
+        );
+        assert!(e.message.contains("SDWA source"), "{e}");
+        // A 16-bit source takes 16-bit constants only (llvm-mc-19: "invalid operand").
+        let e = err("\tv_cmp_class_f16 vcc, 0x12345, v1\n", t, w);
+        assert!(e.message.contains("16-bit constant"), "{e}");
     }
 
     #[test]

@@ -62,8 +62,12 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             let _ = write!(out, "sext({op})");
             continue;
         }
+        // A negated constant is `neg(1)`: `-1` would be another constant (LLVM's
+        // AMDGPUInstPrinter writes `neg(` before an immediate).
+        let constant = matches!(op, crate::operand::Operand::Imm(_));
         let _ = match (neg, abs) {
             (false, false) => write!(out, "{op}"),
+            (true, false) if constant => write!(out, "neg({op})"),
             (true, false) => write!(out, "-{op}"),
             (false, true) => write!(out, "|{op}|"),
             (true, true) => write!(out, "-|{op}|"),

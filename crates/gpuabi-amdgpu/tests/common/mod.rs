@@ -141,6 +141,10 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VDst(_) => vec!["v[4:7]"],
         Kind::VSrc(1) => vec!["v8", "s14", "64", "0x4d2", "-4.0", "vcc_lo"],
         Kind::VSrc(_) => vec!["v[10:11]", "s[16:17]", "2"],
+        // `0x3c00` is the inline f16 1.0; `0x7c01` a literal (ACO's signalling NaN).
+        Kind::VSrc16 => vec![
+            "v8", "s14", "64", "0x7c01", "-4.0", "0x3c00", "0xffef", "vcc_lo",
+        ],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
         Kind::VReg(3) => vec!["v[12:14]"],
@@ -177,6 +181,17 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::ScratchAddr => vec!["v23", "off"],
         Kind::ScratchSAddr => vec!["off", "s30"],
         Kind::FlatAddr => vec!["v[20:21]"],
+        // A tuple, then the NSA forms of gfx1030 and gfx1100 (each target takes its own).
+        Kind::ImageAddr(12) => vec![
+            "v[12:23]",
+            "[v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8, v7]",
+            "[v[38:39], v10, v[11:13], v[14:16], v[17:19]]",
+        ],
+        Kind::ImageAddr(_) => vec![
+            "v[12:22]",
+            "[v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8]",
+            "[v38, v10, v[11:13], v[14:16], v[17:19]]",
+        ],
     }
 }
 
@@ -341,6 +356,54 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_cmp_ne_u32_sdwa {high}, v1, v2\n\
              \tv_cmpx_le_i32_sdwa v1, v2 src0_sel:WORD_0 src1_sel:DWORD\n"
         ));
+        // Scalar sources in either position, inline constants, f32 modifiers (ACO's
+        // `v_cmp_class_f32_sdwa s26, neg(1), v71 ...`, whose SDST s26 sets bits 11 and 12,
+        // where other SDWA instructions hold DST_UNUSED).
+        let sdst26 = if wave == WaveSize::W32 {
+            "s26"
+        } else {
+            "s[26:27]"
+        };
+        text.push_str(&format!(
+            "\tv_cmp_class_f32_sdwa {mask}, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {sdst26}, neg(1), v71 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {mask}, 1, s2 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_class_f32_sdwa {vcc}, |v1|, v2 src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_cmp_lt_f32_sdwa {mask}, -|v1|, |v2| src0_sel:DWORD src1_sel:BYTE_3\n\
+             \tv_add_f32_sdwa v1, -v2, |v3| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, neg(1.0), v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, 0.15915494, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_add_f32_sdwa v1, -s2, v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, 1, 2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, v2, s3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_or_b32_sdwa v1, sext(-1), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n\
+             \tv_mov_b32_sdwa v1, -4.0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD\n\
+             \tv_mov_b32_sdwa v1, src_scc dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD\n\
+             \tv_cndmask_b32_sdwa v1, -v2, |v3|, {vcc} dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n"
+        ));
+    }
+    if target == Target::Gfx8 {
+        text.push_str(
+            "\tv_add_f32_sdwa v1, -v2, |v3| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD\n",
+        );
+    }
+    // Constants with f32 modifiers (ACO's `v_cmp_class_f32_e64 s[28:29], neg(1), v77`: the
+    // integer 1 with its sign flipped), and `src_scc` as a source.
+    let vcc = if wave == WaveSize::W64 {
+        "vcc"
+    } else {
+        "vcc_lo"
+    };
+    text.push_str(&format!(
+        "\tv_add_f32_e64 v0, neg(1), v1\n\tv_add_f32_e64 v0, |1.0|, neg(0.5)\n\
+         \tv_add_f32_e64 v0, -|2|, v1\n\tv_cmp_class_f32_e64 {vcc}, neg(1), v1\n\
+         \tv_fma_f32 v0, neg(-4.0), v1, |v2|\n\
+         \ts_mov_b32 s1, src_scc\n\ts_or_b32 s10, src_scc, s8\n\ts_add_u32 s7, s3, src_scc\n\
+         \tv_mov_b32 v1, src_scc\n\tv_cmp_eq_u32 {vcc}, src_scc, v1\n\
+         \tv_add_f32_e64 v1, -src_scc, v2\n"
+    ));
+    if target.is_rdna() {
+        text.push_str("\tv_add_f32_e64 v0, neg(0x1234), v1\n\tv_add_f32_e64 v1, src_scc, s2\n");
     }
     // The output modifiers: `clamp` before `omod`, on f32 results and the saturating
     // integer instructions.
@@ -412,7 +475,9 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
              \tv_dual_cndmask_b32 v9, 0x7fc00000, v1 :: v_dual_cndmask_b32 v10, 0x7fc00000, v2\n\
              \tv_dual_fmamk_f32 v0, v1, 0x40000000, v2 :: v_dual_mov_b32 v1, v3\n\
              \tv_dual_mov_b32 v1, v3 :: v_dual_fmaak_f32 v0, v1, v2, 0x40000000\n\
-             \tv_dual_subrev_f32 v4, v5, v6 :: v_dual_subrev_f32 v7, s2, v8\n",
+             \tv_dual_subrev_f32 v4, v5, v6 :: v_dual_subrev_f32 v7, s2, v8\n\
+             \tv_dual_mul_dx9_zero_f32 v0, v1, v2 :: v_dual_mov_b32 v1, v3\n\
+             \tv_dual_mov_b32 v1, v3 :: v_dual_mul_dx9_zero_f32 v0, -1.0, v2\n",
         );
     }
     text

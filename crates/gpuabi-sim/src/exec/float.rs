@@ -272,6 +272,51 @@ pub fn div_fixup(s0: u32, s1: u32, s2: u32) -> u32 {
     }
 }
 
+/// `v_cmp_class_f16`: whether the class of the f16 `x` is in `mask`, with the bits of
+/// [`class`] (an f16 has a 5-bit exponent at 14:10 and its quiet bit at 9).
+pub fn class_f16(x: u16, mask: u32) -> bool {
+    let neg = x & 0x8000 != 0;
+    let (exponent, fraction) = ((x >> 10) & 0x1f, x & 0x3ff);
+    let bit = match (exponent, fraction) {
+        (0x1f, 0) => {
+            if neg {
+                2
+            } else {
+                9
+            }
+        }
+        (0x1f, f) => {
+            if f & 0x200 != 0 {
+                1
+            } else {
+                0
+            }
+        }
+        (0, 0) => {
+            if neg {
+                5
+            } else {
+                6
+            }
+        }
+        (0, _) => {
+            if neg {
+                4
+            } else {
+                7
+            }
+        }
+        _ => {
+            if neg {
+                3
+            } else {
+                8
+            }
+        }
+    };
+    mask >> bit & 1 != 0
+}
+
 /// `v_cmp_class_f32`: whether the class of `x` is in `mask` (bit 0 signalling NaN, 1 quiet
 /// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf).
 pub fn class(x: u32, mask: u32) -> bool {

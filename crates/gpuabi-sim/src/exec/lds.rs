@@ -95,8 +95,14 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
         // `ds_read_b32 v0, v2 offset:252`).
         let base = w.v(addr_reg, lane);
         let single = u64::from(base.wrapping_add(d.mods.offset as u32));
+        // The `st64` forms count their offsets in strides of 64 elements ("AMD GCN3 ISA",
+        // DS_READ2ST64_B32: DS[ADDR + offset0 * 4 * 64]).
+        let stride = match access.op {
+            DsOp::Read2St64 | DsOp::Write2St64 => 64 * elem,
+            _ => elem,
+        };
         let pair = [d.mods.offset0, d.mods.offset1]
-            .map(|o| u64::from(base.wrapping_add(u32::from(o) * elem)));
+            .map(|o| u64::from(base.wrapping_add(u32::from(o) * stride)));
         match access.op {
             DsOp::Read => {
                 let values: Vec<u32> = (0..n)
@@ -114,7 +120,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
                     cx.write(single + 4 * u64::from(i), limit, v);
                 }
             }
-            DsOp::Read2 => {
+            DsOp::Read2 | DsOp::Read2St64 => {
                 let mut values = Vec::with_capacity(2 * usize::from(n));
                 for a in pair {
                     for i in 0..n {
@@ -127,7 +133,7 @@ pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
                     }
                 }
             }
-            DsOp::Write2 => {
+            DsOp::Write2 | DsOp::Write2St64 => {
                 for (a, data) in pair.into_iter().zip([data0, data1]) {
                     for i in 0..n {
                         let v = w.v(data + i, lane);

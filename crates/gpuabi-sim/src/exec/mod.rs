@@ -12,6 +12,18 @@ pub mod salu;
 pub mod typed;
 pub mod valu;
 
+use gpuabi_amdgpu::Opcode;
+
+/// Whether the simulator stops at `op` with [`crate::SimError::NotModelled`]: RDNA's ray
+/// intersection (`image_bvh*_intersect_ray`, the hardware's box and triangle tests) and
+/// RDNA 3's BVH traversal stack (`ds_bvh_stack_rtn_b32`), encoded but not run.
+pub fn not_modelled(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::ImageBvhIntersectRay | Opcode::ImageBvh64IntersectRay | Opcode::DsBvhStackRtnB32
+    )
+}
+
 /// Where execution continues after an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -34,7 +46,7 @@ pub enum Flow {
 #[cfg(test)]
 mod tests {
     use gpuabi_amdgpu::opcodes::TABLE;
-    use gpuabi_amdgpu::{Class, MemMods, Opcode, WaveSize};
+    use gpuabi_amdgpu::{Class, MemMods, WaveSize};
 
     use super::*;
     use crate::image::{Decoded, Dst, Src};
@@ -45,7 +57,7 @@ mod tests {
     /// Every instruction of the table reaches its unit's semantics (no `unreachable!`).
     #[test]
     fn every_opcode_has_semantics() {
-        for info in TABLE {
+        for info in TABLE.iter().filter(|i| !not_modelled(i.op)) {
             let d = Decoded {
                 op: info.op,
                 class: info.class,

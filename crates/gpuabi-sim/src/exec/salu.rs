@@ -264,6 +264,42 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
         }
         SBitcmp0B32 => w.scc = (a >> (b & 31)) & 1 == 0,
         SBitcmp1B32 => w.scc = (a >> (b & 31)) & 1 == 1,
+        // S_NAND/S_NOR/S_XNOR: the negated and, or and xor; SCC = D != 0 ("AMD GCN3 ISA",
+        // "RDNA3 ISA").
+        SNandB32 | SNorB32 => {
+            let r = if d.op == SNandB32 { !(a & b) } else { !(a | b) };
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        SNandB64 | SNorB64 | SXnorB64 => {
+            let r = match d.op {
+                SNandB64 => !(a64 & b64),
+                SNorB64 => !(a64 | b64),
+                _ => !(a64 ^ b64),
+            };
+            w.write_s64(dst, r);
+            w.scc = r != 0;
+        }
+        // S_PACK_{LL,LH,HH,HL}_B32_B16: D = {S1 half, S0 half}, the first letter naming the
+        // half of S0 that lands in D[15:0], the second that of S1 in D[31:16]; SCC is not
+        // written ("RDNA2 ISA", "RDNA3 ISA").
+        SPackLlB32B16 => w.write_s32(dst, (a & 0xffff) | b << 16),
+        SPackLhB32B16 => w.write_s32(dst, (a & 0xffff) | (b & 0xffff_0000)),
+        SPackHhB32B16 => w.write_s32(dst, a >> 16 | (b & 0xffff_0000)),
+        SPackHlB32B16 => w.write_s32(dst, a >> 16 | b << 16),
+        // S_LSHL{1,2,3,4}_ADD_U32: tmp = (64-bit S0 << N) + S1, D = tmp[31:0], SCC = tmp >=
+        // 2^32, so bits shifted out of S0 count as a carry ("RDNA3 ISA").
+        SLshl1AddU32 | SLshl2AddU32 | SLshl3AddU32 | SLshl4AddU32 => {
+            let n = match d.op {
+                SLshl1AddU32 => 1,
+                SLshl2AddU32 => 2,
+                SLshl3AddU32 => 3,
+                _ => 4,
+            };
+            let tmp = (u64::from(a) << n) + u64::from(b);
+            w.write_s32(dst, tmp as u32);
+            w.scc = tmp >> 32 != 0;
+        }
         _ => unreachable!("{:?} is not a scalar ALU instruction", d.op),
     }
 }

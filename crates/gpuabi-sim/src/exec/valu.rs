@@ -156,8 +156,10 @@ fn compare(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
-/// V_CMPX_* on RDNA: the compare's result in the active lanes becomes EXEC (inactive lanes
-/// stay off), after the pseudocode `EXEC.u64[laneId] = ...` of AMD's "RDNA3 ISA" guide.
+/// V_CMPX_*: the compare's result in the active lanes becomes EXEC (inactive lanes stay
+/// off), after the pseudocode `EXEC.u64[laneId] = ...` of AMD's "RDNA3 ISA" guide; on GCN
+/// the same mask goes to the named destination too ("AMD GCN3 ISA", VOPC: "write VCC (or
+/// SDST) and EXEC"), which RDNA's rows do not have (`Dst::None`).
 fn compare_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
@@ -166,6 +168,7 @@ fn compare_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> bool) {
     let (exec, lanes) = (w.exec(), w.lanes());
     let mut bits = 0u64;
     for_active(exec, lanes, |l| bits |= u64::from(f(a[l], b[l])) << l);
+    w.write_mask(d.dst[0], bits);
     w.set_exec(bits);
 }
 
@@ -203,7 +206,8 @@ fn compare64(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
     w.write_mask(d.dst[0], bits);
 }
 
-/// A 64-bit compare whose lane mask becomes EXEC (RDNA's V_CMPX_*_U64).
+/// A 64-bit compare whose lane mask becomes EXEC (V_CMPX_*_U64), and on GCN the named
+/// destination too (see [`compare_exec`]).
 fn compare64_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
     let (exec, lanes) = (w.exec(), w.lanes());
     let mut bits = 0u64;
@@ -213,7 +217,32 @@ fn compare64_exec(w: &mut Wave, d: &Decoded, f: impl Fn(u64, u64) -> bool) {
             lane_value64(w, d.src[1], l),
         )) << l;
     });
+    w.write_mask(d.dst[0], bits);
     w.set_exec(bits);
+}
+
+/// V_CMP_CLASS_F16 ("AMD GCN3 ISA", "RDNA3 ISA"): the class of the f16 in S0[15:0] tested
+/// against the mask S1, in the active lanes. The f16 source's `neg`/`abs` act on its bit
+/// 15 (the f32 rule of [`source`] would flip bit 31), `abs` first.
+fn class_f16_bits(w: &Wave, d: &Decoded) -> u64 {
+    let mut a = [0; LANE_STRIDE];
+    let mut b = [0; LANE_STRIDE];
+    gather(w, d.src[0], &mut a);
+    source(w, d, 1, &mut b);
+    let (abs, neg) = (d.src_mods.abs & 1 != 0, d.src_mods.neg & 1 != 0);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    let mut bits = 0u64;
+    for_active(exec, lanes, |l| {
+        let mut x = a[l] as u16;
+        if abs {
+            x &= 0x7fff;
+        }
+        if neg {
+            x ^= 0x8000;
+        }
+        bits |= u64::from(float::class_f16(x, b[l])) << l;
+    });
+    bits
 }
 
 /// The 64-bit value of `src` in lane `lane`.
@@ -688,27 +717,37 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VCmpNleF32 => cmpf(w, d, |a, b| a > b || a.is_nan() || b.is_nan()),
         VCmpNltF32 => cmpf(w, d, |a, b| a >= b || a.is_nan() || b.is_nan()),
         VCmpClassF32 => compare(w, d, float::class),
-        VCmpxEqU32 => compare_exec(w, d, |a, b| a == b),
-        VCmpxNeU32 => compare_exec(w, d, |a, b| a != b),
-        VCmpxLtU32 => compare_exec(w, d, |a, b| a < b),
-        VCmpxLeU32 => compare_exec(w, d, |a, b| a <= b),
-        VCmpxGtU32 => compare_exec(w, d, |a, b| a > b),
-        VCmpxGeU32 => compare_exec(w, d, |a, b| a >= b),
-        VCmpxEqI32 => compare_exec(w, d, |a, b| a == b),
-        VCmpxNeI32 => compare_exec(w, d, |a, b| a != b),
-        VCmpxLtI32 => compare_exec(w, d, |a, b| (a as i32) < (b as i32)),
-        VCmpxLeI32 => compare_exec(w, d, |a, b| (a as i32) <= (b as i32)),
-        VCmpxGtI32 => compare_exec(w, d, |a, b| (a as i32) > (b as i32)),
-        VCmpxGeI32 => compare_exec(w, d, |a, b| (a as i32) >= (b as i32)),
+        VCmpxClassF32 | VCmpxClassF32Gcn => compare_exec(w, d, float::class),
+        VCmpClassF16 => {
+            let bits = class_f16_bits(w, d);
+            w.write_mask(d.dst[0], bits);
+        }
+        VCmpxClassF16 | VCmpxClassF16Gcn => {
+            let bits = class_f16_bits(w, d);
+            w.write_mask(d.dst[0], bits);
+            w.set_exec(bits);
+        }
+        VCmpxEqU32 | VCmpxEqU32Gcn => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeU32 | VCmpxNeU32Gcn => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtU32 | VCmpxLtU32Gcn => compare_exec(w, d, |a, b| a < b),
+        VCmpxLeU32 | VCmpxLeU32Gcn => compare_exec(w, d, |a, b| a <= b),
+        VCmpxGtU32 | VCmpxGtU32Gcn => compare_exec(w, d, |a, b| a > b),
+        VCmpxGeU32 | VCmpxGeU32Gcn => compare_exec(w, d, |a, b| a >= b),
+        VCmpxEqI32 | VCmpxEqI32Gcn => compare_exec(w, d, |a, b| a == b),
+        VCmpxNeI32 | VCmpxNeI32Gcn => compare_exec(w, d, |a, b| a != b),
+        VCmpxLtI32 | VCmpxLtI32Gcn => compare_exec(w, d, |a, b| (a as i32) < (b as i32)),
+        VCmpxLeI32 | VCmpxLeI32Gcn => compare_exec(w, d, |a, b| (a as i32) <= (b as i32)),
+        VCmpxGtI32 | VCmpxGtI32Gcn => compare_exec(w, d, |a, b| (a as i32) > (b as i32)),
+        VCmpxGeI32 | VCmpxGeI32Gcn => compare_exec(w, d, |a, b| (a as i32) >= (b as i32)),
         // Ordered, false on NaN; neq is the unordered negation of eq, true on NaN.
-        VCmpxEqF32 => compare_exec_f32(w, d, |a, b| a == b),
-        VCmpxNeqF32 => compare_exec_f32(w, d, |a, b| a != b),
-        VCmpxLtF32 => compare_exec_f32(w, d, |a, b| a < b),
-        VCmpxLeF32 => compare_exec_f32(w, d, |a, b| a <= b),
-        VCmpxGtF32 => compare_exec_f32(w, d, |a, b| a > b),
-        VCmpxGeF32 => compare_exec_f32(w, d, |a, b| a >= b),
-        VCmpxEqU64 => compare64_exec(w, d, |a, b| a == b),
-        VCmpxNeU64 => compare64_exec(w, d, |a, b| a != b),
+        VCmpxEqF32 | VCmpxEqF32Gcn => compare_exec_f32(w, d, |a, b| a == b),
+        VCmpxNeqF32 | VCmpxNeqF32Gcn => compare_exec_f32(w, d, |a, b| a != b),
+        VCmpxLtF32 | VCmpxLtF32Gcn => compare_exec_f32(w, d, |a, b| a < b),
+        VCmpxLeF32 | VCmpxLeF32Gcn => compare_exec_f32(w, d, |a, b| a <= b),
+        VCmpxGtF32 | VCmpxGtF32Gcn => compare_exec_f32(w, d, |a, b| a > b),
+        VCmpxGeF32 | VCmpxGeF32Gcn => compare_exec_f32(w, d, |a, b| a >= b),
+        VCmpxEqU64 | VCmpxEqU64Gcn => compare64_exec(w, d, |a, b| a == b),
+        VCmpxNeU64 | VCmpxNeU64Gcn => compare64_exec(w, d, |a, b| a != b),
         VCmpEqU64 => compare64(w, d, |a, b| a == b),
         VCmpNeU64 => compare64(w, d, |a, b| a != b),
         VCmpLtU64 => compare64(w, d, |a, b| a < b),
@@ -730,10 +769,16 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         // it raises.
         VRcpIflagF32 => mapf1(w, d, |a| 1.0 / a),
         VBfrevB32 => map1(w, d, u32::reverse_bits),
-        VCmpxNgtF32 => compare_exec_f32(w, d, |a, b| a <= b || a.is_nan() || b.is_nan()),
-        VCmpxNleF32 => compare_exec_f32(w, d, |a, b| a > b || a.is_nan() || b.is_nan()),
-        VCmpxNgeF32 => compare_exec_f32(w, d, |a, b| a < b || a.is_nan() || b.is_nan()),
-        VCmpxUF32 => compare_exec_f32(w, d, |a, b| a.is_nan() || b.is_nan()),
+        VCmpxNgtF32 | VCmpxNgtF32Gcn => {
+            compare_exec_f32(w, d, |a, b| a <= b || a.is_nan() || b.is_nan())
+        }
+        VCmpxNleF32 | VCmpxNleF32Gcn => {
+            compare_exec_f32(w, d, |a, b| a > b || a.is_nan() || b.is_nan())
+        }
+        VCmpxNgeF32 | VCmpxNgeF32Gcn => {
+            compare_exec_f32(w, d, |a, b| a < b || a.is_nan() || b.is_nan())
+        }
+        VCmpxUF32 | VCmpxUF32Gcn => compare_exec_f32(w, d, |a, b| a.is_nan() || b.is_nan()),
         // 16-bit shifts: the amount is S0[3:0], the value S1[15:0]; the 16-bit result's
         // placement is the caller's (see `exec`).
         VLshlrevB16 => map2(w, d, |a, b| ((b & 0xffff) << (a & 15)) & 0xffff),
@@ -757,7 +802,7 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
             float::binary(p, c, |x: f32, y: f32| x + y)
         }),
         VFfbhI32 => map1(w, d, salu::flbit_i32),
-        VCmpxLeU64 => compare64_exec(w, d, |a, b| a <= b),
+        VCmpxLeU64 | VCmpxLeU64Gcn => compare64_exec(w, d, |a, b| a <= b),
         // V_MUL_HI_I32_I24 / V_MUL_HI_U32_U24: bits [63:32] of the 48-bit product of the
         // signed / unsigned 24-bit fields S0[23:0] and S1[23:0] ("AMD GCN3 ISA").
         VMulHiI32I24 => map2(w, d, |a, b| {
@@ -768,17 +813,48 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
             ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32
         }),
         VMadI64I32 => mad_i64_i32(w, d),
-        VCmpxLtU64 => compare64_exec(w, d, |a, b| a < b),
-        VCmpxGtU64 => compare64_exec(w, d, |a, b| a > b),
-        VCmpxGeU64 => compare64_exec(w, d, |a, b| a >= b),
-        VCmpxEqI64 => compare64_exec(w, d, |a, b| a == b),
-        VCmpxNeI64 => compare64_exec(w, d, |a, b| a != b),
-        VCmpxLtI64 => compare64_exec(w, d, |a, b| (a as i64) < (b as i64)),
-        VCmpxLeI64 => compare64_exec(w, d, |a, b| (a as i64) <= (b as i64)),
-        VCmpxGtI64 => compare64_exec(w, d, |a, b| (a as i64) > (b as i64)),
-        VCmpxGeI64 => compare64_exec(w, d, |a, b| (a as i64) >= (b as i64)),
+        VCmpxLtU64 | VCmpxLtU64Gcn => compare64_exec(w, d, |a, b| a < b),
+        VCmpxGtU64 | VCmpxGtU64Gcn => compare64_exec(w, d, |a, b| a > b),
+        VCmpxGeU64 | VCmpxGeU64Gcn => compare64_exec(w, d, |a, b| a >= b),
+        VCmpxEqI64 | VCmpxEqI64Gcn => compare64_exec(w, d, |a, b| a == b),
+        VCmpxNeI64 | VCmpxNeI64Gcn => compare64_exec(w, d, |a, b| a != b),
+        VCmpxLtI64 | VCmpxLtI64Gcn => compare64_exec(w, d, |a, b| (a as i64) < (b as i64)),
+        VCmpxLeI64 | VCmpxLeI64Gcn => compare64_exec(w, d, |a, b| (a as i64) <= (b as i64)),
+        VCmpxGtI64 | VCmpxGtI64Gcn => compare64_exec(w, d, |a, b| (a as i64) > (b as i64)),
+        VCmpxGeI64 | VCmpxGeI64Gcn => compare64_exec(w, d, |a, b| (a as i64) >= (b as i64)),
         // Ordered: true when neither source is NaN.
-        VCmpxOF32 => compare_exec_f32(w, d, |a, b| !a.is_nan() && !b.is_nan()),
+        VCmpxOF32 | VCmpxOF32Gcn => compare_exec_f32(w, d, |a, b| !a.is_nan() && !b.is_nan()),
+        // V_MIN3_F32 / V_MAX3_F32: v_min_f32(v_min_f32(S0, S1), S2) and the max likewise
+        // ("RDNA3 ISA", "AMD GCN3 ISA"), so with the IEEE-mode min/max a signalling NaN
+        // comes out of the first step quieted and the second step then returns S2.
+        VMin3F32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmin(fmin(a, b), c).to_bits()
+        }),
+        VMax3F32 => map3(w, d, |a, b, c| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            fmax(fmax(a, b), c).to_bits()
+        }),
+        VMin3I32 => map3(w, d, |a, b, c| {
+            (a as i32).min(b as i32).min(c as i32) as u32
+        }),
+        VMax3I32 => map3(w, d, |a, b, c| {
+            (a as i32).max(b as i32).max(c as i32) as u32
+        }),
+        VMin3U32 => map3(w, d, |a, b, c| a.min(b).min(c)),
+        VMax3U32 => map3(w, d, |a, b, c| a.max(b).max(c)),
+        VMulLegacyF32 => map2(w, d, mul_legacy),
+        VSwapB32 => {
+            let (Dst::Vgpr(x), Dst::Vgpr(y)) = (d.dst[0], d.dst[1]) else {
+                return;
+            };
+            let (exec, lanes) = (w.exec(), w.lanes());
+            for_active(exec, lanes, |l| {
+                let (vx, vy) = (w.v(x, l), w.v(y, l));
+                w.set_v(x, l, vy);
+                w.set_v(y, l, vx);
+            });
+        }
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }
@@ -804,6 +880,18 @@ fn mad_i64_i32(w: &mut Wave, d: &Decoded) {
         carry |= (((results[l] >> 64) & 1) as u64) << l;
     });
     w.write_mask(d.dst[1], carry);
+}
+
+/// V_MUL_LEGACY_F32 ("AMD GCN3 ISA": D = S0 * S1 with the DX9 rule 0.0 * x = 0.0; RDNA 3's
+/// V_MUL_DX9_ZERO_F32: "if S0 == 0.0 or S1 == 0.0 then D0 = 0.0F"): +0 when either source
+/// is ±0, even when the other is inf or NaN; otherwise the f32 product under the NaN rule.
+/// A denormal is not zero (the project keeps denormals).
+pub fn mul_legacy(a: u32, b: u32) -> u32 {
+    if a & 0x7fff_ffff == 0 || b & 0x7fff_ffff == 0 {
+        0
+    } else {
+        float::binary(a, b, |x, y| x * y)
+    }
 }
 
 /// V_PERM_B32 ("RDNA2 ISA", "AMD GCN3 ISA"): byte k of D is chosen from the bytes of
