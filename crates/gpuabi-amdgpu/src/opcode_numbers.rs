@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 576] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 579] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -149,6 +149,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 576] = [
     (VCvtI32F32, [0x148, 0x188, 0x188, 0x188, 0x188]),
     (VCvtU32F32, [0x147, 0x187, 0x187, 0x187, 0x187]),
     (VCvtF32Ubyte0, [0x151, 0x191, 0x191, 0x191, 0x191]),
+    (VCvtU32U16, [NONE, NONE, 0x1eb, NONE, NONE]),
     (VFfbhU32, [0x16d, 0x1b9, 0x1b9, 0x1b9, 0x1b9]),
     (VCeilF32, [0x15d, 0x1a2, 0x1a2, 0x1a2, 0x1a2]),
     (VTruncF32, [0x15c, 0x1a1, 0x1a1, 0x1a1, 0x1a1]),
@@ -371,6 +372,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 576] = [
     (VCmpxNleF32, [NONE, 0x01c, 0x09c, NONE, NONE]),
     (VCmpxNgeF32, [NONE, 0x019, 0x099, NONE, NONE]),
     (VCmpxUF32, [NONE, 0x018, 0x098, NONE, NONE]),
+    (VCmpxNltF32, [NONE, 0x01e, 0x09e, NONE, NONE]),
     (VAlignbitB32, [0x1ce, 0x14e, 0x216, 0x14e, 0x14e]),
     (VPermB32, [0x1ed, 0x344, 0x244, NONE, NONE]),
     (VLshlrevB16, [0x12a, 0x314, 0x338, NONE, NONE]),
@@ -616,6 +618,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 576] = [
     (VCmpxNgtF32Gcn, [0x05b, NONE, NONE, 0x01b, 0x01b]),
     (VCmpxNleF32Gcn, [0x05c, NONE, NONE, 0x01c, 0x01c]),
     (VCmpxNgeF32Gcn, [0x059, NONE, NONE, 0x019, 0x019]),
+    (VCmpxNltF32Gcn, [0x05e, NONE, NONE, 0x01e, 0x01e]),
     (VCmpxUF32Gcn, [0x058, NONE, NONE, 0x018, 0x018]),
     (VCmpxOF32Gcn, [0x057, NONE, NONE, 0x017, 0x017]),
     (VCmpxEqU64Gcn, [0x0fa, NONE, NONE, 0x0f2, 0x0f2]),

@@ -922,6 +922,7 @@ table! {
     VCvtI32F32 = row(Vop1, "v_cvt_i32_f32", &[VD1], &[VS1]).float(1), [];
     VCvtU32F32 = row(Vop1, "v_cvt_u32_f32", &[VD1], &[VS1]).float(1), [];
     VCvtF32Ubyte0 = row(Vop1, "v_cvt_f32_ubyte0", &[VD1], &[VS1]), [];
+    VCvtU32U16 = row(Vop1, "v_cvt_u32_u16", &[VD1], &[VS1]).only(Targets::GFX1100), [];
     VFfbhU32 = row(Vop1, "v_ffbh_u32", &[VD1], &[VS1]).gfx11("v_clz_i32_u32"), [];
     VCeilF32 = row(Vop1, "v_ceil_f32", &[VD1], &[VS1]).float(1), [];
     VTruncF32 = row(Vop1, "v_trunc_f32", &[VD1], &[VS1]).float(1), [];
@@ -1170,6 +1171,7 @@ table! {
     VCmpxNleF32 = row(Vopc, "v_cmpx_nle_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxNgeF32 = row(Vopc, "v_cmpx_nge_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     VCmpxUF32 = row(Vopc, "v_cmpx_u_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNltF32 = row(Vopc, "v_cmpx_nlt_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
     // Funnel shift and byte permute of a 64-bit {S0, S1}: llc-19's rotates and its
     // byte and half packing.
     VAlignbitB32 = row(Vop3, "v_alignbit_b32", &[VD1], &[VS1, VS1, VS1]), [];
@@ -1458,6 +1460,7 @@ table! {
     VCmpxNgtF32Gcn = row(Vopc, "v_cmpx_ngt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
     VCmpxNleF32Gcn = row(Vopc, "v_cmpx_nle_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
     VCmpxNgeF32Gcn = row(Vopc, "v_cmpx_nge_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNltF32Gcn = row(Vopc, "v_cmpx_nlt_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
     VCmpxUF32Gcn = row(Vopc, "v_cmpx_u_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
     VCmpxOF32Gcn = row(Vopc, "v_cmpx_o_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
     VCmpxEqU64Gcn = row(Vopc, "v_cmpx_eq_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];

@@ -33,6 +33,7 @@ pub use dispatch::{LaneValues, WaveSetup};
 pub use error::SimError;
 pub use exec::memory::Descriptor;
 pub use exec::not_modelled;
+pub use exec::UnmodelledAnswers;
 pub use image::Image;
 pub use limits::Limits;
 pub use machine::{Machine, WaveExit, WaveRun};

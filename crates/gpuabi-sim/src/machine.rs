@@ -8,7 +8,7 @@ use crate::dispatch::WaveSetup;
 use crate::error::SimError;
 use crate::exec::lds::LdsCtx;
 use crate::exec::memory::MemCtx;
-use crate::exec::{branch, lds, memory, salu, valu, Flow};
+use crate::exec::{branch, lds, memory, salu, valu, Flow, UnmodelledAnswers};
 use crate::image::{Decoded, Image};
 use crate::limits::{Limits, MAX_LDS_BYTES, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
@@ -45,6 +45,9 @@ pub struct Machine {
     pub lds: Vec<u8>,
     /// The instruction that last wrote each register, when recorded.
     pub writes: Option<WriteLog>,
+    /// Answers for the instructions whose semantics are not modelled; without them a run
+    /// stops there with [`SimError::NotModelled`].
+    pub unmodelled: Option<UnmodelledAnswers>,
     /// Whether a jump or call to an address outside the program ends
     /// [`Machine::run_to_exit`] (which sets it) rather than the run with
     /// [`SimError::BadJump`].
@@ -129,6 +132,7 @@ impl Machine {
             counts: None,
             lds: Vec::new(),
             writes: None,
+            unmodelled: None,
             leave_program: false,
         }
     }
@@ -359,6 +363,7 @@ impl Machine {
             unwritten,
             leave_program,
             writes,
+            unmodelled,
             ..
         } = self;
         let Progress {
@@ -402,6 +407,14 @@ impl Machine {
                 }
             }
             if crate::exec::not_modelled(d.op) {
+                if let Some(a) = unmodelled.as_mut() {
+                    a.answer(d, wave);
+                    if let Some(w) = writes.as_mut() {
+                        w.record(idx as u32, d, image.wave);
+                    }
+                    wave.pc = idx as u32 + 1;
+                    continue;
+                }
                 return Err(SimError::NotModelled {
                     pc: d.addr,
                     origin: d.origin.clone(),

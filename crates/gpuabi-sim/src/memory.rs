@@ -47,8 +47,9 @@ pub struct Memory {
 /// Bytes of one page of random memory.
 pub const RANDOM_PAGE_BYTES: u64 = 4096;
 
-/// Memory outside the buffers that answers with seeded random bytes, page by page; a page
-/// is made when first touched and keeps what is stored into it.
+/// Memory outside the buffers that answers with seeded random bytes: what an address holds
+/// depends only on the seed and the address, so reads need no storage; a page is kept once
+/// something is stored into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct RandomPages {
     seed: u64,
@@ -57,24 +58,33 @@ struct RandomPages {
 }
 
 impl RandomPages {
-    /// The page holding `addr`, made from the seed and the page's number when new; `None`
-    /// when making it would exceed the page budget.
-    fn page(&mut self, addr: u64) -> Option<&mut Vec<u8>> {
-        let number = addr / RANDOM_PAGE_BYTES;
-        if !self.pages.contains_key(&number) && self.pages.len() >= self.max_pages {
-            return None;
-        }
-        let seed = self.seed;
-        Some(self.pages.entry(number).or_insert_with(|| {
-            let mut bytes = vec![0; RANDOM_PAGE_BYTES as usize];
-            SplitMix64::new(seed ^ number.wrapping_mul(0xd6e8_feb8_6659_fd93)).fill(&mut bytes);
-            bytes
-        }))
+    /// The random bytes of the aligned eight bytes at `addr & !7`.
+    fn word(&self, addr: u64) -> u64 {
+        SplitMix64::new(self.seed ^ (addr / 8).wrapping_mul(0xd6e8_feb8_6659_fd93)).next_u64()
     }
 
-    fn read_byte(&mut self, addr: u64) -> Option<u8> {
-        let at = (addr % RANDOM_PAGE_BYTES) as usize;
-        self.page(addr).map(|p| p[at])
+    fn read_byte(&self, addr: u64) -> u8 {
+        match self.pages.get(&(addr / RANDOM_PAGE_BYTES)) {
+            Some(p) => p[(addr % RANDOM_PAGE_BYTES) as usize],
+            None => (self.word(addr) >> (8 * (addr % 8))) as u8,
+        }
+    }
+
+    /// The page holding `addr`, made from its random bytes when first written; `None` when
+    /// making it would exceed the page budget.
+    fn page(&mut self, addr: u64) -> Option<&mut Vec<u8>> {
+        let number = addr / RANDOM_PAGE_BYTES;
+        if !self.pages.contains_key(&number) {
+            if self.pages.len() >= self.max_pages {
+                return None;
+            }
+            let start = number * RANDOM_PAGE_BYTES;
+            let bytes = (0..RANDOM_PAGE_BYTES / 8)
+                .flat_map(|w| self.word(start + 8 * w).to_le_bytes())
+                .collect();
+            self.pages.insert(number, bytes);
+        }
+        self.pages.get_mut(&number)
     }
 
     fn write_byte(&mut self, addr: u64, value: u8) -> Option<()> {
@@ -120,9 +130,9 @@ impl Memory {
     }
 
     /// From now on, every address outside the buffers holds random bytes that depend only
-    /// on `seed` and the address, made page by page ([`RANDOM_PAGE_BYTES`]) as they are
-    /// first read or written, and stores there are kept; at most `limit` bytes of such
-    /// pages are made (beyond that an access is outside memory, as without them).
+    /// on `seed` and the address, and stores there are kept, page by page
+    /// ([`RANDOM_PAGE_BYTES`]); at most `limit` bytes of pages are stored into (beyond that
+    /// a store is outside memory, as without random memory).
     ///
     /// For code run without a driver behind it: loads of descriptors, tables and records
     /// through pointers find data, and nothing the code does depends on that data being
@@ -135,7 +145,7 @@ impl Memory {
         });
     }
 
-    /// Pages of random memory made so far.
+    /// Pages of random memory stored into so far.
     pub fn random_pages(&self) -> usize {
         self.random.as_ref().map_or(0, |r| r.pages.len())
     }
@@ -292,11 +302,10 @@ impl Memory {
     pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
         let Some((i, off)) = self.locate(addr, u32::try_from(bytes.len()).ok()?) else {
             let random = self.random.as_mut()?;
-            addr.checked_add(bytes.len() as u64)?;
-            // A page at a time.
+            // A page at a time; random memory covers every address, wrapping at 2^64.
             let mut done = 0;
             while done < bytes.len() {
-                let at = addr + done as u64;
+                let at = addr.wrapping_add(done as u64);
                 let in_page = (at % RANDOM_PAGE_BYTES) as usize;
                 let n = (RANDOM_PAGE_BYTES as usize - in_page).min(bytes.len() - done);
                 random.page(at)?[in_page..in_page + n].copy_from_slice(&bytes[done..done + n]);
@@ -341,10 +350,10 @@ impl Memory {
     /// buffer.
     pub fn read(&mut self, addr: u64, bytes: u32) -> Option<u32> {
         let Some((i, off)) = self.locate(addr, bytes) else {
-            let random = self.random.as_mut()?;
+            let random = self.random.as_ref()?;
             let mut v = 0u32;
             for k in (0..u64::from(bytes)).rev() {
-                v = v << 8 | u32::from(random.read_byte(addr.checked_add(k)?)?);
+                v = v << 8 | u32::from(random.read_byte(addr.wrapping_add(k)));
             }
             return Some(v);
         };
@@ -361,7 +370,7 @@ impl Memory {
         let Some((i, off)) = self.locate(addr, bytes) else {
             let random = self.random.as_mut()?;
             for (k, b) in value.to_le_bytes()[..bytes as usize].iter().enumerate() {
-                random.write_byte(addr.checked_add(k as u64)?, *b)?;
+                random.write_byte(addr.wrapping_add(k as u64), *b)?;
             }
             return Some(());
         };
@@ -405,20 +414,33 @@ mod tests {
         m.answer_unmapped(7, 2 * RANDOM_PAGE_BYTES);
         // Buffers answer as before.
         assert_eq!(m.read_u32(ba), Some(0x0505_0505));
-        // Elsewhere: the bytes of SplitMix64 seeded with 7 ^ page number * constant.
+        // Elsewhere: the eight bytes at an aligned address A are SplitMix64's first number
+        // seeded with 7 ^ (A / 8) * constant, read without storing anything.
         let page = 0x1234_5678_9000u64;
-        let number = page / RANDOM_PAGE_BYTES;
-        let mut g = SplitMix64::new(7 ^ number.wrapping_mul(0xd6e8_feb8_6659_fd93));
-        let first = g.next_u64();
-        assert_eq!(m.read_u32(page), Some(first as u32));
-        assert_eq!(m.read(page + 4, 2), Some((first >> 32) as u32 & 0xffff));
-        // Stores stay, also across a page boundary.
+        let word =
+            |a: u64| SplitMix64::new(7 ^ (a / 8).wrapping_mul(0xd6e8_feb8_6659_fd93)).next_u64();
+        assert_eq!(m.read_u32(page), Some(word(page) as u32));
+        assert_eq!(
+            m.read(page + 4, 2),
+            Some((word(page) >> 32) as u32 & 0xffff)
+        );
+        assert_eq!(
+            m.read_u32(page + 6),
+            Some((word(page) >> 48) as u32 | (word(page + 8) as u32) << 16)
+        );
+        for far in [8 * RANDOM_PAGE_BYTES, 80 * RANDOM_PAGE_BYTES] {
+            assert!(m.read_u32(page + far).is_some());
+        }
+        assert_eq!(m.random_pages(), 0);
+        // Stores stay, also across a page boundary, and keep the page's other bytes.
         m.write_u32(page + RANDOM_PAGE_BYTES - 2, 0xaabb_ccdd)
             .unwrap();
         assert_eq!(m.read_u32(page + RANDOM_PAGE_BYTES - 2), Some(0xaabb_ccdd));
+        assert_eq!(m.read_u32(page), Some(word(page) as u32));
         assert_eq!(m.random_pages(), 2);
-        // A third page is beyond the budget.
-        assert_eq!(m.read_u32(page + 4 * RANDOM_PAGE_BYTES), None);
+        // A third page stored into is beyond the budget; reads still answer.
+        assert_eq!(m.write_u32(page + 4 * RANDOM_PAGE_BYTES, 1), None);
+        assert!(m.read_u32(page + 4 * RANDOM_PAGE_BYTES).is_some());
     }
 
     #[test]

@@ -700,3 +700,35 @@ fn ray_tracing_instructions_stop_the_simulator() {
         assert!(message.contains("line 3"), "{message}");
     }
 }
+
+#[test]
+fn nlt_compares_and_the_u16_conversion() {
+    // "RDNA3 ISA", V_CMPX_NLT_F32: EXEC = !(S0 < S1), true for NaN. RADV's intersection
+    // shaders (the project's capture) write `v_cmpx_nlt_f32_e32 v97, v103`. Lanes 0-3 of
+    // 0-4 start active; lane 4 compares true but stays inactive.
+    for (t, w) in RDNA {
+        let text = "main:\n\tv_cmpx_nlt_f32_e32 v1, v2\n\ts_endpgm\n";
+        let p = parse(text, t, w).unwrap();
+        let mut m = Machine::new(Image::new(&p).unwrap());
+        let setup = WaveSetup {
+            exec: Some(0b01111),
+            vgprs: vec![
+                (1, LaneValues::PerLane(vec![ONE, 0, 0x7fc0_0000, ONE, ONE])),
+                (2, LaneValues::PerLane(vec![ONE, ONE, 0, 0x4000_0000, 0])),
+            ],
+            ..Default::default()
+        };
+        let wave = m.run("main", &[setup]).unwrap().expect("one wave");
+        assert_eq!(wave.exec(), 0b0101, "{t}: 1 < 1 false; 0 < 1; NaN; 1 < 2");
+    }
+    // "RDNA3 ISA", V_CVT_U32_U16: D0.u32 = 32'U(S0.u16): the high half of the source is
+    // dropped.
+    let wave = run_one(
+        Target::Gfx1100,
+        WaveSize::W32,
+        "\tv_cvt_u32_u16_e32 v3, v1",
+        &[0xabcd_8765],
+        &[],
+    );
+    assert_eq!(wave.v(3, 0), 0x8765);
+}

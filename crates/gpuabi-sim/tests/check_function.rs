@@ -8,8 +8,10 @@ use std::path::PathBuf;
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_layout::aco::{LimitInputs, RtStage, Target as AcoTarget};
-use gpuabi_sim::check_function::{check_function, CheckReport, FunctionSpec, Placement};
-use gpuabi_sim::{Image, Limits};
+use gpuabi_sim::check_function::{
+    check_function, CheckReport, FunctionSpec, InactiveLanes, Placement, Trials,
+};
+use gpuabi_sim::Image;
 
 /// A function of the project's capture, `many_ahit` on navi31: RADV sizes its functions for
 /// 12 bytes of payload and 16 of hit attributes.
@@ -36,7 +38,7 @@ fn check(text: &str, stage: RtStage, trials: u32) -> CheckReport {
             .default_limit(LimitInputs::default()),
     };
     let spec = FunctionSpec::for_stage(&place, stage, PAYLOAD, HIT_ATTRIBS, None).unwrap();
-    check_function(&image, &spec, trials, 1, Limits::default()).unwrap()
+    check_function(&image, &spec, Trials::new(trials, 1)).unwrap()
 }
 
 /// The text with `line` inserted before the first line containing `before`.
@@ -78,7 +80,7 @@ fn a_clobbered_preserved_register_is_named_with_its_line() {
         assert_eq!(v.kind, "register", "{v:?}");
         assert_eq!(v.register.as_deref(), Some("v40"));
         assert_eq!(v.line, Some(line));
-        assert_eq!(v.instruction.as_deref(), Some("v_mov_b32_e32 v40, 0"));
+        assert_eq!(v.instruction.as_deref(), Some("v_mov_b32 v40, 0"));
     }
     // Every lane of every trial whose v40 was not 0 already.
     assert!(
@@ -224,7 +226,7 @@ fn llc_functions_keep_llvms_contract_and_breaches_are_caught() {
                     .default_limit(LimitInputs::default()),
             };
             let spec = FunctionSpec::llvm(&place, "llvm-gfx").unwrap();
-            check_function(&image, &spec, 40, 7, Limits::default()).unwrap()
+            check_function(&image, &spec, Trials::new(40, 7)).unwrap()
         };
         for entry in ["keep", "tri"] {
             let report = run(&text, entry);
@@ -260,4 +262,89 @@ fn llc_functions_keep_llvms_contract_and_breaches_are_caught() {
             );
         }
     }
+}
+
+/// Mesa 26.1's closest-hit function traces a shadow ray (a call to traversal) with its
+/// return address, the exec masks of its divergent-call guard and more in lanes 0-4 of the
+/// linear VGPR v95 (`v_writelane_b32 v95, s0, 2`, writes that ignore exec), and saves v95
+/// around the call with `scratch_store_b32 off, v95, s4 offset:96` under the call's exec
+/// (`emit_call_spills` in Mesa's `src/amd/compiler/aco_spill_preserved.cpp` emits these
+/// stores and reloads without setting exec to all lanes). When one of lanes 0-4 is inactive
+/// at the call, a callee that uses v95 (it may: v95 is clobbered) takes the saved value
+/// with it, the function restores a wrong exec mask, and it leaves for a wrong address.
+/// With callees that leave the inactive lanes of their own parameters alone, this is the
+/// only way RADV's function breaks its contract: the same code with the save and the
+/// reload made whole-wave keeps it.
+#[test]
+fn acos_linear_vgpr_saved_under_the_calls_exec_loses_inactive_lanes() {
+    let text = capture("02_closest_hit.Assembly.txt");
+    let run = |text: &str, inactive_lanes: InactiveLanes| {
+        let program = parse(text, Target::Gfx1100, WaveSize::W32).unwrap();
+        let image = Image::new(&program).unwrap();
+        let place = Placement {
+            entry: "BB0".into(),
+            name: "closest hit".into(),
+            target: Target::Gfx1100,
+            wave: WaveSize::W32,
+            limit: AcoTarget::new(Target::Gfx1100, 32)
+                .unwrap()
+                .default_limit(LimitInputs::default()),
+        };
+        let spec = FunctionSpec::for_stage(&place, RtStage::ClosestHit, PAYLOAD, HIT_ATTRIBS, None)
+            .unwrap();
+        let trials = Trials {
+            inactive_lanes,
+            ..Trials::new(200, 3)
+        };
+        check_function(&image, &spec, trials).unwrap()
+    };
+    let report = run(&text, InactiveLanes::KeepParameters);
+    assert!(report.calls > 0, "{report:?}");
+    // The wrong exec restored from v95 shows as a jump to a wrong address, or as next PCs
+    // written for lanes that wait for another callee.
+    assert!(!report.violations.is_empty());
+    assert!(report
+        .violations
+        .iter()
+        .all(|v| matches!(v.kind, "return_address" | "next_pc" | "exec" | "register")));
+    let failing: std::collections::BTreeSet<u32> =
+        report.violations.iter().map(|v| v.trial).collect();
+    assert!(failing.len() > 100, "{} of 200 trials", failing.len());
+
+    // v95 saved and reloaded in every lane: the contract holds in every trial.
+    let mut fixed = String::new();
+    for line in text.lines() {
+        let whole_wave = line.contains("scratch_store_b32 off, v95, s4 offset:96")
+            || line.contains("scratch_load_b32 v95, off, s4 offset:96");
+        if whole_wave {
+            fixed.push_str("\ts_or_saveexec_b32 s100, -1\n");
+        }
+        fixed.push_str(line);
+        fixed.push('\n');
+        if whole_wave {
+            fixed.push_str("\ts_mov_b32 exec_lo, s100\n");
+        }
+    }
+    assert!(!text.contains("s100"));
+    let report = run(&fixed, InactiveLanes::KeepParameters);
+    assert!(
+        report.violations.is_empty(),
+        "{:#?}",
+        &report.violations[..3]
+    );
+    assert!(report.stopped.is_empty());
+    assert!(report.returned > 0 && report.handed_on > 0, "{report:?}");
+
+    // With callees that may write every lane of a register they may clobber (the stub's
+    // default), the lanes that wait for another callee lose their parameters across the
+    // trace: the function saves its parameters around the call under the call's exec too.
+    let report = run(&fixed, InactiveLanes::Clobber);
+    assert!(report
+        .violations
+        .iter()
+        .any(|v| v.kind == "register" && v.register.as_deref() == Some("v2")));
+    assert!(report
+        .violations
+        .iter()
+        .all(|v| v.kind == "register" || v.kind == "next_pc"));
 }

@@ -12,8 +12,11 @@
 //!   every caller can pass an explicit limit instead.
 //! - Registers at or above the limit stay available to clobbered parameters in both
 //!   policies, as in Mesa (hazard H3); such a placement is reported as a warning.
-//! - The traversal stage marks no parameter DISCARDABLE, as the reference specification
-//!   says; newer RADV revisions mark its hit-state parameters DISCARDABLE.
+//! - Mesa 26.1 is the reference where it and the reference specification (an earlier
+//!   revision of Mesa's call series) differ: the return address is a return parameter
+//!   (`get_callee_info`), and the traversal stage marks its shader record pointer and hit
+//!   state DISCARDABLE (`radv_nir_init_traversal_params`), as RADV's compiled functions
+//!   show.
 
 mod abi;
 mod assign;

@@ -139,8 +139,13 @@ pub const MAX_STAGE_DATA_BYTES: u32 = 64 * 1024;
 ///
 /// Errors when either size exceeds [`MAX_STAGE_DATA_BYTES`].
 ///
-/// The traversal function marks no parameter DISCARDABLE, as the reference specification
-/// says (newer RADV revisions mark the hit-state parameters of traversal DISCARDABLE).
+/// The traversal function marks its shader record pointer and the hit state it finds
+/// (`ray_tmax`, `primitive_addr`, `primitive_id`, `instance_addr`,
+/// `geometry_id_and_flags`, `hit_kind`) DISCARDABLE, as Mesa 26.1's RADV does
+/// (`radv_nir_init_traversal_params` in `src/amd/vulkan/nir/radv_nir_rt_stage_functions.c`):
+/// traversal hands its lanes on to the closest-hit or miss function with new values there,
+/// a tail call `radv_nir_lower_call_abi.c` allows only for discardable parameters. (The
+/// reference specification follows an earlier revision that marked nothing.)
 pub fn stage_signature(
     stage: RtStage,
     payload_bytes: u32,
@@ -176,7 +181,22 @@ pub fn stage_signature(
             (NirAbi::RtRecursive, DIVERGENT_CALL)
         }
         RtStage::Traversal => {
-            params.extend(ray_state());
+            const FOUND: [&str; 7] = [
+                "shader_record_ptr",
+                "ray_tmax",
+                "primitive_addr",
+                "primitive_id",
+                "instance_addr",
+                "geometry_id_and_flags",
+                "hit_kind",
+            ];
+            params.extend(ray_state().into_iter().map(|p| {
+                if FOUND.contains(&p.name.as_str()) {
+                    p.discardable()
+                } else {
+                    p
+                }
+            }));
             params.extend(dwords_of(payload_bytes, "payload"));
             (NirAbi::Traversal, 0)
         }

@@ -25,8 +25,11 @@
 //!   scratch parameters) writes the caller's frame.
 //!
 //! Decisions of gpuabi (the ABI documents leave them open): LDS is not part of the
-//! contract; instructions whose semantics the simulator does not model stop a trial (it is
-//! reported as stopped, not as a violation).
+//! contract. The ray-tracing instructions whose semantics the simulator does not model
+//! (the box and triangle tests, RDNA 3's BVH stack) are answered as loads are, with data
+//! the function cannot predict ([`UnmodelledAnswers`]: half of the nodes they return are
+//! "no node", so that traversal loops end); other instructions the simulator does not run
+//! stop a trial, reported as stopped, not as a violation.
 
 mod spec;
 mod stub;
@@ -38,6 +41,8 @@ use gpuabi_layout::reg::{RegRange, RegSet};
 use serde::Serialize;
 
 use crate::contract::{Broken, CallSite, Contract, ContractViolation};
+use crate::error::SimError;
+use crate::exec::UnmodelledAnswers;
 use crate::image::Image;
 use crate::limits::Limits;
 use crate::machine::{Machine, WaveExit, WaveRun};
@@ -57,6 +62,26 @@ pub struct Callee {
     pub preserved: RegSet,
     /// Its stack pointer.
     pub stack_pointer: RegRange,
+    /// The registers of its parameters (for [`InactiveLanes::KeepParameters`]).
+    pub parameters: RegSet,
+}
+
+/// What a callee stub does to the lanes that were inactive at the call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InactiveLanes {
+    /// Every register the callee's ABI lets it clobber is clobbered in every lane: a callee
+    /// may use any such register as a linear VGPR (ACO's whole-wave values, written with
+    /// `v_writelane_b32` or under an all-ones exec), which reaches lanes its caller had
+    /// switched off.
+    #[default]
+    Clobber,
+    /// The inactive lanes of the callee's own parameter registers are left alone, the
+    /// other clobbered registers are clobbered in every lane: the assumption Mesa's
+    /// divergent calls rest on (a function keeps the parameters of the lanes that wait for
+    /// another callee in their registers across its own calls, and its callee's parameters
+    /// are live in those registers, so the callee writes them only in its active lanes).
+    KeepParameters,
 }
 
 /// The function under test: where it starts, its ABI and parameters, and what it calls.
@@ -117,6 +142,10 @@ pub struct Violation {
 pub struct Stopped {
     /// The trial.
     pub trial: u32,
+    /// The function did not leave within the instruction limit: a loop over data from
+    /// random memory need not end (an emulated BVH traversal reads its nodes itself). Such
+    /// a trial checks nothing, but says nothing against the function either.
+    pub instruction_limit: bool,
     /// Why.
     pub message: String,
     /// The line of the instruction involved, if any.
@@ -132,6 +161,8 @@ pub struct CheckReport {
     pub abi: String,
     /// Trials run.
     pub trials: u32,
+    /// What callee stubs did to the lanes inactive at a call.
+    pub inactive_lanes: InactiveLanes,
     /// Violations, in trial order; at most [`MAX_REPORTED`] are kept.
     pub violations: Vec<Violation>,
     /// Trials that stopped before the function left.
@@ -146,10 +177,27 @@ pub struct CheckReport {
     pub calls: u64,
     /// Instructions executed, over all trials.
     pub instructions: u64,
+    /// The executed instructions of the trial asked for with `trace`, one line each, with
+    /// a line for every call to a callee stub.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<String>,
 }
 
 /// Most violations a report keeps; the rest are counted in the trials that show them.
 pub const MAX_REPORTED: usize = 1000;
+
+impl CheckReport {
+    /// Whether the function kept its contract in every trial that ran to its exit, and
+    /// every trial that did not only ran out of instructions, in at most one trial in a
+    /// hundred (random data can keep a loop going; more often than that, or for any other
+    /// reason, the check did not check).
+    pub fn passed(&self) -> bool {
+        let limited = self.stopped.iter().filter(|s| s.instruction_limit).count();
+        self.violations.is_empty()
+            && self.stopped.len() == limited
+            && limited * 100 <= self.trials as usize
+    }
+}
 
 /// Why a function could not be checked at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -165,24 +213,58 @@ pub enum CheckError {
     Layout(#[from] gpuabi_layout::aco::AcoError),
 }
 
-/// Runs `trials` trials of `spec`'s function in `image`, from `seed`.
+/// How many trials to run, and how.
+#[derive(Debug, Clone, Copy)]
+pub struct Trials {
+    /// Trials to run.
+    pub count: u32,
+    /// The seed of the first trial's random state.
+    pub seed: u64,
+    /// Limits of each trial's run.
+    pub limits: Limits,
+    /// The trial whose executed instructions [`CheckReport::trace`] lists, if any.
+    pub trace: Option<u32>,
+    /// What callee stubs do to the lanes inactive at the call.
+    pub inactive_lanes: InactiveLanes,
+}
+
+impl Trials {
+    /// `count` trials from `seed` with default limits and no trace.
+    pub fn new(count: u32, seed: u64) -> Trials {
+        Trials {
+            count,
+            seed,
+            limits: Limits::default(),
+            trace: None,
+            inactive_lanes: InactiveLanes::Clobber,
+        }
+    }
+}
+
+/// Runs the trials of `spec`'s function in `image`.
 pub fn check_function(
     image: &Image,
     spec: &FunctionSpec,
-    trials: u32,
-    seed: u64,
-    limits: Limits,
+    trials: Trials,
 ) -> Result<CheckReport, CheckError> {
+    let Trials {
+        count: trials,
+        seed,
+        limits,
+        trace,
+        inactive_lanes,
+    } = trials;
     let entry = image
         .label_addr(&spec.entry)
         .ok_or_else(|| CheckError::NoEntry(spec.entry.clone()))?;
     let plan = trial::Plan::new(image, spec, entry)?;
     let site = own_site(spec)?;
-    let stubs = stub::Stubs::new(spec);
+    let stubs = stub::Stubs::new(spec, inactive_lanes);
     let mut report = CheckReport {
         function: spec.name.clone(),
         abi: spec.abi.clone(),
         trials,
+        inactive_lanes,
         violations: Vec::new(),
         stopped: Vec::new(),
         returned: 0,
@@ -190,12 +272,17 @@ pub fn check_function(
         ended: 0,
         calls: 0,
         instructions: 0,
+        trace: Vec::new(),
     };
     let mut machine = Machine::new(image.clone());
     machine.limits = limits;
     for t in 0..trials {
         let mut rng = SplitMix64::new(seed ^ u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        machine.trace = (trace == Some(t)).then(Vec::new);
         run_trial(&mut machine, &plan, &site, &stubs, t, &mut rng, &mut report);
+        if let Some(lines) = machine.trace.take() {
+            report.trace = lines;
+        }
     }
     Ok(report)
 }
@@ -263,6 +350,7 @@ fn run_trial(
 ) {
     let mut entry = plan.enter(machine, rng);
     let mut contract = Contract::from_site(site.clone());
+    contract.stack_bottom = Some(trial::SCRATCH_BUFFER_BASE);
     contract.enter(
         &entry.wave,
         plan.name.clone(),
@@ -272,6 +360,7 @@ fn run_trial(
     machine.contract = Some(contract);
     machine.stats = Default::default();
     machine.writes = Some(WriteLog::default());
+    machine.unmodelled = Some(UnmodelledAnswers::new(rng.next_u64()));
     let mut run = WaveRun::default();
     let outcome = loop {
         match machine.run_to_exit(&mut entry.wave, &mut run) {
@@ -283,6 +372,11 @@ fn run_trial(
                 ..
             }) => {
                 report.calls += 1;
+                if let Some(t) = machine.trace.as_mut() {
+                    t.push(format!(
+                        "   callee stub at 0x{target:x}, back to 0x{next:x}"
+                    ));
+                }
                 match stubs.call(machine, &mut entry, target, next, rng) {
                     Ok(()) => continue,
                     Err(e) => break Err(e),
@@ -296,6 +390,7 @@ fn run_trial(
     match outcome {
         Err(e) => report.stopped.push(Stopped {
             trial: t,
+            instruction_limit: matches!(e, SimError::InstructionLimit { .. }),
             line: e.origin().and_then(Origin::line),
             message: e.to_string(),
         }),

@@ -6,7 +6,7 @@ use gpuabi_layout::aco::{
     assign, stage_assignment, Abi, AssignRequest, Assignment, Demand, Location, ParamKind,
     ParamLayout, Policy, RtStage, Signature, Target as AcoTarget, DIVERGENT_CALL, NORETURN,
 };
-use gpuabi_layout::reg::{RegClass, RegFile, RegRange};
+use gpuabi_layout::reg::{RegClass, RegFile, RegRange, RegSet};
 
 use super::{handed_back, stack_pointer, Callee, CheckError, FunctionSpec};
 use crate::contract::{
@@ -51,10 +51,17 @@ impl Placement {
             }
             None => sp,
         };
+        let mut parameters = RegSet::new();
+        for p in layout.map_or(&[][..], |l| &l.params[..]) {
+            if let Location::Reg(r) = p.location {
+                parameters.insert_range(r);
+            }
+        }
         Ok(Callee {
             name: name.to_string(),
             preserved,
             stack_pointer,
+            parameters,
         })
     }
 
@@ -209,6 +216,7 @@ impl FunctionSpec {
                 name: abi.to_string(),
                 preserved,
                 stack_pointer: sp,
+                parameters: RegSet::new(),
             },
             scratch_resource: (place.target != Target::Gfx1100)
                 .then(|| RegRange::new(RegFile::Sgpr, 0, 4)),

@@ -3,7 +3,7 @@
 use gpuabi_layout::reg::{Reg, RegRange, RegSet};
 
 use super::trial::Entry;
-use super::{Callee, FunctionSpec};
+use super::{Callee, FunctionSpec, InactiveLanes};
 use crate::error::SimError;
 use crate::exec::memory::Descriptor;
 use crate::machine::Machine;
@@ -18,6 +18,8 @@ const SCRIBBLE_BYTES: u32 = 512;
 struct Stub {
     /// Registers it hands back unchanged.
     preserved: RegSet,
+    /// Registers whose inactive lanes it leaves alone.
+    keep_inactive: RegSet,
     /// Its stack pointer's registers.
     stack_pointer: RegRange,
 }
@@ -31,7 +33,7 @@ pub(super) struct Stubs {
 }
 
 impl Stubs {
-    pub fn new(spec: &FunctionSpec) -> Stubs {
+    pub fn new(spec: &FunctionSpec, inactive_lanes: InactiveLanes) -> Stubs {
         let stub = |callee: &Callee| {
             let mut preserved = callee.preserved.clone();
             preserved.insert_range(callee.stack_pointer);
@@ -42,6 +44,10 @@ impl Stubs {
             }
             Stub {
                 preserved,
+                keep_inactive: match inactive_lanes {
+                    InactiveLanes::Clobber => RegSet::new(),
+                    InactiveLanes::KeepParameters => callee.parameters.clone(),
+                },
                 stack_pointer: callee.stack_pointer,
             }
         };
@@ -78,9 +84,20 @@ impl Stubs {
         }
         wave.scc = rng.next_u64() & 1 != 0;
         let lanes = wave.lanes();
+        let exec = wave.exec();
         for v in 0..VGPRS {
-            if !stub.preserved.contains(Reg::vgpr(v as u16)) {
-                let first = v * LANE_STRIDE;
+            let reg = Reg::vgpr(v as u16);
+            if stub.preserved.contains(reg) {
+                continue;
+            }
+            let first = v * LANE_STRIDE;
+            if stub.keep_inactive.contains(reg) {
+                for l in 0..lanes {
+                    if exec >> l & 1 != 0 {
+                        wave.vgpr[first + l] = rng.next_u32();
+                    }
+                }
+            } else {
                 rng.fill_u32(&mut wave.vgpr[first..first + lanes]);
             }
         }

@@ -23,7 +23,11 @@ pub const PARAM_CALLEE_BASE: u64 = 0x0000_7c00_0000_0000;
 /// Where the caller's call instruction is said to be, for reports.
 const CALLER_ADDR: u64 = 0x0000_7b00_0000_0000;
 /// Before gfx9, the base of the swizzled scratch buffer the stack pointer addresses.
-const SCRATCH_BUFFER_BASE: u64 = 0x0000_5000_0000_0000;
+pub(super) const SCRATCH_BUFFER_BASE: u64 = 0x0000_5000_0000_0000;
+/// Bytes of random memory a trial may store into: far more than a function's stores to
+/// the records and buffers it finds (a page each), and a bound on what a trial whose
+/// stores wander through random addresses can allocate.
+const STORED_MEMORY_BYTES: u64 = 64 << 20;
 /// Bytes per lane of scratch below the entry stack pointer that hold the caller's frame
 /// (random) at most, and above it that the function finds random.
 const FRAME_BYTES: u32 = 4096;
@@ -44,6 +48,9 @@ pub(super) struct Plan {
     uniform_pc: Option<RegRange>,
     /// Parameters that hold callee addresses ([`FunctionSpec::callees_by_param`]).
     callee_params: Vec<RegRange>,
+    /// The registers of the other parameters, which get values a program tests more often
+    /// than random bits ([`parameter_value`]).
+    data_params: Vec<RegRange>,
     /// The stack pointer is a swizzled scratch buffer resource (before gfx9).
     swizzled_scratch: bool,
     /// The resource a one-SGPR stack pointer is the wave's byte offset into, if any.
@@ -87,10 +94,26 @@ impl Plan {
     pub fn new(image: &Image, spec: &FunctionSpec, entry: u64) -> Result<Plan, CheckError> {
         let stack_pointer =
             reg(spec, "stack_pointer").ok_or(CheckError::NotInRegisters("stack pointer"))?;
-        let callee_params = spec
+        let callee_params: Vec<RegRange> = spec
             .callees_by_param
             .iter()
             .filter_map(|(name, _)| reg(spec, name))
+            .collect();
+        const SPECIAL: [&str; 4] = [
+            "stack_pointer",
+            "return_address",
+            "divergent_pc",
+            "uniform_pc",
+        ];
+        let data_params = spec
+            .layout
+            .params
+            .iter()
+            .filter(|p| !SPECIAL.contains(&p.name.as_str()))
+            .filter_map(|p| match p.location {
+                Location::Reg(r) if !callee_params.contains(&r) => Some(r),
+                _ => None,
+            })
             .collect();
         Ok(Plan {
             name: spec.name.clone(),
@@ -107,6 +130,7 @@ impl Plan {
             divergent_pc: reg(spec, "divergent_pc"),
             uniform_pc: reg(spec, "uniform_pc"),
             callee_params,
+            data_params,
         })
     }
 
@@ -116,7 +140,10 @@ impl Plan {
         for s in &machine.image.segments {
             let _ = memory.add_segment(&s.name, s.base, s.bytes.clone());
         }
-        memory.answer_unmapped(rng.next_u64(), machine.limits.global_bytes);
+        memory.answer_unmapped(
+            rng.next_u64(),
+            machine.limits.global_bytes.min(STORED_MEMORY_BYTES),
+        );
         machine.memory = memory;
         machine.lds = vec![0; MAX_LDS_BYTES as usize];
         rng.fill(&mut machine.lds);
@@ -138,6 +165,21 @@ impl Plan {
             exec = 1 << rng.below(lanes as u64);
         }
         wave.set_exec(exec);
+        for r in &self.data_params {
+            for n in r.first.num..r.end() {
+                match r.file() {
+                    RegFile::Sgpr if (n as usize) < EXEC => {
+                        wave.sgpr[n as usize] = parameter_value(rng);
+                    }
+                    RegFile::Vgpr => {
+                        for l in 0..lanes {
+                            wave.set_v(n, l, parameter_value(rng));
+                        }
+                    }
+                    RegFile::Sgpr => {}
+                }
+            }
+        }
 
         // The stack pointer: a frame above random caller data and scratch parameters.
         let below = 16 * (1 + rng.below(u64::from(FRAME_BYTES / 16))) as u32;
@@ -350,6 +392,20 @@ impl Plan {
         } else {
             Exit::Returned
         }
+    }
+}
+
+/// A dword of a parameter: random bits half of the time, else a value programs compare
+/// with and count with, so that the paths behind such tests run too (RADV's closest-hit
+/// shaders trace only below a recursion depth kept in the payload): a small integer, a
+/// small float or an all-ones mask.
+fn parameter_value(rng: &mut SplitMix64) -> u32 {
+    let bits = rng.next_u64();
+    match bits & 7 {
+        0..=3 => (bits >> 32) as u32,
+        4 | 5 => (bits >> 32) as u32 % 8,
+        6 => [0.0f32, 0.5, 1.0, 2.0, -1.0][((bits >> 32) % 5) as usize].to_bits(),
+        _ => u32::MAX,
     }
 }
 

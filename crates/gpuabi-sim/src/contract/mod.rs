@@ -98,6 +98,10 @@ pub struct Contract {
     /// Calls made from an instruction without a site of its own, checked against the
     /// default site.
     pub default_calls: u64,
+    /// Where the run's swizzled scratch buffer starts, when known: a store through a
+    /// swizzled resource below it goes to other memory (a buffer whose descriptor the
+    /// program found in memory), not into a caller's frame.
+    pub stack_bottom: Option<u64>,
 }
 
 impl Contract {
@@ -113,6 +117,7 @@ impl Contract {
             suppressed: 0,
             checked_returns: 0,
             default_calls: 0,
+            stack_bottom: None,
         }
     }
 
@@ -395,6 +400,9 @@ impl Contract {
         address: u64,
         bytes: u32,
     ) {
+        if path == StackPath::SwizzledBuffer && self.stack_bottom.is_some_and(|b| address < b) {
+            return;
+        }
         let Contract {
             sites,
             frames,

@@ -24,6 +24,56 @@ pub fn not_modelled(op: Opcode) -> bool {
     )
 }
 
+/// Answers for the instructions of [`not_modelled`], given with data the program cannot
+/// predict rather than computed. A box or triangle test's four result dwords are each an
+/// invalid node (`0xffffffff`) with probability 7/8 and random otherwise, so that a
+/// traversal pushes fewer nodes than it pops and its loop ends (with more, a traversal
+/// whose stack is in LDS, as RDNA 2's, would never empty it); the BVH stack's next node is
+/// an invalid node or the terminal node RADV puts at the bottom of its traversal stack
+/// (`0xfffffffe`) with probability 1/4 each and random otherwise, and the stack address is
+/// left as it was. Those instructions read the acceleration structure and the LDS stack,
+/// so these are results of some memory contents; what a ray really hits is not modelled.
+#[derive(Debug, Clone)]
+pub struct UnmodelledAnswers {
+    rng: crate::seeded::SplitMix64,
+}
+
+impl UnmodelledAnswers {
+    /// Answers drawn from `seed`.
+    pub fn new(seed: u64) -> UnmodelledAnswers {
+        UnmodelledAnswers {
+            rng: crate::seeded::SplitMix64::new(seed),
+        }
+    }
+
+    /// Writes the answer of `d` into the active lanes of its result registers.
+    pub(crate) fn answer(&mut self, d: &crate::image::Decoded, w: &mut crate::wave::Wave) {
+        let crate::image::Dst::Vgpr(first) = d.dst[0] else {
+            return;
+        };
+        let test = matches!(
+            d.op,
+            Opcode::ImageBvhIntersectRay | Opcode::ImageBvh64IntersectRay
+        );
+        let dwords = if test { 4 } else { 1 };
+        let exec = w.exec();
+        for lane in 0..w.lanes() {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            for k in 0..dwords {
+                let bits = self.rng.next_u64();
+                let v = match (test, bits & 7) {
+                    (true, 0) | (false, 2..) => (bits >> 32) as u32,
+                    (true, _) | (false, 0) => u32::MAX,
+                    (false, 1) => u32::MAX - 1,
+                };
+                w.set_v(first + k, lane, v);
+            }
+        }
+    }
+}
+
 /// Where execution continues after an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {

@@ -425,6 +425,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         VExpF32 => mapf1(w, d, float::exp),
         VLogF32 => mapf1(w, d, float::log),
         VCvtF32Ubyte0 => map1(w, d, |a| ((a & 0xff) as f32).to_bits()),
+        // "RDNA3 ISA", V_CVT_U32_U16: D0.u32 = 32'U(S0.u16), the low half zero-extended.
+        VCvtU32U16 => map1(w, d, |a| a & 0xffff),
         // Leading zeros; -1 when no bit is set.
         VFfbhU32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.leading_zeros() }),
         VBcntU32B32 => map2(w, d, |a, b| a.count_ones().wrapping_add(b)),
@@ -779,6 +781,9 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
             compare_exec_f32(w, d, |a, b| a < b || a.is_nan() || b.is_nan())
         }
         VCmpxUF32 | VCmpxUF32Gcn => compare_exec_f32(w, d, |a, b| a.is_nan() || b.is_nan()),
+        VCmpxNltF32 | VCmpxNltF32Gcn => {
+            compare_exec_f32(w, d, |a, b| a >= b || a.is_nan() || b.is_nan())
+        }
         // 16-bit shifts: the amount is S0[3:0], the value S1[15:0]; the 16-bit result's
         // placement is the caller's (see `exec`).
         VLshlrevB16 => map2(w, d, |a, b| ((b & 0xffff) << (a & 15)) & 0xffff),

@@ -5,10 +5,12 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use gpuabi_amdgpu::program::Item;
 use gpuabi_layout::aco::{Demand, LimitInputs, RtStage, Target as AcoTarget};
-use gpuabi_sim::check_function::{check_function, CheckReport, FunctionSpec, Placement};
+use gpuabi_sim::check_function::{
+    check_function, CheckReport, FunctionSpec, InactiveLanes, Placement, Trials,
+};
 use gpuabi_sim::{Image, Limits};
 
 use super::aco::{load_abi, load_signature, parse_limit, parse_stage};
@@ -59,12 +61,31 @@ pub struct CheckFunctionArgs {
     /// Seed of the first trial's random state (decimal or 0x hex).
     #[arg(long, default_value = "0", value_parser = parse_seed)]
     pub seed: u64,
+    /// What callee stubs do to the lanes that were inactive at the call: `clobber` every
+    /// register their ABI lets them clobber in every lane (a callee may use any of them as
+    /// a whole-wave linear VGPR), or `keep-parameters`: leave the inactive lanes of their
+    /// own parameter registers alone, as Mesa's divergent calls assume.
+    #[arg(long, value_enum, default_value_t = InactiveLanesArg::Clobber)]
+    pub inactive_lanes: InactiveLanesArg,
+    /// Print the instructions trial N executes (numbered from 0), with the calls to
+    /// callee stubs.
+    #[arg(long, value_name = "N")]
+    pub trace: Option<u32>,
     /// Instructions one trial may execute.
     #[arg(long, default_value_t = 1_000_000, value_parser = launch_flags::limit)]
     pub max_instructions: u64,
     /// Output format: text or json.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// `--inactive-lanes`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum InactiveLanesArg {
+    /// Clobber every lane.
+    Clobber,
+    /// Keep the inactive lanes of the callee's parameter registers.
+    KeepParameters,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -171,14 +192,32 @@ pub fn run(args: &CheckFunctionArgs) -> Result<()> {
         instructions_per_wave: args.max_instructions,
         ..Limits::default()
     };
-    let report = check_function(&image, &spec, args.trials, args.seed, limits)
+    let trials = Trials {
+        count: args.trials,
+        seed: args.seed,
+        limits,
+        trace: args.trace,
+        inactive_lanes: match args.inactive_lanes {
+            InactiveLanesArg::Clobber => InactiveLanes::Clobber,
+            InactiveLanesArg::KeepParameters => InactiveLanes::KeepParameters,
+        },
+    };
+    let report = check_function(&image, &spec, trials)
         .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     let target = format!("{} {}", program.target, program.wave);
     match args.format {
         Format::Json => write_output(&serde_json::to_string_pretty(&report)?)?,
-        _ => write_output(&text(&report, &target, args.seed))?,
+        _ => {
+            let mut out = String::new();
+            for line in &report.trace {
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push_str(&text(&report, &target, args.seed));
+            write_output(&out)?
+        }
     }
-    if !report.violations.is_empty() || !report.stopped.is_empty() {
+    if !report.passed() {
         bail!(
             "{}: {} violations, {} trials stopped",
             args.file.display(),
