@@ -70,6 +70,7 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
                     Format::Global => (Encoding::Flat, seg::GLOBAL),
                     Format::Scratch => (Encoding::Flat, seg::SCRATCH),
                     Format::Ds => (Encoding::Ds, 0),
+                    Format::Mimg => (Encoding::Mimg, 0),
                 };
                 map.insert((t, encoding, n, segment), info.op);
                 let e32 = match format {
@@ -136,7 +137,8 @@ impl Operands<'_> {
             | Kind::VReg(n)
             | Kind::SBase(n) => n,
             Kind::MaskDst | Kind::MaskSrc => self.wave.mask_dwords(),
-            Kind::Rsrc => 4,
+            Kind::Rsrc | Kind::ImgSamp => 4,
+            Kind::ImgRsrc => 8,
             Kind::FlatAddr => 2,
             _ => 1,
         }
@@ -527,6 +529,24 @@ fn decode_one(
             ops.push(o.src(f.get(Field::Soffset), Kind::BufSOffset)?);
             mods.offset = f.get(Field::Offset) as i32;
             read_cache_bits(&f, &mut mods);
+        }
+        Encoding::Mimg => {
+            mods.dmask = f.get(Field::Dmask) as u8;
+            mods.unorm = f.get(Field::Unorm) == 1;
+            mods.da = f.get(Field::Da) == 1;
+            mods.r128 = f.get(Field::R128) == 1;
+            mods.tfe = f.get(Field::Tfe) == 1;
+            mods.lwe = f.get(Field::Lwe) == 1;
+            read_cache_bits(&f, &mut mods);
+            // The address is named by its first VGPR, as llvm-objdump-19 prints it: the
+            // encoding does not say how many the hardware reads.
+            // Loads and stores alike name the data, then the address.
+            ops.push(o.vgpr(f.get(Field::Vdata), mods.image_data_dwords())?);
+            ops.push(o.vgpr(f.get(Field::Vaddr), 1)?);
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 8)?);
+            if info.srcs.contains(&Kind::ImgSamp) {
+                ops.push(o.sreg(f.get(Field::Ssamp) << 2, 4)?);
+            }
         }
         Encoding::Flat => {
             let null = u64::from(Special::Null.code(target));

@@ -451,6 +451,34 @@ fn encode_canonical(
             w
         }
         Format::Ds => ds(inst, opcode, target, &mut cx)?,
+        Format::Mimg => {
+            let mut w = Word::new(Encoding::Mimg, target)?;
+            w.set(Field::Op, opcode.into())?;
+            let (data, rest) = if inst.op.is_store() {
+                (&srcs[0], &srcs[1..])
+            } else {
+                (&dsts[0], srcs)
+            };
+            w.set(Field::Vdata, cx.vgpr(data)?)?;
+            w.set(Field::Vaddr, cx.vgpr(&rest[0])?)?;
+            w.set(Field::Srsrc, cx.sreg(&rest[1])? >> 2)?;
+            if let Some(samp) = rest.get(2) {
+                w.set(Field::Ssamp, cx.sreg(samp)? >> 2)?;
+            }
+            let m = &inst.mods;
+            w.set(Field::Dmask, m.dmask.into())?;
+            for (field, on) in [
+                (Field::Unorm, m.unorm),
+                (Field::Da, m.da),
+                (Field::R128, m.r128),
+                (Field::Tfe, m.tfe),
+                (Field::Lwe, m.lwe),
+            ] {
+                w.set(field, on.into())?;
+            }
+            mem_mods(&mut w, inst)?;
+            w
+        }
         Format::Mubuf | Format::Mtbuf => {
             let typed = info.format == Format::Mtbuf;
             let mut w = Word::new(

@@ -120,7 +120,8 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
         | Format::Global
         | Format::Scratch
         | Format::Flat
-        | Format::Ds => 8,
+        | Format::Ds
+        | Format::Mimg => 8,
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             if uses_vop3(inst, target, wave) {
                 8 + literal

@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 508] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 515] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -567,6 +567,13 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 508] = [
     (VCmpxGtI64, [NONE, 0x0b4, 0x0d4, NONE, NONE]),
     (VCmpxGeI64, [NONE, 0x0b6, 0x0d6, NONE, NONE]),
     (VCmpxOF32, [NONE, 0x017, 0x097, NONE, NONE]),
+    (ImageLoad, [NONE, NONE, NONE, 0x000, 0x000]),
+    (ImageLoadMip, [NONE, NONE, NONE, 0x001, 0x001]),
+    (ImageStore, [NONE, NONE, NONE, 0x008, 0x008]),
+    (ImageStoreMip, [NONE, NONE, NONE, 0x009, 0x009]),
+    (ImageSample, [NONE, NONE, NONE, 0x020, 0x020]),
+    (VLshrB64, [NONE, NONE, NONE, 0x162, 0x162]),
+    (VAshrI64, [NONE, NONE, NONE, 0x163, 0x163]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

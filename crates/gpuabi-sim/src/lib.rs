@@ -31,6 +31,9 @@ pub mod writes;
 pub use contract::{Broken, CallSite, Contract, ContractViolation, WaveFrames};
 pub use dispatch::{LaneValues, WaveSetup};
 pub use error::SimError;
+pub use exec::image_access::{
+    border, clamp, filter, image_type, ImageResource, Sampler, LINEAR_TILING_INDEX,
+};
 pub use exec::memory::Descriptor;
 pub use image::Image;
 pub use limits::Limits;
