@@ -20,6 +20,7 @@ pub mod image;
 pub mod limits;
 pub mod machine;
 pub mod memory;
+pub mod opencl_image;
 pub mod pal;
 pub mod seeded;
 pub mod segments;
