@@ -911,6 +911,25 @@ mod tests {
     }
 
     #[test]
+    fn gcn1_waitcnt_keeps_amd_s_fifth_lgkm_bit() {
+        let t = Target::Gfx6;
+        // AMD's `s_waitcnt vmcnt(2)`: LGKM_CNT 31 in SIMM16[12:8] (llvm-objdump-19 prints
+        // the same bytes for tonga as `s_waitcnt vmcnt(2)`).
+        let code = bytes(&[0xbf8c_1f72]);
+        let p = decode(&code, t, WaveSize::W64).unwrap();
+        let inst = p.insts().next().unwrap();
+        assert_eq!(inst.dont_care, 0x1000);
+        assert_eq!(
+            crate::asm::printer::print_inst(inst, t),
+            "s_waitcnt vmcnt(2)"
+        );
+        assert_eq!(crate::encode(&p).unwrap(), code);
+        // Beside a real LGKM count the bit would make lgkmcnt(16): not represented.
+        let e = decode(&bytes(&[0xbf8c_1072]), t, WaveSize::W64).unwrap_err();
+        assert!(e.message.contains("does not represent"), "{e}");
+    }
+
+    #[test]
     fn modifiers_the_model_lacks_are_errors() {
         // v_add_f32_e64 v0, v1, v2 with op_sel (bit 11), RDNA2 VOP3.
         let code = bytes(&[0xd503_0800, 0x0002_0501]);
