@@ -649,3 +649,38 @@ fn gcn1_64bit_right_shifts() {
     // The amount counts modulo 64: << 4.
     assert_eq!([w.v(6, 0), w.v(7, 0)], [0x7654_3210, 0x0000_0f08]);
 }
+
+/// A normalized coordinate computed with an inexact 1/width, as AMD's code computes it for
+/// argument samplers, lands on its texel: texel 3 of a 25-texel row is read at 3 × (1/25)
+/// in f32 = 0.119999997, which is 2.99999993 texels before rounding to 1/256 of a texel.
+#[test]
+fn sample_coordinates_round_to_subtexels() {
+    let u = 3.0f32 * (1.0f32 / 25.0);
+    assert!(f64::from(u) * 25.0 < 3.0);
+    let row: Vec<u8> = (0..25u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let mut m = machine(
+        Target::Gfx6,
+        WaveSize::W64,
+        "image_sample v0, v2, s[8:15], s[16:19] dmask:0x1",
+    );
+    let b = m.memory.add("row", row, 1 << 20).unwrap();
+    let t = image(m.memory.buffer(b).base, (4, 7), (25, 1), [4, 0, 0, 1]);
+    let s = sampler(clamp::CLAMP_LAST_TEXEL, filter::POINT, false);
+    let mut sgprs: Vec<(u16, u32)> = t
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (8 + k as u16, *v))
+        .collect();
+    sgprs.extend(s.iter().enumerate().map(|(k, v)| (16 + k as u16, *v)));
+    let setup = WaveSetup {
+        exec: Some(1),
+        sgprs,
+        vgprs: vec![
+            (2, LaneValues::Uniform(u.to_bits())),
+            (3, LaneValues::Uniform(0.5f32.to_bits())),
+        ],
+        ..Default::default()
+    };
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
+    assert_eq!(f32::from_bits(w.v(0, 0)), 3.0);
+}

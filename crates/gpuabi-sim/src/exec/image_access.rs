@@ -18,7 +18,10 @@
 //! - Sampling: coordinates are f32, normalized to [0, 1] unless the instruction says
 //!   `unorm` or the sampler FORCE_UNNORMALIZED. Point sampling takes texel ⌊u⌋; bilinear
 //!   takes texels ⌊u − ½⌋ and the next with weights from the fraction of u − ½ (as OpenCL
-//!   1.2 §8.2 and every graphics API define the linear filter). The blend is computed
+//!   1.2 §8.2 and every graphics API define the linear filter). Texel coordinates are
+//!   first rounded to 1/256 of a texel, the 8 bits of sub-texel precision Direct3D 11
+//!   requires of texture addressing (so a coordinate normalized with an inexact 1/width,
+//!   as AMD's code does for argument samplers, lands on its texel). The blend is computed
 //!   exactly and rounded once to f32 (the manual does not give the filter's precision).
 //!   Images of an integer number format (UINT, SINT) are point sampled whatever the
 //!   filter (OpenCL leaves filtering them undefined; integer texels cannot be blended).
@@ -40,6 +43,9 @@ use crate::wave::Wave;
 
 /// The tiling index of a linear image ([`ImageResource::tiling_index`]).
 pub const LINEAR_TILING_INDEX: u8 = 8;
+
+/// Steps per texel a texel coordinate is rounded to.
+const SUBTEXELS: f64 = 256.0;
 
 /// Image types (the resource's TYPE field, `SQ_RSRC_IMG_*`).
 pub mod image_type {
@@ -587,6 +593,7 @@ fn sample(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
                 continue;
             }
             let u = if unnormalized { f } else { f * f64::from(size) };
+            let u = (u * SUBTEXELS).round() / SUBTEXELS;
             let mode = s.clamp[axis];
             *tap = if linear(axis) {
                 let t = u - 0.5;
