@@ -66,14 +66,13 @@ pub struct Options {
     pub hwregion: u32,
     /// The kernel uses printf (`.useprintf`).
     pub printf: bool,
-    /// The kernel uses the program's global constant data (`.useconstdata`; the cbid bit
-    /// of the UAV mask).
-    ///
-    /// The program has global data when this is set and `global_data_bytes` is not 0
-    /// ([`Options::has_global_data`]), as CLRX decides from the size of `.globaldata`.
+    /// The kernel uses the program's global constant data (`.useconstdata`: the cbid bit
+    /// of the UAV mask, and the data's UAV or constant buffer in `amd` user data).
     pub const_data: bool,
-    /// Size of the global constant data in bytes (0: no global data, as in CLRX; old
-    /// drivers' constant-buffer note gives its size in 16-byte units).
+    /// Size of the program's global constant data in bytes (`.globaldata`; 0: none, as in
+    /// CLRX, [`Options::has_global_data`]). The program has it whether or not this kernel
+    /// uses it: `;memory:datareqd`, cb2 before driver 1348.05 and old drivers'
+    /// constant-buffer note (sizes in 16-byte units) follow it.
     pub global_data_bytes: u32,
     /// User-data policy.
     pub userdata: UserDataPolicy,
@@ -156,12 +155,12 @@ pub const MAX_SCRATCH_BYTES: u32 = u32::MAX - 3;
 pub const AMD_SORTED_UAV_POINTERS: usize = 8;
 
 impl Options {
-    /// Whether the program has global constant data as CLRX sees it: `--const-data` with at
-    /// least one byte. CLRX's assembler (amdasm/AsmAmdFormat.cpp) takes an empty
-    /// `.globaldata` section for no global data: no `;memory:datareqd`, no cb2, and
-    /// `constant` pointers of old drivers start at cb 2.
+    /// Whether the program has global constant data as CLRX sees it: at least one byte of
+    /// it. CLRX's assembler (amdasm/AsmAmdFormat.cpp) takes an empty `.globaldata` section
+    /// for no global data: no `;memory:datareqd`, no cb2, and `constant` pointers of old
+    /// drivers start at cb 2.
     pub fn has_global_data(&self) -> bool {
-        self.const_data && self.global_data_bytes != 0
+        self.global_data_bytes != 0
     }
 }
 
@@ -365,7 +364,7 @@ fn used_resources(
     if args.iter().any(|a| reads_cb1(&a)) {
         u.const_buffers.push(1);
     }
-    if opts.has_global_data() {
+    if opts.const_data && opts.has_global_data() {
         if drv.constant_as_uav() {
             if let Some(id) = ids.cbid {
                 u.uav_buffers.push(id);

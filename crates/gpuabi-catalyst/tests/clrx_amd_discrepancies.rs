@@ -396,3 +396,26 @@ fn amd_marks_unused_const_global_and_const_local_pointers_rw() {
         .metadata
         .contains(";pointer:c:i32:1:1:32:hl:1:4:RO:0:0\n"));
 }
+
+/// The program's global data is there for every kernel of the program, whether it uses it
+/// or not: CLRX writes `;memory:datareqd` and the cb2 entry from the program's data alone
+/// (amdbin/AmdBinGen.cpp, `generateMetadata` and `generateCALNotes`), as AMD did:
+/// prginfo8_12_10's imageTransform (driver 1016.4) does not read the format strings of the
+/// program's printf kernels (18 units) and has `;memory:datareqd` and CONSTANT_BUFFERS
+/// [[2, 18], [1, 5], [0, 15]].
+#[test]
+fn global_data_of_the_program_without_use() {
+    let src = "kernel void imageTransform(read_only image2d_t inimg, \
+               write_only image2d_t outimg, global uint* inout) {}";
+    let l = ok(
+        src,
+        Options {
+            driver: 101604,
+            global_data_bytes: 280,
+            ..Options::default()
+        },
+    );
+    assert!(l.metadata.contains(";memory:datareqd\n"));
+    assert_eq!(l.notes.cbmask, vec![[2, 18], [1, 5], [0, 15]]);
+    assert!(!l.warnings.iter().any(|w| w.contains("const-data")));
+}

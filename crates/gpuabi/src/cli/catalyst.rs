@@ -165,12 +165,13 @@ pub struct AbiArgs {
     /// The kernel uses printf (.useprintf).
     #[arg(long)]
     pub printf: bool,
-    /// The program has global constant data used by the kernel (.globaldata,
-    /// .useconstdata); give its size with --const-data-size.
+    /// The kernel uses the program's global constant data (.useconstdata); give the data's
+    /// size with --const-data-size.
     #[arg(long)]
     pub const_data: bool,
-    /// Size in bytes of the global constant data; 0 means none, as CLRX takes an empty
-    /// .globaldata (no ;memory:datareqd, no cb2).
+    /// Size in bytes of the program's global constant data (.globaldata), used by this
+    /// kernel or not; 0 means none, as CLRX takes an empty .globaldata (no
+    /// ;memory:datareqd, no cb2).
     #[arg(long, default_value_t = 0)]
     pub const_data_size: u32,
     /// Explicit uavid (.uavid).
