@@ -122,8 +122,9 @@ pub struct LayoutArgs {
     /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
     /// wrote: an extra UAV-note entry, RW for unused const global and for const local
     /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
-    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
-    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
+    /// sampler lines in the compiler's hash order, unmarked 64-bit binaries (1124.x), the
+    /// old drivers' UAV numbering and note, implicit sampler and cb1 rule (before 1124.2);
+    /// fields it cannot derive are listed in not_derived.
     #[arg(long, value_enum, default_value = "clrx")]
     pub notes: NotesArg,
 }
