@@ -137,7 +137,8 @@ impl Operands<'_> {
             | Kind::VReg(n)
             | Kind::SBase(n) => n,
             Kind::MaskDst | Kind::MaskSrc => self.wave.mask_dwords(),
-            Kind::Rsrc => 4,
+            Kind::Rsrc | Kind::ImgSamp => 4,
+            Kind::ImgRsrc => 8,
             Kind::FlatAddr => 2,
             _ => 1,
         }
@@ -496,7 +497,7 @@ fn decode_one(
         }
         // Cache invalidations: no operands.
         Encoding::Mubuf if info.slots().next().is_none() => {}
-        Encoding::Mimg => {
+        Encoding::Mimg if target.is_rdna() => {
             let dwords = match info.srcs.first() {
                 Some(Kind::ImageAddr(n)) => *n,
                 _ => return Err("a MIMG instruction without an image address".into()),
@@ -572,6 +573,24 @@ fn decode_one(
             ops.push(o.src(f.get(Field::Soffset), Kind::BufSOffset)?);
             mods.offset = f.get(Field::Offset) as i32;
             read_cache_bits(&f, &mut mods);
+        }
+        Encoding::Mimg => {
+            mods.dmask = f.get(Field::Dmask) as u8;
+            mods.unorm = f.get(Field::Unorm) == 1;
+            mods.da = f.get(Field::Da) == 1;
+            mods.r128 = f.get(Field::R128) == 1;
+            mods.tfe = f.get(Field::Tfe) == 1;
+            mods.lwe = f.get(Field::Lwe) == 1;
+            read_cache_bits(&f, &mut mods);
+            // The address is named by its first VGPR, as llvm-objdump-19 prints it: the
+            // encoding does not say how many the hardware reads.
+            // Loads and stores alike name the data, then the address.
+            ops.push(o.vgpr(f.get(Field::Vdata), mods.image_data_dwords())?);
+            ops.push(o.vgpr(f.get(Field::Vaddr), 1)?);
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 8)?);
+            if info.srcs.contains(&Kind::ImgSamp) {
+                ops.push(o.sreg(f.get(Field::Ssamp) << 2, 4)?);
+            }
         }
         Encoding::Flat => {
             let null = u64::from(Special::Null.code(target));
@@ -941,6 +960,25 @@ mod tests {
         assert!(e.message.contains("branch to byte 68"), "{e}");
         // `s_endpgm 1`: a SIMM16 the model does not represent.
         let e = decode(&bytes(&[0xbf81_0001]), t, w).unwrap_err();
+        assert!(e.message.contains("does not represent"), "{e}");
+    }
+
+    #[test]
+    fn gcn1_waitcnt_keeps_amd_s_fifth_lgkm_bit() {
+        let t = Target::Gfx6;
+        // AMD's `s_waitcnt vmcnt(2)`: LGKM_CNT 31 in SIMM16[12:8] (llvm-objdump-19 prints
+        // the same bytes for tonga as `s_waitcnt vmcnt(2)`).
+        let code = bytes(&[0xbf8c_1f72]);
+        let p = decode(&code, t, WaveSize::W64).unwrap();
+        let inst = p.insts().next().unwrap();
+        assert_eq!(inst.dont_care, 0x1000);
+        assert_eq!(
+            crate::asm::printer::print_inst(inst, t),
+            "s_waitcnt vmcnt(2)"
+        );
+        assert_eq!(crate::encode(&p).unwrap(), code);
+        // Beside a real LGKM count the bit would make lgkmcnt(16): not represented.
+        let e = decode(&bytes(&[0xbf8c_1072]), t, WaveSize::W64).unwrap_err();
         assert!(e.message.contains("does not represent"), "{e}");
     }
 

@@ -12,7 +12,15 @@
 //!
 //! - `s_waitcnt`: the bits of SIMM16 outside the counter fields of the target ("AMD GCN3
 //!   ISA", "RDNA2 ISA", "RDNA3 ISA", `S_WAITCNT`: only the VM_CNT, EXP_CNT and LGKM_CNT
-//!   fields are read).
+//!   fields are read). On GCN 1.0/1.1 LGKM_CNT is SIMM16[12:8] ("Southern Islands Series
+//!   ISA", `S_WAITCNT`; CLRX's doc/GcnInstrsSopp.md: `(SIMM16>>8)&31`, 31 = no wait),
+//!   where LLVM reads and writes SIMM16[11:8] (`getLgkmcntBitWidth` in LLVM's
+//!   `AMDGPUBaseInfo.cpp`, which refuses `lgkmcnt(16)` and up). AMD's compiler writes all
+//!   five bits (31) where LLVM writes its four (15) for "no LGKM wait", and llvm-objdump
+//!   prints both without `lgkmcnt`. Bit 12 is kept as such a bit only beside an LGKM
+//!   field of all ones (the simulator executes no waits, so it changes nothing the model
+//!   runs); beside a real count it would make one of 16 to 30, which the model does not
+//!   represent.
 //! - MUBUF and MTBUF without `offen`, `idxen` or `addr64`: VADDR ("AMD GCN3 ISA", "Buffer
 //!   Instructions", "VADDR: ... ignored when OFFEN = IDXEN = 0"; the same table in the RDNA
 //!   manuals).
@@ -26,6 +34,9 @@ use crate::microcode::{layout_of, Encoding, Field};
 use crate::opcodes::{Format, Opcode};
 use crate::operand::Operand;
 use crate::target::Target;
+
+/// Bit 12 of `s_waitcnt`'s SIMM16 on GCN 1.0/1.1: the top bit of the manual's LGKM_CNT.
+const GCN1_LGKM_TOP_BIT: u64 = 1 << 12;
 
 /// The bits of `inst`'s first (up to) eight encoded bytes, as the encoder lays them out (the
 /// first dword in the low half), that the hardware ignores on `target`; 0 when every bit
@@ -42,7 +53,16 @@ pub fn mask(inst: &Inst, target: Target) -> u64 {
             let used = waitcnt_fields(target)
                 .iter()
                 .fold(0u64, |m, &(_, lo, w)| m | ((1u64 << w) - 1) << lo);
-            !used & 0xffff
+            let waits_for_lgkm = matches!(
+                inst.operands.first(),
+                Some(Operand::Waitcnt(w)) if w.lgkmcnt.is_some()
+            );
+            let lgkm_top = if matches!(target, Target::Gfx6 | Target::Gfx7) && waits_for_lgkm {
+                GCN1_LGKM_TOP_BIT
+            } else {
+                0
+            };
+            !used & !lgkm_top & 0xffff
         }
         Format::Mubuf | Format::Mtbuf
             if !inst.mods.offen && !inst.mods.idxen && !inst.mods.addr64 =>

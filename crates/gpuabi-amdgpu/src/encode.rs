@@ -472,7 +472,8 @@ fn encode_canonical(
             w
         }
         Format::Ds => ds(inst, opcode, target, &mut cx)?,
-        Format::Mimg => return mimg(inst, opcode, target, &mut cx),
+        Format::Mimg if target.is_rdna() => return bvh_mimg(inst, opcode, target, &mut cx),
+        Format::Mimg => gcn1_mimg(inst, opcode, target, &mut cx)?,
         Format::Mubuf | Format::Mtbuf => {
             let typed = info.format == Format::Mtbuf;
             let mut w = Word::new(
@@ -600,7 +601,41 @@ fn ds(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word
 /// in VADDR (its first VGPR, the others in the NSA dwords that follow the word), the
 /// resource in SRSRC; DMASK, UNORM and R128 set as LLVM's `MIMG_IntersectRay` fixes them
 /// (llvm/lib/Target/AMDGPU/MIMGInstructions.td: dmask 0xf, unorm 1, r128 1).
-fn mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Code, String> {
+/// GCN 1.0/1.1 image instructions: data, address, image resource, sampler, `dmask` and
+/// the flags.
+fn gcn1_mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Word, String> {
+    let (dsts, srcs) = inst.operands.split_at(inst.dsts().len());
+    let mut w = Word::new(Encoding::Mimg, target)?;
+    w.set(Field::Op, opcode.into())?;
+    let (data, rest) = if inst.op.is_store() {
+        (&srcs[0], &srcs[1..])
+    } else {
+        (&dsts[0], srcs)
+    };
+    w.set(Field::Vdata, cx.vgpr(data)?)?;
+    w.set(Field::Vaddr, cx.vgpr(&rest[0])?)?;
+    w.set(Field::Srsrc, cx.sreg(&rest[1])? >> 2)?;
+    if let Some(samp) = rest.get(2) {
+        w.set(Field::Ssamp, cx.sreg(samp)? >> 2)?;
+    }
+    let m = &inst.mods;
+    w.set(Field::Dmask, m.dmask.into())?;
+    for (field, on) in [
+        (Field::Unorm, m.unorm),
+        (Field::Da, m.da),
+        (Field::R128, m.r128),
+        (Field::Tfe, m.tfe),
+        (Field::Lwe, m.lwe),
+    ] {
+        w.set(field, on.into())?;
+    }
+    mem_mods(&mut w, inst)?;
+    Ok(w)
+}
+
+/// RDNA's ray intersection instructions: the result, the node and ray address (one tuple
+/// or an NSA list whose further VGPRs follow the word) and the BVH resource.
+fn bvh_mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Result<Code, String> {
     let (dsts, srcs) = inst.operands.split_at(inst.dsts().len());
     let mut w = Word::new(Encoding::Mimg, target)?;
     // RDNA 2 keeps bit 7 of the opcode apart (the layout's OPM field is absent on RDNA 3).

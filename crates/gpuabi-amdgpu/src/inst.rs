@@ -34,12 +34,37 @@ pub struct MemMods {
     /// `offset1:N` of the two-address `ds_*` instructions: the second address's offset in
     /// elements.
     pub offset1: u8,
+    /// `dmask:N` of image instructions: the components (bit 0 x … bit 3 w) read or
+    /// written, in register order.
+    pub dmask: u8,
+    /// `unorm`: image coordinates are texels, not normalized to [0, 1].
+    pub unorm: bool,
+    /// `da`: the image is an array (the last coordinate is the slice).
+    pub da: bool,
+    /// `r128`: the image resource is 128 bits.
+    pub r128: bool,
+    /// `tfe`: texture fail enable, one more data VGPR receives the fail status.
+    pub tfe: bool,
+    /// `lwe`: LOD warning enable.
+    pub lwe: bool,
 }
 
 impl MemMods {
     /// The format LLVM gives a `tbuffer_*` instruction without `format:`
     /// (`BUF_DATA_FORMAT_8`, `BUF_NUM_FORMAT_UNORM`).
     pub const DEFAULT_FORMAT: u8 = 1;
+
+    /// Whether an image modifier (`dmask`, `unorm`, `da`, `r128`, `tfe`, `lwe`) is set.
+    pub const fn has_image_mods(&self) -> bool {
+        self.dmask != 0 || self.unorm || self.da || self.r128 || self.tfe || self.lwe
+    }
+
+    /// VGPRs of an image instruction's data: one per component `dmask` enables (one when
+    /// it enables none, as the hardware still returns x), and one more with `tfe`.
+    pub const fn image_data_dwords(&self) -> u8 {
+        let n = self.dmask.count_ones() as u8;
+        (if n == 0 { 1 } else { n }) + self.tfe as u8
+    }
 }
 
 /// The modifiers of a VOP3-encoded instruction: the floating-point source modifiers (bit

@@ -43,7 +43,8 @@ pub enum Encoding {
     Vopd,
     /// Local data share.
     Ds,
-    /// Image memory (RDNA; NSA addresses add dwords after the 64-bit word).
+    /// Image memory (`gfx6`/`gfx7`, and RDNA, where NSA addresses add dwords after the
+    /// 64-bit word).
     Mimg,
 }
 
@@ -115,7 +116,10 @@ pub enum Field {
     Nsa,
     Dmask,
     Unorm,
+    Da,
     R128,
+    Lwe,
+    Ssamp,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -242,6 +246,24 @@ const MTBUF_GCN1: &[(Field, u8, u8)] = &[
     (Slc, 54, 1),
     (Tfe, 55, 1),
     (Soffset, 56, 8),
+];
+
+/// MIMG of GCN 1.0/1.1 (`111100`): bits 7:0 of the first dword and 31:26 of the second
+/// are reserved; SRSRC and SSAMP count SGPRs in fours.
+const MIMG_GCN1: &[(Field, u8, u8)] = &[
+    (Dmask, 8, 4),
+    (Unorm, 12, 1),
+    (Glc, 13, 1),
+    (Da, 14, 1),
+    (R128, 15, 1),
+    (Tfe, 16, 1),
+    (Lwe, 17, 1),
+    (Op, 18, 7),
+    (Slc, 25, 1),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Ssamp, 53, 5),
 ];
 
 const SMEM_GCN3: &[(Field, u8, u8)] = &[
@@ -440,16 +462,23 @@ const fn with_memory(base: [Layout; 9], smem: Layout, mubuf: Layout, vmem: Layou
     [a, b, c, d, e, f, g, h, i, smem, mubuf, vmem]
 }
 
-/// GCN 1.0 (gfx6): VOP3 `110100`, SMRD `11000`, MUBUF `111000`, MTBUF `111010`; no FLAT.
-static GFX6: [Layout; 12] = with_memory(
-    common(VOP3_GCN1, 0xd000_0000),
-    layout(Encoding::Smem, 4, 0xf800_0000, 0xc000_0000, SMRD),
-    layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN1),
-    layout(Encoding::Mtbuf, 8, 0xfc00_0000, 0xe800_0000, MTBUF_GCN1),
-);
+/// MIMG of GCN 1.0/1.1.
+const MIMG_LAYOUT: Layout = layout(Encoding::Mimg, 8, 0xfc00_0000, 0xf000_0000, MIMG_GCN1);
+
+/// GCN 1.0 (gfx6): VOP3 `110100`, SMRD `11000`, MUBUF `111000`, MTBUF `111010`, MIMG
+/// `111100`; no FLAT.
+static GFX6: [Layout; 13] = {
+    let [a, b, c, d, e, f, g, h, i, j, k, l] = with_memory(
+        common(VOP3_GCN1, 0xd000_0000),
+        layout(Encoding::Smem, 4, 0xf800_0000, 0xc000_0000, SMRD),
+        layout(Encoding::Mubuf, 8, 0xfc00_0000, 0xe000_0000, MUBUF_GCN1),
+        layout(Encoding::Mtbuf, 8, 0xfc00_0000, 0xe800_0000, MTBUF_GCN1),
+    );
+    [a, b, c, d, e, f, g, h, i, j, k, l, MIMG_LAYOUT]
+};
 
 /// GCN 1.1 (gfx7): GCN 1.0's formats and GCN3's FLAT (`110111`).
-static GFX7: [Layout; 13] = {
+static GFX7: [Layout; 14] = {
     let [a, b, c, d, e, f, g, h, i, j, k, l] = with_memory(
         common(VOP3_GCN1, 0xd000_0000),
         layout(Encoding::Smem, 4, 0xf800_0000, 0xc000_0000, SMRD),
@@ -470,6 +499,7 @@ static GFX7: [Layout; 13] = {
         k,
         l,
         layout(Encoding::Flat, 8, 0xfc00_0000, 0xdc00_0000, FLAT_GCN3),
+        MIMG_LAYOUT,
     ]
 };
 

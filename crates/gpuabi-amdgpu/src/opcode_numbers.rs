@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 579] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 586] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -638,6 +638,13 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 579] = [
     (ImageBvhIntersectRay, [NONE, 0x0e6, 0x019, NONE, NONE]),
     (ImageBvh64IntersectRay, [NONE, 0x0e7, 0x01a, NONE, NONE]),
     (DsBvhStackRtnB32, [NONE, NONE, 0x0ad, NONE, NONE]),
+    (ImageLoad, [NONE, NONE, NONE, 0x000, 0x000]),
+    (ImageLoadMip, [NONE, NONE, NONE, 0x001, 0x001]),
+    (ImageStore, [NONE, NONE, NONE, 0x008, 0x008]),
+    (ImageStoreMip, [NONE, NONE, NONE, 0x009, 0x009]),
+    (ImageSample, [NONE, NONE, NONE, 0x020, 0x020]),
+    (VLshrB64, [NONE, NONE, NONE, 0x162, 0x162]),
+    (VAshrI64, [NONE, NONE, NONE, 0x163, 0x163]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

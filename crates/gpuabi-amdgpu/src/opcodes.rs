@@ -64,8 +64,9 @@ pub enum Format {
     /// Local data share: the work-group's shared memory (LDS), addressed by a VGPR byte
     /// address plus an immediate offset (modelled on `gfx8`, `gfx1030` and `gfx1100`).
     Ds,
-    /// Image memory through a resource descriptor: modelled for RDNA's ray intersection
-    /// instructions (`image_bvh*_intersect_ray`) only.
+    /// Image memory through an image resource (T#) and, for sampling, a sampler (S#):
+    /// modelled on `gfx6`/`gfx7` for AMD's OpenCL compiler, and on RDNA for the ray
+    /// intersection instructions (`image_bvh*_intersect_ray`).
     Mimg,
 }
 
@@ -177,9 +178,21 @@ pub enum Kind {
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
-    /// The address of an image instruction, N dwords: one tuple of N VGPRs, or the VGPRs
-    /// one by one in brackets (RDNA's non-sequential address, [`crate::Operand::Nsa`]).
+    /// The address of a ray intersection instruction, N dwords: one tuple of N VGPRs, or
+    /// the VGPRs one by one in brackets (RDNA's non-sequential address,
+    /// [`crate::Operand::Nsa`]).
     ImageAddr(u8),
+    /// Image data: a tuple of 1 to 5 VGPRs, one per component `dmask` enables (at least
+    /// one) and one more with `tfe`.
+    ImgData,
+    /// Image address: the first VGPR of the coordinates, or a tuple of up to 4 VGPRs. The
+    /// encoding holds the first VGPR only; the hardware reads as many as the resource's
+    /// type and the instruction need ("Southern Islands Series ISA", "Image Instructions").
+    ImgAddr,
+    /// Image resource (T#): 8 SGPRs aligned to 4.
+    ImgRsrc,
+    /// Sampler (S#): 4 SGPRs aligned to 4.
+    ImgSamp,
 }
 
 /// Which targets have an instruction: a set of bits, one per target the machine model
@@ -1485,6 +1498,18 @@ table! {
     ImageBvhIntersectRay = row(Mimg, "image_bvh_intersect_ray", &[VD4], &[ImageAddr(11), Rsrc]).only(RDNA), [];
     ImageBvh64IntersectRay = row(Mimg, "image_bvh64_intersect_ray", &[VD4], &[ImageAddr(12), Rsrc]).only(RDNA), [];
     DsBvhStackRtnB32 = row(Ds, "ds_bvh_stack_rtn_b32", &[VD1, VD1], &[VV1, VV4]).only(Targets::GFX1100), [MEM_WRITE, READ_DST];
+    // Image memory on GCN 1.0/1.1, as AMD's OpenCL compiler uses it: reads by integer
+    // coordinates (`image_load`, with a mip level `image_load_mip`), writes, and sampled
+    // reads through a sampler.
+    ImageLoad = row(Mimg, "image_load", &[ImgData], &[ImgAddr, ImgRsrc]).only(GCN1), [];
+    ImageLoadMip = row(Mimg, "image_load_mip", &[ImgData], &[ImgAddr, ImgRsrc]).only(GCN1), [];
+    ImageStore = row(Mimg, "image_store", &[], &[ImgData, ImgAddr, ImgRsrc]).only(GCN1), [];
+    ImageStoreMip = row(Mimg, "image_store_mip", &[], &[ImgData, ImgAddr, ImgRsrc]).only(GCN1), [];
+    ImageSample = row(Mimg, "image_sample", &[ImgData], &[ImgAddr, ImgRsrc, ImgSamp]).only(GCN1), [];
+    // GCN 1.0/1.1's 64-bit right shifts with the shift amount second (AMD's compiler
+    // writes them for 64-bit address arithmetic).
+    VLshrB64 = row(Vop3, "v_lshr_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
+    VAshrI64 = row(Vop3, "v_ashr_i64", &[VD2], &[VS2, VS1]).only(GCN1), [];
 }
 
 impl Opcode {

@@ -83,6 +83,10 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
              `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100",
             n.saturating_sub(10)
         ),
+        Kind::ImgData => "a tuple of 1 to 5 VGPRs".into(),
+        Kind::ImgAddr => "a VGPR or a tuple of up to 4 VGPRs".into(),
+        Kind::ImgRsrc => "8 SGPRs aligned to 4 holding an image resource".into(),
+        Kind::ImgSamp => "4 SGPRs aligned to 4 holding a sampler".into(),
     }
 }
 
@@ -263,6 +267,10 @@ pub fn check_operand(
                             .all(|(r, c)| r.file() == RegFile::Vgpr && r.count == *c)
                 }))
         }
+        Kind::ImgData => (1..=5).any(|n| vector_reg(operand, n)),
+        Kind::ImgAddr => (1..=4).any(|n| vector_reg(operand, n)),
+        Kind::ImgRsrc => scalar_reg(operand, 8, target)? && matches!(operand, Operand::Reg(_)),
+        Kind::ImgSamp => scalar_reg(operand, 4, target)? && matches!(operand, Operand::Reg(_)),
     };
     if ok {
         Ok(())
@@ -478,6 +486,11 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             )));
         }
     }
+    if info.format != Format::Mimg && inst.mods.has_image_mods() {
+        return Err(Violation::whole(
+            "`dmask`, `unorm`, `da`, `r128`, `tfe` and `lwe` belong to image instructions",
+        ));
+    }
     match info.format {
         // Scalar loads write SGPRs or VCC (LLVM's SReg_32_XM0_XEXEC and SReg_64_XEXEC
         // destination classes; llc-19 allocates `vcc_hi` there), never `m0` or `exec`.
@@ -608,10 +621,47 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                 }
             }
         }
-        Format::Mimg if inst.mods != Default::default() => {
+        Format::Mimg if target.is_rdna() && inst.mods != Default::default() => {
             return Err(Violation::whole(
                 "gpuabi models the ray intersection instructions without modifiers",
             ));
+        }
+        Format::Mimg if target.is_rdna() => {}
+        Format::Mimg => {
+            let m = inst.mods;
+            let image_only = crate::inst::MemMods {
+                dmask: m.dmask,
+                unorm: m.unorm,
+                da: m.da,
+                r128: m.r128,
+                tfe: m.tfe,
+                lwe: m.lwe,
+                glc: m.glc,
+                slc: m.slc,
+                ..Default::default()
+            };
+            if m != image_only {
+                return Err(Violation::whole(
+                    "image instructions take only dmask, unorm, glc, slc, r128, tfe, lwe and da",
+                ));
+            }
+            if m.dmask > 0xf {
+                return Err(Violation::whole("`dmask:` must be 0..15"));
+            }
+            let want = m.image_data_dwords();
+            match &inst.operands[0] {
+                Operand::Reg(r) if r.count == u16::from(want) => {}
+                _ => {
+                    return Err(Violation::at(
+                        0,
+                        format!(
+                            "the data is {want} VGPRs: one per component of `dmask:{}`{}",
+                            m.dmask,
+                            if m.tfe { " and one for `tfe`" } else { "" }
+                        ),
+                    ))
+                }
+            }
         }
         Format::Ds => {
             let m = inst.mods;

@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
+use crate::compiler_order::dense_map_order;
 use crate::driver::{Driver, Generation};
 use crate::layout::{ArgLayout, NotesPolicy};
 use crate::registers::RegisterState;
-use crate::resource_ids::{Resource, SpecialIds, PRINTFID, PRIVATEID, UAVID};
+use crate::resource_ids::{Resource, SpecialIds, PRINTFID, PRIVATEID};
 use crate::types::{ArgType, ImageAccess};
 use crate::userdata::{UserDataEntry, MAX_ENTRIES};
 
@@ -176,23 +177,42 @@ fn entry(id: u32, f: (u32, u32, u32)) -> [u32; 4] {
 /// arguments or printf.
 const AMD_PRIVATE_UAV: (u32, u32, u32) = (3, 0, 5);
 
-/// The extra UAV-note entry AMD's drivers write to every kernel, after CLRX's entries:
+/// The extra UAV-note entry AMD's drivers from 1124.02 write after CLRX's entries:
 /// `[privateid, 3, 0, 5]` when the kernel has a counter or a structure argument or uses
 /// printf (alltypes.clo and structkernel2.clo of CLRX's test data), else
-/// `[uavid, 4, 0, 5]` (samplekernels.clo); a kernel without a uavid (drivers 1348.05 to
-/// 1445.05 without pointers) gets 11.
-///
-/// Not modelled: the id 8 that some drivers before 1348.05 write instead of their uavid 9.
-fn amd_extra_uav_entry(n: &NotesInput<'_>) -> [u32; 4] {
+/// `[uavid, 4, 0, 5]` (samplekernels.clo), and nothing for a kernel without a uavid
+/// (drivers 1348.05 to 1445.05 without pointers: prginfo4's image kernels of CLRX's
+/// prginfo4_13_12, driver 1348.5).
+fn amd_extra_uav_entry(n: &NotesInput<'_>) -> Option<[u32; 4]> {
     let private = n.printf
         || n.args
             .iter()
             .any(|a| matches!(a.ty, ArgType::Counter32 | ArgType::Struct { .. }));
     if private {
-        entry(n.ids.privateid.unwrap_or(PRIVATEID), AMD_PRIVATE_UAV)
+        Some(entry(n.ids.privateid.unwrap_or(PRIVATEID), AMD_PRIVATE_UAV))
     } else {
-        entry(n.ids.uavid.unwrap_or(UAVID), UAV_BUFFER)
+        n.ids.uavid.map(|id| entry(id, UAV_BUFFER))
     }
+}
+
+/// The buffer UAVs of a kernel as AMD's drivers before 1124.02 list them in the UAV note
+/// ([`Driver::amd_hashes_uav_note`]): the ids of the global pointers (unused ones at 9)
+/// and of the printf buffer (9), each once, in the iteration order of their compiler's
+/// `DenseMap` of UAV ids. CLRX's prginfo1_12_10 and prginfo8_12_10 (driver 1016.4) show
+/// it: pointers 10 to 13 are listed 11, 13, 10, 12 (buckets 23, 33, 50, 60 of 64), the
+/// printf buffer 9 (bucket 13) first.
+pub fn amd_hashed_uavs(args: &[ArgLayout], printf: bool) -> Vec<u32> {
+    let mut ids: Vec<u32> = args
+        .iter()
+        .filter_map(|a| match a.resource {
+            Some(Resource::Uav(id)) => Some(id),
+            _ => None,
+        })
+        .collect();
+    if printf {
+        ids.push(PRINTFID);
+    }
+    dense_map_order(&ids)
 }
 
 /// Builds the notes.
@@ -221,8 +241,28 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
     };
 
     // UAV note.
+    let amd = n.policy == NotesPolicy::Amd;
     let mut uav = Vec::new();
-    if !old {
+    if amd && n.drv.amd_hashes_uav_note() {
+        for a in n.args {
+            if let (Some(Resource::ImageWo(id)), ArgType::Image { dim, .. }) = (a.resource, &a.ty) {
+                uav.push([
+                    id,
+                    OLD_UAV_WRITE_IMAGE_F1,
+                    dim.old_uav_dim(),
+                    OLD_UAV_WRITE_IMAGE_TYPE,
+                ]);
+            }
+        }
+        for id in amd_hashed_uavs(n.args, n.printf) {
+            uav.push(entry(id, UAV_BUFFER));
+        }
+        // Then the private UAV, as a buffer, in every kernel with an argument (1016.4's
+        // kernelPrintf5 of prginfo8_12_10, without arguments, has none).
+        if !n.args.is_empty() {
+            uav.push(entry(n.ids.privateid.unwrap_or(PRIVATEID), UAV_BUFFER));
+        }
+    } else if !old {
         for a in n.args {
             match a.resource {
                 Some(Resource::ImageWo(id)) => uav.push(entry(id, UAV_WRITE_IMAGE)),
@@ -254,8 +294,8 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         }
     }
 
-    if n.policy == NotesPolicy::Amd {
-        uav.push(amd_extra_uav_entry(n));
+    if amd && !n.drv.amd_hashes_uav_note() {
+        uav.extend(amd_extra_uav_entry(n));
     }
 
     // CONSTANT_BUFFERS note.
@@ -286,7 +326,9 @@ pub fn build(n: &NotesInput<'_>) -> CalNotes {
         if n.global_data {
             cbmask.push([2, n.global_data_bytes.div_ceil(16)]);
         }
-        cbmask.push([1, n.args_space.div_ceil(16)]);
+        if !(amd && n.drv.amd_omits_unused_cb1() && n.args.is_empty()) {
+            cbmask.push([1, n.args_space.div_ceil(16)]);
+        }
         cbmask.push([0, OLD_CB0_SIZE]);
     }
 

@@ -22,6 +22,10 @@ pub enum Cb0Kind {
     ConstDataOffset,
     /// The copy of the global offset x, y, z.
     GlobalOffsetCopy,
+    /// Byte offset of the printf buffer in the printf UAV.
+    PrintfBufferOffset,
+    /// Dwords of the printf buffer per work-item (0: printf writes nothing).
+    PrintfItemDwords,
 }
 
 /// One documented field of cb0.
@@ -60,8 +64,15 @@ pub fn first_dword(map: &[Cb0Field], kind: Cb0Kind) -> Option<u32> {
 
 /// The cb0 map of a 32-bit (`is_64bit == false`) or 64-bit binary, in dword order.
 ///
-/// Open point kept as documented: dword 27's formula is reproduced as written; dwords 7,
-/// 11-23 and 33-34 (32-bit) are undocumented and left out.
+/// Open point kept as documented: dword 27's formula is reproduced as written; dwords 7
+/// and 11-23 are undocumented and left out.
+///
+/// The printf fields are read from AMD's code (the printf kernels of CLRX's test binaries
+/// `prginfo8_*`, drivers 1016.4 to 1642.5): it loads the printf buffer's offset and its
+/// size per work-item in dwords with `s_buffer_load_dwordx2 …, 33` (32-bit) or
+/// `s_buffer_load_dwordx2 …, 34` and `s_buffer_load_dword …, 36` (64-bit), skips every
+/// printf when the size is 0, and otherwise writes work-item i's records at offset
+/// + 4·i·size in the printf UAV.
 pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
     let mut out: Vec<Cb0Field> = COMMON
         .iter()
@@ -80,6 +91,18 @@ pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
             kind: Cb0Kind::ConstDataOffset,
         });
         out.push(Cb0Field {
+            first: 34,
+            count: 2,
+            content: "offset of the printf buffer (64-bit)",
+            kind: Cb0Kind::PrintfBufferOffset,
+        });
+        out.push(Cb0Field {
+            first: 36,
+            count: 1,
+            content: "dwords of the printf buffer per work-item",
+            kind: Cb0Kind::PrintfItemDwords,
+        });
+        out.push(Cb0Field {
             first: 37,
             count: 3,
             content: "global offset x, y, z (copy)",
@@ -91,6 +114,18 @@ pub fn map(is_64bit: bool) -> Vec<Cb0Field> {
             count: 1,
             content: "offset of the global constant data",
             kind: Cb0Kind::ConstDataOffset,
+        });
+        out.push(Cb0Field {
+            first: 33,
+            count: 1,
+            content: "offset of the printf buffer",
+            kind: Cb0Kind::PrintfBufferOffset,
+        });
+        out.push(Cb0Field {
+            first: 34,
+            count: 1,
+            content: "dwords of the printf buffer per work-item",
+            kind: Cb0Kind::PrintfItemDwords,
         });
         out.push(Cb0Field {
             first: 36,
@@ -119,6 +154,12 @@ mod tests {
         assert_eq!(
             first_dword(&map(false), Cb0Kind::GlobalOffsetCopy),
             Some(36)
+        );
+        assert_eq!(first_dword(&m, Cb0Kind::PrintfBufferOffset), Some(34));
+        assert_eq!(first_dword(&m, Cb0Kind::PrintfItemDwords), Some(36));
+        assert_eq!(
+            first_dword(&map(false), Cb0Kind::PrintfItemDwords),
+            Some(34)
         );
     }
 }

@@ -46,19 +46,87 @@ impl Driver {
         self.0 >= 164205
     }
 
-    /// AMD's drivers mark a 64-bit binary (8 in header dword 4, `;memory:64bitABI`) only
-    /// after 1124.02: 1124.2 writes neither, 1702.3 both. Decision: drivers up to 1124.02
-    /// do not mark (the newest unmarked one observed); used by the `amd` notes policy only,
-    /// CLRX always marks.
+    /// AMD's drivers mark a 64-bit binary (8 in header dword 4, `;memory:64bitABI`) but
+    /// 1124.x: 1016.4, 1348.5, 1573.4, 1642.5 and 1702.3 write both, 1124.2 neither
+    /// (CLRX's prginfo1_13_4_64 and prginfo1_12_10_64 binaries). Used by the `amd` notes
+    /// policy only; CLRX always marks.
     pub fn amd_marks_64bit(self) -> bool {
-        self.0 > 112402
+        self.0 / 100 != 1124
     }
 
     /// AMD's drivers before 1124.02 number the UAV ids of a kernel with more than eight
-    /// global pointers by the pointers' names sorted as text, and its uavid is 10
-    /// (observed with 1016.4; used by the `amd` notes policy only).
+    /// global pointers by the pointers' names sorted as text, from 10 (observed with
+    /// 1016.4; used by the `amd` notes policy only).
     pub fn amd_sorts_many_uavs(self) -> bool {
         self.0 < 112402
+    }
+
+    /// AMD's drivers before 1124.02 list the UAVs of the UAV note (pointers, the printf
+    /// buffer) in the iteration order of their compiler's `DenseMap` of UAV ids
+    /// ([`crate::compiler_order::dense_map_order`]) and write the first as `;uavid:`, then
+    /// `[privateid, 4, 0, 5]` when the kernel has an argument (observed with 1016.4; `amd`
+    /// notes policy only).
+    pub fn amd_hashes_uav_note(self) -> bool {
+        self.0 < 112402
+    }
+
+    /// AMD's drivers before 1124.02 leave cb1 out of the constant-buffer note of a kernel
+    /// without arguments (1016.4's kernelPrintf5 of CLRX's prginfo8_12_10; `amd` notes
+    /// policy only).
+    pub fn amd_omits_unused_cb1(self) -> bool {
+        self.0 < 112402
+    }
+
+    /// AMD's drivers before 1348.05 read an image without a sampler
+    /// (`read_imageui(image, coord)`) through a constant sampler of their own, value 16
+    /// (`CLK_FILTER_NEAREST`; 1016.4 writes `;sampler:unknown_16:…` into the metadata of
+    /// CLRX's prginfo8_12_10, 1348.5 none). The layout assumes it for a kernel that uses a
+    /// read-only image and has no sampler, as every read of such an image is sampler-less.
+    pub fn amd_implicit_sampler(self) -> bool {
+        self.0 < 134805
+    }
+
+    /// AMD's drivers from 1124.02 number the constant samplers in the iteration order of
+    /// the compiler's `StringMap` of their names `unknown_<value>`
+    /// ([`crate::compiler_order::string_map_order`]); 1016.4 numbers them in the order
+    /// the kernel first uses them (prginfo8's imageTransform5MS: `unknown_38` is 2 at
+    /// 1016.4, 3 at 1348.5, 1573.4 and 1642.5; `amd` notes policy only).
+    pub fn amd_hashes_const_sampler_ids(self) -> bool {
+        self.0 >= 112402
+    }
+
+    /// From 1526.03 to before 1598.05, AMD's drivers reserve twice CLRX's old `uavprivate`
+    /// for a kernel that uses printf and has no structure (1573.4: 64 bytes per pointer
+    /// of prginfo8's kernelPrintf kernels, where 1348.5 writes 0 and 1642.5 the new
+    /// formula's 0). The lower bound is the printf-id gate ([`Driver::printfid_always`]),
+    /// the first change of printf handling CLRX knows of after 1348.5. `amd` notes policy
+    /// only.
+    pub fn amd_doubles_printf_uavprivate(self) -> bool {
+        self.printfid_always() && !self.new_uavprivate()
+    }
+
+    /// Before 1124.02 AMD's INPUT_SAMPLERS note has one entry per sampling instruction of
+    /// the code (`[image, sampler]`), which a prototype does not tell.
+    pub fn amd_input_samplers_from_code(self) -> bool {
+        self.0 < 112402
+    }
+
+    /// Driver 1348.x numbers the UAVs of a kernel with more than eight global pointers in
+    /// an order that is neither declaration nor name order and differs between the 32-
+    /// and 64-bit binaries of one source (prginfo7's transformer25gp: inout1 is UAV 65
+    /// in one, 63 in the other), as if ordered by the compiler's memory addresses; 1124.2
+    /// and 1573.4 use declaration order.
+    pub fn amd_orders_many_uavs_by_address(self) -> bool {
+        self.0 / 100 == 1348
+    }
+
+    /// From 1526.03 AMD's private-memory size of a kernel that uses printf and has a
+    /// structure argument follows no rule the binaries show: prginfo8's kernelPrintf4
+    /// (three pointers, a 256-byte structure, an int) has `uavprivate` 640 at 1573.4,
+    /// where 160 (CLRX's old formula) or its double would be expected, and at 1642.5 a
+    /// header dword 0/2 of 640 beside `uavprivate` 256.
+    pub fn amd_printf_struct_private_unknown(self) -> bool {
+        self.printfid_always()
     }
 
     /// The driver version as CLRX prints it (`1702.3`).
@@ -320,8 +388,26 @@ mod tests {
         assert!(!Driver(164204).header_dword0_uavprivate());
         assert!(Driver(164205).header_dword0_uavprivate());
         assert_eq!(Driver(134805).dotted(), "1348.5");
-        assert!(!Driver(112402).amd_marks_64bit() && Driver(112403).amd_marks_64bit());
+        assert!(Driver(101604).amd_marks_64bit() && Driver(112399).amd_marks_64bit());
+        assert!(!Driver(112400).amd_marks_64bit() && !Driver(112499).amd_marks_64bit());
+        assert!(Driver(112500).amd_marks_64bit() && Driver(134805).amd_marks_64bit());
         assert!(Driver(112401).amd_sorts_many_uavs() && !Driver(112402).amd_sorts_many_uavs());
+        assert!(Driver(112401).amd_hashes_uav_note() && !Driver(112402).amd_hashes_uav_note());
+        assert!(Driver(112401).amd_omits_unused_cb1() && !Driver(112402).amd_omits_unused_cb1());
+        assert!(Driver(134804).amd_implicit_sampler() && !Driver(134805).amd_implicit_sampler());
+        assert!(!Driver(112401).amd_hashes_const_sampler_ids());
+        assert!(Driver(112402).amd_hashes_const_sampler_ids());
+        assert!(!Driver(152602).amd_doubles_printf_uavprivate());
+        assert!(Driver(152603).amd_doubles_printf_uavprivate());
+        assert!(Driver(159804).amd_doubles_printf_uavprivate());
+        assert!(!Driver(159805).amd_doubles_printf_uavprivate());
+        assert!(Driver(112401).amd_input_samplers_from_code());
+        assert!(!Driver(112402).amd_input_samplers_from_code());
+        assert!(!Driver(134799).amd_orders_many_uavs_by_address());
+        assert!(Driver(134805).amd_orders_many_uavs_by_address());
+        assert!(!Driver(134900).amd_orders_many_uavs_by_address());
+        assert!(!Driver(152602).amd_printf_struct_private_unknown());
+        assert!(Driver(152603).amd_printf_struct_private_unknown());
     }
 
     #[test]

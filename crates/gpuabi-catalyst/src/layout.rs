@@ -13,7 +13,7 @@ use crate::header::header;
 use crate::metadata;
 use crate::registers::{self, Dims, RegisterInput, RegisterState, MAX_LDS};
 use crate::resource_ids::{self, ExplicitSpecialIds, Resource, SpecialIds};
-use crate::types::{AddrSpace, ArgType, Kernel};
+use crate::types::{AddrSpace, ArgType, ImageAccess, Kernel};
 use crate::userdata::{self, UsedResources, UserDataEntry, EMPTY_USER_SGPRS};
 
 /// Default float mode (PROGINFO 0x80001043).
@@ -27,11 +27,14 @@ pub enum NotesPolicy {
     /// What CLRX writes (the default).
     #[default]
     Clrx,
-    /// What AMD's drivers wrote, as observed in their binaries: the UAV note has one extra
-    /// entry; an unused `const global` and a `const local` pointer are `RW` in the metadata; under `--userdata auto` a kernel whose used arguments are all images does not
-    /// load cb1; drivers before 1124.02 number the ids of more than eight global pointers
-    /// by their names sorted as text, with uavid 10; drivers up to 1124.02 do not mark
-    /// 64-bit binaries.
+    /// What AMD's drivers wrote, as observed in their binaries (the `amd_*` gates of
+    /// [`Driver`]): the UAV note has one extra entry; an unused `const global` and a
+    /// `const local` pointer are `RW` in the metadata; under `--userdata auto` a kernel
+    /// whose used arguments are all images does not load cb1; the sampler lines follow the
+    /// compiler's hash order; drivers before 1124.02 number the ids of more than eight
+    /// global pointers by their names sorted as text and list their UAVs in hash order;
+    /// drivers 1124.x do not mark 64-bit binaries. What it cannot derive is listed in
+    /// [`KernelLayout::not_derived`].
     Amd,
 }
 
@@ -66,14 +69,13 @@ pub struct Options {
     pub hwregion: u32,
     /// The kernel uses printf (`.useprintf`).
     pub printf: bool,
-    /// The kernel uses the program's global constant data (`.useconstdata`; the cbid bit
-    /// of the UAV mask).
-    ///
-    /// The program has global data when this is set and `global_data_bytes` is not 0
-    /// ([`Options::has_global_data`]), as CLRX decides from the size of `.globaldata`.
+    /// The kernel uses the program's global constant data (`.useconstdata`: the cbid bit
+    /// of the UAV mask, and the data's UAV or constant buffer in `amd` user data).
     pub const_data: bool,
-    /// Size of the global constant data in bytes (0: no global data, as in CLRX; old
-    /// drivers' constant-buffer note gives its size in 16-byte units).
+    /// Size of the program's global constant data in bytes (`.globaldata`; 0: none, as in
+    /// CLRX, [`Options::has_global_data`]). The program has it whether or not this kernel
+    /// uses it: `;memory:datareqd`, cb2 before driver 1348.05 and old drivers'
+    /// constant-buffer note (sizes in 16-byte units) follow it.
     pub global_data_bytes: u32,
     /// User-data policy.
     pub userdata: UserDataPolicy,
@@ -103,7 +105,8 @@ pub struct Options {
     pub ieee_mode: bool,
     /// Required work-group size (`.cws`); `None` takes the kernel's attribute.
     pub cws: Option<[u32; 3]>,
-    /// Values of the constant (program-scope) samplers the kernel uses (`.sampler`).
+    /// Values of the constant (program-scope) samplers the kernel uses (`.sampler`), in
+    /// the order the kernel first uses them.
     pub const_samplers: Vec<u32>,
     /// `amd` policy: the code reads the setup buffer cb0.
     pub setup_buffer_used: bool,
@@ -152,16 +155,20 @@ pub const CLRX_DEFAULT: u32 = u32::MAX;
 /// Largest scratch buffer whose dword count `(size + 3) / 4` CLRX computes without 32-bit
 /// overflow (amdbin/AmdBinGen.cpp writes `(scratchBufferSize+3)>>2`).
 pub const MAX_SCRATCH_BYTES: u32 = u32::MAX - 3;
-/// More global pointers than this make drivers before 1124.02 sort their UAV ids by name.
+/// More global pointers than this make drivers before 1124.02 sort their UAV ids by name
+/// and 1348.x order them in its own way.
 pub const AMD_SORTED_UAV_POINTERS: usize = 8;
+/// Value of the constant sampler drivers before 1348.05 read images without a sampler
+/// through (`CLK_FILTER_NEAREST`, [`Driver::amd_implicit_sampler`]).
+pub const AMD_IMPLICIT_SAMPLER: u32 = 0x10;
 
 impl Options {
-    /// Whether the program has global constant data as CLRX sees it: `--const-data` with at
-    /// least one byte. CLRX's assembler (amdasm/AsmAmdFormat.cpp) takes an empty
-    /// `.globaldata` section for no global data: no `;memory:datareqd`, no cb2, and
-    /// `constant` pointers of old drivers start at cb 2.
+    /// Whether the program has global constant data as CLRX sees it: at least one byte of
+    /// it. CLRX's assembler (amdasm/AsmAmdFormat.cpp) takes an empty `.globaldata` section
+    /// for no global data: no `;memory:datareqd`, no cb2, and `constant` pointers of old
+    /// drivers start at cb 2.
     pub fn has_global_data(&self) -> bool {
-        self.const_data && self.global_data_bytes != 0
+        self.global_data_bytes != 0
     }
 }
 
@@ -223,6 +230,18 @@ pub struct ArgLayout {
     pub ty: ArgType,
 }
 
+/// A field of the layout that the `amd` notes policy cannot derive for the kernel's driver:
+/// AMD's compiler decided it from something a prototype and the options do not tell (the
+/// kernel's code, the compiler's memory addresses). The layout holds CLRX's value there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotDerived {
+    /// The field's name in the JSON output (`input_samplers`, `uav_note`, …; `args` for
+    /// the arguments' resources).
+    pub field: &'static str,
+    /// Why AMD's value is not derivable.
+    pub reason: &'static str,
+}
+
 /// The complete ABI of one kernel. Field names are those of the JSON output; the results of
 /// the sub-engines (special ids, register state, CAL notes, each argument's cb1 slot) are
 /// held as they are and flattened into it, so each value is stored once.
@@ -274,6 +293,9 @@ pub struct KernelLayout {
     pub cb0: Vec<Cb0Field>,
     /// Things CLRX accepts but that are probably mistakes (overlapping user data, …).
     pub warnings: Vec<String>,
+    /// Fields whose AMD value the `amd` notes policy cannot derive for this kernel.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_derived: Vec<NotDerived>,
     /// The options used.
     pub options: Options,
 }
@@ -295,14 +317,26 @@ impl KernelLayout {
     }
 }
 
-/// Computes `uavprivate` (§8 of the spec).
-fn uavprivate(kernel: &Kernel, drv: Driver, scratch: u32) -> u32 {
+/// Computes `uavprivate` (§8 of the spec); `amd_printf` applies the rule of AMD's drivers
+/// for printf kernels without structures ([`Driver::amd_doubles_printf_uavprivate`]).
+fn uavprivate(kernel: &Kernel, drv: Driver, scratch: u32, amd_printf: bool) -> u32 {
     let has = kernel
         .args
         .iter()
         .any(|a| matches!(a.ty, ArgType::Struct { .. } | ArgType::Counter32));
+    let old_bytes = || {
+        kernel
+            .args
+            .iter()
+            .map(|a| old_uavprivate_bytes(&a.ty))
+            .fold(0u32, u32::saturating_add)
+    };
     let base = if !has {
-        0
+        if amd_printf && drv.amd_doubles_printf_uavprivate() {
+            old_bytes().saturating_mul(2)
+        } else {
+            0
+        }
     } else if drv.new_uavprivate() {
         kernel
             .args
@@ -313,11 +347,7 @@ fn uavprivate(kernel: &Kernel, drv: Driver, scratch: u32) -> u32 {
             })
             .fold(0u32, u32::saturating_add)
     } else {
-        kernel
-            .args
-            .iter()
-            .map(|a| old_uavprivate_bytes(&a.ty))
-            .fold(0u32, u32::saturating_add)
+        old_bytes()
     };
     base.max(scratch)
 }
@@ -328,6 +358,7 @@ fn used_resources(
     drv: Driver,
     opts: &Options,
     ids: &SpecialIds,
+    const_samplers: &[u32],
 ) -> UsedResources {
     let mut u = UsedResources::default();
     let mut sampler_args = Vec::new();
@@ -349,8 +380,8 @@ fn used_resources(
             .filter(|a| matches!(a.ty, ArgType::Sampler))
             .count() as u32;
         u.samplers
-            .extend((0..opts.const_samplers.len() as u32).map(|k| n_arg + k));
-        if u.samplers.is_empty() && userdata::implicit_sampler(drv) {
+            .extend((0..const_samplers.len() as u32).map(|k| n_arg + k));
+        if u.samplers.is_empty() && drv.amd_implicit_sampler() {
             u.samplers.push(0);
         }
     }
@@ -365,7 +396,7 @@ fn used_resources(
     if args.iter().any(|a| reads_cb1(&a)) {
         u.const_buffers.push(1);
     }
-    if opts.has_global_data() {
+    if opts.const_data && opts.has_global_data() {
         if drv.constant_as_uav() {
             if let Some(id) = ids.cbid {
                 u.uav_buffers.push(id);
@@ -433,7 +464,6 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             printfid: opts.printfid,
             privateid: opts.privateid,
         },
-        sorted_uavs,
     )?;
     let resources = resource_ids::assign(
         &kernel.args,
@@ -458,6 +488,8 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
             ty: a.ty.clone(),
         })
         .collect();
+    let const_samplers = effective_const_samplers(&args, drv, opts);
+    let shown_ids = amd_shown_ids(&args, drv, opts, ids);
     let mut warnings = Vec::new();
     if opts.uavprivate == Some(CLRX_DEFAULT) {
         warnings.push(format!(
@@ -467,7 +499,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
     let uavprivate = opts
         .uavprivate
         .filter(|&v| v != CLRX_DEFAULT)
-        .unwrap_or_else(|| uavprivate(kernel, drv, opts.scratch_bytes));
+        .unwrap_or_else(|| uavprivate(kernel, drv, opts.scratch_bytes, amd && opts.printf));
     let hwregion = if opts.hwregion == CLRX_DEFAULT {
         warnings.push(format!(
             "hwregion {CLRX_DEFAULT} means \"use the default\" in CLRX; 0 is used"
@@ -491,7 +523,8 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         UserDataPolicy::Amd => {
             // A kernel that uses no resource gets no entries but USER_SGPR 2, as in AMD's
             // binaries (alltypes.clo, structkernel2.clo of CLRX's test data) and in CLRX.
-            let list = userdata::derive_amd(&used_resources(&args, drv, opts, &ids));
+            let list =
+                userdata::derive_amd(&used_resources(&args, drv, opts, &ids, &const_samplers));
             let u = userdata::user_sgprs(&list, EMPTY_USER_SGPRS);
             (list, u)
         }
@@ -551,7 +584,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         global_data: opts.has_global_data(),
         global_data_bytes: opts.global_data_bytes,
         args_space,
-        const_samplers: opts.const_samplers.len() as u32,
+        const_samplers: const_samplers.len() as u32,
         userdata: &entries,
         regs: &regs,
         float_mode: opts.float_mode,
@@ -572,11 +605,24 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         cws,
         args: &args,
         const_data: opts.has_global_data(),
-        const_samplers: &opts.const_samplers,
+        const_samplers: &const_samplers,
         is_64bit: mark_64bit,
-        ids: &ids,
+        ids: &shown_ids,
         policy: opts.notes,
     });
+    let not_derived = if amd {
+        not_derived(kernel, drv, opts, &const_samplers)
+    } else {
+        Vec::new()
+    };
+    warnings.extend(not_derived.iter().map(|n| {
+        format!(
+            "{}: AMD's value is not derived for driver {}: {}",
+            n.field,
+            drv.dotted(),
+            n.reason
+        )
+    }));
     Ok(KernelLayout {
         kernel: kernel.name.clone(),
         driver: opts.driver,
@@ -587,7 +633,7 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         cws,
         args,
         args_space,
-        ids,
+        ids: shown_ids,
         uavprivate,
         userdata: entries,
         user_sgprs,
@@ -597,6 +643,97 @@ pub fn layout(kernel: &Kernel, opts: &Options) -> Result<KernelLayout, LayoutErr
         metadata,
         cb0: cb0::map(opts.is_64bit),
         warnings,
+        not_derived,
         options: opts.clone(),
     })
+}
+
+/// The constant samplers of the kernel: the given ones and, under the `amd` notes policy
+/// on drivers before 1348.05, the sampler those drivers read a read-only image through
+/// when the kernel has no sampler ([`Driver::amd_implicit_sampler`]).
+fn effective_const_samplers(args: &[ArgLayout], drv: Driver, opts: &Options) -> Vec<u32> {
+    let mut out = opts.const_samplers.clone();
+    let reads_image = args.iter().any(|a| {
+        a.used
+            && matches!(
+                a.ty,
+                ArgType::Image {
+                    access: ImageAccess::ReadOnly,
+                    ..
+                }
+            )
+    });
+    let has_sampler = !out.is_empty() || args.iter().any(|a| matches!(a.ty, ArgType::Sampler));
+    if opts.notes == NotesPolicy::Amd && drv.amd_implicit_sampler() && reads_image && !has_sampler {
+        out.push(AMD_IMPLICIT_SAMPLER);
+    }
+    out
+}
+
+/// The special ids as the metadata shows them: under the `amd` notes policy, drivers before
+/// 1124.02 write as `;uavid:` the first UAV of their UAV note, in their compiler's hash
+/// order ([`Driver::amd_hashes_uav_note`], [`cal_notes::amd_hashed_uavs`]); 9 when the
+/// kernel has none. An explicit uavid is kept.
+fn amd_shown_ids(args: &[ArgLayout], drv: Driver, opts: &Options, ids: SpecialIds) -> SpecialIds {
+    if opts.notes != NotesPolicy::Amd || !drv.amd_hashes_uav_note() || opts.uavid.is_some() {
+        return ids;
+    }
+    let first = cal_notes::amd_hashed_uavs(args, opts.printf)
+        .first()
+        .copied();
+    SpecialIds {
+        uavid: Some(first.unwrap_or(resource_ids::OLD_UAVID)),
+        ..ids
+    }
+}
+
+/// The fields the `amd` notes policy cannot derive for this kernel and driver.
+fn not_derived(
+    kernel: &Kernel,
+    drv: Driver,
+    opts: &Options,
+    const_samplers: &[u32],
+) -> Vec<NotDerived> {
+    let mut out = Vec::new();
+    let samples =
+        kernel.args.iter().any(|a| matches!(a.ty, ArgType::Sampler)) || !const_samplers.is_empty();
+    if drv.amd_input_samplers_from_code() && samples {
+        out.push(NotDerived {
+            field: "input_samplers",
+            reason: "drivers before 1124.02 write one entry per sampling instruction of the code",
+        });
+    }
+    let uav_pointers = kernel
+        .args
+        .iter()
+        .filter(|a| resource_ids::is_uav_pointer(&a.ty, drv))
+        .count();
+    if drv.amd_orders_many_uavs_by_address() && uav_pointers > AMD_SORTED_UAV_POINTERS {
+        for field in ["args", "uav_note", "metadata"] {
+            out.push(NotDerived {
+                field,
+                reason: "driver 1348.x numbers more than eight global pointers in an order \
+                         that depends on its compiler's memory addresses",
+            });
+        }
+    }
+    let has_struct = kernel
+        .args
+        .iter()
+        .any(|a| matches!(a.ty, ArgType::Struct { .. }));
+    if drv.amd_printf_struct_private_unknown() && opts.printf && has_struct {
+        let fields: &[&'static str] = if drv.new_uavprivate() {
+            &["header"]
+        } else {
+            &["uavprivate", "header", "metadata"]
+        };
+        for &field in fields {
+            out.push(NotDerived {
+                field,
+                reason: "from 1526.03 the private size of a printf kernel with a structure \
+                         argument follows no rule AMD's binaries show",
+            });
+        }
+    }
+    out
 }

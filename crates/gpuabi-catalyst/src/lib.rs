@@ -12,6 +12,7 @@ pub mod binary;
 pub mod cal_notes;
 pub mod cb0;
 pub mod cb1;
+pub mod compiler_order;
 pub mod description;
 pub mod driver;
 pub mod error;

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::compiler_order::string_map_order;
 use crate::driver::{Device, Driver};
 use crate::layout::{ArgLayout, NotesPolicy, ProgramPlace};
 use crate::resource_ids::{Resource, SpecialIds};
@@ -82,18 +83,8 @@ pub fn build(m: &MetadataInput<'_>) -> String {
         s.push_str(";memory:datareqd\n");
     }
     let _ = writeln!(s, ";function:1:{}", m.function_id);
-    let n_arg = m
-        .args
-        .iter()
-        .filter(|a| matches!(a.ty, ArgType::Sampler))
-        .count();
-    for (k, v) in m.const_samplers.iter().enumerate() {
-        let _ = writeln!(s, ";sampler:unknown_{v}:{}:1:{v}", n_arg + k);
-    }
-    for a in m.args {
-        if let Some(Resource::Sampler(id)) = a.resource {
-            let _ = writeln!(s, ";sampler:{}:{id}:0:0", a.name);
-        }
+    for line in sampler_lines(m) {
+        s.push_str(&line);
     }
     if m.is_64bit {
         s.push_str(";memory:64bitABI\n");
@@ -113,6 +104,53 @@ pub fn build(m: &MetadataInput<'_>) -> String {
     }
     let _ = writeln!(s, ";ARGEND:__OpenCL_{}_kernel", m.kernel);
     s
+}
+
+/// The `;sampler:` lines: the constant samplers (named `unknown_<value>`, numbered after
+/// the sampler arguments), then the sampler arguments. Under the `amd` policy the lines
+/// follow the iteration order of AMD's compiler's `StringMap` of the names, and from
+/// 1124.02 the constant samplers are numbered in that order too
+/// ([`Driver::amd_hashes_const_sampler_ids`]): prginfo8's imageTransform5MS of CLRX's test
+/// data lists `unknown_20`, `samp1`, `samp2`, `unknown_38` (buckets 1, 2, 3, 10 of 16).
+fn sampler_lines(m: &MetadataInput<'_>) -> Vec<String> {
+    let amd = m.policy == NotesPolicy::Amd;
+    let n_arg = m
+        .args
+        .iter()
+        .filter(|a| matches!(a.ty, ArgType::Sampler))
+        .count() as u32;
+    let const_names: Vec<String> = m
+        .const_samplers
+        .iter()
+        .map(|v| format!("unknown_{v}"))
+        .collect();
+    let mut const_ids: Vec<u32> = (n_arg..).take(const_names.len()).collect();
+    if amd && m.drv.amd_hashes_const_sampler_ids() {
+        let names: Vec<&str> = const_names.iter().map(String::as_str).collect();
+        for (rank, k) in string_map_order(&names).into_iter().enumerate() {
+            const_ids[k] = n_arg + rank as u32;
+        }
+    }
+    let mut lines: Vec<(&str, String)> = const_names
+        .iter()
+        .zip(&const_ids)
+        .zip(m.const_samplers)
+        .map(|((name, id), v)| (name.as_str(), format!(";sampler:{name}:{id}:1:{v}\n")))
+        .collect();
+    lines.extend(m.args.iter().filter_map(|a| match a.resource {
+        Some(Resource::Sampler(id)) => {
+            Some((a.name.as_str(), format!(";sampler:{}:{id}:0:0\n", a.name)))
+        }
+        _ => None,
+    }));
+    if !amd {
+        return lines.into_iter().map(|(_, l)| l).collect();
+    }
+    let names: Vec<&str> = lines.iter().map(|(n, _)| *n).collect();
+    string_map_order(&names)
+        .into_iter()
+        .map(|k| lines[k].1.clone())
+        .collect()
 }
 
 /// Whether AMD's drivers mark this pointer `RW` though it is `const`: an unused `const

@@ -29,9 +29,6 @@ pub const GLOBAL_DATA_CB: u32 = 2;
 pub const UAVID: u32 = 11;
 /// Default uavid before 1348.05.
 pub const OLD_UAVID: u32 = 9;
-/// uavid of AMD's drivers before 1124.02 when they sort the ids of more than eight
-/// global pointers by name (`amd` notes policy).
-pub const SORTED_UAVID: u32 = 10;
 /// Default cbid (global constant data) from 1348.05.
 pub const CBID: u32 = 10;
 /// Default printfid.
@@ -82,13 +79,11 @@ pub fn is_uav_pointer(ty: &ArgType, drv: Driver) -> bool {
 }
 
 /// Resolves the special ids: explicit values win, the rest follow the driver gates.
-/// `sorted_uavs` selects AMD's numbering of many pointers by name (uavid 10 on old drivers).
 pub fn special_ids(
     drv: Driver,
     args: &[KernelArg],
     printf: bool,
     explicit: ExplicitSpecialIds,
-    sorted_uavs: bool,
 ) -> Result<SpecialIds, LayoutError> {
     for (which, v) in [
         ("uavid", explicit.uavid),
@@ -112,7 +107,7 @@ pub fn special_ids(
         )
     });
     let uavid = if !drv.constant_as_uav() {
-        Some(if sorted_uavs { SORTED_UAVID } else { OLD_UAVID })
+        Some(OLD_UAVID)
     } else if drv.uavid_conditional() && !(has_buffer || printf) {
         None
     } else {

@@ -6,7 +6,6 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::driver::Driver;
 use crate::error::LayoutError;
 
 /// Most user-data entries a kernel may have.
@@ -407,15 +406,6 @@ pub fn derive_amd(used: &UsedResources) -> Vec<UserDataEntry> {
         r += TABLE_REGS;
     }
     out
-}
-
-/// Whether drivers of this version add sampler 0 for sampled read-only images without a
-/// sampler argument.
-///
-/// Open point decided: before 1348.05, a kernel with a used read-only image and no used
-/// sampler gets sampler 0.
-pub fn implicit_sampler(drv: Driver) -> bool {
-    !drv.constant_as_uav()
 }
 
 #[cfg(test)]

@@ -4,11 +4,32 @@
 //! point to), group ids after the user SGPRs, local ids in v0-v2, one wave per 64
 //! work-items of each work-group.
 //!
-//! Decisions where the spec is silent: a global pointer argument's cb1 value is 0 (the byte
-//! offset into the buffer its UAV descriptor covers, which is the whole buffer); cb0 dwords
-//! the spec does not document stay 0; TG_SIZE, when enabled, holds the number of waves in
-//! the work-group; images, samplers, counters, structures and local pointers are not
-//! supported and give an error naming the argument or user-data entry.
+//! Decisions where the spec is silent: a global or constant pointer argument's cb1 value
+//! is 0 (the byte offset into the buffer its UAV or constant-buffer descriptor covers,
+//! which is the whole buffer); cb0 dwords the spec does not document stay 0; TG_SIZE, when
+//! enabled, holds the number of waves in the work-group; counters and local pointers are
+//! not supported and give an error naming the argument or user-data entry.
+//!
+//! Images, samplers, structures, global data and printf:
+//! - An image argument's T# goes to its resource id (read-only images: IMM_RESOURCE or
+//!   the resource table, 8 dwords per entry) or UAV id (write-only images: an 8-register
+//!   IMM_UAV or the UAV table); its eight cb1 dwords and the descriptors are those of
+//!   [`crate::opencl_image`].
+//! - A sampler argument's value is its cb1 dword and, as an S#, its sampler id's entry
+//!   (IMM_SAMPLER or the sampler table, 4 dwords per entry); so is every constant sampler
+//!   the kernel names (`;sampler:unknown_V:ID:1:V`).
+//! - A structure passed by value takes its dwords from the numbers given (integers),
+//!   zero-padded to its size.
+//! - The program's global constant data, when the dispatch has it ([`KernelAbi::global_data`]),
+//!   is a buffer ([`GLOBAL_DATA_BUFFER`]) bound as UAV `cbid` from driver 1348.05 on and as
+//!   constant buffer 2 before (the spec's id spaces); cb0's offset of the global data is 0.
+//! - A kernel that uses printf gets a buffer ([`PRINTF_BUFFER`]) of [`PRINTF_DWORDS_PER_ITEM`]
+//!   dwords per work-item of a work-group, bound as UAV `printfid` (`uavid` before driver
+//!   1348.05, which has no printfid), with cb0's printf offset 0 and size per work-item.
+//!   AMD's code indexes it by the local id, as AMD's runtime supports printf only for an
+//!   NDRange of one work-group (ROCclr's `PrintfDbg::init` in `device/pal/palprintf.cpp`
+//!   sizes the buffer only when the NDRange fits in one); the first dword of each
+//!   work-item's records starts at 1, as that runtime's `initCntValue_` sets it.
 //!
 //! Scratch (a layout with a scratch size): `PTR_INTERNAL_GLOBAL_TABLE` points to a table
 //! of two 16-byte entries whose entry 1 is the scratch buffer descriptor (entry 0 is
@@ -21,20 +42,24 @@
 use std::collections::BTreeMap;
 
 use gpuabi_catalyst::args::ArgKind;
-use gpuabi_catalyst::binary::BinaryKernel;
-use gpuabi_catalyst::cb0::Cb0Field;
+use gpuabi_catalyst::binary::{BinaryKernel, CatalystBinary};
+use gpuabi_catalyst::cb0::{Cb0Field, Cb0Kind};
 use gpuabi_catalyst::cb1::Slot;
+use gpuabi_catalyst::driver::Driver;
 use gpuabi_catalyst::registers::{Dims, RegisterState};
-use gpuabi_catalyst::resource_ids::Resource;
+use gpuabi_catalyst::resource_ids::{self, Resource, SpecialIds};
+use gpuabi_catalyst::types::{ArgType, ImageDim};
 use gpuabi_catalyst::userdata::{DataClass, UserDataEntry};
 use gpuabi_catalyst::KernelLayout;
 use gpuabi_layout::reg::{RegFile, RegRange};
 
 pub use crate::dispatch::{ArgValue, NdRange};
 use crate::dispatch::{LaneValues, WaveSetup};
+use crate::exec::image_access::image_type;
 use crate::exec::memory::Descriptor;
 use crate::limits::MAX_SCRATCH_BYTES_PER_LANE;
 use crate::memory::Memory;
+use crate::opencl_image::sampler_descriptor;
 
 /// A Catalyst dispatch that cannot be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,6 +98,8 @@ pub struct AbiArg {
     pub resource: Option<Resource>,
     /// Whether the kernel uses it (a binary that does not say counts as using it).
     pub used: bool,
+    /// The full type (as far as the metadata tells it, for a binary's arguments).
+    pub ty: ArgType,
 }
 
 /// What a Catalyst dispatch needs to know of a kernel: from a [`KernelLayout`] gpuabi
@@ -96,6 +123,16 @@ pub struct KernelAbi {
     pub dims: Dims,
     /// Scratch dwords per work-item (the SCRATCH_BUFFERS CAL note).
     pub scratch_dwords: u32,
+    /// The special UAV ids.
+    pub ids: SpecialIds,
+    /// The constant samplers the kernel uses: (sampler id, OpenCL sampler value).
+    pub const_samplers: Vec<(u32, u32)>,
+    /// Driver version (which id spaces bind global data).
+    pub driver: u32,
+    /// The kernel uses printf.
+    pub printf: bool,
+    /// The program's global constant data the dispatch binds (none: nothing is bound).
+    pub global_data: Option<Vec<u8>>,
 }
 
 impl KernelAbi {
@@ -111,6 +148,7 @@ impl KernelAbi {
 
 impl From<&KernelLayout> for KernelAbi {
     fn from(l: &KernelLayout) -> KernelAbi {
+        let n_arg = l.args.iter().filter(|a| a.kind == ArgKind::Sampler).count() as u32;
         KernelAbi {
             kernel: l.kernel.clone(),
             args: l
@@ -123,6 +161,7 @@ impl From<&KernelLayout> for KernelAbi {
                     slot: a.slot,
                     resource: a.resource,
                     used: a.used,
+                    ty: a.ty.clone(),
                 })
                 .collect(),
             args_space: l.args_space,
@@ -131,6 +170,13 @@ impl From<&KernelLayout> for KernelAbi {
             cb0: l.cb0.clone(),
             dims: l.dims,
             scratch_dwords: l.notes.scratch_dwords,
+            ids: l.ids,
+            const_samplers: (n_arg..)
+                .zip(l.options.const_samplers.iter().copied())
+                .collect(),
+            driver: l.driver,
+            printf: l.options.printf,
+            global_data: None,
         }
     }
 }
@@ -149,6 +195,7 @@ impl From<&BinaryKernel> for KernelAbi {
                     slot: a.slot,
                     resource: a.resource,
                     used: a.used.unwrap_or(true),
+                    ty: a.ty.clone(),
                 })
                 .collect(),
             args_space: k.args_space,
@@ -157,7 +204,25 @@ impl From<&BinaryKernel> for KernelAbi {
             cb0: k.cb0.clone(),
             dims: k.dims,
             scratch_dwords: k.notes.scratch_dwords,
+            ids: k.ids,
+            const_samplers: k.const_samplers.iter().map(|c| (c.id, c.value)).collect(),
+            driver: k.driver.unwrap_or(0),
+            // Header dword 4 holds 2 when the kernel uses printf (spec §15).
+            printf: k.header[4] & 2 != 0,
+            global_data: None,
         }
+    }
+}
+
+impl KernelAbi {
+    /// The ABI of `kernel` of `binary`, with the program's global constant data bound
+    /// when the kernel's metadata asks for it (`;memory:datareqd`).
+    pub fn of_binary(binary: &CatalystBinary, kernel: &BinaryKernel) -> KernelAbi {
+        let mut abi = KernelAbi::from(kernel);
+        if kernel.datareqd {
+            abi.global_data = binary.global_data.as_ref().map(|g| g.bytes());
+        }
+        abi
     }
 }
 
@@ -167,6 +232,16 @@ pub const CB1_BUFFER: &str = "cb1";
 /// Name of the buffer backing the scratch memory of every wave that [`dispatch`] adds
 /// for a kernel with a scratch buffer.
 pub const SCRATCH_BUFFER: &str = "scratch";
+
+/// Name of the buffer of the program's global constant data that [`dispatch`] adds.
+pub const GLOBAL_DATA_BUFFER: &str = "global_data";
+
+/// Name of the printf buffer that [`dispatch`] adds for a kernel that uses printf.
+pub const PRINTF_BUFFER: &str = "printf";
+
+/// Dwords of the printf buffer per work-item: the write pointer and the records of the
+/// work-item's printf calls (a format id, then the arguments).
+pub const PRINTF_DWORDS_PER_ITEM: u32 = 64;
 
 /// Bytes of one entry of the internal global table (a 4-dword buffer descriptor).
 const INTERNAL_TABLE_ENTRY: usize = 16;
@@ -200,33 +275,35 @@ fn reg(name: &str) -> Result<RegRange, CatalystError> {
         .map_err(|e| CatalystError::Unsupported(format!("register `{name}` of the layout: {e}")))
 }
 
-/// Fills cb0 (setup buffer) dwords from the field map of the layout.
-fn cb0(layout: &KernelAbi, nd: &NdRange, groups: [u32; 3]) -> Result<Vec<u32>, CatalystError> {
+/// Fills cb0 (setup buffer) dwords from the field map of the layout; `printf_dwords` is
+/// the printf buffer's size per work-item (0 without printf).
+fn cb0(
+    layout: &KernelAbi,
+    nd: &NdRange,
+    groups: [u32; 3],
+    printf_dwords: u32,
+) -> Result<Vec<u32>, CatalystError> {
     let mut d = vec![0u32; CB0_DWORDS];
     let off = nd.offset;
     for field in &layout.cb0 {
-        let values: Vec<u32> = match field.content {
-            c if c.starts_with("global size") => nd.global.to_vec(),
-            "work_dim" => vec![nd.work_dim],
-            c if c.starts_with("local size") => nd.local.to_vec(),
-            c if c.starts_with("number of groups") => groups.to_vec(),
-            c if c.starts_with("global offset") => off.to_vec(),
+        let values: Vec<u32> = match field.kind {
+            Cb0Kind::GlobalSize => nd.global.to_vec(),
+            Cb0Kind::WorkDim => vec![nd.work_dim],
+            Cb0Kind::LocalSize => nd.local.to_vec(),
+            Cb0Kind::NumGroups => groups.to_vec(),
+            Cb0Kind::GlobalOffset | Cb0Kind::GlobalOffsetCopy => off.to_vec(),
             // Reproduced as the spec documents it (§4).
-            c if c.starts_with("off(0)") => {
+            Cb0Kind::OffsetProduct => {
                 let dim = nd.work_dim;
                 vec![off[0]
                     .wrapping_mul(if dim >= 1 { off[1] } else { 1 })
                     .wrapping_mul(if dim == 2 { off[2] } else { 1 })]
             }
-            // No global constant data in simulated dispatches.
-            c if c.starts_with("offset of the global constant data") => {
+            // The global data and the printf records start at their buffers' byte 0.
+            Cb0Kind::ConstDataOffset | Cb0Kind::PrintfBufferOffset => {
                 vec![0; field.count as usize]
             }
-            other => {
-                return Err(CatalystError::Unsupported(format!(
-                    "cb0 field `{other}` is unknown to the simulator"
-                )))
-            }
+            Cb0Kind::PrintfItemDwords => vec![printf_dwords],
         };
         for (k, v) in values.into_iter().take(field.count as usize).enumerate() {
             if let Some(slot) = d.get_mut(field.first as usize + k) {
@@ -282,6 +359,26 @@ fn raw_descriptor(base: u64, bytes: usize) -> [u32; 4] {
         base,
         stride: 0,
         num_records: bytes as u32,
+        swizzle: false,
+        add_tid: false,
+        index_stride: 8,
+        element_size: 4,
+    }
+    .encode()
+}
+
+/// Bytes of one element of a constant buffer.
+const CONST_BUFFER_ELEMENT: u32 = 16;
+
+/// The descriptor of a constant buffer: an array of 16-byte elements, which AMD's code
+/// indexes with `tbuffer_load_format_xyzw … idxen` (the `constant` pointers of
+/// `constchanger2` in CLRX's `prginfo1_12_10` binaries; the CONSTANT_BUFFERS note counts
+/// sizes in such elements, spec §14).
+fn const_buffer_descriptor(base: u64, bytes: usize) -> [u32; 4] {
+    Descriptor {
+        base,
+        stride: CONST_BUFFER_ELEMENT,
+        num_records: (bytes as u64).div_ceil(u64::from(CONST_BUFFER_ELEMENT)) as u32,
         swizzle: false,
         add_tid: false,
         index_stride: 8,
@@ -354,51 +451,141 @@ pub fn dispatch_kernel(
         )));
     }
     let mut cb1 = vec![0u32; (layout.args_space as usize).div_ceil(4)];
-    let mut uavs: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
+    // Descriptors by id: UAVs (4 dwords for buffers, 8 for write-only images), constant
+    // buffers, read-only images and samplers.
+    let mut uavs: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    let mut const_buffers: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
+    let mut images: BTreeMap<u32, [u32; 8]> = BTreeMap::new();
+    let mut samplers: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
     for a in &layout.args {
         let value = args.get(&a.name);
         let err = |message: String| CatalystError::Arg {
             name: a.name.clone(),
             message,
         };
+        let put = |cb1: &mut Vec<u32>, dw: &[u32]| -> Result<(), CatalystError> {
+            if dw.len() as u32 * 4 > a.slot.size {
+                return Err(err(format!(
+                    "{} dwords given but the argument takes {} bytes",
+                    dw.len(),
+                    a.slot.size
+                )));
+            }
+            let first = a.slot.offset as usize / 4;
+            let slot = cb1
+                .get_mut(first..first + dw.len())
+                .ok_or_else(|| err("the argument lies outside argsSpace".into()))?;
+            slot.copy_from_slice(dw);
+            Ok(())
+        };
         match (a.kind, value) {
             (ArgKind::Pointer, Some(ArgValue::Buffer(b))) => {
                 let buffer = memory
                     .find(b)
                     .ok_or_else(|| err(format!("no buffer `{b}`")))?;
-                let id = match a.resource {
-                    Some(Resource::Uav(id) | Resource::ConstUav(id)) => id,
-                    _ => {
-                        return Err(err(
-                            "only global and constant (UAV) pointers are supported".into()
-                        ))
+                let d = raw_descriptor(buffer.base, buffer.data.len());
+                match a.resource {
+                    Some(Resource::Uav(id) | Resource::ConstUav(id)) => {
+                        if a.used {
+                            uavs.insert(id, d.to_vec());
+                        }
                     }
-                };
-                if a.used {
-                    uavs.insert(id, raw_descriptor(buffer.base, buffer.data.len()));
+                    // A `constant` pointer before driver 1348.05: its own constant buffer.
+                    Some(Resource::ConstBuffer(id)) => {
+                        const_buffers
+                            .insert(id, const_buffer_descriptor(buffer.base, buffer.data.len()));
+                    }
+                    _ => return Err(err("only global and constant pointers are supported".into())),
                 }
-                // The pointer is the byte offset into the UAV's range: 0 (32- or 64-bit).
+                // The pointer is the byte offset into the descriptor's range: 0 (32- or
+                // 64-bit).
             }
             (ArgKind::Pointer, None) if !a.used => {}
             (ArgKind::Value, Some(ArgValue::Numbers(ns))) => {
                 let dw = value_dwords(&a.name, &a.type_name, ns)?;
-                if dw.len() as u32 * 4 > a.slot.size {
+                put(&mut cb1, &dw)?;
+            }
+            (ArgKind::Struct, Some(ArgValue::Numbers(ns))) => {
+                let dw = ns
+                    .iter()
+                    .map(|&n| {
+                        if n.fract() == 0.0 && n >= i32::MIN as f64 && n <= u32::MAX as f64 {
+                            Ok(if n < 0.0 { n as i32 as u32 } else { n as u32 })
+                        } else {
+                            Err(err(format!(
+                                "`{n}` is not a dword: a structure takes its dwords as integers"
+                            )))
+                        }
+                    })
+                    .collect::<Result<Vec<u32>, _>>()?;
+                put(&mut cb1, &dw)?;
+            }
+            (ArgKind::Sampler, Some(ArgValue::Numbers(ns))) => {
+                let [n] = ns.as_slice() else {
+                    return Err(err("a sampler takes one value".into()));
+                };
+                let v = value_dwords(&a.name, "uint", &[*n])?[0];
+                put(&mut cb1, &[v])?;
+                if let Some(Resource::Sampler(id)) = a.resource {
+                    samplers.insert(id, sampler_descriptor(v));
+                }
+            }
+            (ArgKind::Image, Some(ArgValue::Image(img))) => {
+                let buffer = memory
+                    .find(&img.buffer)
+                    .ok_or_else(|| err(format!("no buffer `{}`", img.buffer)))?;
+                if (buffer.data.len() as u64) < img.bytes() {
                     return Err(err(format!(
-                        "{} dwords given but the argument takes {} bytes",
-                        dw.len(),
-                        a.slot.size
+                        "buffer `{}` has {} bytes; a {}x{}x{} image of {}-byte texels needs {}",
+                        img.buffer,
+                        buffer.data.len(),
+                        img.size[0],
+                        img.size[1],
+                        img.size[2],
+                        img.format.texel_bytes(),
+                        img.bytes()
                     )));
                 }
-                let first = a.slot.offset as usize / 4;
-                let slot = cb1
-                    .get_mut(first..first + dw.len())
-                    .ok_or_else(|| err("the argument lies outside argsSpace".into()))?;
-                slot.copy_from_slice(&dw);
+                if buffer.base % 256 != 0 {
+                    return Err(err(format!(
+                        "buffer `{}` is not 256-byte aligned, as an image's base must be",
+                        img.buffer
+                    )));
+                }
+                let ty = match &a.ty {
+                    ArgType::Image { dim, .. } => match dim {
+                        ImageDim::D1 => image_type::D1,
+                        ImageDim::D2 => image_type::D2,
+                        ImageDim::D3 => image_type::D3,
+                        ImageDim::D1Array => image_type::D1_ARRAY,
+                        ImageDim::D2Array => image_type::D2_ARRAY,
+                        ImageDim::D1Buffer => {
+                            return Err(err("1D buffer images are not supported".into()))
+                        }
+                    },
+                    _ => image_type::D2,
+                };
+                let t = img.resource(buffer.base, ty);
+                match a.resource {
+                    Some(Resource::ImageRo(id)) => {
+                        images.insert(id, t);
+                    }
+                    Some(Resource::ImageWo(id)) => {
+                        uavs.insert(id, t.to_vec());
+                    }
+                    _ => return Err(err("the image has no resource id".into())),
+                }
+                put(&mut cb1, &img.cb1_dwords())?;
             }
             (ArgKind::Pointer, _) => {
                 return Err(err("expected a buffer: --arg NAME=@BUFFER".into()))
             }
-            (ArgKind::Value, _) => {
+            (ArgKind::Image, _) => {
+                return Err(err(
+                    "expected an image: --arg NAME=@BUFFER:FORMAT:WxH[xD]".into()
+                ))
+            }
+            (ArgKind::Value | ArgKind::Struct | ArgKind::Sampler, _) => {
                 return Err(err("expected numbers: --arg NAME=1 or NAME=1,2,3,4".into()))
             }
             (kind, _) => {
@@ -408,22 +595,53 @@ pub fn dispatch_kernel(
             }
         }
     }
-    let cb0 = cb0(layout, nd, groups)?;
+    for &(id, value) in &layout.const_samplers {
+        samplers.insert(id, sampler_descriptor(value));
+    }
+    if let Some(data) = &layout.global_data {
+        let base = add(memory, GLOBAL_DATA_BUFFER, data.clone(), global_limit)?;
+        let d = raw_descriptor(base, data.len());
+        if Driver(layout.driver).constant_as_uav() {
+            let id = layout.ids.cbid.unwrap_or(resource_ids::CBID);
+            uavs.insert(id, d.to_vec());
+        } else {
+            const_buffers.insert(
+                resource_ids::GLOBAL_DATA_CB,
+                const_buffer_descriptor(base, data.len()),
+            );
+        }
+    }
+    let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
+    let printf_dwords = if layout.printf {
+        let bytes = u64::from(PRINTF_DWORDS_PER_ITEM) * 4 * group_items as u64;
+        let mut data = vec![0u8; bytes as usize];
+        for item in data.chunks_mut(PRINTF_DWORDS_PER_ITEM as usize * 4) {
+            item[..4].copy_from_slice(&1u32.to_le_bytes());
+        }
+        let base = add(memory, PRINTF_BUFFER, data, global_limit)?;
+        let id = layout
+            .ids
+            .printfid
+            .or(layout.ids.uavid)
+            .unwrap_or(resource_ids::PRINTFID);
+        uavs.insert(id, raw_descriptor(base, bytes as usize).to_vec());
+        PRINTF_DWORDS_PER_ITEM
+    } else {
+        0
+    };
+    let cb0 = cb0(layout, nd, groups, printf_dwords)?;
     let cb0_base = add(memory, "cb0", dwords_to_bytes(&cb0), global_limit)?;
     let cb1_bytes = dwords_to_bytes(&cb1);
     let cb1_len = cb1_bytes.len().max(4);
     let cb1_base = add(memory, CB1_BUFFER, cb1_bytes, global_limit)?;
-    let cbs = [
-        raw_descriptor(cb0_base, CB0_DWORDS * 4),
-        raw_descriptor(cb1_base, cb1_len),
-    ];
+    const_buffers.insert(0, const_buffer_descriptor(cb0_base, CB0_DWORDS * 4));
+    const_buffers.insert(1, const_buffer_descriptor(cb1_base, cb1_len));
     let wave_offset_sgpr = layout
         .regs
         .scratch_offset_sgpr
         .as_deref()
         .map(reg)
         .transpose()?;
-    let group_items = (nd.local[0] * nd.local[1] * nd.local[2]) as usize;
     let waves_per_group = group_items.div_ceil(CATALYST_WAVE);
     // The driver sizes scratch from the SCRATCH_BUFFERS note (dwords per work-item).
     let per_lane = layout.scratch_dwords.saturating_mul(4);
@@ -458,40 +676,73 @@ pub fn dispatch_kernel(
     } else {
         0
     };
-    // Unbound UAV ids (the dummy uavid) get an empty range: every access is out of range.
-    let uav = |id: u32| uavs.get(&id).copied().unwrap_or(raw_descriptor(0, 0));
+    // Unbound ids (the dummy uavid) get an empty range: every access is out of range.
+    let unbound = raw_descriptor(0, 0);
 
     // User-data SGPRs, within the 16 user SGPRs by CLRX's rules (a damaged binary may
     // name any register).
     gpuabi_catalyst::userdata::validate(&layout.userdata)
         .map_err(|e| CatalystError::Unsupported(format!("user data: {e}")))?;
     let mut sgprs: Vec<(u16, u32)> = Vec::new();
+    let table = |memory: &mut Memory,
+                 name: &str,
+                 entry: usize,
+                 entries: Vec<(u32, Vec<u32>)>|
+     -> Result<Vec<u32>, CatalystError> {
+        let n = entries
+            .iter()
+            .map(|(id, _)| *id as usize + 1)
+            .max()
+            .unwrap_or(1);
+        let mut t = vec![0u32; entry * n];
+        for (id, d) in entries {
+            let at = entry * id as usize;
+            let len = d.len().min(entry);
+            t[at..at + len].copy_from_slice(&d[..len]);
+        }
+        let base = add(memory, name, dwords_to_bytes(&t), global_limit)?;
+        Ok(vec![base as u32, (base >> 32) as u32])
+    };
     for e in &layout.userdata {
+        let missing = |what: &str| {
+            CatalystError::Unsupported(format!(
+                "user data {} (s{}): {what} {} is not bound",
+                e.class, e.reg_start, e.api_slot
+            ))
+        };
         let values: Vec<u32> = match e.class {
-            DataClass::IMM_CONST_BUFFER => cbs
-                .get(e.api_slot as usize)
-                .ok_or_else(|| {
-                    CatalystError::Unsupported(format!(
-                        "user data {}: constant buffer {} (only cb0 and cb1 exist)",
-                        e.class, e.api_slot
-                    ))
-                })?
+            DataClass::IMM_CONST_BUFFER => const_buffers
+                .get(&e.api_slot)
+                .ok_or_else(|| missing("constant buffer"))?
                 .to_vec(),
-            DataClass::IMM_UAV => uav(e.api_slot).to_vec(),
+            DataClass::IMM_UAV => match uavs.get(&e.api_slot) {
+                Some(d) => d.clone(),
+                None => unbound.to_vec(),
+            },
+            DataClass::IMM_RESOURCE => images
+                .get(&e.api_slot)
+                .ok_or_else(|| missing("read-only image"))?
+                .to_vec(),
+            DataClass::IMM_SAMPLER => samplers
+                .get(&e.api_slot)
+                .ok_or_else(|| missing("sampler"))?
+                .to_vec(),
             DataClass::PTR_CONST_BUFFER_TABLE => {
-                let table: Vec<u32> = cbs.iter().flatten().copied().collect();
-                let base = add(memory, "cb_table", dwords_to_bytes(&table), global_limit)?;
-                vec![base as u32, (base >> 32) as u32]
+                let entries = const_buffers.iter().map(|(id, d)| (*id, d.to_vec()));
+                table(memory, "cb_table", 4, entries.collect())?
             }
             DataClass::PTR_UAV_TABLE => {
                 // 8 dwords per entry; buffers use the first 4 (spec §2.2).
-                let n = uavs.keys().max().map_or(0, |m| m + 1) as usize;
-                let mut table = vec![0u32; 8 * n.max(1)];
-                for (id, d) in &uavs {
-                    table[8 * *id as usize..8 * *id as usize + 4].copy_from_slice(d);
-                }
-                let base = add(memory, "uav_table", dwords_to_bytes(&table), global_limit)?;
-                vec![base as u32, (base >> 32) as u32]
+                let entries = uavs.iter().map(|(id, d)| (*id, d.clone()));
+                table(memory, "uav_table", 8, entries.collect())?
+            }
+            DataClass::PTR_RESOURCE_TABLE => {
+                let entries = images.iter().map(|(id, d)| (*id, d.to_vec()));
+                table(memory, "resource_table", 8, entries.collect())?
+            }
+            DataClass::PTR_SAMPLER_TABLE => {
+                let entries = samplers.iter().map(|(id, d)| (*id, d.to_vec()));
+                table(memory, "sampler_table", 4, entries.collect())?
             }
             DataClass::PTR_INTERNAL_GLOBAL_TABLE if wave_offset_sgpr.is_some() => {
                 let mut table = vec![0u8; 2 * INTERNAL_TABLE_ENTRY];

@@ -31,6 +31,8 @@ pub enum ArgValue {
     Buffer(String),
     /// Numbers for a value argument, one per vector component; converted per the type.
     Numbers(Vec<f64>),
+    /// An image: the buffer of its texels, its format and size (Catalyst dispatches).
+    Image(crate::opencl_image::ImageArg),
 }
 
 impl NdRange {

@@ -474,6 +474,10 @@ fn explicit_value(
                 "expected a buffer name or one non-negative integer address",
             )),
         },
+        (_, ArgValue::Image(_)) => Err(arg_error(
+            &a.name,
+            "images are arguments of Catalyst kernels; the HSA dispatch takes none",
+        )),
         (ValueKind::ByValue, ArgValue::Numbers(ns)) => by_value_bytes(a, ns),
         (ValueKind::ByValue, ArgValue::Buffer(b)) => Err(arg_error(
             &a.name,

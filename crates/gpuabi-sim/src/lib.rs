@@ -20,6 +20,7 @@ pub mod image;
 pub mod limits;
 pub mod machine;
 pub mod memory;
+pub mod opencl_image;
 pub mod pal;
 pub mod seeded;
 pub mod segments;
@@ -31,6 +32,9 @@ pub mod writes;
 pub use contract::{Broken, CallSite, Contract, ContractViolation, WaveFrames};
 pub use dispatch::{LaneValues, WaveSetup};
 pub use error::SimError;
+pub use exec::image_access::{
+    border, clamp, filter, image_type, ImageResource, Sampler, LINEAR_TILING_INDEX,
+};
 pub use exec::memory::Descriptor;
 pub use exec::not_modelled;
 pub use exec::UnmodelledAnswers;

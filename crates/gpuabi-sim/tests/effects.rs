@@ -176,6 +176,10 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
         Kind::GlobalAddr | Kind::FlatAddr => (vgprs(rng, 2), Role::AddrPair),
         Kind::GlobalSAddr | Kind::ScratchSAddr => plain(Operand::Off),
         Kind::ImageAddr(n) => plain(vgprs(rng, u16::from(n))),
+        // Image rows are GCN 1.0/1.1's, which the modelled targets do not include.
+        Kind::ImgData | Kind::ImgAddr => plain(vgprs(rng, 1)),
+        Kind::ImgRsrc => plain(sgprs(rng, 8)),
+        Kind::ImgSamp => plain(sgprs(rng, 4)),
     }
 }
 

@@ -3,7 +3,10 @@
 
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
-use gpuabi_sim::{Descriptor, Image, LaneValues, Machine, Wave, WaveSetup};
+use gpuabi_sim::{
+    border, clamp, filter, image_type, Descriptor, Image, ImageResource, LaneValues, Machine,
+    Sampler, Wave, WaveSetup, LINEAR_TILING_INDEX,
+};
 
 fn machine(target: Target, wave: WaveSize, body: &str) -> Machine {
     let text = format!("main:\n{body}\n\ts_endpgm\n");
@@ -475,4 +478,209 @@ fn negated_float_compares_are_true_on_nan() {
     assert_eq!(w.sgpr[6], 0b11, "1 is neither less nor greater than 1");
     assert_eq!(w.sgpr[7], 0, "1 < 2");
     assert_eq!(w.sgpr[8], 0b11, "1 > NaN is false");
+}
+
+/// An 8-dword T# of a linear 2D image at `base`.
+fn image(base: u64, format: (u8, u8), size: (u32, u32), dst_sel: [u8; 4]) -> [u32; 8] {
+    ImageResource {
+        base,
+        data_format: format.0,
+        num_format: format.1,
+        width: size.0,
+        height: size.1,
+        depth: 1,
+        pitch: size.0,
+        dst_sel,
+        base_level: 0,
+        last_level: 0,
+        tiling_index: LINEAR_TILING_INDEX,
+        ty: image_type::D2,
+    }
+    .encode()
+}
+
+fn sampler(clamp: u8, filter: u8, unnormalized: bool) -> [u32; 4] {
+    Sampler {
+        clamp: [clamp; 3],
+        force_unnormalized: unnormalized,
+        mag_filter: filter,
+        min_filter: filter,
+        z_filter: 0,
+        mip_filter: 0,
+        filter_mode: 0,
+        border_color: border::TRANS_BLACK,
+    }
+    .encode()
+}
+
+/// Image loads, stores and samples on GCN 1.0/1.1 against hand-computed values: a 2×2
+/// RGBA8 UNORM image read by integer coordinates through a swizzle, past its edge and at a
+/// mip level it lacks; an R32 FLOAT image written with four components (the format keeps
+/// x); a 2×2 RGBA32 FLOAT image sampled bilinearly at texel corners (weights ½) with the
+/// border beyond it, point sampled with wrapping normalized coordinates; a UINT image,
+/// which is point sampled whatever the filter.
+#[test]
+fn image_instructions() {
+    // DATA_FORMAT 10 = 8_8_8_8, 4 = 32, 14 = 32_32_32_32; NUM_FORMAT 0 UNORM, 7 FLOAT,
+    // 4 UINT ("Southern Islands Series ISA", image resource).
+    let rgba8: Vec<u8> = vec![0, 51, 102, 255, 255, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+    let texels = [
+        [1.0f32, 2.0, 4.0, 8.0],
+        [3.0, 6.0, 12.0, 24.0],
+        [5.0, 10.0, 20.0, 40.0],
+        [7.0, 14.0, 28.0, 56.0],
+    ];
+    let rgba32f: Vec<u8> = texels
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let uint: Vec<u8> = [10u32, 20, 30, 40]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let body = "image_load v[0:3], v20, s[8:15] dmask:0xf unorm\n \
+         image_load v[4:5], v22, s[8:15] dmask:0x5 unorm\n \
+         image_load_mip v[6:7], v24, s[8:15] dmask:0x3 unorm\n \
+         image_store v[8:11], v20, s[16:23] dmask:0xf unorm glc\n \
+         image_sample v[12:15], v26, s[24:31], s[40:43] dmask:0xf unorm\n \
+         image_sample v[30:33], v28, s[24:31], s[40:43] dmask:0xf unorm\n \
+         image_sample v[34:35], v36, s[24:31], s[44:47] dmask:0x9\n \
+         image_sample v38, v26, s[32:39], s[40:43] dmask:0x1 unorm";
+    for target in [Target::Gfx6, Target::Gfx7] {
+        let mut m = machine(target, WaveSize::W64, body);
+        let a = m.memory.add("rgba8", rgba8.clone(), 1 << 20).unwrap();
+        let b = m.memory.add("r32f", vec![0; 16], 1 << 20).unwrap();
+        let c = m.memory.add("rgba32f", rgba32f.clone(), 1 << 20).unwrap();
+        let d = m.memory.add("uint", uint.clone(), 1 << 20).unwrap();
+        let base = |id| m.memory.buffer(id).base;
+        // Selects: x = blue (6), y = green (5), z = 0, w = 1.
+        let t_a = image(base(a), (10, 0), (2, 2), [6, 5, 0, 1]);
+        let t_b = image(base(b), (4, 7), (2, 2), [4, 5, 6, 7]);
+        let t_c = image(base(c), (14, 7), (2, 2), [4, 5, 6, 7]);
+        let t_d = image(base(d), (4, 4), (2, 2), [4, 5, 6, 7]);
+        let s_border = sampler(clamp::CLAMP_BORDER, filter::BILINEAR, false);
+        let s_wrap = sampler(clamp::WRAP, filter::POINT, false);
+        let mut sgprs = Vec::new();
+        for (first, words) in [
+            (8, &t_a[..]),
+            (16, &t_b[..]),
+            (24, &t_c[..]),
+            (32, &t_d[..]),
+        ] {
+            sgprs.extend(
+                words
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| (first + k as u16, *v)),
+            );
+        }
+        sgprs.extend(
+            s_border
+                .iter()
+                .enumerate()
+                .map(|(k, v)| (40 + k as u16, *v)),
+        );
+        sgprs.extend(s_wrap.iter().enumerate().map(|(k, v)| (44 + k as u16, *v)));
+        let u = |v: u32| LaneValues::Uniform(v);
+        let fl = |v: f32| LaneValues::Uniform(v.to_bits());
+        let setup = WaveSetup {
+            exec: Some(1),
+            sgprs,
+            vgprs: vec![
+                (20, u(1)), // (1, 0)
+                (21, u(0)),
+                (22, u(2)), // (2, 1): past the edge
+                (23, u(1)),
+                (24, u(0)), // (0, 1) at mip level 1
+                (25, u(1)),
+                (8, fl(0.75)),
+                (9, fl(9.0)),
+                (10, fl(9.0)),
+                (11, fl(9.0)),
+                (26, fl(1.0)), // texel corner (1, 1)
+                (27, fl(1.0)),
+                (28, fl(0.0)), // texel corner (0, 0): three border texels
+                (29, fl(0.0)),
+                (36, fl(1.25)), // normalized (1.25, -0.25) wraps to texel (0, 1)
+                (37, fl(-0.25)),
+            ],
+            ..Default::default()
+        };
+        let w = m.run("main", &[setup]).unwrap().expect("one wave");
+        let f = |r| f32::from_bits(w.v(r, 0));
+        // Texel (1, 0) = bytes 255, 0, 0, 0: x = blue 0, y = green 0, z = 0, w = 1.0.
+        assert_eq!([f(0), f(1), f(2), f(3)], [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!([w.v(4, 0), w.v(5, 0)], [0, 0], "past the edge");
+        assert_eq!(
+            [w.v(6, 0), w.v(7, 0)],
+            [0, 0],
+            "a mip level the image lacks"
+        );
+        // The R32 FLOAT texel (1, 0): x only.
+        let r32 = &m.memory.buffer(b).data;
+        assert_eq!(&r32[4..8], &0.75f32.to_le_bytes());
+        assert_eq!(&r32[0..4], &[0; 4]);
+        // Bilinear at (1, 1): the four texels with weight ¼ each.
+        assert_eq!([f(12), f(13), f(14), f(15)], [4.0, 8.0, 16.0, 32.0]);
+        // At (0, 0): texel (0, 0) with weight ¼, the rest transparent black.
+        assert_eq!([f(30), f(31), f(32), f(33)], [0.25, 0.5, 1.0, 2.0]);
+        // Point, wrapped: texel (0, 1) = (5, 10, 20, 40); dmask 0x9 gives x and w.
+        assert_eq!([f(34), f(35)], [5.0, 40.0]);
+        // UINT at texel corner (1, 1): the texel ⌊1⌋ = (1, 1), 40, not a blend.
+        assert_eq!(w.v(38, 0), 40);
+    }
+}
+
+/// GCN 1.0/1.1's 64-bit shifts take the value first and the amount second ("Southern
+/// Islands Series ISA", V_LSHR_B64: D = S0 >> S1[5:0]; V_ASHR_I64 keeps the sign).
+#[test]
+fn gcn1_64bit_right_shifts() {
+    let w = run(
+        Target::Gfx6,
+        WaveSize::W64,
+        "v_lshr_b64 v[2:3], v[0:1], 4\n v_ashr_i64 v[4:5], v[0:1], 36\n v_lshl_b64 v[6:7], v[0:1], v8",
+        uniform(&[(0, 0x8765_4321), (1, 0x8000_00f0), (8, 68)]),
+    );
+    // 0x800000f0_87654321 >> 4 = 0x0800000f_08765432.
+    assert_eq!([w.v(2, 0), w.v(3, 0)], [0x0876_5432, 0x0800_000f]);
+    // Arithmetic >> 36: the high dword 0x800000f0 >> 4 sign-extended.
+    assert_eq!([w.v(4, 0), w.v(5, 0)], [0xf800_000f, 0xffff_ffff]);
+    // The amount counts modulo 64: << 4.
+    assert_eq!([w.v(6, 0), w.v(7, 0)], [0x7654_3210, 0x0000_0f08]);
+}
+
+/// A normalized coordinate computed with an inexact 1/width, as AMD's code computes it for
+/// argument samplers, lands on its texel: texel 3 of a 25-texel row is read at 3 × (1/25)
+/// in f32 = 0.119999997, which is 2.99999993 texels before rounding to 1/256 of a texel.
+#[test]
+fn sample_coordinates_round_to_subtexels() {
+    let u = 3.0f32 * (1.0f32 / 25.0);
+    assert!(f64::from(u) * 25.0 < 3.0);
+    let row: Vec<u8> = (0..25u32).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    let mut m = machine(
+        Target::Gfx6,
+        WaveSize::W64,
+        "image_sample v0, v2, s[8:15], s[16:19] dmask:0x1",
+    );
+    let b = m.memory.add("row", row, 1 << 20).unwrap();
+    let t = image(m.memory.buffer(b).base, (4, 7), (25, 1), [4, 0, 0, 1]);
+    let s = sampler(clamp::CLAMP_LAST_TEXEL, filter::POINT, false);
+    let mut sgprs: Vec<(u16, u32)> = t
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (8 + k as u16, *v))
+        .collect();
+    sgprs.extend(s.iter().enumerate().map(|(k, v)| (16 + k as u16, *v)));
+    let setup = WaveSetup {
+        exec: Some(1),
+        sgprs,
+        vgprs: vec![
+            (2, LaneValues::Uniform(u.to_bits())),
+            (3, LaneValues::Uniform(0.5f32.to_bits())),
+        ],
+        ..Default::default()
+    };
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
+    assert_eq!(f32::from_bits(w.v(0, 0)), 3.0);
 }

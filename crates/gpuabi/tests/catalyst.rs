@@ -472,3 +472,92 @@ fn catalyst_binaries_run_as_their_source_says() {
         assert!(err.contains("truncated.clo"), "{len}: {err}");
     }
 }
+
+/// `sim run` of AMD's own image and printf kernels (CLRX's `prginfo4_14_12` and
+/// `prginfo8_14_12`, driver 1642.5): `imageTransform` writes `read_imageui(inimg, samp1,
+/// pos) * 2` into `outimg` (prginfo4.cl; the integer texel itself, as `read_imageui`
+/// through a linear sampler reads the nearest texel); `kernelPrintf` leaves, per
+/// work-item, the write pointer 6 and one record: format id 0, the three global ids and
+/// `input[gid]` (prginfo8.cl's `printf("Hello world: %zu,%zu,%zu: %u\n", ...)`, `size_t`
+/// taking a dword in a 32-bit binary). Bad image arguments are errors naming the flag.
+#[test]
+fn clrx_image_and_printf_kernels_run() {
+    let Some(clrx) = common::clrx_dir() else {
+        return;
+    };
+    let dir = clrx.join("tests/amdbin/amdbins");
+    let texels: Vec<u32> = (0..64 * 4).map(|i| 3 * i + 1).collect();
+    let list = |v: &[u32]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let prginfo4 = dir.join("prginfo4_14_12.clo.1_0.regen");
+    let image_run = |inimg: &str| {
+        vec![
+            "sim".to_string(),
+            "run".into(),
+            prginfo4.to_str().unwrap().into(),
+            "--kernel".into(),
+            "imageTransform".into(),
+            "--grid".into(),
+            "8,8".into(),
+            "--group".into(),
+            "4,4".into(),
+            "--buffer".into(),
+            format!("a=u32:{}", list(&texels)),
+            "--buffer".into(),
+            "b=1K".into(),
+            "--arg".into(),
+            format!("inimg={inimg}"),
+            "--arg".into(),
+            "outimg=@b:rgba_uint32:8x8".into(),
+            "--print".into(),
+            "b".into(),
+        ]
+    };
+    let args = image_run("@a:rgba_uint32:8x8");
+    let out = ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let b = printed_u32s(&out, "b");
+    assert_eq!(b, texels.iter().map(|t| t * 2).collect::<Vec<_>>(), "{out}");
+    for (bad, says) in [
+        ("@a:rgba_uint32", "WxH"),
+        ("@a:bgra_uint8:8x8", "ORDER_TYPE"),
+        ("@a:rgba_uint32:8x0", "image size"),
+        ("@nope:rgba_uint32:8x8", "no buffer `nope`"),
+        ("@a:rgba_uint32:16x16", "needs 4096"),
+    ] {
+        let args = image_run(bad);
+        let e = fails(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+
+    let prginfo8 = dir.join("prginfo8_14_12.clo.1_0.regen");
+    let input = [5u32, 6, 7, 8];
+    let out = ok(&[
+        "sim",
+        "run",
+        prginfo8.to_str().unwrap(),
+        "--kernel",
+        "kernelPrintf",
+        "--grid",
+        "4",
+        "--group",
+        "4",
+        "--buffer",
+        &format!("in=u32:{}", list(&input)),
+        "--arg",
+        "input=@in",
+        "--print",
+        "printf",
+    ]);
+    let p = printed_u32s(&out, "printf");
+    let per_item = gpuabi_sim::catalyst::PRINTF_DWORDS_PER_ITEM as usize;
+    assert_eq!(p.len(), 4 * per_item, "{out}");
+    for (i, v) in input.iter().enumerate() {
+        let item = &p[i * per_item..(i + 1) * per_item];
+        assert_eq!(item[..6], [6, 0, i as u32, 0, 0, *v], "work-item {i}");
+        assert!(item[6..].iter().all(|&w| w == 0), "work-item {i}");
+    }
+}

@@ -1199,10 +1199,69 @@ impl LineParser<'_> {
         Ok(mods)
     }
 
+    /// The modifiers of an image instruction, in any order: `dmask:N`, `unorm`, `glc`,
+    /// `slc`, `r128`, `tfe`, `lwe`, `da`.
+    fn image_modifiers(&mut self) -> Result<MemMods, AsmError> {
+        let mut mods = MemMods::default();
+        let mut dmask_seen = false;
+        while let Some(tok) = self.peek(0).cloned() {
+            let Tok::Word(w) = tok else {
+                return Err(self.error("expected the end of the line or a modifier"));
+            };
+            let flag = match w.as_str() {
+                "dmask" => {
+                    self.pos += 1;
+                    if self.next() != Some(Tok::Punct(':')) {
+                        self.pos -= 1;
+                        return Err(self.error("expected `:` after `dmask`"));
+                    }
+                    let column = self.column();
+                    let value = match self.number(false)? {
+                        Imm::Int(v) if (0..=15).contains(&v) => v as u8,
+                        _ => {
+                            return Err(AsmError::new(
+                                self.line,
+                                column,
+                                "`dmask:` takes a mask of 0..15",
+                            ))
+                        }
+                    };
+                    if std::mem::replace(&mut dmask_seen, true) {
+                        return Err(AsmError::new(self.line, column, "`dmask` given twice"));
+                    }
+                    mods.dmask = value;
+                    continue;
+                }
+                "unorm" => &mut mods.unorm,
+                "glc" => &mut mods.glc,
+                "slc" => &mut mods.slc,
+                "r128" => &mut mods.r128,
+                "tfe" => &mut mods.tfe,
+                "lwe" => &mut mods.lwe,
+                "da" => &mut mods.da,
+                _ => {
+                    return Err(self.error(format!(
+                        "unknown modifier `{w}`: expected dmask:N, unorm, glc, slc, r128, tfe, \
+                         lwe or da"
+                    )))
+                }
+            };
+            if *flag {
+                return Err(self.error(format!("`{w}` given twice")));
+            }
+            *flag = true;
+            self.pos += 1;
+        }
+        Ok(mods)
+    }
+
     fn modifiers(&mut self, info: &OpInfo) -> Result<MemMods, AsmError> {
         let format = info.format;
         if format == Format::Ds {
             return self.ds_modifiers(info);
+        }
+        if format == Format::Mimg {
+            return self.image_modifiers();
         }
         let mut mods = MemMods::default();
         let memory = matches!(

@@ -96,6 +96,26 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
         }
     }
     let m = &inst.mods;
+    if info.format == crate::opcodes::Format::Mimg {
+        // LLVM's order: dmask (when not 0), then the flags.
+        if m.dmask != 0 {
+            let _ = write!(out, " dmask:{:#x}", m.dmask);
+        }
+        for (flag, text) in [
+            (m.unorm, "unorm"),
+            (m.glc, "glc"),
+            (m.slc, "slc"),
+            (m.r128, "r128"),
+            (m.tfe, "tfe"),
+            (m.lwe, "lwe"),
+            (m.da, "da"),
+        ] {
+            if flag {
+                let _ = write!(out, " {text}");
+            }
+        }
+        return out;
+    }
     if let Some(f) = m.format {
         let _ = write!(out, " {}", crate::asm::buffer_format::text(f));
     }

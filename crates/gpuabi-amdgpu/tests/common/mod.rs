@@ -192,6 +192,10 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
             "[v36, v37, v22, v31, v27, v11, v6, v3, v2, v9, v8]",
             "[v38, v10, v[11:13], v[14:16], v[17:19]]",
         ],
+        Kind::ImgData => vec!["v[4:7]", "v1", "v[2:3]", "v[4:6]", "v[4:8]"],
+        Kind::ImgAddr => vec!["v20", "v[20:21]", "v[20:22]", "v[20:23]"],
+        Kind::ImgRsrc => vec!["s[16:23]", "s[36:43]"],
+        Kind::ImgSamp => vec!["s[24:27]"],
     }
 }
 
@@ -208,6 +212,17 @@ pub fn modifier_samples(format: Format, vaddr_is_off: bool) -> Vec<&'static str>
         ],
         Format::Global | Format::Scratch => vec!["", " offset:-16", " offset:32 glc"],
         Format::Flat => vec!["", " glc", " glc slc"],
+        Format::Mimg => vec![
+            " dmask:0xf",
+            " dmask:0xf unorm glc",
+            " dmask:0x1 unorm",
+            "",
+            " dmask:0x3 slc da",
+            " dmask:0x9 unorm",
+            " dmask:0x7 r128 lwe",
+            " dmask:0xf unorm tfe",
+            " dmask:0x8 tfe",
+        ],
         _ => vec![""],
     }
 }

@@ -149,8 +149,20 @@ pub fn read(
 
     let mut args = Vec::with_capacity(meta.args.len());
     let mut wo_pos = 0;
+    // Unused pointers get the dummy uavid (spec §7): the metadata's from driver 1348.05
+    // on; before, 9, whose mask bit the printf buffer sets (it shares the id), while the
+    // metadata's `;uavid:` is one of the pointers' ids (the first its compiler's UAV set
+    // lists: `prginfo1_12_10` of CLRX's test data gives `copier` `;uavid:11` with `out`
+    // at UAV 11).
+    let unused_id = match driver {
+        Some(d) if !crate::driver::Driver(d).constant_as_uav() => {
+            Some(crate::resource_ids::OLD_UAVID)
+        }
+        _ => meta.ids.uavid,
+    };
     for a in meta.args {
         let used = match a.resource {
+            Some(Resource::Uav(id)) if Some(id) == unused_id => Some(false),
             Some(Resource::Uav(id) | Resource::ConstUav(id)) => Some(mask_bit(id)),
             Some(Resource::ImageWo(_)) => {
                 wo_pos += 1;
@@ -263,6 +275,7 @@ pub fn read(
         hwregion: meta.hwregion,
         datareqd: meta.datareqd,
         abi64: meta.abi64,
+        const_samplers: meta.const_samplers.clone(),
         float_mode: get(addr::FLOAT_MODE),
         ieee_mode: get(addr::IEEE_MODE),
         condout: single(cal_notes::NOTE_CONDOUT)?,

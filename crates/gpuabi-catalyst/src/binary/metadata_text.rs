@@ -2,6 +2,8 @@
 //! their cb1 offsets and resource ids, the special ids and the memory sizes. The line
 //! forms are those [`crate::metadata`] writes; lines it does not know are kept as warnings.
 
+use serde::Serialize;
+
 use crate::resource_ids::{Resource, SpecialIds};
 use crate::types::{
     AddrSpace, ArgType, ImageAccess, ImageDim, Pointee, Scalar, StructType, ValueType,
@@ -24,6 +26,16 @@ pub struct MetadataArg {
     pub offset: u32,
     /// Bound resource.
     pub resource: Option<Resource>,
+}
+
+/// A constant (program-scope) sampler a kernel uses: its sampler id and its OpenCL value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ConstSampler {
+    /// Sampler id (after the argument samplers).
+    pub id: u32,
+    /// The OpenCL sampler value (bit 0 normalized coordinates, bits 1-3 addressing, bits
+    /// 4-5 filter).
+    pub value: u32,
 }
 
 /// Everything the metadata text records.
@@ -51,8 +63,8 @@ pub struct Metadata {
     pub abi64: bool,
     /// `;uavid:`, `;cbid:`, `;printfid:`, `;privateid:`.
     pub ids: SpecialIds,
-    /// Values of constant samplers (`;sampler:unknown_V:ID:1:V`), in order.
-    pub const_samplers: Vec<u32>,
+    /// Constant samplers (`;sampler:unknown_V:ID:1:V`), in order.
+    pub const_samplers: Vec<ConstSampler>,
     /// Lines not understood (kept, not fatal: AMD's compilers write more kinds).
     pub unknown_lines: Vec<String>,
 }
@@ -119,7 +131,10 @@ pub fn parse(kernel: &str, text: &str) -> Result<Metadata, BinaryError> {
             "sampler" => {
                 need(5)?;
                 if f[1].starts_with("unknown_") && num(3)? == 1 {
-                    m.const_samplers.push(num(4)?);
+                    m.const_samplers.push(ConstSampler {
+                        id: num(2)?,
+                        value: num(4)?,
+                    });
                 } else {
                     samplers.push((f[1].to_string(), num(2)?));
                 }
@@ -318,7 +333,7 @@ mod tests {
         assert!(m.datareqd && !m.abi64);
         assert_eq!(m.ids.uavid, Some(9));
         assert_eq!(m.ids.cbid, None);
-        assert_eq!(m.const_samplers, vec![16]);
+        assert_eq!(m.const_samplers, vec![ConstSampler { id: 1, value: 16 }]);
         assert_eq!(m.unknown_lines, vec![";weird:1"]);
         let names: Vec<(&str, u32, Option<Resource>)> = m
             .args

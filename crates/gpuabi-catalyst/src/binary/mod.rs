@@ -147,6 +147,8 @@ pub struct BinaryKernel {
     pub datareqd: bool,
     /// `;memory:64bitABI` present.
     pub abi64: bool,
+    /// Constant samplers from the metadata (`;sampler:unknown_V:ID:1:V`).
+    pub const_samplers: Vec<metadata_text::ConstSampler>,
     /// Float mode (PROGINFO 0x80001043).
     pub float_mode: Option<u32>,
     /// IEEE mode (PROGINFO 0x80001044).
@@ -180,6 +182,31 @@ pub struct CatalystBinary {
     pub driver: Option<u32>,
     /// Kernels in file order.
     pub kernels: Vec<BinaryKernel>,
+    /// The program's global constant data (`__OpenCL_0_global` or `__OpenCL_2_global`),
+    /// which the runtime binds for the kernels whose metadata says `;memory:datareqd`.
+    pub global_data: Option<GlobalData>,
+}
+
+/// The global constant data of a program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GlobalData {
+    /// Its symbol.
+    pub symbol: String,
+    /// File offset.
+    pub offset: u64,
+    /// Bytes.
+    pub size: u64,
+    /// The bytes, in hex.
+    pub hex: String,
+}
+
+impl GlobalData {
+    /// The bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        (0..self.hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(&self.hex[2 * i..2 * i + 2], 16).ok())
+            .collect()
+    }
 }
 
 /// The driver version in a `.comment` text (`… AMD-APP (1702.3) …` is 170203).
@@ -206,12 +233,25 @@ pub fn read(data: &[u8]) -> Result<CatalystBinary, BinaryError> {
         .iter()
         .map(|k| kernel::read(data, k, driver, bits, device))
         .collect::<Result<_, _>>()?;
+    // The symbol lies in its section, which lies in the file (checked by `outer::read`).
+    let global_data = outer.global_data.map(|(symbol, (offset, size))| {
+        let bytes = data
+            .get(offset as usize..(offset + size) as usize)
+            .unwrap_or_default();
+        GlobalData {
+            symbol,
+            offset,
+            size,
+            hex: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    });
     Ok(CatalystBinary {
         bits,
         machine: outer.machine,
         comment: outer.comment,
         driver,
         kernels,
+        global_data,
     })
 }
 

@@ -46,6 +46,10 @@ pub struct Outer {
     pub comment: Option<String>,
     /// Kernels in symbol-table order of their `_kernel` symbols.
     pub kernels: Vec<KernelParts>,
+    /// The program's global constant data: its symbol (`__OpenCL_0_global`, or
+    /// `__OpenCL_2_global` before driver 1348.05, as CLRX's amdbin/AmdBinGen.cpp names it)
+    /// and file range.
+    pub global_data: Option<(String, FileRange)>,
 }
 
 /// Which part a symbol names.
@@ -62,6 +66,9 @@ pub(super) const METADATA_SUFFIX: &str = "_metadata";
 pub(super) const HEADER_SUFFIX: &str = "_header";
 /// Suffix of the symbol of a kernel's CAL image.
 pub(super) const KERNEL_SUFFIX: &str = "_kernel";
+/// Suffix of the symbol of the program's global constant data (after a constant-buffer
+/// number).
+pub(super) const GLOBAL_SUFFIX: &str = "_global";
 
 const PARTS: [(&str, Part); 3] = [
     (METADATA_SUFFIX, Part::Metadata),
@@ -114,6 +121,7 @@ fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer,
 
     // name -> [metadata, header, kernel]
     let mut found: Vec<(String, [Option<FileRange>; 3])> = Vec::new();
+    let mut global_data = None;
     for sym in symbols.iter() {
         let Ok(raw) = symbols.symbol_name(endian, sym) else {
             continue;
@@ -124,12 +132,15 @@ fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer,
         else {
             continue;
         };
-        let Some((kernel, part)) = PARTS
+        let global = rest
+            .strip_suffix(GLOBAL_SUFFIX)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let named = PARTS
             .iter()
-            .find_map(|(suffix, p)| rest.strip_suffix(suffix).map(|k| (k, *p)))
-        else {
+            .find_map(|(suffix, p)| rest.strip_suffix(suffix).map(|k| (k, *p)));
+        if named.is_none() && !global {
             continue;
-        };
+        }
         let symbol = format!("{PREFIX}{rest}");
         let index = sym
             .st_shndx(endian)
@@ -170,6 +181,10 @@ fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer,
             });
         }
         let range = (sec_off + start, size);
+        let Some((kernel, part)) = named else {
+            global_data.get_or_insert((symbol, range));
+            continue;
+        };
         let at = match found.iter().position(|(n, _)| n == kernel) {
             Some(i) => i,
             None => {
@@ -206,5 +221,6 @@ fn read_as<Elf: FileHeader<Endian = LittleEndian>>(data: &[u8]) -> Result<Outer,
         machine: hdr.e_machine(endian).0,
         comment,
         kernels,
+        global_data,
     })
 }

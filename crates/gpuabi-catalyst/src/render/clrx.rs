@@ -90,9 +90,9 @@ pub fn render(l: &KernelLayout) -> String {
     let _ = writeln!(s, ".gpu {}", o.device.name);
     let _ = writeln!(s, ".{}bit", l.bits);
     let _ = writeln!(s, ".driver_version {}", l.driver);
-    if o.const_data {
+    if o.const_data || o.global_data_bytes != 0 {
         // CLRX decides "the program has global data" (cb2 on old drivers, datareqd) from
-        // the presence of this section, and "the kernel uses it" from `.useconstdata`.
+        // the size of this section, and "the kernel uses it" from `.useconstdata`.
         let _ = writeln!(s, ".globaldata");
         if o.global_data_bytes != 0 {
             let _ = writeln!(s, "    .fill {}, 1, 0", o.global_data_bytes);

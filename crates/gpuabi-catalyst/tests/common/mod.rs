@@ -1,5 +1,8 @@
-//! Access to the shared test data (`../shared/data/...` from the repository root).
+//! Access to the shared test data (`../shared/data/...` from the repository root) and to a
+//! checkout of CLRX's repository (`GPUABI_CLRX_DIR`).
+#![allow(dead_code)] // Not every test reads both.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The folder `data/<name>` of the shared folder (`GPUABI_SHARED_DIR` if set, else
@@ -34,4 +37,27 @@ pub fn catalyst_binaries() -> Option<Vec<PathBuf>> {
     files.sort();
     assert!(!files.is_empty(), "no .clo files in {}", dir.display());
     Some(files)
+}
+
+/// `GPUABI_CLRX_DIR`, a checkout of CLRX's repository (its test data holds AMD's own
+/// Catalyst binaries), or `None` (after printing why) when it is unset or missing and
+/// `GPUABI_REQUIRE_CLRX` is not `1`.
+pub fn clrx_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("GPUABI_CLRX_DIR").map(PathBuf::from);
+    let why = match &dir {
+        Some(d) if d.join("tests/amdbin/amdbins").is_dir() => return dir,
+        Some(d) => format!("{} has no tests/amdbin/amdbins", d.display()),
+        None => "GPUABI_CLRX_DIR is not set".to_string(),
+    };
+    assert!(
+        std::env::var("GPUABI_REQUIRE_CLRX").as_deref() != Ok("1"),
+        "GPUABI_REQUIRE_CLRX=1 but {why}"
+    );
+    // Written past libtest's capture (which holds `eprintln!` of passing tests), so that a
+    // plain `cargo test` shows the skip.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {why} (a checkout of CLRX's repository, for its AMD binaries)"
+    );
+    None
 }

@@ -399,6 +399,9 @@ pub fn exec(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError>
     if format == Format::Smem {
         return smem(d, w, ctx);
     }
+    if format == Format::Mimg {
+        return crate::exec::image_access::exec(d, w, ctx);
+    }
     if let Some(a) = d.op.info().atomic {
         return crate::exec::mem_atomic::exec(d, a, w, ctx);
     }

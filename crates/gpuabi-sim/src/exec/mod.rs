@@ -5,6 +5,7 @@
 pub mod atomic;
 pub mod branch;
 pub mod float;
+pub mod image_access;
 pub mod lds;
 pub mod mem_atomic;
 pub mod memory;

@@ -129,7 +129,14 @@ impl TypedFormat {
         Ok(element)
     }
 
-    fn one(&self) -> u32 {
+    /// Whether the number format is an integer one (UINT, SINT): components load as
+    /// integers, not as f32.
+    pub fn is_integer(&self) -> bool {
+        matches!(self.nfmt, UINT | SINT)
+    }
+
+    /// The value 1 in a register: integer 1 for UINT/SINT, 1.0 otherwise.
+    pub fn one(&self) -> u32 {
         match self.nfmt {
             UINT | SINT => 1,
             _ => 1.0f32.to_bits(),

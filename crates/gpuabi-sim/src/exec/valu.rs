@@ -687,6 +687,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         }),
         VLshlrevB64 => shift64(w, d, |v, s| v << s),
         VLshlB64 => shift64_value_first(w, d, |v, s| v << s),
+        VLshrB64 => shift64_value_first(w, d, |v, s| v >> s),
+        VAshrI64 => shift64_value_first(w, d, |v, s| ((v as i64) >> s) as u64),
         VLshrrevB64 => shift64(w, d, |v, s| v >> s),
         VAshrrevI64 => shift64(w, d, |v, s| ((v as i64) >> s) as u64),
         VCmpEqU32 => compare(w, d, |a, b| a == b),

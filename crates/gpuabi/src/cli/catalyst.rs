@@ -122,8 +122,9 @@ pub struct LayoutArgs {
     /// Where CLRX and AMD's drivers differ, write what clrx writes, or what amd's drivers
     /// wrote: an extra UAV-note entry, RW for unused const global and for const local
     /// pointers in the metadata, no cb1 for all-image kernels under --userdata auto,
-    /// UAV ids of more than 8 pointers sorted by name with uavid 10 (drivers before
-    /// 1124.2), unmarked 64-bit binaries (drivers up to 1124.2).
+    /// sampler lines in the compiler's hash order, unmarked 64-bit binaries (1124.x), the
+    /// old drivers' UAV numbering and note, implicit sampler and cb1 rule (before 1124.2);
+    /// fields it cannot derive are listed in not_derived.
     #[arg(long, value_enum, default_value = "clrx")]
     pub notes: NotesArg,
 }
@@ -165,12 +166,13 @@ pub struct AbiArgs {
     /// The kernel uses printf (.useprintf).
     #[arg(long)]
     pub printf: bool,
-    /// The program has global constant data used by the kernel (.globaldata,
-    /// .useconstdata); give its size with --const-data-size.
+    /// The kernel uses the program's global constant data (.useconstdata); give the data's
+    /// size with --const-data-size.
     #[arg(long)]
     pub const_data: bool,
-    /// Size in bytes of the global constant data; 0 means none, as CLRX takes an empty
-    /// .globaldata (no ;memory:datareqd, no cb2).
+    /// Size in bytes of the program's global constant data (.globaldata), used by this
+    /// kernel or not; 0 means none, as CLRX takes an empty .globaldata (no
+    /// ;memory:datareqd, no cb2).
     #[arg(long, default_value_t = 0)]
     pub const_data_size: u32,
     /// Explicit uavid (.uavid).

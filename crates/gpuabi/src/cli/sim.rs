@@ -17,6 +17,7 @@ use super::write_output;
 use gpuabi_amdgpu::program::Item;
 use gpuabi_amdgpu::{Program, WaveSize};
 use gpuabi_catalyst::binary::BinaryKernel;
+use gpuabi_sim::catalyst::KernelAbi;
 
 /// Commands of the simulator.
 #[derive(Debug, Subcommand)]
@@ -442,6 +443,12 @@ pub fn ndrange_and_args(
     let mut values = std::collections::BTreeMap::new();
     for spec in &launch.args {
         let a = launch_flags::arg(spec)?;
+        // An image: `@BUFFER:FORMAT:WxH[xD]`.
+        if let Some((buffer, image)) = a.value.strip_prefix('@').and_then(|v| v.split_once(':')) {
+            let image = image_arg(spec, buffer, image, memory)?;
+            values.insert(a.name, ArgValue::Image(image));
+            continue;
+        }
         let v = match a.buffer(|n| memory.find(n).is_some())? {
             Some((name, 0)) => ArgValue::Buffer(name),
             // An address inside a buffer, as `run` takes it: HSA pointers are addresses.
@@ -475,6 +482,39 @@ pub fn ndrange_and_args(
     Ok((nd, values))
 }
 
+/// The image of `--arg NAME=@BUFFER:FORMAT:WxH[xD]` (`spec`), whose texels `BUFFER` holds.
+fn image_arg(
+    spec: &str,
+    buffer: &str,
+    rest: &str,
+    memory: &gpuabi_sim::Memory,
+) -> Result<gpuabi_sim::opencl_image::ImageArg> {
+    if memory.find(buffer).is_none() {
+        bail!("--arg {spec}: no buffer `{buffer}` (define it with --buffer)");
+    }
+    let (format, size) = rest
+        .split_once(':')
+        .ok_or_else(|| anyhow!("--arg {spec}: expected @BUFFER:FORMAT:WxH[xD] for an image"))?;
+    let format = gpuabi_sim::opencl_image::ImageFormat::parse(format)
+        .map_err(|e| anyhow!("--arg {spec}: {e}"))?;
+    let dims: Vec<&str> = size.split('x').collect();
+    if dims.is_empty() || dims.len() > 3 {
+        bail!("--arg {spec}: `{size}` is not a size WxH[xD]");
+    }
+    let mut s = [1u32; 3];
+    for (slot, d) in s.iter_mut().zip(&dims) {
+        *slot = launch_flags::integer(d, 32)
+            .map(|n| n as u32)
+            .filter(|&n| (1..=16384).contains(&n))
+            .ok_or_else(|| anyhow!("--arg {spec}: `{d}` is not an image size of 1 to 16384"))?;
+    }
+    Ok(gpuabi_sim::opencl_image::ImageArg {
+        buffer: buffer.to_string(),
+        format,
+        size: s,
+    })
+}
+
 /// The NDRange of `--grid`, `--group` and `--offset`: 64 work-items in one dimension by
 /// default, work-groups as large as the grid unless `--group` says otherwise.
 pub fn ndrange(args: &RunArgs) -> Result<gpuabi_sim::dispatch::NdRange> {
@@ -500,7 +540,7 @@ pub fn ndrange(args: &RunArgs) -> Result<gpuabi_sim::dispatch::NdRange> {
 /// A kernel of an AMD Catalyst binary (`.clo`): the binary as read, the kernel chosen with
 /// `--kernel` (or the only one), and its code decoded for the binary's generation, with the
 /// `--entry` label at its start.
-fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel)> {
+fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, KernelAbi)> {
     let path = args.file.display();
     let binary = gpuabi_catalyst::binary::read(data).map_err(|e| anyhow!("{path}: {e}"))?;
     let names: Vec<&str> = binary.kernels.iter().map(|k| k.kernel.as_str()).collect();
@@ -541,7 +581,8 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel)> {
             origin: Default::default(),
         },
     );
-    Ok((program, kernel.clone()))
+    let abi = KernelAbi::of_binary(&binary, kernel);
+    Ok((program, kernel.clone(), abi))
 }
 
 /// Runs a `sim` command.
@@ -571,8 +612,8 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             if args.catalyst.is_some() {
                 bail!("--catalyst: a Catalyst binary carries its own ABI; drop --catalyst");
             }
-            let (p, k) = load_binary(&args, data)?;
-            (p, Some(k))
+            let (p, k, abi) = load_binary(&args, data)?;
+            (p, Some((k, abi)))
         }
         None => (load(&args.file, &args.machine)?, None),
     };
@@ -626,13 +667,13 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             };
             super::code_object::setups(&args, &kernel, &mut machine)?
         }
-        (Some(kernel), _) => {
+        (Some((kernel, abi)), _) => {
             if !args.set.is_empty() || args.exec.is_some() {
                 bail!("a Catalyst binary's dispatch sets up the registers itself; drop --set and --exec");
             }
             let (nd, values) = ndrange_and_args(&args, &machine.memory)?;
             let limit = machine.limits.global_bytes;
-            gpuabi_sim::catalyst::dispatch_binary(kernel, &nd, &values, &mut machine.memory, limit)
+            gpuabi_sim::catalyst::dispatch_kernel(abi, &nd, &values, &mut machine.memory, limit)
                 .map_err(|e| anyhow!("{}: kernel `{}`: {e}", args.file.display(), kernel.kernel))?
         }
         (None, Some(path)) => catalyst_setups(&args, path, &mut machine, program.target)?,
