@@ -78,7 +78,11 @@ fn a_violation_fails_the_run_and_is_listed_in_json() {
         "closest-hit",
         &["--trials", "1", "--trace", "0"],
     ));
-    assert!(run.stdout.contains("s_swappc_b64 s[0:1], s[2:3]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("s_swappc_b64 s[0:1], s[2:3]"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("callee stub at 0x"), "{}", run.stdout);
 }
 
