@@ -628,7 +628,11 @@ fn bad_directives_are_located() {
             ":2:2:",
             "an instruction in data section `.data`",
         ),
-        ("\t.data\n", ":1:2:", "unknown directive `.data`"),
+        (
+            "\t.text\n\t.popsection\n",
+            ":2:2:",
+            "`.popsection` without a section to go back to",
+        ),
         (
             "\t.text\nk:\n\ts_endpgm\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 1\n\
              \t\t.amdhsa_next_free_sgpr 1\n\t\t.amdhsa_bogus_field 1\n\t.end_amdhsa_kernel\n",
