@@ -15,18 +15,8 @@
 //! the rules above, independently of gpuabi).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use gpuabi_agx_isa::{assemble_one, decode_one, encode};
-
-/// The shared data folder: `GPUABI_SHARED_DIR` if set, else `../shared` from the
-/// repository root.
-fn data_dir() -> PathBuf {
-    match std::env::var_os("GPUABI_SHARED_DIR") {
-        Some(d) => PathBuf::from(d).join("data/agx-isa"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/agx-isa"),
-    }
-}
 
 struct Vector {
     line: usize,
@@ -35,16 +25,9 @@ struct Vector {
 }
 
 fn load(name: &str) -> Option<Vec<Vector>> {
-    let path = data_dir().join(name);
-    let Ok(src) = std::fs::read_to_string(&path) else {
-        assert!(
-            std::env::var_os("GPUABI_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-            "{} is missing and GPUABI_REQUIRE_SHARED=1",
-            path.display()
-        );
-        eprintln!("skipping: {} not found", path.display());
-        return None;
-    };
+    let path = gpuabi_testdata::shared_data("agx-isa")?.join(name);
+    let src = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
     for (n, line) in src.lines().enumerate() {
         let (hex, text) = line.split_once(' ').expect("vector line has a space");
@@ -198,6 +181,10 @@ fn run(name: &str) -> Option<Tally> {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn mesa_cases_round_trip() {
     let Some(t) = run("cases.txt") else { return };
     assert_eq!(t.total, 555);
@@ -219,6 +206,10 @@ fn mesa_cases_round_trip() {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn corpus_round_trips() {
     let Some(t) = run("corpus.txt") else { return };
     assert_eq!(t.total, 3209);
