@@ -235,7 +235,7 @@ fn run(name: &str) -> Option<Tally> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn mesa_cases_round_trip() {
     let Some(t) = run("cases.txt") else { return };
@@ -256,7 +256,7 @@ fn mesa_cases_round_trip() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn corpus_round_trips() {
     let Some(t) = run("corpus.txt") else { return };

@@ -55,7 +55,7 @@ fn start_state(case: &Value) -> State {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn applegpu_end_states() {
     let Some(cases) = data() else { return };

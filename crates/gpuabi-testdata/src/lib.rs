@@ -7,7 +7,7 @@
 //! them calls [`emit_cfgs`] from its build script; a test then carries
 //!
 //! ```text
-//! #[cfg_attr(gpuabi_no_shared_data, ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent")]
+//! #[cfg_attr(gpuabi_no_shared_data, ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built")]
 //! ```
 //!
 //! so that a plain `cargo test` lists it as ignored, with the reason, when the data is
@@ -15,6 +15,9 @@
 //! missing data fails the test instead, as CI wants.
 
 use std::path::PathBuf;
+
+/// The folders of the shared `data/` the tests read.
+pub const SHARED_FOLDERS: [&str; 4] = ["agx-exec", "agx-isa", "amd-catalyst", "mesa"];
 
 /// The `cfg` set when `data/` of the shared folder is absent and not required.
 pub const NO_SHARED_DATA: &str = "gpuabi_no_shared_data";
@@ -90,14 +93,25 @@ pub fn emit_cfgs() {
         println!("cargo::rerun-if-env-changed={variable}");
     }
     let root = shared_root();
-    // A folder's modification time changes when an entry is added or removed, so watching
-    // the nearest existing one notices `shared/data` appearing or going.
-    let watched = [root.join("data"), root.clone()]
-        .into_iter()
-        .chain(root.parent().map(PathBuf::from))
-        .find(|p| p.is_dir());
-    if let Some(watched) = watched {
-        println!("cargo::rerun-if-changed={}", watched.display());
+    // Cargo scans a watched folder through and through (for `../shared`'s parent that can
+    // be a whole disk), so files stand for the data: the README of each folder that is
+    // there. A watched path that does not exist would make Cargo rebuild these crates before
+    // every command, so absent folders are not watched: data that appears later is noticed
+    // when one of the variables above changes or the crate is rebuilt for another reason,
+    // and the ignore reason says the data was absent when the tests were built.
+    for folder in SHARED_FOLDERS {
+        let readme = root.join("data").join(folder).join("README.md");
+        if readme.is_file() {
+            println!("cargo::rerun-if-changed={}", readme.display());
+        }
+    }
+    if SHARED_FOLDERS
+        .iter()
+        .all(|f| !root.join("data").join(f).is_dir())
+    {
+        // Nothing to watch: ask for the build script itself, so Cargo does not fall back
+        // to watching every file of the package.
+        println!("cargo::rerun-if-changed=build.rs");
     }
     if !root.join("data").is_dir() && !required("GPUABI_REQUIRE_SHARED") {
         println!("cargo::rustc-cfg={NO_SHARED_DATA}");

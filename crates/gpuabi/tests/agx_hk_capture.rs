@@ -93,18 +93,38 @@ fn listed_parts(capture: &Path, shared: bool) -> BTreeSet<PathBuf> {
     out
 }
 
-/// The captures to check: the project's own, and the shared one when it is there.
-fn captures() -> Vec<(PathBuf, bool)> {
-    let mut out = vec![(repo().join("testdata/mesa/hk"), false)];
-    if let Some(dir) = shared_data("mesa/hk") {
-        out.push((dir, true));
-    }
-    out
+/// A capture to check and whether it is the shared one.
+type Capture = (PathBuf, bool);
+
+/// The project's own capture.
+fn project() -> Vec<Capture> {
+    vec![(repo().join("testdata/mesa/hk"), false)]
+}
+
+/// The shared capture, or none after saying it is missing.
+fn shared() -> Vec<Capture> {
+    shared_data("mesa/hk")
+        .map(|dir| (dir, true))
+        .into_iter()
+        .collect()
 }
 
 #[test]
 fn disasm_prints_mesas_text_for_every_part_and_bound_binary() {
-    for (capture, shared) in captures() {
+    disasm_prints_mesas_text(project());
+}
+
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+)]
+fn disasm_prints_mesas_text_for_every_part_and_bound_binary_of_the_shared_capture() {
+    disasm_prints_mesas_text(shared());
+}
+
+fn disasm_prints_mesas_text(captures: Vec<Capture>) {
+    for (capture, shared) in captures {
         let files = binaries(&capture);
         for part in listed_parts(&capture, shared) {
             assert!(
@@ -148,8 +168,27 @@ fn disasm_prints_mesas_text_for_every_part_and_bound_binary() {
 
 #[test]
 fn asm_of_mesas_text_gives_mesas_bytes() {
-    let dir = scratch("agx-hk-asm");
-    for (capture, _) in captures() {
+    asm_gives_mesas_bytes(project());
+}
+
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+)]
+fn asm_of_mesas_text_gives_mesas_bytes_of_the_shared_capture() {
+    asm_gives_mesas_bytes(shared());
+}
+
+fn asm_gives_mesas_bytes(captures: Vec<Capture>) {
+    // One folder per capture: the two tests run at once.
+    let which = if captures.iter().any(|c| c.1) {
+        "shared"
+    } else {
+        "project"
+    };
+    let dir = scratch(&format!("agx-hk-asm-{which}"));
+    for (capture, _) in captures {
         for bin in binaries(&capture) {
             let want = read_dis(&bin.with_extension("dis"));
             let source: String = want.iter().map(|l| format!("{}\n", l.text)).collect();
@@ -299,8 +338,27 @@ const TRAPS: [u8; 16] = [
 
 #[test]
 fn link_of_mesas_parts_gives_every_bound_binary() {
-    let dir = scratch("agx-hk-link");
-    for (capture, shared) in captures() {
+    link_gives_every_bound_binary(project());
+}
+
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+)]
+fn link_of_mesas_parts_gives_every_bound_binary_of_the_shared_capture() {
+    link_gives_every_bound_binary(shared());
+}
+
+fn link_gives_every_bound_binary(captures: Vec<Capture>) {
+    // One folder per capture: the two tests run at once.
+    let which = if captures.iter().any(|c| c.1) {
+        "shared"
+    } else {
+        "project"
+    };
+    let dir = scratch(&format!("agx-hk-link-{which}"));
+    for (capture, shared) in captures {
         let all = bindings(&capture, shared);
         let files: BTreeSet<&PathBuf> = all.iter().map(|b| &b.file).collect();
         let (mut agree, mut looped) = (0, 0);
