@@ -149,7 +149,8 @@ fn disasm_errors_name_the_byte_offset() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = gpuabi(&["asm", "disasm", &obj, "--target", "gfx1030"]);
     assert!(
-        text(&o.stderr).contains("the object is for gfx8, not --target gfx1030"),
+        text(&o.stderr).contains("--target gfx1030: ")
+            && text(&o.stderr).contains("gfx8.o is for gfx802 (gfx8)"),
         "{}",
         text(&o.stderr)
     );

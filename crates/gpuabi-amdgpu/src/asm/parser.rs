@@ -317,8 +317,7 @@ impl LineParser<'_> {
                 };
                 // `arch-vendor-os-env-processor[:feature...]`: the processor is the fifth
                 // field (LLVM's AMDGPUUsage, "Target ID").
-                let processor = id.split('-').nth(4).unwrap_or("");
-                let processor = processor.split(':').next().unwrap_or("");
+                let processor = super::target_id::processor_name(&id).unwrap_or("");
                 match processor.parse::<Target>() {
                     Ok(t) if t == self.target => {}
                     _ => {

@@ -563,11 +563,15 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
         )
     })?;
     let target = gpuabi_catalyst::binary::disasm::target_of(generation);
-    if let Some(t) = args.machine.target {
-        if t != target {
-            bail!("--target {t}: {path} holds code for {target}");
-        }
+    if let Some(t) = args.machine.target.filter(|t| *t != target) {
+        bail!(
+            "--target {t}: {path} is for {target} (kernel `{}`: device {})",
+            kernel.kernel,
+            kernel.device
+        );
     }
+    args.machine
+        .wave_of(target, Some((WaveSize::W64, "a Catalyst binary")))?;
     let code: Vec<u8> = (0..kernel.code.hex.len() / 2)
         .map(|i| u8::from_str_radix(&kernel.code.hex[2 * i..2 * i + 2], 16))
         .collect::<Result<_, _>>()
