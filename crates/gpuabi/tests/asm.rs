@@ -185,6 +185,8 @@ fn sim_runs_the_divergent_call_with_the_contract() {
         "--set",
         "v0=lane",
         "--stats",
+        "--print",
+        "out",
     ];
     let mut args = common.to_vec();
     args.insert(2, "divergent_call.s");
@@ -195,7 +197,7 @@ fn sim_runs_the_divergent_call_with_the_contract() {
         out.contains("contract ahit-isec: 1 calls returned, 0 violations"),
         "{out}"
     );
-    assert!(out.contains("calls                      1"), "{out}");
+    assert!(out.contains(&format!("  {:<30} 1\n", "calls")), "{out}");
     // Lane 1 went to callee B: 1 + 1000.
     assert!(
         out.contains("  0x0000:          0       1001          4      57005"),
@@ -357,7 +359,10 @@ fn sim_stats_count_scheduling_hints() {
     let o = gpuabi(&["sim", "run", &f, "--target", "gfx1100", "--stats"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    assert!(out.contains("scheduling hints (no-ops)  2"), "{out}");
+    assert!(
+        out.contains(&format!("  {:<30} 2\n", "scheduling hints (no-ops)")),
+        "{out}"
+    );
 }
 
 /// `asm check --encodings`: the bytes of each line against the dwords Mesa's ACO listed

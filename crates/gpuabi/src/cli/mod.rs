@@ -16,6 +16,7 @@ pub mod asm;
 pub mod catalyst;
 mod catalyst_build;
 pub mod check_function;
+mod choices;
 pub mod code_object;
 pub mod compile;
 mod input;
