@@ -30,9 +30,11 @@ pub struct TargetArgs {
     /// GPU generation: gfx8, gfx9, gfx1030 or gfx1100.
     #[arg(long, default_value = "gfx1030", value_parser = parse_gfx)]
     target: Gfx,
-    /// Lanes per wave (32 only on gfx1030 and gfx1100).
-    #[arg(long, default_value_t = 64, value_parser = parse_wave)]
-    wave: u32,
+    /// Lanes per wave: 32 or 64 (32 only on gfx1030 and gfx1100). Default: the target's
+    /// native wave size as LLVM defines it, wave64 on GCN (gfx8, gfx9) and wave32 on RDNA
+    /// (gfx1030, gfx1100), as `compile`, `run`, `sim` and `asm` default.
+    #[arg(long, value_parser = parse_wave)]
+    wave: Option<u32>,
     /// Register limit as SGPRS,VGPRS; default: derived from the target.
     #[arg(long, value_parser = parse_limit, value_name = "SGPRS,VGPRS")]
     limit: Option<Demand>,
@@ -137,7 +139,10 @@ pub(crate) fn parse_limit(s: &str) -> Result<Demand, String> {
 
 impl TargetArgs {
     fn target(&self) -> Result<Target> {
-        Target::new(self.target, self.wave).context("--wave")
+        let wave = self
+            .wave
+            .unwrap_or_else(|| self.target.default_wave().lanes());
+        Target::new(self.target, wave).context("--wave")
     }
 
     fn limit(&self, target: Target) -> Result<Demand> {
@@ -164,7 +169,12 @@ pub(crate) fn load_abi(spec: &str) -> Result<Abi> {
     let path = Path::new(spec);
     if !path.exists() {
         bail!(
-            "--abi: unknown ABI `{spec}`: expected rt-recursive, traversal, ahit-isec or the path of a TOML ABI file"
+            "--abi: unknown ABI {}, and no TOML ABI file of that name",
+            super::choices::suggest(
+                spec,
+                "built-in ABIs",
+                &["rt-recursive", "traversal", "ahit-isec"]
+            )
         );
     }
     let text =

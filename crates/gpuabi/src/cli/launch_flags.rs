@@ -336,21 +336,26 @@ fn dump_flag(flag: &str) -> Result<DumpFlag<'_>> {
     Ok(DumpFlag { name, format, file })
 }
 
-/// One `--png NAME:WxH[:FILE]`.
+/// One `--png NAME:WxH[:FILE]`, the picture flag of every command that writes one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct PngFlag<'a> {
-    name: &'a str,
-    width: u32,
-    height: u32,
-    file: String,
+pub struct PngFlag<'a> {
+    /// The buffer (or render target) whose pixels it writes.
+    pub name: &'a str,
+    /// Pixels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// The file, by default `NAME.png`.
+    pub file: String,
 }
 
-fn png_flag(flag: &str) -> Result<PngFlag<'_>> {
+/// Parses the text of one `--png NAME:WxH[:FILE]`.
+pub fn png_flag(flag: &str) -> Result<PngFlag<'_>> {
     let mut parts = flag.splitn(3, ':');
     let name = parts.next().unwrap_or_default();
-    let size = parts
-        .next()
-        .ok_or_else(|| anyhow!("--png {flag}: expected NAME:WxH[:FILE]"))?;
+    let size = parts.next().ok_or_else(|| {
+        anyhow!("--png {flag}: expected NAME:WxH[:FILE] (the picture's name, its size and optionally the file, e.g. image:128x128:out.png)")
+    })?;
     let file = parts
         .next()
         .map_or_else(|| format!("{name}.png"), str::to_string);

@@ -243,7 +243,8 @@ fn contract(
     let Some(name) = &args.abi else {
         bail!("internal: no --abi");
     };
-    if let Some(c) = Contract::llvm(name) {
+    // The built-in names are spelled with `-`; `_` (as the IR writes ABI names) is an alias.
+    if let Some(c) = Contract::llvm(&name.replace('_', "-")) {
         if args.limit.is_some() || args.sp.is_some() || !args.preserve.is_empty() {
             bail!("--abi {name}: LLVM's convention fixes its registers; drop --limit, --sp and --preserve");
         }
@@ -253,7 +254,17 @@ fn contract(
         Some(abi) => abi,
         None => {
             let text = super::read_text(name).with_context(|| {
-                format!("--abi `{name}`: not a built-in ABI (llvm-gfx, llvm-amdgpu-gfx, rt-recursive, traversal, ahit-isec) and not a readable file")
+                let builtins = [
+                    "llvm-gfx",
+                    "llvm-amdgpu-gfx",
+                    "rt-recursive",
+                    "traversal",
+                    "ahit-isec",
+                ];
+                format!(
+                    "--abi: unknown ABI {}, and not a readable TOML ABI file",
+                    super::choices::suggest(name, "built-in ABIs", &builtins)
+                )
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
         }
