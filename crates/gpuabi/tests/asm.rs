@@ -253,8 +253,10 @@ fn sim_reports_violations_found_before_the_run_stops() {
         "{out}"
     );
     assert!(
-        out.contains("wrote its caller's frame: a 4-byte store by")
-            && out.contains("line 12 in lane 0 at 0x3c, 4 bytes below the floor 0x40"),
+        out.contains(
+            "wrote its caller's frame: a 4-byte store in lane 0 at 0x3c, 4 bytes below the \
+             floor 0x40, by 0x"
+        ) && out.contains(", line 12, in f"),
         "{out}"
     );
     assert!(
@@ -326,7 +328,7 @@ fn sim_catalyst_dispatch_and_errors() {
     );
     let o = gpuabi(&["sim", "run", &f, "--target", "gfx8", "--abi", "nonesuch"]);
     assert!(
-        text(&o.stderr).contains("--abi `nonesuch`"),
+        text(&o.stderr).contains("--abi: unknown ABI `nonesuch`"),
         "{}",
         text(&o.stderr)
     );

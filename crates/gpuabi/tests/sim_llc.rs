@@ -134,3 +134,79 @@ fn llc_files_run_with_buffers_and_arguments_alone() {
         }
     }
 }
+
+/// A callee and a kernel that calls it: `out[i] = madd(i, n)`.
+const CALL_IR: &str = "
+define internal i32 @madd(i32 %a, i32 %b) noinline {
+  %p = mul i32 %a, %b
+  %r = add i32 %p, 7
+  ret i32 %r
+}
+
+define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+  %i = call i32 @llvm.amdgcn.workitem.id.x()
+  %a = call i32 @madd(i32 %i, i32 %n)
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %a, ptr addrspace(1) %p
+  ret void
+}
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+";
+
+#[test]
+fn a_callee_returning_past_its_return_address_is_a_violation() {
+    if !llc_available() {
+        return;
+    }
+    let dir = scratch("sim-llc-return");
+    let ll = dir.join("call.ll");
+    std::fs::write(&ll, CALL_IR).unwrap();
+    for cpu in ["gfx803", "gfx1100"] {
+        let s = dir.join(format!("call-{cpu}.s"));
+        let made = Command::new("llc-19")
+            .args(["-mtriple=amdgcn-amd-amdhsa", &format!("-mcpu={cpu}")])
+            .arg(&ll)
+            .arg("-o")
+            .arg(&s)
+            .status()
+            .unwrap();
+        assert!(made.success(), "llc-19 -mcpu={cpu}");
+        let file = s.to_str().unwrap();
+        let args = [
+            "sim", "run", file, "--kernel", "k", "--buffer", "out=256", "--arg", "n=3", "--abi",
+            "llvm-gfx",
+        ];
+        let run = gpuabi(&args);
+        assert!(run.success(), "{cpu}: {}", run.stderr);
+        // The callee returns 8 bytes past its return address through s[4:5], which LLVM's
+        // convention lets it clobber: only the return itself is wrong.
+        let text = std::fs::read_to_string(&s).unwrap();
+        assert_eq!(text.matches("s_setpc_b64 s[30:31]").count(), 1, "{cpu}");
+        let broken = text.replace(
+            "s_setpc_b64 s[30:31]",
+            "s_add_u32 s4, s30, 8\n\ts_addc_u32 s5, s31, 0\n\ts_setpc_b64 s[4:5]",
+        );
+        std::fs::write(&s, broken).unwrap();
+        let run = gpuabi(&args);
+        assert!(!run.success(), "{cpu}: {}", run.stdout);
+        assert!(
+            run.stdout
+                .contains("contract llvm-gfx: 1 calls returned, 1 violations"),
+            "{cpu}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains("went back into its caller at 0x"),
+            "{cpu}: {}",
+            run.stdout
+        );
+        // Named by the function that returns, not by the label that ends the one before.
+        assert!(
+            run.stdout.contains(", in madd, not to the return address"),
+            "{cpu}: {}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains(".Lfunc_end"), "{cpu}: {}", run.stdout);
+    }
+}
