@@ -429,7 +429,19 @@ pub fn dispatch_kernel(
         if !layout.args.iter().any(|a| &a.name == name) {
             return Err(CatalystError::Arg {
                 name: name.clone(),
-                message: format!("kernel `{}` has no such argument", layout.kernel),
+                message: format!(
+                    "kernel `{}` has no argument {}",
+                    layout.kernel,
+                    gpuabi_layout::suggest::suggest(
+                        name,
+                        "arguments",
+                        &layout
+                            .args
+                            .iter()
+                            .map(|a| a.name.as_str())
+                            .collect::<Vec<_>>()
+                    )
+                ),
             });
         }
     }

@@ -386,10 +386,20 @@ fn kernarg_segment(
     for name in args.keys() {
         match kernel.arg(name) {
             None => {
+                let names: Vec<&str> = kernel
+                    .args
+                    .iter()
+                    .filter(|a| !a.kind.is_hidden())
+                    .map(|a| a.name.as_str())
+                    .collect();
                 return Err(arg_error(
                     name,
-                    format!("kernel `{}` has no such argument", kernel.name),
-                ))
+                    format!(
+                        "kernel `{}` has no argument {}",
+                        kernel.name,
+                        gpuabi_layout::suggest::suggest(name, "arguments", &names)
+                    ),
+                ));
             }
             Some(a) if a.kind.is_hidden() => {
                 return Err(arg_error(

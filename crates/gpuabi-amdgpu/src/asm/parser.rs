@@ -538,7 +538,16 @@ impl LineParser<'_> {
                 }
             }
         }
-        self.error(format!("unknown instruction `{name}`"))
+        let names: Vec<&str> = TABLE.iter().filter_map(|i| i.name(self.target)).collect();
+        let near = gpuabi_layout::suggest::nearest(name, &names);
+        if near.is_empty() {
+            return self.error(format!("unknown instruction `{name}`"));
+        }
+        let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+        self.error(format!(
+            "unknown instruction `{name}`; did you mean {}?",
+            quoted.join(" or ")
+        ))
     }
 
     /// An RDNA 3 dual-issue pair `v_dual_X ... :: v_dual_Y ...`.

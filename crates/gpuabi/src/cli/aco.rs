@@ -75,7 +75,7 @@ pub struct AssignArgs {
     )]
     sig: Option<String>,
     /// Use RADV's signature of a ray-tracing stage instead of --sig.
-    #[arg(long, value_parser = parse_stage)]
+    #[arg(long, value_parser = stage_parser())]
     stage: Option<RtStage>,
     /// Ray payload size in bytes (with --stage).
     #[arg(long, default_value_t = 0, requires = "stage")]
@@ -119,8 +119,10 @@ fn parse_wave(s: &str) -> Result<u32, String> {
     }
 }
 
-pub(crate) fn parse_stage(s: &str) -> Result<RtStage, String> {
-    s.parse()
+/// The parser of `--stage`: one of RADV's ray-tracing stages, whose names `--help` lists.
+pub(crate) fn stage_parser() -> impl clap::builder::TypedValueParser<Value = RtStage> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(RtStage::names()).try_map(|s| s.parse::<RtStage>())
 }
 
 pub(crate) fn parse_limit(s: &str) -> Result<Demand, String> {
@@ -170,7 +172,7 @@ pub(crate) fn load_abi(spec: &str) -> Result<Abi> {
     if !path.exists() {
         bail!(
             "--abi: unknown ABI {}, and no TOML ABI file of that name",
-            super::choices::suggest(
+            gpuabi_layout::suggest::suggest(
                 spec,
                 "built-in ABIs",
                 &["rt-recursive", "traversal", "ahit-isec"]
@@ -190,8 +192,10 @@ fn signature_error(source: &str, text: &str, err: AcoError) -> anyhow::Error {
             column,
             message,
         } => {
-            let shown = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
-            let caret = " ".repeat(column.saturating_sub(1));
+            let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+            // A long line is shown cut around the column.
+            let (shown, at) = gpuabi_ir::diagnostic::cut_line(line_text, column);
+            let caret = " ".repeat(at.saturating_sub(1));
             anyhow!("{source}:{line}:{column}: {message}\n  {shown}\n  {caret}^")
         }
         other => anyhow!("{source}: {other}"),

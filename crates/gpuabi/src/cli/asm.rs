@@ -28,7 +28,7 @@ pub enum AsmCommand {
     /// relocatable object.
     Encode(EncodeArgs),
     /// Disassemble raw machine code or the `.text` of an AMDGPU ELF object into assembly.
-    Disasm(AsmArgs),
+    Disasm(DisasmArgs),
 }
 
 /// What `asm encode` writes.
@@ -69,6 +69,16 @@ pub struct EncodeArgs {
 #[derive(Debug, Args)]
 pub struct AsmArgs {
     /// The assembly file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub target: MachineArgs,
+}
+
+/// Arguments of `asm disasm`.
+#[derive(Debug, Args)]
+pub struct DisasmArgs {
+    /// The machine code: an AMDHSA or PAL code object (relocated), the `.text` of another
+    /// AMDGPU ELF object, or raw bytes (which need --target).
     pub file: PathBuf,
     #[command(flatten)]
     pub target: MachineArgs,
@@ -165,9 +175,22 @@ fn parse_wave(s: &str) -> Result<WaveSize, String> {
 
 /// Reads and parses an assembly file; errors name `file:line:column`.
 pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
+    not_ir(path)?;
     let text = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (target, wave) = machine.of_text(path, &text)?;
     parse(&text, target, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
+}
+
+/// Refuses a shader IR file where assembly is expected, naming the commands that read it.
+fn not_ir(path: &Path) -> Result<()> {
+    if super::sim::is_ir(path) {
+        bail!(
+            "{}: shader IR is checked by `gpuabi ir check` and compiled to assembly by \
+             `gpuabi compile`; `asm` reads assembly",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Runs an `asm` command.
@@ -177,6 +200,7 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             asm: args,
             encodings,
         }) => {
+            not_ir(&args.file)?;
             let text = super::read_text(&args.file)
                 .with_context(|| format!("cannot read {}", args.file.display()))?;
             let (target, wave) = args.target.of_text(&args.file, &text)?;

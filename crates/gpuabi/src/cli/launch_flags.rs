@@ -430,7 +430,7 @@ impl LaunchArgs {
 pub fn no_buffer(flag: &str, name: &str, names: &[&str]) -> anyhow::Error {
     anyhow!(
         "{flag}: no buffer {}",
-        super::choices::suggest(name, "buffers", names)
+        gpuabi_layout::suggest::suggest(name, "buffers", names)
     )
 }
 

@@ -70,9 +70,11 @@ pub fn run(a: RunArgs) -> Result<()> {
         }
     };
     let Some(params) = program.kernel_params(&kernel) else {
+        let names: Vec<&str> = program.kernels().collect();
         bail!(
-            "--kernel {kernel}: no kernel of that name in {}",
-            a.file.display()
+            "--kernel {kernel}: {} has no kernel {}",
+            a.file.display(),
+            gpuabi_layout::suggest::suggest(&kernel, "kernels", &names)
         );
     };
     let limits = Limits {

@@ -263,7 +263,7 @@ fn contract(
                 ];
                 format!(
                     "--abi: unknown ABI {}, and not a readable TOML ABI file",
-                    super::choices::suggest(name, "built-in ABIs", &builtins)
+                    gpuabi_layout::suggest::suggest(name, "built-in ABIs", &builtins)
                 )
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
@@ -374,7 +374,10 @@ fn hsa_setups(
         if names.is_empty() {
             anyhow!("--kernel {name}: {path} has no `.amdhsa_kernel` descriptor")
         } else {
-            anyhow!("--kernel {name}: {path} has kernels {}", names.join(", "))
+            anyhow!(
+                "--kernel {name}: {path} has no kernel {}",
+                gpuabi_layout::suggest::suggest(name, "kernels", &names)
+            )
         }
     })?;
     let kernel = gpuabi_sim::code_object::dispatched_assembly_kernel(&text, kernel);
@@ -509,7 +512,12 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
             .kernels
             .iter()
             .find(|k| &k.kernel == name)
-            .ok_or_else(|| anyhow!("--kernel {name}: {path} has kernels {}", names.join(", ")))?,
+            .ok_or_else(|| {
+                anyhow!(
+                    "--kernel {name}: {path} has no kernel {}",
+                    gpuabi_layout::suggest::suggest(name, "kernels", &names)
+                )
+            })?,
         (None, [only]) => only,
         (None, _) => bail!(
             "{path} has kernels {}: choose one with --kernel",
@@ -549,12 +557,26 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
     Ok((program, kernel.clone(), abi))
 }
 
+/// Whether `path` names a shader IR file (`.gsir`).
+pub fn is_ir(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gsir"))
+}
+
 /// Runs a `sim` command.
 pub fn run(cmd: SimCommand) -> Result<()> {
     let args = match cmd {
         SimCommand::Run(args) => args,
         SimCommand::CheckFunction(args) => return super::check_function::run(&args),
     };
+    if is_ir(&args.file) {
+        bail!(
+            "{}: shader IR is run by `gpuabi run {0} --target TARGET` (compiled, in the \
+             simulator) or `gpuabi run {0}` (in the reference interpreter); `sim run` runs \
+             machine code (assembly, code objects, Catalyst binaries)",
+            args.file.display()
+        );
+    }
     // An ELF file is an AMD Catalyst binary; anything else is assembly text.
     let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
         .ok()

@@ -1,5 +1,6 @@
-//! Messages for a name that is not one of the valid choices: every "unknown X" says what
-//! the choices are, and which of them is nearest when the name looks like a typo.
+//! Messages for a name that is not one of the valid choices, shared by every crate that
+//! reads names: an "unknown X" says what the choices are, and which of them is nearest
+//! when the name looks like a typo.
 
 /// Choices listed in full up to this many; beyond it only the nearest ones are named.
 const LISTED: usize = 24;
