@@ -87,6 +87,9 @@ fn broken_callee_is_caught() {
         assert!(v.callee.starts_with("callee_a"), "{}", v.callee);
         assert_eq!(v.chain.len(), 1);
         assert!(v.chain[0].starts_with("callee_b"), "{:?}", v.chain);
+        // The return is in callee_b, which the file does not declare (only `main` is
+        // `.globl`): named by the chain's entry, not by `main`.
+        assert_eq!(v.at_function.as_deref(), Some("callee_b"));
         let call_line = BROKEN
             .lines()
             .position(|l| l.contains("s_swappc_b64"))

@@ -37,7 +37,7 @@ mod llvm;
 mod site;
 mod violation;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use gpuabi_amdgpu::{Origin, Target, WaveSize};
 use gpuabi_layout::aco::{Abi, AcoError, Demand};
@@ -116,8 +116,9 @@ pub struct Contract {
     /// The program's functions, for naming the one that holds each violation's
     /// instruction (taken from the image at the first call).
     functions: Functions,
-    /// Callee entries calls have gone to: functions start there too.
-    entries: BTreeSet<u64>,
+    /// Callee entries calls and divergent chains have gone to, with their labels:
+    /// functions start there too.
+    entries: BTreeMap<u64, Option<String>>,
 }
 
 impl Contract {
@@ -135,7 +136,7 @@ impl Contract {
             default_calls: 0,
             stack_bottom: None,
             functions: Functions::default(),
-            entries: BTreeSet::new(),
+            entries: BTreeMap::new(),
         }
     }
 
@@ -223,7 +224,7 @@ impl Contract {
         if self.entries.is_empty() {
             self.functions = image.functions().clone();
         }
-        self.entries.insert(callee_addr);
+        self.entry(callee_addr, image);
         let site = if self.by_item.is_empty() {
             None
         } else {
@@ -262,8 +263,16 @@ impl Contract {
             .entries
             .range(ret + 1..)
             .next()
-            .map_or(end, |e| end.min(*e));
+            .map_or(end, |(e, _)| end.min(*e));
         (ret, end)
+    }
+
+    /// Records that a function starts at `addr` (a callee, or the next callee of a
+    /// divergent call).
+    fn entry(&mut self, addr: u64, image: &Image) {
+        self.entries
+            .entry(addr)
+            .or_insert_with(|| image.label_at(addr).map(str::to_string));
     }
 
     /// Records a frame for a function entered by a caller outside the program (which
@@ -335,6 +344,7 @@ impl Contract {
         };
         if top.return_addr != target && !in_span(top.caller, target) {
             top.chain.push(image.describe(target));
+            self.entry(target, image);
             return;
         }
         self.returns(wave, jump, target);
@@ -364,7 +374,7 @@ impl Contract {
         self.entries
             .range(..=addr)
             .next_back()
-            .map_or(label, |e| label.max(*e))
+            .map_or(label, |(e, _)| label.max(*e))
     }
 
     /// Closes the frames a return to `target` by `by` leaves: each innermost frame whose
@@ -398,9 +408,14 @@ impl Contract {
         }
     }
 
-    /// The name of the function that holds `addr`, if the program names one.
+    /// The name of the function that holds `addr`, if the program names one: the
+    /// function label or callee entry nearest before it.
     fn function_name(&self, addr: u64) -> Option<String> {
-        self.functions.at(addr).map(|(name, _)| name.to_string())
+        let label = self.functions.at(addr);
+        match self.entries.range(..=addr).next_back() {
+            Some((start, name)) if label.is_none_or(|(_, l)| *start > l) => name.clone(),
+            _ => label.map(|(name, _)| name.to_string()),
+        }
     }
 
     /// Closes the innermost frame where its callee leaves by the instruction at `at_addr`,
