@@ -3,9 +3,10 @@
 //! A line holds an optional `label:` and an optional instruction; `;` or `//` starts a
 //! comment. Operands are matched against every row printing the same mnemonic (or named
 //! so, or one of applegpu's names in `ALIASES`); each candidate encoding is decoded again
-//! and kept only if it prints the same text, and the shortest form wins (Mesa's
-//! `cases.txt` sometimes uses a long form that prints alike; gpuabi always emits the
-//! shortest). Branch targets (`offset` of `jmp_any`,
+//! and kept only if it prints the same text, and the shortest form wins, except for the
+//! rows Mesa's compiler always packs in their long form (`packed_long`: `iter`, `ldcf`,
+//! `lload`, `lstore`, `stack_adjust`), which are emitted long as Mesa emits them, so that
+//! Mesa's text assembles to Mesa's bytes. Branch targets (`offset` of `jmp_any`,
 //! `jmp_none`, `call`, `jmp_incomplete`, `jmp_if_skipping_doorbell`) take a label or a byte
 //! offset relative to the branch instruction.
 
@@ -98,7 +99,7 @@ impl Search<'_, '_> {
     fn operand_cases(&self, slot: &OperandSlot, op: &Operand) -> Vec<(u128, u128)> {
         slot.cases
             .iter()
-            .filter_map(|c| encode_case(c, op, 0))
+            .filter_map(|c| encode_case(c, op))
             .filter_map(|l| place(slot, l))
             .collect()
     }

@@ -42,11 +42,6 @@ impl Instruction {
         self.raw.to_le_bytes()[..self.length as usize].to_vec()
     }
 
-    /// The operand-field bits of `slot` in this instruction (for bits the syntax hides).
-    pub(crate) fn hidden_bits(&self, slot: &OperandSlot) -> u64 {
-        slot.bits.extract(self.raw)
-    }
-
     /// The value of the modifier named `name`, if the instruction has one.
     pub fn modifier(&self, name: &str) -> Option<u32> {
         let row = self.opcode.row();
@@ -122,7 +117,11 @@ fn decode_operand(slot: &OperandSlot, v: u64) -> Result<(u8, Option<Operand>), &
             OpMod::Zx => op.sx = x == 0,
             OpMod::Mask => mask_count = Some(x.count_ones()),
             OpMod::Count => count = Some(if x == 0 { 4 } else { x as u32 }),
-            OpMod::Hidden => {}
+            OpMod::LastUse => {
+                if x != 0 {
+                    op.hint = Hint::Discard;
+                }
+            }
         }
     }
     size64 |= size == 64;

@@ -103,8 +103,9 @@ pub enum OpMod {
     Mask,
     /// Register count, 0 meaning 4.
     Count,
-    /// A bit whose meaning the syntax does not show (kept zero by the assembler).
-    Hidden,
+    /// Last use: `^` when set (the `lu` modifier of Mesa's `coord` encoding), a hint that
+    /// the register's value is not needed afterwards.
+    LastUse,
 }
 
 /// One way an operand field can be encoded.
@@ -154,6 +155,11 @@ pub struct OpcodeDef {
     pub lengths: &'static [u32],
     /// The bit selecting the long form.
     pub length_bit: Option<u32>,
+    /// Mesa's compiler packs the instruction in its long form whatever the field values
+    /// (`agx_pack_instr` in `src/asahi/compiler/agx_pack.c` sets the length bit
+    /// unconditionally), so the assembler and [`crate::build`] emit that form too; the short
+    /// form, which prints the same, still decodes and re-encodes.
+    pub packed_long: bool,
     /// Fixed bits `(positions, value)` identifying the instruction.
     pub exact: &'static [(&'static str, u64)],
     /// Destinations (printed first; an absent one prints `_`).

@@ -54,9 +54,8 @@ fn find_mod(case: &Case, which: OpMod) -> Option<&BitList> {
 }
 
 /// The operand-field bits `(value, mask)` that make `case` decode to `op`, if it can.
-/// Count bits given by a channel mask are left to the instruction's mask modifier, and
-/// bits the syntax does not show take `hidden`.
-pub(crate) fn encode_case(case: &Case, op: &Operand, hidden: u64) -> Option<(u64, u64)> {
+/// Count bits given by a channel mask are left to the instruction's mask modifier.
+pub(crate) fn encode_case(case: &Case, op: &Operand) -> Option<(u64, u64)> {
     let (vdef, vbits) = case.value.as_ref()?;
     let mut l = Local {
         value: case.exact_value,
@@ -145,6 +144,12 @@ pub(crate) fn encode_case(case: &Case, op: &Operand, hidden: u64) -> Option<(u64
                     Hint::Cache => l.put(b, 1)?,
                     Hint::Discard => return None,
                 }
+            } else if let Some(b) = find_mod(case, OpMod::LastUse) {
+                match op.hint {
+                    Hint::None => l.put(b, 0)?,
+                    Hint::Discard => l.put(b, 1)?,
+                    Hint::Cache => return None,
+                }
             } else if op.hint != Hint::None {
                 return None;
             }
@@ -190,10 +195,6 @@ pub(crate) fn encode_case(case: &Case, op: &Operand, hidden: u64) -> Option<(u64
     } else if op.sx {
         return None;
     }
-    if let Some(b) = find_mod(case, OpMod::Hidden) {
-        let x = b.extract(u128::from(hidden));
-        l.put(b, x)?;
-    }
     Some((l.value, l.mask))
 }
 
@@ -214,8 +215,9 @@ pub(crate) fn place(slot: &OperandSlot, (v, m): (u64, u64)) -> Option<(u128, u12
     Some((slot.bits.deposit(v), slot.bits.deposit(m)))
 }
 
-/// The finished word: picks the short form when every set bit fits it (or `want_length`
-/// when given), and decodes it, which must give this row at that length.
+/// The finished word: picks the short form when every set bit fits it and Mesa's compiler
+/// does not always pack the long one (or `want_length` when given), and decodes it, which
+/// must give this row at that length.
 pub(crate) fn finish(
     row_index: usize,
     row: &Row,
@@ -229,7 +231,7 @@ pub(crate) fn finish(
         let long = lengths[lengths.len() - 1];
         let len = match want_length {
             Some(l) => l,
-            None if raw & !low_mask(short * 8) != 0 => long,
+            None if row.def.packed_long || raw & !low_mask(short * 8) != 0 => long,
             None => short,
         };
         if len == long {
@@ -269,9 +271,7 @@ fn of_length(length: Option<u32>) -> String {
 }
 
 /// Encodes an instruction from its fields (opcode, operands, immediates, modifiers and the
-/// length, and the encoding case of each operand, since some cases print alike). `raw` is
-/// consulted only for bits the syntax does not show (the unnamed bit of texture
-/// coordinates).
+/// length, and the encoding case of each operand, since some cases print alike).
 pub fn encode(ins: &Instruction) -> Result<Vec<u8>, EncodeError> {
     let index = ins.opcode.0;
     let row = &rows()[index];
@@ -291,7 +291,7 @@ pub fn encode(ins: &Instruction) -> Result<Vec<u8>, EncodeError> {
     for ((slot, op), &case) in ops.zip(&ins.cases) {
         let case = slot.cases.get(usize::from(case)).ok_or(err.clone())?;
         let local = match op {
-            Some(o) => encode_case(case, o, ins.hidden_bits(slot)),
+            Some(o) => encode_case(case, o),
             None => encode_absent(case),
         };
         let (v, m) = local.and_then(|l| place(slot, l)).ok_or(err.clone())?;
@@ -338,8 +338,9 @@ pub struct Fields {
     pub mods: Vec<u32>,
 }
 
-/// Builds the shortest encoding of `opcode` with these field values, trying every case of
-/// each operand's encoding in table order; the result decodes to exactly these fields.
+/// Builds the encoding of `opcode` with these field values that Mesa's compiler packs (the
+/// shortest, or the long form of a row it always packs long), trying every case of each
+/// operand's encoding in table order; the result decodes to exactly these fields.
 pub fn build(opcode: crate::Opcode, fields: &Fields) -> Result<Instruction, EncodeError> {
     let index = opcode.0;
     let row = &rows()[index];
@@ -367,7 +368,7 @@ pub fn build(opcode: crate::Opcode, fields: &Fields) -> Result<Instruction, Enco
         for p in &partials {
             for case in &slot.cases {
                 let local = match op {
-                    Some(o) => encode_case(case, o, 0),
+                    Some(o) => encode_case(case, o),
                     None => encode_absent(case),
                 };
                 if let Some(q) = local

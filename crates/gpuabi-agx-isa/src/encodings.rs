@@ -225,12 +225,12 @@ pub static UNIFORM_SRC: EncodingDef = EncodingDef {
     cases: UNIFORM_CASES_AT_8,
 };
 
-/// Texture coordinates: 32- or 16-bit registers.
+/// Texture coordinates: 32- or 16-bit registers, with the last-use bit (`^`).
 pub static COORD: EncodingDef = EncodingDef {
     name: "coordinates",
     common: CaseDef {
         value: val(Reg, "0:7"),
-        mods: &[(Hidden, "8")],
+        mods: &[(LastUse, "8")],
         ..CASE
     },
     cases: &[

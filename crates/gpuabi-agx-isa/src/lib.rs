@@ -7,7 +7,8 @@
 //! [`Effects`]. Generic code walks the table: [`decode`] turns bytes into [`Instruction`]s,
 //! whose `Display` is the text Mesa's Asahi disassembler prints (`src/asahi/isa` in Mesa);
 //! [`assemble`] parses that text back (labels allowed as branch targets) and emits the
-//! shortest encoding; [`build`] encodes field values (shortest form) and [`encode`]
+//! encoding Mesa's compiler packs (the shortest, or the long form of the few rows Mesa
+//! always packs long); [`build`] encodes field values in the same form and [`encode`]
 //! re-encodes a decoded instruction at its own length.
 //!
 //! [`descriptor`] holds the texture and PBE descriptors the image instructions read from

@@ -128,6 +128,7 @@ const ROW: OpcodeDef = OpcodeDef {
     display: "",
     lengths: &[2],
     length_bit: None,
+    packed_long: false,
     exact: &[],
     dests: NO_OPS,
     srcs: NO_OPS,
@@ -508,6 +509,7 @@ pub static OPCODES: &[OpcodeDef] = &[
         mods: &[&SHIFT_MEM, &FORMAT_STACK, &MASK_DEV, &WAITGROUP], effects: RD,
     }),
     row!("stack_adjust" as "stack_adjust", [6, 8] @ 47, {
+        packed_long: true,
         exact: &[("0:7", 0b1011_0101), ("16 26", 0b11), ("36:38", 0b010), ("44:46", 0)],
         srcs: &[MEMINDEX],
     }),
@@ -549,6 +551,7 @@ pub static OPCODES: &[OpcodeDef] = &[
         mods: &[&SHIFT_MEM, &FORMAT_DEV, &MASK_DEV, &COHERENCY, &WAITGROUP], effects: WR,
     }),
     row!("lload" as "lload", [6, 8], {
+        packed_long: true,
         exact: &[("0:6", 0b110_1001)],
         dests: &[LOCALDATA],
         srcs: &[LOCALBASE, LOCALINDEX],
@@ -556,6 +559,7 @@ pub static OPCODES: &[OpcodeDef] = &[
         effects: RD,
     }),
     row!("lstore" as "lstore", [6, 8], {
+        packed_long: true,
         exact: &[("0:6", 0b010_1001)],
         srcs: &[LOCALDATA, LOCALBASE, LOCALINDEX], mods: &[&FORMAT_LOCAL, &MASK_LOCAL], effects: WR,
     }),
@@ -627,16 +631,19 @@ pub static OPCODES: &[OpcodeDef] = &[
         srcs: &[DISCARD_A, op(&enc::ZS, "16:21 26:27 29 30")], effects: WR,
     }),
     row!("iter" as "iter", [4, 8], {
+        packed_long: true,
         exact: &[("0:7", 0b0010_0001)],
         dests: &[DITER], srcs: &[CF_SRC, ITER_SAMPLE],
         mods: &[&FWD, &ELIDE, &INTERP, &KILL52], effects: RD,
     }),
     row!("iterproj" as "iter", [4, 8], {
+        packed_long: true,
         exact: &[("0:7", 0b0110_0001)],
         dests: &[DITER], srcs: &[CF_SRC, op(&enc::CF_PERSPECTIVE, "24:29 60:61"), ITER_SAMPLE],
         mods: &[&FWD, &ELIDE, &INTERP, &KILL52], effects: RD,
     }),
     row!("ldcf" as "ldcf", [4, 8], {
+        packed_long: true,
         exact: &[("0:7", 0b1010_0001)],
         dests: &[op(&enc::DLDCF, "8:14 56:57 30:31")], srcs: &[CF_SRC, ITER_SAMPLE], effects: RD,
     }),

@@ -175,3 +175,26 @@ fn assembly_errors_name_file_line_and_column() {
     assert_eq!(e.column, 10, "{e}");
     assert!(e.message.starts_with("empty operand"), "{e}");
 }
+
+#[test]
+fn a_coordinates_last_use_is_bit_22() {
+    // Honeykrisp's background program (Mesa's own disassembly): the coordinate operand's
+    // field is bits 16:21 74:75 22 47 (Mesa's `AGX2.xml`), whose bit 8, the `lu` modifier,
+    // lands on bit 22 (byte 2, 0x40) and prints `^`.
+    let with: [u8; 8] = [0x71, 0x01, 0x40, 0x00, 0x00, 0xe2, 0x0f, 0x00];
+    let text = "smpi     r0_r1_r2_r3, ts0, ss0, ^r0l, 0, 2d, xyzw, auto_lod, a";
+    let ins = decode_one(&with, 0).unwrap();
+    assert_eq!(ins.to_string(), text);
+    assert_eq!(assemble_one(text).unwrap().bytes(), with);
+    let mut without = with;
+    without[2] = 0;
+    assert_eq!(
+        assemble_one("smpi r0_r1_r2_r3, ts0, ss0, r0l, 0, 2d, xyzw, auto_lod, a")
+            .unwrap()
+            .bytes(),
+        without
+    );
+    // The coordinate has no cache bit.
+    let e = assemble_one("smpi r0_r1_r2_r3, ts0, ss0, $r0l, 0, 2d, xyzw, auto_lod, a");
+    assert!(e.is_err(), "{e:?}");
+}

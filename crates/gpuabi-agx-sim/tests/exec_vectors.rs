@@ -1,29 +1,14 @@
 //! The 300 programs of `../shared/data/agx-exec/cases.json`, with start and end states from
 //! applegpu's emulator: the simulator reaches every end state.
 
-use std::path::PathBuf;
-
 use gpuabi_agx_sim::{run, Region, State, LANES};
 use serde_json::Value;
 
 fn data() -> Option<Value> {
-    let path = match std::env::var_os("GPUABI_SHARED_DIR") {
-        Some(d) => PathBuf::from(d).join("data/agx-exec/cases.json"),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/agx-exec/cases.json"),
-    };
-    match std::fs::read_to_string(&path) {
-        Ok(s) => Some(serde_json::from_str(&s).expect("cases.json is JSON")),
-        Err(_) => {
-            assert!(
-                std::env::var_os("GPUABI_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-                "{} is missing and GPUABI_REQUIRE_SHARED=1",
-                path.display()
-            );
-            eprintln!("skipping: {} not found", path.display());
-            None
-        }
-    }
+    let path = gpuabi_testdata::shared_data("agx-exec")?.join("cases.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    Some(serde_json::from_str(&text).expect("cases.json is JSON"))
 }
 
 fn hex_u64(v: &Value) -> u64 {
@@ -68,6 +53,10 @@ fn start_state(case: &Value) -> State {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn applegpu_end_states() {
     let Some(cases) = data() else { return };
     let cases = cases.as_array().expect("array");

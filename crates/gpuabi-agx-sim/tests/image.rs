@@ -210,3 +210,24 @@ fn half_float_channels_round_fp32_data() {
         &[0x00, 0x3c, 0x00, 0xc0, 0x66, 0x2e, 0xff, 0x7b]
     );
 }
+
+#[test]
+fn a_coordinates_last_use_mark_is_only_a_hint() {
+    // `^r10` sets the coordinate's last-use bit (Mesa prints Honeykrisp's background
+    // programs with it); the fetch is the same.
+    let marked = PROGRAM.replace("ss0, r10, r13l", "ss0, ^r10, r13l");
+    assert_ne!(marked, PROGRAM);
+    let fetch = |src: &str| {
+        let mut st = rgba8_state(0x28, 0, [0, 1, 2, 3]);
+        set_colour(&mut st, [1.0, 0.5, 0.0, 0.25]);
+        exec(src, &mut st).unwrap();
+        st
+    };
+    let plain = fetch(PROGRAM);
+    assert_eq!(
+        plain.read_gpr(0, 40, 32).unwrap(),
+        u64::from(1.0f32.to_bits())
+    );
+    // Every register, uniform, memory byte and the tile are the same.
+    assert_eq!(fetch(&marked), plain);
+}

@@ -41,6 +41,9 @@
 //!    form of the sample loop Mesa's `agx_nir_lower_monolithic_msaa` wraps around such an
 //!    epilog; its other parts give the same result once.
 //!
+//! 4. Unless samples are shaded, `stop` and 8 `trap`: the epilog ends the program, and the
+//!    linker adds no terminal code of its own ([`link`](mod@crate::link)).
+//!
 //! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
 //! colour registers are never changed except alphas set to 1.0.
 //!
@@ -65,6 +68,7 @@ use crate::abi::fout_colour;
 use crate::blend::{Equation, LogicOp};
 use crate::epilog_blend::{self, comp, dual_source, sized, tuple, BlendInput, Norm};
 use crate::epilog_logic::{self, Kind};
+use crate::link::TRAPS_AFTER_STOP;
 use crate::spill;
 use crate::tilebuffer::{rt_format, tilebuffer_layout, Physical, TileBufferError};
 
@@ -434,6 +438,15 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         } else {
             let ld = if key.sample_shading { "r1l" } else { "255" };
             through_destination(line, key, &t, work, ld, &samples);
+        }
+    }
+    // The epilog ends the program unless the linker's sample loop follows it: then Mesa
+    // compiles it with `stop` (`epilog_stop` in `hk_get_fast_linked_locked_fs`,
+    // `src/asahi/vulkan/hk_cmd_draw.c`), which `agx_pack_binary` follows with 8 `trap`.
+    if !key.sample_shading {
+        line("stop".to_string());
+        for _ in 0..TRAPS_AFTER_STOP {
+            line("trap".to_string());
         }
     }
     let program = assemble(&text, "epilog.s").map_err(|e| EpilogError::Assemble(e.to_string()))?;

@@ -1,13 +1,26 @@
-//! The part linker: joins a prolog, a main shader and an epilog into one program exactly as
-//! Mesa's fast linker does — plain concatenation, the sample loop around the main shader
-//! and epilog when shading per sample, and `stop` plus 8 `trap` at the very end.
+//! The part linker: joins a prolog, a main shader and an epilog into one program as Mesa's
+//! fast linker (`agx_fast_link` in `src/asahi/lib/agx_linker.c`) does: the parts' code
+//! concatenated as it is, with no padding or relocation, and, when shading per sample, the
+//! sample loop around the main shader and epilog, which the linker ends with its own `stop`
+//! and 8 `trap`.
 //!
-//! Decision: the parts are given without any `stop`/`trap` of their own (Mesa compiles
-//! the last part with its `stop`; here the linker always writes the terminal code), so
-//! every program ends with `stop` + 8 `trap`, as the spec's layout table shows.
+//! Without sample shading the linker adds nothing: the part that ends the program brings
+//! its `stop`, and the 8 `trap` that `agx_pack_binary` in Mesa's
+//! `src/asahi/compiler/agx_pack.c` puts after every `stop` that ends a compiled part.
+//! Honeykrisp compiles that part (the vertex main shader; the fragment epilog unless
+//! samples are shaded, `hk_get_fast_linked_locked_fs` in `src/asahi/vulkan/hk_cmd_draw.c`)
+//! with its `stop`, and the others (prologs, fragment main shaders — `hk_compile_nir` in
+//! `src/asahi/vulkan/hk_shader.c` —, the epilog inside a sample loop) without (`no_stop`). The linker checks these conventions on parts it can
+//! decode and warns where a part breaks them; it links the bytes as given either way.
+//!
+//! Prologs and epilogs have no preamble; of a main shader only its main section is linked
+//! (Mesa copies from the part's `main_offset`), and its preamble is bound beside the
+//! program as it was compiled.
 
 use serde::Serialize;
 use thiserror::Error;
+
+use gpuabi_agx_isa::decode;
 
 use crate::abi::{is_valid_sample_count, FIN_SAMPLE_MASK, GPR_HALVES, NESTING_COUNTER};
 use crate::encode::{EncodeError, ICond, Instr, Src};
@@ -67,7 +80,8 @@ impl Default for PartInfo {
     }
 }
 
-/// One part: its code bytes (main section only, no `stop`/`trap`) and its facts.
+/// One part: its code bytes (the main section as compiled, without the preamble; ending in
+/// `stop` and its `trap`s when the part ends the program) and its facts.
 #[derive(Debug, Clone, Copy)]
 pub struct Part<'a> {
     /// The code.
@@ -85,7 +99,8 @@ pub struct LinkInput<'a> {
     pub main: Part<'a>,
     /// Fragment epilog.
     pub epilog: Option<Part<'a>>,
-    /// Sample shading over this many samples (1, 2 or 4); `None`: no sample shading.
+    /// Sample shading over this many samples (1, 2 or 4; Mesa's `nr_samples_shaded`);
+    /// `None`: no sample shading (Mesa's 0).
     pub samples: Option<u8>,
 }
 
@@ -227,8 +242,45 @@ pub fn loop_footer(samples: u8, loop_bytes: usize) -> Result<[Instr; 4], LinkErr
     ])
 }
 
-/// `trap`s after the final `stop`.
+/// `trap`s after a `stop` that ends a program or part (Mesa's `agx_pack_binary`).
 pub const TRAPS_AFTER_STOP: usize = 8;
+
+/// How a part's code ends, if it decodes: with `stop` (and any `trap`s after it), or not.
+fn ends_with_stop(code: &[u8]) -> Option<bool> {
+    let program = decode(code).ok()?;
+    let mut names = program.iter().rev().map(|(_, i)| i.opcode.name());
+    Some(names.find(|n| *n != "trap") == Some("stop"))
+}
+
+/// Warnings for parts that break Mesa's `stop` conventions (see the module documentation).
+fn stop_warnings(input: &LinkInput, parts: &[(&'static str, Part)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let last = parts.last().map_or("main", |(n, _)| *n);
+    for (name, part) in parts {
+        let Some(stops) = ends_with_stop(part.code) else {
+            continue;
+        };
+        let inside_loop = input.samples.is_some() && *name != "prolog";
+        if stops && *name == "prolog" {
+            out.push(
+                "prolog ends with `stop`: the program ends before the main shader (Mesa compiles prologs without `stop`)".to_string(),
+            );
+        } else if stops && inside_loop {
+            out.push(format!(
+                "{name} ends with `stop` inside the sample loop: the program ends after the first sample (Mesa compiles the epilog without `stop` when samples are shaded; the loop's footer stops)"
+            ));
+        } else if stops && *name != last {
+            out.push(format!(
+                "{name} ends with `stop` but the {last} follows: the {last} never runs"
+            ));
+        } else if !stops && *name == last && input.samples.is_none() {
+            out.push(format!(
+                "{name} ends the program without `stop` (Mesa compiles the last part with `stop` and 8 `trap`; without sample shading the linker adds none)"
+            ));
+        }
+    }
+    out
+}
 
 struct Writer {
     code: Vec<u8>,
@@ -269,6 +321,7 @@ impl Writer {
         Ok(())
     }
 
+    /// The `stop` and `trap`s that end a sample-shaded program.
     fn terminal(&mut self) -> Result<(), EncodeError> {
         let mut end = vec![Instr::Stop];
         end.extend([Instr::Trap; TRAPS_AFTER_STOP]);
@@ -307,15 +360,10 @@ pub fn link(input: &LinkInput) -> Result<LinkedProgram, LinkError> {
     .into_iter()
     .filter_map(|(n, p)| p.map(|p| (n, p)))
     .collect();
-    let mut warnings = Vec::new();
     for (name, part) in &parts {
         check_part(name, part)?;
-        if let [.., 0x88 | 0x08, 0x00] = part.code {
-            warnings.push(format!(
-                "{name} ends with the bytes of `stop`/`trap`; parts are expected without them (the linker appends the terminal code)"
-            ));
-        }
     }
+    let mut warnings = stop_warnings(input, &parts);
     if let Some(prolog) = input.prolog {
         if prolog.info.gpr_halves > input.main.info.gpr_halves {
             warnings.push(format!(
@@ -342,17 +390,17 @@ pub fn link(input: &LinkInput) -> Result<LinkedProgram, LinkError> {
         w.part("epilog", e.code);
     }
     let mut loop_jump_offset = None;
-    match input.samples {
-        Some(s) if s > 1 => {
+    if let Some(s) = input.samples {
+        // One sample needs no loop: the header, then the program ends after it.
+        if s > 1 {
             let footer = loop_footer(s, w.code.len() - loop_start)?;
             if let Instr::JmpExecAny { offset } = footer[2] {
                 loop_jump_offset = Some(offset);
             }
             w.instrs("sample loop footer", &footer)?;
         }
-        _ => {}
+        w.terminal()?;
     }
-    w.terminal()?;
 
     let info = parts
         .iter()

@@ -1,4 +1,6 @@
-//! Linked programs byte for byte, built here from the spec's encoding table (§8.3) by hand.
+//! Linked programs byte for byte, built here by hand from the bytes Mesa's
+//! `agx_fast_link` (`src/asahi/lib/agx_linker.c`) writes: the sample-loop header and
+//! footer with its count and jump offset patched in, and `stop` with 8 `trap`.
 
 use gpuabi_agx::link::{link, LinkError, LinkInput, Part, PartInfo, PassType};
 
@@ -37,31 +39,89 @@ fn part(code: &[u8], gprs: u16) -> Part<'_> {
     }
 }
 
-const PROLOG: [u8; 6] = [0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6];
-const MAIN: [u8; 10] = [0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba];
-const EPILOG: [u8; 4] = [0xc1, 0xc2, 0xc3, 0xc4];
+// Parts made of real instructions (a `pop_exec 1`, an `ldimm r1l, 1`, ...), so that the
+// linker's checks of how each part ends can decode them.
+const PROLOG: [u8; 6] = POP_EXEC;
+const MAIN: [u8; 10] = [0x62, 0x04, 0x01, 0x00, 0x52, 0x0e, 0x00, 0x00, 0x00, 0x00];
+const EPILOG: [u8; 4] = MOV_R0L_0;
+
+/// The epilog as Mesa compiles it when it ends the program: `stop` and 8 `trap` at its end.
+fn epilog_with_stop() -> Vec<u8> {
+    let mut v = EPILOG.to_vec();
+    v.extend(stop_traps());
+    v
+}
 
 fn fragment(samples: Option<u8>) -> Result<gpuabi_agx::LinkedProgram, LinkError> {
+    let epilog = if samples.is_some() {
+        EPILOG.to_vec()
+    } else {
+        epilog_with_stop()
+    };
     link(&LinkInput {
         prolog: Some(part(&PROLOG, 8)),
         main: part(&MAIN, 24),
-        epilog: Some(part(&EPILOG, 16)),
+        epilog: Some(part(&epilog, 16)),
         samples,
     })
 }
 
 #[test]
 fn no_sample_shading_is_plain_concatenation() {
+    // The linker adds nothing: the epilog brings its own `stop` and traps.
     let p = fragment(None).unwrap();
     let mut want = Vec::new();
     want.extend_from_slice(&PROLOG);
     want.extend_from_slice(&MAIN);
-    want.extend_from_slice(&EPILOG);
-    want.extend(stop_traps());
+    want.extend(epilog_with_stop());
     assert_eq!(p.code, want);
     assert_eq!(p.combined.info.gpr_halves, 24);
-    assert!(p.warnings.is_empty());
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(p.emitted.is_empty());
     assert_eq!(p.loop_jump_offset, None);
+}
+
+#[test]
+fn parts_that_break_the_stop_conventions_are_linked_with_warnings() {
+    let warned = |prolog: &[u8], main: &[u8], epilog: &[u8], samples: Option<u8>| {
+        let p = link(&LinkInput {
+            prolog: Some(part(prolog, 0)),
+            main: part(main, 0),
+            epilog: Some(part(epilog, 0)),
+            samples,
+        })
+        .unwrap();
+        let mut want = prolog.to_vec();
+        if samples.is_some() {
+            want.extend_from_slice(&MOV_R0L_0);
+            want.extend_from_slice(&MOV_R1L_1);
+        }
+        want.extend_from_slice(main);
+        want.extend_from_slice(epilog);
+        assert_eq!(&p.code[..want.len()], want, "the bytes are linked as given");
+        p.warnings.join("\n")
+    };
+    // The last part without `stop` and no loop to end the program.
+    let w = warned(&PROLOG, &MAIN, &EPILOG, None);
+    assert!(w.contains("epilog ends the program without `stop`"), "{w}");
+    // A prolog or main shader that stops.
+    let mut stops = PROLOG.to_vec();
+    stops.extend(stop_traps());
+    let w = warned(&stops, &MAIN, &epilog_with_stop(), None);
+    assert!(w.contains("prolog ends with `stop`"), "{w}");
+    let w = warned(&PROLOG, &stops, &epilog_with_stop(), None);
+    assert!(
+        w.contains("main ends with `stop` but the epilog follows"),
+        "{w}"
+    );
+    // An epilog that stops inside the sample loop.
+    let w = warned(&PROLOG, &MAIN, &epilog_with_stop(), Some(4));
+    assert!(
+        w.contains("epilog ends with `stop` inside the sample loop"),
+        "{w}"
+    );
+    // Code that does not decode is not judged.
+    assert!(warned(&[0xff, 0xff], &[0xff, 0xff], &[0xff, 0xff], None).is_empty());
 }
 
 #[test]
@@ -140,16 +200,18 @@ fn bad_sample_counts() {
 
 #[test]
 fn vertex_program_and_gpr_warning() {
+    // The main vertex shader ends the program with its own `stop` and traps.
+    let mut main = MAIN.to_vec();
+    main.extend(stop_traps());
     let p = link(&LinkInput {
         prolog: Some(part(&PROLOG, 40)),
-        main: part(&MAIN, 32),
+        main: part(&main, 32),
         epilog: None,
         samples: None,
     })
     .unwrap();
     let mut want = PROLOG.to_vec();
-    want.extend_from_slice(&MAIN);
-    want.extend(stop_traps());
+    want.extend_from_slice(&main);
     assert_eq!(p.code, want);
     assert_eq!(p.combined.info.gpr_halves, 40);
     assert_eq!(p.warnings.len(), 1);

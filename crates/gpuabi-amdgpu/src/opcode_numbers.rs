@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 586] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 587] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -306,6 +306,7 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 586] = [
     (SCmpkLeU32, [0x00d, 0x00e, 0x00e, 0x00e, 0x00e]),
     (SSetprio, [0x00f, 0x00f, 0x035, 0x00f, 0x00f]),
     (SClause, [NONE, 0x021, 0x005, NONE, NONE]),
+    (SCodeEnd, [NONE, 0x01f, 0x01f, NONE, NONE]),
     (SInstPrefetch, [NONE, 0x020, 0x004, NONE, NONE]),
     (SDelayAlu, [NONE, NONE, 0x007, NONE, NONE]),
     (SWaitcntVscnt, [NONE, 0x017, 0x018, NONE, NONE]),

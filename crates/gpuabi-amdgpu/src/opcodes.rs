@@ -1106,6 +1106,8 @@ table! {
     // Scheduling hints: no effect on results.
     SSetprio = row(Sopp, "s_setprio", &[], &[Imm16]), [];
     SClause = row(Sopp, "s_clause", &[], &[Imm16]).only(RDNA), [];
+    // Padding after the program (llc fills `.text` to its alignment with it on RDNA).
+    SCodeEnd = row(Sopp, "s_code_end", &[], &[]).only(RDNA), [TERMINATOR];
     SInstPrefetch = row(Sopp, "s_inst_prefetch", &[], &[Imm16]).gfx11("s_set_inst_prefetch_distance").only(RDNA), [];
     SDelayAlu = row(Sopp, "s_delay_alu", &[], &[Imm16]).only(Targets::GFX1100), [];
     // Waits and messages.

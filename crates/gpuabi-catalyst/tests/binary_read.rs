@@ -30,6 +30,10 @@ fn kernel<'a>(b: &'a CatalystBinary, name: &str) -> &'a BinaryKernel {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn every_binary_is_read() {
     let Some(files) = common::catalyst_binaries() else {
         return;
@@ -130,6 +134,10 @@ fn llvm_mc_text(text: &str) -> Option<Vec<u8>> {
 /// vdst 1, vsrc1 2, src0 257 = v1; `eba01000 80020101`: MTBUF op 0, dfmt 4 = 32, nfmt 7 =
 /// float, offen, vaddr 1, vdata 1, srsrc 2 = s[8:11], soffset 128 = 0).
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn samplekernels_disassemble_as_read_by_hand() {
     let Some(files) = common::catalyst_binaries() else {
         return;
@@ -172,6 +180,10 @@ fn samplekernels_disassemble_as_read_by_hand() {
 /// UAV_OP_MASK note's first dword 0x7000; the inner `.text` starts 1508 bytes into the
 /// image and is 132 bytes long, beginning `04 05 00 c2` (s_buffer_load_dword of cb1).
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn samplekernels_fields_read_by_hand() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;
@@ -434,6 +446,10 @@ fn report(dir: &Path, notes: NotesPolicy) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn binaries_agree_with_the_layout_of_their_sources() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;
@@ -482,6 +498,10 @@ fn error_of(bytes: &[u8]) -> String {
 /// (entry 4 is `__OpenCL_add_header`), the `add` CAL image at 3506 with its note segment
 /// at image offset 448, its metadata at `.rodata` offset 2470.
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn damaged_binaries_give_located_errors() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;

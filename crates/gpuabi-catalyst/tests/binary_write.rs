@@ -215,6 +215,10 @@ const FILES: [&str; 6] = [
 const LLVMIR_BYTES: [usize; 6] = [5876, 5896, 2000, 2048, 1312, 1332];
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn written_binaries_read_back_as_amds_and_match_its_bytes() {
     let Some(files) = common::catalyst_binaries() else {
         return;
@@ -325,6 +329,10 @@ const CB_SIZE_BYTES: [usize; 11] = [860, 863, 868, 876, 877, 878, 879, 884, 885,
 /// [`CB_SIZE_BYTES`] lie in the size dwords of alltypes_64's CONSTANT_BUFFERS note: its
 /// descriptor starts 20 bytes after its note header, whose file offset the reader gives.
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn differing_bytes_are_constant_buffer_sizes() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;
@@ -349,6 +357,10 @@ fn differing_bytes_are_constant_buffer_sizes() {
 /// headers after `.text`, 4-aligned (0x3fa6 → 0x3fa8), all shifted by the 2000 bytes of
 /// `.llvmir` gpuabi does not write.
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn section_offsets_follow_amds() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
         return;

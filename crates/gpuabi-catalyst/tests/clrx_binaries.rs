@@ -286,6 +286,10 @@ fn differences(ours: &KernelLayout, amd: &BinaryKernel) -> Vec<(&'static str, St
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_clrx,
+    ignore = "needs a checkout of CLRX's repository in GPUABI_CLRX_DIR"
+)]
 fn layouts_agree_with_amd_binaries() {
     let Some(clrx) = common::clrx_dir() else {
         return;
@@ -352,6 +356,10 @@ fn bytes_of(hex: &str) -> Vec<u8> {
 /// encodes back to its own bytes, the bits the hardware ignores included (AMD's
 /// `s_waitcnt` with bit 12 set, gpuabi_amdgpu::dont_care).
 #[test]
+#[cfg_attr(
+    gpuabi_no_clrx,
+    ignore = "needs a checkout of CLRX's repository in GPUABI_CLRX_DIR"
+)]
 fn kernel_code_decodes_and_encodes_to_its_bytes() {
     let Some(clrx) = common::clrx_dir() else {
         return;

@@ -275,6 +275,10 @@ fn damage(u: &mut Unstructured<'_>, original: &[u8]) -> Result<Vec<u8>> {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn binary_reader_never_panics_on_damaged_binaries() {
     let Some(files) = common::catalyst_binaries() else {
         return;

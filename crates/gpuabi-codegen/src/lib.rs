@@ -217,8 +217,8 @@ impl Compiled {
     }
 
     /// The assembly of the module: the target line, the code, and each kernel's entry:
-    /// under `hsa` its `.amdhsa_kernel` descriptor block, which llvm-mc-19 assembles into
-    /// an HSA code object; under `catalyst` a comment block with the Catalyst layout map
+    /// under `hsa` its `.amdhsa_kernel` descriptor block and its entry in the
+    /// `.amdgpu_metadata` block, which llvm-mc-19 assembles into an HSA code object; under `catalyst` a comment block with the Catalyst layout map
     /// (a Catalyst binary is not an HSA code object: the code assembles alone).
     pub fn assembly(&self) -> Result<String, CodegenError> {
         let (target, wave) = (self.program.target, self.program.wave);
@@ -238,12 +238,27 @@ impl Compiled {
                         pass: "emission",
                         message: format!("kernel `{}`: {e}", k.name),
                     })?;
+                    // The descriptor is data: llc-19 places it in `.rodata`, 64-byte
+                    // aligned, where loaders look for the `NAME.kd` symbol.
+                    out.push_str("\t.section .rodata,\"a\",@progbits\n\t.p2align 6, 0x0\n");
                     out.push_str(&d);
                 }
                 KernelEntry::Catalyst(layout) => {
                     out.push_str(&entry::catalyst::comment_block(layout))
                 }
             }
+        }
+        let hsa: Vec<gpuabi_amdgpu::hsa::Kernel> = self
+            .kernels
+            .iter()
+            .filter_map(|k| match &k.entry {
+                KernelEntry::Hsa(hsa) => Some(hsa.clone()),
+                KernelEntry::Catalyst(_) => None,
+            })
+            .collect();
+        if !hsa.is_empty() {
+            out.push('\n');
+            out.push_str(&gpuabi_amdgpu::hsa::print_metadata(&hsa, target, wave));
         }
         Ok(out)
     }

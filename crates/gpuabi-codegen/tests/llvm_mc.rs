@@ -67,6 +67,51 @@ fn sources(stack_arrays: bool) -> Vec<(String, String)> {
     v
 }
 
+/// Name, offset, size and value kind of each argument.
+fn arg_list(args: &[gpuabi_amdgpu::hsa::KernArg]) -> Vec<(String, u32, u32, &'static str)> {
+    args.iter()
+        .map(|a| (a.name.clone(), a.offset, a.size, a.kind.name()))
+        .collect()
+}
+
+/// The arguments of every HSA kernel, as the code generator laid them out, equal those
+/// gpuabi reads from the printed `.amdgpu_metadata` block and from the metadata note
+/// llvm-mc-19 wrote into the object.
+fn metadata_agrees(c: &gpuabi_codegen::Compiled, text: &str, object: &[u8]) -> Result<(), String> {
+    let hsa: Vec<&gpuabi_amdgpu::hsa::Kernel> = c
+        .kernels
+        .iter()
+        .filter_map(|k| match &k.entry {
+            gpuabi_codegen::KernelEntry::Hsa(h) => Some(h),
+            gpuabi_codegen::KernelEntry::Catalyst(_) => None,
+        })
+        .collect();
+    if hsa.is_empty() {
+        return Ok(());
+    }
+    let read = gpuabi_amdgpu::hsa::read_kernels(text, c.program.target, c.program.wave)
+        .map_err(|e| format!("the printed metadata does not read back: {e}"))?;
+    let object = gpuabi_amdgpu::code_object::read_code_object(object)
+        .map_err(|e| format!("llvm-mc's object does not read back: {e}"))?;
+    for k in hsa {
+        let printed = read
+            .iter()
+            .find(|r| r.name == k.name)
+            .ok_or_else(|| format!("kernel `{}` missing from the printed metadata", k.name))?;
+        let noted = object
+            .kernel(&k.name)
+            .ok_or_else(|| format!("kernel `{}` missing from the object's note", k.name))?;
+        let want = arg_list(&k.args);
+        if arg_list(&printed.args) != want || printed.kernarg_size != k.kernarg_size {
+            return Err(format!("kernel `{}`: the printed metadata differs", k.name));
+        }
+        if arg_list(&noted.kernel.args) != want || noted.kernel.kernarg_size != k.kernarg_size {
+            return Err(format!("kernel `{}`: the object's note differs", k.name));
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn llvm_mc_accepts_compiled_code() {
     if !available() {
@@ -99,6 +144,10 @@ fn llvm_mc_accepts_compiled_code() {
                     continue;
                 }
             };
+            if let Err(e) = metadata_agrees(&c, &text, &ours) {
+                failures.push(format!("{tag}: {e}"));
+                continue;
+            }
             let encoded = gpuabi_amdgpu::encode(&c.program)
                 .unwrap_or_else(|e| panic!("{tag}: gpuabi cannot encode its own output: {e}"));
             let text_section = gpuabi_amdgpu::elf::read_text(&ours).unwrap().code;

@@ -169,11 +169,11 @@ fn whole_wave_linear_spills(text: &str, wave: WaveSize) -> String {
     out
 }
 
-fn run_all(trials: u32) {
+fn run_all(trials: u32, captures: &[common::Capture]) {
     let mut failures = Vec::new();
     let (mut without_calls, mut clean_calls) = (0, 0);
     let mut broken_by_spills = Vec::new();
-    for capture in common::captures() {
+    for capture in captures {
         for f in read_capture(&capture.radv).unwrap() {
             if f.gfx.is_none() {
                 continue;
@@ -230,12 +230,25 @@ fn run_all(trials: u32) {
 }
 
 #[test]
-fn every_function_assembles_to_acos_bytes_and_keeps_its_contract() {
-    run_all(TRIALS);
+fn every_function_of_the_project_capture_assembles_and_keeps_its_contract() {
+    run_all(TRIALS, &[common::own_capture()]);
+}
+
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
+fn every_function_of_the_shared_capture_assembles_and_keeps_its_contract() {
+    if let Some(shared) = common::shared_capture() {
+        run_all(TRIALS, &[shared]);
+    }
 }
 
 #[test]
 #[ignore = "1,000 trials per function: cargo test --release -p gpuabi-mesa --test functions -- --ignored"]
 fn every_function_keeps_its_contract_over_1000_trials() {
-    run_all(1000);
+    let mut captures = vec![common::own_capture()];
+    captures.extend(common::shared_capture());
+    run_all(1000, &captures);
 }

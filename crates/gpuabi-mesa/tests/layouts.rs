@@ -123,44 +123,58 @@ fn check(f: &Function, payload: u32, hit_attribs: u32) -> Result<usize, String> 
     Ok(ir.calls.len())
 }
 
-#[test]
-fn every_function_has_acos_registers() {
+/// Compares every function of `capture` with ACO's registers.
+fn check_capture(capture: &common::Capture) {
     let mut failures = Vec::new();
-    let mut checked = 0;
-    for capture in common::captures() {
-        let functions = read_capture(&capture.radv).unwrap();
-        assert!(!functions.is_empty(), "{}: no functions", capture.name);
-        let mut calls = 0;
-        let mut skipped: Vec<String> = Vec::new();
-        let mut compared = 0;
-        for f in &functions {
-            if f.gfx.is_none() {
-                if !skipped.contains(&f.chip) {
-                    skipped.push(f.chip.clone());
-                }
-                continue;
+    let functions = read_capture(&capture.radv).unwrap();
+    assert!(!functions.is_empty(), "{}: no functions", capture.name);
+    let mut calls = 0;
+    let mut skipped: Vec<String> = Vec::new();
+    let mut compared = 0;
+    for f in &functions {
+        if f.gfx.is_none() {
+            if !skipped.contains(&f.chip) {
+                skipped.push(f.chip.clone());
             }
-            compared += 1;
-            let (payload, hit_attribs) = (capture.sizes)(&f.pipeline);
-            match check(f, payload, hit_attribs) {
-                Ok(n) => {
-                    calls += n;
-                    checked += 1;
-                }
-                Err(e) => failures.push(format!("{} {}: {e}", capture.name, f.label())),
-            }
+            continue;
         }
-        eprintln!(
-            "{}: {compared} functions and {calls} calls compared with ACO; chips not \
-             modelled: {skipped:?}",
-            capture.name,
-        );
+        compared += 1;
+        let (payload, hit_attribs) = (capture.sizes)(&f.pipeline);
+        match check(f, payload, hit_attribs) {
+            Ok(n) => calls += n,
+            Err(e) => failures.push(format!("{} {}: {e}", capture.name, f.label())),
+        }
     }
-    assert!(checked > 0);
+    eprintln!(
+        "{}: {compared} functions and {calls} calls compared with ACO; chips not modelled: \
+         {skipped:?}",
+        capture.name,
+    );
+    assert!(
+        compared > 0,
+        "{}: no function of a modelled chip",
+        capture.name
+    );
     assert!(
         failures.is_empty(),
         "{} functions differ from ACO:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_function_of_the_project_capture_has_acos_registers() {
+    check_capture(&common::own_capture());
+}
+
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
+fn every_function_of_the_shared_capture_has_acos_registers() {
+    if let Some(capture) = common::shared_capture() {
+        check_capture(&capture);
+    }
 }

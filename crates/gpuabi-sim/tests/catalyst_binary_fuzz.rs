@@ -103,6 +103,10 @@ fn run_kernel(k: &BinaryKernel) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn damaged_binaries_dispatch_and_run_without_panics() {
     let Some(files) = catalyst_data::catalyst_binaries() else {
         return;

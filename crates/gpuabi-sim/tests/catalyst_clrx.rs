@@ -14,8 +14,6 @@
 //! The binaries are read from `GPUABI_CLRX_DIR` (a checkout of CLRX's repository); without
 //! it the test prints why and passes.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -726,8 +724,12 @@ fn printf_kernel(binary: &CatalystBinary, k: &BinaryKernel, what: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_clrx,
+    ignore = "needs a checkout of CLRX's repository in GPUABI_CLRX_DIR"
+)]
 fn every_prginfo_kernel_computes_what_its_source_says() {
-    let Some(dir) = common::clrx_dir() else {
+    let Some(dir) = gpuabi_testdata::clrx_dir() else {
         return;
     };
     let mut runs = 0;

@@ -415,6 +415,17 @@ fn s_trap_stops_the_run() {
     assert!(e.to_string().contains("s_trap 2"), "{e}");
 }
 
+/// A wave that runs past `s_endpgm`-less code into llc's padding stops there.
+#[test]
+fn s_code_end_stops_the_run() {
+    let text = "main:\n\ts_nop 0\n\ts_code_end\n\ts_endpgm\n";
+    let p = parse(text, Target::Gfx1100, WaveSize::W32).unwrap();
+    let mut m = Machine::new(Image::new(&p).unwrap());
+    let e = m.run("main", &[WaveSetup::default()]).unwrap_err();
+    assert!(matches!(e, SimError::Trap { pc: 0x10_0004, .. }), "{e}");
+    assert!(e.to_string().contains("s_code_end"), "{e}");
+}
+
 #[test]
 fn v_cmpx_nle_f32_keeps_the_lanes_where_not_less_or_equal() {
     // "RDNA2 ISA", V_CMPX_NLE_F32: EXEC = !(S0 <= S1) per lane, true for unordered

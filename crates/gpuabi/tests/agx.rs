@@ -153,28 +153,48 @@ fn link_writes_bytes_and_warns() {
     let main = tmp("main.bin");
     let prolog = tmp("prolog.bin");
     let out_path = tmp("out.bin");
-    std::fs::write(&main, [1u8, 2, 3, 4]).unwrap();
-    std::fs::write(&prolog, [5u8, 6]).unwrap();
-    let out = gpuabi(&[
-        "agx",
-        "link",
-        "--prolog",
-        prolog.to_str().unwrap(),
-        "--main",
-        main.to_str().unwrap(),
-        "--prolog-gprs",
-        "40",
-        "--main-gprs",
-        "20",
-        "-o",
-        out_path.to_str().unwrap(),
-    ]);
+    // `ldimm r1l, 1; stop`: a main vertex shader that ends the program, as Mesa compiles it;
+    // the prolog `ldimm r0l, 0` has no `stop`.
+    let main_code = [0x62u8, 0x04, 0x01, 0x00, 0x88, 0x00];
+    std::fs::write(&main, main_code).unwrap();
+    std::fs::write(&prolog, [0x62u8, 0x00, 0x00, 0x00]).unwrap();
+    let run = |main: &std::path::Path| {
+        gpuabi(&[
+            "agx",
+            "link",
+            "--prolog",
+            prolog.to_str().unwrap(),
+            "--main",
+            main.to_str().unwrap(),
+            "--prolog-gprs",
+            "40",
+            "--main-gprs",
+            "20",
+            "-o",
+            out_path.to_str().unwrap(),
+        ])
+    };
+    let out = run(&main);
     assert!(out.success(), "{}", out.stderr);
+    // Plain concatenation: without sample shading the linker adds nothing.
     let bytes = std::fs::read(&out_path).unwrap();
-    let mut want = vec![5u8, 6, 1, 2, 3, 4, 0x88, 0x00];
-    want.extend([0x08, 0x00].repeat(8));
-    assert_eq!(bytes, want);
+    assert_eq!(
+        bytes,
+        [0x62, 0x00, 0x00, 0x00, 0x62, 0x04, 0x01, 0x00, 0x88, 0x00]
+    );
     assert!(out.stdout.contains("warning: prolog uses 40 GPR halves"));
+    assert!(!out.stdout.contains("stop"), "{}", out.stdout);
+    // A main shader without `stop` is linked as given, with a warning.
+    std::fs::write(&main, &main_code[..4]).unwrap();
+    let out = run(&main);
+    assert!(out.success(), "{}", out.stderr);
+    assert_eq!(std::fs::read(&out_path).unwrap().len(), 8);
+    assert!(
+        out.stdout
+            .contains("warning: main ends the program without `stop`"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

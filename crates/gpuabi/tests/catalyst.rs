@@ -235,6 +235,10 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn inspect_json_has_the_shape_of_layout_json() {
     let Some(dir) = amd_catalyst_data() else {
         return;
@@ -320,6 +324,10 @@ fn inspect_json_has_the_shape_of_layout_json() {
 /// README lists, each with a disassembly of its code, and the driver of their headers
 /// (1702.3).
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn inspect_reads_every_shared_binary() {
     let Some(dir) = amd_catalyst_data() else {
         return;
@@ -393,6 +401,10 @@ fn notes_flag_selects_amd_notes() {
 /// the operator of `cdat[gid] = adat[gid] OP bdat[gid]` read from the source, applied with
 /// 32-bit wrap-around for `gid < n`, and nothing written from `n` on.
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn catalyst_binaries_run_as_their_source_says() {
     let Some(dir) = amd_catalyst_data() else {
         return;
@@ -479,6 +491,10 @@ fn catalyst_binaries_run_as_their_source_says() {
 /// `input[gid]` (prginfo8.cl's `printf("Hello world: %zu,%zu,%zu: %u\n", ...)`, `size_t`
 /// taking a dword in a 32-bit binary). Bad image arguments are errors naming the flag.
 #[test]
+#[cfg_attr(
+    gpuabi_no_clrx,
+    ignore = "needs a checkout of CLRX's repository in GPUABI_CLRX_DIR"
+)]
 fn clrx_image_and_printf_kernels_run() {
     let Some(clrx) = common::clrx_dir() else {
         return;

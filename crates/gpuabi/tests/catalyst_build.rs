@@ -150,6 +150,10 @@ fn hand_written_assembly_builds_reads_back_and_runs() {
 /// prototype of samplekernels.cl: the binary reads back as AMD's kernel does (layout,
 /// notes, metadata, code) and runs: `cdat[i] = adat[i] + bdat[i]` for `i < n`.
 #[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which is absent"
+)]
 fn amds_add_rebuilt_from_its_disassembly_reads_back_as_amds() {
     let Some(data) = shared_data("amd-catalyst") else {
         return;

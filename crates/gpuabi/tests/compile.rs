@@ -21,6 +21,29 @@ fn compile_prints_code_and_a_kernel_descriptor() {
     }
 }
 
+/// `compile`'s output carries each kernel's metadata (its arguments), so `asm check`
+/// reads it as it reads llc-19's.
+#[test]
+fn asm_check_reads_the_compiled_kernels() {
+    let dir = common::scratch("compile_check");
+    for target in ["gfx8", "gfx1030", "gfx1100"] {
+        let file = dir.join(format!("saxpy-{target}.s"));
+        let path = file.display().to_string();
+        ok(&[
+            "compile",
+            "examples/saxpy.gsir",
+            "--target",
+            target,
+            "-o",
+            &path,
+        ]);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains(".name:           x"), "{text}");
+        let check = ok(&["asm", "check", &path, "--target", target]);
+        assert!(check.contains(": ok:"), "{check}");
+    }
+}
+
 #[test]
 fn compile_json_gives_the_statistics() {
     let v = json(&[

@@ -571,6 +571,7 @@ fn fmt_reassembles_and_amdpal_checks() {
     }
     let dir = scratch().join("fmt");
     std::fs::create_dir_all(&dir).unwrap();
+    let mut disassembled = 0;
     for case in cases() {
         let ir_file = dir.join(format!("{}.ll", case.name));
         std::fs::write(&ir_file, case.ir).unwrap();
@@ -600,8 +601,64 @@ fn fmt_reassembles_and_amdpal_checks() {
             let pal_str = pal.display().to_string();
             let check = gpuabi(&["asm", "check", &pal_str, "--target", target]);
             assert!(check.success(), "{pal_str}: {}", check.stderr);
+            // The object's `.text` ends in llc's padding (`s_code_end` on RDNA): the
+            // disassembly reads all of it and assembles back to the same bytes.
+            let obj = dir.join(format!("{}-{cpu}.pal.o", case.name));
+            llc(
+                &ir_file,
+                "amdgcn-amd-amdpal",
+                cpu,
+                "-O0",
+                &["-filetype=obj"],
+                &obj,
+            );
+            let obj_str = obj.display().to_string();
+            let dis = gpuabi(&["asm", "disasm", &obj_str, "--target", target]);
+            if text_relocations(&std::fs::read(&obj).unwrap()) > 0 {
+                // Calls leave their addresses to the linker; the disassembler says so.
+                assert!(
+                    dis.stderr.contains("relocations"),
+                    "{obj_str}: {}",
+                    dis.stderr
+                );
+                continue;
+            }
+            assert!(dis.success(), "{obj_str}: {}", dis.stderr);
+            let dis_file = dir.join(format!("{}-{cpu}.pal.dis.s", case.name));
+            std::fs::write(&dis_file, &dis.stdout).unwrap();
+            let bin = dir.join(format!("{}-{cpu}.pal.bin", case.name));
+            let (dis_str, bin_str) = (dis_file.display().to_string(), bin.display().to_string());
+            let enc = gpuabi(&[
+                "asm", "encode", &dis_str, "--target", target, "-o", &bin_str,
+            ]);
+            assert!(enc.success(), "{dis_str}: {}", enc.stderr);
+            let text = object_text(&std::fs::read(&obj).unwrap());
+            assert_eq!(std::fs::read(&bin).unwrap(), text, "{obj_str}");
+            if target != "gfx8" {
+                assert!(dis.stdout.contains("s_code_end"), "{}", dis.stdout);
+            }
+            disassembled += 1;
         }
     }
+    assert!(disassembled > 0, "no PAL object without relocations");
+}
+
+/// The relocations that apply to an object's `.text` section.
+fn text_relocations(bytes: &[u8]) -> usize {
+    use object::{Object, ObjectSection};
+    let file = object::File::parse(bytes).unwrap();
+    file.section_by_name(".text").unwrap().relocations().count()
+}
+
+/// The bytes of an object's `.text` section.
+fn object_text(bytes: &[u8]) -> Vec<u8> {
+    use object::{Object, ObjectSection};
+    let file = object::File::parse(bytes).unwrap();
+    file.section_by_name(".text")
+        .unwrap()
+        .data()
+        .unwrap()
+        .to_vec()
 }
 
 #[test]
@@ -628,7 +685,11 @@ fn bad_directives_are_located() {
             ":2:2:",
             "an instruction in data section `.data`",
         ),
-        ("\t.data\n", ":1:2:", "unknown directive `.data`"),
+        (
+            "\t.text\n\t.popsection\n",
+            ":2:2:",
+            "`.popsection` without a section to go back to",
+        ),
         (
             "\t.text\nk:\n\ts_endpgm\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 1\n\
              \t\t.amdhsa_next_free_sgpr 1\n\t\t.amdhsa_bogus_field 1\n\t.end_amdhsa_kernel\n",

@@ -182,8 +182,14 @@ pub fn link(prog: &LinkedProgram) -> String {
             e.text.clone(),
         ]);
     }
+    // Without sample shading the linker writes no instruction of its own.
+    let ins = if prog.emitted.is_empty() {
+        String::new()
+    } else {
+        format!("{ins}\n\n")
+    };
     let mut out = format!(
-        "{t}\n\n{ins}\n\ntotal {} bytes, GPRs {} halves ({} registers)",
+        "{t}\n\n{ins}total {} bytes, GPRs {} halves ({} registers)",
         prog.code.len(),
         prog.combined.info.gpr_halves,
         prog.combined.info.gpr_halves.div_ceil(2)

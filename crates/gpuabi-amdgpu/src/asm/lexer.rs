@@ -33,11 +33,23 @@ fn word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
 }
 
-/// The text of a line without its comment (`;` or `//` to the end of the line).
+/// The text of a line without its comment (`;` or `//` to the end of the line, outside
+/// quoted strings).
 pub fn strip_comment(line: &str) -> &str {
-    let semi = line.find(';').unwrap_or(line.len());
-    let slashes = line.find("//").unwrap_or(line.len());
-    &line[..semi.min(slashes)]
+    let bytes = line.as_bytes();
+    let mut quoted = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b';' if !quoted => return &line[..i],
+            b'/' if !quoted && bytes.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
 }
 
 /// Tokens of one line (comment already removed); `line` is used in errors.
@@ -93,10 +105,15 @@ pub fn lex(text: &str, line: usize) -> Result<Vec<Token>, AsmError> {
                 column,
             });
         } else if c == '"' {
-            let len = chars[i + 1..]
-                .iter()
-                .position(|&c| c == '"')
-                .ok_or_else(|| AsmError::new(line, column, "string without a closing `\"`"))?;
+            // A backslash escapes the next character, `\"` included.
+            let mut end = i + 1;
+            while end < chars.len() && chars[end] != '"' {
+                end += if chars[end] == '\\' { 2 } else { 1 };
+            }
+            if end >= chars.len() {
+                return Err(AsmError::new(line, column, "string without a closing `\"`"));
+            }
+            let len = end - i - 1;
             out.push(Token {
                 tok: Tok::Str(chars[i + 1..i + 1 + len].iter().collect()),
                 column,

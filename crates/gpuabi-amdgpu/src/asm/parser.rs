@@ -71,6 +71,11 @@ pub fn parse_listed(
     let mut section = String::from(".text");
     let mut listed: Vec<Listed> = Vec::new();
     let mut repeated = 0u64;
+    // The section stack as llvm-mc keeps it (`MCStreamer::pushSection`): each entry holds
+    // a section and the one before it, which `.previous` returns to and `.popsection`
+    // restores with it.
+    let mut pushed: Vec<(String, Option<String>)> = Vec::new();
+    let mut previous: Option<String> = None;
     while let Some((index, raw)) = lines.next() {
         let line = index + 1;
         let stripped = strip_comment(raw).trim();
@@ -138,17 +143,50 @@ pub fn parse_listed(
             }
             continue;
         };
+        if word == ".end" {
+            // The assembler stops reading at `.end`, as llvm-mc does.
+            p.pos += 1;
+            p.expect_end()?;
+            break;
+        }
         let item = if word.starts_with('.') {
             let column = p.column();
-            let item = p.directive(&word)?;
+            let mut restored_previous = None;
+            let item = match word.as_str() {
+                // The section stack of GNU as and llvm-mc.
+                ".popsection" | ".previous" => {
+                    p.pos += 1;
+                    p.expect_end()?;
+                    let to = if word == ".popsection" {
+                        pushed.pop().map(|(to, before)| {
+                            restored_previous = Some(before);
+                            to
+                        })
+                    } else {
+                        previous.clone()
+                    };
+                    let to = to.ok_or_else(|| {
+                        AsmError::new(
+                            line,
+                            column,
+                            format!("`{word}` without a section to go back to"),
+                        )
+                    })?;
+                    Item::Directive(section_directive(&to))
+                }
+                _ => p.directive(&word)?,
+            };
+            if word == ".pushsection" {
+                pushed.push((section.clone(), previous.clone()));
+            }
             match &item {
                 Item::Directive(Directive::Text) => {
                     code = true;
-                    section = ".text".into();
+                    previous = Some(std::mem::replace(&mut section, ".text".into()));
                 }
                 Item::Directive(Directive::Section { name, .. }) => {
                     code = is_code_section(name);
-                    section = name.clone();
+                    previous = Some(std::mem::replace(&mut section, name.clone()));
                 }
                 Item::Directive(d) => {
                     let bytes = section_bytes.entry(section.clone()).or_default();
@@ -158,7 +196,8 @@ pub fn parse_listed(
                             line,
                             column,
                             format!(
-                                "section `{section}` grows beyond {} MiB, the most gpuabi                                  accepts",
+                                "section `{section}` grows beyond {} MiB, the most gpuabi \
+                                 accepts",
                                 MAX_DATA_BYTES >> 20
                             ),
                         ));
@@ -166,11 +205,15 @@ pub fn parse_listed(
                 }
                 _ => {}
             }
+            if let Some(before) = restored_previous {
+                previous = before;
+            }
             item
         } else {
             if !code {
                 return Err(p.error(format!(
-                    "an instruction in data section `{section}`; instructions belong in                      `.text`"
+                    "an instruction in data section `{section}`; instructions belong in \
+                     `.text`"
                 )));
             }
             let inst = p.instruction(&word)?;
@@ -245,6 +288,92 @@ fn repeat_last(
         program.push_from(Item::Inst(inst.clone()), Origin::Asm { line: line as u32 });
     }
     Ok(())
+}
+
+/// The bytes of a string as GNU as and llvm-mc read it: `\n`, `\t`, `\r`, `\\`, `\'`,
+/// octal `\NNN` and hex `\xHH` escapes.
+fn unescape(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push(b'\n'),
+            Some('t') => out.push(b'\t'),
+            Some('r') => out.push(b'\r'),
+            Some('b') => out.push(8),
+            Some('f') => out.push(12),
+            Some('\\') => out.push(b'\\'),
+            Some('\'') => out.push(b'\''),
+            Some('"') => out.push(b'"'),
+            Some('x') => {
+                let mut v = 0u32;
+                let mut digits = 0;
+                while let Some(d) = chars.peek().and_then(|c| c.to_digit(16)) {
+                    v = (v * 16 + d) & 0xff;
+                    digits += 1;
+                    chars.next();
+                }
+                if digits == 0 {
+                    return Err("`\\x` without hex digits".into());
+                }
+                out.push(v as u8);
+            }
+            Some(d @ '0'..='7') => {
+                let mut v = d.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(v as u8);
+            }
+            Some(other) => return Err(format!("unknown escape `\\{other}`")),
+            None => return Err("a `\\` at the end of the string".into()),
+        }
+    }
+    Ok(out)
+}
+
+/// Appends `v` in LEB128 (DWARF's variable-length integers), signed or unsigned.
+fn leb128(mut v: i64, signed: bool, out: &mut Vec<u8>) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v = if signed {
+            v >> 7
+        } else {
+            ((v as u64) >> 7) as i64
+        };
+        let done = if signed {
+            (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0)
+        } else {
+            v == 0
+        };
+        out.push(if done { byte } else { byte | 0x80 });
+        if done {
+            break;
+        }
+    }
+}
+
+/// The directive that switches to section `name`.
+fn section_directive(name: &str) -> Directive {
+    if name == ".text" {
+        Directive::Text
+    } else {
+        Directive::Section {
+            name: name.to_string(),
+            rest: String::new(),
+        }
+    }
 }
 
 /// The directive that ends a block starting with `first`, for the blocks kept as written.
@@ -394,7 +523,12 @@ impl LineParser<'_> {
                     }
                 }
             }
-            ".section" => {
+            // ELF's shorthands for the data sections.
+            ".data" | ".bss" | ".rodata" => Directive::Section {
+                name: word.to_string(),
+                rest: String::new(),
+            },
+            ".section" | ".pushsection" => {
                 let name = match self.next() {
                     Some(Tok::Word(n) | Tok::Str(n)) if !n.is_empty() => n,
                     _ => {
@@ -418,29 +552,159 @@ impl LineParser<'_> {
                     ".long" | ".4byte" | ".int" => 4,
                     _ => 8,
                 };
+                let values = self.data_values(word)?;
+                Directive::Data { size, values }
+            }
+            ".value" => {
+                let values = self.data_values(word)?;
+                Directive::Data { size: 2, values }
+            }
+            ".ascii" | ".asciz" | ".string" => {
+                let column = self.column();
+                let Some(Tok::Str(text)) = self.next() else {
+                    self.pos -= 1;
+                    return Err(self.error(format!("expected a quoted string after `{word}`")));
+                };
+                let mut bytes = unescape(&text)
+                    .map_err(|m| AsmError::new(self.line, column, format!("`{word}`: {m}")))?;
+                if word != ".ascii" {
+                    bytes.push(0);
+                }
+                Directive::Data {
+                    size: 1,
+                    values: bytes
+                        .into_iter()
+                        .map(|b| DataValue::Int(b.into()))
+                        .collect(),
+                }
+            }
+            ".float" | ".double" => {
                 let mut values = Vec::new();
                 loop {
-                    let column = self.column();
-                    let v = match self.operand()? {
-                        Operand::Imm(Imm::Int(n)) => DataValue::Int(n),
-                        Operand::Expr(e) if e.reloc.is_none() && e.minus.is_none() => {
-                            DataValue::Expr(*e)
-                        }
-                        _ => {
-                            return Err(AsmError::new(
-                                self.line,
-                                column,
-                                format!("`{word}` takes integers or label addresses"),
-                            ))
-                        }
+                    let negative = self.peek(0) == Some(&Tok::Punct('-'));
+                    if negative {
+                        self.pos += 1;
+                    }
+                    let v = match self.number(negative)? {
+                        Imm::Float(f) => f,
+                        Imm::Int(i) => i as f64,
                     };
-                    values.push(v);
+                    let bits = if word == ".float" {
+                        i64::from((v as f32).to_bits())
+                    } else {
+                        v.to_bits() as i64
+                    };
+                    values.push(DataValue::Int(bits));
                     if self.peek(0) != Some(&Tok::Punct(',')) {
                         break;
                     }
                     self.pos += 1;
                 }
+                let size = if word == ".float" { 4 } else { 8 };
                 Directive::Data { size, values }
+            }
+            ".uleb128" | ".sleb128" => {
+                let mut bytes = Vec::new();
+                loop {
+                    let negative = self.peek(0) == Some(&Tok::Punct('-'));
+                    if negative {
+                        self.pos += 1;
+                    }
+                    let column = self.column();
+                    let Imm::Int(v) = self.number(negative)? else {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            format!("`{word}` takes integers"),
+                        ));
+                    };
+                    if word == ".uleb128" && v < 0 {
+                        return Err(AsmError::new(
+                            self.line,
+                            column,
+                            "`.uleb128` takes unsigned integers",
+                        ));
+                    }
+                    leb128(v, word == ".sleb128", &mut bytes);
+                    if self.peek(0) != Some(&Tok::Punct(',')) {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                Directive::Data {
+                    size: 1,
+                    values: bytes
+                        .into_iter()
+                        .map(|b| DataValue::Int(b.into()))
+                        .collect(),
+                }
+            }
+            ".balign" | ".align" => {
+                // On AMDGPU both count bytes (llvm-mc: `.align 4` aligns to 4 bytes).
+                let column = self.column();
+                let bytes = self.int_value(4)?;
+                if !bytes.is_power_of_two() || bytes > 1 << MAX_P2ALIGN {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!(
+                            "`{word}` takes a power of two up to {}",
+                            1u32 << MAX_P2ALIGN
+                        ),
+                    ));
+                }
+                let power = bytes.trailing_zeros() as u8;
+                if self.peek(0) == Some(&Tok::Punct(',')) {
+                    self.pos += 1;
+                    let fill = self.int_value(1)? as u32;
+                    if self.peek(0) == Some(&Tok::Punct(',')) {
+                        return Err(self.error(format!(
+                            "`{word}` with a largest skip is not supported; align without it"
+                        )));
+                    }
+                    Directive::P2alignFill {
+                        power,
+                        fill,
+                        word: false,
+                    }
+                } else {
+                    Directive::P2align(power)
+                }
+            }
+            ".space" | ".skip" => {
+                let column = self.column();
+                let repeat = self.int_value(4)?;
+                let mut value = 0;
+                if self.peek(0) == Some(&Tok::Punct(',')) {
+                    self.pos += 1;
+                    value = self.int_value(1)?;
+                }
+                if repeat > MAX_DATA_BYTES {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("`{word}` of more than {} MiB", MAX_DATA_BYTES >> 20),
+                    ));
+                }
+                Directive::Fill {
+                    repeat: repeat as u32,
+                    size: 1,
+                    value,
+                    zero: value == 0,
+                }
+            }
+            // Symbols, common data and notes that change no byte of the program's sections.
+            ".set" | ".equ" | ".comm" | ".lcomm" | ".ident" | ".file" | ".addrsig"
+            | ".addrsig_sym" => {
+                self.pos = self.tokens.len();
+                Directive::Verbatim(vec![self.raw.to_string()])
+            }
+            ".reloc" => {
+                self.pos -= 1;
+                return Err(self.error(
+                    "`.reloc` asks the linker for a relocation; gpuabi assembles code whose \
+                     addresses it can compute, without relocations",
+                ));
             }
             ".zero" | ".fill" => {
                 let column = self.column();
@@ -501,16 +765,46 @@ impl LineParser<'_> {
             _ => {
                 self.pos -= 1;
                 return Err(self.error(format!(
-                    "unknown directive `{word}`: gpuabi reads `.text`, `.section`, `.globl`, \
-                     `.amdgcn_target`, `.p2align`, `.p2alignl`, `.type`, `.size`, `.byte`, \
-                     `.short`, `.long`, `.quad`, `.zero`, `.fill`, `.hidden`, `.protected`, \
-                     `.weak`, `.amdhsa_code_object_version`, `.amd_amdgpu_isa` and the \
+                    "unknown directive `{word}`: gpuabi reads `.text`, `.data`, `.bss`, \
+                     `.rodata`, `.section`, `.pushsection`, `.popsection`, `.previous`, \
+                     `.globl`, `.amdgcn_target`, `.p2align`, `.p2alignl`, `.balign`, `.align`, \
+                     `.type`, `.size`, `.byte`, `.short`, `.value`, `.long`, `.int`, `.quad` \
+                     (and `.2byte`, `.4byte`, `.8byte`), `.float`, `.double`, `.uleb128`, \
+                     `.sleb128`, `.ascii`, `.asciz`, `.string`, `.zero`, `.fill`, `.space`, \
+                     `.skip`, `.hidden`, `.protected`, `.internal`, `.weak`, `.local`, `.set`, \
+                     `.equ`, `.comm`, `.lcomm`, `.ident`, `.file`, `.addrsig`, `.end`, \
+                     `.amdhsa_code_object_version`, `.amd_amdgpu_isa` and the \
                      `.amdhsa_kernel`, `.amdgpu_metadata` and `.amdgpu_pal_metadata` blocks"
                 )));
             }
         };
         self.expect_end()?;
         Ok(Item::Directive(d))
+    }
+
+    /// The values of a data directive: integers or label addresses, separated by commas.
+    fn data_values(&mut self, word: &str) -> Result<Vec<DataValue>, AsmError> {
+        let mut values = Vec::new();
+        loop {
+            let column = self.column();
+            let v = match self.operand()? {
+                Operand::Imm(Imm::Int(n)) => DataValue::Int(n),
+                Operand::Expr(e) if e.reloc.is_none() && e.minus.is_none() => DataValue::Expr(*e),
+                _ => {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("`{word}` takes integers or label addresses"),
+                    ))
+                }
+            };
+            values.push(v);
+            if self.peek(0) != Some(&Tok::Punct(',')) {
+                break;
+            }
+            self.pos += 1;
+        }
+        Ok(values)
     }
 
     /// The label name a directive names.

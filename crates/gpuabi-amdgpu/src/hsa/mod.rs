@@ -32,7 +32,7 @@ pub use kernarg::{
 };
 pub(crate) use metadata::arg_align;
 pub use metadata::{parse_kernel_metadata, read_kernels, KernelMetadata};
-pub use print::{print_preamble, CODE_OBJECT_VERSION};
+pub use print::{print_metadata, print_preamble, CODE_OBJECT_VERSION};
 
 /// Private bytes per work-item gpuabi gives a kernel whose stack has no static bound
 /// (recursion, calls through pointers): the stack LLVM assumes for a call it cannot see

@@ -43,30 +43,21 @@ pub fn repo() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
-/// The captures present; the shared one is missing only with a message, and not at all
-/// when `GPUABI_REQUIRE_SHARED=1`.
-pub fn captures() -> Vec<Capture> {
-    let mut out = vec![Capture {
+/// The project's own capture, `testdata/mesa`.
+pub fn own_capture() -> Capture {
+    Capture {
         name: "testdata",
         radv: repo().join("testdata/mesa/radv"),
         sizes: own_sizes,
-    }];
-    let shared = std::env::var_os("GPUABI_SHARED_DIR")
-        .map_or_else(|| repo().join("../shared"), PathBuf::from)
-        .join("data/mesa/radv");
-    if shared.is_dir() {
-        out.push(Capture {
-            name: "shared",
-            radv: shared,
-            sizes: shared_sizes,
-        });
-    } else {
-        assert!(
-            std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
-            "GPUABI_REQUIRE_SHARED=1 but {} is missing",
-            shared.display()
-        );
-        eprintln!("skipped: {} is missing", shared.display());
     }
-    out
+}
+
+/// The shared capture, `../shared/data/mesa` (or under `GPUABI_SHARED_DIR`), or `None`
+/// after saying it is missing; with `GPUABI_REQUIRE_SHARED=1` a missing capture panics.
+pub fn shared_capture() -> Option<Capture> {
+    Some(Capture {
+        name: "shared",
+        radv: gpuabi_testdata::shared_data("mesa")?.join("radv"),
+        sizes: shared_sizes,
+    })
 }

@@ -23,7 +23,9 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
     use Opcode::*;
     let taken = match d.op {
         SEndpgm => return Flow::End,
-        STrap | SSethalt => return Flow::Trap,
+        // `s_code_end` only pads the code after the last instruction: a wave that reaches
+        // it ran past its program, which the simulator reports as it reports a trap.
+        STrap | SSethalt | SCodeEnd => return Flow::Trap,
         // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
         // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
         SNop | SWaitcnt | SWaitcntVscnt | SWaitcntDepctr | SSendmsg => return Flow::Next,

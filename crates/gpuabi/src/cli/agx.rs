@@ -164,16 +164,19 @@ pub struct TileBufferArgs {
 /// Flags of `agx link`.
 #[derive(Debug, Args)]
 pub struct LinkArgs {
-    /// Prolog code (bytes, no stop/trap).
+    /// Prolog code (bytes, without `stop`).
     #[arg(long, value_name = "FILE")]
     prolog: Option<PathBuf>,
-    /// Main shader code (main section only, no stop/trap).
+    /// Main shader code (its main section, without the preamble); a main vertex shader ends
+    /// with `stop` (and Mesa's 8 `trap`), a main fragment shader does not.
     #[arg(long = "main", value_name = "FILE")]
     main_part: PathBuf,
-    /// Epilog code (bytes, no stop/trap).
+    /// Epilog code (bytes); ends with `stop` (and Mesa's 8 `trap`) unless --samples is given.
     #[arg(long, value_name = "FILE")]
     epilog: Option<PathBuf>,
-    /// Sample shading over S samples (1, 2 or 4); leave out for no sample shading.
+    /// Sample shading over S samples (1, 2 or 4; Mesa's `nr_samples_shaded`, the draw's
+    /// sample count): the linker wraps main shader and epilog in the sample loop and ends
+    /// the program itself; leave out for no sample shading.
     #[arg(long, value_name = "S")]
     samples: Option<u8>,
     /// GPRs the prolog uses, in 16-bit halves (Mesa's nr_gprs).

@@ -3,7 +3,6 @@
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -86,26 +85,8 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The folder `data/<name>` of the shared test data (`GPUABI_SHARED_DIR` if set, else
-/// `../shared` from the repository root), or `None` after saying why; missing data fails
-/// when `GPUABI_REQUIRE_SHARED=1`.
-pub fn shared_data(name: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("GPUABI_SHARED_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from,
-    );
-    let dir = root.join("data").join(name);
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("GPUABI_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "GPUABI_REQUIRE_SHARED=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!("skipped: {} is missing", dir.display());
-    None
-}
+#[allow(unused_imports)] // Not every test file reads outside data.
+pub use gpuabi_testdata::shared_data;
 
 /// The numbers of the buffer `name` that `sim run --print` shows.
 pub fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
@@ -123,25 +104,5 @@ pub fn printed_u32s(out: &str, name: &str) -> Vec<u32> {
     values
 }
 
-/// `GPUABI_CLRX_DIR`, a checkout of CLRX's repository (its test data holds AMD's own
-/// Catalyst binaries), or `None` (after printing why) when it is unset or missing and
-/// `GPUABI_REQUIRE_CLRX` is not `1`.
-pub fn clrx_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GPUABI_CLRX_DIR").map(PathBuf::from);
-    let why = match &dir {
-        Some(d) if d.join("tests/amdbin/amdbins").is_dir() => return dir,
-        Some(d) => format!("{} has no tests/amdbin/amdbins", d.display()),
-        None => "GPUABI_CLRX_DIR is not set".to_string(),
-    };
-    assert!(
-        std::env::var("GPUABI_REQUIRE_CLRX").as_deref() != Ok("1"),
-        "GPUABI_REQUIRE_CLRX=1 but {why}"
-    );
-    // Written past libtest's capture (which holds `eprintln!` of passing tests), so that a
-    // plain `cargo test` shows the skip.
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped: {why} (a checkout of CLRX's repository, for its AMD binaries)"
-    );
-    None
-}
+#[allow(unused_imports)] // Not every test file reads outside data.
+pub use gpuabi_testdata::clrx_dir;
