@@ -272,12 +272,19 @@ pub fn assemble_instruction(
         .filter(|(_, r)| r.def.display == name || r.def.name == name)
         .collect();
     if candidates.is_empty() {
+        let mut names: Vec<&str> = rows().iter().map(|r| r.def.display).collect();
+        names.sort_unstable();
+        names.dedup();
+        let near = gpuabi_layout::suggest::nearest(mnemonic.text, &names);
+        let hint = if near.is_empty() {
+            "expected an instruction name".to_string()
+        } else {
+            let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+            format!("did you mean {}?", quoted.join(" or "))
+        };
         return Err(TextError {
             column: mnemonic.column,
-            message: format!(
-                "unknown mnemonic `{}`; expected an instruction name",
-                mnemonic.text
-            ),
+            message: format!("unknown mnemonic `{}`; {hint}", mnemonic.text),
         });
     }
     let parsed: Vec<Option<Operand>> = tokens.iter().map(|t| parse_operand(t.text)).collect();

@@ -146,13 +146,13 @@ pub struct FragmentInput {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FragmentError {
     /// A location outside 0..7.
-    #[error("TooManyLocations: colour location {0} is out of range; AGX has {MAX_COLOR_LOCATIONS} locations (0..7)")]
+    #[error("colour location {0} is out of range: AGX has {MAX_COLOR_LOCATIONS} locations (0..7)")]
     TooManyLocations(u8),
     /// The same location given twice.
     #[error("colour location {0} is given twice")]
     DuplicateLocation(u8),
     /// Dual-source blending with a real location-1 output.
-    #[error("DualSourceConflict: dual-source blending puts the second colour in location 1 (r8..r11), but the shader also writes location 1")]
+    #[error("dual-source blending puts the second colour in location 1 (r8..r11), but the shader also writes location 1")]
     DualSourceConflict,
     /// Dual-source blending without location 0 to pair with.
     #[error("dual-source blending pairs the second colour with location 0, but location 0 is not written")]

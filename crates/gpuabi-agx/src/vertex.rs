@@ -44,7 +44,7 @@ pub struct VertexInput {
 pub enum VertexError {
     /// More attribute slots than the profile allows.
     #[error(
-        "TooManyAttributes: {n} attribute slots, but the `{profile}` profile allows at most {max}"
+        "too many attributes: {n} attribute slots, but the `{profile}` profile allows at most {max}"
     )]
     TooManyAttributes {
         /// Attribute slots needed.
@@ -55,7 +55,7 @@ pub enum VertexError {
         profile: &'static str,
     },
     /// `readme` profile with 31 or 32 slots: r8..r127 hold only 30 vec4s.
-    #[error("NeedsSpilling: {n} attribute slots need r8..r{last}, past r127; only {fit} fit in registers (the seed: \"we will need to use function calls or the stack\"), which is not implemented")]
+    #[error("too many attributes for registers: {n} attribute slots need r8..r{last}, past r127; only {fit} fit, and passing the rest through the stack or function calls is not implemented")]
     NeedsSpilling {
         /// Attribute slots needed.
         n: u16,

@@ -146,7 +146,7 @@ pub struct VertexFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum VertexKeyError {
     /// Not a format the prolog can fetch.
-    #[error("UnsupportedVertexFormat: `{0}` (array RGB formats of 8/16/32-bit channels, 10-10-10-2 and R11G11B10_FLOAT are supported)")]
+    #[error("unsupported vertex format `{0}` (array RGB formats of 8/16/32-bit channels, 10-10-10-2 and R11G11B10_FLOAT are supported)")]
     UnsupportedVertexFormat(String),
     /// The stride is not a multiple of the loaded format's block size.
     #[error("stride {stride} is not a multiple of {elsize} bytes, the block size of {format}'s loaded format")]

@@ -4,7 +4,8 @@
 //! The header follows LLVM's "User Guide for AMDGPU Backend" (AMDGPUUsage), section "ELF
 //! Code Object": `e_machine` is `EM_AMDGPU` (224), `e_flags` holds the processor in
 //! `EF_AMDGPU_MACH` (`gfx802` = 0x029 for gpuabi's gfx8, which is LLVM's `tonga`; `gfx1030` =
-//! 0x036; `gfx1100` = 0x041). Like `llvm-mc -triple=amdgcn` (no operating system), the
+//! 0x036; `gfx1100` = 0x041). Objects read back may name any processor of a modelled
+//! generation ([`Processor`]: `gfx803` = 0x02a is run as gfx8). Like `llvm-mc -triple=amdgcn` (no operating system), the
 //! OS ABI is `ELFOSABI_NONE` and no other flag is set.
 
 use object::elf;
@@ -14,7 +15,7 @@ use object::write::StringId;
 use object::{Endianness, Object, ObjectSection, ObjectSymbol, SymbolKind};
 
 use crate::program::{Directive, Item, Program};
-use crate::target::{Target, ENCODED_TARGETS};
+use crate::target::{Processor, Target};
 
 /// A problem writing or reading an object file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,11 +37,17 @@ pub const fn mach(target: Target) -> Option<u32> {
 /// The mask of `EF_AMDGPU_MACH` in `e_flags`.
 pub const EF_AMDGPU_MACH_MASK: u32 = 0x0ff;
 
-/// The target whose `EF_AMDGPU_MACH` is in `e_flags`, if the machine model has it.
+/// The processor whose `EF_AMDGPU_MACH` is in `e_flags`, if its generation is modelled.
+pub fn processor_of_flags(e_flags: u32) -> Option<Processor> {
+    Processor::of_mach(e_flags & EF_AMDGPU_MACH_MASK)
+}
+
+/// The target whose `EF_AMDGPU_MACH` is in `e_flags`, if the machine model has encodings
+/// for it.
 pub fn target_of_flags(e_flags: u32) -> Option<Target> {
-    ENCODED_TARGETS
-        .into_iter()
-        .find(|t| mach(*t) == Some(e_flags & EF_AMDGPU_MACH_MASK))
+    processor_of_flags(e_flags)
+        .map(|p| p.gfx)
+        .filter(|t| t.has_encodings())
 }
 
 /// Writes `code` (the encoding of `program`, from [`crate::encode()`]) as an AMDGPU ELF64
@@ -173,6 +180,8 @@ pub struct Text {
     pub symbols: Vec<(String, u32)>,
     /// The target of `EF_AMDGPU_MACH`, if the machine model has it.
     pub target: Option<Target>,
+    /// The processor of `EF_AMDGPU_MACH`, if its generation is modelled.
+    pub processor: Option<Processor>,
     /// How many relocations apply to `.text` (their bytes hold zeros until linked).
     pub relocations: usize,
 }
@@ -215,6 +224,7 @@ pub fn read_text(data: &[u8]) -> Result<Text, ElfError> {
         code,
         symbols,
         target: target_of_flags(e_flags.0),
+        processor: processor_of_flags(e_flags.0),
         relocations: section.relocations().count(),
     })
 }

@@ -44,4 +44,4 @@ pub use operand::{Expr, Imm, Operand, Reloc, Special, Waitcnt};
 pub use origin::Origin;
 pub use output_mods::{output_mods, ClampKind, Omod, OutputMods};
 pub use program::{Entry, Item, Program};
-pub use target::{Gfx, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};
+pub use target::{Gfx, Processor, Target, WaveSize, ENCODED_TARGETS, MODELLED_TARGETS};

@@ -1,7 +1,7 @@
 //! Targets (GPU generations) and wave sizes: the types of `gpuabi-layout`, so that a caller
 //! uses one target type for layouts and machine programs alike.
 
-pub use gpuabi_layout::gfx::{Gfx, UnknownGfx, WaveSize};
+pub use gpuabi_layout::gfx::{modelled_text, Gfx, Processor, UnknownGfx, WaveSize, PROCESSORS};
 
 /// The machine model's name for a GPU generation: the same type as
 /// [`gpuabi_layout::gfx::Gfx`]. Programs for `gfx9`, which the machine model has no

@@ -333,12 +333,12 @@ const LATER_DEVICES: [&str; 8] = [
 /// Why a device name was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeviceError {
-    /// A GFX9 or later device.
-    #[error("Unsupported GPU device type by OpenCL 1.2 binary format: {0}")]
-    Unsupported(String),
-    /// Not a device name at all.
-    #[error("unknown device '{0}' (expected one of: {1})")]
-    Unknown(String, String),
+    /// A GFX9 or later device (CLRX's message), with the devices of the format.
+    #[error("Unsupported GPU device type by OpenCL 1.2 binary format: {0} (its devices: {1})")]
+    Unsupported(String, String),
+    /// Not a device name at all: the name, the nearest devices and all of them.
+    #[error("unknown device {0}")]
+    Unknown(String),
 }
 
 impl Device {
@@ -356,10 +356,14 @@ impl Device {
             || lower == "raven"
             || lower == "polaris22"
         {
-            return Err(DeviceError::Unsupported(name.to_string()));
+            let all: Vec<&str> = DEVICES.iter().map(|d| d.name).collect();
+            return Err(DeviceError::Unsupported(name.to_string(), all.join(", ")));
         }
-        let all: Vec<&str> = DEVICES.iter().map(|d| d.name).collect();
-        Err(DeviceError::Unknown(name.to_string(), all.join(", ")))
+        let all: Vec<String> = DEVICES.iter().map(|d| d.metadata_name()).collect();
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        Err(DeviceError::Unknown(gpuabi_layout::suggest::suggest(
+            &lower, "devices", &all,
+        )))
     }
 
     /// The default device, Pitcairn.
@@ -423,7 +427,7 @@ mod tests {
         );
         assert!(matches!(
             Device::from_name("gfx900"),
-            Err(DeviceError::Unsupported(_))
+            Err(DeviceError::Unsupported(..))
         ));
         assert!(matches!(
             Device::from_name("foo"),

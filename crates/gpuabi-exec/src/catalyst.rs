@@ -68,7 +68,7 @@ pub(crate) fn setups(
                 writes.push((a.slot.offset, offset.to_le_bytes()[..width].to_vec()));
             }
             (ArgKind::Value, ArgType::Value { ty }) => {
-                values.insert(a.name.clone(), ArgValue::Numbers(vec![0.0]));
+                values.insert(a.name.clone(), ArgValue::Numbers(vec![0.0.into()]));
                 let width = (ty.stored_lanes() * ty.scalar.bytes()).min(8) as usize;
                 writes.push((a.slot.offset, bytes[..width].to_vec()));
             }

@@ -312,7 +312,7 @@ fn hsa_setups(
     }
     let placeholder: BTreeMap<String, ArgValue> = explicit
         .iter()
-        .map(|a| (a.name.clone(), ArgValue::Numbers(vec![0.0])))
+        .map(|a| (a.name.clone(), ArgValue::Numbers(vec![0.0.into()])))
         .collect();
     let setups = gpuabi_sim::hsa::dispatch(
         hsa,

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-/// An AMD GPU generation gpuabi models.
+/// An AMD GPU generation gpuabi models; LLVM's processors of each are in [`PROCESSORS`].
 ///
 /// The layout engines know `gfx8`, `gfx9`, `gfx1030` and `gfx1100` ([`Gfx::ALL`]); the
 /// machine model (`gpuabi-amdgpu`) has instruction encodings for `gfx6`, `gfx7`, `gfx8`,
@@ -177,25 +177,213 @@ impl fmt::Display for Gfx {
     }
 }
 
+/// A processor as LLVM names it (`-mcpu`, the processor of a target id, `EF_AMDGPU_MACH`
+/// of an ELF object) and the generation gpuabi runs it as.
+///
+/// The processors of one generation share its instruction set and encodings; what tells
+/// them apart (XNACK, FMA speed, the number of compute units, RDNA 3's larger VGPR file on
+/// gfx1100 and gfx1101 but not gfx1102 and gfx1103) does not change what an instruction
+/// computes, so the machine model runs all of them as their generation. From LLVM 19's
+/// AMDGPUUsage ("AMDGPU Processors") and `llvm/BinaryFormat/ELF.h` (`EF_AMDGPU_MACH_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Processor {
+    /// LLVM's name (`gfx803`).
+    pub name: &'static str,
+    /// LLVM's other `-mcpu` names of the same processor (`fiji`, `polaris10`, `polaris11`).
+    pub aliases: &'static [&'static str],
+    /// `EF_AMDGPU_MACH` in the `e_flags` of its ELF objects.
+    pub mach: u32,
+    /// The generation that models it.
+    pub gfx: Gfx,
+}
+
+const fn processor(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    mach: u32,
+    gfx: Gfx,
+) -> Processor {
+    Processor {
+        name,
+        aliases,
+        mach,
+        gfx,
+    }
+}
+
+/// Every processor `llc-19 -march=amdgcn -mcpu=help` lists whose generation gpuabi models,
+/// oldest first. Not among them: Vega's compute parts (gfx908, gfx90a, gfx94x, with
+/// accumulation registers), RDNA 1 (gfx101x), RDNA 3.5 (gfx115x) and RDNA 4 (gfx12xx).
+pub const PROCESSORS: [Processor; 34] = [
+    processor("gfx600", &["tahiti"], 0x020, Gfx::Gfx6),
+    processor("gfx601", &["pitcairn", "verde"], 0x021, Gfx::Gfx6),
+    processor("gfx602", &["hainan", "oland"], 0x03a, Gfx::Gfx6),
+    processor("gfx700", &["kaveri"], 0x022, Gfx::Gfx7),
+    processor("gfx701", &["hawaii"], 0x023, Gfx::Gfx7),
+    processor("gfx702", &[], 0x024, Gfx::Gfx7),
+    processor("gfx703", &["kabini", "mullins"], 0x025, Gfx::Gfx7),
+    processor("gfx704", &["bonaire"], 0x026, Gfx::Gfx7),
+    processor("gfx705", &[], 0x03b, Gfx::Gfx7),
+    processor("gfx801", &["carrizo"], 0x028, Gfx::Gfx8),
+    processor("gfx802", &["iceland", "tonga"], 0x029, Gfx::Gfx8),
+    processor(
+        "gfx803",
+        &["fiji", "polaris10", "polaris11"],
+        0x02a,
+        Gfx::Gfx8,
+    ),
+    processor("gfx805", &["tongapro"], 0x03c, Gfx::Gfx8),
+    processor("gfx810", &["stoney"], 0x02b, Gfx::Gfx8),
+    processor("gfx900", &[], 0x02c, Gfx::Gfx9),
+    processor("gfx902", &[], 0x02d, Gfx::Gfx9),
+    processor("gfx904", &[], 0x02e, Gfx::Gfx9),
+    processor("gfx906", &[], 0x02f, Gfx::Gfx9),
+    processor("gfx909", &[], 0x031, Gfx::Gfx9),
+    processor("gfx90c", &[], 0x032, Gfx::Gfx9),
+    // The generic processors (code object v6) run on every processor of their family,
+    // so their code is the family's.
+    processor("gfx9-generic", &[], 0x051, Gfx::Gfx9),
+    processor("gfx1030", &[], 0x036, Gfx::Gfx1030),
+    processor("gfx1031", &[], 0x037, Gfx::Gfx1030),
+    processor("gfx1032", &[], 0x038, Gfx::Gfx1030),
+    processor("gfx1033", &[], 0x039, Gfx::Gfx1030),
+    processor("gfx1034", &[], 0x03e, Gfx::Gfx1030),
+    processor("gfx1035", &[], 0x03d, Gfx::Gfx1030),
+    processor("gfx1036", &[], 0x045, Gfx::Gfx1030),
+    processor("gfx10-3-generic", &[], 0x053, Gfx::Gfx1030),
+    processor("gfx1100", &[], 0x041, Gfx::Gfx1100),
+    processor("gfx1101", &[], 0x046, Gfx::Gfx1100),
+    processor("gfx1102", &[], 0x047, Gfx::Gfx1100),
+    processor("gfx1103", &[], 0x044, Gfx::Gfx1100),
+    processor("gfx11-generic", &[], 0x054, Gfx::Gfx1100),
+];
+
+impl Processor {
+    /// The processor LLVM calls `name` (its name or an alias), if its generation is
+    /// modelled.
+    pub fn named(name: &str) -> Option<Processor> {
+        PROCESSORS
+            .iter()
+            .find(|p| p.name == name || p.aliases.contains(&name))
+            .copied()
+    }
+
+    /// The processor of an `EF_AMDGPU_MACH` value, if its generation is modelled.
+    pub fn of_mach(mach: u32) -> Option<Processor> {
+        PROCESSORS.iter().find(|p| p.mach == mach).copied()
+    }
+}
+
+impl fmt::Display for Processor {
+    /// `gfx803`, or `gfx803 (gfx8)` when the name is not the generation's own.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.name == self.gfx.name() {
+            f.write_str(self.name)
+        } else {
+            write!(f, "{} ({})", self.name, self.gfx)
+        }
+    }
+}
+
+impl Gfx {
+    /// LLVM's processors that this generation models, oldest first.
+    pub fn processors(self) -> impl Iterator<Item = &'static Processor> {
+        PROCESSORS.iter().filter(move |p| p.gfx == self)
+    }
+}
+
+/// The generations `gens` with the LLVM processors each models, for messages: `gfx8
+/// (gfx801-gfx810: carrizo, iceland, tonga, fiji, polaris10, polaris11, tongapro, stoney)`.
+pub fn modelled_text(gens: &[Gfx]) -> String {
+    let parts: Vec<String> = gens
+        .iter()
+        .map(|g| {
+            // Named processors (gfxNNN) give the range, the generic ones are listed.
+            let numbered: Vec<&str> = g
+                .processors()
+                .map(|p| p.name)
+                .filter(|n| !n.contains("generic"))
+                .collect();
+            let mut names: Vec<String> = Vec::new();
+            match numbered.as_slice() {
+                [] => {}
+                [one] => names.push((*one).to_string()),
+                [first, .., last] => names.push(format!("{first}-{last}")),
+            }
+            names.extend(
+                g.processors()
+                    .filter(|p| p.name.contains("generic"))
+                    .map(|p| p.name.to_string()),
+            );
+            let aliases: Vec<&str> = g
+                .processors()
+                .flat_map(|p| p.aliases.iter().copied())
+                .collect();
+            if aliases.is_empty() {
+                format!("{g} ({})", names.join(", "))
+            } else {
+                format!("{g} ({}: {})", names.join(", "), aliases.join(", "))
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 /// The target name was not one gpuabi models.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown target `{0}`: expected gfx6, gfx7, gfx8, gfx9, gfx1030 or gfx1100")]
+#[error(
+    "unknown target `{0}`: expected {list}",
+    list = modelled_text(&[Gfx::Gfx6, Gfx::Gfx7, Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100])
+)]
 pub struct UnknownGfx(pub String);
 
 impl FromStr for Gfx {
     type Err = UnknownGfx;
 
-    /// The gpuabi names, and LLVM's names of the same processors (`tonga`, `gfx802`,
-    /// `gfx900`).
+    /// The gpuabi names (`gfx8`), and every LLVM name of a processor of a modelled
+    /// generation ([`PROCESSORS`]: `gfx803`, `fiji`, `gfx1102`).
     fn from_str(text: &str) -> Result<Gfx, UnknownGfx> {
         match text {
-            "gfx6" | "gfx601" | "pitcairn" | "tahiti" | "gfx600" | "verde" => Ok(Gfx::Gfx6),
-            "gfx7" | "gfx704" | "bonaire" | "hawaii" | "gfx701" => Ok(Gfx::Gfx7),
-            "gfx8" | "gfx802" | "tonga" => Ok(Gfx::Gfx8),
-            "gfx9" | "gfx900" => Ok(Gfx::Gfx9),
-            "gfx1030" => Ok(Gfx::Gfx1030),
-            "gfx1100" => Ok(Gfx::Gfx1100),
-            _ => Err(UnknownGfx(text.to_string())),
+            "gfx6" => Ok(Gfx::Gfx6),
+            "gfx7" => Ok(Gfx::Gfx7),
+            "gfx8" => Ok(Gfx::Gfx8),
+            "gfx9" => Ok(Gfx::Gfx9),
+            _ => Processor::named(text)
+                .map(|p| p.gfx)
+                .ok_or_else(|| UnknownGfx(text.to_string())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processors_map_to_their_generation() {
+        assert_eq!("gfx803".parse::<Gfx>(), Ok(Gfx::Gfx8));
+        assert_eq!("polaris11".parse::<Gfx>(), Ok(Gfx::Gfx8));
+        assert_eq!("gfx1036".parse::<Gfx>(), Ok(Gfx::Gfx1030));
+        assert_eq!("gfx1103".parse::<Gfx>(), Ok(Gfx::Gfx1100));
+        assert_eq!("gfx1100".parse::<Gfx>(), Ok(Gfx::Gfx1100));
+        assert_eq!("gfx8".parse::<Gfx>(), Ok(Gfx::Gfx8));
+        // EF_AMDGPU_MACH_AMDGCN_GFX803 = 0x02a (llvm/BinaryFormat/ELF.h).
+        assert_eq!(Processor::of_mach(0x02a).map(|p| p.name), Some("gfx803"));
+        assert_eq!(Processor::of_mach(0x033), None, "gfx1010 is RDNA 1");
+        let e = "navi21".parse::<Gfx>().unwrap_err().to_string();
+        assert!(e.starts_with("unknown target `navi21`: expected gfx6 (gfx600-gfx602: tahiti, pitcairn, verde, hainan, oland), "), "{e}");
+        assert!(
+            e.contains("gfx1100 (gfx1100-gfx1103, gfx11-generic)"),
+            "{e}"
+        );
+        let names: std::collections::HashSet<&str> = PROCESSORS
+            .iter()
+            .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
+            .collect();
+        assert_eq!(names.len(), 34 + 18, "no name twice");
     }
 }

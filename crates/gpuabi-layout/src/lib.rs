@@ -7,4 +7,5 @@
 pub mod aco;
 pub mod gfx;
 pub mod reg;
+pub mod suggest;
 pub mod svg;

@@ -53,7 +53,7 @@ use gpuabi_catalyst::userdata::{DataClass, UserDataEntry};
 use gpuabi_catalyst::KernelLayout;
 use gpuabi_layout::reg::{RegFile, RegRange};
 
-pub use crate::dispatch::{ArgValue, NdRange};
+pub use crate::dispatch::{ArgValue, NdRange, Number};
 use crate::dispatch::{LaneValues, WaveSetup};
 use crate::exec::image_access::image_type;
 use crate::exec::memory::Descriptor;
@@ -315,33 +315,26 @@ fn cb0(
 }
 
 /// Converts numbers to the dwords of a value argument of type `ty` (`uint`, `float4`, …).
-fn value_dwords(name: &str, ty: &str, numbers: &[f64]) -> Result<Vec<u32>, CatalystError> {
+fn value_dwords(name: &str, ty: &str, numbers: &[Number]) -> Result<Vec<u32>, CatalystError> {
     let base = ty.trim_end_matches(|c: char| c.is_ascii_digit());
     let mut out = Vec::new();
     for &n in numbers {
-        let int_ok = n.fract() == 0.0;
         let bad = || CatalystError::Arg {
             name: name.to_string(),
             message: format!("`{n}` does not fit the type `{ty}`"),
         };
         match base {
-            "float" => out.push((n as f32).to_bits()),
+            "float" => out.push((n.as_f64() as f32).to_bits()),
             "double" => {
-                let b = n.to_bits();
+                let b = n.as_f64().to_bits();
                 out.extend([b as u32, (b >> 32) as u32]);
             }
             "long" | "ulong" => {
-                if !int_ok {
-                    return Err(bad());
-                }
-                let v = if n < 0.0 { n as i64 as u64 } else { n as u64 };
+                let v = n.to_bits(64).ok_or_else(bad)?;
                 out.extend([v as u32, (v >> 32) as u32]);
             }
             "char" | "uchar" | "short" | "ushort" | "int" | "uint" => {
-                if !int_ok || n < i32::MIN as f64 || n > u32::MAX as f64 {
-                    return Err(bad());
-                }
-                out.push(if n < 0.0 { n as i32 as u32 } else { n as u32 });
+                out.push(n.to_bits(32).ok_or_else(bad)? as u32);
             }
             _ => {
                 return Err(CatalystError::Arg {
@@ -436,7 +429,19 @@ pub fn dispatch_kernel(
         if !layout.args.iter().any(|a| &a.name == name) {
             return Err(CatalystError::Arg {
                 name: name.clone(),
-                message: format!("kernel `{}` has no such argument", layout.kernel),
+                message: format!(
+                    "kernel `{}` has no argument {}",
+                    layout.kernel,
+                    gpuabi_layout::suggest::suggest(
+                        name,
+                        "arguments",
+                        &layout
+                            .args
+                            .iter()
+                            .map(|a| a.name.as_str())
+                            .collect::<Vec<_>>()
+                    )
+                ),
             });
         }
     }
@@ -458,7 +463,13 @@ pub fn dispatch_kernel(
     let mut images: BTreeMap<u32, [u32; 8]> = BTreeMap::new();
     let mut samplers: BTreeMap<u32, [u32; 4]> = BTreeMap::new();
     for a in &layout.args {
-        let value = args.get(&a.name);
+        // A pointer given no value points to the buffer of its own name, as `gpuabi run`
+        // binds the kernel parameters of an IR module.
+        let implicit = (a.kind == ArgKind::Pointer && !args.contains_key(&a.name))
+            .then(|| memory.find(&a.name))
+            .flatten()
+            .map(|_| ArgValue::Buffer(a.name.clone()));
+        let value = args.get(&a.name).or(implicit.as_ref());
         let err = |message: String| CatalystError::Arg {
             name: a.name.clone(),
             message,
@@ -509,13 +520,11 @@ pub fn dispatch_kernel(
                 let dw = ns
                     .iter()
                     .map(|&n| {
-                        if n.fract() == 0.0 && n >= i32::MIN as f64 && n <= u32::MAX as f64 {
-                            Ok(if n < 0.0 { n as i32 as u32 } else { n as u32 })
-                        } else {
-                            Err(err(format!(
+                        n.to_bits(32).map(|v| v as u32).ok_or_else(|| {
+                            err(format!(
                                 "`{n}` is not a dword: a structure takes its dwords as integers"
-                            )))
-                        }
+                            ))
+                        })
                     })
                     .collect::<Result<Vec<u32>, _>>()?;
                 put(&mut cb1, &dw)?;

@@ -65,12 +65,12 @@ pub enum LoadError {
     #[error(transparent)]
     Object(#[from] CodeObjectError),
     /// No kernel of that name.
-    #[error("no kernel `{name}` (the object has {available})")]
+    #[error("no kernel {}", gpuabi_layout::suggest::suggest(.name, "kernels", &.available.iter().map(String::as_str).collect::<Vec<_>>()))]
     NoKernel {
         /// The name asked for.
         name: String,
         /// The kernels there are.
-        available: String,
+        available: Vec<String>,
     },
     /// No name given, and the object has not exactly one kernel.
     #[error("the object has {0}: name one")]
@@ -100,7 +100,11 @@ pub fn select_kernel<'a>(
     match (name, object.kernels.as_slice()) {
         (Some(n), _) => object.kernel(n).ok_or_else(|| LoadError::NoKernel {
             name: n.to_string(),
-            available: available(),
+            available: object
+                .kernels
+                .iter()
+                .map(|k| k.kernel.name.clone())
+                .collect(),
         }),
         (None, [only]) => Ok(only),
         (None, _) => Err(LoadError::Ambiguous(available())),

@@ -30,9 +30,121 @@ pub enum ArgValue {
     /// A global (or `constant`) pointer to the named buffer.
     Buffer(String),
     /// Numbers for a value argument, one per vector component; converted per the type.
-    Numbers(Vec<f64>),
+    Numbers(Vec<Number>),
     /// An image: the buffer of its texels, its format and size (Catalyst dispatches).
     Image(crate::opencl_image::ImageArg),
+}
+
+/// One number of a by-value argument as it was written: an integer stays an integer, so
+/// that a 64-bit argument gets all its 64 bits (a double holds 53).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    /// An integer, from -2^63 to 2^64 - 1 (signed and unsigned 64-bit values alike).
+    Int(i128),
+    /// Any other number (`2.5`, `1e-3`, `inf`).
+    Float(f64),
+}
+
+impl Number {
+    /// The number as a double (integers beyond 2^53 rounded).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    /// The number as an integer, if it is one: an integer, or a float without a fraction
+    /// (`3.0`).
+    pub fn as_int(self) -> Option<i128> {
+        match self {
+            Number::Int(i) => Some(i),
+            // Every finite double without a fraction is below 2^1024 and fits i128 only
+            // up to 2^127: larger ones are no integer of any argument type anyway.
+            Number::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 2f64.powi(127) => {
+                Some(f as i128)
+            }
+            Number::Float(_) => None,
+        }
+    }
+
+    /// The low `bits` bits of the number if it is an integer of `bits` bits, signed or
+    /// unsigned (two's complement for negative ones).
+    pub fn to_bits(self, bits: u32) -> Option<u64> {
+        let i = self.as_int()?;
+        let (min, max) = (-(1i128 << (bits - 1)), 1i128 << bits);
+        (min..max)
+            .contains(&i)
+            .then(|| (i as u64) & (u64::MAX >> (64 - bits)))
+    }
+
+    /// Parses a number as the command line writes it: an integer in decimal or `0x` hex,
+    /// optionally negative, from -2^63 to 2^64 - 1; anything else a Rust float (`2.5`,
+    /// `1e3`, `inf`).
+    pub fn parse(text: &str) -> Option<Number> {
+        let t = text.trim();
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, t),
+        };
+        let magnitude = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                digits.parse::<u64>().ok()
+            }
+            None => None,
+        };
+        match magnitude {
+            Some(m) if !negative => Some(Number::Int(i128::from(m))),
+            Some(m) if m <= 1 << 63 => Some(Number::Int(-i128::from(m))),
+            Some(_) => None,
+            // A decimal integer past 2^64 is no argument's value either.
+            None if digits.bytes().all(|b| b.is_ascii_digit()) => None,
+            None => t.parse::<f64>().ok().map(Number::Float),
+        }
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(i) => write!(f, "{i}"),
+            Number::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+impl From<f64> for Number {
+    fn from(f: f64) -> Number {
+        Number::Float(f)
+    }
+}
+
+impl From<i64> for Number {
+    fn from(i: i64) -> Number {
+        Number::Int(i128::from(i))
+    }
+}
+
+impl From<u64> for Number {
+    fn from(i: u64) -> Number {
+        Number::Int(i128::from(i))
+    }
+}
+
+impl From<u32> for Number {
+    fn from(i: u32) -> Number {
+        Number::Int(i128::from(i))
+    }
+}
+
+impl From<i32> for Number {
+    fn from(i: i32) -> Number {
+        Number::Int(i128::from(i))
+    }
 }
 
 impl NdRange {
@@ -274,5 +386,33 @@ impl WaveSetup {
             wave.set_exec(exec);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Number;
+
+    #[test]
+    fn integers_stay_exact() {
+        // 0x9E3779B97F4A7C15 is 11400714819323198485, beyond a double's 53 bits.
+        let n = Number::parse("0x9E3779B97F4A7C15").unwrap();
+        assert_eq!(n, Number::Int(11_400_714_819_323_198_485));
+        assert_eq!(n.to_bits(64), Some(0x9E37_79B9_7F4A_7C15));
+        assert_eq!(n.to_bits(32), None);
+        assert_eq!(Number::parse("-1").unwrap().to_bits(64), Some(u64::MAX));
+        assert_eq!(Number::parse("-1").unwrap().to_bits(8), Some(0xff));
+        assert_eq!(
+            Number::parse("-9223372036854775808").unwrap().to_bits(64),
+            Some(1 << 63)
+        );
+        assert_eq!(Number::parse("-9223372036854775809"), None);
+        assert_eq!(Number::parse("18446744073709551616"), None);
+        assert_eq!(Number::parse("2.5"), Some(Number::Float(2.5)));
+        assert_eq!(Number::parse("3.0").unwrap().to_bits(32), Some(3));
+        assert_eq!(Number::parse("2.5").unwrap().to_bits(32), None);
+        assert_eq!(Number::parse("-inf").unwrap().as_int(), None);
+        assert_eq!(Number::parse("0xZZ"), None);
+        assert_eq!(Number::parse(""), None);
     }
 }

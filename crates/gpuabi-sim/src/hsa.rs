@@ -35,8 +35,10 @@
 //!   by the count, an integral number is an integer and any other a float. This matches
 //!   `gpuabi run --arg` (`i32`/`i64`/`f32` by the parameter's type) and the Catalyst
 //!   dispatch (`int` vs `float` by the OpenCL type, negative integers in two's
-//!   complement). Half-precision elements are refused. A global buffer argument takes a
-//!   buffer's 64-bit address, or one integral number as a raw address.
+//!   complement). Half-precision elements are refused. Integers stay exact ([`Number`]):
+//!   a 64-bit argument gets all its bits. A global buffer argument takes a buffer's 64-bit
+//!   address, or one integral number as a raw address; given no value, the buffer of its
+//!   own name, as `gpuabi run` binds pointer parameters.
 
 use std::collections::BTreeMap;
 
@@ -46,7 +48,7 @@ use gpuabi_amdgpu::hsa::{
 };
 use gpuabi_amdgpu::{Target, WaveSize};
 
-use crate::dispatch::{ArgValue, LaneValues, NdRange, WavePlace, WaveSetup};
+use crate::dispatch::{ArgValue, LaneValues, NdRange, Number, WavePlace, WaveSetup};
 use crate::exec::memory::Descriptor;
 use crate::limits::{Limits, MAX_SCRATCH_BYTES_PER_LANE};
 use crate::memory::Memory;
@@ -384,10 +386,20 @@ fn kernarg_segment(
     for name in args.keys() {
         match kernel.arg(name) {
             None => {
+                let names: Vec<&str> = kernel
+                    .args
+                    .iter()
+                    .filter(|a| !a.kind.is_hidden())
+                    .map(|a| a.name.as_str())
+                    .collect();
                 return Err(arg_error(
                     name,
-                    format!("kernel `{}` has no such argument", kernel.name),
-                ))
+                    format!(
+                        "kernel `{}` has no argument {}",
+                        kernel.name,
+                        gpuabi_layout::suggest::suggest(name, "arguments", &names)
+                    ),
+                ));
             }
             Some(a) if a.kind.is_hidden() => {
                 return Err(arg_error(
@@ -457,7 +469,23 @@ fn explicit_value(
     value: Option<&ArgValue>,
     memory: &Memory,
 ) -> Result<Vec<u8>, HsaError> {
-    let value = value.ok_or_else(|| arg_error(&a.name, "no value given"))?;
+    // A pointer given no value points to the buffer of its own name, as `gpuabi run`
+    // binds the kernel parameters of an IR module.
+    let implicit;
+    let value = match value {
+        Some(v) => v,
+        None if a.kind == ValueKind::GlobalBuffer && memory.find(&a.name).is_some() => {
+            implicit = ArgValue::Buffer(a.name.clone());
+            &implicit
+        }
+        None if a.kind == ValueKind::GlobalBuffer => {
+            return Err(arg_error(
+                &a.name,
+                "no value given, and no buffer has its name",
+            ))
+        }
+        None => return Err(arg_error(&a.name, "no value given")),
+    };
     match (a.kind, value) {
         (ValueKind::GlobalBuffer, ArgValue::Buffer(b)) => {
             let buffer = memory
@@ -466,9 +494,10 @@ fn explicit_value(
             Ok(buffer.base.to_le_bytes().to_vec())
         }
         (ValueKind::GlobalBuffer, ArgValue::Numbers(ns)) => match ns.as_slice() {
-            [n] if n.fract() == 0.0 && *n >= 0.0 && *n < 2f64.powi(64) => {
-                Ok((*n as u64).to_le_bytes().to_vec())
-            }
+            [n] if n.as_int().is_some_and(|i| i >= 0) => match n.to_bits(64) {
+                Some(address) => Ok(address.to_le_bytes().to_vec()),
+                None => Err(arg_error(&a.name, format!("`{n}` is not a 64-bit address"))),
+            },
             _ => Err(arg_error(
                 &a.name,
                 "expected a buffer name or one non-negative integer address",
@@ -491,7 +520,7 @@ fn explicit_value(
 }
 
 /// Converts numbers to the bytes of a by-value argument (rules in the module comment).
-fn by_value_bytes(a: &KernArg, numbers: &[f64]) -> Result<Vec<u8>, HsaError> {
+fn by_value_bytes(a: &KernArg, numbers: &[Number]) -> Result<Vec<u8>, HsaError> {
     let count = numbers.len() as u32;
     if count == 0 {
         return Err(arg_error(&a.name, "no numbers given"));
@@ -517,27 +546,25 @@ fn by_value_bytes(a: &KernArg, numbers: &[f64]) -> Result<Vec<u8>, HsaError> {
     for &n in numbers {
         let float = match a.value_type {
             Some(t) => t.is_float(),
-            None => n.fract() != 0.0 || !n.is_finite(),
+            None => n.as_int().is_none(),
         };
         let bad = |why: &str| arg_error(&a.name, format!("`{n}` {why}"));
         if float {
+            let x = n.as_f64();
             match (elem, a.value_type) {
                 (_, Some(ValueType::F16)) | (1 | 2, None) => {
                     return Err(bad(
                         "would be a half or byte float, which the simulator does not support",
                     ))
                 }
-                (4, _) => out.extend((n as f32).to_bits().to_le_bytes()),
-                _ => out.extend(n.to_bits().to_le_bytes()),
+                (4, _) => out.extend((x as f32).to_bits().to_le_bytes()),
+                _ => out.extend(x.to_bits().to_le_bytes()),
             }
         } else {
             let bits = 8 * elem;
-            let min = -(2f64.powi(bits as i32 - 1));
-            let max = 2f64.powi(bits as i32);
-            if n.fract() != 0.0 || n < min || n >= max {
-                return Err(bad(&format!("is not a {bits}-bit integer")));
-            }
-            let v = if n < 0.0 { n as i64 as u64 } else { n as u64 };
+            let v = n
+                .to_bits(bits)
+                .ok_or_else(|| bad(&format!("is not a {bits}-bit integer")))?;
             out.extend(&v.to_le_bytes()[..elem as usize]);
         }
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use gpuabi_amdgpu::asm::printer::print_inst;
 use gpuabi_amdgpu::opcodes::Kind;
-use gpuabi_amdgpu::program::Item;
+use gpuabi_amdgpu::program::{Directive, Item};
 use gpuabi_amdgpu::{
     encoding, Class, DstUnused, Inst, MemMods, Opcode, Operand, Origin, Program, Sdwa, SdwaSel,
     Special, SrcMods, Target, WaveSize,
@@ -94,6 +94,9 @@ pub struct Image {
     items: Vec<u32>,
     index_of: HashMap<u64, u32>,
     labels: HashMap<String, u64>,
+    /// Where functions start, in address order, with their names: the non-local labels of
+    /// the code (see [`Image::function_at`]).
+    functions: Functions,
     /// The program's data sections and global offset table, relocated, which
     /// [`crate::Machine::new`] adds to global memory.
     pub segments: Vec<Segment>,
@@ -267,6 +270,7 @@ impl Image {
             texts.push(print_inst(inst, program.target));
         }
         let end = insts.len() as u32;
+        let functions = function_starts(program, &labels, &index_of);
         let mut image = Image {
             insts,
             texts,
@@ -275,6 +279,7 @@ impl Image {
             items,
             index_of,
             labels,
+            functions,
             segments: symbols.segments,
         };
         for (i, label) in pending {
@@ -311,15 +316,32 @@ impl Image {
         self.labels.get(label).copied()
     }
 
-    /// The label at byte address `addr`, if one names it (for reports).
+    /// The label at byte address `addr`, if one names it (for reports): a function's own
+    /// label rather than a local one that ends the function before it (llc's
+    /// `.Lfunc_end0` shares its address with the next function), then the first by name.
     pub fn label_at(&self, addr: u64) -> Option<&str> {
         let mut best: Option<&str> = None;
         for (name, a) in &self.labels {
-            if *a == addr && best.is_none_or(|b| name.as_str() < b) {
+            let better = |b: &str| (is_local(name), name.as_str()) < (is_local(b), b);
+            if *a == addr && best.is_none_or(better) {
                 best = Some(name);
             }
         }
         best
+    }
+
+    /// The function that holds the code at `addr`, with its address: the last function
+    /// label at or before it. Function labels are those the program declares (`.type
+    /// NAME,@function`, `.globl NAME`); in a program that declares none, every label but
+    /// the local `.L` ones (basic blocks, function ends), so that in code whose blocks
+    /// have plain labels (Mesa's ACO prints `BB3:`) the block is named.
+    pub fn function_at(&self, addr: u64) -> Option<(&str, u64)> {
+        self.functions.at(addr)
+    }
+
+    /// Where the functions of the program start ([`Image::function_at`]).
+    pub fn functions(&self) -> &Functions {
+        &self.functions
     }
 
     /// `label (0x…)` or just the address.
@@ -329,4 +351,65 @@ impl Image {
             None => format!("0x{addr:x}"),
         }
     }
+}
+
+/// Where the functions of a program start, in address order, with their names (see
+/// [`Image::function_at`]); shared with the contract checker, which names the function of
+/// each violation.
+#[derive(Debug, Clone, Default)]
+pub struct Functions(std::sync::Arc<[(u64, String)]>);
+
+impl Functions {
+    /// The function that holds the code at `addr`, and its start.
+    pub fn at(&self, addr: u64) -> Option<(&str, u64)> {
+        let i = self.0.partition_point(|(a, _)| *a <= addr);
+        let (start, name) = self.0.get(i.checked_sub(1)?)?;
+        Some((name, *start))
+    }
+
+    /// The start of the first function after `addr`, if there is one.
+    pub fn next_after(&self, addr: u64) -> Option<u64> {
+        let i = self.0.partition_point(|(a, _)| *a <= addr);
+        self.0.get(i).map(|(a, _)| *a)
+    }
+}
+
+/// Whether an assembler keeps `label` to its file (`.L` prefix): a basic block or a
+/// function's end, not a function.
+fn is_local(label: &str) -> bool {
+    label.starts_with(".L")
+}
+
+/// Where the program's functions start, by address, one name per address: its labels
+/// declared functions (`.type NAME,@function`) or global (`.globl NAME`), as compilers
+/// declare every function; in a program that declares none (hand-written code, code
+/// decoded from an object's symbols) every non-local label at an instruction.
+fn function_starts(
+    program: &Program,
+    labels: &HashMap<String, u64>,
+    code: &HashMap<u64, u32>,
+) -> Functions {
+    let declared: std::collections::HashSet<&str> = program
+        .items
+        .iter()
+        .filter_map(|e| match &e.item {
+            Item::Directive(Directive::TypeFunction(n) | Directive::Globl(n)) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut starts: Vec<(u64, String)> = labels
+        .iter()
+        .filter(|(name, addr)| {
+            code.contains_key(addr)
+                && if declared.is_empty() {
+                    !is_local(name)
+                } else {
+                    declared.contains(name.as_str())
+                }
+        })
+        .map(|(name, addr)| (*addr, name.clone()))
+        .collect();
+    starts.sort();
+    starts.dedup_by_key(|(a, _)| *a);
+    Functions(starts.into())
 }

@@ -488,7 +488,15 @@ impl Machine {
             }
             match flow {
                 Flow::Next => wave.pc = idx as u32 + 1,
-                Flow::Goto(t) => wave.pc = t,
+                Flow::Goto(t) => {
+                    // A branch from a callee into its caller's code is a return.
+                    if let Some(c) = contract.as_mut().filter(|c| c.depth() > 0) {
+                        if let Some(to) = image.insts.get(t as usize) {
+                            c.on_branch(wave, d, to.addr);
+                        }
+                    }
+                    wave.pc = t;
+                }
                 Flow::End => return Ok(Stop::End),
                 Flow::Trap => {
                     return Err(SimError::Trap {
@@ -511,6 +519,14 @@ impl Machine {
                                 call: d.op == Opcode::SSwappcB64,
                                 next: d.next_addr,
                             }));
+                        }
+                        // A callee that jumps into the middle of its caller's code
+                        // returned to the wrong place: the contract says so before the
+                        // run stops.
+                        if d.op != Opcode::SSwappcB64 {
+                            if let Some(c) = contract.as_mut() {
+                                c.on_jump(wave, d, target, image);
+                            }
                         }
                         return Err(SimError::BadJump {
                             pc: d.addr,

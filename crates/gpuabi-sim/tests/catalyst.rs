@@ -44,8 +44,8 @@ fn kernel_reads_cb0_cb1_and_writes_its_buffer() {
     m.memory.add("out", vec![0; 4 * 300], 1 << 20).unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
-        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0.into()])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0.into()])),
     ]);
     let setups = dispatch(
         &l,
@@ -78,8 +78,8 @@ fn bad_dispatches_are_reported() {
     let mut m = gpuabi_sim::Memory::new();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("nope".into())),
-        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
-        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0.into()])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0.into()])),
     ]);
     let e = dispatch(&l, &nd(100, 64, 0), &args, &mut m, 1 << 20).unwrap_err();
     assert!(matches!(e, CatalystError::NdRange(_)), "{e}");
@@ -88,12 +88,16 @@ fn bad_dispatches_are_reported() {
     let mut bad = args.clone();
     bad.insert("out".into(), ArgValue::Buffer("o".into()));
     m.add("o", vec![0; 16], 1 << 20).unwrap();
-    bad.insert("factor".into(), ArgValue::Numbers(vec![1.5]));
+    bad.insert("factor".into(), ArgValue::Numbers(vec![1.5.into()]));
     let e = dispatch(&l, &nd(128, 64, 0), &bad, &mut m, 1 << 20).unwrap_err();
     assert!(e.to_string().contains("does not fit"), "{e}");
-    bad.insert("extra".into(), ArgValue::Numbers(vec![1.0]));
+    bad.insert("extra".into(), ArgValue::Numbers(vec![1.0.into()]));
     let e = dispatch(&l, &nd(128, 64, 0), &bad, &mut m, 1 << 20).unwrap_err();
-    assert!(e.to_string().contains("no such argument"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("has no argument `extra` (arguments: out, factor, bias)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -119,8 +123,8 @@ fn scratch_comes_as_a_swizzled_descriptor_in_the_internal_global_table() {
     m.add("out", vec![0; 4 * 256], 1 << 20).unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("factor".to_string(), ArgValue::Numbers(vec![3.0])),
-        ("bias".to_string(), ArgValue::Numbers(vec![7.0])),
+        ("factor".to_string(), ArgValue::Numbers(vec![3.0.into()])),
+        ("bias".to_string(), ArgValue::Numbers(vec![7.0.into()])),
     ]);
     // 2 work-groups of 96 items: 4 waves.
     let setups = dispatch(&l, &nd(192, 96, 0), &args, &mut m, 1 << 20).unwrap();
@@ -154,4 +158,40 @@ fn scratch_comes_as_a_swizzled_descriptor_in_the_internal_global_table() {
         // Entry 0 is zero.
         assert!((0..4).all(|k| m.read_u32(t + 4 * k) == Some(0)));
     }
+}
+
+#[test]
+fn long_arguments_are_exact_and_pointers_find_their_buffer() {
+    let src = "kernel void k(global ulong* out, ulong seed, long delta) {}";
+    let kernel = select_kernel(parse_kernels(src).unwrap(), None).unwrap();
+    let opts = Options {
+        device: Device::from_name("tonga").unwrap(),
+        dims: Some(Dims::parse("x").unwrap()),
+        ..Options::default()
+    };
+    let l = layout(&kernel, &opts).unwrap();
+    let mut m = gpuabi_sim::Memory::new();
+    m.add("out", vec![0; 64], 1 << 20).unwrap();
+    // `out` is given no value: it points to the buffer of its name. 0x9E3779B97F4A7C15
+    // needs all 64 bits; through a double it became 0x9E3779B97F4A8000.
+    let args = BTreeMap::from([
+        (
+            "seed".to_string(),
+            ArgValue::Numbers(vec![0x9E37_79B9_7F4A_7C15u64.into()]),
+        ),
+        ("delta".to_string(), ArgValue::Numbers(vec![(-3i64).into()])),
+    ]);
+    dispatch(&l, &nd(64, 64, 0), &args, &mut m, 1 << 20).unwrap();
+    let cb1 = &m.find("cb1").unwrap().data;
+    let at = |name: &str| {
+        let a = l.args.iter().find(|a| a.name == name).unwrap();
+        let o = a.slot.offset as usize;
+        u64::from_le_bytes(cb1[o..o + 8].try_into().unwrap())
+    };
+    assert_eq!(at("seed"), 0x9E37_79B9_7F4A_7C15);
+    assert_eq!(at("delta"), (-3i64) as u64);
+    // Without a buffer of its name the pointer has no value.
+    let mut empty = gpuabi_sim::Memory::new();
+    let e = dispatch(&l, &nd(64, 64, 0), &args, &mut empty, 1 << 20).unwrap_err();
+    assert!(e.to_string().contains("`out`"), "{e}");
 }

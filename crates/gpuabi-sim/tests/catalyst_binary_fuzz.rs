@@ -86,7 +86,7 @@ fn run_kernel(k: &BinaryKernel) -> bool {
                 }
                 ArgValue::Buffer(name)
             }
-            _ => ArgValue::Numbers(vec![1.0]),
+            _ => ArgValue::Numbers(vec![1.0.into()]),
         };
         args.insert(a.name.clone(), value);
     }

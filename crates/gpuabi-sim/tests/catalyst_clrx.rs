@@ -76,8 +76,10 @@ impl Dispatch {
     }
 
     fn value(&mut self, arg: &str, numbers: &[f64]) {
-        self.args
-            .insert(arg.to_string(), ArgValue::Numbers(numbers.to_vec()));
+        self.args.insert(
+            arg.to_string(),
+            ArgValue::Numbers(numbers.iter().map(|&n| n.into()).collect()),
+        );
     }
 
     fn image(&mut self, arg: &str, format: &str, size: [u32; 2], bytes: Vec<u8>) {

@@ -336,8 +336,10 @@ fn a_store_into_the_callers_frame_is_caught() {
     assert_eq!(scratch_dword(&w, 1, 60), 0x5a);
     let shown = v[0].to_string();
     assert!(
-        shown.contains("wrote its caller's frame: a 4-byte store by")
-            && shown.contains("in lane 0 at 0x3c, 4 bytes below the floor 0x40"),
+        shown.contains(
+            "wrote its caller's frame: a 4-byte store in lane 0 at 0x3c, 4 bytes below the \
+             floor 0x40, by 0x"
+        ),
         "{shown}"
     );
 }

@@ -183,7 +183,7 @@ fn catalyst_dispatches_never_panic() {
                             f64::INFINITY,
                         ])?);
                     }
-                    ArgValue::Numbers(v)
+                    ArgValue::Numbers(v.into_iter().map(Into::into).collect())
                 };
                 args.insert(name.to_string(), v);
             }
@@ -213,8 +213,8 @@ fn regressions() {
     let layout = gpuabi_catalyst::layout(&kernel, &options).unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("buf".into())),
-        ("factor".to_string(), ArgValue::Numbers(vec![2.0])),
-        ("bias".to_string(), ArgValue::Numbers(vec![1.0])),
+        ("factor".to_string(), ArgValue::Numbers(vec![2.0.into()])),
+        ("bias".to_string(), ArgValue::Numbers(vec![1.0.into()])),
     ]);
     let nd = |work_dim, global, local| NdRange {
         work_dim,

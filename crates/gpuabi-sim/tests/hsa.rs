@@ -140,8 +140,8 @@ fn run(target: Target, wave: WaveSize, asm: &str, nd: &NdRange) {
         .unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("n".to_string(), ArgValue::Numbers(vec![N])),
-        ("f".to_string(), ArgValue::Numbers(vec![F])),
+        ("n".to_string(), ArgValue::Numbers(vec![N.into()])),
+        ("f".to_string(), ArgValue::Numbers(vec![F.into()])),
     ]);
     let limits = m.limits;
     let setups = dispatch(&k, target, wave, nd, &args, &mut m.memory, &limits).unwrap();
@@ -236,8 +236,8 @@ fn dispatch_packet_fields() {
     mem.add("out", vec![0; 64], 1 << 20).unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("n".to_string(), ArgValue::Numbers(vec![1.0])),
-        ("f".to_string(), ArgValue::Numbers(vec![1.0])),
+        ("n".to_string(), ArgValue::Numbers(vec![1.0.into()])),
+        ("f".to_string(), ArgValue::Numbers(vec![1.0.into()])),
     ]);
     let nd = nd(3, [13, 5, 3], [4, 2, 2], [0, 0, 0]);
     dispatch(&k, target, wave, &nd, &args, &mut mem, &Limits::default()).unwrap();
@@ -326,7 +326,12 @@ fn values_kernel(args: Vec<KernArg>) -> Kernel {
 fn try_values(k: &Kernel, values: &[(&str, Vec<f64>)]) -> Result<Vec<u8>, HsaError> {
     let args = values
         .iter()
-        .map(|(n, v)| (n.to_string(), ArgValue::Numbers(v.clone())))
+        .map(|(n, v)| {
+            (
+                n.to_string(),
+                ArgValue::Numbers(v.iter().map(|&n| n.into()).collect()),
+            )
+        })
         .collect();
     let mut mem = Memory::new();
     dispatch(
@@ -410,8 +415,8 @@ fn bad_dispatches_name_the_problem() {
     let good = nd(1, [64, 1, 1], [32, 1, 1], [0, 0, 0]);
     let base = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("n".to_string(), ArgValue::Numbers(vec![1.0])),
-        ("f".to_string(), ArgValue::Numbers(vec![1.0])),
+        ("n".to_string(), ArgValue::Numbers(vec![1.0.into()])),
+        ("f".to_string(), ArgValue::Numbers(vec![1.0.into()])),
     ]);
     let attempt = |args: &BTreeMap<String, ArgValue>, nd: &NdRange, wave: WaveSize| {
         let mut mem = Memory::new();
@@ -428,10 +433,13 @@ fn bad_dispatches_name_the_problem() {
     missing.remove("n");
     assert_eq!(arg_name(attempt(&missing, &good, wave)), "n");
     let mut unknown = base.clone();
-    unknown.insert("m".into(), ArgValue::Numbers(vec![1.0]));
+    unknown.insert("m".into(), ArgValue::Numbers(vec![1.0.into()]));
     assert_eq!(arg_name(attempt(&unknown, &good, wave)), "m");
     let mut hidden = base.clone();
-    hidden.insert("hidden_grid_dims".into(), ArgValue::Numbers(vec![1.0]));
+    hidden.insert(
+        "hidden_grid_dims".into(),
+        ArgValue::Numbers(vec![1.0.into()]),
+    );
     assert_eq!(arg_name(attempt(&hidden, &good, wave)), "hidden_grid_dims");
     let mut no_buffer = base.clone();
     no_buffer.insert("out".into(), ArgValue::Buffer("nope".into()));
@@ -676,7 +684,7 @@ fn arbitrary_dispatches_never_panic() {
                             f64::INFINITY,
                         ])?);
                     }
-                    ArgValue::Numbers(v)
+                    ArgValue::Numbers(v.into_iter().map(Into::into).collect())
                 };
                 values.insert(name.to_string(), v);
             }
@@ -722,8 +730,8 @@ fn reads_of_unwritten_private_memory_are_reported() {
     m.memory.add("out", vec![0; 64], 1 << 24).unwrap();
     let args = BTreeMap::from([
         ("out".to_string(), ArgValue::Buffer("out".into())),
-        ("n".to_string(), ArgValue::Numbers(vec![N])),
-        ("f".to_string(), ArgValue::Numbers(vec![F])),
+        ("n".to_string(), ArgValue::Numbers(vec![N.into()])),
+        ("f".to_string(), ArgValue::Numbers(vec![F.into()])),
     ]);
     let limits = m.limits;
     let nd = nd(1, [64, 1, 1], [64, 1, 1], [0, 0, 0]);

@@ -92,7 +92,7 @@ fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64) {
     let args = [
         ("out", ArgValue::Buffer("out".into())),
         ("in", ArgValue::Buffer("in".into())),
-        ("n", ArgValue::Numbers(vec![f64::from(N)])),
+        ("n", ArgValue::Numbers(vec![N.into()])),
     ];
     let machine = run_kernel(object, name, target, buffers, &args, [ITEMS, 64]);
     let values = dwords(&machine, "out");

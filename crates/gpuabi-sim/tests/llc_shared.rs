@@ -65,7 +65,7 @@ fn run(object: &[u8], name: &str, target: Target) -> (Vec<u32>, u64, u64) {
     let args = [
         ("out", ArgValue::Buffer("out".into())),
         ("in", ArgValue::Buffer("in".into())),
-        ("n", ArgValue::Numbers(vec![f64::from(N)])),
+        ("n", ArgValue::Numbers(vec![N.into()])),
     ];
     let machine = run_kernel(object, name, target, buffers, &args, [ITEMS, GROUP]);
     assert_eq!(machine.stats.lds_out_of_range, 0, "{name}");

@@ -50,7 +50,7 @@ fn the_fragment_example_blends_over_the_cleared_tile() {
         "--draw",
         "examples/agx/fragment_draw.toml",
         "--png",
-        png.to_str().unwrap(),
+        &format!("rt0:32x32:{}", png.to_str().unwrap()),
         "--format",
         "json",
         "--stats",
@@ -93,6 +93,30 @@ fn the_fragment_example_blends_over_the_cleared_tile() {
     assert_eq!((info.width, info.height), (32, 32));
     let at = (17 * 32 + 5) * 4;
     assert_eq!(buf[at..at + 4], bytes(&rt0(&v, 5, 17, 0))[..]);
+    // `--png` takes NAME:WxH[:FILE] as `run` does; a plain file name (the old form, which
+    // given NAME:WxH:FILE wrote a file of that name) is refused, as is a wrong size.
+    let example = [
+        "agx",
+        "run",
+        "fragment",
+        "--key",
+        "examples/agx/fragment_key.toml",
+        "--main",
+        "examples/agx/fragment_main.s",
+        "--draw",
+        "examples/agx/fragment_draw.toml",
+        "--png",
+    ];
+    let with = |png: &str| {
+        let mut a = example.to_vec();
+        a.push(png);
+        common::fails(&a)
+    };
+    let e = with(png.to_str().unwrap());
+    assert!(e.contains("expected NAME:WxH[:FILE]"), "{e}");
+    assert!(with("rt0:16x16").contains("the tile is 32x32, not 16x16"));
+    assert!(with("image:32x32").contains("`image` is not a render target"));
+    assert!(with("rt1:32x32").contains("binds no render target 1"));
 }
 
 const STORE_KEY: &str = "[[rt]]\nformat = \"R8G8B8A8_UNORM\"\n";

@@ -378,11 +378,11 @@ fn bad_input_is_named() {
     );
     fails_naming(
         &[&iota[..], &["--device", "pitcairnx", "-o", o]].concat(),
-        "unknown device 'pitcairnx'",
+        "unknown device `pitcairnx`; did you mean `pitcairn`?",
     );
     fails_naming(
         &[&iota[..], &["--kernel", "add", "-o", o]].concat(),
-        "no kernel named 'add'",
+        "no kernel `add`",
     );
     // gfx6 spelling on a GCN 1.2 device: the assembly error names file, line and column.
     fails_naming(

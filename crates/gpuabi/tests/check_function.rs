@@ -102,7 +102,7 @@ fn bad_flags_are_named() {
     );
     fails_naming(
         &args(ANY_HIT, "ahit-isec", "hit-or-miss", &[]),
-        "unknown stage `hit-or-miss`",
+        "invalid value 'hit-or-miss' for '--stage <STAGE>'",
     );
     fails_naming(
         &[

@@ -501,8 +501,9 @@ fn label_addends_near_the_i64_limits_run() {
 }
 
 #[test]
-fn big_buffers_are_printed_in_part_unless_asked_for() {
+fn buffers_are_printed_only_when_asked_for() {
     // `sim run` printed every buffer whole: 1 GB became 3 GB of text in 6 GB of memory.
+    // Now it prints, as `run` does, only what --print, --dump or --png name.
     let run = gpuabi(&[
         "sim",
         "run",
@@ -517,14 +518,12 @@ fn big_buffers_are_printed_in_part_unless_asked_for() {
         "v0=lane",
     ]);
     assert!(run.success(), "{}", run.stderr);
-    // 64 KiB shown: 2048 lines of 32 bytes, then the rest counted.
-    assert!(run.stdout.contains("  0xffe0:"), "{}", &run.stdout[..200]);
-    assert!(!run.stdout.contains("  0x10000:"));
-    assert!(run
-        .stdout
-        .contains("... 934464 more bytes (--print out prints them all)"));
-    // About 100 bytes per line shown; the whole buffer would be 3 MB of text.
-    assert!(run.stdout.len() < 250_000, "{} bytes", run.stdout.len());
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("ran main on gfx1030 wave32: 1 wave(s)"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -102,12 +102,22 @@ fn bindings_that_do_not_fit_name_the_flag() {
         ],
         "--kernel main: ",
     );
-    // A shader file without --target: the flag is named.
+    // The file names its processor (`.amdgcn_target`): --target only confirms it.
+    ok(&[
+        "sim", "run", &file, "--kernel", "scale", "--buffer", "s1=1K", "--arg", "s5=3", "--arg",
+        "s6=7",
+    ]);
     fails_naming(
         &[
-            "sim", "run", &file, "--kernel", "scale", "--buffer", "s1=1K",
+            "sim", "run", &file, "--target", "gfx1100", "--kernel", "scale", "--buffer", "s1=1K",
         ],
-        "--target",
+        "--target gfx1100: ",
+    );
+    fails_naming(
+        &[
+            "sim", "run", &file, "--target", "gfx1100", "--kernel", "scale", "--buffer", "s1=1K",
+        ],
+        "scale-gfx1030.s is for gfx1030",
     );
 }
 

@@ -6,6 +6,7 @@ pub mod listing;
 pub mod parser;
 pub mod printer;
 mod symbolic_imm;
+pub mod target_id;
 mod waitcnt_bits;
 
 pub use parser::{parse, parse_listed};

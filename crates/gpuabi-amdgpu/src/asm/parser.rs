@@ -446,8 +446,7 @@ impl LineParser<'_> {
                 };
                 // `arch-vendor-os-env-processor[:feature...]`: the processor is the fifth
                 // field (LLVM's AMDGPUUsage, "Target ID").
-                let processor = id.split('-').nth(4).unwrap_or("");
-                let processor = processor.split(':').next().unwrap_or("");
+                let processor = super::target_id::processor_name(&id).unwrap_or("");
                 match processor.parse::<Target>() {
                     Ok(t) if t == self.target => {}
                     _ => {
@@ -833,7 +832,16 @@ impl LineParser<'_> {
                 }
             }
         }
-        self.error(format!("unknown instruction `{name}`"))
+        let names: Vec<&str> = TABLE.iter().filter_map(|i| i.name(self.target)).collect();
+        let near = gpuabi_layout::suggest::nearest(name, &names);
+        if near.is_empty() {
+            return self.error(format!("unknown instruction `{name}`"));
+        }
+        let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+        self.error(format!(
+            "unknown instruction `{name}`; did you mean {}?",
+            quoted.join(" or ")
+        ))
     }
 
     /// An RDNA 3 dual-issue pair `v_dual_X ... :: v_dual_Y ...`.

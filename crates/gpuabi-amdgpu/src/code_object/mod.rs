@@ -22,8 +22,9 @@ use object::{
     SectionKind, SymbolKind, SymbolSection,
 };
 
-use crate::elf::{target_of_flags, EF_AMDGPU_MACH_MASK};
+use crate::elf::{processor_of_flags, EF_AMDGPU_MACH_MASK};
 use crate::hsa::Kernel;
+use crate::target::{modelled_text, Processor, ENCODED_TARGETS};
 use crate::target::{Target, WaveSize};
 
 pub use descriptor::{read_descriptor, uses_dynamic_stack, KERNEL_DESCRIPTOR_BYTES};
@@ -204,8 +205,10 @@ pub struct ObjectKernel {
 /// A relocatable AMDHSA code object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeObject {
-    /// The processor of `EF_AMDGPU_MACH`.
+    /// The generation of `EF_AMDGPU_MACH`.
     pub target: Target,
+    /// LLVM's processor of `EF_AMDGPU_MACH` (`gfx803`).
+    pub processor: Processor,
     /// `.text`.
     pub text: Section,
     /// The other allocated sections that hold data (`.rodata`, `.data`, `.bss`, ...).
@@ -284,16 +287,23 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
         ));
     }
     let flags = header.e_flags(endian).0;
-    let target = target_of_flags(flags).ok_or_else(|| {
-        error(
-            "ELF header",
-            format!(
-                "EF_AMDGPU_MACH 0x{:03x} is not a processor of the machine model (gfx802/tonga, \
-                 gfx1030, gfx1100)",
-                flags & EF_AMDGPU_MACH_MASK
-            ),
-        )
-    })?;
+    let processor = processor_of_flags(flags)
+        .filter(|p| p.gfx.has_encodings())
+        .ok_or_else(|| {
+            let mach = flags & EF_AMDGPU_MACH_MASK;
+            let what = match processor_of_flags(flags) {
+                Some(p) => format!("is {p}, which the machine model has no encodings for"),
+                None => "is not a processor of a modelled generation".to_string(),
+            };
+            error(
+                "ELF header",
+                format!(
+                    "EF_AMDGPU_MACH 0x{mach:03x} {what}; it runs {}",
+                    modelled_text(&ENCODED_TARGETS)
+                ),
+            )
+        })?;
+    let target = processor.gfx;
 
     // Sections: `.text` and the allocated data sections, by ELF section index.
     let mut text: Option<(usize, Section)> = None;
@@ -461,6 +471,7 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
             )
         })?;
         return Ok(CodeObject {
+            processor,
             target,
             text,
             data,
@@ -546,6 +557,7 @@ pub fn read_code_object(data: &[u8]) -> Result<CodeObject, CodeObjectError> {
         });
     }
     Ok(CodeObject {
+        processor,
         target,
         text,
         data,

@@ -1051,10 +1051,13 @@ pub fn parse_param(env: &TypeEnv, text: &str) -> Result<KernelArg, SourceError> 
 pub fn select_kernel(kernels: Vec<Kernel>, name: Option<&str>) -> Result<Kernel, String> {
     let names: Vec<String> = kernels.iter().map(|k| k.name.clone()).collect();
     match name {
-        Some(n) => kernels
-            .into_iter()
-            .find(|k| k.name == n)
-            .ok_or_else(|| format!("no kernel named '{n}' (kernels: {})", names.join(", "))),
+        Some(n) => kernels.into_iter().find(|k| k.name == n).ok_or_else(|| {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            format!(
+                "no kernel {}",
+                gpuabi_layout::suggest::suggest(n, "kernels", &names)
+            )
+        }),
         None => match kernels.len() {
             0 => Err("no kernel found (expected a '__kernel void NAME(...)' definition)".into()),
             1 => Ok(kernels.into_iter().next().expect("one")),

@@ -94,7 +94,11 @@ impl RunError {
         );
         let text = source.get(self.span.range()).unwrap_or("");
         if !text.is_empty() {
-            s.push_str(&format!("\n    {}", text.lines().next().unwrap_or("")));
+            let first = text.lines().next().unwrap_or("");
+            s.push_str(&format!(
+                "\n    {}",
+                crate::diagnostic::cut_line(first, 1).0
+            ));
         }
         // Deep recursion leaves millions of frames: show both ends of the stack.
         const SHOWN: usize = 20;

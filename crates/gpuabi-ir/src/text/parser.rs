@@ -300,11 +300,18 @@ impl<'s> Parser<'s> {
             } else {
                 ("signature", "no such signature")
             };
-            Diagnostic::new(
-                format!("{what} undefined {thing} `{kind}{name}`"),
-                span,
-                label,
-            )
+            let wanted = format!("{kind}{name}");
+            let keys = self.headers.keys().filter(|k| k.starts_with(kind));
+            let near = crate::diagnostic::nearest(&wanted, keys.map(String::as_str));
+            let d = Diagnostic::new(format!("{what} undefined {thing} `{wanted}`"), span, label);
+            if near.is_empty() {
+                d
+            } else {
+                d.with_note(format!(
+                    "did you mean {}?",
+                    crate::diagnostic::quoted_or(&near)
+                ))
+            }
         })
     }
 
@@ -673,12 +680,22 @@ impl<'s> Parser<'s> {
             }
             _ => {
                 let Some(opcode) = Opcode::from_name(word) else {
-                    return Err(Diagnostic::new(
+                    let words = ["if", "loop", "yield", "break", "continue", "ret", "call"];
+                    let names = Opcode::ALL.iter().map(|o| o.name());
+                    let near = crate::diagnostic::nearest(word, names.chain(words));
+                    let d = Diagnostic::new(
                         format!("unknown instruction `{word}`"),
                         word_span,
-                        "not an opcode",
-                    )
-                    .with_note("see the opcode table in gpuabi_ir::ir::instr"));
+                        "not an instruction",
+                    );
+                    return Err(if near.is_empty() {
+                        d
+                    } else {
+                        d.with_note(format!(
+                            "did you mean {}?",
+                            crate::diagnostic::quoted_or(&near)
+                        ))
+                    });
                 };
                 let op = self.op_instr(opcode)?;
                 let ty = opcode.result_type(op.ty, op.extra);

@@ -40,6 +40,13 @@ const STAGE_NAMES: [(RtStage, &str); 7] = [
     (RtStage::Traversal, "traversal"),
 ];
 
+impl RtStage {
+    /// The stages' names as the command line writes them, in pipeline order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        STAGE_NAMES.iter().map(|e| e.1)
+    }
+}
+
 impl fmt::Display for RtStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = STAGE_NAMES

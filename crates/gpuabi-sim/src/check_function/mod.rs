@@ -474,6 +474,19 @@ fn from_contract(v: &ContractViolation, machine: &Machine) -> Violation {
                 message,
             }
         }
+        Broken::Return { expected, target } => Violation {
+            trial: 0,
+            kind: "return",
+            register: None,
+            lane: None,
+            instruction: exit.map(text),
+            line: v.at_origin.line(),
+            message: format!(
+                "{} went back into its caller at 0x{target:x}, not to the return address \
+                 0x{expected:x}",
+                v.callee
+            ),
+        },
         Broken::CallerFrame {
             lane,
             address,

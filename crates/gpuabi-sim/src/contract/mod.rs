@@ -10,8 +10,16 @@
 //! contract's default site.
 //!
 //! Decisions: a frame closes at the first `s_setpc_b64` to the innermost frame's return
-//! address (a divergent call's chain of callees returns once); the other `s_setpc_b64`
-//! targets inside a frame are recorded as the chain. `exec` must be the same at the return
+//! address (a divergent call's chain of callees returns once). The rule for returns
+//! anywhere else: the caller's code after the call is the span from the return address
+//! to the next function (functions start at the labels [`Image::function_at`] takes and
+//! at every callee entry a call has gone to). A callee that enters that span anywhere but
+//! the return address, by `s_setpc_b64` or by a branch from another function (a branch
+//! within one function stays in it: a recursive callee runs its caller's code), returns
+//! to the wrong place: a
+//! violation, after which the frame closes there (its registers compared too). An
+//! `s_setpc_b64` outside the span (to another function: the next callee of a divergent
+//! call) continues the call's chain. `exec` must be the same at the return
 //! as at the call (Mesa `radv_nir_lower_call_abi.c`: exec is restored before the dispatch
 //! ballot). Preserved VGPRs are compared in every lane of the wave, not only the lanes
 //! active at the call: a callee's writes are masked by exec, so lanes it did not run keep
@@ -29,7 +37,7 @@ mod llvm;
 mod site;
 mod violation;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use gpuabi_amdgpu::{Origin, Target, WaveSize};
 use gpuabi_layout::aco::{Abi, AcoError, Demand};
@@ -42,7 +50,7 @@ pub use llvm::{
 pub use site::{aco_preserved, CallSite};
 pub use violation::{Broken, ContractViolation};
 
-use crate::image::{Decoded, Image};
+use crate::image::{Decoded, Functions, Image};
 use crate::wave::{Wave, LANE_STRIDE};
 use floor::Floor;
 use site::Checks;
@@ -60,6 +68,9 @@ struct Frame {
     call_addr: u64,
     call_origin: Origin,
     return_addr: u64,
+    /// The caller's code after the call, `start..end`: from the return address to the
+    /// next function; `None` for a caller outside the program.
+    caller: Option<(u64, u64)>,
     exec: u64,
     /// Values at the call, in the order of the site's register lists.
     sgprs: Vec<u32>,
@@ -102,6 +113,12 @@ pub struct Contract {
     /// swizzled resource below it goes to other memory (a buffer whose descriptor the
     /// program found in memory), not into a caller's frame.
     pub stack_bottom: Option<u64>,
+    /// The program's functions, for naming the one that holds each violation's
+    /// instruction (taken from the image at the first call).
+    functions: Functions,
+    /// Callee entries calls and divergent chains have gone to, with their labels:
+    /// functions start there too.
+    entries: BTreeMap<u64, Option<String>>,
 }
 
 impl Contract {
@@ -118,6 +135,8 @@ impl Contract {
             checked_returns: 0,
             default_calls: 0,
             stack_bottom: None,
+            functions: Functions::default(),
+            entries: BTreeMap::new(),
         }
     }
 
@@ -202,6 +221,10 @@ impl Contract {
 
     /// Records a frame at a call: `call` is the `s_swappc_b64`, already executed.
     pub fn on_call(&mut self, wave: &Wave, call: &Decoded, callee_addr: u64, image: &Image) {
+        if self.entries.is_empty() {
+            self.functions = image.functions().clone();
+        }
+        self.entry(callee_addr, image);
         let site = if self.by_item.is_empty() {
             None
         } else {
@@ -220,21 +243,50 @@ impl Contract {
         } else {
             format!("{} (0x{callee_addr:x})", checks.site.callee)
         };
+        let caller = Some(self.caller_span(call.next_addr, image));
         self.open(
             wave,
             index,
             callee,
-            call.addr,
-            call.origin.clone(),
+            (call.addr, call.origin.clone()),
             call.next_addr,
+            caller,
         );
+    }
+
+    /// The caller's code after a call that returns to `ret`: from `ret` to the next
+    /// function (a function label or a callee entry), or to the end of the code.
+    fn caller_span(&self, ret: u64, image: &Image) -> (u64, u64) {
+        let code_end = image.insts.last().map_or(ret, |d| d.next_addr);
+        let end = image.functions().next_after(ret).unwrap_or(code_end);
+        let end = self
+            .entries
+            .range(ret + 1..)
+            .next()
+            .map_or(end, |(e, _)| end.min(*e));
+        (ret, end)
+    }
+
+    /// Records that a function starts at `addr` (a callee, or the next callee of a
+    /// divergent call).
+    fn entry(&mut self, addr: u64, image: &Image) {
+        self.entries
+            .entry(addr)
+            .or_insert_with(|| image.label_at(addr).map(str::to_string));
     }
 
     /// Records a frame for a function entered by a caller outside the program (which
     /// gpuabi plays, as `sim check-function` does), checked against the default site: the
     /// call is at `call_addr` (outside the program) and returns to `return_addr`.
     pub fn enter(&mut self, wave: &Wave, callee: String, call_addr: u64, return_addr: u64) {
-        self.open(wave, 0, callee, call_addr, Origin::None, return_addr);
+        self.open(
+            wave,
+            0,
+            callee,
+            (call_addr, Origin::None),
+            return_addr,
+            None,
+        );
     }
 
     fn open(
@@ -242,9 +294,9 @@ impl Contract {
         wave: &Wave,
         index: usize,
         callee: String,
-        call_addr: u64,
-        call_origin: Origin,
+        (call_addr, call_origin): (u64, Origin),
         return_addr: u64,
+        caller: Option<(u64, u64)>,
     ) {
         let checks = &self.sites[index];
         let frame = Frame {
@@ -254,6 +306,7 @@ impl Contract {
             call_addr,
             call_origin,
             return_addr,
+            caller,
             exec: wave.exec(),
             sgprs: checks
                 .sgprs
@@ -280,17 +333,89 @@ impl Contract {
         self.frames.push(frame);
     }
 
-    /// Checks a jump: if it goes to the innermost frame's return address, the frame closes
-    /// and its registers are compared. `jump` is the instruction that jumped.
+    /// Checks a jump (`s_setpc_b64`): to the innermost frame's return address it closes
+    /// the frame and compares its registers; into the caller's code anywhere else it is a
+    /// return to the wrong place (the frame closes with a violation, and so does every
+    /// outer frame the jump leaves the same way); to another function it continues the
+    /// call's chain. `jump` is the instruction that jumped.
     pub fn on_jump(&mut self, wave: &Wave, jump: &Decoded, target: u64, image: &Image) {
         let Some(top) = self.frames.last_mut() else {
             return;
         };
-        if top.return_addr != target {
+        if top.return_addr != target && !in_span(top.caller, target) {
             top.chain.push(image.describe(target));
+            self.entry(target, image);
             return;
         }
-        self.close(wave, jump.addr, &jump.origin);
+        self.returns(wave, jump, target);
+    }
+
+    /// Checks a taken branch while a frame is open: a branch into the caller's code is a
+    /// return (by a branch rather than `s_setpc_b64`), right or wrong as for
+    /// [`Contract::on_jump`]; one inside the callee's own code is nothing to check.
+    pub fn on_branch(&mut self, wave: &Wave, branch: &Decoded, target: u64) {
+        let Some(top) = self.frames.last() else {
+            return;
+        };
+        // A branch inside one function stays in it, even when that function is the caller
+        // (a recursive callee runs its caller's code).
+        if self.function_start(branch.addr) == self.function_start(target) {
+            return;
+        }
+        if top.return_addr == target || in_span(top.caller, target) {
+            self.returns(wave, branch, target);
+        }
+    }
+
+    /// Where the function that holds `addr` starts (a function label or a callee entry;
+    /// 0 before the first).
+    fn function_start(&self, addr: u64) -> u64 {
+        let label = self.functions.at(addr).map_or(0, |(_, a)| a);
+        self.entries
+            .range(..=addr)
+            .next_back()
+            .map_or(label, |(e, _)| label.max(*e))
+    }
+
+    /// Closes the frames a return to `target` by `by` leaves: each innermost frame whose
+    /// caller's code holds `target`, with a violation unless `target` is its return address
+    /// (the first frame whose return address it is closes last).
+    fn returns(&mut self, wave: &Wave, by: &Decoded, target: u64) {
+        while let Some(top) = self.frames.last() {
+            if top.return_addr == target {
+                self.close(wave, by.addr, &by.origin);
+                return;
+            }
+            if !in_span(top.caller, target) {
+                return;
+            }
+            let v = ContractViolation {
+                callee: top.callee.clone(),
+                abi: self.sites[top.site].site.abi.clone(),
+                chain: top.chain.clone(),
+                call_addr: top.call_addr,
+                call_origin: top.call_origin.clone(),
+                at_addr: by.addr,
+                at_origin: by.origin.clone(),
+                at_function: self.function_name(by.addr),
+                broken: Broken::Return {
+                    expected: top.return_addr,
+                    target,
+                },
+            };
+            keep(&mut self.violations, &mut self.suppressed, v);
+            self.close(wave, by.addr, &by.origin);
+        }
+    }
+
+    /// The name of the function that holds `addr`, if the program names one: the
+    /// function label or callee entry nearest before it.
+    fn function_name(&self, addr: u64) -> Option<String> {
+        let label = self.functions.at(addr);
+        match self.entries.range(..=addr).next_back() {
+            Some((start, name)) if label.is_none_or(|(_, l)| *start > l) => name.clone(),
+            _ => label.map(|(name, _)| name.to_string()),
+        }
     }
 
     /// Closes the innermost frame where its callee leaves by the instruction at `at_addr`,
@@ -308,6 +433,7 @@ impl Contract {
             self.refresh_floors();
         }
         self.checked_returns += 1;
+        let at_function = self.function_name(at_addr);
         let Contract {
             sites,
             violations,
@@ -327,6 +453,7 @@ impl Contract {
                     call_origin: frame.call_origin.clone(),
                     at_addr,
                     at_origin: at_origin.clone(),
+                    at_function: at_function.clone(),
                     broken: Broken::Register {
                         register,
                         lane,
@@ -403,6 +530,7 @@ impl Contract {
         if path == StackPath::SwizzledBuffer && self.stack_bottom.is_some_and(|b| address < b) {
             return;
         }
+        let at_function = self.function_name(store.addr);
         let Contract {
             sites,
             frames,
@@ -428,6 +556,7 @@ impl Contract {
                 call_origin: frame.call_origin.clone(),
                 at_addr: store.addr,
                 at_origin: store.origin.clone(),
+                at_function,
                 broken: Broken::CallerFrame {
                     lane,
                     address,
@@ -458,4 +587,9 @@ fn keep(violations: &mut Vec<ContractViolation>, suppressed: &mut u64, v: Contra
     } else {
         *suppressed += 1;
     }
+}
+
+/// Whether `addr` lies in the code span `span` (a caller's code).
+fn in_span(span: Option<(u64, u64)>, addr: u64) -> bool {
+    span.is_some_and(|(start, end)| (start..end).contains(&addr))
 }

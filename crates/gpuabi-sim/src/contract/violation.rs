@@ -20,10 +20,13 @@ pub struct ContractViolation {
     /// Origin of the call (assembly line or IR span).
     pub call_origin: Origin,
     /// Address of the instruction that showed the violation: the return (`s_setpc_b64` to
-    /// the return address) or the store into the caller's frame.
+    /// the return address, or to the wrong place in the caller) or the store into the
+    /// caller's frame.
     pub at_addr: u64,
     /// Origin of that instruction.
     pub at_origin: Origin,
+    /// The function (label) that holds that instruction, when the program names one.
+    pub at_function: Option<String>,
     /// What was broken.
     pub broken: Broken,
 }
@@ -42,6 +45,14 @@ pub enum Broken {
         before: u64,
         /// Value at the return.
         after: u64,
+    },
+    /// The callee went back into its caller's code somewhere other than the return
+    /// address.
+    Return {
+        /// The return address of the call.
+        expected: u64,
+        /// Where the callee went.
+        target: u64,
     },
     /// A store below the floor of the callee's stack, into the caller's frame.
     CallerFrame {
@@ -64,7 +75,7 @@ impl ContractViolation {
     pub fn register(&self) -> Option<&str> {
         match &self.broken {
             Broken::Register { register, .. } => Some(register),
-            Broken::CallerFrame { .. } => None,
+            Broken::Return { .. } | Broken::CallerFrame { .. } => None,
         }
     }
 
@@ -72,6 +83,7 @@ impl ContractViolation {
     pub fn lane(&self) -> Option<u32> {
         match self.broken {
             Broken::Register { lane, .. } => lane,
+            Broken::Return { .. } => None,
             Broken::CallerFrame { lane, .. } => Some(lane),
         }
     }
@@ -85,8 +97,13 @@ impl fmt::Display for ContractViolation {
             self.callee,
             self.abi,
             self.call_addr,
-            at(&self.call_origin)
+            at(&self.call_origin, None)
         )?;
+        let by = format!(
+            "0x{:x}{}",
+            self.at_addr,
+            at(&self.at_origin, self.at_function.as_deref())
+        );
         match &self.broken {
             Broken::Register {
                 register,
@@ -94,17 +111,17 @@ impl fmt::Display for ContractViolation {
                 before,
                 after,
             } => {
-                write!(
-                    f,
-                    "; returned by 0x{:x}{}) changed {register}",
-                    self.at_addr,
-                    at(&self.at_origin)
-                )?;
+                write!(f, "; returned by {by}) changed {register}")?;
                 if let Some(l) = lane {
                     write!(f, " in lane {l}")?;
                 }
                 write!(f, ": 0x{before:x} before the call, 0x{after:x} after")?;
             }
+            Broken::Return { expected, target } => write!(
+                f,
+                ") went back into its caller at 0x{target:x} by {by}, not to the return \
+                 address 0x{expected:x}"
+            )?,
             Broken::CallerFrame {
                 lane,
                 address,
@@ -113,10 +130,8 @@ impl fmt::Display for ContractViolation {
                 below,
             } => write!(
                 f,
-                ") wrote its caller's frame: a {bytes}-byte store by 0x{:x}{} in lane {lane} \
-                 at 0x{address:x}, {below} bytes below the floor 0x{floor:x}",
-                self.at_addr,
-                at(&self.at_origin)
+                ") wrote its caller's frame: a {bytes}-byte store in lane {lane} at \
+                 0x{address:x}, {below} bytes below the floor 0x{floor:x}, by {by}"
             )?,
         }
         if !self.chain.is_empty() {
@@ -126,10 +141,15 @@ impl fmt::Display for ContractViolation {
     }
 }
 
-/// `, line 3` or nothing.
-fn at(origin: &Origin) -> String {
-    match origin {
+/// `, line 3`, `, line 3, in f`, `, in f` or nothing.
+fn at(origin: &Origin, function: Option<&str>) -> String {
+    let mut out = match origin {
         Origin::None => String::new(),
         o => format!(", {o}"),
+    };
+    // An IR origin names its function already.
+    if let (Some(name), false) = (function, matches!(origin, Origin::Source { .. })) {
+        out += &format!(", in {name}");
     }
+    out
 }

@@ -30,9 +30,11 @@ pub struct TargetArgs {
     /// GPU generation: gfx8, gfx9, gfx1030 or gfx1100.
     #[arg(long, default_value = "gfx1030", value_parser = parse_gfx)]
     target: Gfx,
-    /// Lanes per wave (32 only on gfx1030 and gfx1100).
-    #[arg(long, default_value_t = 64, value_parser = parse_wave)]
-    wave: u32,
+    /// Lanes per wave: 32 or 64 (32 only on gfx1030 and gfx1100). Default: the target's
+    /// native wave size as LLVM defines it, wave64 on GCN (gfx8, gfx9) and wave32 on RDNA
+    /// (gfx1030, gfx1100), as `compile`, `run`, `sim` and `asm` default.
+    #[arg(long, value_parser = parse_wave)]
+    wave: Option<u32>,
     /// Register limit as SGPRS,VGPRS; default: derived from the target.
     #[arg(long, value_parser = parse_limit, value_name = "SGPRS,VGPRS")]
     limit: Option<Demand>,
@@ -73,7 +75,7 @@ pub struct AssignArgs {
     )]
     sig: Option<String>,
     /// Use RADV's signature of a ray-tracing stage instead of --sig.
-    #[arg(long, value_parser = parse_stage)]
+    #[arg(long, value_parser = stage_parser())]
     stage: Option<RtStage>,
     /// Ray payload size in bytes (with --stage).
     #[arg(long, default_value_t = 0, requires = "stage")]
@@ -117,8 +119,10 @@ fn parse_wave(s: &str) -> Result<u32, String> {
     }
 }
 
-pub(crate) fn parse_stage(s: &str) -> Result<RtStage, String> {
-    s.parse()
+/// The parser of `--stage`: one of RADV's ray-tracing stages, whose names `--help` lists.
+pub(crate) fn stage_parser() -> impl clap::builder::TypedValueParser<Value = RtStage> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(RtStage::names()).try_map(|s| s.parse::<RtStage>())
 }
 
 pub(crate) fn parse_limit(s: &str) -> Result<Demand, String> {
@@ -137,7 +141,10 @@ pub(crate) fn parse_limit(s: &str) -> Result<Demand, String> {
 
 impl TargetArgs {
     fn target(&self) -> Result<Target> {
-        Target::new(self.target, self.wave).context("--wave")
+        let wave = self
+            .wave
+            .unwrap_or_else(|| self.target.default_wave().lanes());
+        Target::new(self.target, wave).context("--wave")
     }
 
     fn limit(&self, target: Target) -> Result<Demand> {
@@ -164,7 +171,12 @@ pub(crate) fn load_abi(spec: &str) -> Result<Abi> {
     let path = Path::new(spec);
     if !path.exists() {
         bail!(
-            "--abi: unknown ABI `{spec}`: expected rt-recursive, traversal, ahit-isec or the path of a TOML ABI file"
+            "--abi: unknown ABI {}, and no TOML ABI file of that name",
+            gpuabi_layout::suggest::suggest(
+                spec,
+                "built-in ABIs",
+                &["rt-recursive", "traversal", "ahit-isec"]
+            )
         );
     }
     let text =
@@ -180,8 +192,10 @@ fn signature_error(source: &str, text: &str, err: AcoError) -> anyhow::Error {
             column,
             message,
         } => {
-            let shown = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
-            let caret = " ".repeat(column.saturating_sub(1));
+            let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+            // A long line is shown cut around the column.
+            let (shown, at) = gpuabi_ir::diagnostic::cut_line(line_text, column);
+            let caret = " ".repeat(at.saturating_sub(1));
             anyhow!("{source}:{line}:{column}: {message}\n  {shown}\n  {caret}^")
         }
         other => anyhow!("{source}: {other}"),

@@ -15,7 +15,7 @@ use gpuabi_agx::vertex_key::{
 };
 use gpuabi_agx::{Components, Profile, VsStage};
 
-use super::{write_output, Format};
+use super::{write_output, Format, TextFormat};
 
 /// Commands about the AGX shader-part ABI.
 #[derive(Debug, Subcommand)]
@@ -81,9 +81,9 @@ pub struct VelemArgs {
     /// Hardware soft fault is on.
     #[arg(long)]
     soft_fault: bool,
-    /// Output format (text or json).
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: TextFormat,
 }
 
 /// Numbering of the vertex uniform block.
@@ -156,9 +156,9 @@ pub struct TileBufferArgs {
     /// Samples per pixel: 1, 2 or 4.
     #[arg(long, default_value_t = 1)]
     samples: u8,
-    /// Output format (text or json).
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: TextFormat,
 }
 
 /// Flags of `agx link`.
@@ -191,9 +191,9 @@ pub struct LinkArgs {
     /// Where to write the linked program.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: PathBuf,
-    /// Format of the summary printed on standard output (text or json).
+    /// Format of the summary printed on standard output.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: TextFormat,
 }
 
 fn parse_components(text: &str) -> Result<Components, String> {
@@ -310,11 +310,8 @@ fn tilebuffer(a: TileBufferArgs) -> anyhow::Result<()> {
         anyhow!("{flag}: {e}")
     })?;
     write_output(&match a.format {
-        Format::Text => render::text::tilebuffer(&layout),
-        Format::Json => render::json(&layout),
-        Format::Svg => {
-            bail!("--format svg is not available for `agx tilebuffer`; use text or json")
-        }
+        TextFormat::Text => render::text::tilebuffer(&layout),
+        TextFormat::Json => render::json(&layout),
     })
 }
 
@@ -346,9 +343,8 @@ fn velem(a: VelemArgs) -> anyhow::Result<()> {
         anyhow!("{flag}: {e}")
     })?;
     write_output(&match a.format {
-        Format::Text => render::text::fetch_plan(&plan),
-        Format::Json => render::json(&plan),
-        Format::Svg => bail!("--format svg is not available for `agx velem`; use text or json"),
+        TextFormat::Text => render::text::fetch_plan(&plan),
+        TextFormat::Json => render::json(&plan),
     })
 }
 
@@ -383,9 +379,6 @@ fn part(code: &[u8], gpr_halves: u16) -> Part<'_> {
 }
 
 fn link_cmd(a: LinkArgs) -> anyhow::Result<()> {
-    if a.format == Format::Svg {
-        bail!("--format svg is not available for `agx link`; use text or json");
-    }
     let prolog = a
         .prolog
         .as_deref()
@@ -415,7 +408,7 @@ fn link_cmd(a: LinkArgs) -> anyhow::Result<()> {
     std::fs::write(&a.output, &prog.code)
         .with_context(|| format!("-o {}: cannot write the file", a.output.display()))?;
     write_output(&match a.format {
-        Format::Json => render::json(&prog),
-        _ => render::text::link(&prog),
+        TextFormat::Json => render::json(&prog),
+        TextFormat::Text => render::text::link(&prog),
     })
 }

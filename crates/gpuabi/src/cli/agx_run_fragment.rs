@@ -18,9 +18,9 @@
 //! the window from `(0, 0)` to the tile's far corner (the epilog addresses images by window
 //! position); only the rows the tile covers are backed by memory. A `[[clear]]` of a
 //! spilled target fills every sample of the tile's pixels in its image, and the output gives a spilled
-//! target's bytes as its image stores them. `--png` reads render target 0 from the tile:
-//! the tile buffer places targets in index order and render target 0 (at most 16 bytes a
-//! sample) always fits, so it is never spilled.
+//! target's bytes as its image stores them. `--png rtN:WxH[:FILE]` reads render target N
+//! from the tile: the tile buffer places targets in index order and render target 0 (at
+//! most 16 bytes a sample) always fits, so it is never spilled; a spilled one is refused.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -41,7 +41,7 @@ use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
 use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
-use super::agx_tile_image::{placement, rt0_rgba};
+use super::agx_tile_image::{placement, rt_rgba};
 use super::write_output;
 
 /// Flags of `agx run fragment`.
@@ -69,9 +69,10 @@ pub struct RunFragmentArgs {
     /// The tile (TOML).
     #[arg(long, value_name = "DRAW.toml")]
     draw: PathBuf,
-    /// Write render target 0 as 8-bit RGBA to this PNG file.
-    #[arg(long, value_name = "FILE")]
-    png: Option<PathBuf>,
+    /// Write render target N (`rtN`, of the tile's size WxH) as 8-bit RGBA to a PNG file,
+    /// by default rtN.png; the same syntax as `run --png`.
+    #[arg(long, value_name = "rtN:WxH[:FILE]")]
+    png: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: RunFormat,
@@ -608,18 +609,38 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         .map(|r| u32::from_le_bytes([r.bytes[0], r.bytes[1], r.bytes[2], r.bytes[3]]))
         .unwrap_or(0);
 
-    if let Some(png) = &a.png {
-        let name = png.display().to_string();
+    if let Some(flag) = &a.png {
+        let p = super::launch_flags::png_flag(flag)?;
+        let rt = p
+            .name
+            .strip_prefix("rt")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n < 8)
+            .ok_or_else(|| {
+                anyhow!(
+                    "--png {flag}: `{}` is not a render target; expected rt0 to rt7",
+                    p.name
+                )
+            })?;
+        if (p.width, p.height) != (draw.width, draw.height) {
+            bail!(
+                "--png {flag}: the tile is {}x{}, not {}x{}",
+                draw.width,
+                draw.height,
+                p.width,
+                p.height
+            );
+        }
         let format = key
             .rts
-            .first()
+            .get(rt)
             .and_then(|r| r.as_ref())
-            .ok_or_else(|| anyhow!("--png {name}: {kname} binds no render target 0"))?;
+            .ok_or_else(|| anyhow!("--png {flag}: {kname} binds no render target {rt}"))?;
         let rgba =
-            rt0_rgba(f, &layout, &format.format).map_err(|e| anyhow!("--png {name}: {e}"))?;
+            rt_rgba(f, &layout, rt, &format.format).map_err(|e| anyhow!("--png {flag}: {e}"))?;
         super::launch_flags::write_png(
-            &format!("--png {name}"),
-            &name,
+            &format!("--png {flag}"),
+            &p.file,
             draw.width,
             draw.height,
             &rgba,

@@ -1,5 +1,5 @@
-//! Reading render targets back from the simulated tile: where a target sits, and render
-//! target 0 as 8-bit RGBA for `--png`.
+//! Reading render targets back from the simulated tile: where a target sits, and a render
+//! target as 8-bit RGBA for `--png`.
 
 use anyhow::anyhow;
 use gpuabi_agx::tilebuffer::{rt_format, TileBufferLayout};
@@ -17,17 +17,18 @@ pub(super) fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String,
     Some((p.physical.to_lowercase(), p.offset_bytes?, p.size_bytes))
 }
 
-/// Render target 0 of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
+/// Render target `rt` of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
 /// `ld_tile` into 32-bit registers; floats clamped to [0, 1] and rounded, integers clamped
 /// to 0..255, sRGB bytes taken as stored; components the format lacks are 0 (alpha 255).
-pub(super) fn rt0_rgba(
+pub(super) fn rt_rgba(
     frag: &Fragment,
     layout: &TileBufferLayout,
+    rt: usize,
     format: &str,
 ) -> anyhow::Result<Vec<u8>> {
     let (canon, comps, _) = rt_format(format)?;
-    let (fmt, offset, _) =
-        placement(layout, 0).ok_or_else(|| anyhow!("render target 0 is not in the tile"))?;
+    let (fmt, offset, _) = placement(layout, rt)
+        .ok_or_else(|| anyhow!("render target {rt} is not in the tile (spilled to memory)"))?;
     let pixels = (frag.width * frag.height) as usize;
     let mut out = vec![0u8; pixels * 4];
     let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");

@@ -7,11 +7,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use gpuabi_amdgpu::asm::listing::{self, Listed, ListingMismatch};
 use gpuabi_amdgpu::asm::printer::print_inst;
+use gpuabi_amdgpu::asm::target_id::{named_processor, named_wave};
 use gpuabi_amdgpu::asm::{parse, parse_listed, print};
 use gpuabi_amdgpu::decode::decode_with_symbols;
 use gpuabi_amdgpu::elf::{read_text, write_object};
 use gpuabi_amdgpu::program::Item;
-use gpuabi_amdgpu::{encode, Program, Target, WaveSize};
+use gpuabi_amdgpu::target::modelled_text;
+use gpuabi_amdgpu::{encode, Processor, Program, Target, WaveSize, ENCODED_TARGETS};
 
 use super::write_output;
 
@@ -26,7 +28,7 @@ pub enum AsmCommand {
     /// relocatable object.
     Encode(EncodeArgs),
     /// Disassemble raw machine code or the `.text` of an AMDGPU ELF object into assembly.
-    Disasm(AsmArgs),
+    Disasm(DisasmArgs),
 }
 
 /// What `asm encode` writes.
@@ -72,46 +74,96 @@ pub struct AsmArgs {
     pub target: MachineArgs,
 }
 
+/// Arguments of `asm disasm`.
+#[derive(Debug, Args)]
+pub struct DisasmArgs {
+    /// The machine code: an AMDHSA or PAL code object (relocated), the `.text` of another
+    /// AMDGPU ELF object, or raw bytes (which need --target).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub target: MachineArgs,
+}
+
 /// Target and wave size of a machine program.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct MachineArgs {
-    /// GPU generation: gfx6, gfx7, gfx8, gfx1030 or gfx1100 (required, except where the
-    /// input names it, as a Catalyst binary does).
+    /// GPU generation (gfx6, gfx7, gfx8, gfx1030, gfx1100) or an LLVM processor of one
+    /// (gfx803, fiji, gfx1034, gfx1102, ...). An input that names its processor (an
+    /// assembly file's `.amdgcn_target`, an ELF object's e_flags, a Catalyst binary) sets
+    /// the target itself; --target then only confirms it.
     #[arg(long, value_parser = parse_target)]
     pub target: Option<Target>,
-    /// Lanes per wave: 32 or 64 (default: 64 on gfx8, 32 on RDNA).
+    /// Lanes per wave: 32 or 64. Default: what the input asks for (a kernel descriptor's
+    /// .amdhsa_wavefront_size32, PAL metadata), else the target's native wave size as
+    /// LLVM defines it: wave64 on GCN (gfx6-gfx8), wave32 on RDNA (gfx1030, gfx1100).
     #[arg(long, value_parser = parse_wave)]
     pub wave: Option<WaveSize>,
 }
 
 impl MachineArgs {
-    /// The target given with `--target`.
-    pub fn target(&self) -> Result<Target> {
-        self.target
-            .ok_or_else(|| anyhow!("--target: required (gfx6, gfx7, gfx8, gfx1030 or gfx1100)"))
+    /// The target of the input `path`: the generation of the processor it names, which
+    /// `--target` may only confirm; `--target` when it names none.
+    pub fn target_of(&self, path: &Path, named: Option<Processor>) -> Result<Target> {
+        match (named, self.target) {
+            (Some(p), Some(t)) if p.gfx != t => {
+                bail!("--target {t}: {} is for {p}", path.display())
+            }
+            (Some(p), _) => Ok(p.gfx),
+            (None, Some(t)) => Ok(t),
+            (None, None) => bail!(
+                "--target: required, since {} does not name its processor (as an \
+                 `.amdgcn_target` directive or an ELF object does); expected {}",
+                path.display(),
+                modelled_text(&ENCODED_TARGETS)
+            ),
+        }
     }
 
-    /// The wave size, defaulted per target and checked against it.
-    pub fn wave(&self) -> Result<WaveSize> {
-        let target = self.target()?;
-        let wave = self.wave.unwrap_or(target.default_wave());
+    /// The wave size: `--wave`, which must agree with what the input asks for (`named`,
+    /// and where it says so); else the input's; else the target's native wave size.
+    pub fn wave_of(&self, target: Target, named: Option<(WaveSize, &str)>) -> Result<WaveSize> {
+        let wave = match (self.wave, named) {
+            (Some(w), Some((n, place))) if w != n => {
+                bail!("--wave {}: {place} asks for {n}", w.lanes())
+            }
+            (Some(w), _) | (None, Some((w, _))) => w,
+            (None, None) => target.default_wave(),
+        };
         if !target.supports(wave) {
-            return Err(anyhow!("--wave: {target} runs wave64 only, not {wave}"));
+            bail!("--wave {}: {target} runs wave64 only", wave.lanes());
         }
         Ok(wave)
     }
+
+    /// The target and wave size of assembly `text` from `path`: its `.amdgcn_target` and
+    /// its first kernel descriptor's `.amdhsa_wavefront_size32`, confirmed or completed by
+    /// the flags.
+    pub fn of_text(&self, path: &Path, text: &str) -> Result<(Target, WaveSize)> {
+        let named = named_processor(text).map_err(|e| anyhow!("{}:{e}", path.display()))?;
+        let target = self.target_of(path, named)?;
+        let wave = self.wave_of(
+            target,
+            named_wave(text).map(|w| (w, "its kernel descriptor (.amdhsa_wavefront_size32)")),
+        )?;
+        Ok((target, wave))
+    }
 }
 
-/// A target of the machine model: one of gpuabi's generations that has encodings.
-fn parse_target(s: &str) -> Result<Target, String> {
-    let target = s.parse::<Target>().map_err(|e| e.to_string())?;
-    if !target.has_encodings() {
-        return Err(format!(
-            "the machine model has no instruction encodings for {target} (only the `aco` \
-             layout commands model it); expected gfx6, gfx7, gfx8, gfx1030 or gfx1100"
-        ));
+/// A target of the machine model: a generation that has encodings, by gpuabi's or LLVM's
+/// name.
+pub(crate) fn parse_target(s: &str) -> Result<Target, String> {
+    match s.parse::<Target>() {
+        Ok(t) if t.has_encodings() => Ok(t),
+        Ok(t) => Err(format!(
+            "the machine model has no instruction encodings for {t} (only the `aco` layout \
+             commands model it); expected {}",
+            modelled_text(&ENCODED_TARGETS)
+        )),
+        Err(_) => Err(format!(
+            "unknown target `{s}`: expected {}",
+            modelled_text(&ENCODED_TARGETS)
+        )),
     }
-    Ok(target)
 }
 
 fn parse_wave(s: &str) -> Result<WaveSize, String> {
@@ -123,9 +175,22 @@ fn parse_wave(s: &str) -> Result<WaveSize, String> {
 
 /// Reads and parses an assembly file; errors name `file:line:column`.
 pub fn load(path: &Path, machine: &MachineArgs) -> Result<Program> {
-    let wave = machine.wave()?;
+    not_ir(path)?;
     let text = super::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse(&text, machine.target()?, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
+    let (target, wave) = machine.of_text(path, &text)?;
+    parse(&text, target, wave).map_err(|e| anyhow!("{}:{e}", path.display()))
+}
+
+/// Refuses a shader IR file where assembly is expected, naming the commands that read it.
+fn not_ir(path: &Path) -> Result<()> {
+    if super::sim::is_ir(path) {
+        bail!(
+            "{}: shader IR is checked by `gpuabi ir check` and compiled to assembly by \
+             `gpuabi compile`; `asm` reads assembly",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Runs an `asm` command.
@@ -135,10 +200,11 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             asm: args,
             encodings,
         }) => {
+            not_ir(&args.file)?;
             let text = super::read_text(&args.file)
                 .with_context(|| format!("cannot read {}", args.file.display()))?;
-            let wave = args.target.wave()?;
-            let (mut program, listed) = parse_listed(&text, args.target.target()?, wave)
+            let (target, wave) = args.target.of_text(&args.file, &text)?;
+            let (mut program, listed) = parse_listed(&text, target, wave)
                 .map_err(|e| anyhow!("{}:{e}", args.file.display()))?;
             let mismatches = listing::adopt(&mut program, &listed);
             // HSA kernel descriptors and metadata are checked as `sim run --kernel` reads
@@ -252,24 +318,18 @@ fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
     let data = super::read_bytes(path, super::MAX_INPUT_BYTES)
         .with_context(|| format!("cannot read {}", path.display()))?;
     if super::code_object::is_code_object(&data) {
-        return super::code_object::disassemble(&data, machine)
-            .map_err(|e| anyhow!("{}: {e}", path.display()));
+        return super::code_object::disassemble(path, &data, machine);
     }
-    let wave = machine.wave()?;
-    let target = machine.target()?;
-    let (code, symbols) = if data.starts_with(b"\x7fELF") {
+    let (code, symbols, target) = if data.starts_with(b"\x7fELF") {
         let text = read_text(&data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        match text.target {
-            Some(t) if t == target => {}
-            Some(t) => bail!(
-                "{}: the object is for {t}, not --target {target}",
-                path.display()
-            ),
-            None => bail!(
-                "{}: e_flags names a processor the machine model does not have",
-                path.display()
-            ),
-        }
+        let Some(processor) = text.processor.filter(|p| p.gfx.has_encodings()) else {
+            bail!(
+                "{}: e_flags names a processor the machine model does not have; it runs {}",
+                path.display(),
+                modelled_text(&ENCODED_TARGETS)
+            );
+        };
+        let target = machine.target_of(path, Some(processor))?;
         if text.relocations > 0 {
             bail!(
                 "{}: .text has {} relocations (addresses the linker fills in); gpuabi \
@@ -278,10 +338,11 @@ fn disassemble(path: &Path, machine: &MachineArgs) -> Result<Program> {
                 text.relocations
             );
         }
-        (text.code, text.symbols)
+        (text.code, text.symbols, target)
     } else {
-        (data, Vec::new())
+        (data, Vec::new(), machine.target_of(path, None)?)
     };
+    let wave = machine.wave_of(target, None)?;
     decode_with_symbols(&code, target, wave, &symbols)
         .map_err(|e| anyhow!("{}: {e}", path.display()))
 }

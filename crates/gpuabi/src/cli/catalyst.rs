@@ -4,9 +4,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor::Buffer};
 
 use gpuabi_catalyst::args::Vec3Policy;
 use gpuabi_catalyst::description::{self, DescFormat, DescriptionError};
@@ -235,19 +232,11 @@ pub fn run(cmd: CatalystCommand) -> anyhow::Result<()> {
     }
 }
 
-/// Renders a located error in `src` with the source line and a caret.
+/// Renders a located error in `src` with the source line (cut when long) and a caret.
 fn located(path: &Path, src: &str, e: &SourceError) -> anyhow::Error {
     let name = path.display().to_string();
-    let file = SimpleFile::new(name.clone(), src);
     let range = e.offset..(e.offset + e.len.max(1)).min(src.len()).max(e.offset);
-    let diag = Diagnostic::error()
-        .with_message(e.message.clone())
-        .with_labels(vec![Label::primary((), range)]);
-    let mut buf = Buffer::no_color();
-    let snippet = term::emit(&mut buf, &term::Config::default(), &file, &diag)
-        .ok()
-        .and_then(|_| String::from_utf8(buf.into_inner()).ok())
-        .unwrap_or_default();
+    let snippet = gpuabi_ir::diagnostic::render_error(&name, src, range, &e.message, "", &[]);
     // First line: `file:LINE:COL: message`; then the source line with a caret.
     let snippet: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
     anyhow!("{name}:{}:{}: {}\n{snippet}", e.line, e.column, e.message)

@@ -41,7 +41,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub abi: AbiArgs,
     /// The binary to write.
-    #[arg(short = 'o', value_name = "FILE", required = true)]
+    #[arg(short = 'o', long = "output", value_name = "FILE", required = true)]
     pub output: PathBuf,
 }
 

@@ -13,7 +13,7 @@ use gpuabi_sim::check_function::{
 };
 use gpuabi_sim::{Image, Limits};
 
-use super::aco::{load_abi, load_signature, parse_limit, parse_stage};
+use super::aco::{load_abi, load_signature, parse_limit, stage_parser};
 use super::asm::{load, MachineArgs};
 use super::launch_flags;
 use super::{write_output, Format};
@@ -34,7 +34,7 @@ pub struct CheckFunctionArgs {
     /// any-hit, intersection or traversal (with its calls: raygen, callable, closest-hit and
     /// miss call traversal through `traversal_addr` and callables; traversal calls any-hit
     /// and intersection functions).
-    #[arg(long, value_parser = parse_stage, required_unless_present = "sig", conflicts_with = "sig")]
+    #[arg(long, value_parser = stage_parser(), required_unless_present = "sig", conflicts_with = "sig")]
     pub stage: Option<RtStage>,
     /// Bytes of ray payload or callable data every function of the pipeline carries (the
     /// pipeline's largest; with --stage).

@@ -31,17 +31,14 @@ pub struct Loaded {
 }
 
 /// Checks `--target`/`--wave` against what the object and kernel say.
-fn check_machine(object: &CodeObject, wave: WaveSize, machine: &MachineArgs) -> Result<()> {
-    if let Some(t) = machine.target {
-        if t != object.target {
-            bail!("--target {t}: the object holds code for {}", object.target);
-        }
-    }
-    if let Some(w) = machine.wave {
-        if w != wave {
-            bail!("--wave {w}: the kernel descriptor asks for {wave}");
-        }
-    }
+fn check_machine(
+    path: &std::path::Path,
+    object: &CodeObject,
+    wave: WaveSize,
+    machine: &MachineArgs,
+) -> Result<()> {
+    machine.target_of(path, Some(object.processor))?;
+    machine.wave_of(object.target, Some((wave, "the kernel descriptor")))?;
     Ok(())
 }
 
@@ -60,7 +57,7 @@ pub fn load_for_run(args: &RunArgs, data: &[u8]) -> Result<Loaded> {
     let kernel = select_kernel(&object, args.kernel.as_deref())
         .map_err(|e| anyhow!("{path}: --kernel: {e}"))?
         .clone();
-    check_machine(&object, kernel.wave, &args.machine)?;
+    check_machine(&args.file, &object, kernel.wave, &args.machine)?;
     let mut memory = Memory::new();
     let program =
         load(&object, &kernel, &mut memory, args.max_memory).map_err(|e| anyhow!("{path}: {e}"))?;
@@ -101,21 +98,14 @@ pub fn setups(
 /// Decodes the code of a code object for `asm disasm`, relocated as if linked with
 /// `.text` at address 0 and each data section and the GOT after it in order (aligned as
 /// the sections ask), which is where `ld.lld` would put them in a shared object.
-pub fn disassemble(data: &[u8], machine: &MachineArgs) -> Result<Program> {
-    let object = read_code_object(data)?;
-    let wave = match (machine.wave, object.kernels.first()) {
-        (Some(w), _) => w,
-        (None, Some(k)) => k.wave,
-        (None, None) => object.target.default_wave(),
-    };
-    if let Some(t) = machine.target {
-        if t != object.target {
-            bail!("--target {t}: the object holds code for {}", object.target);
-        }
-    }
-    if !object.target.supports(wave) {
-        bail!("--wave: {} runs wave64 only, not {wave}", object.target);
-    }
+pub fn disassemble(path: &std::path::Path, data: &[u8], machine: &MachineArgs) -> Result<Program> {
+    let object = read_code_object(data).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let target = machine.target_of(path, Some(object.processor))?;
+    let named = object
+        .kernels
+        .first()
+        .map(|k| (k.wave, "its first kernel descriptor"));
+    let wave = machine.wave_of(target, named)?;
     let mut at = object.text.bytes.len() as u64;
     let mut placement = Placement {
         text: 0,

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_amdgpu::target::modelled_text;
+use gpuabi_amdgpu::{Target, WaveSize, MODELLED_TARGETS};
 use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Entry, Options};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
@@ -25,11 +26,13 @@ pub enum EntryArg {
 /// Flags that choose what to compile for.
 #[derive(Debug, Clone, Args)]
 pub struct TargetArgs {
-    /// GPU generation: gfx8 (GCN 1.2, Tonga), gfx1030 (RDNA 2) or gfx1100 (RDNA 3). With
-    /// `run`, compiles and runs in the simulator instead of the interpreter.
+    /// GPU generation: gfx8 (GCN 3), gfx1030 (RDNA 2) or gfx1100 (RDNA 3), or an LLVM
+    /// processor of one (gfx803, fiji, gfx1034, gfx1102, ...). With `run`, compiles and
+    /// runs in the simulator instead of the interpreter.
     #[arg(long, value_name = "gfx8|gfx1030|gfx1100")]
     pub target: Option<String>,
-    /// Wave size (default: 32 on RDNA, 64 on GCN).
+    /// Lanes per wave: 32 or 64. Default: the target's native wave size as LLVM defines
+    /// it, wave64 on GCN (gfx8) and wave32 on RDNA (gfx1030, gfx1100).
     #[arg(long, value_name = "32|64")]
     pub wave: Option<u32>,
     /// Kernel entry ABI.
@@ -41,12 +44,13 @@ pub struct TargetArgs {
     /// VGPRs the register allocator may use.
     #[arg(long, value_name = "N")]
     pub max_vgprs: Option<u16>,
-    /// A user call ABI (TOML, as `aco ranges --abi-file` reads), usable as `abi(NAME)` in
-    /// the IR and by --abi-override. Repeatable.
+    /// A user call ABI (a TOML file, as `aco ranges --abi FILE` reads it), usable as
+    /// `abi(NAME)` in the IR and by --abi-override. Repeatable.
     #[arg(long = "abi", value_name = "NAME=FILE.toml")]
     pub abis: Vec<String>,
-    /// Compiles function FUNC under ABI instead of its own (a built-in ABI: rt_recursive,
-    /// traversal, ahit_isec, compute; or one given with --abi). Repeatable.
+    /// Compiles function FUNC under ABI instead of its own: a built-in ABI (rt-recursive,
+    /// traversal, ahit-isec, compute; `rt_recursive` and `ahit_isec` are accepted too) or
+    /// one given with --abi. Repeatable.
     #[arg(long = "abi-override", value_name = "FUNC=ABI")]
     pub overrides: Vec<String>,
     /// Parameter-assignment policy of the call ABIs: Mesa's exact algorithm, or `packed`.
@@ -74,7 +78,14 @@ impl TargetArgs {
         };
         let target: Target = t
             .parse()
-            .map_err(|_| anyhow!("--target {t}: expected gfx8, gfx1030 or gfx1100"))?;
+            .ok()
+            .filter(|t| MODELLED_TARGETS.contains(t))
+            .ok_or_else(|| {
+                anyhow!(
+                    "--target {t}: the code generator targets {}",
+                    modelled_text(&MODELLED_TARGETS)
+                )
+            })?;
         let mut o = Options::new(target);
         if let Some(w) = self.wave {
             o.wave = WaveSize::from_lanes(w)
@@ -164,7 +175,7 @@ pub struct CompileArgs {
     #[arg(long, value_enum, default_value = "asm")]
     format: Format,
     /// Write to FILE instead of standard output.
-    #[arg(short = 'o', value_name = "FILE")]
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
 }
 

@@ -123,7 +123,8 @@ pub fn load_with_source(path: &Path) -> Result<(Module, String)> {
         Ok(m) => m,
         Err(e) => {
             eprint!("{}", e.0.render(&name, &source));
-            return Err(anyhow!("{name}: syntax error"));
+            // The error above may be one of names (an undefined value), not of syntax.
+            return Err(anyhow!("{name}: not a valid module (the error above)"));
         }
     };
     if let Err(e) = verify(&module) {

@@ -42,6 +42,50 @@ pub struct LaunchArgs {
     pub pngs: Vec<String>,
 }
 
+/// The `--stats` text of `run --target` and `sim run`: wave and lane instructions by
+/// class, calls, scratch traffic and what ran out of range, one count a line.
+pub fn stats_text(stats: &gpuabi_sim::Stats) -> String {
+    let mut out = String::from("statistics:\n");
+    let mut line = |label: &str, value: String| {
+        let _ = writeln!(out, "  {label:<30} {value}");
+    };
+    line("waves", stats.waves.to_string());
+    line("wave instructions", stats.instructions().to_string());
+    for class in gpuabi_amdgpu::Class::ALL {
+        line(
+            &format!("  {}", class.name()),
+            stats.count(class).to_string(),
+        );
+    }
+    line("lane instructions", stats.lane_instructions.to_string());
+    line(
+        "average active lanes per VALU",
+        format!("{:.2}", stats.average_valu_lanes()),
+    );
+    line("calls", stats.calls.to_string());
+    line(
+        "scratch bytes loaded/stored",
+        format!(
+            "{}/{}",
+            stats.scratch_bytes_loaded, stats.scratch_bytes_stored
+        ),
+    );
+    line(
+        "buffer accesses out of range",
+        stats.buffer_out_of_range.to_string(),
+    );
+    line(
+        "LDS dwords out of range",
+        stats.lds_out_of_range.to_string(),
+    );
+    line("barriers released", stats.barriers.to_string());
+    line(
+        "scheduling hints (no-ops)",
+        stats.scheduling_hints.to_string(),
+    );
+    out
+}
+
 /// Sizes of a dispatch dimension flag: the values given and the work dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sizes {
@@ -292,21 +336,26 @@ fn dump_flag(flag: &str) -> Result<DumpFlag<'_>> {
     Ok(DumpFlag { name, format, file })
 }
 
-/// One `--png NAME:WxH[:FILE]`.
+/// One `--png NAME:WxH[:FILE]`, the picture flag of every command that writes one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct PngFlag<'a> {
-    name: &'a str,
-    width: u32,
-    height: u32,
-    file: String,
+pub struct PngFlag<'a> {
+    /// The buffer (or render target) whose pixels it writes.
+    pub name: &'a str,
+    /// Pixels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// The file, by default `NAME.png`.
+    pub file: String,
 }
 
-fn png_flag(flag: &str) -> Result<PngFlag<'_>> {
+/// Parses the text of one `--png NAME:WxH[:FILE]`.
+pub fn png_flag(flag: &str) -> Result<PngFlag<'_>> {
     let mut parts = flag.splitn(3, ':');
     let name = parts.next().unwrap_or_default();
-    let size = parts
-        .next()
-        .ok_or_else(|| anyhow!("--png {flag}: expected NAME:WxH[:FILE]"))?;
+    let size = parts.next().ok_or_else(|| {
+        anyhow!("--png {flag}: expected NAME:WxH[:FILE] (the picture's name, its size and optionally the file, e.g. image:128x128:out.png)")
+    })?;
     let file = parts
         .next()
         .map_or_else(|| format!("{name}.png"), str::to_string);
@@ -336,22 +385,53 @@ impl LaunchArgs {
         Ok(())
     }
 
-    /// Writes every `--dump` and `--png`, finding buffers by name with `find`.
-    pub fn write_outputs<'m>(&self, find: impl Fn(&str) -> Option<&'m [u8]>) -> Result<()> {
+    /// Checks that every `--dump` and `--png` names one of the buffers `names`, before the
+    /// run rather than after it.
+    pub fn check_buffers(&self, names: &[&str]) -> Result<()> {
+        for flag in &self.dumps {
+            let d = dump_flag(flag)?;
+            if !names.contains(&d.name) {
+                return Err(no_buffer(&format!("--dump {flag}"), d.name, names));
+            }
+        }
+        for flag in &self.pngs {
+            let p = png_flag(flag)?;
+            if !names.contains(&p.name) {
+                return Err(no_buffer(&format!("--png {flag}"), p.name, names));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every `--dump` and `--png`, finding buffers by name with `find`; `names` are
+    /// the buffers there are, for the error of a name that is none of them.
+    pub fn write_outputs<'m>(
+        &self,
+        find: impl Fn(&str) -> Option<&'m [u8]>,
+        names: &[&str],
+    ) -> Result<()> {
         for flag in &self.dumps {
             let d = dump_flag(flag)?;
             let data =
-                find(d.name).ok_or_else(|| anyhow!("--dump {flag}: no buffer `{}`", d.name))?;
+                find(d.name).ok_or_else(|| no_buffer(&format!("--dump {flag}"), d.name, names))?;
             dump(flag, &d, data)?;
         }
         for flag in &self.pngs {
             let p = png_flag(flag)?;
             let data =
-                find(p.name).ok_or_else(|| anyhow!("--png {flag}: no buffer `{}`", p.name))?;
+                find(p.name).ok_or_else(|| no_buffer(&format!("--png {flag}"), p.name, names))?;
             png(flag, &p, data)?;
         }
         Ok(())
     }
+}
+
+/// The error of `flag` naming a buffer `name` that is not one of `names`.
+pub fn no_buffer(flag: &str, name: &str, names: &[&str]) -> anyhow::Error {
+    anyhow!(
+        "{flag}: no buffer {}",
+        gpuabi_layout::suggest::suggest(name, "buffers", names)
+    )
 }
 
 fn dump(flag: &str, d: &DumpFlag, data: &[u8]) -> Result<()> {

@@ -27,9 +27,13 @@ pub mod run;
 pub mod sim;
 
 pub use input::{read_bytes, read_text, MAX_INPUT_BYTES};
-pub use output::{write_output, Format};
+pub use output::{write_output, Format, TextFormat};
 
-/// Prints an error with its context chain (`--flag: what was wrong`) to standard error.
+/// Prints an error with its context chain (`--flag: what was wrong`) to standard error,
+/// once prefixed with `error:` (an inner error's own `error: ` is dropped) and with lines
+/// that quote a long input cut.
 pub fn report(err: &anyhow::Error) {
-    eprintln!("error: {err:#}");
+    let text = format!("{err:#}");
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    eprintln!("error: {}", gpuabi_ir::diagnostic::cap_lines(text));
 }

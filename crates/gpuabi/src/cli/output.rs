@@ -15,6 +15,16 @@ pub enum Format {
     Svg,
 }
 
+/// How a result without a picture is printed: [`Format`] without `svg`, so that a command
+/// offers only what it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextFormat {
+    /// A readable table.
+    Text,
+    /// JSON for other tools.
+    Json,
+}
+
 /// Writes `text` to standard output, ending it with a newline. A reader that stops early
 /// (`| head`) is not an error.
 pub fn write_output(text: &str) -> anyhow::Result<()> {

@@ -17,6 +17,7 @@
 //! `.threadgroup_dimensions` gets them as its default `--group`.
 
 use anyhow::{anyhow, bail, Context, Result};
+use gpuabi_amdgpu::asm::target_id::named_processor;
 use gpuabi_amdgpu::code_object::{read_code_object, ELFOSABI_AMDGPU_PAL};
 use gpuabi_amdgpu::pal::{has_pal_metadata, read_assembly, PalShader};
 use gpuabi_amdgpu::Program;
@@ -83,16 +84,9 @@ pub fn load_for_run(args: &RunArgs, elf: Option<&[u8]>) -> Result<Option<PalLoad
             bail!("internal: a PAL object without PAL metadata");
         };
         check_kernel(args, &shader)?;
-        if let Some(t) = args.machine.target {
-            if t != object.target {
-                bail!("--target {t}: the object holds code for {}", object.target);
-            }
-        }
-        if let Some(w) = args.machine.wave {
-            if w != shader.wave {
-                bail!("--wave {w}: the PAL metadata asks for {}", shader.wave);
-            }
-        }
+        args.machine.target_of(&args.file, Some(object.processor))?;
+        args.machine
+            .wave_of(object.target, Some((shader.wave, "the PAL metadata")))?;
         let mut memory = Memory::new();
         let program =
             gpuabi_sim::code_object::load_code(&object, shader.wave, &mut memory, args.max_memory)
@@ -111,14 +105,12 @@ pub fn load_for_run(args: &RunArgs, elf: Option<&[u8]>) -> Result<Option<PalLoad
         return Ok(None);
     }
     check_flags(args)?;
-    let target = args.machine.target()?;
+    let named = named_processor(&text).map_err(|e| anyhow!("{path}:{e}"))?;
+    let target = args.machine.target_of(&args.file, named)?;
     let shader = read_assembly(&text, target).map_err(|e| anyhow!("{path}: {e}"))?;
     check_kernel(args, &shader)?;
-    if let Some(w) = args.machine.wave {
-        if w != shader.wave {
-            bail!("--wave {w}: the PAL metadata asks for {}", shader.wave);
-        }
-    }
+    args.machine
+        .wave_of(target, Some((shader.wave, "the PAL metadata")))?;
     let program =
         gpuabi_amdgpu::asm::parse(&text, target, shader.wave).map_err(|e| anyhow!("{path}:{e}"))?;
     Ok(Some(PalLoaded {

@@ -70,9 +70,11 @@ pub fn run(a: RunArgs) -> Result<()> {
         }
     };
     let Some(params) = program.kernel_params(&kernel) else {
+        let names: Vec<&str> = program.kernels().collect();
         bail!(
-            "--kernel {kernel}: no kernel of that name in {}",
-            a.file.display()
+            "--kernel {kernel}: {} has no kernel {}",
+            a.file.display(),
+            gpuabi_layout::suggest::suggest(&kernel, "kernels", &names)
         );
     };
     let limits = Limits {
@@ -105,6 +107,8 @@ pub fn run(a: RunArgs) -> Result<()> {
             .map_err(|e| anyhow!("--buffer {b}: {e}"))?;
     }
     let args = kernel_args(&launch.args, params, &mem, &kernel)?;
+    let names: Vec<&str> = mem.buffers.iter().map(|b| b.name.as_str()).collect();
+    launch.check_buffers(&names)?;
 
     let opts = a.target.options()?;
     if opts.is_none() && (a.compare || a.stats) {
@@ -185,7 +189,7 @@ pub fn run(a: RunArgs) -> Result<()> {
                 out.stats.instructions()
             );
             if a.stats {
-                print_stats(&out.stats)?;
+                write_output(&launch_flags::stats_text(&out.stats))?;
                 if !compiled.calls.is_empty() {
                     write_output(&overhead_table(&compiled, &out.overhead))?;
                     let file = a.file.display().to_string();
@@ -220,7 +224,9 @@ pub fn run(a: RunArgs) -> Result<()> {
             }
         }
     }
-    launch.write_outputs(|name| mem.buffer(name).map(|b| b.data.as_slice()))
+    let names: Vec<String> = mem.buffers.iter().map(|b| b.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    launch.write_outputs(|name| mem.buffer(name).map(|b| b.data.as_slice()), &names)
 }
 
 /// The contract violations of a run, one a line, with the source position of each call
@@ -343,33 +349,6 @@ fn site_table(
         ]);
     }
     format!("per call site, wave instructions executed [static instructions]:\n{t}\n")
-}
-
-/// Dynamic counts of a compiled run: wave and lane instructions by class, scratch traffic.
-fn print_stats(s: &gpuabi_sim::Stats) -> Result<()> {
-    let mut out = String::new();
-    let _ = writeln!(out, "waves: {}", s.waves);
-    let _ = writeln!(out, "wave instructions: {}", s.instructions());
-    for c in gpuabi_amdgpu::Class::ALL {
-        let n = s.count(c);
-        if n > 0 {
-            let _ = writeln!(out, "  {:<8} {n}", c.name());
-        }
-    }
-    let _ = writeln!(out, "lane instructions: {}", s.lane_instructions);
-    let _ = writeln!(
-        out,
-        "average active lanes per VALU instruction: {:.1}",
-        s.average_valu_lanes()
-    );
-    let _ = writeln!(out, "scratch bytes stored: {}", s.scratch_bytes_stored);
-    let _ = writeln!(out, "scratch bytes loaded: {}", s.scratch_bytes_loaded);
-    let _ = writeln!(
-        out,
-        "scheduling hints run as no-ops: {}",
-        s.scheduling_hints
-    );
-    write_output(&out)
 }
 
 fn kernel_args(

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
-use gpuabi_amdgpu::Class;
 use gpuabi_layout::aco::{Abi, Demand};
 use gpuabi_layout::reg::{RegFile, RegRange};
-use gpuabi_sim::{Contract, Descriptor, Image, LaneValues, Machine, Stats, WaveSetup};
+use gpuabi_sim::{Contract, Descriptor, Image, LaneValues, Machine, WaveSetup};
 
 use super::asm::{load, MachineArgs};
 use super::launch_flags::{self, LaunchArgs};
@@ -67,13 +66,14 @@ pub struct RunArgs {
     /// Number of waves to run, one after the other, with the same set-up.
     #[arg(long, default_value_t = 1, value_parser = launch_flags::limit32)]
     pub waves: u32,
-    /// Buffers to print after the run (default: all, at most 64 KiB of each).
+    /// A buffer to print after the run as unsigned dwords, eight a line with their byte
+    /// offset (nothing is printed by default; --dump prints in other formats).
     #[arg(long, value_name = "NAME")]
     pub print: Vec<String>,
     /// Print every executed instruction.
     #[arg(long)]
     pub trace: bool,
-    /// Print statistics.
+    /// Print the dynamic counts of the run, as `run --target --stats` does.
     #[arg(long)]
     pub stats: bool,
     /// Report reads of registers, and of private-segment (scratch) bytes, that nothing
@@ -191,49 +191,6 @@ fn apply_set(spec: &str, machine: &Machine, setup: &mut WaveSetup) -> Result<()>
         .map_err(|e| anyhow!("--set `{spec}`: {e}"))
 }
 
-/// Formats the statistics of a run.
-pub fn stats_text(stats: &Stats) -> String {
-    let mut out = String::from("statistics:\n");
-    let _ = writeln!(out, "  waves                      {}", stats.waves);
-    let _ = writeln!(out, "  instructions               {}", stats.instructions());
-    for class in Class::ALL {
-        let _ = writeln!(out, "    {:<24} {}", class.name(), stats.count(class));
-    }
-    let _ = writeln!(
-        out,
-        "  lane-instructions          {}",
-        stats.lane_instructions
-    );
-    let _ = writeln!(
-        out,
-        "  average active lanes/VALU  {:.2}",
-        stats.average_valu_lanes()
-    );
-    let _ = writeln!(out, "  calls                      {}", stats.calls);
-    let _ = writeln!(
-        out,
-        "  scratch bytes loaded/stored {}/{}",
-        stats.scratch_bytes_loaded, stats.scratch_bytes_stored
-    );
-    let _ = writeln!(
-        out,
-        "  buffer accesses out of range {}",
-        stats.buffer_out_of_range
-    );
-    let _ = writeln!(
-        out,
-        "  LDS dwords out of range    {}",
-        stats.lds_out_of_range
-    );
-    let _ = writeln!(out, "  barriers released          {}", stats.barriers);
-    let _ = writeln!(
-        out,
-        "  scheduling hints (no-ops)  {}",
-        stats.scheduling_hints
-    );
-    out
-}
-
 /// Formats the first `limit` bytes of a buffer as dwords, eight per line.
 pub fn buffer_text(name: &str, base: u64, data: &[u8], limit: usize) -> String {
     let mut out = format!("buffer {name} ({} bytes at 0x{base:x}):\n", data.len());
@@ -255,10 +212,6 @@ pub fn buffer_text(name: &str, base: u64, data: &[u8], limit: usize) -> String {
     }
     out
 }
-
-/// Bytes of each buffer printed when no `--print` names them: a gigabyte buffer would
-/// otherwise become gigabytes of text.
-const DEFAULT_PRINT_BYTES: usize = 64 * 1024;
 
 /// The contract report of a run: a summary line and one line per violation.
 fn contract_text(machine: &Machine) -> String {
@@ -290,7 +243,8 @@ fn contract(
     let Some(name) = &args.abi else {
         bail!("internal: no --abi");
     };
-    if let Some(c) = Contract::llvm(name) {
+    // The built-in names are spelled with `-`; `_` (as the IR writes ABI names) is an alias.
+    if let Some(c) = Contract::llvm(&name.replace('_', "-")) {
         if args.limit.is_some() || args.sp.is_some() || !args.preserve.is_empty() {
             bail!("--abi {name}: LLVM's convention fixes its registers; drop --limit, --sp and --preserve");
         }
@@ -300,7 +254,17 @@ fn contract(
         Some(abi) => abi,
         None => {
             let text = super::read_text(name).with_context(|| {
-                format!("--abi `{name}`: not a built-in ABI (llvm-gfx, llvm-amdgpu-gfx, rt-recursive, traversal, ahit-isec) and not a readable file")
+                let builtins = [
+                    "llvm-gfx",
+                    "llvm-amdgpu-gfx",
+                    "rt-recursive",
+                    "traversal",
+                    "ahit-isec",
+                ];
+                format!(
+                    "--abi: unknown ABI {}, and not a readable TOML ABI file",
+                    gpuabi_layout::suggest::suggest(name, "built-in ABIs", &builtins)
+                )
             })?;
             Abi::from_toml(&text).map_err(|e| anyhow!("--abi {name}: {e}"))?
         }
@@ -410,7 +374,10 @@ fn hsa_setups(
         if names.is_empty() {
             anyhow!("--kernel {name}: {path} has no `.amdhsa_kernel` descriptor")
         } else {
-            anyhow!("--kernel {name}: {path} has kernels {}", names.join(", "))
+            anyhow!(
+                "--kernel {name}: {path} has no kernel {}",
+                gpuabi_layout::suggest::suggest(name, "kernels", &names)
+            )
         }
     })?;
     let kernel = gpuabi_sim::code_object::dispatched_assembly_kernel(&text, kernel);
@@ -437,7 +404,7 @@ pub fn ndrange_and_args(
     gpuabi_sim::catalyst::NdRange,
     std::collections::BTreeMap<String, gpuabi_sim::catalyst::ArgValue>,
 )> {
-    use gpuabi_sim::catalyst::ArgValue;
+    use gpuabi_sim::catalyst::{ArgValue, Number};
     let launch = &args.launch;
     let nd = ndrange(args)?;
     let mut values = std::collections::BTreeMap::new();
@@ -454,25 +421,21 @@ pub fn ndrange_and_args(
             // An address inside a buffer, as `run` takes it: HSA pointers are addresses.
             Some((name, offset)) => {
                 let base = memory.find(&name).map_or(0, |b| b.base);
-                ArgValue::Numbers(vec![(base + offset) as f64])
+                ArgValue::Numbers(vec![base.saturating_add(offset).into()])
             }
+            // Integers stay integers: a 64-bit argument needs all 64 bits.
             None => ArgValue::Numbers(
                 a.value
                     .split(',')
                     .map(|n| {
-                        let n = n.trim();
-                        launch_flags::integer(n, 64)
-                            .map(|i| {
-                                if n.starts_with('-') {
-                                    i as i64 as f64
-                                } else {
-                                    i as f64
-                                }
-                            })
-                            .or_else(|| n.parse::<f64>().ok())
-                            .ok_or_else(|| {
-                                anyhow!("--arg {spec}: `{n}` is not a number, N[,N...] or a buffer name")
-                            })
+                        Number::parse(n).ok_or_else(|| {
+                            anyhow!(
+                                "--arg {spec}: `{}` is not a number (an integer from \
+                                 -2^63 to 2^64-1, decimal or 0x hex, or a float like 2.5), \
+                                 N[,N...] or a buffer name",
+                                n.trim()
+                            )
+                        })
                     })
                     .collect::<Result<_>>()?,
             ),
@@ -549,7 +512,12 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
             .kernels
             .iter()
             .find(|k| &k.kernel == name)
-            .ok_or_else(|| anyhow!("--kernel {name}: {path} has kernels {}", names.join(", ")))?,
+            .ok_or_else(|| {
+                anyhow!(
+                    "--kernel {name}: {path} has no kernel {}",
+                    gpuabi_layout::suggest::suggest(name, "kernels", &names)
+                )
+            })?,
         (None, [only]) => only,
         (None, _) => bail!(
             "{path} has kernels {}: choose one with --kernel",
@@ -563,11 +531,15 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
         )
     })?;
     let target = gpuabi_catalyst::binary::disasm::target_of(generation);
-    if let Some(t) = args.machine.target {
-        if t != target {
-            bail!("--target {t}: {path} holds code for {target}");
-        }
+    if let Some(t) = args.machine.target.filter(|t| *t != target) {
+        bail!(
+            "--target {t}: {path} is for {target} (kernel `{}`: device {})",
+            kernel.kernel,
+            kernel.device
+        );
     }
+    args.machine
+        .wave_of(target, Some((WaveSize::W64, "a Catalyst binary")))?;
     let code: Vec<u8> = (0..kernel.code.hex.len() / 2)
         .map(|i| u8::from_str_radix(&kernel.code.hex[2 * i..2 * i + 2], 16))
         .collect::<Result<_, _>>()
@@ -585,12 +557,26 @@ fn load_binary(args: &RunArgs, data: &[u8]) -> Result<(Program, BinaryKernel, Ke
     Ok((program, kernel.clone(), abi))
 }
 
+/// Whether `path` names a shader IR file (`.gsir`).
+pub fn is_ir(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gsir"))
+}
+
 /// Runs a `sim` command.
 pub fn run(cmd: SimCommand) -> Result<()> {
     let args = match cmd {
         SimCommand::Run(args) => args,
         SimCommand::CheckFunction(args) => return super::check_function::run(&args),
     };
+    if is_ir(&args.file) {
+        bail!(
+            "{}: shader IR is run by `gpuabi run {0} --target TARGET` (compiled, in the \
+             simulator) or `gpuabi run {0}` (in the reference interpreter); `sim run` runs \
+             machine code (assembly, code objects, Catalyst binaries)",
+            args.file.display()
+        );
+    }
     // An ELF file is an AMD Catalyst binary; anything else is assembly text.
     let elf = super::read_bytes(&args.file, super::MAX_INPUT_BYTES)
         .ok()
@@ -719,6 +705,19 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         (None, Some(k), None, None) => k.clone(),
         _ => args.entry.clone(),
     };
+    {
+        // Names of --print, --dump and --png are checked before a long run, not after it.
+        let names: Vec<&str> = machine
+            .memory
+            .buffers()
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
+        args.launch.check_buffers(&names)?;
+        if let Some(p) = args.print.iter().find(|p| !names.contains(&p.as_str())) {
+            return Err(launch_flags::no_buffer("--print", p, &names));
+        }
+    }
     let result = machine.run(&entry, &setups);
     let mut out = String::new();
     if let Some(trace) = &machine.trace {
@@ -734,30 +733,28 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         write_output(&out)?;
         return Err(anyhow!("{path}: {e}"));
     }
-    let names: Vec<String> = if args.print.is_empty() {
-        machine
-            .memory
-            .buffers()
-            .iter()
-            .map(|b| b.name.clone())
-            .collect()
-    } else {
-        args.print.clone()
-    };
-    for name in &names {
+    eprintln!(
+        "ran {entry} on {} {wave}: {} wave(s), {} instruction(s)",
+        program.target,
+        machine.stats.waves,
+        machine.stats.instructions()
+    );
+    let buffer_names: Vec<&str> = machine
+        .memory
+        .buffers()
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    // Only the buffers --print names: `run` and `sim run` print nothing else by default.
+    for name in &args.print {
         let b = machine
             .memory
             .find(name)
-            .ok_or_else(|| anyhow!("--print `{name}`: no such buffer"))?;
-        let limit = if args.print.is_empty() {
-            DEFAULT_PRINT_BYTES
-        } else {
-            usize::MAX
-        };
-        out.push_str(&buffer_text(&b.name, b.base, &b.data, limit));
+            .ok_or_else(|| launch_flags::no_buffer("--print", name, &buffer_names))?;
+        out.push_str(&buffer_text(&b.name, b.base, &b.data, usize::MAX));
     }
     if args.stats {
-        out.push_str(&stats_text(&machine.stats));
+        out.push_str(&launch_flags::stats_text(&machine.stats));
     }
     for u in &machine.undefined {
         let _ = writeln!(
@@ -788,9 +785,13 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         .contract
         .as_ref()
         .map_or(0, |c| c.violations.len() as u64 + c.suppressed);
-    write_output(&out)?;
-    args.launch
-        .write_outputs(|name| machine.memory.find(name).map(|b| b.data.as_slice()))?;
+    if !out.is_empty() {
+        write_output(&out)?;
+    }
+    args.launch.write_outputs(
+        |name| machine.memory.find(name).map(|b| b.data.as_slice()),
+        &buffer_names,
+    )?;
     if violations > 0 {
         bail!(
             "{path}: {violations} violations of the {} call contract",
