@@ -842,8 +842,8 @@ table! {
     SFf1I32B32 = row(Sop1, "s_ff1_i32_b32", &[SD1], &[SS1]).gfx11("s_ctz_i32_b32"), [];
     SFf1I32B64 = row(Sop1, "s_ff1_i32_b64", &[SD1], &[SS2]).gfx11("s_ctz_i32_b64"), [];
     SFlbitI32B32 = row(Sop1, "s_flbit_i32_b32", &[SD1], &[SS1]).gfx11("s_clz_i32_u32"), [];
-    SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [];
-    SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [];
+    SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [READ_DST];
+    SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [READ_DST];
     SGetpcB64 = row(Sop1, "s_getpc_b64", &[SD2], &[]), [];
     SSetpcB64 = row(Sop1, "s_setpc_b64", &[], &[SReg(2)]).class(Branch), [BRANCH, TERMINATOR];
     SSwappcB64 = row(Sop1, "s_swappc_b64", &[SD2], &[SReg(2)]).class(Branch), [CALL];
@@ -1510,6 +1510,64 @@ table! {
     // writes them for 64-bit address arithmetic).
     VLshrB64 = row(Vop3, "v_lshr_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
     VAshrI64 = row(Vop3, "v_ashr_i64", &[VD2], &[VS2, VS1]).only(GCN1), [];
+    // Scalar bit counts, searches and bit operations on 32- and 64-bit values ("AMD GCN3 ISA",
+    // "RDNA2 ISA", "RDNA3 ISA", SOP1): RDNA 3 dropped `s_ff0_*` and renamed the bit searches.
+    SBcnt0I32B32 = row(Sop1, "s_bcnt0_i32_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SBcnt0I32B64 = row(Sop1, "s_bcnt0_i32_b64", &[SD1], &[SS2]), [WRITE_SCC];
+    SFf0I32B32 = row(Sop1, "s_ff0_i32_b32", &[SD1], &[SS1]).only(GCN.or(Targets::GFX1030)), [];
+    SFf0I32B64 = row(Sop1, "s_ff0_i32_b64", &[SD1], &[SS2]).only(GCN.or(Targets::GFX1030)), [];
+    SFlbitI32B64 = row(Sop1, "s_flbit_i32_b64", &[SD1], &[SS2]).gfx11("s_clz_i32_u64"), [];
+    SFlbitI32I64 = row(Sop1, "s_flbit_i32_i64", &[SD1], &[SS2]).gfx11("s_cls_i32_i64"), [];
+    SBrevB64 = row(Sop1, "s_brev_b64", &[SD2], &[SS2]), [];
+    SBitset0B64 = row(Sop1, "s_bitset0_b64", &[SD2], &[SS1]), [READ_DST];
+    SBitset1B64 = row(Sop1, "s_bitset1_b64", &[SD2], &[SS1]), [READ_DST];
+    SBitreplicateB64B32 = row(Sop1, "s_bitreplicate_b64_b32", &[SD2], &[SS1]).only(RDNA), [];
+    SQuadmaskB32 = row(Sop1, "s_quadmask_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SQuadmaskB64 = row(Sop1, "s_quadmask_b64", &[SD2], &[SS2]), [WRITE_SCC];
+    SWqmB32 = row(Sop1, "s_wqm_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SWqmB64 = row(Sop1, "s_wqm_b64", &[SD2], &[SS2]), [WRITE_SCC];
+    // Conditional moves: D = S0 when SCC is set, else D keeps its value.
+    SCmovB32 = row(Sop1, "s_cmov_b32", &[SD1], &[SS1]), [READ_SCC, READ_DST];
+    SCmovB64 = row(Sop1, "s_cmov_b64", &[SD2], &[SS2]), [READ_SCC, READ_DST];
+    SCmovkI32 = row(Sopk, "s_cmovk_i32", &[SD1], &[Simm16]), [READ_SCC, READ_DST];
+    // Moves with an SGPR index relative to M0: `s_movrels_*` reads SGPR[S0 + M0], `s_movreld_*`
+    // writes SGPR[D + M0], RDNA's `s_movrelsd_2_b32` both with the two indices of M0.
+    SMovrelsB32 = row(Sop1, "s_movrels_b32", &[SD1], &[SReg(1)]), [READ_M0];
+    SMovrelsB64 = row(Sop1, "s_movrels_b64", &[SD2], &[SReg(2)]), [READ_M0];
+    SMovreldB32 = row(Sop1, "s_movreld_b32", &[SD1], &[SS1]), [READ_M0];
+    SMovreldB64 = row(Sop1, "s_movreld_b64", &[SD2], &[SS2]), [READ_M0];
+    SMovrelsd2B32 = row(Sop1, "s_movrelsd_2_b32", &[SD1], &[SReg(1)]).only(RDNA), [READ_M0];
+    // The other saveexec forms (D = EXEC, then EXEC = f(S0, EXEC)) and RDNA's wrexec forms
+    // (EXEC = f(S0, EXEC), then D = EXEC); SCC = EXEC != 0.
+    SNandSaveexecB64 = row(Sop1, "s_nand_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNorSaveexecB64 = row(Sop1, "s_nor_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXnorSaveexecB64 = row(Sop1, "s_xnor_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn2SaveexecB64 = row(Sop1, "s_orn2_saveexec_b64", &[SD2], &[SS2]).gfx11("s_or_not1_saveexec_b64"), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1SaveexecB64 = row(Sop1, "s_andn1_saveexec_b64", &[SD2], &[SS2]).gfx11("s_and_not0_saveexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn1SaveexecB64 = row(Sop1, "s_orn1_saveexec_b64", &[SD2], &[SS2]).gfx11("s_or_not0_saveexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1WrexecB64 = row(Sop1, "s_andn1_wrexec_b64", &[SD2], &[SS2]).gfx11("s_and_not0_wrexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2WrexecB64 = row(Sop1, "s_andn2_wrexec_b64", &[SD2], &[SS2]).gfx11("s_and_not1_wrexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNandSaveexecB32 = row(Sop1, "s_nand_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNorSaveexecB32 = row(Sop1, "s_nor_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXnorSaveexecB32 = row(Sop1, "s_xnor_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn2SaveexecB32 = row(Sop1, "s_orn2_saveexec_b32", &[SD1], &[SS1]).gfx11("s_or_not1_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1SaveexecB32 = row(Sop1, "s_andn1_saveexec_b32", &[SD1], &[SS1]).gfx11("s_and_not0_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn1SaveexecB32 = row(Sop1, "s_orn1_saveexec_b32", &[SD1], &[SS1]).gfx11("s_or_not0_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1WrexecB32 = row(Sop1, "s_andn1_wrexec_b32", &[SD1], &[SS1]).gfx11("s_and_not0_wrexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2WrexecB32 = row(Sop1, "s_andn2_wrexec_b32", &[SD1], &[SS1]).gfx11("s_and_not1_wrexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    // A 64-bit answer to a message (RDNA 3: the real-time clock, the trap handler's addresses).
+    SSendmsgRtnB64 = row(Sop1, "s_sendmsg_rtn_b64", &[SD2], &[Msg8]).only(Targets::GFX1100), [];
+    // Scalar absolute difference, 64-bit bit-field extracts and bit tests.
+    SAbsdiffI32 = row(Sop2, "s_absdiff_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SBfeU64 = row(Sop2, "s_bfe_u64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SBfeI64 = row(Sop2, "s_bfe_i64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SBitcmp0B64 = row(Sopc, "s_bitcmp0_b64", &[], &[SS2, SS1]), [WRITE_SCC];
+    SBitcmp1B64 = row(Sopc, "s_bitcmp1_b64", &[], &[SS2, SS1]), [WRITE_SCC];
+    // The counter waits of RDNA besides `s_waitcnt_vscnt`: no effect in the simulator, which
+    // completes every access at once.
+    SWaitcntVmcnt = row(Sopk, "s_waitcnt_vmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    SWaitcntExpcnt = row(Sopk, "s_waitcnt_expcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    SWaitcntLgkmcnt = row(Sopk, "s_waitcnt_lgkmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
 }
 
 impl Opcode {

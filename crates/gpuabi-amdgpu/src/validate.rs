@@ -427,15 +427,23 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             ));
         }
     }
-    // RDNA 3 dropped the counter register of `s_waitcnt_vscnt`: llvm-mc says "src0 must be
-    // null" for anything else.
-    if inst.op == Opcode::SWaitcntVscnt
-        && target == Target::Gfx1100
+    // RDNA 3 dropped the counter register of `s_waitcnt_vscnt` and the other counter waits:
+    // llvm-mc says "src0 must be null" for anything else.
+    if matches!(
+        inst.op,
+        Opcode::SWaitcntVscnt
+            | Opcode::SWaitcntVmcnt
+            | Opcode::SWaitcntExpcnt
+            | Opcode::SWaitcntLgkmcnt
+    ) && target == Target::Gfx1100
         && !matches!(inst.operands.first(), Some(Operand::Special(Special::Null)))
     {
         return Err(Violation::at(
             0,
-            "on gfx1100 the first operand of `s_waitcnt_vscnt` is `null`",
+            format!(
+                "on gfx1100 the first operand of `{}` is `null`",
+                info.name(target).unwrap_or(info.mnemonic)
+            ),
         ));
     }
     if inst.src_mods.abs != 0 && info.is_vop3b() {

@@ -1,0 +1,272 @@
+//! The scalar and vector ALU instructions against values computed by hand from the
+//! pseudocode of AMD's ISA guides ("AMD GCN3 ISA" for gfx8, "RDNA2 ISA" for gfx1030, "RDNA3
+//! ISA" for gfx1100; each case names the instruction it follows), or from IEEE 754 where the
+//! guides say an operation is the IEEE one. Each case runs one program on the targets it
+//! names (wave64 on gfx8, wave32 on RDNA unless it says otherwise) with registers set first
+//! and registers checked after.
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_sim::{Image, LaneValues, Machine, Wave, WaveSetup};
+
+const GFX8: &[Target] = &[Target::Gfx8];
+const GFX1030: &[Target] = &[Target::Gfx1030];
+const GFX1100: &[Target] = &[Target::Gfx1100];
+const RDNA: &[Target] = &[Target::Gfx1030, Target::Gfx1100];
+const GFX8_1030: &[Target] = &[Target::Gfx8, Target::Gfx1030];
+const ALL: &[Target] = &[Target::Gfx8, Target::Gfx1030, Target::Gfx1100];
+
+/// One program: where it runs, its text, the registers set before it and the registers
+/// expected after it. Registers are named `s5`, `s[6:7]`, `v1`, `v[2:3]`, `m0`, `vcc`,
+/// `exec` or `scc`; a 64-bit value fills a pair, and `exec`/`vcc` are whole lane masks.
+struct Case {
+    on: &'static [Target],
+    /// The ISA guide's instruction the expected values follow.
+    cite: &'static str,
+    code: &'static str,
+    set: &'static [(&'static str, u64)],
+    want: &'static [(&'static str, u64)],
+    wave64: bool,
+}
+
+const fn case(
+    on: &'static [Target],
+    cite: &'static str,
+    code: &'static str,
+    set: &'static [(&'static str, u64)],
+    want: &'static [(&'static str, u64)],
+) -> Case {
+    Case {
+        on,
+        cite,
+        code,
+        set,
+        want,
+        wave64: false,
+    }
+}
+
+/// [`case`] in wave64 on every target.
+const fn case64(
+    on: &'static [Target],
+    cite: &'static str,
+    code: &'static str,
+    set: &'static [(&'static str, u64)],
+    want: &'static [(&'static str, u64)],
+) -> Case {
+    Case {
+        wave64: true,
+        ..case(on, cite, code, set, want)
+    }
+}
+
+/// A register name: its file (`s` or `v`), first number and count; `m0`, `vcc` and `exec`
+/// as hardware scalar numbers.
+fn register(name: &str) -> (char, u16, u16) {
+    match name {
+        "m0" => return ('s', 124, 1),
+        "vcc" => return ('s', 106, 2),
+        "exec" => return ('s', 126, 2),
+        _ => {}
+    }
+    let file = name.chars().next().expect("a register name");
+    let rest = &name[1..];
+    if let Some(range) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (a, b) = range.split_once(':').expect("a range");
+        let (a, b): (u16, u16) = (a.parse().unwrap(), b.parse().unwrap());
+        (file, a, b - a + 1)
+    } else {
+        (file, rest.parse().unwrap(), 1)
+    }
+}
+
+fn run_case(c: &Case, target: Target) {
+    let wave = if c.wave64 || target == Target::Gfx8 {
+        WaveSize::W64
+    } else {
+        WaveSize::W32
+    };
+    let text = format!("main:\n{}\n\ts_endpgm\n", c.code);
+    let program = parse(&text, target, wave).unwrap_or_else(|e| panic!("{target}: {e}\n{text}"));
+    let mut setup = WaveSetup::default();
+    for &(name, value) in c.set {
+        if name == "exec" {
+            setup.exec = Some(value);
+            continue;
+        }
+        let (file, first, count) = register(name);
+        for i in 0..count {
+            let v = (value >> (32 * i)) as u32;
+            match file {
+                's' => setup.sgprs.push((first + i, v)),
+                _ => setup.vgprs.push((first + i, LaneValues::Uniform(v))),
+            }
+        }
+    }
+    let w: Wave = Machine::new(Image::new(&program).unwrap())
+        .run("main", &[setup])
+        .unwrap_or_else(|e| panic!("{target}: {e}\n{text}"))
+        .expect("one wave");
+    for &(name, want) in c.want {
+        let got = if name == "scc" {
+            u64::from(w.scc)
+        } else {
+            let (file, first, count) = register(name);
+            (0..count).fold(0u64, |acc, i| {
+                let v = match file {
+                    's' => w.sgpr[usize::from(first + i)],
+                    _ => w.v(first + i, 0),
+                };
+                acc | u64::from(v) << (32 * i)
+            })
+        };
+        let got = if name == "exec" || name == "vcc" {
+            got & wave.full_mask()
+        } else {
+            got
+        };
+        assert_eq!(
+            got, want,
+            "{target} {wave}: {name} after `{}` ({}): {got:#x}, expected {want:#x}",
+            c.code, c.cite
+        );
+    }
+}
+
+fn run_all(cases: &[Case]) {
+    for c in cases {
+        for &target in c.on {
+            run_case(c, target);
+        }
+    }
+}
+
+#[test]
+#[rustfmt::skip]
+fn scalar_one_source() {
+    run_all(&[
+        case(ALL, "S_BCNT0_I32_B32", "s_bcnt0_i32_b32 s5, s9", &[("s9", 0xff)], &[("s5", 24), ("scc", 1)]),
+        case(ALL, "S_BCNT0_I32_B32", "s_bcnt0_i32_b32 s5, -1", &[], &[("s5", 0), ("scc", 0)]),
+        case(ALL, "S_BCNT0_I32_B64", "s_bcnt0_i32_b64 s5, s[10:11]", &[("s[10:11]", 0xffff_ffff_0000_0001)], &[("s5", 31), ("scc", 1)]),
+        case(GFX8_1030, "S_FF0_I32_B32", "s_ff0_i32_b32 s5, s9", &[("s9", 0xff)], &[("s5", 8)]),
+        case(GFX8_1030, "S_FF0_I32_B32: -1 when no bit is 0", "s_ff0_i32_b32 s5, -1", &[], &[("s5", 0xffff_ffff)]),
+        case(GFX8, "S_FF0_I32_B64", "s_ff0_i32_b64 s5, s[10:11]", &[("s[10:11]", 0xffff_ffff)], &[("s5", 32)]),
+        case(GFX8_1030, "S_FLBIT_I32_B64", "s_flbit_i32_b64 s5, s[10:11]", &[("s[10:11]", 0x8000_0000)], &[("s5", 32)]),
+        case(GFX1100, "S_CLZ_I32_U64", "s_clz_i32_u64 s5, s[10:11]", &[("s[10:11]", 0x8000_0000)], &[("s5", 32)]),
+        case(GFX1100, "S_CLZ_I32_U64: -1 for 0", "s_clz_i32_u64 s5, 0", &[], &[("s5", 0xffff_ffff)]),
+        case(GFX8_1030, "S_FLBIT_I32_I64", "s_flbit_i32_i64 s5, s[10:11]", &[("s[10:11]", 0xffff_ffff_0000_0000)], &[("s5", 32)]),
+        case(GFX1100, "S_CLS_I32_I64", "s_cls_i32_i64 s5, s[10:11]\ns_cls_i32_i64 s6, -1\ns_cls_i32_i64 s7, 1", &[("s[10:11]", 0xffff_ffff_0000_0000)], &[("s5", 32), ("s6", 0xffff_ffff), ("s7", 63)]),
+        case(ALL, "S_BREV_B64", "s_brev_b64 s[6:7], 1", &[], &[("s[6:7]", 1 << 63)]),
+        case(ALL, "S_BITSET0_B64", "s_bitset0_b64 s[6:7], 40", &[("s[6:7]", u64::MAX)], &[("s[6:7]", 0xffff_feff_ffff_ffff)]),
+        case(ALL, "S_BITSET1_B64", "s_bitset1_b64 s[6:7], 63", &[("s[6:7]", 0)], &[("s[6:7]", 1 << 63)]),
+        case(RDNA, "S_BITREPLICATE_B64_B32", "s_bitreplicate_b64_b32 s[6:7], s9", &[("s9", 0x8000_0005)], &[("s[6:7]", 0xc000_0000_0000_0033)]),
+        case(ALL, "S_QUADMASK_B32", "s_quadmask_b32 s5, 0x1f00", &[], &[("s5", 0xc), ("scc", 1)]),
+        case(ALL, "S_QUADMASK_B64", "s_quadmask_b64 s[6:7], s[10:11]", &[("s[10:11]", 0x8000_0000_0000_0001)], &[("s[6:7]", 0x8001), ("scc", 1)]),
+        case(ALL, "S_QUADMASK_B32: SCC = D != 0", "s_quadmask_b32 s5, 0", &[], &[("s5", 0), ("scc", 0)]),
+        case(ALL, "S_WQM_B32", "s_wqm_b32 s5, 0x120", &[], &[("s5", 0xff0), ("scc", 1)]),
+        case(ALL, "S_WQM_B64", "s_wqm_b64 s[6:7], s[10:11]", &[("s[10:11]", 0x1000_0000_0000_0000)], &[("s[6:7]", 0xf000_0000_0000_0000)]),
+        case(GFX1100, "S_SENDMSG_RTN_B64 (the model has no clock: 0)", "s_sendmsg_rtn_b64 s[6:7], sendmsg(MSG_RTN_GET_REALTIME)", &[("s[6:7]", 5)], &[("s[6:7]", 0)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn scalar_conditional_and_relative_moves() {
+    run_all(&[
+        case(ALL, "S_CMOV_B32", "s_cmp_eq_u32 0, 0\ns_cmov_b32 s5, 7", &[("s5", 0x1234)], &[("s5", 7)]),
+        case(ALL, "S_CMOV_B32: D kept without SCC", "s_cmp_eq_u32 0, 1\ns_cmov_b32 s5, 7", &[("s5", 0x1234)], &[("s5", 0x1234)]),
+        case(ALL, "S_CMOV_B64", "s_cmp_eq_u32 0, 0\ns_cmov_b64 s[6:7], s[10:11]", &[("s[10:11]", 0x1_0000_0002)], &[("s[6:7]", 0x1_0000_0002)]),
+        case(ALL, "S_CMOVK_I32: SIMM16 sign-extended", "s_cmp_eq_u32 0, 0\ns_cmovk_i32 s5, -2", &[], &[("s5", 0xffff_fffe)]),
+        case(ALL, "S_CMOVK_I32", "s_cmp_eq_u32 0, 1\ns_cmovk_i32 s5, -2", &[("s5", 9)], &[("s5", 9)]),
+        case(ALL, "S_MOVRELS_B32: D = SGPR[S0 + M0]", "s_movrels_b32 s5, s10", &[("m0", 3), ("s13", 0xabc)], &[("s5", 0xabc)]),
+        case(ALL, "S_MOVRELS_B64", "s_movrels_b64 s[6:7], s[10:11]", &[("m0", 2), ("s[12:13]", 0x1234_0000_5678)], &[("s[6:7]", 0x1234_0000_5678)]),
+        case(ALL, "S_MOVRELD_B32: SGPR[D + M0] = S0", "s_movreld_b32 s10, 0x1234", &[("m0", 2), ("s10", 1)], &[("s12", 0x1234), ("s10", 1)]),
+        case(ALL, "S_MOVRELD_B64", "s_movreld_b64 s[10:11], s[20:21]", &[("m0", 4), ("s[20:21]", 0x5_0000_0006)], &[("s[14:15]", 0x5_0000_0006)]),
+        // The project's decision: an index past the SGPRs writes nothing (VCC stays).
+        case(ALL, "S_MOVRELD_B32 past the SGPRs", "s_movreld_b32 s100, 7", &[("m0", 6), ("vcc", 0x55)], &[("vcc", 0x55)]),
+        case(RDNA, "S_MOVRELSD_2_B32: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]]", "s_movrelsd_2_b32 s5, s10", &[("m0", 2 << 16 | 3), ("s13", 0x77)], &[("s7", 0x77)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn saveexec_and_wrexec() {
+    // EXEC = 0xff and S0 = 0x0f0f: D = the old EXEC, EXEC = f(S0, EXEC), SCC = EXEC != 0
+    // ("AMD GCN3 ISA" and "RDNA2 ISA", S_*_SAVEEXEC_B64; RDNA 2's S_ANDN1_WREXEC_B64:
+    // EXEC = ~S0 & EXEC, then D = EXEC).
+    const SET: &[(&str, u64)] = &[("exec", 0xff), ("s[10:11]", 0x0f0f)];
+    run_all(&[
+        case64(ALL, "S_NAND_SAVEEXEC_B64", "s_nand_saveexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xff), ("exec", 0xffff_ffff_ffff_fff0), ("scc", 1),]),
+        case64(ALL, "S_NOR_SAVEEXEC_B64", "s_nor_saveexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xff), ("exec", 0xffff_ffff_ffff_f000)]),
+        case64(ALL, "S_XNOR_SAVEEXEC_B64", "s_xnor_saveexec_b64 s[6:7], s[10:11]", SET, &[("exec", 0xffff_ffff_ffff_f00f)]),
+        case64(GFX8_1030, "S_ORN2_SAVEEXEC_B64", "s_orn2_saveexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xff), ("exec", 0xffff_ffff_ffff_ff0f)]),
+        case64(GFX1100, "S_OR_NOT1_SAVEEXEC_B64", "s_or_not1_saveexec_b64 s[6:7], s[10:11]", SET, &[("exec", 0xffff_ffff_ffff_ff0f)]),
+        case64(GFX1030, "S_ANDN1_SAVEEXEC_B64", "s_andn1_saveexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xff), ("exec", 0xf0), ("scc", 1)]),
+        case64(GFX1100, "S_AND_NOT0_SAVEEXEC_B64", "s_and_not0_saveexec_b64 s[6:7], s[10:11]", SET, &[("exec", 0xf0)]),
+        case64(GFX1030, "S_ORN1_SAVEEXEC_B64", "s_orn1_saveexec_b64 s[6:7], s[10:11]", SET, &[("exec", 0xffff_ffff_ffff_f0ff)]),
+        case64(GFX1100, "S_OR_NOT0_SAVEEXEC_B64", "s_or_not0_saveexec_b64 s[6:7], s[10:11]", SET, &[("exec", 0xffff_ffff_ffff_f0ff)]),
+        case64(GFX1030, "S_ANDN1_WREXEC_B64", "s_andn1_wrexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xf0), ("exec", 0xf0), ("scc", 1)]),
+        case64(GFX1100, "S_AND_NOT1_WREXEC_B64", "s_and_not1_wrexec_b64 s[6:7], s[10:11]", SET, &[("s[6:7]", 0xf00), ("exec", 0xf00)]),
+        case64(GFX1030, "S_ANDN1_SAVEEXEC_B64: SCC = EXEC != 0", "s_andn1_saveexec_b64 s[6:7], -1", SET, &[("exec", 0), ("scc", 0)]),
+        // The b32 forms in wave32: EXEC_LO alone.
+        case(RDNA, "S_NAND_SAVEEXEC_B32", "s_nand_saveexec_b32 s6, s10", SET, &[("s6", 0xff), ("exec", 0xffff_fff0)]),
+        case(RDNA, "S_NOR_SAVEEXEC_B32", "s_nor_saveexec_b32 s6, s10", SET, &[("exec", 0xffff_f000)]),
+        case(RDNA, "S_XNOR_SAVEEXEC_B32", "s_xnor_saveexec_b32 s6, s10", SET, &[("exec", 0xffff_f00f)]),
+        case(GFX1030, "S_ORN2_SAVEEXEC_B32", "s_orn2_saveexec_b32 s6, s10", SET, &[("exec", 0xffff_ff0f)]),
+        case(GFX1030, "S_ANDN1_SAVEEXEC_B32", "s_andn1_saveexec_b32 s6, s10", SET, &[("s6", 0xff), ("exec", 0xf0)]),
+        case(GFX1030, "S_ORN1_SAVEEXEC_B32", "s_orn1_saveexec_b32 s6, s10", SET, &[("exec", 0xffff_f0ff)]),
+        case(GFX1030, "S_ANDN1_WREXEC_B32", "s_andn1_wrexec_b32 s6, s10", SET, &[("s6", 0xf0), ("exec", 0xf0)]),
+        case(GFX1100, "S_AND_NOT1_WREXEC_B32", "s_and_not1_wrexec_b32 s6, s10", SET, &[("s6", 0xf00), ("exec", 0xf00)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn scalar_two_sources_and_compares() {
+    run_all(&[
+        case(ALL, "S_ABSDIFF_I32", "s_absdiff_i32 s5, 3, 10", &[], &[("s5", 7), ("scc", 1)]),
+        case(ALL, "S_ABSDIFF_I32: SCC = D != 0", "s_absdiff_i32 s5, -5, -5", &[], &[("s5", 0), ("scc", 0)]),
+        case(ALL, "S_ABSDIFF_I32: the difference wraps", "s_absdiff_i32 s5, 0x7fffffff, -1", &[], &[("s5", 0x8000_0000)]),
+        // Offset 36 and width 8 in S1 (bits 5:0 and 22:16).
+        case(ALL, "S_BFE_U64", "s_bfe_u64 s[6:7], s[10:11], 0x80024", &[("s[10:11]", 0x0ab0_0000_0000)], &[("s[6:7]", 0xab), ("scc", 1)]),
+        case(ALL, "S_BFE_I64", "s_bfe_i64 s[6:7], s[10:11], 0x80024", &[("s[10:11]", 0x0ab0_0000_0000)], &[("s[6:7]", 0xffff_ffff_ffff_ffab)]),
+        case(ALL, "S_BFE_U64: width 0", "s_bfe_u64 s[6:7], s[10:11], 4", &[("s[10:11]", u64::MAX)], &[("s[6:7]", 0), ("scc", 0)]),
+        case(ALL, "S_BITCMP0_B64", "s_bitcmp0_b64 s[10:11], 40", &[("s[10:11]", 1 << 40)], &[("scc", 0)]),
+        case(ALL, "S_BITCMP1_B64", "s_bitcmp1_b64 s[10:11], 40", &[("s[10:11]", 1 << 40)], &[("scc", 1)]),
+        case(RDNA, "S_WAITCNT_VMCNT: waits, changes nothing", "s_waitcnt_vmcnt null, 0x0\ns_waitcnt_lgkmcnt null, 0x0\ns_waitcnt_expcnt null, 0x0", &[("s5", 3)], &[("s5", 3)]),
+    ]);
+}
+
+#[test]
+fn left_out_instructions_are_refused_by_name() {
+    for (target, line, reason) in [
+        (Target::Gfx8, "s_cbranch_join s4", "fork/join"),
+        (
+            Target::Gfx8,
+            "s_setreg_b32 hwreg(HW_REG_MODE), s1",
+            "hardware register",
+        ),
+        (
+            Target::Gfx1030,
+            "v_interp_p1_f32_e64 v1, v2, attr0.x",
+            "interpolation",
+        ),
+        (
+            Target::Gfx1100,
+            "s_getreg_b32 s1, hwreg(HW_REG_MODE)",
+            "hardware register",
+        ),
+    ] {
+        let wave = if target == Target::Gfx8 {
+            WaveSize::W64
+        } else {
+            WaveSize::W32
+        };
+        let e = parse(&format!("\t{line}\n"), target, wave).expect_err(line);
+        let name = line.split_whitespace().next().unwrap();
+        assert!(
+            e.message.contains(&format!("`{name}` is not modelled")) && e.message.contains(reason),
+            "{target}: {e}"
+        );
+    }
+}
