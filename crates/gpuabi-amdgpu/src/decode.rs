@@ -136,6 +136,7 @@ impl Operands<'_> {
             | Kind::VSrc(n)
             | Kind::VReg(n)
             | Kind::SBase(n) => n,
+            Kind::VSrcF64 => 2,
             Kind::MaskDst | Kind::MaskSrc => self.wave.mask_dwords(),
             Kind::Rsrc | Kind::ImgSamp => 4,
             Kind::ImgRsrc => 8,

@@ -179,6 +179,29 @@ impl Ctx<'_> {
                 self.set_literal(u32::from(v))?;
                 Ok(LITERAL.into())
             }
+            (Kind::VSrcI16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_i16() {
+                    return Ok(code.into());
+                }
+                let v = match imm {
+                    crate::operand::Imm::Int(_) => imm.value16(),
+                    crate::operand::Imm::Float(_) => None,
+                }
+                .ok_or_else(|| format!("`{imm}` is not a 16-bit integer or an inline constant"))?;
+                self.set_literal(u32::from(v))?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcF64, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code(2) {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_f64()
+                    .ok_or_else(|| format!("`{imm}` is not an f64 whose low 32 bits are zero"))?;
+                self.set_literal((v >> 32) as u32)?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcF64, _) => self.src(operand, 2),
             (Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n), _) => self.src(operand, n),
             (Kind::MaskSrc, _) => self.src(operand, wave.mask_dwords()),
             _ => self.src(operand, 1),
@@ -352,6 +375,7 @@ fn encode_canonical(
     }
     let dwords = |k: Kind| match k {
         Kind::SSrc(n) | Kind::VSrc(n) | Kind::SReg(n) | Kind::VReg(n) => n,
+        Kind::VSrcF64 => 2,
         Kind::MaskSrc => wave.mask_dwords(),
         _ => 1,
     };

@@ -15,6 +15,8 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
         (Kind::VSrc16, Operand::Imm(imm)) => imm.inline_code16().is_none(),
+        (Kind::VSrcI16, Operand::Imm(imm)) => imm.inline_code_i16().is_none(),
+        (Kind::VSrcF64, Operand::Imm(imm)) => !imm.is_inline(2),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
         (Kind::KImm, _) => true,
         _ => false,
@@ -62,7 +64,7 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
             for (kind, operand) in info.slots().zip(inst.operands.iter()) {
                 match kind {
                     Kind::MaskDst | Kind::MaskSrc if !is_vcc(operand, wave) => return true,
-                    Kind::VSrc(_) | Kind::VSrc16 => {
+                    Kind::VSrc(_) | Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcF64 => {
                         if src_index == 1 && !operand.is_vgpr() {
                             return true;
                         }

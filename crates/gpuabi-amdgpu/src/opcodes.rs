@@ -138,6 +138,17 @@ pub enum Kind {
     /// that fits 16 bits, an inline float constant standing for its f16 value
     /// ([`crate::Imm::value16`]).
     VSrc16,
+    /// Vector source of a 16-bit integer: a VGPR (its bits 15:0), an SGPR, or a constant of
+    /// 16 bits. Unlike [`Kind::VSrc16`], only the integers -16..64 and the inline floats as
+    /// written are inline constants (the hardware supplies a float's f16 value, 0x3c00 for
+    /// `1.0`); llvm-mc-19 encodes `0xffff` and `0x3c00` here as literals
+    /// ([`crate::Imm::inline_code_i16`]).
+    VSrcI16,
+    /// Vector source of an f64: a VGPR pair, an SGPR pair, an inline constant (as for
+    /// 64-bit integers: the integers -16..64, the inline floats as f64 values) or a 32-bit
+    /// literal holding the f64's high dword, its low dword zero ([`crate::Imm::value_f64`];
+    /// llvm-mc-19 encodes `v_add_f64 v[0:1], 3.0, v[2:3]` with the literal 0x40080000).
+    VSrcF64,
     /// A lane mask written (one SGPR in wave32, a pair in wave64).
     MaskDst,
     /// A lane mask read.
@@ -1190,9 +1201,9 @@ table! {
     VAlignbitB32 = row(Vop3, "v_alignbit_b32", &[VD1], &[VS1, VS1, VS1]), [];
     VPermB32 = row(Vop3, "v_perm_b32", &[VD1], &[VS1, VS1, VS1]).only(GFX8_PLUS), [];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
-    VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
-    VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
-    VAshrrevI16 = row(Vop2, "v_ashrrev_i16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
+    VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VAshrrevI16 = row(Vop2, "v_ashrrev_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
     // What llc emits for `llvm.trap`: enter the trap handler; halt the wave.
     STrap = row(Sopp, "s_trap", &[], &[Imm16]), [];
     SSethalt = row(Sopp, "s_sethalt", &[], &[Imm16]), [];
@@ -1568,6 +1579,191 @@ table! {
     SWaitcntVmcnt = row(Sopk, "s_waitcnt_vmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
     SWaitcntExpcnt = row(Sopk, "s_waitcnt_expcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
     SWaitcntLgkmcnt = row(Sopk, "s_waitcnt_lgkmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    // Vector compares of every type and condition ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOPC):
+    // `f`/`t` (`tru` for floats before RDNA 3) give all zeros/all ones, the float conditions
+    // starting with `n` are true when a source is NaN, `lg` and `o` are false then; 16-bit
+    // sources compare their low halves, f16 inline constants and all.
+    VCmpFF16 = row(Vopc, "v_cmp_f_f16", &[MD], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(GFX8_PLUS), [];
+    VCmpLtF16 = row(Vopc, "v_cmp_lt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpEqF16 = row(Vopc, "v_cmp_eq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpLeF16 = row(Vopc, "v_cmp_le_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpGtF16 = row(Vopc, "v_cmp_gt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpLgF16 = row(Vopc, "v_cmp_lg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpGeF16 = row(Vopc, "v_cmp_ge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpOF16 = row(Vopc, "v_cmp_o_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpUF16 = row(Vopc, "v_cmp_u_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNgeF16 = row(Vopc, "v_cmp_nge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNlgF16 = row(Vopc, "v_cmp_nlg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNgtF16 = row(Vopc, "v_cmp_ngt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNleF16 = row(Vopc, "v_cmp_nle_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNeqF16 = row(Vopc, "v_cmp_neq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNltF16 = row(Vopc, "v_cmp_nlt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpTruF16 = row(Vopc, "v_cmp_tru_f16", &[MD], &[VSrc16, VSrc16]).gfx11("v_cmp_t_f16").float(3).only(GFX8_PLUS), [];
+    VCmpFF32 = row(Vopc, "v_cmp_f_f32", &[MD], &[VS1, VS1]).float(3).without(READ_EXEC), [];
+    VCmpTruF32 = row(Vopc, "v_cmp_tru_f32", &[MD], &[VS1, VS1]).gfx11("v_cmp_t_f32").float(3), [];
+    VCmpFF64 = row(Vopc, "v_cmp_f_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC), [];
+    VCmpLtF64 = row(Vopc, "v_cmp_lt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpEqF64 = row(Vopc, "v_cmp_eq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpLeF64 = row(Vopc, "v_cmp_le_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpGtF64 = row(Vopc, "v_cmp_gt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpLgF64 = row(Vopc, "v_cmp_lg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpGeF64 = row(Vopc, "v_cmp_ge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpOF64 = row(Vopc, "v_cmp_o_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpUF64 = row(Vopc, "v_cmp_u_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNgeF64 = row(Vopc, "v_cmp_nge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNlgF64 = row(Vopc, "v_cmp_nlg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNgtF64 = row(Vopc, "v_cmp_ngt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNleF64 = row(Vopc, "v_cmp_nle_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNeqF64 = row(Vopc, "v_cmp_neq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNltF64 = row(Vopc, "v_cmp_nlt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpTruF64 = row(Vopc, "v_cmp_tru_f64", &[MD], &[VSrcF64, VSrcF64]).gfx11("v_cmp_t_f64").float(3), [];
+    VCmpClassF64 = row(Vopc, "v_cmp_class_f64", &[MD], &[VSrcF64, VS1]).float(1), [];
+    VCmpFI16 = row(Vopc, "v_cmp_f_i16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [];
+    VCmpLtI16 = row(Vopc, "v_cmp_lt_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpEqI16 = row(Vopc, "v_cmp_eq_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpLeI16 = row(Vopc, "v_cmp_le_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGtI16 = row(Vopc, "v_cmp_gt_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGeI16 = row(Vopc, "v_cmp_ge_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpNeI16 = row(Vopc, "v_cmp_ne_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpTI16 = row(Vopc, "v_cmp_t_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [];
+    VCmpFU16 = row(Vopc, "v_cmp_f_u16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [];
+    VCmpLtU16 = row(Vopc, "v_cmp_lt_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpEqU16 = row(Vopc, "v_cmp_eq_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpLeU16 = row(Vopc, "v_cmp_le_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGtU16 = row(Vopc, "v_cmp_gt_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGeU16 = row(Vopc, "v_cmp_ge_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpNeU16 = row(Vopc, "v_cmp_ne_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpTU16 = row(Vopc, "v_cmp_t_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [];
+    VCmpFI32 = row(Vopc, "v_cmp_f_i32", &[MD], &[VS1, VS1]).without(READ_EXEC), [];
+    VCmpTI32 = row(Vopc, "v_cmp_t_i32", &[MD], &[VS1, VS1]), [];
+    VCmpFU32 = row(Vopc, "v_cmp_f_u32", &[MD], &[VS1, VS1]).without(READ_EXEC), [];
+    VCmpTU32 = row(Vopc, "v_cmp_t_u32", &[MD], &[VS1, VS1]), [];
+    VCmpFI64 = row(Vopc, "v_cmp_f_i64", &[MD], &[VS2, VS2]).without(READ_EXEC), [];
+    VCmpTI64 = row(Vopc, "v_cmp_t_i64", &[MD], &[VS2, VS2]), [];
+    VCmpFU64 = row(Vopc, "v_cmp_f_u64", &[MD], &[VS2, VS2]).without(READ_EXEC), [];
+    VCmpTU64 = row(Vopc, "v_cmp_t_u64", &[MD], &[VS2, VS2]), [];
+    // The compares into EXEC of RDNA (EXEC their only destination) for the other types and
+    // conditions.
+    VCmpxFF16 = row(Vopc, "v_cmpx_f_f16", &[], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF16 = row(Vopc, "v_cmpx_lt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF16 = row(Vopc, "v_cmpx_eq_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF16 = row(Vopc, "v_cmpx_le_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF16 = row(Vopc, "v_cmpx_gt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF16 = row(Vopc, "v_cmpx_lg_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF16 = row(Vopc, "v_cmpx_ge_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxOF16 = row(Vopc, "v_cmpx_o_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF16 = row(Vopc, "v_cmpx_u_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF16 = row(Vopc, "v_cmpx_nge_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF16 = row(Vopc, "v_cmpx_nlg_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgtF16 = row(Vopc, "v_cmpx_ngt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNleF16 = row(Vopc, "v_cmpx_nle_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF16 = row(Vopc, "v_cmpx_neq_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNltF16 = row(Vopc, "v_cmpx_nlt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF16 = row(Vopc, "v_cmpx_tru_f16", &[], &[VSrc16, VSrc16]).gfx11("v_cmpx_t_f16").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxFF32 = row(Vopc, "v_cmpx_f_f32", &[], &[VS1, VS1]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF32 = row(Vopc, "v_cmpx_lg_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF32 = row(Vopc, "v_cmpx_nlg_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF32 = row(Vopc, "v_cmpx_tru_f32", &[], &[VS1, VS1]).gfx11("v_cmpx_t_f32").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxFF64 = row(Vopc, "v_cmpx_f_f64", &[], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF64 = row(Vopc, "v_cmpx_lt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF64 = row(Vopc, "v_cmpx_eq_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF64 = row(Vopc, "v_cmpx_le_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF64 = row(Vopc, "v_cmpx_gt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF64 = row(Vopc, "v_cmpx_lg_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF64 = row(Vopc, "v_cmpx_ge_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxOF64 = row(Vopc, "v_cmpx_o_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF64 = row(Vopc, "v_cmpx_u_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF64 = row(Vopc, "v_cmpx_nge_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF64 = row(Vopc, "v_cmpx_nlg_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgtF64 = row(Vopc, "v_cmpx_ngt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNleF64 = row(Vopc, "v_cmpx_nle_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF64 = row(Vopc, "v_cmpx_neq_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNltF64 = row(Vopc, "v_cmpx_nlt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF64 = row(Vopc, "v_cmpx_tru_f64", &[], &[VSrcF64, VSrcF64]).gfx11("v_cmpx_t_f64").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxClassF64 = row(Vopc, "v_cmpx_class_f64", &[], &[VSrcF64, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    VCmpxLtI16 = row(Vopc, "v_cmpx_lt_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqI16 = row(Vopc, "v_cmpx_eq_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeI16 = row(Vopc, "v_cmpx_le_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtI16 = row(Vopc, "v_cmpx_gt_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeI16 = row(Vopc, "v_cmpx_ge_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeI16 = row(Vopc, "v_cmpx_ne_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtU16 = row(Vopc, "v_cmpx_lt_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqU16 = row(Vopc, "v_cmpx_eq_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeU16 = row(Vopc, "v_cmpx_le_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtU16 = row(Vopc, "v_cmpx_gt_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeU16 = row(Vopc, "v_cmpx_ge_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU16 = row(Vopc, "v_cmpx_ne_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxFI32 = row(Vopc, "v_cmpx_f_i32", &[], &[VS1, VS1]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTI32 = row(Vopc, "v_cmpx_t_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxFU32 = row(Vopc, "v_cmpx_f_u32", &[], &[VS1, VS1]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTU32 = row(Vopc, "v_cmpx_t_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxFI64 = row(Vopc, "v_cmpx_f_i64", &[], &[VS2, VS2]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTI64 = row(Vopc, "v_cmpx_t_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxFU64 = row(Vopc, "v_cmpx_f_u64", &[], &[VS2, VS2]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTU64 = row(Vopc, "v_cmpx_t_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    // The compares into EXEC of GCN 1.2 (and 1.0/1.1 where LLVM has them), which also write
+    // the lane mask they name.
+    VCmpxFF16Gcn = row(Vopc, "v_cmpx_f_f16", &[MD], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtF16Gcn = row(Vopc, "v_cmpx_lt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqF16Gcn = row(Vopc, "v_cmpx_eq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeF16Gcn = row(Vopc, "v_cmpx_le_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtF16Gcn = row(Vopc, "v_cmpx_gt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLgF16Gcn = row(Vopc, "v_cmpx_lg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeF16Gcn = row(Vopc, "v_cmpx_ge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxOF16Gcn = row(Vopc, "v_cmpx_o_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxUF16Gcn = row(Vopc, "v_cmpx_u_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNgeF16Gcn = row(Vopc, "v_cmpx_nge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNlgF16Gcn = row(Vopc, "v_cmpx_nlg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNgtF16Gcn = row(Vopc, "v_cmpx_ngt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNleF16Gcn = row(Vopc, "v_cmpx_nle_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeqF16Gcn = row(Vopc, "v_cmpx_neq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNltF16Gcn = row(Vopc, "v_cmpx_nlt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTruF16Gcn = row(Vopc, "v_cmpx_tru_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFF32Gcn = row(Vopc, "v_cmpx_f_f32", &[MD], &[VS1, VS1]).float(3).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxLgF32Gcn = row(Vopc, "v_cmpx_lg_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNlgF32Gcn = row(Vopc, "v_cmpx_nlg_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxTruF32Gcn = row(Vopc, "v_cmpx_tru_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxFF64Gcn = row(Vopc, "v_cmpx_f_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxLtF64Gcn = row(Vopc, "v_cmpx_lt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxEqF64Gcn = row(Vopc, "v_cmpx_eq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLeF64Gcn = row(Vopc, "v_cmpx_le_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGtF64Gcn = row(Vopc, "v_cmpx_gt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLgF64Gcn = row(Vopc, "v_cmpx_lg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGeF64Gcn = row(Vopc, "v_cmpx_ge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxOF64Gcn = row(Vopc, "v_cmpx_o_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxUF64Gcn = row(Vopc, "v_cmpx_u_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgeF64Gcn = row(Vopc, "v_cmpx_nge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNlgF64Gcn = row(Vopc, "v_cmpx_nlg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgtF64Gcn = row(Vopc, "v_cmpx_ngt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNleF64Gcn = row(Vopc, "v_cmpx_nle_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNeqF64Gcn = row(Vopc, "v_cmpx_neq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNltF64Gcn = row(Vopc, "v_cmpx_nlt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxTruF64Gcn = row(Vopc, "v_cmpx_tru_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxClassF64Gcn = row(Vopc, "v_cmpx_class_f64", &[MD], &[VSrcF64, VS1]).float(1).only(GCN), [WRITE_EXEC];
+    VCmpxFI16Gcn = row(Vopc, "v_cmpx_f_i16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtI16Gcn = row(Vopc, "v_cmpx_lt_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqI16Gcn = row(Vopc, "v_cmpx_eq_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeI16Gcn = row(Vopc, "v_cmpx_le_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtI16Gcn = row(Vopc, "v_cmpx_gt_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeI16Gcn = row(Vopc, "v_cmpx_ge_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeI16Gcn = row(Vopc, "v_cmpx_ne_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTI16Gcn = row(Vopc, "v_cmpx_t_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFU16Gcn = row(Vopc, "v_cmpx_f_u16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtU16Gcn = row(Vopc, "v_cmpx_lt_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqU16Gcn = row(Vopc, "v_cmpx_eq_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeU16Gcn = row(Vopc, "v_cmpx_le_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtU16Gcn = row(Vopc, "v_cmpx_gt_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeU16Gcn = row(Vopc, "v_cmpx_ge_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeU16Gcn = row(Vopc, "v_cmpx_ne_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTU16Gcn = row(Vopc, "v_cmpx_t_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFI32Gcn = row(Vopc, "v_cmpx_f_i32", &[MD], &[VS1, VS1]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTI32Gcn = row(Vopc, "v_cmpx_t_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxFU32Gcn = row(Vopc, "v_cmpx_f_u32", &[MD], &[VS1, VS1]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTU32Gcn = row(Vopc, "v_cmpx_t_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxFI64Gcn = row(Vopc, "v_cmpx_f_i64", &[MD], &[VS2, VS2]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTI64Gcn = row(Vopc, "v_cmpx_t_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxFU64Gcn = row(Vopc, "v_cmpx_f_u64", &[MD], &[VS2, VS2]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTU64Gcn = row(Vopc, "v_cmpx_t_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
 }
 
 impl Opcode {

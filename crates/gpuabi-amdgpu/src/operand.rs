@@ -254,6 +254,24 @@ impl Imm {
             .map(|i| 240 + i as u16)
     }
 
+    /// Its inline-constant code in a 16-bit integer operand ([`crate::Kind::VSrcI16`]), or
+    /// `None` if it takes a literal: the integers -16..64 and the inline floats as written,
+    /// which the hardware gives as their f16 values ([`Imm::value16`]).
+    pub fn inline_code_i16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(_) => None,
+            Imm::Float(f) => {
+                let bits = (f as f32).to_bits();
+                let exact = f64::from(f as f32) == f;
+                INLINE_F32
+                    .iter()
+                    .position(|b| exact && *b == bits)
+                    .map(|i| 240 + i as u16)
+            }
+        }
+    }
+
     /// The 32-bit value an operand of 32 bits receives, or `None` if it does not fit
     /// (integers must lie in -2^31..2^32).
     pub fn value32(self) -> Option<u32> {
@@ -277,6 +295,22 @@ impl Imm {
             Imm::Int(_) => None,
             Imm::Float(f) if INLINE_F64.contains(&f.to_bits()) => Some(f.to_bits()),
             Imm::Float(_) => None,
+        }
+    }
+
+    /// The 64 bits an f64 operand receives, or `None` if it cannot be encoded: an inline
+    /// constant as in a 64-bit integer operand ([`Imm::value64`]); otherwise a literal, which
+    /// holds the high dword of the f64 (the low dword is zero), so an integer 0..2^32 is
+    /// that high dword and a float must have a zero low dword (llvm-mc-19 warns and drops
+    /// the low bits of others; gpuabi refuses them).
+    pub fn value_f64(self) -> Option<u64> {
+        if self.is_inline(2) {
+            return self.value64();
+        }
+        match self {
+            Imm::Int(v) if (0..(1i64 << 32)).contains(&v) => Some((v as u64) << 32),
+            Imm::Int(_) => None,
+            Imm::Float(f) => (f.to_bits() & 0xffff_ffff == 0).then_some(f.to_bits()),
         }
     }
 

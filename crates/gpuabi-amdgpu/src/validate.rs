@@ -54,6 +54,10 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::VSrc(1) => "a VGPR, an SGPR or a constant".into(),
         Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
         Kind::VSrc16 => "a VGPR, an SGPR or a 16-bit constant".into(),
+        Kind::VSrcI16 => "a VGPR, an SGPR, a 16-bit integer or an inline float".into(),
+        Kind::VSrcF64 => "a pair of VGPRs or SGPRs, or an f64 constant (inline, or a literal \
+             whose low 32 bits are zero)"
+            .into(),
         Kind::MaskDst | Kind::MaskSrc => match wave {
             WaveSize::W32 => "a wave32 lane mask (one SGPR, e.g. `vcc_lo`)".into(),
             WaveSize::W64 => "a wave64 lane mask (an SGPR pair, e.g. `vcc`)".into(),
@@ -171,6 +175,7 @@ pub fn check_operand(
     if let (Operand::Imm(imm), Target::Gfx6 | Target::Gfx7) = (operand, target) {
         let dwords = match kind {
             Kind::SSrc(n) | Kind::VSrc(n) => n,
+            Kind::VSrcF64 => 2,
             _ => 1,
         };
         if imm.inline_code(dwords) == Some(248) {
@@ -183,7 +188,10 @@ pub fn check_operand(
     // `src_scc` reads SCC as a 32-bit source (llvm-mc-19 also takes it in other slots; the
     // model keeps it to the 32-bit ALU sources ACO writes it in).
     if let Operand::Special(Special::Scc) = operand {
-        if matches!(kind, Kind::SSrc(1) | Kind::VSrc(1) | Kind::VSrc16) {
+        if matches!(
+            kind,
+            Kind::SSrc(1) | Kind::VSrc(1) | Kind::VSrc16 | Kind::VSrcI16
+        ) {
             return Ok(());
         }
     }
@@ -197,6 +205,17 @@ pub fn check_operand(
         Kind::VDst(n) | Kind::VReg(n) => vector_reg(operand, n),
         Kind::VSrc(n) => {
             vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
+        }
+        Kind::VSrcF64 => {
+            vector_reg(operand, 2)
+                || scalar_reg(operand, 2, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_f64().is_some())
+        }
+        Kind::VSrcI16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm @ Imm::Int(_)) if imm.value16().is_some())
+                || matches!(operand, Operand::Imm(imm) if imm.inline_code_i16().is_some())
         }
         Kind::VSrc16 => {
             vector_reg(operand, 1)

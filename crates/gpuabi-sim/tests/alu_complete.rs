@@ -270,3 +270,62 @@ fn left_out_instructions_are_refused_by_name() {
         );
     }
 }
+
+/// f16 and f64 bit patterns used below.
+const F16_1: u64 = 0x3c00;
+const F16_M1: u64 = 0xbc00;
+const F16_2: u64 = 0x4000;
+const F16_NAN: u64 = 0x7e00;
+const F64_1_5: u64 = 0x3ff8_0000_0000_0000;
+const F64_2: u64 = 0x4000_0000_0000_0000;
+const F64_NAN: u64 = 0x7ff8_0000_0000_0000;
+const F64_NEG_INF: u64 = 0xfff0_0000_0000_0000;
+const F64_NEG_0: u64 = 0x8000_0000_0000_0000;
+const ONES: u64 = u64::MAX;
+
+#[test]
+#[rustfmt::skip]
+fn compares() {
+    // Every case in wave64, so that a true compare sets all 64 bits of the mask.
+    run_all(&[
+        case64(ALL, "V_CMP_LT_F16", "v_cmp_lt_f16 vcc, v2, v3", &[("v2", F16_1), ("v3", F16_2)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_LT_F16: the low halves", "v_cmp_lt_f16 vcc, v2, v3", &[("v2", 0x1234_4000), ("v3", 0x3c00)], &[("vcc", 0)]),
+        case64(ALL, "V_CMP_NGE_F16: true with a NaN", "v_cmp_nge_f16 vcc, v2, v3", &[("v2", F16_NAN), ("v3", F16_1)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_LG_F16: false with a NaN", "v_cmp_lg_f16 vcc, v2, v3", &[("v2", F16_NAN), ("v3", F16_1)], &[("vcc", 0)]),
+        case64(ALL, "V_CMP_O_F16", "v_cmp_o_f16 vcc, v2, v3\nv_cmp_u_f16_e64 s[6:7], v2, v3", &[("v2", F16_NAN), ("v3", F16_1)], &[("vcc", 0), ("s[6:7]", ONES)]),
+        case64(ALL, "V_CMP_EQ_F16: -0 equals +0", "v_cmp_eq_f16 vcc, 0x8000, v3", &[("v3", 0)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_F16: the inline 1.0 is the f16 0x3c00", "v_cmp_eq_f16 vcc, 1.0, v2", &[("v2", F16_1)], &[("vcc", ONES)]),
+        // neg flips the f16 sign (bit 15): -1.0 > 0.0 is false.
+        case64(ALL, "V_CMP_GT_F16 with neg", "v_cmp_gt_f16_e64 s[6:7], -v2, v3", &[("v2", F16_1), ("v3", 0)], &[("s[6:7]", 0)]),
+        case64(ALL, "V_CMP_NEQ_F16 with abs", "v_cmp_neq_f16_e64 s[6:7], |v2|, v3", &[("v2", F16_M1), ("v3", F16_1)], &[("s[6:7]", 0)]),
+        case64(ALL, "V_CMP_LT_F64", "v_cmp_lt_f64 vcc, v[2:3], v[4:5]", &[("v[2:3]", F64_1_5), ("v[4:5]", F64_2)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_NEQ_F64: true with a NaN", "v_cmp_neq_f64 vcc, v[2:3], v[4:5]", &[("v[2:3]", F64_NAN), ("v[4:5]", F64_NAN)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_F64: -0 equals +0", "v_cmp_eq_f64 vcc, v[2:3], v[4:5]", &[("v[2:3]", F64_NEG_0), ("v[4:5]", 0)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_F64: a literal is the high dword", "v_cmp_eq_f64 vcc, 0x40490000, v[2:3]", &[("v[2:3]", 0x4049_0000_0000_0000)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_F64: an inline integer is a 64-bit integer", "v_cmp_eq_f64 vcc, 1, v[2:3]", &[("v[2:3]", 1)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_GE_F64 with neg and abs", "v_cmp_ge_f64_e64 s[6:7], -|v[2:3]|, v[4:5]", &[("v[2:3]", F64_2), ("v[4:5]", F64_1_5)], &[("s[6:7]", 0)]),
+        case64(ALL, "V_CMP_CLASS_F64: -inf is class bit 2", "v_cmp_class_f64 vcc, v[2:3], v4", &[("v[2:3]", F64_NEG_INF), ("v4", 1 << 2)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_CLASS_F64: the smallest denormal is class bit 7", "v_cmp_class_f64_e64 s[6:7], v[2:3], v4", &[("v[2:3]", 1), ("v4", 1 << 7)], &[("s[6:7]", ONES)]),
+        case64(ALL, "V_CMP_LT_I16", "v_cmp_lt_i16 vcc, v2, v3\nv_cmp_lt_u16_e64 s[6:7], v2, v3", &[("v2", 0xffff), ("v3", 1)], &[("vcc", ONES), ("s[6:7]", 0)]),
+        case64(ALL, "V_CMP_EQ_U16: the high halves do not count", "v_cmp_eq_u16 vcc, v2, v3", &[("v2", 0xabcd_0001), ("v3", 1)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_I16: the inline -1 is 0xffff", "v_cmp_eq_i16 vcc, -1, v2", &[("v2", 0xffff)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_EQ_U16: the inline 1.0 is 0x3c00", "v_cmp_eq_u16 vcc, 1.0, v2", &[("v2", 0x3c00)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_GE_U16: a literal", "v_cmp_ge_u16 vcc, 0x8000, v2", &[("v2", 0x7fff)], &[("vcc", ONES)]),
+        case64(ALL, "V_CMP_F_U32 / V_CMP_T_I64", "v_cmp_f_u32 vcc, v2, v3\nv_cmp_t_i64_e64 s[6:7], v[2:3], v[4:5]", &[("exec", 0xf0f0)], &[("vcc", 0), ("s[6:7]", 0xf0f0)]),
+        case64(GFX8_1030, "V_CMP_TRU_F32: true with a NaN", "v_cmp_tru_f32 vcc, v2, v3\nv_cmp_f_f32_e64 s[6:7], v2, v3", &[("v2", 0x7fc0_0000)], &[("vcc", ONES), ("s[6:7]", 0)]),
+        case64(GFX1100, "V_CMP_T_F32: true with a NaN", "v_cmp_t_f32 vcc, v2, v3\nv_cmp_t_f64_e64 s[6:7], v[2:3], v[4:5]", &[("v2", 0x7fc0_0000)], &[("vcc", ONES), ("s[6:7]", ONES)]),
+        case64(GFX8, "V_CMP_F_I16 / V_CMP_T_U16", "v_cmp_f_i16 vcc, v2, v3\nv_cmp_t_u16_e64 s[6:7], v2, v3", &[], &[("vcc", 0), ("s[6:7]", ONES)]),
+        // The compares into EXEC: RDNA writes EXEC alone, GCN 1.2 the mask operand too;
+        // inactive lanes stay off.
+        case64(RDNA, "V_CMPX_LT_F16", "v_cmpx_lt_f16 v2, v3", &[("exec", 0x0f0f), ("v2", F16_1), ("v3", F16_2)], &[("exec", 0x0f0f)]),
+        case64(RDNA, "V_CMPX_GT_F64", "v_cmpx_gt_f64 v[2:3], v[4:5]", &[("exec", 0x0f0f), ("v[2:3]", F64_1_5), ("v[4:5]", F64_2)], &[("exec", 0)]),
+        case64(RDNA, "V_CMPX_NLG_F32: true with a NaN", "v_cmpx_nlg_f32 v2, v3", &[("exec", 0xff), ("v2", 0x7fc0_0000)], &[("exec", 0xff)]),
+        case64(RDNA, "V_CMPX_NE_U16 in VOP3", "v_cmpx_ne_u16_e64 v2, v3", &[("exec", 0xff), ("v2", 1), ("v3", 2)], &[("exec", 0xff)]),
+        case64(RDNA, "V_CMPX_CLASS_F64", "v_cmpx_class_f64 v[2:3], v4", &[("exec", 0xff), ("v[2:3]", F64_NAN), ("v4", 1 << 1)], &[("exec", 0xff)]),
+        case64(GFX8, "V_CMPX_GT_F64 (GCN: the mask and EXEC)", "v_cmpx_gt_f64 vcc, v[4:5], v[2:3]", &[("exec", 0x0f0f), ("v[2:3]", F64_1_5), ("v[4:5]", F64_2)], &[("exec", 0x0f0f), ("vcc", 0x0f0f)]),
+        case64(GFX8, "V_CMPX_EQ_I16 (GCN)", "v_cmpx_eq_i16_e64 s[6:7], v2, v3", &[("exec", 0xff), ("v2", 5), ("v3", 6)], &[("exec", 0), ("s[6:7]", 0)]),
+        case64(GFX8, "V_CMPX_F_U64 (GCN)", "v_cmpx_f_u64 vcc, v[2:3], v[4:5]", &[("exec", 0xff)], &[("exec", 0), ("vcc", 0)]),
+        case64(GFX8, "V_CMPX_TRU_F16 (GCN)", "v_cmpx_tru_f16 vcc, v2, v3", &[("exec", 0xff)], &[("exec", 0xff), ("vcc", 0xff)]),
+        case64(GFX1030, "V_CMPX_TRU_F16", "v_cmpx_tru_f16 v2, v3", &[("exec", 0xff)], &[("exec", 0xff)]),
+    ]);
+}

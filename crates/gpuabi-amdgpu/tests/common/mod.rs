@@ -145,6 +145,10 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VSrc16 => vec![
             "v8", "s14", "64", "0x7c01", "-4.0", "0x3c00", "0xffef", "vcc_lo",
         ],
+        // An inline f64, a literal high dword (3.0 and 0x40490000), an integer inline.
+        Kind::VSrcF64 => vec!["v[10:11]", "s[16:17]", "-2.0", "3.0", "0x40490000", "-1"],
+        // Inline -1, a literal 0xffff and 0x3c00 (integers here), inline 1.0 and 0.5.
+        Kind::VSrcI16 => vec!["v8", "s14", "-1", "0xffff", "0x3c00", "1.0", "-100", "0.5"],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
         Kind::VReg(3) => vec!["v[12:14]"],

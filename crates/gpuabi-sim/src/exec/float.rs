@@ -317,6 +317,58 @@ pub fn class_f16(x: u16, mask: u32) -> bool {
     mask >> bit & 1 != 0
 }
 
+/// The value of the f16 `h` (exact in f64).
+pub fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exponent, fraction) = (i32::from(h >> 10 & 0x1f), f64::from(h & 0x3ff));
+    match exponent {
+        0 => sign * fraction * 2f64.powi(-24),
+        0x1f if fraction == 0.0 => sign * f64::INFINITY,
+        // A NaN keeps its payload in the f64's top fraction bits.
+        0x1f => f64::from_bits(
+            u64::from(h & 0x8000) << 48 | 0x7ff0_0000_0000_0000 | u64::from(h & 0x3ff) << 42,
+        ),
+        e => sign * (1024.0 + fraction) * 2f64.powi(e - 25),
+    }
+}
+
+/// `v_cmp_class_f64`: whether the class of the f64 `x` is in `mask`, with the bits of
+/// [`class`].
+pub fn class_f64(x: u64, mask: u32) -> bool {
+    let f = f64::from_bits(x);
+    let neg = x >> 63 != 0;
+    let bit = if f.is_nan() {
+        if x >> 51 & 1 != 0 {
+            1
+        } else {
+            0
+        }
+    } else if f.is_infinite() {
+        if neg {
+            2
+        } else {
+            9
+        }
+    } else if f == 0.0 {
+        if neg {
+            5
+        } else {
+            6
+        }
+    } else if f.is_subnormal() {
+        if neg {
+            4
+        } else {
+            7
+        }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    mask >> bit & 1 != 0
+}
+
 /// `v_cmp_class_f32`: whether the class of `x` is in `mask` (bit 0 signalling NaN, 1 quiet
 /// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf).
 pub fn class(x: u32, mask: u32) -> bool {

@@ -4,6 +4,7 @@
 
 pub mod atomic;
 pub mod branch;
+pub mod compare;
 pub mod float;
 pub mod image_access;
 pub mod lds;

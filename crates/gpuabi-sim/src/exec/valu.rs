@@ -9,11 +9,11 @@
 
 use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
-use super::{float, salu};
+use super::{compare, float, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
-type Lanes = [u32; LANE_STRIDE];
+pub(super) type Lanes = [u32; LANE_STRIDE];
 
 #[inline(always)]
 fn gather(w: &Wave, src: Src, out: &mut Lanes) {
@@ -25,7 +25,54 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
 
 /// Source `i` of `d` in every lane, with its f32 modifiers applied.
 #[inline(always)]
-fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+pub(super) fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+    source_bits(w, d, i, out);
+    if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
+        for v in out.iter_mut() {
+            *v = d.src_mods.apply(i, *v);
+        }
+    }
+}
+
+/// Source `i` of `d` in every lane, with its f16 modifiers applied: `abs` clears bit 15,
+/// then `neg` flips it (an f16 operand's sign; the VOP3 modifiers act on the operand's
+/// type).
+pub(super) fn source16(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+    source_bits(w, d, i, out);
+    let (abs, neg) = (d.src_mods.abs >> i & 1 != 0, d.src_mods.neg >> i & 1 != 0);
+    for v in out.iter_mut() {
+        if abs {
+            *v &= !0x8000;
+        }
+        if neg {
+            *v ^= 0x8000;
+        }
+    }
+}
+
+/// The 64-bit source `i` of `d` in every lane (a VGPR pair or a 64-bit scalar), with its
+/// f64 modifiers applied to bit 63 when `float`.
+pub(super) fn source64(w: &Wave, d: &Decoded, i: usize, float: bool, out: &mut [u64; LANE_STRIDE]) {
+    let lanes = w.lanes();
+    for (l, v) in out.iter_mut().enumerate().take(lanes) {
+        *v = lane_value64(w, d.src[i], l);
+    }
+    if float {
+        let (abs, neg) = (d.src_mods.abs >> i & 1 != 0, d.src_mods.neg >> i & 1 != 0);
+        for v in out.iter_mut() {
+            if abs {
+                *v &= !(1 << 63);
+            }
+            if neg {
+                *v ^= 1 << 63;
+            }
+        }
+    }
+}
+
+/// Source `i` of `d` in every lane with its SDWA selection, without modifiers.
+#[inline(always)]
+fn source_bits(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
     gather(w, d.src[i], out);
     if let Some(s) = d.sdwa {
         let (sel, sext) = if i == 0 {
@@ -37,11 +84,6 @@ fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
             for v in out.iter_mut() {
                 *v = Sdwa::select(sel, sext, *v);
             }
-        }
-    }
-    if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
-        for v in out.iter_mut() {
-            *v = d.src_mods.apply(i, *v);
         }
     }
 }
@@ -58,7 +100,7 @@ fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
 /// Calls `f` for every active lane: a straight loop when all lanes run (so the compiler can
 /// vectorise it), a walk over the set bits otherwise.
 #[inline(always)]
-fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
+pub(super) fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
     if exec.count_ones() as usize == lanes {
         for l in 0..lanes {
             f(l);
@@ -247,7 +289,7 @@ fn class_f16_bits(w: &Wave, d: &Decoded) -> u64 {
 
 /// The 64-bit value of `src` in lane `lane`.
 #[inline(always)]
-fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
+pub(super) fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
     match src {
         Src::Vgpr(v) => u64::from(w.v(v, lane)) | u64::from(w.v(v + 1, lane)) << 32,
         s => w.s64(s),
@@ -409,6 +451,9 @@ fn exec_dual(x: &Decoded, y: &Decoded, w: &mut Wave) {
 
 fn exec_one(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
+    if compare::exec(d, w) {
+        return;
+    }
     match d.op {
         VMovB32 => map1(w, d, |a| a),
         VNotB32 => map1(w, d, |a| !a),
