@@ -10,7 +10,8 @@
 //! direct call, the return from a trap handler), changes how later instructions run (GCN
 //! 1.2's VGPR index mode, VSKIP), reads or writes hardware state the model does not keep
 //! (the hardware registers of `s_getreg_b32`/`s_setreg_*`, the pixel-shader attribute
-//! memory interpolation reads), or only raises an exception.
+//! memory interpolation reads), or only raises an exception; and RDNA 3's `v_mov_b16`,
+//! which LLVM 19 has only in a form whose operands the model cannot spell.
 
 use crate::opcodes::Targets;
 use crate::target::Target;
@@ -130,6 +131,12 @@ pub static NOT_MODELLED: &[NotModelled] = &[
         name: "v_illegal",
         targets: RDNA,
         reason: "it only raises an illegal-instruction exception",
+    },
+    NotModelled {
+        name: "v_mov_b16",
+        targets: Targets::GFX1100,
+        reason: "LLVM 19 has only RDNA 3's true16 form, which names 16-bit register halves \
+                 (`v_mov_b16 v1.l, v8.l`), an operand syntax the model does not have",
     },
     NotModelled {
         name: "v_interp_p1_f32",

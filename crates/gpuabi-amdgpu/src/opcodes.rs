@@ -631,6 +631,12 @@ impl OpInfo {
         self
     }
 
+    /// A vector instruction with a 16-bit result ([`OpInfo::half_dst`]).
+    const fn half(mut self) -> OpInfo {
+        self.half_dst = true;
+        self
+    }
+
     /// A vector instruction with the 32-bit encoding only ([`OpInfo::e32_only`]).
     const fn e32_only(mut self) -> OpInfo {
         self.e32_only = true;
@@ -1764,6 +1770,81 @@ table! {
     VCmpxTI64Gcn = row(Vopc, "v_cmpx_t_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
     VCmpxFU64Gcn = row(Vopc, "v_cmpx_f_u64", &[MD], &[VS2, VS2]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
     VCmpxTU64Gcn = row(Vopc, "v_cmpx_t_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    // f16 arithmetic of one source ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOP1): a 16-bit
+    // result in bits 15:0 (see `OpInfo::half_dst`); the f16 rules are the simulator's.
+    VRcpF16 = row(Vop1, "v_rcp_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VSqrtF16 = row(Vop1, "v_sqrt_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VRsqF16 = row(Vop1, "v_rsq_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VLogF16 = row(Vop1, "v_log_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VExpF16 = row(Vop1, "v_exp_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFrexpMantF16 = row(Vop1, "v_frexp_mant_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFrexpExpI16F16 = row(Vop1, "v_frexp_exp_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFloorF16 = row(Vop1, "v_floor_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCeilF16 = row(Vop1, "v_ceil_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VTruncF16 = row(Vop1, "v_trunc_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VRndneF16 = row(Vop1, "v_rndne_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFractF16 = row(Vop1, "v_fract_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VSinF16 = row(Vop1, "v_sin_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCosF16 = row(Vop1, "v_cos_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    // Conversions to and from f16 and 16-bit integers.
+    VCvtF16F32 = row(Vop1, "v_cvt_f16_f32", &[VD1], &[VS1]).float(1).half(), [];
+    VCvtF32F16 = row(Vop1, "v_cvt_f32_f16", &[VD1], &[VSrc16]).float(1), [];
+    VCvtF16U16 = row(Vop1, "v_cvt_f16_u16", &[VD1], &[VSrcI16]).half().only(GFX8_PLUS), [];
+    VCvtF16I16 = row(Vop1, "v_cvt_f16_i16", &[VD1], &[VSrcI16]).half().only(GFX8_PLUS), [];
+    VCvtU16F16 = row(Vop1, "v_cvt_u16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCvtI16F16 = row(Vop1, "v_cvt_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCvtNormI16F16 = row(Vop1, "v_cvt_norm_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(RDNA), [];
+    VCvtNormU16F16 = row(Vop1, "v_cvt_norm_u16_f16", &[VD1], &[VSrc16]).float(1).half().only(RDNA), [];
+    VSatPkU8I16 = row(Vop1, "v_sat_pk_u8_i16", &[VD1], &[VS1]).half().only(RDNA), [];
+    VCvtI32I16 = row(Vop1, "v_cvt_i32_i16", &[VD1], &[VSrcI16]).only(Targets::GFX1100), [];
+    VNotB16 = row(Vop1, "v_not_b16", &[VD1], &[VSrcI16]).half().only(Targets::GFX1100), [];
+    // f64 arithmetic of one source and the conversions to and from f64 (a VGPR pair).
+    VRcpF64 = row(Vop1, "v_rcp_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VRsqF64 = row(Vop1, "v_rsq_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VSqrtF64 = row(Vop1, "v_sqrt_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFloorF64 = row(Vop1, "v_floor_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VCeilF64 = row(Vop1, "v_ceil_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VTruncF64 = row(Vop1, "v_trunc_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VRndneF64 = row(Vop1, "v_rndne_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VFractF64 = row(Vop1, "v_fract_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFrexpMantF64 = row(Vop1, "v_frexp_mant_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFrexpExpI32F64 = row(Vop1, "v_frexp_exp_i32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtF32F64 = row(Vop1, "v_cvt_f32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtI32F64 = row(Vop1, "v_cvt_i32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtU32F64 = row(Vop1, "v_cvt_u32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtF64F32 = row(Vop1, "v_cvt_f64_f32", &[VD2], &[VS1]).float(1), [];
+    VCvtF64I32 = row(Vop1, "v_cvt_f64_i32", &[VD2], &[VS1]), [];
+    VCvtF64U32 = row(Vop1, "v_cvt_f64_u32", &[VD2], &[VS1]), [];
+    // f32 instructions of one source: the frexp parts, rounding conversions (RDNA 3 renamed
+    // them), the table of signed 4-bit offsets, the other bytes as floats and GCN 1.2's legacy
+    // exponential and logarithm.
+    VFrexpMantF32 = row(Vop1, "v_frexp_mant_f32", &[VD1], &[VS1]).float(1), [];
+    VFrexpExpI32F32 = row(Vop1, "v_frexp_exp_i32_f32", &[VD1], &[VS1]).float(1), [];
+    VCvtFlrI32F32 = row(Vop1, "v_cvt_flr_i32_f32", &[VD1], &[VS1]).gfx11("v_cvt_floor_i32_f32").float(1), [];
+    VCvtRpiI32F32 = row(Vop1, "v_cvt_rpi_i32_f32", &[VD1], &[VS1]).gfx11("v_cvt_nearest_i32_f32").float(1), [];
+    VCvtOffF32I4 = row(Vop1, "v_cvt_off_f32_i4", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte1 = row(Vop1, "v_cvt_f32_ubyte1", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte2 = row(Vop1, "v_cvt_f32_ubyte2", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte3 = row(Vop1, "v_cvt_f32_ubyte3", &[VD1], &[VS1]), [];
+    VExpLegacyF32 = row(Vop1, "v_exp_legacy_f32", &[VD1], &[VS1]).float(1).only(GFX7_8), [];
+    VLogLegacyF32 = row(Vop1, "v_log_legacy_f32", &[VD1], &[VS1]).float(1).only(GFX7_8), [];
+    // The lowest set bit (RDNA 3's `v_ctz_i32_b32`).
+    VFfblB32 = row(Vop1, "v_ffbl_b32", &[VD1], &[VS1]).gfx11("v_ctz_i32_b32"), [];
+    // Moves with a VGPR index relative to M0: `v_movrels_b32` reads VGPR[S0 + M0], `v_movreld_b32`
+    // writes VGPR[D + M0], `v_movrelsd_b32` both; RDNA's `v_movrelsd_2_b32` and `v_swaprel_b32`
+    // take the source index from M0[9:0] and the destination index from M0[25:16].
+    VMovrelsB32 = row(Vop1, "v_movrels_b32", &[VD1], &[VV1]), [READ_M0];
+    VMovreldB32 = row(Vop1, "v_movreld_b32", &[VD1], &[VS1]), [READ_M0];
+    VMovrelsdB32 = row(Vop1, "v_movrelsd_b32", &[VD1], &[VV1]), [READ_M0];
+    VMovrelsd2B32 = row(Vop1, "v_movrelsd_2_b32", &[VD1], &[VV1]).only(RDNA), [READ_M0];
+    VSwaprelB32 = row(Vop1, "v_swaprel_b32", &[VD1], &[VV1]).e32_only().only(RDNA), [READ_M0, READ_DST];
+    // RDNA 3's exchange of the two halves of a wave64 (no operation in wave32).
+    VPermlane64B32 = row(Vop1, "v_permlane64_b32", &[VD1], &[VV1]).e32_only().only(Targets::GFX1100), [];
+    // No-ops: `v_nop`, RDNA's `v_pipeflush` and `v_clrexcp`, which clears exception flags the
+    // model does not keep.
+    VNop = row(Vop1, "v_nop", &[], &[]).without(READ_EXEC), [];
+    VPipeflush = row(Vop1, "v_pipeflush", &[], &[]).without(READ_EXEC).only(RDNA), [];
+    VClrexcp = row(Vop1, "v_clrexcp", &[], &[]).without(READ_EXEC).only(GCN.or(Targets::GFX1030)), [];
 }
 
 impl Opcode {

@@ -354,6 +354,14 @@ fn constant_bus_reads(inst: &Inst, wave: WaveSize, vop3: bool) -> usize {
             sgprs.push(key);
         }
     }
+    // The M0 index of the relative moves (`v_movreld_b32`) is read on the bus too
+    // (llvm-mc-19 refuses `v_movreld_b32 v1, s14` on gfx8).
+    if info.effects.contains(Effects::READ_M0) {
+        let key = (Special::M0.hw_index(), 1);
+        if !sgprs.contains(&key) {
+            sgprs.push(key);
+        }
+    }
     sgprs.len() + literals.len()
 }
 

@@ -329,3 +329,113 @@ fn compares() {
         case64(GFX1030, "V_CMPX_TRU_F16", "v_cmpx_tru_f16 v2, v3", &[("exec", 0xff)], &[("exec", 0xff)]),
     ]);
 }
+
+#[test]
+#[rustfmt::skip]
+fn f16_one_source() {
+    run_all(&[
+        case(ALL, "V_RCP_F16", "v_rcp_f16 v1, v2\nv_rcp_f16 v3, 0\nv_rcp_f16 v4, 0x8000", &[("v2", F16_2)], &[("v1", 0x3800), ("v3", 0x7c00), ("v4", 0xfc00)]),
+        case(ALL, "V_SQRT_F16", "v_sqrt_f16 v1, 4.0\nv_sqrt_f16 v3, -1.0", &[], &[("v1", 0x4000), ("v3", 0x7e00)]),
+        case(ALL, "V_RSQ_F16", "v_rsq_f16 v1, 4.0", &[], &[("v1", 0x3800)]),
+        case(ALL, "V_LOG_F16", "v_log_f16 v1, v2\nv_log_f16 v3, 0", &[("v2", 0x4800)], &[("v1", 0x4200), ("v3", 0xfc00)]),
+        case(ALL, "V_EXP_F16: 2^16 overflows", "v_exp_f16 v1, -1.0\nv_exp_f16 v3, v2", &[("v2", 0x4c00)], &[("v1", 0x3800), ("v3", 0x7c00)]),
+        case(ALL, "V_FREXP_MANT_F16 / V_FREXP_EXP_I16_F16", "v_frexp_mant_f16 v1, v2\nv_frexp_exp_i16_f16 v3, v2\nv_frexp_mant_f16 v4, v5\nv_frexp_exp_i16_f16 v6, v5", &[("v2", 0x4a00), ("v5", 0x7c00)], &[("v1", 0x3a00), ("v3", 4), ("v4", 0x7c00), ("v6", 0)]),
+        case(ALL, "V_FLOOR_F16, V_CEIL_F16, V_TRUNC_F16", "v_floor_f16 v1, v2\nv_ceil_f16 v3, v2\nv_trunc_f16 v4, v2", &[("v2", 0xbe00)], &[("v1", 0xc000), ("v3", 0xbc00), ("v4", 0xbc00)]),
+        case(ALL, "V_RNDNE_F16: ties to even", "v_rndne_f16 v1, v2\nv_rndne_f16 v3, v4", &[("v2", 0x4100), ("v4", 0x4300)], &[("v1", 0x4000), ("v3", 0x4400)]),
+        case(ALL, "V_FRACT_F16: below 1.0", "v_fract_f16 v1, v2\nv_fract_f16 v3, 0x8001", &[("v2", 0xbe00)], &[("v1", 0x3800), ("v3", 0x3bff)]),
+        case(ALL, "V_SIN_F16 / V_COS_F16 of revolutions", "v_sin_f16 v1, v2\nv_cos_f16 v3, 0.5", &[("v2", 0x3400)], &[("v1", 0x3c00), ("v3", 0xbc00)]),
+        // GCN 1.2 zeroes bits 31:16 of a 16-bit result, RDNA keeps them.
+        case(GFX8, "V_TRUNC_F16 (GCN 1.2: the high half zeroed)", "v_trunc_f16 v1, v2", &[("v1", 0xabcd_0000), ("v2", 0x4100)], &[("v1", 0x4000)]),
+        case(RDNA, "V_TRUNC_F16 (RDNA: the high half kept)", "v_trunc_f16 v1, v2", &[("v1", 0xabcd_0000), ("v2", 0x4100)], &[("v1", 0xabcd_4000)]),
+        case(ALL, "V_CVT_F16_F32: ties to even", "v_cvt_f16_f32 v1, 1.0\nv_cvt_f16_f32 v3, v2\nv_cvt_f16_f32 v4, v5", &[("v2", 0x3f80_1000), ("v5", 0x3f80_1001)], &[("v1", 0x3c00), ("v3", 0x3c00), ("v4", 0x3c01)]),
+        case(ALL, "V_CVT_F16_F32: overflow, denormal, NaN", "v_cvt_f16_f32 v1, v2\nv_cvt_f16_f32 v3, v4\nv_cvt_f16_f32 v5, v6", &[("v2", 0x477f_f000), ("v4", 0x3380_0000), ("v6", 0x7f80_0001)], &[("v1", 0x7c00), ("v3", 1), ("v5", 0x7e00)]),
+        case(ALL, "V_CVT_F32_F16", "v_cvt_f32_f16 v1, v2\nv_cvt_f32_f16 v3, 1\nv_cvt_f32_f16 v4, v5\nv_cvt_f32_f16 v6, v7", &[("v2", F16_1), ("v5", 0xfc00), ("v7", 0x7d00)], &[("v1", 0x3f80_0000), ("v3", 0x3380_0000), ("v4", 0xff80_0000), ("v6", 0x7fe0_0000)]),
+        case(ALL, "V_CVT_F16_U16 / V_CVT_F16_I16", "v_cvt_f16_u16 v1, 0xffff\nv_cvt_f16_u16 v3, 0x801\nv_cvt_f16_i16 v4, -1", &[], &[("v1", 0x7c00), ("v3", 0x6800), ("v4", 0xbc00)]),
+        case(ALL, "V_CVT_U16_F16 / V_CVT_I16_F16: truncated, saturated", "v_cvt_u16_f16 v1, v2\nv_cvt_u16_f16 v3, v4\nv_cvt_u16_f16 v5, v6\nv_cvt_i16_f16 v7, v4\nv_cvt_i16_f16 v8, 0xfc00\nv_cvt_u16_f16 v9, 0x7e00", &[("v2", 0x4d00), ("v4", 0xbe00), ("v6", 0x7c00)], &[("v1", 20), ("v3", 0), ("v5", 0xffff), ("v7", 0xffff), ("v8", 0x8000), ("v9", 0)]),
+        case(RDNA, "V_CVT_NORM_I16_F16 / V_CVT_NORM_U16_F16", "v_cvt_norm_i16_f16 v1, 0.5\nv_cvt_norm_i16_f16 v3, -2.0\nv_cvt_norm_u16_f16 v4, 0.5\nv_cvt_norm_u16_f16 v5, -0.5", &[], &[("v1", 0x4000), ("v3", 0x8001), ("v4", 0x8000), ("v5", 0)]),
+        case(RDNA, "V_SAT_PK_U8_I16", "v_sat_pk_u8_i16 v1, v2", &[("v1", 0), ("v2", 0xff80_0123)], &[("v1", 0x00ff)]),
+        case(GFX1100, "V_CVT_I32_I16", "v_cvt_i32_i16 v1, v2", &[("v2", 0x1234_8000)], &[("v1", 0xffff_8000)]),
+        case(GFX1100, "V_NOT_B16", "v_not_b16 v1, v2", &[("v1", 0xaaaa_0000), ("v2", 0x1234_00ff)], &[("v1", 0xaaaa_ff00)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn f64_one_source() {
+    const F64_4: u64 = 0x4010_0000_0000_0000;
+    const F64_M1_5: u64 = 0xbff8_0000_0000_0000;
+    run_all(&[
+        case(ALL, "V_RCP_F64", "v_rcp_f64 v[2:3], v[4:5]\nv_rcp_f64 v[6:7], 0x80000000\nv_rcp_f64 v[8:9], 0x40100000", &[("v[4:5]", F64_4)], &[("v[2:3]", 0x3fd0_0000_0000_0000), ("v[6:7]", 0xfff0_0000_0000_0000), ("v[8:9]", 0x3fd0_0000_0000_0000)]),
+        case(ALL, "V_SQRT_F64 / V_RSQ_F64", "v_sqrt_f64 v[2:3], v[4:5]\nv_rsq_f64 v[6:7], 4.0", &[("v[4:5]", 0x4002_0000_0000_0000)], &[("v[2:3]", F64_1_5), ("v[6:7]", 0x3fe0_0000_0000_0000)]),
+        case(ALL, "V_FLOOR_F64, V_CEIL_F64, V_TRUNC_F64, V_RNDNE_F64", "v_floor_f64 v[2:3], v[4:5]\nv_ceil_f64 v[6:7], v[4:5]\nv_trunc_f64 v[8:9], v[4:5]\nv_rndne_f64 v[10:11], v[12:13]", &[("v[4:5]", F64_M1_5), ("v[12:13]", 0x4004_0000_0000_0000)], &[("v[2:3]", 0xc000_0000_0000_0000), ("v[6:7]", 0xbff0_0000_0000_0000), ("v[8:9]", 0xbff0_0000_0000_0000), ("v[10:11]", F64_2)]),
+        case(ALL, "V_FRACT_F64: below 1.0", "v_fract_f64 v[2:3], v[4:5]\nv_fract_f64 v[6:7], v[8:9]", &[("v[4:5]", 0xbff4_0000_0000_0000), ("v[8:9]", 0x8000_0000_0000_0001)], &[("v[2:3]", 0x3fe8_0000_0000_0000), ("v[6:7]", 0x3fef_ffff_ffff_ffff)]),
+        case(ALL, "V_FREXP_MANT_F64 / V_FREXP_EXP_I32_F64", "v_frexp_mant_f64 v[2:3], v[4:5]\nv_frexp_exp_i32_f64 v6, v[4:5]\nv_frexp_mant_f64 v[8:9], 1\nv_frexp_exp_i32_f64 v10, 1", &[("v[4:5]", 0x4028_0000_0000_0000)], &[("v[2:3]", 0x3fe8_0000_0000_0000), ("v6", 4), ("v[8:9]", 0x3fe0_0000_0000_0000), ("v10", (-1073i32) as u32 as u64)]),
+        case(ALL, "V_CVT_F32_F64: to nearest even, overflow", "v_cvt_f32_f64 v1, v[2:3]\nv_cvt_f32_f64 v4, v[6:7]", &[("v[2:3]", 0x3fd5_5555_5555_5555), ("v[6:7]", 0x7fef_ffff_ffff_ffff)], &[("v1", 0x3eaa_aaab), ("v4", 0x7f80_0000)]),
+        case(ALL, "V_CVT_I32_F64 / V_CVT_U32_F64: truncated, saturated, NaN 0", "v_cvt_i32_f64 v1, v[2:3]\nv_cvt_i32_f64 v4, v[6:7]\nv_cvt_i32_f64 v5, v[8:9]\nv_cvt_u32_f64 v9, -1.0\nv_cvt_u32_f64 v10, v[12:13]", &[("v[2:3]", 0xc005_9999_9999_999a), ("v[6:7]", 0x4202_a05f_2000_0000), ("v[8:9]", F64_NAN), ("v[12:13]", 0x41ef_ffff_fff0_0000)], &[("v1", 0xffff_fffe), ("v4", 0x7fff_ffff), ("v5", 0), ("v9", 0), ("v10", 0xffff_ffff)]),
+        case(ALL, "V_CVT_F64_F32, V_CVT_F64_I32, V_CVT_F64_U32", "v_cvt_f64_f32 v[2:3], v1\nv_cvt_f64_i32 v[4:5], -1\nv_cvt_f64_u32 v[6:7], v8", &[("v1", 0x3dcc_cccd), ("v8", 0xffff_ffff)], &[("v[2:3]", 0x3fb9_9999_a000_0000), ("v[4:5]", 0xbff0_0000_0000_0000), ("v[6:7]", 0x41ef_ffff_ffe0_0000)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn f32_and_integer_one_source() {
+    run_all(&[
+        case(ALL, "V_FREXP_MANT_F32 / V_FREXP_EXP_I32_F32", "v_frexp_mant_f32 v1, v2\nv_frexp_exp_i32_f32 v3, v2\nv_frexp_mant_f32 v4, 1\nv_frexp_exp_i32_f32 v5, 1\nv_frexp_mant_f32 v6, v7\nv_frexp_exp_i32_f32 v8, v7", &[("v2", 0x4140_0000), ("v7", 0xff80_0000)], &[("v1", 0x3f40_0000), ("v3", 4), ("v4", 0x3f00_0000), ("v5", (-148i32) as u32 as u64), ("v6", 0xff80_0000), ("v8", 0)]),
+        case(GFX8_1030, "V_CVT_FLR_I32_F32 / V_CVT_RPI_I32_F32", "v_cvt_flr_i32_f32 v1, -1.5\nv_cvt_rpi_i32_f32 v2, -1.5\nv_cvt_rpi_i32_f32 v3, v4", &[("v4", 0x4020_0000)], &[("v1", 0xffff_fffe), ("v2", 0xffff_ffff), ("v3", 3)]),
+        // 0.49999997 + 0.5 rounds to 1.0 in f32: the pseudocode's f32 addition.
+        case(GFX1100, "V_CVT_FLOOR_I32_F32 / V_CVT_NEAREST_I32_F32", "v_cvt_floor_i32_f32 v1, -1.5\nv_cvt_nearest_i32_f32 v2, v3", &[("v3", 0x3eff_ffff)], &[("v1", 0xffff_fffe), ("v2", 1)]),
+        case(ALL, "V_CVT_OFF_F32_I4", "v_cvt_off_f32_i4 v1, 8\nv_cvt_off_f32_i4 v2, 7\nv_cvt_off_f32_i4 v3, 15\nv_cvt_off_f32_i4 v4, 0x123", &[], &[("v1", 0xbf00_0000), ("v2", 0x3ee0_0000), ("v3", 0xbd80_0000), ("v4", 0x3e40_0000)]),
+        case(ALL, "V_CVT_F32_UBYTE1/2/3", "v_cvt_f32_ubyte1 v1, v4\nv_cvt_f32_ubyte2 v2, v4\nv_cvt_f32_ubyte3 v3, v4", &[("v4", 0x1122_3344)], &[("v1", 0x424c_0000), ("v2", 0x4208_0000), ("v3", 0x4188_0000)]),
+        case(GFX8, "V_EXP_LEGACY_F32 / V_LOG_LEGACY_F32", "v_exp_legacy_f32 v1, v2\nv_log_legacy_f32 v3, 0x41000000", &[("v2", 0x4040_0000)], &[("v1", 0x4100_0000), ("v3", 0x4040_0000)]),
+        case(GFX8_1030, "V_FFBL_B32", "v_ffbl_b32 v1, 0x80\nv_ffbl_b32 v2, 0", &[], &[("v1", 7), ("v2", 0xffff_ffff)]),
+        case(GFX1100, "V_CTZ_I32_B32", "v_ctz_i32_b32 v1, 0x80\nv_ctz_i32_b32 v2, 0", &[], &[("v1", 7), ("v2", 0xffff_ffff)]),
+        case(ALL, "V_NOP (and V_CLREXCP, V_PIPEFLUSH where they exist)", "v_nop", &[("v1", 5)], &[("v1", 5)]),
+        case(GFX8_1030, "V_CLREXCP", "v_clrexcp", &[("v1", 5)], &[("v1", 5)]),
+        case(RDNA, "V_PIPEFLUSH", "v_pipeflush", &[("v1", 5)], &[("v1", 5)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn relative_moves() {
+    run_all(&[
+        case(ALL, "V_MOVRELS_B32: D = VGPR[S0 + M0]", "v_movrels_b32 v1, v2", &[("m0", 3), ("v5", 0x55)], &[("v1", 0x55)]),
+        case(ALL, "V_MOVRELD_B32: VGPR[D + M0] = S0", "v_movreld_b32 v1, 7", &[("m0", 2), ("v1", 9)], &[("v3", 7), ("v1", 9)]),
+        case(ALL, "V_MOVRELSD_B32: VGPR[D + M0] = VGPR[S0 + M0]", "v_movrelsd_b32 v1, v2", &[("m0", 2), ("v4", 0x44)], &[("v3", 0x44)]),
+        case(ALL, "V_MOVRELD_B32 past v255: nothing written", "v_movreld_b32 v250, 7", &[("m0", 10), ("v4", 4)], &[("v4", 4)]),
+        case(RDNA, "V_MOVRELSD_2_B32: VGPR[D + M0[25:16]] = VGPR[S0 + M0[9:0]]", "v_movrelsd_2_b32 v1, v2", &[("m0", 3 << 16 | 1), ("v3", 0x33)], &[("v4", 0x33)]),
+        case(RDNA, "V_SWAPREL_B32", "v_swaprel_b32 v1, v2", &[("m0", 1 << 16 | 2), ("v2", 0x22), ("v4", 0x44)], &[("v2", 0x44), ("v4", 0x22)]),
+    ]);
+}
+
+/// V_PERMLANE64_B32 ("RDNA3 ISA"): lane i takes lane i ^ 32's source in wave64, for the
+/// active lanes; in wave32 it changes nothing.
+#[test]
+fn permlane64_swaps_the_halves_of_a_wave64() {
+    for (wave, expect) in [(WaveSize::W64, true), (WaveSize::W32, false)] {
+        let p = parse(
+            "main:\n v_permlane64_b32 v1, v2\n s_endpgm\n",
+            Target::Gfx1100,
+            wave,
+        )
+        .unwrap();
+        let setup = WaveSetup {
+            exec: Some(0xffff_0000_ffff_ffff & wave.full_mask()),
+            vgprs: vec![(1, LaneValues::Uniform(7)), (2, LaneValues::LaneId(100))],
+            ..Default::default()
+        };
+        let w = Machine::new(Image::new(&p).unwrap())
+            .run("main", &[setup])
+            .unwrap()
+            .unwrap();
+        for lane in 0..wave.lanes() as usize {
+            let active = 0xffff_0000_ffff_ffffu64 >> lane & 1 == 1;
+            let want = if expect && active {
+                100 + (lane ^ 32) as u32
+            } else {
+                7
+            };
+            assert_eq!(w.v(1, lane), want, "{wave} lane {lane}");
+        }
+    }
+}

@@ -553,8 +553,13 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
     }
     // DS rows declare the M0 read of GCN3's LDS limit, which RDNA does not have.
     let rdna_lds = op.info().format == Format::Ds && target.is_rdna();
+    // `v_permlane64_b32` reads EXEC in wave64 and is no operation in wave32.
+    let wave32_nop = op == Opcode::VPermlane64B32 && wave == WaveSize::W32;
     for (which, (flag, name)) in INPUTS.iter().enumerate() {
-        if fx.contains(*flag) && !(rdna_lds && *flag == Effects::READ_M0) {
+        if fx.contains(*flag)
+            && !(rdna_lds && *flag == Effects::READ_M0)
+            && !(wave32_nop && *flag == Effects::READ_EXEC)
+        {
             assert!(
                 seen.depends[which],
                 "{op:?} on {target} {wave} declares a read of {name} but its result never \

@@ -9,7 +9,7 @@
 
 use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
-use super::{compare, float, salu};
+use super::{compare, double, float, half, lane_moves, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
@@ -451,7 +451,7 @@ fn exec_dual(x: &Decoded, y: &Decoded, w: &mut Wave) {
 
 fn exec_one(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
-    if compare::exec(d, w) {
+    if compare::exec(d, w) || half::exec(d, w) || double::exec(d, w) || lane_moves::exec(d, w) {
         return;
     }
     match d.op {
@@ -907,6 +907,29 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
                 w.set_v(y, l, vx);
             });
         }
+        // V_FREXP_MANT_F32: the significand in [0.5, 1), ±inf and NaN as they are;
+        // V_FREXP_EXP_I32_F32: the exponent, 0 for ±inf and NaN ("RDNA3 ISA"); denormals
+        // are normalised first (the project keeps f32 denormals).
+        VFrexpMantF32 => mapf1(w, d, |x| half::frexp(f64::from(x)).0 as f32),
+        VFrexpExpI32F32 => map1(w, d, |a| half::frexp(f64::from(f32::from_bits(a))).1 as u32),
+        // V_CVT_FLR_I32_F32 (RDNA 3's V_CVT_FLOOR_I32_F32): (int)floor(S0);
+        // V_CVT_RPI_I32_F32 (V_CVT_NEAREST_I32_F32): (int)floor(S0 + 0.5), the sum an f32
+        // addition as the pseudocode writes it; saturated, NaN giving 0.
+        VCvtFlrI32F32 => map1(w, d, |a| f32::from_bits(a).floor() as i32 as u32),
+        VCvtRpiI32F32 => map1(w, d, |a| (f32::from_bits(a) + 0.5).floor() as i32 as u32),
+        // V_CVT_OFF_F32_I4: the signed 4-bit S0[3:0] divided by 16 (-0.5 to 0.4375).
+        VCvtOffF32I4 => map1(w, d, |a| {
+            ((((a & 0xf) << 28) as i32 >> 28) as f32 / 16.0).to_bits()
+        }),
+        VCvtF32Ubyte1 => map1(w, d, |a| ((a >> 8 & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte2 => map1(w, d, |a| ((a >> 16 & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte3 => map1(w, d, |a| ((a >> 24) as f32).to_bits()),
+        // GCN 1.2's legacy forms differ from V_EXP_F32/V_LOG_F32 in precision only ("AMD
+        // GCN3 ISA": "using the same precision as Sea Islands"), which the models share.
+        VExpLegacyF32 => mapf1(w, d, float::exp),
+        VLogLegacyF32 => mapf1(w, d, float::log),
+        // V_FFBL_B32 (RDNA 3's V_CTZ_I32_B32): the lowest set bit; -1 when none is.
+        VFfblB32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }
