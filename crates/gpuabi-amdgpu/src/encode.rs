@@ -191,6 +191,16 @@ impl Ctx<'_> {
                 self.set_literal(u32::from(v))?;
                 Ok(LITERAL.into())
             }
+            (Kind::VSrcPkF16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_pk_f16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_pk_f16()
+                    .ok_or_else(|| format!("`{imm}` is not two packed f16 values"))?;
+                self.set_literal(v)?;
+                Ok(LITERAL.into())
+            }
             (Kind::VSrcF64, Operand::Imm(imm)) => {
                 if let Some(code) = imm.inline_code(2) {
                     return Ok(code.into());
@@ -766,14 +776,13 @@ fn valu(
     // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded; a K
     // constant is the literal dword.
     for (kind, s) in info.srcs.iter().zip(srcs) {
-        if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
-            let v = imm
-                .value32()
-                .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+        if kind.is_k() {
+            let v = crate::encoding::literal_dword(*kind, s)
+                .ok_or_else(|| format!("`{s}` does not fit the constant K"))?;
             cx.set_literal(v)?;
         }
     }
-    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc | Kind::KImm);
+    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc) && !k.is_k();
     let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
     let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
     let enc = match format {
@@ -832,7 +841,7 @@ fn vopd_half(inst: &Inst) -> Result<(&Operand, SmallVec<[&Operand; 2]>), String>
         .srcs
         .iter()
         .zip(srcs)
-        .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
         .map(|(_, o)| o)
         .collect();
     Ok((dst, srcs))
@@ -854,10 +863,9 @@ fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, St
     ] {
         let info = half.op.info();
         for (kind, s) in info.srcs.iter().zip(&half.operands[info.dsts.len()..]) {
-            if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
-                let v = imm
-                    .value32()
-                    .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+            if kind.is_k() {
+                let v = crate::encoding::literal_dword(*kind, s)
+                    .ok_or_else(|| format!("`{s}` does not fit the constant K"))?;
                 cx.set_literal(v)?;
             }
         }

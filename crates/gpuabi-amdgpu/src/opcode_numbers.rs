@@ -52,7 +52,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
 
 /// The opcode numbers, indexed by `Opcode as usize`: gfx8, gfx1030, gfx1100, gfx6, gfx7.
 #[rustfmt::skip]
-pub static NUMBERS: [(Opcode, [u16; 5]); 871] = [
+pub static NUMBERS: [(Opcode, [u16; 5]); 897] = [
     (SMovB32, [0x000, 0x003, 0x000, 0x003, 0x003]),
     (SMovB64, [0x001, 0x004, 0x001, 0x004, 0x004]),
     (SNotB32, [0x004, 0x007, 0x01e, 0x007, 0x007]),
@@ -930,6 +930,32 @@ pub static NUMBERS: [(Opcode, [u16; 5]); 871] = [
     (VNop, [0x140, 0x180, 0x180, 0x180, 0x180]),
     (VPipeflush, [NONE, 0x19b, 0x19b, NONE, NONE]),
     (VClrexcp, [0x175, 0x1c1, NONE, 0x1c1, 0x1c1]),
+    (VAddF16, [0x11f, 0x132, 0x132, NONE, NONE]),
+    (VSubF16, [0x120, 0x133, 0x133, NONE, NONE]),
+    (VSubrevF16, [0x121, 0x134, 0x134, NONE, NONE]),
+    (VMulF16, [0x122, 0x135, 0x135, NONE, NONE]),
+    (VMaxF16, [0x12d, 0x139, 0x139, NONE, NONE]),
+    (VMinF16, [0x12e, 0x13a, 0x13a, NONE, NONE]),
+    (VLdexpF16, [0x133, 0x13b, 0x13b, NONE, NONE]),
+    (VAddU16, [0x126, 0x303, 0x303, NONE, NONE]),
+    (VSubU16, [0x127, 0x304, 0x304, NONE, NONE]),
+    (VSubrevU16, [0x128, NONE, NONE, NONE, NONE]),
+    (VMulLoU16, [0x129, 0x305, 0x305, NONE, NONE]),
+    (VMaxU16, [0x12f, 0x309, 0x309, NONE, NONE]),
+    (VMaxI16, [0x130, 0x30a, 0x30a, NONE, NONE]),
+    (VMinU16, [0x131, 0x30b, 0x30b, NONE, NONE]),
+    (VMinI16, [0x132, 0x30c, 0x30c, NONE, NONE]),
+    (VMacF16, [0x123, NONE, NONE, NONE, NONE]),
+    (VMadmkF16, [0x124, NONE, NONE, NONE, NONE]),
+    (VMadakF16, [0x125, NONE, NONE, NONE, NONE]),
+    (VFmacF16, [NONE, 0x136, 0x136, NONE, NONE]),
+    (VFmamkF16, [NONE, 0x137, 0x137, NONE, NONE]),
+    (VFmaakF16, [NONE, 0x138, 0x138, NONE, NONE]),
+    (VPkFmacF16, [NONE, 0x13c, 0x13c, NONE, NONE]),
+    (VDot2cF32F16, [NONE, 0x102, 0x102, NONE, NONE]),
+    (VDot4cI32I8, [NONE, 0x10d, NONE, NONE, NONE]),
+    (VFmacLegacyF32, [NONE, 0x106, 0x106, NONE, NONE]),
+    (VCvtPkrtzF16F32, [0x296, 0x12f, 0x12f, 0x12f, 0x12f]),
 ];
 
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there

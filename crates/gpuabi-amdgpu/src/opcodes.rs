@@ -140,10 +140,18 @@ pub enum Kind {
     VSrc16,
     /// Vector source of a 16-bit integer: a VGPR (its bits 15:0), an SGPR, or a constant of
     /// 16 bits. Unlike [`Kind::VSrc16`], only the integers -16..64 and the inline floats as
-    /// written are inline constants (the hardware supplies a float's f16 value, 0x3c00 for
-    /// `1.0`); llvm-mc-19 encodes `0xffff` and `0x3c00` here as literals
+    /// written are inline constants, and an inline float is its f32 bit pattern, of which
+    /// the instruction reads bits 15:0 (LLVM's `getInlineEncodingV216` describes the
+    /// hardware so: "for UI16 instructions: corresponding single-precision float value");
+    /// llvm-mc-19 encodes `0xffff` and `0x3c00` here as literals
     /// ([`crate::Imm::inline_code_i16`]).
     VSrcI16,
+    /// Vector source of two packed f16 values (`v_pk_fmac_f16`, `v_dot2c_f32_f16`): a VGPR,
+    /// an SGPR, an inline constant or a 32-bit literal. As LLVM's `getInlineEncodingV216`
+    /// describes the hardware, an inline integer is its sign-extended 32-bit value and an
+    /// inline float its f16 value in bits 15:0 with bits 31:16 zero; llvm-mc-19 takes
+    /// `0x3c00` here as the inline `1.0` ([`crate::Imm::inline_code_pk_f16`]).
+    VSrcPkF16,
     /// Vector source of an f64: a VGPR pair, an SGPR pair, an inline constant (as for
     /// 64-bit integers: the integers -16..64, the inline floats as f64 values) or a 32-bit
     /// literal holding the f64's high dword, its low dword zero ([`crate::Imm::value_f64`];
@@ -186,6 +194,10 @@ pub enum Kind {
     /// A 32-bit constant always held in the literal dword after the instruction (the K of
     /// `v_fmamk_f32`/`v_fmaak_f32`/`v_madmk_f32`/`v_madak_f32`, which have no 64-bit form).
     KImm,
+    /// An f16 constant always held in the literal dword after the instruction, in its bits
+    /// 15:0 (the K of `v_fmamk_f16`/`v_fmaak_f16`/`v_madmk_f16`/`v_madak_f16`; a float is
+    /// its f16 value, [`crate::Imm::value16`]).
+    KImm16,
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
@@ -340,6 +352,14 @@ impl Effects {
     }
 }
 
+impl Kind {
+    /// Whether the slot is a constant held in the literal dword ([`Kind::KImm`],
+    /// [`Kind::KImm16`]).
+    pub const fn is_k(self) -> bool {
+        matches!(self, Kind::KImm | Kind::KImm16)
+    }
+}
+
 impl std::ops::BitOr for Effects {
     type Output = Effects;
     fn bitor(self, other: Effects) -> Effects {
@@ -379,7 +399,8 @@ pub struct OpInfo {
     /// instructions that are VOP2 on GCN 1.0/1.1 and VOP3-only from GCN 1.2 on.
     pub gcn1_format: Option<Format>,
     /// The encoding family on RDNA where it differs from [`OpInfo::format`]: GCN 1.2's
-    /// VOP2 16-bit instructions are VOP3-only from GFX10 on.
+    /// VOP2 16-bit instructions are VOP3-only from GFX10 on, and `v_cvt_pkrtz_f16_f32` is
+    /// VOP2 there again.
     pub rdna_format: Option<Format>,
     /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
     /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
@@ -628,6 +649,12 @@ impl OpInfo {
     const fn rdna_vop3(mut self) -> OpInfo {
         self.rdna_format = Some(Format::Vop3);
         self.half_dst = true;
+        self
+    }
+
+    /// VOP3-only on GCN 1.2 but VOP2 on RDNA (`v_cvt_pkrtz_f16_f32`).
+    const fn rdna_vop2(mut self) -> OpInfo {
+        self.rdna_format = Some(Format::Vop2);
         self
     }
 
@@ -1845,6 +1872,41 @@ table! {
     VNop = row(Vop1, "v_nop", &[], &[]).without(READ_EXEC), [];
     VPipeflush = row(Vop1, "v_pipeflush", &[], &[]).without(READ_EXEC).only(RDNA), [];
     VClrexcp = row(Vop1, "v_clrexcp", &[], &[]).without(READ_EXEC).only(GCN.or(Targets::GFX1030)), [];
+    // f16 arithmetic of two sources (VOP2 on every target), with a 16-bit result.
+    VAddF16 = row(Vop2, "v_add_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VSubF16 = row(Vop2, "v_sub_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VSubrevF16 = row(Vop2, "v_subrev_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMulF16 = row(Vop2, "v_mul_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMaxF16 = row(Vop2, "v_max_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMinF16 = row(Vop2, "v_min_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VLdexpF16 = row(Vop2, "v_ldexp_f16", &[VD1], &[VSrc16, VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    // 16-bit integer arithmetic: VOP2 on GCN 1.2, VOP3-only on RDNA (which renamed the adds and
+    // subtractions `_nc_`); `v_subrev_u16` is GCN 1.2's alone.
+    VAddU16 = row(Vop2, "v_add_nc_u16", &[VD1], &[VSrcI16, VSrcI16]).gfx8("v_add_u16").rdna_vop3().only(GFX8_PLUS), [];
+    VSubU16 = row(Vop2, "v_sub_nc_u16", &[VD1], &[VSrcI16, VSrcI16]).gfx8("v_sub_u16").rdna_vop3().only(GFX8_PLUS), [];
+    VSubrevU16 = row(Vop2, "v_subrev_u16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX8), [];
+    VMulLoU16 = row(Vop2, "v_mul_lo_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMaxU16 = row(Vop2, "v_max_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMaxI16 = row(Vop2, "v_max_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMinU16 = row(Vop2, "v_min_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMinI16 = row(Vop2, "v_min_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    // f16 multiply-adds into the destination and with a constant K: GCN 1.2's `mad` forms round
+    // the product first, RDNA's `fma` forms are fused.
+    VMacF16 = row(Vop2, "v_mac_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(Targets::GFX8), [READ_DST];
+    VMadmkF16 = row(Vop2, "v_madmk_f16", &[VD1], &[VSrc16, KImm16, VV1]).half().e32_only().only(Targets::GFX8), [];
+    VMadakF16 = row(Vop2, "v_madak_f16", &[VD1], &[VSrc16, VV1, KImm16]).half().e32_only().only(Targets::GFX8), [];
+    VFmacF16 = row(Vop2, "v_fmac_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(RDNA), [READ_DST];
+    VFmamkF16 = row(Vop2, "v_fmamk_f16", &[VD1], &[VSrc16, KImm16, VV1]).half().e32_only().only(RDNA), [];
+    VFmaakF16 = row(Vop2, "v_fmaak_f16", &[VD1], &[VSrc16, VV1, KImm16]).half().e32_only().only(RDNA), [];
+    // RDNA's packed and dot-product accumulations into the destination, and the DX9 fused
+    // multiply-add into the destination (RDNA 2's `v_fmac_legacy_f32`).
+    VPkFmacF16 = row(Vop2, "v_pk_fmac_f16", &[VD1], &[VSrcPkF16, VSrcPkF16]).e32_only().only(RDNA), [READ_DST];
+    VDot2cF32F16 = row(Vop2, "v_dot2c_f32_f16", &[VD1], &[VSrcPkF16, VSrcPkF16]).gfx11("v_dot2acc_f32_f16").e32_only().only(RDNA), [READ_DST];
+    VDot4cI32I8 = row(Vop2, "v_dot4c_i32_i8", &[VD1], &[VS1, VS1]).e32_only().only(Targets::GFX1030), [READ_DST];
+    VFmacLegacyF32 = row(Vop2, "v_fmac_legacy_f32", &[VD1], &[VS1, VS1]).gfx11("v_fmac_dx9_zero_f32").float(3).only(RDNA), [READ_DST];
+    // Two f32 values rounded towards zero to f16 and packed (S0 in bits 15:0): VOP3-only on GCN
+    // 1.2, VOP2 on RDNA (and on GCN 1.0/1.1).
+    VCvtPkrtzF16F32 = row(Vop3, "v_cvt_pkrtz_f16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_rtz_f16_f32").float(3).rdna_vop2().only(GFX8_PLUS).gcn1_vop2(true), [];
 }
 
 impl Opcode {

@@ -256,7 +256,7 @@ impl Imm {
 
     /// Its inline-constant code in a 16-bit integer operand ([`crate::Kind::VSrcI16`]), or
     /// `None` if it takes a literal: the integers -16..64 and the inline floats as written,
-    /// which the hardware gives as their f16 values ([`Imm::value16`]).
+    /// which the hardware gives as their f32 bit patterns.
     pub fn inline_code_i16(self) -> Option<u16> {
         match self {
             Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
@@ -269,6 +269,33 @@ impl Imm {
                     .position(|b| exact && *b == bits)
                     .map(|i| 240 + i as u16)
             }
+        }
+    }
+
+    /// Its inline-constant code in an operand of two packed f16 values
+    /// ([`crate::Kind::VSrcPkF16`]), or `None` if it takes a literal: the integers -16..64,
+    /// the inline floats, and the f16 bit patterns of the inline floats written as
+    /// integers (`0x3c00`), as LLVM's `getInlineEncodingV216` chooses.
+    pub fn inline_code_pk_f16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(v) => INLINE_F16
+                .iter()
+                .position(|b| i64::from(*b) == v)
+                .map(|i| 240 + i as u16),
+            Imm::Float(_) => self.inline_code16(),
+        }
+    }
+
+    /// The 32 bits an operand of two packed f16 values receives, or `None` if it cannot be
+    /// encoded: an inline integer sign-extended, an inline float as its f16 value (bits
+    /// 31:16 zero), a literal as its 32 bits; floats that are not inline are refused.
+    pub fn value_pk_f16(self) -> Option<u32> {
+        match (self, self.inline_code_pk_f16()) {
+            (Imm::Int(v), Some(code)) if code < 240 => Some(v as u32),
+            (_, Some(code)) => Some(u32::from(INLINE_F16[usize::from(code - 240)])),
+            (Imm::Int(_), None) => self.value32(),
+            (Imm::Float(_), None) => None,
         }
     }
 

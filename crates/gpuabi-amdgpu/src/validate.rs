@@ -66,6 +66,8 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::Imm16 => "an integer 0..65535".into(),
         Kind::Msg8 => "a message id 0..255".into(),
         Kind::KImm => "a 32-bit constant".into(),
+        Kind::KImm16 => "a 16-bit constant".into(),
+        Kind::VSrcPkF16 => "a VGPR, an SGPR or a constant of two packed f16 values".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -230,6 +232,12 @@ pub fn check_operand(
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
         Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
         Kind::KImm => matches!(operand, Operand::Imm(imm) if imm.value32().is_some()),
+        Kind::KImm16 => matches!(operand, Operand::Imm(imm) if imm.value16().is_some()),
+        Kind::VSrcPkF16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_pk_f16().is_some())
+        }
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
@@ -380,16 +388,13 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     if inst.sdwa.is_some() {
         check_sdwa(inst, target)?;
     }
-    if info.srcs.contains(&Kind::KImm) {
+    if info.srcs.iter().any(|k| k.is_k()) {
         // K is the instruction's literal dword: another literal must be the same value.
         let literals: Vec<Option<u32>> = info
             .slots()
             .zip(&inst.operands)
             .filter(|(k, o)| needs_literal(*k, o))
-            .map(|(_, o)| match o {
-                Operand::Imm(imm) => imm.value32(),
-                _ => None,
-            })
+            .map(|(k, o)| crate::encoding::literal_dword(k, o))
             .collect();
         if literals.windows(2).any(|w| w[0] != w[1] || w[0].is_none()) {
             return Err(Violation::whole(format!(
@@ -398,7 +403,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             )));
         }
     }
-    if inst.e64 && info.srcs.contains(&Kind::KImm) {
+    if inst.e64 && info.srcs.iter().any(|k| k.is_k()) {
         return Err(Violation::whole(format!(
             "`{}` has no 64-bit encoding (its constant is the literal dword)",
             info.mnemonic
@@ -860,7 +865,7 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
             .srcs
             .iter()
             .zip(&half.operands[info.dsts.len()..])
-            .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+            .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
             .nth(1);
         if let Some((_, o)) = second {
             if !o.is_vgpr() {

@@ -309,7 +309,8 @@ fn compares() {
         case64(ALL, "V_CMP_LT_I16", "v_cmp_lt_i16 vcc, v2, v3\nv_cmp_lt_u16_e64 s[6:7], v2, v3", &[("v2", 0xffff), ("v3", 1)], &[("vcc", ONES), ("s[6:7]", 0)]),
         case64(ALL, "V_CMP_EQ_U16: the high halves do not count", "v_cmp_eq_u16 vcc, v2, v3", &[("v2", 0xabcd_0001), ("v3", 1)], &[("vcc", ONES)]),
         case64(ALL, "V_CMP_EQ_I16: the inline -1 is 0xffff", "v_cmp_eq_i16 vcc, -1, v2", &[("v2", 0xffff)], &[("vcc", ONES)]),
-        case64(ALL, "V_CMP_EQ_U16: the inline 1.0 is 0x3c00", "v_cmp_eq_u16 vcc, 1.0, v2", &[("v2", 0x3c00)], &[("vcc", ONES)]),
+        // A 16-bit integer operand reads the low half of the inline float's f32 bits.
+        case64(ALL, "V_CMP_EQ_U16: the inline 1.0 is 0x3f800000", "v_cmp_eq_u16 vcc, 1.0, v2\nv_cmp_eq_u16_e64 s[6:7], 1.0, v3", &[("v2", 0x3c00), ("v3", 0)], &[("vcc", 0), ("s[6:7]", ONES)]),
         case64(ALL, "V_CMP_GE_U16: a literal", "v_cmp_ge_u16 vcc, 0x8000, v2", &[("v2", 0x7fff)], &[("vcc", ONES)]),
         case64(ALL, "V_CMP_F_U32 / V_CMP_T_I64", "v_cmp_f_u32 vcc, v2, v3\nv_cmp_t_i64_e64 s[6:7], v[2:3], v[4:5]", &[("exec", 0xf0f0)], &[("vcc", 0), ("s[6:7]", 0xf0f0)]),
         case64(GFX8_1030, "V_CMP_TRU_F32: true with a NaN", "v_cmp_tru_f32 vcc, v2, v3\nv_cmp_f_f32_e64 s[6:7], v2, v3", &[("v2", 0x7fc0_0000)], &[("vcc", ONES), ("s[6:7]", 0)]),
@@ -438,4 +439,37 @@ fn permlane64_swaps_the_halves_of_a_wave64() {
             assert_eq!(w.v(1, lane), want, "{wave} lane {lane}");
         }
     }
+}
+
+#[test]
+#[rustfmt::skip]
+fn two_sources_16_bit() {
+    run_all(&[
+        case(ALL, "V_ADD_F16", "v_add_f16 v1, v2, v3\nv_add_f16 v4, 1.0, v7\nv_add_f16 v5, 0x7bff, v6", &[("v2", F16_1), ("v3", F16_2), ("v6", 0x4c00), ("v7", 0x6800)], &[("v1", 0x4200), ("v4", 0x6800), ("v5", 0x7c00)]),
+        case(ALL, "V_SUB_F16 / V_SUBREV_F16", "v_sub_f16 v1, v2, v2\nv_subrev_f16 v3, v2, v4", &[("v2", F16_1), ("v4", F16_2)], &[("v1", 0), ("v3", F16_1)]),
+        case(ALL, "V_MUL_F16: a denormal result, inf * 0", "v_mul_f16 v1, 0.5, v2\nv_mul_f16 v3, 0, v4", &[("v2", 0x400), ("v4", 0x7c00)], &[("v1", 0x0200), ("v3", 0x7e00)]),
+        case(ALL, "V_ADD_F16: the first NaN operand, quieted", "v_add_f16 v1, v2, v3", &[("v2", 0x7d00), ("v3", 0x7e01)], &[("v1", 0x7f00)]),
+        case(ALL, "V_MAX_F16 / V_MIN_F16 in IEEE mode", "v_max_f16 v1, 1.0, v2\nv_max_f16 v3, 1.0, v4\nv_max_f16 v5, 0x8000, v7\nv_min_f16 v6, 0, v8", &[("v2", 0x7e00), ("v4", 0x7d00), ("v7", 0), ("v8", 0x8000)], &[("v1", F16_1), ("v3", 0x7f00), ("v5", 0), ("v6", 0x8000)]),
+        case(ALL, "V_LDEXP_F16: S0 * 2^S1.i16", "v_ldexp_f16 v1, v2, 3\nv_ldexp_f16 v3, 1.0, v4", &[("v2", 0x3e00), ("v4", 0xfff0)], &[("v1", 0x4a00), ("v3", 0x0100)]),
+        case(GFX8, "V_ADD_U16 (wraps; the high half zeroed)", "v_add_u16 v1, v2, 2\nv_sub_u16 v3, 1, v4\nv_subrev_u16 v5, v6, v7", &[("v1", 0xaaaa_0000), ("v2", 0xffff), ("v4", 2), ("v6", 1), ("v7", 5)], &[("v1", 1), ("v3", 0xffff), ("v5", 4)]),
+        case(RDNA, "V_ADD_NC_U16 (wraps; the high half kept)", "v_add_nc_u16 v1, v2, 2\nv_sub_nc_u16 v3, 1, v4", &[("v1", 0xaaaa_0000), ("v2", 0xffff), ("v3", 0), ("v4", 2)], &[("v1", 0xaaaa_0001), ("v3", 0xffff)]),
+        case(ALL, "V_MUL_LO_U16, V_MAX/MIN_I16/U16", "v_mul_lo_u16 v1, v2, 16\nv_max_i16 v3, v4, 1\nv_max_u16 v5, v4, 1\nv_min_i16 v6, v4, 1\nv_min_u16 v7, v4, 1", &[("v2", 0x1234), ("v4", 0xffff)], &[("v1", 0x2340), ("v3", 1), ("v5", 0xffff), ("v6", 0xffff), ("v7", 1)]),
+        // (1 + 2^-10)(1 - 2^-11) - 1: the fused forms keep 2^-11 - 2^-21 (0x0ffe), GCN's
+        // mad rounds the product to 1.0 first (0).
+        case(GFX8, "V_MAC_F16: the product rounded first", "v_mac_f16 v1, v2, v3\nv_mac_f16 v4, v5, v6", &[("v1", F16_M1), ("v2", 0x3c01), ("v3", 0x3bff), ("v4", F16_1), ("v5", F16_2), ("v6", 0x4200)], &[("v1", 0), ("v4", 0x4700)]),
+        case(GFX8, "V_MAC_F16: denormals flushed", "v_mac_f16 v1, v2, 1.0", &[("v1", F16_1), ("v2", 1)], &[("v1", F16_1)]),
+        case(GFX8, "V_MADMK_F16 / V_MADAK_F16", "v_madmk_f16 v1, v2, 0x4000, v3\nv_madak_f16 v4, v2, v3, 0x3c00", &[("v2", 0x4200), ("v3", F16_1)], &[("v1", 0x4700), ("v4", 0x4400)]),
+        case(RDNA, "V_FMAC_F16: fused", "v_fmac_f16 v1, v2, v3", &[("v1", F16_M1), ("v2", 0x3c01), ("v3", 0x3bff)], &[("v1", 0x0ffe)]),
+        case(RDNA, "V_FMAMK_F16 / V_FMAAK_F16", "v_fmamk_f16 v1, v2, 0x3bff, v3\nv_fmaak_f16 v4, v2, v5, 0xbc00", &[("v2", 0x3c01), ("v3", F16_M1), ("v5", 0x3bff)], &[("v1", 0x0ffe), ("v4", 0x0ffe)]),
+        case(RDNA, "V_PK_FMAC_F16", "v_pk_fmac_f16 v1, v2, v3", &[("v1", 0x3c00_bc00), ("v2", 0x4000_3c01), ("v3", 0x4200_3bff)], &[("v1", 0x4700_0ffe)]),
+        // A packed operand's inline float is its f16 in bits 15:0, bits 31:16 zero.
+        case(RDNA, "V_PK_FMAC_F16 with an inline constant", "v_pk_fmac_f16 v1, 1.0, v3", &[("v1", 0x3c00_3c00), ("v3", 0x4000_4000)], &[("v1", 0x3c00_4200)]),
+        case(GFX1030, "V_DOT2C_F32_F16", "v_dot2c_f32_f16 v1, v2, v3", &[("v1", 0x3f80_0000), ("v2", 0x4000_3c00), ("v3", 0x4200_4000)], &[("v1", 0x4110_0000)]),
+        case(GFX1100, "V_DOT2ACC_F32_F16", "v_dot2acc_f32_f16 v1, v2, v3", &[("v1", 0x3f80_0000), ("v2", 0x4000_3c00), ("v3", 0x4200_4000)], &[("v1", 0x4110_0000)]),
+        case(GFX1030, "V_DOT4C_I32_I8", "v_dot4c_i32_i8 v1, v2, v3", &[("v1", 10), ("v2", 0xff02_0304), ("v3", 0x0101_0101)], &[("v1", 18)]),
+        case(GFX1030, "V_FMAC_LEGACY_F32: 0 * inf = +0", "v_fmac_legacy_f32 v1, v2, v3\nv_fmac_legacy_f32 v4, 2.0, v5", &[("v1", 0x8000_0000), ("v2", 0), ("v3", 0x7f80_0000), ("v4", 0x3f80_0000), ("v5", 0x4040_0000)], &[("v1", 0), ("v4", 0x40e0_0000)]),
+        case(GFX1100, "V_FMAC_DX9_ZERO_F32: 0 * NaN = +0", "v_fmac_dx9_zero_f32 v1, v2, v3", &[("v1", 0x3f80_0000), ("v2", 0x8000_0000), ("v3", 0x7fc0_0000)], &[("v1", 0x3f80_0000)]),
+        case(GFX8_1030, "V_CVT_PKRTZ_F16_F32: towards zero", "v_cvt_pkrtz_f16_f32 v1, v2, v3", &[("v2", 0x3f80_1800), ("v3", 0x4780_0000)], &[("v1", 0x7bff_3c00)]),
+        case(GFX1100, "V_CVT_PK_RTZ_F16_F32", "v_cvt_pk_rtz_f16_f32 v1, v2, -1.0", &[("v2", 0xbf80_1800)], &[("v1", 0xbc00_bc00)]),
+    ]);
 }

@@ -171,6 +171,9 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::Imm16 => vec!["3"],
         Kind::Msg8 => vec!["sendmsg(MSG_RTN_GET_DOORBELL)", "5"],
         Kind::KImm => vec!["0x3a83126f", "1.0"],
+        Kind::KImm16 => vec!["0x3c01", "1.0", "0xffef"],
+        // An inline f16 bit pattern (0x3c00, taken as `1.0`), a literal pair, inline -1.
+        Kind::VSrcPkF16 => vec!["v8", "s14", "0x3c00", "0x3c003c00", "-1", "0.5", "vcc_lo"],
         Kind::Simm16 => vec!["-300", "0x7fff"],
         Kind::Label => vec!["target"],
         Kind::Waitcnt => vec!["vmcnt(0) lgkmcnt(0)", "lgkmcnt(3)", "vmcnt(2) expcnt(1)"],

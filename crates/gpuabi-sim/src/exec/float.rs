@@ -203,7 +203,7 @@ pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
 
 /// `a·b + c` in f64, rounded to odd: rounding this to f32 (or scaling it by a power of two
 /// first) rounds the exact value once, as 53 bits hold 24 + 2.
-fn fma_to_odd(a: f32, b: f32, c: f32) -> f64 {
+pub(super) fn fma_to_odd(a: f32, b: f32, c: f32) -> f64 {
     // The product of two f32 values has at most 48 significant bits: exact in f64.
     let p = f64::from(a) * f64::from(b);
     let c = f64::from(c);

@@ -18,7 +18,7 @@
 
 use gpuabi_amdgpu::Opcode;
 
-use super::float::{f16_from_f64, f16_to_f64};
+use super::float::{f16_from_f64, f16_to_f64, fma_to_odd};
 use super::valu::{for_active, source, source16, Lanes};
 use crate::image::{Decoded, Dst};
 use crate::wave::{Wave, LANE_STRIDE};
@@ -48,6 +48,11 @@ pub fn round16(inputs: &[u16], result: f64) -> u16 {
 /// A one-source f16 operation evaluated on the f64 value of its source.
 pub fn unary16(a: u16, f: impl Fn(f64) -> f64) -> u16 {
     round16(&[a], f(f16_to_f64(a)))
+}
+
+/// A two-source f16 operation evaluated on the f64 values of its sources.
+pub fn binary16(a: u16, b: u16, f: impl Fn(f64, f64) -> f64) -> u16 {
+    round16(&[a, b], f(f16_to_f64(a), f16_to_f64(b)))
 }
 
 /// `x` as an f32 bit pattern: exact; a NaN keeps its payload's top bits and is quieted.
@@ -101,6 +106,83 @@ pub fn to_norm16(x: f64, signed: bool) -> u16 {
     } else {
         (x.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16
     }
+}
+
+/// `fma(a, b, c)` of f16 values with one rounding: the product is exact, the sum rounded to
+/// odd in f64 (so that rounding it to f16 rounds the exact value once).
+pub fn fma16(a: u16, b: u16, c: u16) -> u16 {
+    let [x, y, z] = [a, b, c].map(|h| f16_to_f64(h) as f32);
+    round16(&[a, b, c], fma_to_odd(x, y, z))
+}
+
+/// GCN 1.2's `v_mac_f16`/`v_madmk_f16`/`v_madak_f16`: `a * b` rounded to f16, then `+ c`
+/// rounded, with denormal inputs and results flushed to zero of the same sign (LLVM selects
+/// these only when f16 denormals are flushed, as for f32's `v_mad_f32`), under the NaN
+/// rule.
+pub fn mad16(a: u16, b: u16, c: u16) -> u16 {
+    let flush = |h: u16| if h & 0x7c00 == 0 { h & 0x8000 } else { h };
+    let [x, y, z] = [a, b, c].map(flush);
+    let product = flush(binary16(x, y, |p, q| p * q));
+    let sum = binary16(product, z, |p, q| p + q);
+    if is_nan16(a) || is_nan16(b) || is_nan16(c) {
+        // The NaN rule names the first NaN operand, flushed or not.
+        return round16(&[a, b, c], f64::NAN);
+    }
+    if is_nan16(sum) {
+        sum
+    } else {
+        flush(sum)
+    }
+}
+
+/// `v_min_f16`/`v_max_f16` in IEEE mode, as the f32 forms (see `valu::fmin`): a signalling
+/// NaN gives itself quieted (the first one first), a quiet NaN gives the other operand, and
+/// -0 orders below +0.
+pub fn min_max16(a: u16, b: u16, min: bool) -> u16 {
+    let signalling = |x: u16| is_nan16(x) && x & QUIET16 == 0;
+    if signalling(a) {
+        return a | QUIET16;
+    }
+    if signalling(b) {
+        return b | QUIET16;
+    }
+    if is_nan16(a) {
+        return b;
+    }
+    if is_nan16(b) {
+        return a;
+    }
+    let (x, y) = (f16_to_f64(a), f16_to_f64(b));
+    let a_first = if x == y {
+        (a & 0x8000 != 0) == min
+    } else {
+        (x < y) == min
+    };
+    if a_first {
+        a
+    } else {
+        b
+    }
+}
+
+/// `x` (f32 bits) rounded towards zero to f16 (`v_cvt_pkrtz_f16_f32`): an overflow gives the
+/// largest finite f16, an infinity stays infinite, a NaN is quieted.
+pub fn f32_bits_to_f16_rtz(x: u32) -> u16 {
+    let f = f32::from_bits(x);
+    if f.is_nan() || f.is_infinite() {
+        return f32_bits_to_f16(x);
+    }
+    let sign = (x >> 16) as u16 & 0x8000;
+    let a = f64::from(f.abs());
+    if a < 2f64.powi(-14) {
+        return sign | (a * 2f64.powi(24)).trunc() as u16;
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    if e > 15 {
+        return sign | 0x7bff;
+    }
+    let m = (a * 2f64.powi(10 - e)).trunc() as u16;
+    sign | ((e + 15) as u16) << 10 | (m & 0x3ff)
 }
 
 /// Runs `d` if it is a 16-bit instruction of this module; returns whether it was.
@@ -180,6 +262,68 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
             sat(a) | sat(a >> 16) << 8
         }),
         VCvtI32I16 => map32(w, d, |a| a as u16 as i16 as i32 as u32),
+        // Two sources: "RDNA3 ISA" V_ADD_F16 ... V_LDEXP_F16 (D = S0 * 2^S1.i16).
+        VAddF16 => map16_2(w, d, |a, b| binary16(a, b, |x, y| x + y)),
+        VSubF16 => map16_2(w, d, |a, b| binary16(a, b, |x, y| x - y)),
+        VSubrevF16 => map16_2(w, d, |a, b| binary16(a, b, |x, y| y - x)),
+        VMulF16 => map16_2(w, d, |a, b| binary16(a, b, |x, y| x * y)),
+        VMaxF16 => map16_2(w, d, |a, b| min_max16(a, b, false)),
+        VMinF16 => map16_2(w, d, |a, b| min_max16(a, b, true)),
+        VLdexpF16 => {
+            let mut b: Lanes = [0; LANE_STRIDE];
+            source(w, d, 1, &mut b);
+            let mut a: Lanes = [0; LANE_STRIDE];
+            source16(w, d, 0, &mut a);
+            let n: [i32; LANE_STRIDE] = b.map(|v| i32::from(v as u16 as i16).clamp(-100, 100));
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    out[l] = u32::from(unary16(a[l] as u16, |x| x * 2f64.powi(n[l])))
+                });
+            }
+        }
+        // The 16-bit integer instructions wrap ("AMD GCN3 ISA" V_ADD_U16 ...).
+        VAddU16 => map16_2(w, d, |a, b| a.wrapping_add(b)),
+        VSubU16 => map16_2(w, d, |a, b| a.wrapping_sub(b)),
+        VSubrevU16 => map16_2(w, d, |a, b| b.wrapping_sub(a)),
+        VMulLoU16 => map16_2(w, d, |a, b| a.wrapping_mul(b)),
+        VMaxU16 => map16_2(w, d, |a, b| a.max(b)),
+        VMinU16 => map16_2(w, d, |a, b| a.min(b)),
+        VMaxI16 => map16_2(w, d, |a, b| (a as i16).max(b as i16) as u16),
+        VMinI16 => map16_2(w, d, |a, b| (a as i16).min(b as i16) as u16),
+        // V_MAC_F16: D = S0 * S1 + D; V_MADMK_F16 D = S0 * K + S1 and V_MADAK_F16
+        // D = S0 * S1 + K with K where the table puts it ("AMD GCN3 ISA"); the FMA forms of
+        // RDNA likewise, fused.
+        VMacF16 => map16_acc(w, d, mad16),
+        VFmacF16 => map16_acc(w, d, fma16),
+        VMadmkF16 | VMadakF16 => map16_3(w, d, mad16),
+        VFmamkF16 | VFmaakF16 => map16_3(w, d, fma16),
+        // V_PK_FMAC_F16: each half of D = fma of the halves of S0, S1 and D ("RDNA2 ISA").
+        VPkFmacF16 => map_acc32(w, d, |a, b, c| {
+            let lo = fma16(a as u16, b as u16, c as u16);
+            let hi = fma16((a >> 16) as u16, (b >> 16) as u16, (c >> 16) as u16);
+            u32::from(lo) | u32::from(hi) << 16
+        }),
+        // V_DOT2C_F32_F16 (RDNA 3's V_DOT2ACC_F32_F16): D = S0.f16[0] * S1.f16[0] +
+        // S0.f16[1] * S1.f16[1] + D.f32. The guides give no precision; the project's model
+        // takes the products exactly, sums them with D in f64 and rounds once to f32.
+        VDot2cF32F16 => map_acc32(w, d, dot2_f32_f16),
+        // V_CVT_PKRTZ_F16_F32: D = {rtz_f16(S1), rtz_f16(S0)} ("RDNA2 ISA").
+        VCvtPkrtzF16F32 => {
+            let mut a: Lanes = [0; LANE_STRIDE];
+            let mut b: Lanes = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    out[l] = u32::from(f32_bits_to_f16_rtz(a[l]))
+                        | u32::from(f32_bits_to_f16_rtz(b[l])) << 16
+                });
+            }
+        }
         VNotB16 => map32(w, d, |a| !a & 0xffff),
         _ => return false,
     }
@@ -202,6 +346,68 @@ fn map16(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
     let mut a: Lanes = [0; LANE_STRIDE];
     source16(w, d, 0, &mut a);
     write(w, d, &a, f);
+}
+
+/// `v_dot2c_f32_f16`'s sum (see its entry in [`exec`]) under the NaN rules: the first NaN
+/// of S0.f16[0], S1.f16[0], S0.f16[1], S1.f16[1] and D, quieted.
+pub fn dot2_f32_f16(a: u32, b: u32, acc: u32) -> u32 {
+    let halves = [a as u16, b as u16, (a >> 16) as u16, (b >> 16) as u16];
+    if let Some(nan) = halves.iter().find(|h| is_nan16(**h)) {
+        return f16_to_f32_bits(*nan);
+    }
+    let [x0, y0, x1, y1] = halves.map(f16_to_f64);
+    let sum = x0 * y0 + x1 * y1 + f64::from(f32::from_bits(acc));
+    super::float::arith(&[acc], sum as f32)
+}
+
+/// Two 16-bit sources (f16 modifiers where the row takes them) to a 16-bit result.
+fn map16_2(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16) -> u16) {
+    let mut a: Lanes = [0; LANE_STRIDE];
+    let mut b: Lanes = [0; LANE_STRIDE];
+    source16(w, d, 0, &mut a);
+    source16(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| {
+            out[l] = u32::from(f(a[l] as u16, b[l] as u16))
+        });
+    }
+}
+
+/// Three f16 sources (the third a VGPR or the constant K) to a 16-bit result.
+fn map16_3(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16, u16) -> u16) {
+    let mut a: Lanes = [0; LANE_STRIDE];
+    let mut b: Lanes = [0; LANE_STRIDE];
+    let mut c: Lanes = [0; LANE_STRIDE];
+    source16(w, d, 0, &mut a);
+    source16(w, d, 1, &mut b);
+    source16(w, d, 2, &mut c);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| {
+            out[l] = u32::from(f(a[l] as u16, b[l] as u16, c[l] as u16))
+        });
+    }
+}
+
+/// Two f16 sources and the destination's bits 15:0 to a 16-bit result.
+fn map16_acc(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16, u16) -> u16) {
+    map_acc32(w, d, |a, b, c| u32::from(f(a as u16, b as u16, c as u16)))
+}
+
+/// Two sources (f16 modifiers) and the destination to a 32-bit result.
+fn map_acc32(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut a: Lanes = [0; LANE_STRIDE];
+    let mut b: Lanes = [0; LANE_STRIDE];
+    source16(w, d, 0, &mut a);
+    source16(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l], out[l]));
+    }
 }
 
 /// One 32-bit source (f32 modifiers) to a result in the active lanes.

@@ -928,6 +928,40 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         // GCN3 ISA": "using the same precision as Sea Islands"), which the models share.
         VExpLegacyF32 => mapf1(w, d, float::exp),
         VLogLegacyF32 => mapf1(w, d, float::log),
+        // V_FMAC_LEGACY_F32 (RDNA 3's V_FMAC_DX9_ZERO_F32): D = fma(S0, S1, D), except that
+        // a ±0 factor makes the product +0 even against inf or NaN, so D = +0 + D (LLVM's
+        // constant folding of `llvm.amdgcn.fma.legacy` says the same).
+        VFmacLegacyF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| out[l] = fma_legacy(a[l], b[l], out[l]));
+            }
+        }
+        // V_DOT4C_I32_I8: D += the sum of the products of the signed bytes of S0 and S1
+        // ("RDNA2 ISA"), wrapping.
+        VDot4cI32I8 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    let dot = (0..4).fold(0i32, |s, k| {
+                        let x = i32::from((a[l] >> (8 * k)) as i8);
+                        let y = i32::from((b[l] >> (8 * k)) as i8);
+                        s.wrapping_add(x * y)
+                    });
+                    out[l] = (out[l] as i32).wrapping_add(dot) as u32;
+                });
+            }
+        }
         // V_FFBL_B32 (RDNA 3's V_CTZ_I32_B32): the lowest set bit; -1 when none is.
         VFfblB32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
@@ -966,6 +1000,16 @@ pub fn mul_legacy(a: u32, b: u32) -> u32 {
         0
     } else {
         float::binary(a, b, |x, y| x * y)
+    }
+}
+
+/// `fma(a, b, c)` with the DX9 rule of V_FMA_LEGACY_F32 / V_FMAC_LEGACY_F32: a ±0 factor
+/// makes the product +0 whatever the other (inf, NaN), so the result is `+0 + c`.
+pub fn fma_legacy(a: u32, b: u32, c: u32) -> u32 {
+    if a & 0x7fff_ffff == 0 || b & 0x7fff_ffff == 0 {
+        float::binary(0, c, |x, y| x + y)
+    } else {
+        float::fma(a, b, c)
     }
 }
 
