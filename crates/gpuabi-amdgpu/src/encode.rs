@@ -201,6 +201,16 @@ impl Ctx<'_> {
                 self.set_literal(v)?;
                 Ok(LITERAL.into())
             }
+            (Kind::VSrcBF16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_bf16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_bf16()
+                    .ok_or_else(|| format!("`{imm}` is not a bf16 constant of 16 bits"))?;
+                self.set_literal(v)?;
+                Ok(LITERAL.into())
+            }
             (Kind::VSrcF64, Operand::Imm(imm)) => {
                 if let Some(code) = imm.inline_code(2) {
                     return Ok(code.into());

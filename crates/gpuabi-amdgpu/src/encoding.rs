@@ -18,6 +18,7 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
         (Kind::VSrcI16, Operand::Imm(imm)) => imm.inline_code_i16().is_none(),
         (Kind::VSrcF64, Operand::Imm(imm)) => !imm.is_inline(2),
         (Kind::VSrcPkF16, Operand::Imm(imm)) => imm.inline_code_pk_f16().is_none(),
+        (Kind::VSrcBF16, Operand::Imm(imm)) => imm.inline_code_bf16().is_none(),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
         (Kind::KImm | Kind::KImm16, _) => true,
         _ => false,
@@ -34,6 +35,7 @@ pub fn literal_dword(kind: Kind, operand: &Operand) -> Option<u32> {
         Kind::VSrc16 | Kind::VSrcI16 | Kind::KImm16 => imm.value16().map(u32::from),
         Kind::VSrcF64 => imm.value_f64().map(|v| (v >> 32) as u32),
         Kind::VSrcPkF16 => imm.value_pk_f16(),
+        Kind::VSrcBF16 => imm.value_bf16(),
         Kind::SSrc(2) | Kind::VSrc(2) => imm.value64().map(|v| v as u32),
         _ => imm.value32(),
     }
@@ -84,7 +86,8 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
                     | Kind::VSrc16
                     | Kind::VSrcI16
                     | Kind::VSrcF64
-                    | Kind::VSrcPkF16 => {
+                    | Kind::VSrcPkF16
+                    | Kind::VSrcBF16 => {
                         if src_index == 1 && !operand.is_vgpr() {
                             return true;
                         }

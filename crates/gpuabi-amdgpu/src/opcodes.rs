@@ -152,6 +152,11 @@ pub enum Kind {
     /// inline float its f16 value in bits 15:0 with bits 31:16 zero; llvm-mc-19 takes
     /// `0x3c00` here as the inline `1.0` ([`crate::Imm::inline_code_pk_f16`]).
     VSrcPkF16,
+    /// Vector source of bf16 values, one or a packed pair (RDNA 3's `v_dot2_bf16_bf16`): a
+    /// VGPR, an SGPR, an inline constant (an integer sign-extended, a float as its bf16 value
+    /// in bits 15:0, which `0x3f80` also selects) or a 16-bit literal
+    /// ([`crate::Imm::inline_code_bf16`]).
+    VSrcBF16,
     /// Vector source of an f64: a VGPR pair, an SGPR pair, an inline constant (as for
     /// 64-bit integers: the integers -16..64, the inline floats as f64 values) or a 32-bit
     /// literal holding the f64's high dword, its low dword zero ([`crate::Imm::value_f64`];
@@ -1907,6 +1912,93 @@ table! {
     // Two f32 values rounded towards zero to f16 and packed (S0 in bits 15:0): VOP3-only on GCN
     // 1.2, VOP2 on RDNA (and on GCN 1.0/1.1).
     VCvtPkrtzF16F32 = row(Vop3, "v_cvt_pkrtz_f16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_rtz_f16_f32").float(3).rdna_vop2().only(GFX8_PLUS).gcn1_vop2(true), [];
+    // f64 arithmetic of two and three sources ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOP3).
+    VAddF64 = row(Vop3, "v_add_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMulF64 = row(Vop3, "v_mul_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMinF64 = row(Vop3, "v_min_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMaxF64 = row(Vop3, "v_max_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VFmaF64 = row(Vop3, "v_fma_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VLdexpF64 = row(Vop3, "v_ldexp_f64", &[VD2], &[VSrcF64, VS1]).float(1), [];
+    VDivScaleF64 = row(Vop3, "v_div_scale_f64", &[VD2, MD], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VDivFmasF64 = row(Vop3, "v_div_fmas_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [READ_VCC];
+    VDivFixupF64 = row(Vop3, "v_div_fixup_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VTrigPreopF64 = row(Vop3, "v_trig_preop_f64", &[VD2], &[VSrcF64, VS1]).float(1), [];
+    // f16 arithmetic of three sources, with a 16-bit result.
+    VFmaF16 = row(Vop3, "v_fma_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(GFX8_PLUS), [];
+    VMadF16 = row(Vop3, "v_mad_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX8), [];
+    VDivFixupF16 = row(Vop3, "v_div_fixup_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(GFX8_PLUS), [];
+    VMin3F16 = row(Vop3, "v_min3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMax3F16 = row(Vop3, "v_max3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMed3F16 = row(Vop3, "v_med3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMaxminF16 = row(Vop3, "v_maxmin_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX1100), [];
+    VMinmaxF16 = row(Vop3, "v_minmax_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX1100), [];
+    VCndmaskB16 = row(Vop3, "v_cndmask_b16", &[VD1], &[VSrcI16, VSrcI16, MS]).float(3).half().only(Targets::GFX1100), [];
+    // RDNA 3's dot products of packed f16 and bf16 pairs with a 16-bit accumulator.
+    VDot2F16F16 = row(Vop3, "v_dot2_f16_f16", &[VD1], &[VSrcPkF16, VSrcPkF16, VSrc16]).half().only(Targets::GFX1100), [];
+    VDot2Bf16Bf16 = row(Vop3, "v_dot2_bf16_bf16", &[VD1], &[VSrcBF16, VSrcBF16, VSrcBF16]).half().only(Targets::GFX1100), [];
+    // 16-bit integer arithmetic of RDNA (VOP3), with a 16-bit result.
+    VMadU16 = row(Vop3, "v_mad_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(GFX8_PLUS), [];
+    VMadI16 = row(Vop3, "v_mad_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(GFX8_PLUS), [];
+    VAddNcI16 = row(Vop3, "v_add_nc_i16", &[VD1], &[VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VSubNcI16 = row(Vop3, "v_sub_nc_i16", &[VD1], &[VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMin3I16 = row(Vop3, "v_min3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMin3U16 = row(Vop3, "v_min3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMax3I16 = row(Vop3, "v_max3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMax3U16 = row(Vop3, "v_max3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMed3I16 = row(Vop3, "v_med3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMed3U16 = row(Vop3, "v_med3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VAndB16 = row(Vop3, "v_and_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VOrB16 = row(Vop3, "v_or_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VXorB16 = row(Vop3, "v_xor_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VMadU32U16 = row(Vop3, "v_mad_u32_u16", &[VD1], &[VSrcI16, VSrcI16, VS1]).only(RDNA), [];
+    VMadI32I16 = row(Vop3, "v_mad_i32_i16", &[VD1], &[VSrcI16, VSrcI16, VS1]).only(RDNA), [];
+    // 32-bit integer arithmetic: RDNA's signed adds without carry, the 24-bit multiply-add,
+    // RDNA 3's two-step min/max, byte alignment and bit-field masks.
+    VAddNcI32 = row(Vop3, "v_add_nc_i32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubNcI32 = row(Vop3, "v_sub_nc_i32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VMadI32I24 = row(Vop3, "v_mad_i32_i24", &[VD1], &[VS1, VS1, VS1]), [];
+    VMaxminI32 = row(Vop3, "v_maxmin_i32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMinmaxI32 = row(Vop3, "v_minmax_i32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMaxminU32 = row(Vop3, "v_maxmin_u32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMinmaxU32 = row(Vop3, "v_minmax_u32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VAlignbyteB32 = row(Vop3, "v_alignbyte_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfmB32 = row(Vop3, "v_bfm_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    // Media instructions: sums of absolute differences, byte interpolation.
+    VSadU8 = row(Vop3, "v_sad_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadHiU8 = row(Vop3, "v_sad_hi_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadU16 = row(Vop3, "v_sad_u16", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadU32 = row(Vop3, "v_sad_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMsadU8 = row(Vop3, "v_msad_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VQsadPkU16U8 = row(Vop3, "v_qsad_pk_u16_u8", &[VD2], &[VS2, VS1, VS2]).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VMqsadPkU16U8 = row(Vop3, "v_mqsad_pk_u16_u8", &[VD2], &[VS2, VS1, VS2]), [];
+    VMqsadU32U8 = row(Vop3, "v_mqsad_u32_u8", &[VD4], &[VS2, VS1, VV4]).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VLerpU8 = row(Vop3, "v_lerp_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    // f32 instructions of three sources: cube-map coordinates, the DX9 multiply-adds whose zero
+    // wins over inf and NaN, RDNA's lighting multiply.
+    VCubeidF32 = row(Vop3, "v_cubeid_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubescF32 = row(Vop3, "v_cubesc_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubetcF32 = row(Vop3, "v_cubetc_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubemaF32 = row(Vop3, "v_cubema_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMadLegacyF32 = row(Vop3, "v_mad_legacy_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(GCN), [];
+    VFmaLegacyF32 = row(Vop3, "v_fma_legacy_f32", &[VD1], &[VS1, VS1, VS1]).gfx11("v_fma_dx9_zero_f32").float(7).only(RDNA), [];
+    VMullitF32 = row(Vop3, "v_mullit_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(RDNA.or(GCN1)), [];
+    // Conversions that pack: f32 to a byte of S2 or D, to normalised or saturated 16-bit halves,
+    // f16 halves, and 32-bit integers to saturated 16-bit halves.
+    VCvtPkU8F32 = row(Vop3, "v_cvt_pk_u8_f32", &[VD1], &[VS1, VS1, VS1]).float(1), [];
+    VCvtPkaccumU8F32 = row(Vop3, "v_cvt_pkaccum_u8_f32", &[VD1], &[VS1, VS1]).float(1).only(Targets::GFX8).gcn1_vop2(true), [READ_DST];
+    VCvtPknormI16F32 = row(Vop3, "v_cvt_pknorm_i16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_norm_i16_f32").float(3).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPknormU16F32 = row(Vop3, "v_cvt_pknorm_u16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_norm_u16_f32").float(3).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPknormI16F16 = row(Vop3, "v_cvt_pknorm_i16_f16", &[VD1], &[VSrc16, VSrc16]).gfx11("v_cvt_pk_norm_i16_f16").float(3).only(RDNA), [];
+    VCvtPknormU16F16 = row(Vop3, "v_cvt_pknorm_u16_f16", &[VD1], &[VSrc16, VSrc16]).gfx11("v_cvt_pk_norm_u16_f16").float(3).only(RDNA), [];
+    VCvtPkI16F32 = row(Vop3, "v_cvt_pk_i16_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX1100), [];
+    VCvtPkU16F32 = row(Vop3, "v_cvt_pk_u16_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX1100), [];
+    VCvtPkI16I32 = row(Vop3, "v_cvt_pk_i16_i32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPkU16U32 = row(Vop3, "v_cvt_pk_u16_u32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VPackB32F16 = row(Vop3, "v_pack_b32_f16", &[VD1], &[VSrc16, VSrc16]).float(3).only(RDNA), [];
+    // RDNA's lane permutations within rows of 16 lanes (`x16`: across the two rows of 32), the
+    // lane selects in S1 and S2; a lane whose source lane is inactive keeps its destination.
+    VPermlane16B32 = row(Vop3, "v_permlane16_b32", &[VD1], &[VV1, SS1, SS1]).only(RDNA), [READ_DST];
+    VPermlanex16B32 = row(Vop3, "v_permlanex16_b32", &[VD1], &[VV1, SS1, SS1]).only(RDNA), [READ_DST];
 }
 
 impl Opcode {

@@ -186,6 +186,12 @@ const INLINE_F64: [u64; 9] = [
     0x3fc4_5f30_6dc9_c882,
 ];
 
+/// The bf16 bit patterns of the same inline constants, in the same order (LLVM's
+/// `getInlineEncodingV2BF16`).
+const INLINE_BF16: [u16; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
+
 /// The f16 bit patterns of the same inline constants, in the same order: the values a
 /// 16-bit float operand receives for codes 240..248.
 const INLINE_F16: [u16; 9] = [
@@ -295,6 +301,39 @@ impl Imm {
             (Imm::Int(v), Some(code)) if code < 240 => Some(v as u32),
             (_, Some(code)) => Some(u32::from(INLINE_F16[usize::from(code - 240)])),
             (Imm::Int(_), None) => self.value32(),
+            (Imm::Float(_), None) => None,
+        }
+    }
+
+    /// Its inline-constant code in a bf16 operand ([`crate::Kind::VSrcBF16`]), or `None` if
+    /// it takes a literal: the integers -16..64, the inline floats, and the bf16 bit patterns
+    /// of the inline floats written as integers (`0x3f80`).
+    pub fn inline_code_bf16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(v) => INLINE_BF16
+                .iter()
+                .position(|b| i64::from(*b) == v)
+                .map(|i| 240 + i as u16),
+            Imm::Float(f) => {
+                let bits = (f as f32).to_bits();
+                let exact = f64::from(f as f32) == f;
+                INLINE_F32
+                    .iter()
+                    .position(|b| exact && *b == bits)
+                    .map(|i| 240 + i as u16)
+            }
+        }
+    }
+
+    /// The 32 bits a bf16 operand receives, or `None` if it cannot be encoded: an inline
+    /// integer sign-extended, an inline float as its bf16 value (bits 31:16 zero), a literal
+    /// integer of 16 bits zero-extended; floats that are not inline are refused.
+    pub fn value_bf16(self) -> Option<u32> {
+        match (self, self.inline_code_bf16()) {
+            (Imm::Int(v), Some(code)) if code < 240 => Some(v as u32),
+            (_, Some(code)) => Some(u32::from(INLINE_BF16[usize::from(code - 240)])),
+            (Imm::Int(_), None) => self.value16().map(u32::from),
             (Imm::Float(_), None) => None,
         }
     }

@@ -68,6 +68,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::KImm => "a 32-bit constant".into(),
         Kind::KImm16 => "a 16-bit constant".into(),
         Kind::VSrcPkF16 => "a VGPR, an SGPR or a constant of two packed f16 values".into(),
+        Kind::VSrcBF16 => "a VGPR, an SGPR or a bf16 constant".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -233,6 +234,11 @@ pub fn check_operand(
         Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
         Kind::KImm => matches!(operand, Operand::Imm(imm) if imm.value32().is_some()),
         Kind::KImm16 => matches!(operand, Operand::Imm(imm) if imm.value16().is_some()),
+        Kind::VSrcBF16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_bf16().is_some())
+        }
         Kind::VSrcPkF16 => {
             vector_reg(operand, 1)
                 || scalar_reg(operand, 1, target)?

@@ -249,7 +249,6 @@ fn is_alu(format: Format) -> bool {
 }
 
 #[test]
-#[ignore = "the vector families are not all modelled yet"]
 fn every_alu_instruction_of_llvm_is_modelled_or_listed() {
     if !llvm_mc_available() {
         return;

@@ -106,6 +106,9 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         Operand::Special(Special::Null) => Src::Const(0),
         Operand::Special(Special::Scc) => Src::Scc,
         Operand::Special(s) => Src::Sgpr(s.hw_index()),
+        Operand::Imm(imm) if kind == Kind::VSrcBF16 => {
+            Src::Const(u64::from(imm.value_bf16().unwrap_or(0)))
+        }
         Operand::Imm(imm) if kind == Kind::VSrcPkF16 => {
             Src::Const(u64::from(imm.value_pk_f16().unwrap_or(0)))
         }

@@ -473,3 +473,182 @@ fn two_sources_16_bit() {
         case(GFX1100, "V_CVT_PK_RTZ_F16_F32", "v_cvt_pk_rtz_f16_f32 v1, v2, -1.0", &[("v2", 0xbf80_1800)], &[("v1", 0xbc00_bc00)]),
     ]);
 }
+
+#[test]
+#[rustfmt::skip]
+fn f64_arithmetic() {
+    const F64_1: u64 = 0x3ff0_0000_0000_0000;
+    const F64_3: u64 = 0x4008_0000_0000_0000;
+    run_all(&[
+        case(ALL, "V_ADD_F64, V_MUL_F64", "v_add_f64 v[2:3], v[4:5], v[6:7]\nv_mul_f64 v[8:9], v[4:5], -2.0", &[("v[4:5]", F64_1_5), ("v[6:7]", F64_2)], &[("v[2:3]", 0x400c_0000_0000_0000), ("v[8:9]", 0xc008_0000_0000_0000)]),
+        case(ALL, "V_ADD_F64: the first NaN quieted; V_MUL_F64: inf * 0 the default NaN", "v_add_f64 v[2:3], v[4:5], v[6:7]\nv_mul_f64 v[8:9], v[10:11], 0", &[("v[4:5]", F64_1_5), ("v[6:7]", 0x7ff0_0000_0000_0001), ("v[10:11]", 0x7ff0_0000_0000_0000)], &[("v[2:3]", 0x7ff8_0000_0000_0001), ("v[8:9]", F64_NAN)]),
+        case(ALL, "V_MIN_F64 / V_MAX_F64 in IEEE mode", "v_min_f64 v[2:3], v[4:5], 0\nv_max_f64 v[6:7], v[8:9], v[10:11]", &[("v[4:5]", F64_NEG_0), ("v[8:9]", F64_NAN), ("v[10:11]", F64_1_5)], &[("v[2:3]", F64_NEG_0), ("v[6:7]", F64_1_5)]),
+        // (1 + 2^-52)(1 - 2^-53) - 1 = 2^-53 - 2^-105 exactly; unfused it would be 0.
+        case(ALL, "V_FMA_F64: one rounding", "v_fma_f64 v[2:3], v[4:5], v[6:7], -1.0", &[("v[4:5]", 0x3ff0_0000_0000_0001), ("v[6:7]", 0x3fef_ffff_ffff_ffff)], &[("v[2:3]", 0x3c9f_ffff_ffff_fffe)]),
+        case(ALL, "V_LDEXP_F64: denormal results rounded once, overflow", "v_ldexp_f64 v[2:3], 1.0, v1\nv_ldexp_f64 v[4:5], v[6:7], v8\nv_ldexp_f64 v[10:11], 1.0, v14\nv_ldexp_f64 v[12:13], 1, v9", &[("v1", (-1074i32) as u32 as u64), ("v[6:7]", F64_1_5), ("v8", (-1075i32) as u32 as u64), ("v9", 1074), ("v14", 0x400)], &[("v[2:3]", 1), ("v[4:5]", 1), ("v[10:11]", 0x7ff0_0000_0000_0000), ("v[12:13]", F64_1)]),
+        case64(ALL, "V_DIV_SCALE_F64: nothing to scale", "v_div_scale_f64 v[2:3], vcc, v[4:5], v[4:5], v[6:7]", &[("v[4:5]", F64_3), ("v[6:7]", F64_1), ("vcc", u64::MAX)], &[("v[2:3]", F64_3), ("vcc", 0)]),
+        case64(ALL, "V_DIV_SCALE_F64: a quotient near the largest f64 (exponents 768 apart): VCC, the denominator scaled by 2^128", "v_div_scale_f64 v[2:3], vcc, v[4:5], v[4:5], v[6:7]", &[("v[4:5]", 1), ("v[6:7]", F64_1)], &[("v[2:3]", 0x04d0_0000_0000_0000), ("vcc", u64::MAX)]),
+        case64(ALL, "V_DIV_SCALE_F64: a denormal denominator scaled by 2^128", "v_div_scale_f64 v[2:3], vcc, v[4:5], v[4:5], v[6:7]", &[("v[4:5]", 1), ("v[6:7]", 0x0170_0000_0000_0000), ("vcc", u64::MAX)], &[("v[2:3]", 0x04d0_0000_0000_0000), ("vcc", 0)]),
+        case64(ALL, "V_DIV_SCALE_F64: a tiny numerator scaled by 2^128", "v_div_scale_f64 v[2:3], vcc, v[6:7], v[4:5], v[6:7]", &[("v[4:5]", F64_1), ("v[6:7]", 0x0170_0000_0000_0000)], &[("v[2:3]", 0x0970_0000_0000_0000)]),
+        case64(ALL, "V_DIV_FMAS_F64: scaled by 2^128 in VCC lanes when S2 >= 2", "s_mov_b64 vcc, -1\nv_div_fmas_f64 v[2:3], 1.0, 1.0, 2.0\ns_mov_b64 vcc, 0\nv_div_fmas_f64 v[4:5], 1.0, 1.0, 2.0", &[], &[("v[2:3]", 0x4808_0000_0000_0000), ("v[4:5]", F64_3)]),
+        case(ALL, "V_DIV_FIXUP_F64", "v_div_fixup_f64 v[2:3], v[4:5], 0, 1.0\nv_div_fixup_f64 v[6:7], v[4:5], v[8:9], 1.0\nv_div_fixup_f64 v[10:11], v[4:5], 0, 0\nv_div_fixup_f64 v[12:13], v[4:5], -2.0, 1.0", &[("v[4:5]", 0x3fe0_0000_0000_0000), ("v[8:9]", F64_NEG_0)], &[("v[2:3]", 0x7ff0_0000_0000_0000), ("v[6:7]", 0xfff0_0000_0000_0000), ("v[10:11]", 0xfff8_0000_0000_0000), ("v[12:13]", 0xbfe0_0000_0000_0000)]),
+        // Segments 0 and 1 of 2/π, each truncated to 53 bits: 2/π rounded to nearest is
+        // 0x3fe45f306dc9c883, towards zero ...882.
+        case(ALL, "V_TRIG_PREOP_F64", "v_trig_preop_f64 v[2:3], 1.0, 0\nv_trig_preop_f64 v[4:5], 1.0, 1", &[], &[("v[2:3]", 0x3fe4_5f30_6dc9_c882), ("v[4:5]", 0x3c94_a7f0_9d5f_47d4)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn three_sources_16_bit() {
+    run_all(&[
+        case(ALL, "V_FMA_F16: one rounding", "v_fma_f16 v1, v2, v3, -1.0", &[("v2", 0x3c01), ("v3", 0x3bff)], &[("v1", 0x0ffe)]),
+        case(GFX8, "V_MAD_F16: the product rounded first", "v_mad_f16 v1, v2, v3, -1.0", &[("v2", 0x3c01), ("v3", 0x3bff)], &[("v1", 0)]),
+        case(ALL, "V_DIV_FIXUP_F16", "v_div_fixup_f16 v1, v2, 0, 1.0\nv_div_fixup_f16 v3, v2, 0, 0\nv_div_fixup_f16 v4, v2, 2.0, 1.0\nv_div_fixup_f16 v5, v2, -2.0, 1.0", &[("v2", 0x3800)], &[("v1", 0x7c00), ("v3", 0xfe00), ("v4", 0x3800), ("v5", 0xb800)]),
+        case(RDNA, "V_MIN3_F16, V_MAX3_F16, V_MED3_F16", "v_min3_f16 v1, 1.0, v2, v3\nv_max3_f16 v4, 1.0, v2, v3\nv_med3_f16 v5, 1.0, v2, v3\nv_med3_f16 v6, v7, 1.0, v3", &[("v2", 0x4200), ("v3", F16_2), ("v7", F16_NAN)], &[("v1", F16_1), ("v4", 0x4200), ("v5", F16_2), ("v6", F16_1)]),
+        case(GFX1100, "V_MAXMIN_F16 / V_MINMAX_F16", "v_maxmin_f16 v1, 1.0, v2, 0.5\nv_minmax_f16 v3, 1.0, v2, 0.5", &[("v2", 0x4200)], &[("v1", 0x3800), ("v3", F16_1)]),
+        case(GFX1100, "V_CNDMASK_B16 (the high half kept)", "v_cndmask_b16 v1, v2, v3, s6\nv_cndmask_b16 v4, -v2, v3, s7", &[("v1", 0xaaaa_0000), ("v4", 0xaaaa_0000), ("v2", 0x1111), ("v3", 0x2222), ("s6", 0xffff_ffff), ("s7", 0)], &[("v1", 0xaaaa_2222), ("v4", 0xaaaa_9111)]),
+        case(GFX1100, "V_DOT2_F16_F16", "v_dot2_f16_f16 v1, v2, v3, 1.0", &[("v1", 0), ("v2", 0x4000_3c00), ("v3", 0x4200_4000)], &[("v1", 0x4880)]),
+        case(GFX1100, "V_DOT2_BF16_BF16", "v_dot2_bf16_bf16 v1, v2, v3, 0x3f80", &[("v1", 0), ("v2", 0x4000_3f80), ("v3", 0x4040_4000)], &[("v1", 0x4110)]),
+        case(ALL, "V_MAD_U16 / V_MAD_I16: the low 16 bits", "v_mad_u16 v1, v2, 2, 1\nv_mad_u16 v3, v4, 2, 0\nv_mad_i16 v5, -1, 3, 1", &[("v1", 0), ("v3", 0), ("v5", 0), ("v2", 0x1234), ("v4", 0xffff)], &[("v1", 0x2469), ("v3", 0xfffe), ("v5", 0xfffe)]),
+        case(RDNA, "V_ADD_NC_I16 / V_SUB_NC_I16: wrapping", "v_add_nc_i16 v1, v2, 1\nv_sub_nc_i16 v3, v4, 1", &[("v1", 0), ("v3", 0), ("v2", 0x7fff), ("v4", 0x8000)], &[("v1", 0x8000), ("v3", 0x7fff)]),
+        case(RDNA, "V_MIN3/MAX3/MED3_I16 and _U16", "v_min3_i16 v1, v2, 5, v3\nv_max3_i16 v4, v2, 5, v3\nv_med3_i16 v5, v2, 5, v3\nv_min3_u16 v6, v2, 5, v3\nv_max3_u16 v7, v2, 5, v3\nv_med3_u16 v8, v2, 5, v3", &[("v1", 0), ("v4", 0), ("v5", 0), ("v6", 0), ("v7", 0), ("v8", 0), ("v2", 0xffff), ("v3", 0x8000)], &[("v1", 0x8000), ("v4", 5), ("v5", 0xffff), ("v6", 5), ("v7", 0xffff), ("v8", 0x8000)]),
+        case(GFX1100, "V_AND_B16 / V_OR_B16 / V_XOR_B16", "v_and_b16 v1, v2, 0xff00\nv_or_b16 v3, v2, 0xff00\nv_xor_b16 v4, v2, 0xff00", &[("v1", 0), ("v3", 0), ("v4", 0), ("v2", 0x1234)], &[("v1", 0x1200), ("v3", 0xff34), ("v4", 0xed34)]),
+        case(RDNA, "V_MAD_U32_U16 / V_MAD_I32_I16", "v_mad_u32_u16 v1, v2, v2, 1\nv_mad_i32_i16 v3, v2, v2, 1", &[("v2", 0xffff)], &[("v1", 0xfffe_0002), ("v3", 2)]),
+        case(RDNA, "V_CVT_PKNORM_I16_F16 (RDNA 3: V_CVT_PK_NORM_I16_F16)", "v_pack_b32_f16 v1, v2, -v3", &[("v2", 0x1234_3c00), ("v3", 0x4000)], &[("v1", 0xc000_3c00)]),
+        case(GFX1030, "V_CVT_PKNORM_I16_F16", "v_cvt_pknorm_i16_f16 v1, 1.0, -1.0\nv_cvt_pknorm_u16_f16 v2, 0.5, 2.0", &[], &[("v1", 0x8001_7fff), ("v2", 0xffff_8000)]),
+        case(GFX1100, "V_CVT_PK_NORM_I16_F16", "v_cvt_pk_norm_i16_f16 v1, 1.0, -1.0\nv_cvt_pk_norm_u16_f16 v2, 0.5, 2.0", &[], &[("v1", 0x8001_7fff), ("v2", 0xffff_8000)]),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn three_sources_32_bit() {
+    run_all(&[
+        case(RDNA, "V_ADD_NC_I32 / V_SUB_NC_I32: wrapping", "v_add_nc_i32 v1, v2, 1\nv_sub_nc_i32 v3, 0x80000000, 1", &[("v2", 0x7fff_ffff)], &[("v1", 0x8000_0000), ("v3", 0x7fff_ffff)]),
+        case(ALL, "V_MAD_I32_I24", "v_mad_i32_i24 v1, v2, 5, 10", &[("v2", 0xabff_ffff)], &[("v1", 5)]),
+        case(GFX1100, "V_MAXMIN_I32 / V_MINMAX_I32 / _U32", "v_maxmin_i32 v1, -1, 5, -3\nv_minmax_i32 v2, -1, 5, -3\nv_maxmin_u32 v3, -1, 5, 3\nv_minmax_u32 v4, -1, 5, 3", &[], &[("v1", 0xffff_fffd), ("v2", 0xffff_ffff), ("v3", 3), ("v4", 5)]),
+        case(ALL, "V_ALIGNBYTE_B32", "v_alignbyte_b32 v1, v2, v3, 1", &[("v2", 0x1122_3344), ("v3", 0x5566_7788)], &[("v1", 0x4455_6677)]),
+        case(ALL, "V_BFM_B32", "v_bfm_b32 v1, 4, 8", &[], &[("v1", 0xf00)]),
+        case(ALL, "V_SAD_U8, V_SAD_HI_U8", "v_sad_u8 v1, v2, v3, 64\nv_sad_hi_u8 v4, v2, v3, 64", &[("v2", 0x0102_0304), ("v3", 0x0403_0201)], &[("v1", 72), ("v4", 0x8_0040)]),
+        case(ALL, "V_SAD_U16, V_SAD_U32", "v_sad_u16 v1, v2, v3, 1\nv_sad_u32 v4, 5, -1, 0", &[("v2", 0x0001_0010), ("v3", 0x0003_0008)], &[("v1", 11), ("v4", 0xffff_fffa)]),
+        case(ALL, "V_MSAD_U8: bytes where S1 is 0 left out", "v_msad_u8 v1, v2, v3, 64", &[("v2", 0x0102_0304), ("v3", 0x0400_0201)], &[("v1", 71)]),
+        case(ALL, "V_LERP_U8", "v_lerp_u8 v1, v2, v3, v4", &[("v2", 0x01ff_0203), ("v3", 0x02ff_0305), ("v4", 0x0100_0001)], &[("v1", 0x02ff_0204)]),
+        case(ALL, "V_QSAD_PK_U16_U8", "v_qsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]", &[("v[4:5]", 0x0807_0605_0403_0201), ("v6", 0x0403_0201), ("v[8:9]", 0x0004_0003_0002_0001)], &[("v[2:3]", 0x0010_000b_0006_0001)]),
+        case(ALL, "V_MQSAD_PK_U16_U8", "v_mqsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]", &[("v[4:5]", 0x0807_0605_0403_0201), ("v6", 0x0400_0201), ("v[8:9]", 0x0004_0003_0002_0001)], &[("v[2:3]", 0x000d_0009_0005_0001)]),
+        case(ALL, "V_MQSAD_U32_U8", "v_mqsad_u32_u8 v[12:15], v[4:5], v6, v[8:11]", &[("v[4:5]", 0x0807_0605_0403_0201), ("v6", 0x0400_0201), ("v[8:9]", 0x2_0000_0001), ("v[10:11]", 0x4_0000_0003)], &[("v[12:13]", 0x5_0000_0001), ("v[14:15]", 0xd_0000_0009)]),
+        case(ALL, "V_CUBEID/SC/TC/MA_F32: z major", "v_cubeid_f32 v1, 1.0, 2.0, v2\nv_cubesc_f32 v3, 1.0, 2.0, v2\nv_cubetc_f32 v4, 1.0, 2.0, v2\nv_cubema_f32 v5, 1.0, 2.0, v2", &[("v2", 0x4040_0000)], &[("v1", 0x4080_0000), ("v3", 0x3f80_0000), ("v4", 0xc000_0000), ("v5", 0x40c0_0000)]),
+        case(ALL, "V_CUBEID/SC/TC/MA_F32: -x major", "v_cubeid_f32 v1, v2, 1.0, 2.0\nv_cubesc_f32 v3, v2, 1.0, 2.0\nv_cubetc_f32 v4, v2, 1.0, 2.0\nv_cubema_f32 v5, v2, 1.0, 2.0", &[("v2", 0xc040_0000)], &[("v1", 0x3f80_0000), ("v3", 0x4000_0000), ("v4", 0xbf80_0000), ("v5", 0xc0c0_0000)]),
+        case(GFX8, "V_MAD_LEGACY_F32: 0 * inf = +0", "v_mad_legacy_f32 v1, 0, v2, 1.0\nv_mad_legacy_f32 v3, 2.0, v4, 1.0", &[("v2", 0x7f80_0000), ("v4", 0x4040_0000)], &[("v1", 0x3f80_0000), ("v3", 0x40e0_0000)]),
+        case(GFX1030, "V_FMA_LEGACY_F32: 0 * NaN = +0", "v_fma_legacy_f32 v1, 0, v2, 2.0", &[("v2", 0x7fc0_0000)], &[("v1", 0x4000_0000)]),
+        case(GFX1100, "V_FMA_DX9_ZERO_F32", "v_fma_dx9_zero_f32 v1, 0, v2, 2.0", &[("v2", 0x7fc0_0000)], &[("v1", 0x4000_0000)]),
+        case(RDNA, "V_MULLIT_F32", "v_mullit_f32 v1, 2.0, v2, 1.0\nv_mullit_f32 v3, 2.0, v2, 0\nv_mullit_f32 v4, 2.0, v5, 1.0", &[("v2", 0x4040_0000), ("v5", 0xff80_0000)], &[("v1", 0x40c0_0000), ("v3", 0xff7f_ffff), ("v4", 0xff7f_ffff)]),
+        case(ALL, "V_CVT_PK_U8_F32: to nearest even, saturated", "v_cvt_pk_u8_f32 v1, v2, 2, v3\nv_cvt_pk_u8_f32 v4, v5, 0, 0\nv_cvt_pk_u8_f32 v6, -1.0, 1, -1", &[("v2", 0x437e_8000), ("v3", 0x1122_3344), ("v5", 0x4396_0000)], &[("v1", 0x11fe_3344), ("v4", 0xff), ("v6", 0xffff_00ff)]),
+        case(GFX8, "V_CVT_PKACCUM_U8_F32", "v_cvt_pkaccum_u8_f32 v1, v2, 3", &[("v1", 0x1122_3344), ("v2", 0x3fc0_0000)], &[("v1", 0x0222_3344)]),
+        case(GFX8_1030, "V_CVT_PKNORM_I16_F32 / U16", "v_cvt_pknorm_i16_f32 v1, 1.0, -0.5\nv_cvt_pknorm_u16_f32 v2, 0.5, 2.0", &[], &[("v1", 0xc000_7fff), ("v2", 0xffff_8000)]),
+        case(GFX1100, "V_CVT_PK_NORM_I16_F32 / U16", "v_cvt_pk_norm_i16_f32 v1, 1.0, -0.5\nv_cvt_pk_norm_u16_f32 v2, 0.5, 2.0", &[], &[("v1", 0xc000_7fff), ("v2", 0xffff_8000)]),
+        case(GFX1100, "V_CVT_PK_I16_F32 / V_CVT_PK_U16_F32: truncated, saturated", "v_cvt_pk_i16_f32 v1, -1.5, v2\nv_cvt_pk_u16_f32 v3, v4, -4.0", &[("v2", 0x471c_4000), ("v4", 0x4788_b800)], &[("v1", 0x7fff_ffff), ("v3", 0x0000_ffff)]),
+        case(ALL, "V_CVT_PK_I16_I32 / V_CVT_PK_U16_U32: saturated", "v_cvt_pk_i16_i32 v1, v2, v3\nv_cvt_pk_u16_u32 v4, 5, v2", &[("v2", 0x1_0000), ("v3", 0xffff_0000)], &[("v1", 0x8000_7fff), ("v4", 0xffff_0005)]),
+    ]);
+}
+
+/// V_PERMLANE16_B32 / V_PERMLANEX16_B32 ("RDNA2 ISA"): lane i takes S0 of the lane its
+/// nibble of {S2, S1} selects within its row of 16, or in the other row of its 32 lanes.
+#[test]
+fn permlane16_selects_lanes_within_rows() {
+    for target in [Target::Gfx1030, Target::Gfx1100] {
+        for wave in [WaveSize::W32, WaveSize::W64] {
+            let text = "main:\n v_permlane16_b32 v1, v2, s0, s1\n v_permlanex16_b32 v3, v2, s2, s3\n s_endpgm\n";
+            let p = parse(text, target, wave).unwrap();
+            let setup = WaveSetup {
+                // The reversed row for permlane16, the identity for permlanex16; lane 5 off.
+                sgprs: vec![
+                    (0, 0x89ab_cdef),
+                    (1, 0x0123_4567),
+                    (2, 0x7654_3210),
+                    (3, 0xfedc_ba98),
+                ],
+                vgprs: vec![
+                    (1, LaneValues::Uniform(7)),
+                    (2, LaneValues::LaneId(100)),
+                    (3, LaneValues::Uniform(7)),
+                ],
+                exec: Some(!(1u64 << 5) & wave.full_mask()),
+                ..Default::default()
+            };
+            let w = Machine::new(Image::new(&p).unwrap())
+                .run("main", &[setup])
+                .unwrap()
+                .unwrap();
+            for lane in 0..wave.lanes() as usize {
+                let (from16, fromx) = ((lane & !15) + 15 - lane % 16, lane ^ 16);
+                let pick = |from: usize| {
+                    if lane == 5 || from == 5 {
+                        7
+                    } else {
+                        100 + from as u32
+                    }
+                };
+                assert_eq!(
+                    w.v(1, lane),
+                    pick(from16),
+                    "{target} {wave} permlane16 lane {lane}"
+                );
+                assert_eq!(
+                    w.v(3, lane),
+                    pick(fromx),
+                    "{target} {wave} permlanex16 lane {lane}"
+                );
+            }
+        }
+    }
+}
+
+/// llc-19's f64 division (`fdiv double`): V_DIV_SCALE_F64 of the denominator and the
+/// numerator, a reciprocal refined by FMAs, V_DIV_FMAS_F64 and V_DIV_FIXUP_F64, which
+/// together give the IEEE quotient (computed here by Rust's division), also where the
+/// scaling steps act: quotients near the largest f64, denormal quotients and operands.
+#[test]
+fn f64_division_sequence() {
+    const DIV: &str = "v_div_scale_f64 v[4:5], s[6:7], v[2:3], v[2:3], v[0:1]
+v_rcp_f64 v[6:7], v[4:5]
+v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0
+v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]
+v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0
+v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]
+v_div_scale_f64 v[8:9], vcc, v[0:1], v[2:3], v[0:1]
+v_mul_f64 v[10:11], v[8:9], v[6:7]
+v_fma_f64 v[12:13], -v[4:5], v[10:11], v[8:9]
+v_div_fmas_f64 v[6:7], v[12:13], v[6:7], v[10:11]
+v_div_fixup_f64 v[0:1], v[6:7], v[2:3], v[0:1]";
+    let pairs: [(f64, f64); 9] = [
+        (1.0, 3.0),
+        (2.0, 7.0),
+        (-5.5, 1.1),
+        (1e300, 1e-10),
+        (1e-300, 1e10),
+        (f64::from_bits(1), 3.0),
+        (3.0, f64::from_bits(5)),
+        (f64::MAX, 0.5),
+        (0.0, -2.0),
+    ];
+    for target in [Target::Gfx8, Target::Gfx1030, Target::Gfx1100] {
+        let p = parse(&format!("main:\n{DIV}\ns_endpgm\n"), target, WaveSize::W64).unwrap();
+        for (num, den) in pairs {
+            let mut setup = WaveSetup::default();
+            for (reg, v) in [(0, num), (2, den)] {
+                let b = v.to_bits();
+                setup.vgprs.push((reg, LaneValues::Uniform(b as u32)));
+                setup
+                    .vgprs
+                    .push((reg + 1, LaneValues::Uniform((b >> 32) as u32)));
+            }
+            let w = Machine::new(Image::new(&p).unwrap())
+                .run("main", &[setup])
+                .unwrap()
+                .unwrap();
+            let got = u64::from(w.v(0, 0)) | u64::from(w.v(1, 0)) << 32;
+            assert_eq!(got, (num / den).to_bits(), "{target}: {num:e} / {den:e}");
+        }
+    }
+}

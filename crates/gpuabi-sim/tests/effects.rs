@@ -139,7 +139,7 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
             }
         }
         Kind::VDst(n) | Kind::VReg(n) => plain(vgprs(rng, u16::from(n))),
-        Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcPkF16 => match rng.below(5) {
+        Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcPkF16 | Kind::VSrcBF16 => match rng.below(5) {
             0 => plain(sgprs(rng, 1)),
             1 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),
             _ => plain(vgprs(rng, 1)),

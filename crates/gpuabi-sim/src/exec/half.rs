@@ -80,12 +80,12 @@ pub fn frexp(x: f64) -> (f64, i32) {
     }
     // Normalise denormals first so that the exponent field is meaningful.
     let (y, bias) = if x.is_subnormal() {
-        (x * 2f64.powi(64), 64)
+        (x * super::double::pow2(64), 64)
     } else {
         (x, 0)
     };
     let e = ((y.to_bits() >> 52) & 0x7ff) as i32 - 1022;
-    (y * 2f64.powi(-e), e - bias)
+    (y * super::double::pow2(-e), e - bias)
 }
 
 /// The fraction of a revolution `t` in [-0.5, 0.5] (as the f32 `v_sin_f32` takes it).
@@ -183,6 +183,98 @@ pub fn f32_bits_to_f16_rtz(x: u32) -> u16 {
     }
     let m = (a * 2f64.powi(10 - e)).trunc() as u16;
     sign | ((e + 15) as u16) << 10 | (m & 0x3ff)
+}
+
+/// `v_div_fixup_f16 D, S0, S1, S2` (S0 the quotient, S1 the denominator, S2 the
+/// numerator): the special cases of IEEE division, after V_DIV_FIXUP_F16 of AMD's "RDNA3
+/// ISA" guide (NaNs of S2 then S1 quieted, 0/0 and inf/inf 0xfe00, x/0 and inf/y an
+/// infinity, x/inf and 0/y a zero, otherwise |S0| with the quotient's sign).
+pub fn div_fixup16(s0: u16, s1: u16, s2: u16) -> u16 {
+    let (den, num) = (f16_to_f64(s1), f16_to_f64(s2));
+    let sign_out = (s1 ^ s2) & 0x8000;
+    if is_nan16(s2) {
+        s2 | QUIET16
+    } else if is_nan16(s1) {
+        s1 | QUIET16
+    } else if (den == 0.0 && num == 0.0) || (den.is_infinite() && num.is_infinite()) {
+        0xfe00
+    } else if den == 0.0 || num.is_infinite() {
+        sign_out | 0x7c00
+    } else if den.is_infinite() || num == 0.0 {
+        sign_out
+    } else {
+        sign_out | (s0 & 0x7fff)
+    }
+}
+
+/// The median of three f16 values as V_MED3_F16 has it ("RDNA3 ISA", as V_MED3_F32): with a
+/// NaN operand `min(min(a, b), c)`, otherwise the maximum of the two other than the
+/// maximum of all three.
+pub fn med3_16(a: u16, b: u16, c: u16) -> u16 {
+    let (min, max) = (|x, y| min_max16(x, y, true), |x, y| min_max16(x, y, false));
+    if is_nan16(a) || is_nan16(b) || is_nan16(c) {
+        return min(min(a, b), c);
+    }
+    let m = max(max(a, b), c);
+    if m == a {
+        max(b, c)
+    } else if m == b {
+        max(a, c)
+    } else {
+        max(a, b)
+    }
+}
+
+/// `v_dot2_f16_f16`'s sum: S0.f16[0] · S1.f16[0] + S0.f16[1] · S1.f16[1] + S2.f16. The
+/// guide gives no precision; the project's model takes the products exactly, sums in f64
+/// and rounds once to f16, under the NaN rule over the five halves in that order.
+pub fn dot2_f16(a: u32, b: u32, c: u16) -> u16 {
+    let halves = [a as u16, b as u16, (a >> 16) as u16, (b >> 16) as u16, c];
+    let [x0, y0, x1, y1, z] = halves.map(f16_to_f64);
+    round16(&halves, x0 * y0 + x1 * y1 + z)
+}
+
+/// The value of the bf16 `h` (its bits are an f32's top half).
+pub fn bf16_to_f64(h: u16) -> f64 {
+    f64::from(f32::from_bits(u32::from(h) << 16))
+}
+
+/// `x` rounded to the nearest bf16, ties to even (an f32 with 8 significand bits: the f32
+/// denormals and exponent range), under the NaN rule with bf16's quiet bit (6).
+pub fn bf16_from_f64(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7fc0;
+    }
+    let a = x.abs();
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    if a.is_infinite() {
+        return sign | 0x7f80;
+    }
+    // The bf16 grid: 2^(e - 7) for normal values of exponent e, 2^-133 below 2^-126.
+    let e = if a < 2f64.powi(-126) {
+        -126
+    } else {
+        ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023
+    };
+    let ulp = 2f64.powi(e - 7);
+    let rounded = (a / ulp).round_ties_even() * ulp;
+    let bits = (rounded as f32).to_bits();
+    if rounded >= 2f64.powi(128) {
+        return sign | 0x7f80;
+    }
+    sign | (bits >> 16) as u16
+}
+
+/// RDNA 3's `v_dot2_bf16_bf16`: S0.bf16[0] · S1.bf16[0] + S0.bf16[1] · S1.bf16[1] +
+/// S2.bf16, the products exact, summed in f64 and rounded once to bf16 (the project's
+/// model, as for [`dot2_f16`]); a NaN operand gives the first one quieted.
+pub fn dot2_bf16(a: u32, b: u32, c: u16) -> u16 {
+    let halves = [a as u16, b as u16, (a >> 16) as u16, (b >> 16) as u16, c];
+    if let Some(nan) = halves.iter().find(|h| *h & 0x7fff > 0x7f80) {
+        return nan | 0x40;
+    }
+    let [x0, y0, x1, y1, z] = halves.map(bf16_to_f64);
+    bf16_from_f64(x0 * y0 + x1 * y1 + z)
 }
 
 /// Runs `d` if it is a 16-bit instruction of this module; returns whether it was.
@@ -305,6 +397,70 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
             let hi = fma16((a >> 16) as u16, (b >> 16) as u16, (c >> 16) as u16);
             u32::from(lo) | u32::from(hi) << 16
         }),
+        // Three sources ("RDNA3 ISA" V_FMA_F16, V_DIV_FIXUP_F16, V_MIN3_F16 ...; GCN 1.2's
+        // V_MAD_F16 rounds the product first, as V_MAC_F16).
+        VFmaF16 => map16_3(w, d, fma16),
+        VMadF16 => map16_3(w, d, mad16),
+        VDivFixupF16 => map16_3(w, d, div_fixup16),
+        VMin3F16 => map16_3(w, d, |a, b, c| min_max16(min_max16(a, b, true), c, true)),
+        VMax3F16 => map16_3(w, d, |a, b, c| min_max16(min_max16(a, b, false), c, false)),
+        VMed3F16 => map16_3(w, d, med3_16),
+        // V_MAXMIN_F16: min(max(S0, S1), S2); V_MINMAX_F16 the other way round.
+        VMaxminF16 => map16_3(w, d, |a, b, c| min_max16(min_max16(a, b, false), c, true)),
+        VMinmaxF16 => map16_3(w, d, |a, b, c| min_max16(min_max16(a, b, true), c, false)),
+        // V_CNDMASK_B16: D = the lane's mask bit ? S1 : S0.
+        VCndmaskB16 => {
+            let mask = w.mask(d.src[2]);
+            let mut a: Lanes = [0; LANE_STRIDE];
+            let mut b: Lanes = [0; LANE_STRIDE];
+            source16(w, d, 0, &mut a);
+            source16(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    out[l] = if mask >> l & 1 != 0 { b[l] } else { a[l] } & 0xffff
+                });
+            }
+        }
+        VDot2F16F16 => map3_32(w, d, |a, b, c| u32::from(dot2_f16(a, b, c as u16))),
+        VDot2Bf16Bf16 => map3_32(w, d, |a, b, c| u32::from(dot2_bf16(a, b, c as u16))),
+        // 16-bit integers: V_MAD_U16/I16 D = S0 * S1 + S2 (the low 16 bits), the adds and
+        // subtractions wrap, V_MED3_I16/U16 as V_MED3_I32.
+        VMadU16 | VMadI16 => map16_3(w, d, |a, b, c| a.wrapping_mul(b).wrapping_add(c)),
+        VAddNcI16 => map16_2(w, d, |a, b| a.wrapping_add(b)),
+        VSubNcI16 => map16_2(w, d, |a, b| a.wrapping_sub(b)),
+        VMin3I16 => map16_3(w, d, |a, b, c| {
+            (a as i16).min(b as i16).min(c as i16) as u16
+        }),
+        VMax3I16 => map16_3(w, d, |a, b, c| {
+            (a as i16).max(b as i16).max(c as i16) as u16
+        }),
+        VMin3U16 => map16_3(w, d, |a, b, c| a.min(b).min(c)),
+        VMax3U16 => map16_3(w, d, |a, b, c| a.max(b).max(c)),
+        VMed3I16 => map16_3(w, d, |a, b, c| {
+            super::valu::med3(a as i16, b as i16, c as i16) as u16
+        }),
+        VMed3U16 => map16_3(w, d, super::valu::med3),
+        VAndB16 => map16_2(w, d, |a, b| a & b),
+        VOrB16 => map16_2(w, d, |a, b| a | b),
+        VXorB16 => map16_2(w, d, |a, b| a ^ b),
+        // V_MAD_U32_U16 / V_MAD_I32_I16: D.32 = S0.16 * S1.16 + S2.32 ("RDNA2 ISA").
+        VMadU32U16 => map3_32(w, d, |a, b, c| {
+            (a & 0xffff).wrapping_mul(b & 0xffff).wrapping_add(c)
+        }),
+        VMadI32I16 => map3_32(w, d, |a, b, c| {
+            let (x, y) = (i32::from(a as u16 as i16), i32::from(b as u16 as i16));
+            x.wrapping_mul(y).wrapping_add(c as i32) as u32
+        }),
+        // V_CVT_PKNORM_I16_F16 / U16: D = {norm(S1), norm(S0)}; V_PACK_B32_F16: D = {S1,
+        // S0} ("RDNA2 ISA").
+        VCvtPknormI16F16 | VCvtPknormU16F16 => map16_2_32(w, d, |a, b| {
+            let signed = d.op == VCvtPknormI16F16;
+            let n = |h: u16| u32::from(to_norm16(f16_to_f64(h), signed));
+            n(a) | n(b) << 16
+        }),
+        VPackB32F16 => map16_2_32(w, d, |a, b| u32::from(a) | u32::from(b) << 16),
         // V_DOT2C_F32_F16 (RDNA 3's V_DOT2ACC_F32_F16): D = S0.f16[0] * S1.f16[0] +
         // S0.f16[1] * S1.f16[1] + D.f32. The guides give no precision; the project's model
         // takes the products exactly, sums them with D in f64 and rounds once to f32.
@@ -392,6 +548,34 @@ fn map16_3(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16, u16) -> u16) {
     }
 }
 
+/// Three sources (f16 modifiers where the row takes them) to a 32-bit result.
+fn map3_32(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut a: Lanes = [0; LANE_STRIDE];
+    let mut b: Lanes = [0; LANE_STRIDE];
+    let mut c: Lanes = [0; LANE_STRIDE];
+    source16(w, d, 0, &mut a);
+    source16(w, d, 1, &mut b);
+    source16(w, d, 2, &mut c);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l], b[l], c[l]));
+    }
+}
+
+/// Two 16-bit sources (f16 modifiers) to a 32-bit result.
+fn map16_2_32(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16) -> u32) {
+    let mut a: Lanes = [0; LANE_STRIDE];
+    let mut b: Lanes = [0; LANE_STRIDE];
+    source16(w, d, 0, &mut a);
+    source16(w, d, 1, &mut b);
+    let (exec, lanes) = (w.exec(), w.lanes());
+    if let Dst::Vgpr(r) = d.dst[0] {
+        let out = w.vreg_mut(r);
+        for_active(exec, lanes, |l| out[l] = f(a[l] as u16, b[l] as u16));
+    }
+}
+
 /// Two f16 sources and the destination's bits 15:0 to a 16-bit result.
 fn map16_acc(w: &mut Wave, d: &Decoded, f: impl Fn(u16, u16, u16) -> u16) {
     map_acc32(w, d, |a, b, c| u32::from(f(a as u16, b as u16, c as u16)))
@@ -435,6 +619,10 @@ mod tests {
         assert_eq!(frexp(-0.75), (-0.75, 0));
         assert_eq!(frexp(2f64.powi(-1074)), (0.5, -1073));
         assert_eq!(frexp(-0.0).1, 0);
+        assert_eq!(
+            frexp(f64::MAX),
+            (f64::MAX / 2f64.powi(1000) / 2f64.powi(24), 1024)
+        );
     }
 
     #[test]

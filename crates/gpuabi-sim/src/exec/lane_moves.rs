@@ -1,8 +1,8 @@
 //! Vector moves that choose their register by an index in M0 (`v_movrels_b32`,
 //! `v_movreld_b32`, `v_movrelsd_b32`, RDNA's `v_movrelsd_2_b32` and `v_swaprel_b32`) or
-//! their lane by a fixed permutation (RDNA 3's `v_permlane64_b32`), after the VOP1 entries
-//! of AMD's "AMD GCN3 ISA", "RDNA2 ISA" and "RDNA3 ISA" guides. They act on the active
-//! lanes.
+//! their lane by a permutation (RDNA 3's `v_permlane64_b32`, RDNA's `v_permlane16_b32` and
+//! `v_permlanex16_b32`), after the entries of AMD's "AMD GCN3 ISA", "RDNA2 ISA" and "RDNA3
+//! ISA" guides. They act on the active lanes.
 //!
 //! Decision of the project (the guides leave it open): an index past v255 reads 0 and
 //! writes nothing.
@@ -104,6 +104,29 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
                     let out = w.vreg_mut(r);
                     for_active(exec, 64, |l| out[l] = values[l ^ 32]);
                 }
+            }
+        }
+        // V_PERMLANE16_B32 / V_PERMLANEX16_B32 ("RDNA2 ISA"): lane i of each row of 16 reads
+        // S0 of the lane its nibble of {S2, S1} selects, in the same row or (`x16`) in the
+        // other row of the same 32; with FI and BOUND_CTRL clear (the model's only form), a
+        // lane whose source lane is inactive keeps its destination.
+        VPermlane16B32 | VPermlanex16B32 => {
+            let select = u64::from(w.s32(d.src[2])) << 32 | u64::from(w.s32(d.src[1]));
+            let values: Lanes = match d.src[0] {
+                Src::Vgpr(r) => *w.vreg(r),
+                _ => [0; LANE_STRIDE],
+            };
+            let (exec, lanes) = (w.exec(), w.lanes());
+            let across = d.op == VPermlanex16B32;
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    let row = if across { (l & !15) ^ 16 } else { l & !15 };
+                    let from = row + (select >> (4 * (l % 16)) & 15) as usize;
+                    if exec >> from & 1 != 0 {
+                        out[l] = values[from];
+                    }
+                });
             }
         }
         // No operation: `v_clrexcp` clears exception flags the model does not keep.

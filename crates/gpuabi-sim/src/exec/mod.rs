@@ -11,6 +11,7 @@ pub mod half;
 pub mod image_access;
 pub mod lane_moves;
 pub mod lds;
+pub mod media;
 pub mod mem_atomic;
 pub mod memory;
 pub mod salu;

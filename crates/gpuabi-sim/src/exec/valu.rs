@@ -9,7 +9,7 @@
 
 use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
-use super::{compare, double, float, half, lane_moves, salu};
+use super::{compare, double, float, half, lane_moves, media, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
@@ -90,7 +90,7 @@ fn source_bits(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
 
 /// The 32-bit value of `src` in lane `lane` (a scalar source is the same in every lane).
 #[inline(always)]
-fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
+pub(super) fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
     match src {
         Src::Vgpr(r) => w.v(r, lane),
         other => w.s32(other),
@@ -115,7 +115,7 @@ pub(super) fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
 }
 
 #[inline(always)]
-fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
+pub(super) fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     source(w, d, 0, &mut a);
     let (exec, lanes) = (w.exec(), w.lanes());
@@ -126,7 +126,7 @@ fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
 }
 
 #[inline(always)]
-fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
+pub(super) fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
     source(w, d, 0, &mut a);
@@ -152,7 +152,7 @@ fn map2_lane(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, usize) -> u32) {
 }
 
 #[inline(always)]
-fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
+pub(super) fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
     let mut c = [0; LANE_STRIDE];
@@ -365,7 +365,7 @@ fn min_max(a: f32, b: f32, min: bool) -> f32 {
 
 /// The median of three integers: V_MED3_I32/U32 of AMD's ISA guides (the largest of the
 /// other two when one operand is the maximum).
-fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+pub(super) fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     let max3 = a.max(b).max(c);
     if max3 == a {
         b.max(c)
@@ -451,7 +451,12 @@ fn exec_dual(x: &Decoded, y: &Decoded, w: &mut Wave) {
 
 fn exec_one(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
-    if compare::exec(d, w) || half::exec(d, w) || double::exec(d, w) || lane_moves::exec(d, w) {
+    if compare::exec(d, w)
+        || half::exec(d, w)
+        || double::exec(d, w)
+        || lane_moves::exec(d, w)
+        || media::exec(d, w)
+    {
         return;
     }
     match d.op {
