@@ -136,6 +136,7 @@ impl Operands<'_> {
             | Kind::VSrc(n)
             | Kind::VReg(n)
             | Kind::SBase(n) => n,
+            Kind::VSrcF64 => 2,
             Kind::MaskDst | Kind::MaskSrc => self.wave.mask_dwords(),
             Kind::Rsrc | Kind::ImgSamp => 4,
             Kind::ImgRsrc => 8,
@@ -456,7 +457,7 @@ fn decode_one(
             for kind in info.srcs {
                 ops.push(match (kind, explicit) {
                     (Kind::MaskSrc, _) => vcc.clone(),
-                    (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
+                    (k, _) if k.is_k() => o.src(u64::from(LITERAL), *k)?,
                     (k, 0) => {
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
@@ -745,7 +746,7 @@ fn decode_vopd(
         for kind in info.srcs {
             ops.push(match (kind, explicit) {
                 (Kind::MaskSrc, _) => Operand::Special(vcc_for(wave)),
-                (Kind::KImm, _) => o.src(u64::from(LITERAL), Kind::KImm)?,
+                (k, _) if k.is_k() => o.src(u64::from(LITERAL), *k)?,
                 (k, 0) => {
                     explicit += 1;
                     o.src(f.get(src0), *k)?

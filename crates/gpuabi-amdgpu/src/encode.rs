@@ -179,6 +179,49 @@ impl Ctx<'_> {
                 self.set_literal(u32::from(v))?;
                 Ok(LITERAL.into())
             }
+            (Kind::VSrcI16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_i16() {
+                    return Ok(code.into());
+                }
+                let v = match imm {
+                    crate::operand::Imm::Int(_) => imm.value16(),
+                    crate::operand::Imm::Float(_) => None,
+                }
+                .ok_or_else(|| format!("`{imm}` is not a 16-bit integer or an inline constant"))?;
+                self.set_literal(u32::from(v))?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcPkF16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_pk_f16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_pk_f16()
+                    .ok_or_else(|| format!("`{imm}` is not two packed f16 values"))?;
+                self.set_literal(v)?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcBF16, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code_bf16() {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_bf16()
+                    .ok_or_else(|| format!("`{imm}` is not a bf16 constant of 16 bits"))?;
+                self.set_literal(v)?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcF64, Operand::Imm(imm)) => {
+                if let Some(code) = imm.inline_code(2) {
+                    return Ok(code.into());
+                }
+                let v = imm
+                    .value_f64()
+                    .ok_or_else(|| format!("`{imm}` is not an f64 whose low 32 bits are zero"))?;
+                self.set_literal((v >> 32) as u32)?;
+                Ok(LITERAL.into())
+            }
+            (Kind::VSrcF64, _) => self.src(operand, 2),
             (Kind::VSrc(n) | Kind::SSrc(n) | Kind::VReg(n), _) => self.src(operand, n),
             (Kind::MaskSrc, _) => self.src(operand, wave.mask_dwords()),
             _ => self.src(operand, 1),
@@ -352,6 +395,7 @@ fn encode_canonical(
     }
     let dwords = |k: Kind| match k {
         Kind::SSrc(n) | Kind::VSrc(n) | Kind::SReg(n) | Kind::VReg(n) => n,
+        Kind::VSrcF64 => 2,
         Kind::MaskSrc => wave.mask_dwords(),
         _ => 1,
     };
@@ -742,14 +786,13 @@ fn valu(
     // The lane masks of the 32-bit encodings are the implicit `vcc`: not encoded; a K
     // constant is the literal dword.
     for (kind, s) in info.srcs.iter().zip(srcs) {
-        if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
-            let v = imm
-                .value32()
-                .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+        if kind.is_k() {
+            let v = crate::encoding::literal_dword(*kind, s)
+                .ok_or_else(|| format!("`{s}` does not fit the constant K"))?;
             cx.set_literal(v)?;
         }
     }
-    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc | Kind::KImm);
+    let explicit = |k: &&Kind| !matches!(k, Kind::MaskDst | Kind::MaskSrc) && !k.is_k();
     let dst = info.dsts.iter().zip(dsts).find(|(k, _)| explicit(k));
     let mut src = info.srcs.iter().zip(srcs).filter(|(k, _)| explicit(k));
     let enc = match format {
@@ -808,7 +851,7 @@ fn vopd_half(inst: &Inst) -> Result<(&Operand, SmallVec<[&Operand; 2]>), String>
         .srcs
         .iter()
         .zip(srcs)
-        .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
         .map(|(_, o)| o)
         .collect();
     Ok((dst, srcs))
@@ -830,10 +873,9 @@ fn vopd(x: &Inst, y: &Inst, target: Target, cx: &mut Ctx<'_>) -> Result<Word, St
     ] {
         let info = half.op.info();
         for (kind, s) in info.srcs.iter().zip(&half.operands[info.dsts.len()..]) {
-            if let (Kind::KImm, Operand::Imm(imm)) = (kind, s) {
-                let v = imm
-                    .value32()
-                    .ok_or_else(|| format!("`{imm}` does not fit 32 bits"))?;
+            if kind.is_k() {
+                let v = crate::encoding::literal_dword(*kind, s)
+                    .ok_or_else(|| format!("`{s}` does not fit the constant K"))?;
                 cx.set_literal(v)?;
             }
         }

@@ -15,9 +15,29 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
         (Kind::VSrc16, Operand::Imm(imm)) => imm.inline_code16().is_none(),
+        (Kind::VSrcI16, Operand::Imm(imm)) => imm.inline_code_i16().is_none(),
+        (Kind::VSrcF64, Operand::Imm(imm)) => !imm.is_inline(2),
+        (Kind::VSrcPkF16, Operand::Imm(imm)) => imm.inline_code_pk_f16().is_none(),
+        (Kind::VSrcBF16, Operand::Imm(imm)) => imm.inline_code_bf16().is_none(),
         (Kind::SSrc(_) | Kind::VSrc(_), Operand::Expr(_)) => true,
-        (Kind::KImm, _) => true,
+        (Kind::KImm | Kind::KImm16, _) => true,
         _ => false,
+    }
+}
+
+/// The literal dword of an operand in a slot of `kind` that needs one
+/// ([`needs_literal`]), or `None` if it has none or cannot be encoded.
+pub fn literal_dword(kind: Kind, operand: &Operand) -> Option<u32> {
+    let Operand::Imm(imm) = operand else {
+        return None;
+    };
+    match kind {
+        Kind::VSrc16 | Kind::VSrcI16 | Kind::KImm16 => imm.value16().map(u32::from),
+        Kind::VSrcF64 => imm.value_f64().map(|v| (v >> 32) as u32),
+        Kind::VSrcPkF16 => imm.value_pk_f16(),
+        Kind::VSrcBF16 => imm.value_bf16(),
+        Kind::SSrc(2) | Kind::VSrc(2) => imm.value64().map(|v| v as u32),
+        _ => imm.value32(),
     }
 }
 
@@ -62,7 +82,12 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
             for (kind, operand) in info.slots().zip(inst.operands.iter()) {
                 match kind {
                     Kind::MaskDst | Kind::MaskSrc if !is_vcc(operand, wave) => return true,
-                    Kind::VSrc(_) | Kind::VSrc16 => {
+                    Kind::VSrc(_)
+                    | Kind::VSrc16
+                    | Kind::VSrcI16
+                    | Kind::VSrcF64
+                    | Kind::VSrcPkF16
+                    | Kind::VSrcBF16 => {
                         if src_index == 1 && !operand.is_vgpr() {
                             return true;
                         }

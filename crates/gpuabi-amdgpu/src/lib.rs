@@ -22,6 +22,7 @@ pub mod error;
 pub mod hsa;
 pub mod inst;
 pub mod microcode;
+pub mod not_modelled;
 pub mod opcode_numbers;
 pub mod opcodes;
 pub mod operand;
@@ -36,6 +37,7 @@ pub use decode::{decode, DecodeError};
 pub use encode::{encode, encode_inst, EncodeError};
 pub use error::{AsmError, ProgramError};
 pub use inst::{DstUnused, Inst, MemMods, Sdwa, SdwaSel, SrcMods};
+pub use not_modelled::{not_modelled, NotModelled, NOT_MODELLED};
 pub use opcodes::{
     AtomicOp, Class, DsAccess, DsOp, Effects, Format, Half, Kind, MemAtomic, OpInfo, Opcode,
     Targets,

@@ -138,6 +138,30 @@ pub enum Kind {
     /// that fits 16 bits, an inline float constant standing for its f16 value
     /// ([`crate::Imm::value16`]).
     VSrc16,
+    /// Vector source of a 16-bit integer: a VGPR (its bits 15:0), an SGPR, or a constant of
+    /// 16 bits. Unlike [`Kind::VSrc16`], only the integers -16..64 and the inline floats as
+    /// written are inline constants, and an inline float is its f32 bit pattern, of which
+    /// the instruction reads bits 15:0 (LLVM's `getInlineEncodingV216` describes the
+    /// hardware so: "for UI16 instructions: corresponding single-precision float value");
+    /// llvm-mc-19 encodes `0xffff` and `0x3c00` here as literals
+    /// ([`crate::Imm::inline_code_i16`]).
+    VSrcI16,
+    /// Vector source of two packed f16 values (`v_pk_fmac_f16`, `v_dot2c_f32_f16`): a VGPR,
+    /// an SGPR, an inline constant or a 32-bit literal. As LLVM's `getInlineEncodingV216`
+    /// describes the hardware, an inline integer is its sign-extended 32-bit value and an
+    /// inline float its f16 value in bits 15:0 with bits 31:16 zero; llvm-mc-19 takes
+    /// `0x3c00` here as the inline `1.0` ([`crate::Imm::inline_code_pk_f16`]).
+    VSrcPkF16,
+    /// Vector source of bf16 values, one or a packed pair (RDNA 3's `v_dot2_bf16_bf16`): a
+    /// VGPR, an SGPR, an inline constant (an integer sign-extended, a float as its bf16 value
+    /// in bits 15:0, which `0x3f80` also selects) or a 16-bit literal
+    /// ([`crate::Imm::inline_code_bf16`]).
+    VSrcBF16,
+    /// Vector source of an f64: a VGPR pair, an SGPR pair, an inline constant (as for
+    /// 64-bit integers: the integers -16..64, the inline floats as f64 values) or a 32-bit
+    /// literal holding the f64's high dword, its low dword zero ([`crate::Imm::value_f64`];
+    /// llvm-mc-19 encodes `v_add_f64 v[0:1], 3.0, v[2:3]` with the literal 0x40080000).
+    VSrcF64,
     /// A lane mask written (one SGPR in wave32, a pair in wave64).
     MaskDst,
     /// A lane mask read.
@@ -175,6 +199,10 @@ pub enum Kind {
     /// A 32-bit constant always held in the literal dword after the instruction (the K of
     /// `v_fmamk_f32`/`v_fmaak_f32`/`v_madmk_f32`/`v_madak_f32`, which have no 64-bit form).
     KImm,
+    /// An f16 constant always held in the literal dword after the instruction, in its bits
+    /// 15:0 (the K of `v_fmamk_f16`/`v_fmaak_f16`/`v_madmk_f16`/`v_madak_f16`; a float is
+    /// its f16 value, [`crate::Imm::value16`]).
+    KImm16,
     /// A message id of 0..255 held as such in a scalar source field
     /// (`s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)`).
     Msg8,
@@ -329,6 +357,14 @@ impl Effects {
     }
 }
 
+impl Kind {
+    /// Whether the slot is a constant held in the literal dword ([`Kind::KImm`],
+    /// [`Kind::KImm16`]).
+    pub const fn is_k(self) -> bool {
+        matches!(self, Kind::KImm | Kind::KImm16)
+    }
+}
+
 impl std::ops::BitOr for Effects {
     type Output = Effects;
     fn bitor(self, other: Effects) -> Effects {
@@ -368,7 +404,8 @@ pub struct OpInfo {
     /// instructions that are VOP2 on GCN 1.0/1.1 and VOP3-only from GCN 1.2 on.
     pub gcn1_format: Option<Format>,
     /// The encoding family on RDNA where it differs from [`OpInfo::format`]: GCN 1.2's
-    /// VOP2 16-bit instructions are VOP3-only from GFX10 on.
+    /// VOP2 16-bit instructions are VOP3-only from GFX10 on, and `v_cvt_pkrtz_f16_f32` is
+    /// VOP2 there again.
     pub rdna_format: Option<Format>,
     /// The instruction has no 64-bit (VOP3) encoding on `gfx6`/`gfx7`: LLVM encodes
     /// `v_readlane_b32`/`v_writelane_b32` there as VOP2 only and refuses `_e64`.
@@ -620,6 +657,18 @@ impl OpInfo {
         self
     }
 
+    /// VOP3-only on GCN 1.2 but VOP2 on RDNA (`v_cvt_pkrtz_f16_f32`).
+    const fn rdna_vop2(mut self) -> OpInfo {
+        self.rdna_format = Some(Format::Vop2);
+        self
+    }
+
+    /// A vector instruction with a 16-bit result ([`OpInfo::half_dst`]).
+    const fn half(mut self) -> OpInfo {
+        self.half_dst = true;
+        self
+    }
+
     /// A vector instruction with the 32-bit encoding only ([`OpInfo::e32_only`]).
     const fn e32_only(mut self) -> OpInfo {
         self.e32_only = true;
@@ -842,8 +891,8 @@ table! {
     SFf1I32B32 = row(Sop1, "s_ff1_i32_b32", &[SD1], &[SS1]).gfx11("s_ctz_i32_b32"), [];
     SFf1I32B64 = row(Sop1, "s_ff1_i32_b64", &[SD1], &[SS2]).gfx11("s_ctz_i32_b64"), [];
     SFlbitI32B32 = row(Sop1, "s_flbit_i32_b32", &[SD1], &[SS1]).gfx11("s_clz_i32_u32"), [];
-    SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [];
-    SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [];
+    SBitset0B32 = row(Sop1, "s_bitset0_b32", &[SD1], &[SS1]), [READ_DST];
+    SBitset1B32 = row(Sop1, "s_bitset1_b32", &[SD1], &[SS1]), [READ_DST];
     SGetpcB64 = row(Sop1, "s_getpc_b64", &[SD2], &[]), [];
     SSetpcB64 = row(Sop1, "s_setpc_b64", &[], &[SReg(2)]).class(Branch), [BRANCH, TERMINATOR];
     SSwappcB64 = row(Sop1, "s_swappc_b64", &[SD2], &[SReg(2)]).class(Branch), [CALL];
@@ -1192,9 +1241,9 @@ table! {
     VAlignbitB32 = row(Vop3, "v_alignbit_b32", &[VD1], &[VS1, VS1, VS1]), [];
     VPermB32 = row(Vop3, "v_perm_b32", &[VD1], &[VS1, VS1, VS1]).only(GFX8_PLUS), [];
     // 16-bit shifts: VOP2 on GCN 1.2, VOP3-only on RDNA.
-    VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
-    VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
-    VAshrrevI16 = row(Vop2, "v_ashrrev_i16", &[VD1], &[VS1, VS1]).rdna_vop3().only(GFX8_PLUS), [];
+    VLshlrevB16 = row(Vop2, "v_lshlrev_b16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VLshrrevB16 = row(Vop2, "v_lshrrev_b16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VAshrrevI16 = row(Vop2, "v_ashrrev_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
     // What llc emits for `llvm.trap`: enter the trap handler; halt the wave.
     STrap = row(Sopp, "s_trap", &[], &[Imm16]), [];
     SSethalt = row(Sopp, "s_sethalt", &[], &[Imm16]), [];
@@ -1512,6 +1561,446 @@ table! {
     // writes them for 64-bit address arithmetic).
     VLshrB64 = row(Vop3, "v_lshr_b64", &[VD2], &[VS2, VS1]).only(GCN1), [];
     VAshrI64 = row(Vop3, "v_ashr_i64", &[VD2], &[VS2, VS1]).only(GCN1), [];
+    // Scalar bit counts, searches and bit operations on 32- and 64-bit values ("AMD GCN3 ISA",
+    // "RDNA2 ISA", "RDNA3 ISA", SOP1): RDNA 3 dropped `s_ff0_*` and renamed the bit searches.
+    SBcnt0I32B32 = row(Sop1, "s_bcnt0_i32_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SBcnt0I32B64 = row(Sop1, "s_bcnt0_i32_b64", &[SD1], &[SS2]), [WRITE_SCC];
+    SFf0I32B32 = row(Sop1, "s_ff0_i32_b32", &[SD1], &[SS1]).only(GCN.or(Targets::GFX1030)), [];
+    SFf0I32B64 = row(Sop1, "s_ff0_i32_b64", &[SD1], &[SS2]).only(GCN.or(Targets::GFX1030)), [];
+    SFlbitI32B64 = row(Sop1, "s_flbit_i32_b64", &[SD1], &[SS2]).gfx11("s_clz_i32_u64"), [];
+    SFlbitI32I64 = row(Sop1, "s_flbit_i32_i64", &[SD1], &[SS2]).gfx11("s_cls_i32_i64"), [];
+    SBrevB64 = row(Sop1, "s_brev_b64", &[SD2], &[SS2]), [];
+    SBitset0B64 = row(Sop1, "s_bitset0_b64", &[SD2], &[SS1]), [READ_DST];
+    SBitset1B64 = row(Sop1, "s_bitset1_b64", &[SD2], &[SS1]), [READ_DST];
+    SBitreplicateB64B32 = row(Sop1, "s_bitreplicate_b64_b32", &[SD2], &[SS1]).only(RDNA), [];
+    SQuadmaskB32 = row(Sop1, "s_quadmask_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SQuadmaskB64 = row(Sop1, "s_quadmask_b64", &[SD2], &[SS2]), [WRITE_SCC];
+    SWqmB32 = row(Sop1, "s_wqm_b32", &[SD1], &[SS1]), [WRITE_SCC];
+    SWqmB64 = row(Sop1, "s_wqm_b64", &[SD2], &[SS2]), [WRITE_SCC];
+    // Conditional moves: D = S0 when SCC is set, else D keeps its value.
+    SCmovB32 = row(Sop1, "s_cmov_b32", &[SD1], &[SS1]), [READ_SCC, READ_DST];
+    SCmovB64 = row(Sop1, "s_cmov_b64", &[SD2], &[SS2]), [READ_SCC, READ_DST];
+    SCmovkI32 = row(Sopk, "s_cmovk_i32", &[SD1], &[Simm16]), [READ_SCC, READ_DST];
+    // Moves with an SGPR index relative to M0: `s_movrels_*` reads SGPR[S0 + M0], `s_movreld_*`
+    // writes SGPR[D + M0], RDNA's `s_movrelsd_2_b32` both with the two indices of M0.
+    SMovrelsB32 = row(Sop1, "s_movrels_b32", &[SD1], &[SReg(1)]), [READ_M0];
+    SMovrelsB64 = row(Sop1, "s_movrels_b64", &[SD2], &[SReg(2)]), [READ_M0];
+    SMovreldB32 = row(Sop1, "s_movreld_b32", &[SD1], &[SS1]), [READ_M0];
+    SMovreldB64 = row(Sop1, "s_movreld_b64", &[SD2], &[SS2]), [READ_M0];
+    SMovrelsd2B32 = row(Sop1, "s_movrelsd_2_b32", &[SD1], &[SReg(1)]).only(RDNA), [READ_M0];
+    // The other saveexec forms (D = EXEC, then EXEC = f(S0, EXEC)) and RDNA's wrexec forms
+    // (EXEC = f(S0, EXEC), then D = EXEC); SCC = EXEC != 0.
+    SNandSaveexecB64 = row(Sop1, "s_nand_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNorSaveexecB64 = row(Sop1, "s_nor_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXnorSaveexecB64 = row(Sop1, "s_xnor_saveexec_b64", &[SD2], &[SS2]), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn2SaveexecB64 = row(Sop1, "s_orn2_saveexec_b64", &[SD2], &[SS2]).gfx11("s_or_not1_saveexec_b64"), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1SaveexecB64 = row(Sop1, "s_andn1_saveexec_b64", &[SD2], &[SS2]).gfx11("s_and_not0_saveexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn1SaveexecB64 = row(Sop1, "s_orn1_saveexec_b64", &[SD2], &[SS2]).gfx11("s_or_not0_saveexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1WrexecB64 = row(Sop1, "s_andn1_wrexec_b64", &[SD2], &[SS2]).gfx11("s_and_not0_wrexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2WrexecB64 = row(Sop1, "s_andn2_wrexec_b64", &[SD2], &[SS2]).gfx11("s_and_not1_wrexec_b64").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNandSaveexecB32 = row(Sop1, "s_nand_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SNorSaveexecB32 = row(Sop1, "s_nor_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SXnorSaveexecB32 = row(Sop1, "s_xnor_saveexec_b32", &[SD1], &[SS1]).only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn2SaveexecB32 = row(Sop1, "s_orn2_saveexec_b32", &[SD1], &[SS1]).gfx11("s_or_not1_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1SaveexecB32 = row(Sop1, "s_andn1_saveexec_b32", &[SD1], &[SS1]).gfx11("s_and_not0_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SOrn1SaveexecB32 = row(Sop1, "s_orn1_saveexec_b32", &[SD1], &[SS1]).gfx11("s_or_not0_saveexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn1WrexecB32 = row(Sop1, "s_andn1_wrexec_b32", &[SD1], &[SS1]).gfx11("s_and_not0_wrexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    SAndn2WrexecB32 = row(Sop1, "s_andn2_wrexec_b32", &[SD1], &[SS1]).gfx11("s_and_not1_wrexec_b32").only(RDNA), [READ_EXEC, WRITE_EXEC, WRITE_SCC];
+    // A 64-bit answer to a message (RDNA 3: the real-time clock, the trap handler's addresses).
+    SSendmsgRtnB64 = row(Sop1, "s_sendmsg_rtn_b64", &[SD2], &[Msg8]).only(Targets::GFX1100), [];
+    // Scalar absolute difference, 64-bit bit-field extracts and bit tests.
+    SAbsdiffI32 = row(Sop2, "s_absdiff_i32", &[SD1], &[SS1, SS1]), [WRITE_SCC];
+    SBfeU64 = row(Sop2, "s_bfe_u64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SBfeI64 = row(Sop2, "s_bfe_i64", &[SD2], &[SS2, SS1]), [WRITE_SCC];
+    SBitcmp0B64 = row(Sopc, "s_bitcmp0_b64", &[], &[SS2, SS1]), [WRITE_SCC];
+    SBitcmp1B64 = row(Sopc, "s_bitcmp1_b64", &[], &[SS2, SS1]), [WRITE_SCC];
+    // The counter waits of RDNA besides `s_waitcnt_vscnt`: no effect in the simulator, which
+    // completes every access at once.
+    SWaitcntVmcnt = row(Sopk, "s_waitcnt_vmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    SWaitcntExpcnt = row(Sopk, "s_waitcnt_expcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    SWaitcntLgkmcnt = row(Sopk, "s_waitcnt_lgkmcnt", &[], &[SReg(1), Imm16]).class(Class::Control).only(RDNA), [];
+    // Vector compares of every type and condition ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOPC):
+    // `f`/`t` (`tru` for floats before RDNA 3) give all zeros/all ones, the float conditions
+    // starting with `n` are true when a source is NaN, `lg` and `o` are false then; 16-bit
+    // sources compare their low halves, f16 inline constants and all.
+    VCmpFF16 = row(Vopc, "v_cmp_f_f16", &[MD], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(GFX8_PLUS), [];
+    VCmpLtF16 = row(Vopc, "v_cmp_lt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpEqF16 = row(Vopc, "v_cmp_eq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpLeF16 = row(Vopc, "v_cmp_le_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpGtF16 = row(Vopc, "v_cmp_gt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpLgF16 = row(Vopc, "v_cmp_lg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpGeF16 = row(Vopc, "v_cmp_ge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpOF16 = row(Vopc, "v_cmp_o_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpUF16 = row(Vopc, "v_cmp_u_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNgeF16 = row(Vopc, "v_cmp_nge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNlgF16 = row(Vopc, "v_cmp_nlg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNgtF16 = row(Vopc, "v_cmp_ngt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNleF16 = row(Vopc, "v_cmp_nle_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNeqF16 = row(Vopc, "v_cmp_neq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpNltF16 = row(Vopc, "v_cmp_nlt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(GFX8_PLUS), [];
+    VCmpTruF16 = row(Vopc, "v_cmp_tru_f16", &[MD], &[VSrc16, VSrc16]).gfx11("v_cmp_t_f16").float(3).only(GFX8_PLUS), [];
+    VCmpFF32 = row(Vopc, "v_cmp_f_f32", &[MD], &[VS1, VS1]).float(3).without(READ_EXEC), [];
+    VCmpTruF32 = row(Vopc, "v_cmp_tru_f32", &[MD], &[VS1, VS1]).gfx11("v_cmp_t_f32").float(3), [];
+    VCmpFF64 = row(Vopc, "v_cmp_f_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC), [];
+    VCmpLtF64 = row(Vopc, "v_cmp_lt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpEqF64 = row(Vopc, "v_cmp_eq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpLeF64 = row(Vopc, "v_cmp_le_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpGtF64 = row(Vopc, "v_cmp_gt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpLgF64 = row(Vopc, "v_cmp_lg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpGeF64 = row(Vopc, "v_cmp_ge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpOF64 = row(Vopc, "v_cmp_o_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpUF64 = row(Vopc, "v_cmp_u_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNgeF64 = row(Vopc, "v_cmp_nge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNlgF64 = row(Vopc, "v_cmp_nlg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNgtF64 = row(Vopc, "v_cmp_ngt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNleF64 = row(Vopc, "v_cmp_nle_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNeqF64 = row(Vopc, "v_cmp_neq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpNltF64 = row(Vopc, "v_cmp_nlt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3), [];
+    VCmpTruF64 = row(Vopc, "v_cmp_tru_f64", &[MD], &[VSrcF64, VSrcF64]).gfx11("v_cmp_t_f64").float(3), [];
+    VCmpClassF64 = row(Vopc, "v_cmp_class_f64", &[MD], &[VSrcF64, VS1]).float(1), [];
+    VCmpFI16 = row(Vopc, "v_cmp_f_i16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [];
+    VCmpLtI16 = row(Vopc, "v_cmp_lt_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpEqI16 = row(Vopc, "v_cmp_eq_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpLeI16 = row(Vopc, "v_cmp_le_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGtI16 = row(Vopc, "v_cmp_gt_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGeI16 = row(Vopc, "v_cmp_ge_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpNeI16 = row(Vopc, "v_cmp_ne_i16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpTI16 = row(Vopc, "v_cmp_t_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [];
+    VCmpFU16 = row(Vopc, "v_cmp_f_u16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [];
+    VCmpLtU16 = row(Vopc, "v_cmp_lt_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpEqU16 = row(Vopc, "v_cmp_eq_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpLeU16 = row(Vopc, "v_cmp_le_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGtU16 = row(Vopc, "v_cmp_gt_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpGeU16 = row(Vopc, "v_cmp_ge_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpNeU16 = row(Vopc, "v_cmp_ne_u16", &[MD], &[VSrcI16, VSrcI16]).only(GFX8_PLUS), [];
+    VCmpTU16 = row(Vopc, "v_cmp_t_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [];
+    VCmpFI32 = row(Vopc, "v_cmp_f_i32", &[MD], &[VS1, VS1]).without(READ_EXEC), [];
+    VCmpTI32 = row(Vopc, "v_cmp_t_i32", &[MD], &[VS1, VS1]), [];
+    VCmpFU32 = row(Vopc, "v_cmp_f_u32", &[MD], &[VS1, VS1]).without(READ_EXEC), [];
+    VCmpTU32 = row(Vopc, "v_cmp_t_u32", &[MD], &[VS1, VS1]), [];
+    VCmpFI64 = row(Vopc, "v_cmp_f_i64", &[MD], &[VS2, VS2]).without(READ_EXEC), [];
+    VCmpTI64 = row(Vopc, "v_cmp_t_i64", &[MD], &[VS2, VS2]), [];
+    VCmpFU64 = row(Vopc, "v_cmp_f_u64", &[MD], &[VS2, VS2]).without(READ_EXEC), [];
+    VCmpTU64 = row(Vopc, "v_cmp_t_u64", &[MD], &[VS2, VS2]), [];
+    // The compares into EXEC of RDNA (EXEC their only destination) for the other types and
+    // conditions.
+    VCmpxFF16 = row(Vopc, "v_cmpx_f_f16", &[], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF16 = row(Vopc, "v_cmpx_lt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF16 = row(Vopc, "v_cmpx_eq_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF16 = row(Vopc, "v_cmpx_le_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF16 = row(Vopc, "v_cmpx_gt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF16 = row(Vopc, "v_cmpx_lg_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF16 = row(Vopc, "v_cmpx_ge_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxOF16 = row(Vopc, "v_cmpx_o_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF16 = row(Vopc, "v_cmpx_u_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF16 = row(Vopc, "v_cmpx_nge_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF16 = row(Vopc, "v_cmpx_nlg_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgtF16 = row(Vopc, "v_cmpx_ngt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNleF16 = row(Vopc, "v_cmpx_nle_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF16 = row(Vopc, "v_cmpx_neq_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNltF16 = row(Vopc, "v_cmpx_nlt_f16", &[], &[VSrc16, VSrc16]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF16 = row(Vopc, "v_cmpx_tru_f16", &[], &[VSrc16, VSrc16]).gfx11("v_cmpx_t_f16").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxFF32 = row(Vopc, "v_cmpx_f_f32", &[], &[VS1, VS1]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF32 = row(Vopc, "v_cmpx_lg_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF32 = row(Vopc, "v_cmpx_nlg_f32", &[], &[VS1, VS1]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF32 = row(Vopc, "v_cmpx_tru_f32", &[], &[VS1, VS1]).gfx11("v_cmpx_t_f32").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxFF64 = row(Vopc, "v_cmpx_f_f64", &[], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxLtF64 = row(Vopc, "v_cmpx_lt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxEqF64 = row(Vopc, "v_cmpx_eq_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLeF64 = row(Vopc, "v_cmpx_le_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGtF64 = row(Vopc, "v_cmpx_gt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxLgF64 = row(Vopc, "v_cmpx_lg_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxGeF64 = row(Vopc, "v_cmpx_ge_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxOF64 = row(Vopc, "v_cmpx_o_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxUF64 = row(Vopc, "v_cmpx_u_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgeF64 = row(Vopc, "v_cmpx_nge_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNlgF64 = row(Vopc, "v_cmpx_nlg_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNgtF64 = row(Vopc, "v_cmpx_ngt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNleF64 = row(Vopc, "v_cmpx_nle_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNeqF64 = row(Vopc, "v_cmpx_neq_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxNltF64 = row(Vopc, "v_cmpx_nlt_f64", &[], &[VSrcF64, VSrcF64]).float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxTruF64 = row(Vopc, "v_cmpx_tru_f64", &[], &[VSrcF64, VSrcF64]).gfx11("v_cmpx_t_f64").float(3).only(RDNA), [WRITE_EXEC];
+    VCmpxClassF64 = row(Vopc, "v_cmpx_class_f64", &[], &[VSrcF64, VS1]).float(1).only(RDNA), [WRITE_EXEC];
+    VCmpxLtI16 = row(Vopc, "v_cmpx_lt_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqI16 = row(Vopc, "v_cmpx_eq_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeI16 = row(Vopc, "v_cmpx_le_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtI16 = row(Vopc, "v_cmpx_gt_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeI16 = row(Vopc, "v_cmpx_ge_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeI16 = row(Vopc, "v_cmpx_ne_i16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLtU16 = row(Vopc, "v_cmpx_lt_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxEqU16 = row(Vopc, "v_cmpx_eq_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxLeU16 = row(Vopc, "v_cmpx_le_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGtU16 = row(Vopc, "v_cmpx_gt_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxGeU16 = row(Vopc, "v_cmpx_ge_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxNeU16 = row(Vopc, "v_cmpx_ne_u16", &[], &[VSrcI16, VSrcI16]).only(RDNA), [WRITE_EXEC];
+    VCmpxFI32 = row(Vopc, "v_cmpx_f_i32", &[], &[VS1, VS1]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTI32 = row(Vopc, "v_cmpx_t_i32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxFU32 = row(Vopc, "v_cmpx_f_u32", &[], &[VS1, VS1]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTU32 = row(Vopc, "v_cmpx_t_u32", &[], &[VS1, VS1]).only(RDNA), [WRITE_EXEC];
+    VCmpxFI64 = row(Vopc, "v_cmpx_f_i64", &[], &[VS2, VS2]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTI64 = row(Vopc, "v_cmpx_t_i64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    VCmpxFU64 = row(Vopc, "v_cmpx_f_u64", &[], &[VS2, VS2]).without(READ_EXEC).only(RDNA), [WRITE_EXEC];
+    VCmpxTU64 = row(Vopc, "v_cmpx_t_u64", &[], &[VS2, VS2]).only(RDNA), [WRITE_EXEC];
+    // The compares into EXEC of GCN 1.2 (and 1.0/1.1 where LLVM has them), which also write
+    // the lane mask they name.
+    VCmpxFF16Gcn = row(Vopc, "v_cmpx_f_f16", &[MD], &[VSrc16, VSrc16]).float(3).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtF16Gcn = row(Vopc, "v_cmpx_lt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqF16Gcn = row(Vopc, "v_cmpx_eq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeF16Gcn = row(Vopc, "v_cmpx_le_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtF16Gcn = row(Vopc, "v_cmpx_gt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLgF16Gcn = row(Vopc, "v_cmpx_lg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeF16Gcn = row(Vopc, "v_cmpx_ge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxOF16Gcn = row(Vopc, "v_cmpx_o_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxUF16Gcn = row(Vopc, "v_cmpx_u_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNgeF16Gcn = row(Vopc, "v_cmpx_nge_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNlgF16Gcn = row(Vopc, "v_cmpx_nlg_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNgtF16Gcn = row(Vopc, "v_cmpx_ngt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNleF16Gcn = row(Vopc, "v_cmpx_nle_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeqF16Gcn = row(Vopc, "v_cmpx_neq_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNltF16Gcn = row(Vopc, "v_cmpx_nlt_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTruF16Gcn = row(Vopc, "v_cmpx_tru_f16", &[MD], &[VSrc16, VSrc16]).float(3).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFF32Gcn = row(Vopc, "v_cmpx_f_f32", &[MD], &[VS1, VS1]).float(3).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxLgF32Gcn = row(Vopc, "v_cmpx_lg_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNlgF32Gcn = row(Vopc, "v_cmpx_nlg_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxTruF32Gcn = row(Vopc, "v_cmpx_tru_f32", &[MD], &[VS1, VS1]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxFF64Gcn = row(Vopc, "v_cmpx_f_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxLtF64Gcn = row(Vopc, "v_cmpx_lt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxEqF64Gcn = row(Vopc, "v_cmpx_eq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLeF64Gcn = row(Vopc, "v_cmpx_le_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGtF64Gcn = row(Vopc, "v_cmpx_gt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxLgF64Gcn = row(Vopc, "v_cmpx_lg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxGeF64Gcn = row(Vopc, "v_cmpx_ge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxOF64Gcn = row(Vopc, "v_cmpx_o_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxUF64Gcn = row(Vopc, "v_cmpx_u_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgeF64Gcn = row(Vopc, "v_cmpx_nge_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNlgF64Gcn = row(Vopc, "v_cmpx_nlg_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNgtF64Gcn = row(Vopc, "v_cmpx_ngt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNleF64Gcn = row(Vopc, "v_cmpx_nle_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNeqF64Gcn = row(Vopc, "v_cmpx_neq_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxNltF64Gcn = row(Vopc, "v_cmpx_nlt_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxTruF64Gcn = row(Vopc, "v_cmpx_tru_f64", &[MD], &[VSrcF64, VSrcF64]).float(3).only(GCN), [WRITE_EXEC];
+    VCmpxClassF64Gcn = row(Vopc, "v_cmpx_class_f64", &[MD], &[VSrcF64, VS1]).float(1).only(GCN), [WRITE_EXEC];
+    VCmpxFI16Gcn = row(Vopc, "v_cmpx_f_i16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtI16Gcn = row(Vopc, "v_cmpx_lt_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqI16Gcn = row(Vopc, "v_cmpx_eq_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeI16Gcn = row(Vopc, "v_cmpx_le_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtI16Gcn = row(Vopc, "v_cmpx_gt_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeI16Gcn = row(Vopc, "v_cmpx_ge_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeI16Gcn = row(Vopc, "v_cmpx_ne_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTI16Gcn = row(Vopc, "v_cmpx_t_i16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFU16Gcn = row(Vopc, "v_cmpx_f_u16", &[MD], &[VSrcI16, VSrcI16]).without(READ_EXEC).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLtU16Gcn = row(Vopc, "v_cmpx_lt_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxEqU16Gcn = row(Vopc, "v_cmpx_eq_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxLeU16Gcn = row(Vopc, "v_cmpx_le_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGtU16Gcn = row(Vopc, "v_cmpx_gt_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxGeU16Gcn = row(Vopc, "v_cmpx_ge_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxNeU16Gcn = row(Vopc, "v_cmpx_ne_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxTU16Gcn = row(Vopc, "v_cmpx_t_u16", &[MD], &[VSrcI16, VSrcI16]).only(Targets::GFX8), [WRITE_EXEC];
+    VCmpxFI32Gcn = row(Vopc, "v_cmpx_f_i32", &[MD], &[VS1, VS1]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTI32Gcn = row(Vopc, "v_cmpx_t_i32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxFU32Gcn = row(Vopc, "v_cmpx_f_u32", &[MD], &[VS1, VS1]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTU32Gcn = row(Vopc, "v_cmpx_t_u32", &[MD], &[VS1, VS1]).only(GCN), [WRITE_EXEC];
+    VCmpxFI64Gcn = row(Vopc, "v_cmpx_f_i64", &[MD], &[VS2, VS2]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTI64Gcn = row(Vopc, "v_cmpx_t_i64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    VCmpxFU64Gcn = row(Vopc, "v_cmpx_f_u64", &[MD], &[VS2, VS2]).without(READ_EXEC).only(GCN), [WRITE_EXEC];
+    VCmpxTU64Gcn = row(Vopc, "v_cmpx_t_u64", &[MD], &[VS2, VS2]).only(GCN), [WRITE_EXEC];
+    // f16 arithmetic of one source ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOP1): a 16-bit
+    // result in bits 15:0 (see `OpInfo::half_dst`); the f16 rules are the simulator's.
+    VRcpF16 = row(Vop1, "v_rcp_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VSqrtF16 = row(Vop1, "v_sqrt_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VRsqF16 = row(Vop1, "v_rsq_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VLogF16 = row(Vop1, "v_log_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VExpF16 = row(Vop1, "v_exp_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFrexpMantF16 = row(Vop1, "v_frexp_mant_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFrexpExpI16F16 = row(Vop1, "v_frexp_exp_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFloorF16 = row(Vop1, "v_floor_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCeilF16 = row(Vop1, "v_ceil_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VTruncF16 = row(Vop1, "v_trunc_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VRndneF16 = row(Vop1, "v_rndne_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VFractF16 = row(Vop1, "v_fract_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VSinF16 = row(Vop1, "v_sin_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCosF16 = row(Vop1, "v_cos_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    // Conversions to and from f16 and 16-bit integers.
+    VCvtF16F32 = row(Vop1, "v_cvt_f16_f32", &[VD1], &[VS1]).float(1).half(), [];
+    VCvtF32F16 = row(Vop1, "v_cvt_f32_f16", &[VD1], &[VSrc16]).float(1), [];
+    VCvtF16U16 = row(Vop1, "v_cvt_f16_u16", &[VD1], &[VSrcI16]).half().only(GFX8_PLUS), [];
+    VCvtF16I16 = row(Vop1, "v_cvt_f16_i16", &[VD1], &[VSrcI16]).half().only(GFX8_PLUS), [];
+    VCvtU16F16 = row(Vop1, "v_cvt_u16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCvtI16F16 = row(Vop1, "v_cvt_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    VCvtNormI16F16 = row(Vop1, "v_cvt_norm_i16_f16", &[VD1], &[VSrc16]).float(1).half().only(RDNA), [];
+    VCvtNormU16F16 = row(Vop1, "v_cvt_norm_u16_f16", &[VD1], &[VSrc16]).float(1).half().only(RDNA), [];
+    VSatPkU8I16 = row(Vop1, "v_sat_pk_u8_i16", &[VD1], &[VS1]).half().only(RDNA), [];
+    VCvtI32I16 = row(Vop1, "v_cvt_i32_i16", &[VD1], &[VSrcI16]).only(Targets::GFX1100), [];
+    VNotB16 = row(Vop1, "v_not_b16", &[VD1], &[VSrcI16]).half().only(Targets::GFX1100), [];
+    // f64 arithmetic of one source and the conversions to and from f64 (a VGPR pair).
+    VRcpF64 = row(Vop1, "v_rcp_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VRsqF64 = row(Vop1, "v_rsq_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VSqrtF64 = row(Vop1, "v_sqrt_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFloorF64 = row(Vop1, "v_floor_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VCeilF64 = row(Vop1, "v_ceil_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VTruncF64 = row(Vop1, "v_trunc_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VRndneF64 = row(Vop1, "v_rndne_f64", &[VD2], &[VSrcF64]).float(1).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VFractF64 = row(Vop1, "v_fract_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFrexpMantF64 = row(Vop1, "v_frexp_mant_f64", &[VD2], &[VSrcF64]).float(1), [];
+    VFrexpExpI32F64 = row(Vop1, "v_frexp_exp_i32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtF32F64 = row(Vop1, "v_cvt_f32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtI32F64 = row(Vop1, "v_cvt_i32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtU32F64 = row(Vop1, "v_cvt_u32_f64", &[VD1], &[VSrcF64]).float(1), [];
+    VCvtF64F32 = row(Vop1, "v_cvt_f64_f32", &[VD2], &[VS1]).float(1), [];
+    VCvtF64I32 = row(Vop1, "v_cvt_f64_i32", &[VD2], &[VS1]), [];
+    VCvtF64U32 = row(Vop1, "v_cvt_f64_u32", &[VD2], &[VS1]), [];
+    // f32 instructions of one source: the frexp parts, rounding conversions (RDNA 3 renamed
+    // them), the table of signed 4-bit offsets, the other bytes as floats and GCN 1.2's legacy
+    // exponential and logarithm.
+    VFrexpMantF32 = row(Vop1, "v_frexp_mant_f32", &[VD1], &[VS1]).float(1), [];
+    VFrexpExpI32F32 = row(Vop1, "v_frexp_exp_i32_f32", &[VD1], &[VS1]).float(1), [];
+    VCvtFlrI32F32 = row(Vop1, "v_cvt_flr_i32_f32", &[VD1], &[VS1]).gfx11("v_cvt_floor_i32_f32").float(1), [];
+    VCvtRpiI32F32 = row(Vop1, "v_cvt_rpi_i32_f32", &[VD1], &[VS1]).gfx11("v_cvt_nearest_i32_f32").float(1), [];
+    VCvtOffF32I4 = row(Vop1, "v_cvt_off_f32_i4", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte1 = row(Vop1, "v_cvt_f32_ubyte1", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte2 = row(Vop1, "v_cvt_f32_ubyte2", &[VD1], &[VS1]), [];
+    VCvtF32Ubyte3 = row(Vop1, "v_cvt_f32_ubyte3", &[VD1], &[VS1]), [];
+    VExpLegacyF32 = row(Vop1, "v_exp_legacy_f32", &[VD1], &[VS1]).float(1).only(GFX7_8), [];
+    VLogLegacyF32 = row(Vop1, "v_log_legacy_f32", &[VD1], &[VS1]).float(1).only(GFX7_8), [];
+    // The lowest set bit (RDNA 3's `v_ctz_i32_b32`).
+    VFfblB32 = row(Vop1, "v_ffbl_b32", &[VD1], &[VS1]).gfx11("v_ctz_i32_b32"), [];
+    // Moves with a VGPR index relative to M0: `v_movrels_b32` reads VGPR[S0 + M0], `v_movreld_b32`
+    // writes VGPR[D + M0], `v_movrelsd_b32` both; RDNA's `v_movrelsd_2_b32` and `v_swaprel_b32`
+    // take the source index from M0[9:0] and the destination index from M0[25:16].
+    VMovrelsB32 = row(Vop1, "v_movrels_b32", &[VD1], &[VV1]), [READ_M0];
+    VMovreldB32 = row(Vop1, "v_movreld_b32", &[VD1], &[VS1]), [READ_M0];
+    VMovrelsdB32 = row(Vop1, "v_movrelsd_b32", &[VD1], &[VV1]), [READ_M0];
+    VMovrelsd2B32 = row(Vop1, "v_movrelsd_2_b32", &[VD1], &[VV1]).only(RDNA), [READ_M0];
+    VSwaprelB32 = row(Vop1, "v_swaprel_b32", &[VD1], &[VV1]).e32_only().only(RDNA), [READ_M0, READ_DST];
+    // RDNA 3's exchange of the two halves of a wave64 (no operation in wave32).
+    VPermlane64B32 = row(Vop1, "v_permlane64_b32", &[VD1], &[VV1]).e32_only().only(Targets::GFX1100), [];
+    // No-ops: `v_nop`, RDNA's `v_pipeflush` and `v_clrexcp`, which clears exception flags the
+    // model does not keep.
+    VNop = row(Vop1, "v_nop", &[], &[]).without(READ_EXEC), [];
+    VPipeflush = row(Vop1, "v_pipeflush", &[], &[]).without(READ_EXEC).only(RDNA), [];
+    VClrexcp = row(Vop1, "v_clrexcp", &[], &[]).without(READ_EXEC).only(GCN.or(Targets::GFX1030)), [];
+    // f16 arithmetic of two sources (VOP2 on every target), with a 16-bit result.
+    VAddF16 = row(Vop2, "v_add_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VSubF16 = row(Vop2, "v_sub_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VSubrevF16 = row(Vop2, "v_subrev_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMulF16 = row(Vop2, "v_mul_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMaxF16 = row(Vop2, "v_max_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VMinF16 = row(Vop2, "v_min_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(GFX8_PLUS), [];
+    VLdexpF16 = row(Vop2, "v_ldexp_f16", &[VD1], &[VSrc16, VSrc16]).float(1).half().only(GFX8_PLUS), [];
+    // 16-bit integer arithmetic: VOP2 on GCN 1.2, VOP3-only on RDNA (which renamed the adds and
+    // subtractions `_nc_`); `v_subrev_u16` is GCN 1.2's alone.
+    VAddU16 = row(Vop2, "v_add_nc_u16", &[VD1], &[VSrcI16, VSrcI16]).gfx8("v_add_u16").rdna_vop3().only(GFX8_PLUS), [];
+    VSubU16 = row(Vop2, "v_sub_nc_u16", &[VD1], &[VSrcI16, VSrcI16]).gfx8("v_sub_u16").rdna_vop3().only(GFX8_PLUS), [];
+    VSubrevU16 = row(Vop2, "v_subrev_u16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX8), [];
+    VMulLoU16 = row(Vop2, "v_mul_lo_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMaxU16 = row(Vop2, "v_max_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMaxI16 = row(Vop2, "v_max_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMinU16 = row(Vop2, "v_min_u16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    VMinI16 = row(Vop2, "v_min_i16", &[VD1], &[VSrcI16, VSrcI16]).rdna_vop3().only(GFX8_PLUS), [];
+    // f16 multiply-adds into the destination and with a constant K: GCN 1.2's `mad` forms round
+    // the product first, RDNA's `fma` forms are fused.
+    VMacF16 = row(Vop2, "v_mac_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(Targets::GFX8), [READ_DST];
+    VMadmkF16 = row(Vop2, "v_madmk_f16", &[VD1], &[VSrc16, KImm16, VV1]).half().e32_only().only(Targets::GFX8), [];
+    VMadakF16 = row(Vop2, "v_madak_f16", &[VD1], &[VSrc16, VV1, KImm16]).half().e32_only().only(Targets::GFX8), [];
+    VFmacF16 = row(Vop2, "v_fmac_f16", &[VD1], &[VSrc16, VSrc16]).float(3).half().only(RDNA), [READ_DST];
+    VFmamkF16 = row(Vop2, "v_fmamk_f16", &[VD1], &[VSrc16, KImm16, VV1]).half().e32_only().only(RDNA), [];
+    VFmaakF16 = row(Vop2, "v_fmaak_f16", &[VD1], &[VSrc16, VV1, KImm16]).half().e32_only().only(RDNA), [];
+    // RDNA's packed and dot-product accumulations into the destination, and the DX9 fused
+    // multiply-add into the destination (RDNA 2's `v_fmac_legacy_f32`).
+    VPkFmacF16 = row(Vop2, "v_pk_fmac_f16", &[VD1], &[VSrcPkF16, VSrcPkF16]).e32_only().only(RDNA), [READ_DST];
+    VDot2cF32F16 = row(Vop2, "v_dot2c_f32_f16", &[VD1], &[VSrcPkF16, VSrcPkF16]).gfx11("v_dot2acc_f32_f16").e32_only().only(RDNA), [READ_DST];
+    VDot4cI32I8 = row(Vop2, "v_dot4c_i32_i8", &[VD1], &[VS1, VS1]).e32_only().only(Targets::GFX1030), [READ_DST];
+    VFmacLegacyF32 = row(Vop2, "v_fmac_legacy_f32", &[VD1], &[VS1, VS1]).gfx11("v_fmac_dx9_zero_f32").float(3).only(RDNA), [READ_DST];
+    // Two f32 values rounded towards zero to f16 and packed (S0 in bits 15:0): VOP3-only on GCN
+    // 1.2, VOP2 on RDNA (and on GCN 1.0/1.1).
+    VCvtPkrtzF16F32 = row(Vop3, "v_cvt_pkrtz_f16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_rtz_f16_f32").float(3).rdna_vop2().only(GFX8_PLUS).gcn1_vop2(true), [];
+    // f64 arithmetic of two and three sources ("AMD GCN3 ISA", "RDNA2 ISA", "RDNA3 ISA", VOP3).
+    VAddF64 = row(Vop3, "v_add_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMulF64 = row(Vop3, "v_mul_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMinF64 = row(Vop3, "v_min_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VMaxF64 = row(Vop3, "v_max_f64", &[VD2], &[VSrcF64, VSrcF64]).float(3), [];
+    VFmaF64 = row(Vop3, "v_fma_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VLdexpF64 = row(Vop3, "v_ldexp_f64", &[VD2], &[VSrcF64, VS1]).float(1), [];
+    VDivScaleF64 = row(Vop3, "v_div_scale_f64", &[VD2, MD], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VDivFmasF64 = row(Vop3, "v_div_fmas_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [READ_VCC];
+    VDivFixupF64 = row(Vop3, "v_div_fixup_f64", &[VD2], &[VSrcF64, VSrcF64, VSrcF64]).float(7), [];
+    VTrigPreopF64 = row(Vop3, "v_trig_preop_f64", &[VD2], &[VSrcF64, VS1]).float(1), [];
+    // f16 arithmetic of three sources, with a 16-bit result.
+    VFmaF16 = row(Vop3, "v_fma_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(GFX8_PLUS), [];
+    VMadF16 = row(Vop3, "v_mad_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX8), [];
+    VDivFixupF16 = row(Vop3, "v_div_fixup_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(GFX8_PLUS), [];
+    VMin3F16 = row(Vop3, "v_min3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMax3F16 = row(Vop3, "v_max3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMed3F16 = row(Vop3, "v_med3_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(RDNA), [];
+    VMaxminF16 = row(Vop3, "v_maxmin_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX1100), [];
+    VMinmaxF16 = row(Vop3, "v_minmax_f16", &[VD1], &[VSrc16, VSrc16, VSrc16]).float(7).half().only(Targets::GFX1100), [];
+    VCndmaskB16 = row(Vop3, "v_cndmask_b16", &[VD1], &[VSrcI16, VSrcI16, MS]).float(3).half().only(Targets::GFX1100), [];
+    // RDNA 3's dot products of packed f16 and bf16 pairs with a 16-bit accumulator.
+    VDot2F16F16 = row(Vop3, "v_dot2_f16_f16", &[VD1], &[VSrcPkF16, VSrcPkF16, VSrc16]).half().only(Targets::GFX1100), [];
+    VDot2Bf16Bf16 = row(Vop3, "v_dot2_bf16_bf16", &[VD1], &[VSrcBF16, VSrcBF16, VSrcBF16]).half().only(Targets::GFX1100), [];
+    // 16-bit integer arithmetic of RDNA (VOP3), with a 16-bit result.
+    VMadU16 = row(Vop3, "v_mad_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(GFX8_PLUS), [];
+    VMadI16 = row(Vop3, "v_mad_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(GFX8_PLUS), [];
+    VAddNcI16 = row(Vop3, "v_add_nc_i16", &[VD1], &[VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VSubNcI16 = row(Vop3, "v_sub_nc_i16", &[VD1], &[VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMin3I16 = row(Vop3, "v_min3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMin3U16 = row(Vop3, "v_min3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMax3I16 = row(Vop3, "v_max3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMax3U16 = row(Vop3, "v_max3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMed3I16 = row(Vop3, "v_med3_i16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VMed3U16 = row(Vop3, "v_med3_u16", &[VD1], &[VSrcI16, VSrcI16, VSrcI16]).half().only(RDNA), [];
+    VAndB16 = row(Vop3, "v_and_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VOrB16 = row(Vop3, "v_or_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VXorB16 = row(Vop3, "v_xor_b16", &[VD1], &[VSrcI16, VSrcI16]).half().only(Targets::GFX1100), [];
+    VMadU32U16 = row(Vop3, "v_mad_u32_u16", &[VD1], &[VSrcI16, VSrcI16, VS1]).only(RDNA), [];
+    VMadI32I16 = row(Vop3, "v_mad_i32_i16", &[VD1], &[VSrcI16, VSrcI16, VS1]).only(RDNA), [];
+    // 32-bit integer arithmetic: RDNA's signed adds without carry, the 24-bit multiply-add,
+    // RDNA 3's two-step min/max, byte alignment and bit-field masks.
+    VAddNcI32 = row(Vop3, "v_add_nc_i32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VSubNcI32 = row(Vop3, "v_sub_nc_i32", &[VD1], &[VS1, VS1]).only(RDNA), [];
+    VMadI32I24 = row(Vop3, "v_mad_i32_i24", &[VD1], &[VS1, VS1, VS1]), [];
+    VMaxminI32 = row(Vop3, "v_maxmin_i32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMinmaxI32 = row(Vop3, "v_minmax_i32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMaxminU32 = row(Vop3, "v_maxmin_u32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VMinmaxU32 = row(Vop3, "v_minmax_u32", &[VD1], &[VS1, VS1, VS1]).only(Targets::GFX1100), [];
+    VAlignbyteB32 = row(Vop3, "v_alignbyte_b32", &[VD1], &[VS1, VS1, VS1]), [];
+    VBfmB32 = row(Vop3, "v_bfm_b32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    // Media instructions: sums of absolute differences, byte interpolation.
+    VSadU8 = row(Vop3, "v_sad_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadHiU8 = row(Vop3, "v_sad_hi_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadU16 = row(Vop3, "v_sad_u16", &[VD1], &[VS1, VS1, VS1]), [];
+    VSadU32 = row(Vop3, "v_sad_u32", &[VD1], &[VS1, VS1, VS1]), [];
+    VMsadU8 = row(Vop3, "v_msad_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    VQsadPkU16U8 = row(Vop3, "v_qsad_pk_u16_u8", &[VD2], &[VS2, VS1, VS2]).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VMqsadPkU16U8 = row(Vop3, "v_mqsad_pk_u16_u8", &[VD2], &[VS2, VS1, VS2]), [];
+    VMqsadU32U8 = row(Vop3, "v_mqsad_u32_u8", &[VD4], &[VS2, VS1, VV4]).only(GFX8_PLUS.or(Targets::GFX7)), [];
+    VLerpU8 = row(Vop3, "v_lerp_u8", &[VD1], &[VS1, VS1, VS1]), [];
+    // f32 instructions of three sources: cube-map coordinates, the DX9 multiply-adds whose zero
+    // wins over inf and NaN, RDNA's lighting multiply.
+    VCubeidF32 = row(Vop3, "v_cubeid_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubescF32 = row(Vop3, "v_cubesc_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubetcF32 = row(Vop3, "v_cubetc_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VCubemaF32 = row(Vop3, "v_cubema_f32", &[VD1], &[VS1, VS1, VS1]).float(7), [];
+    VMadLegacyF32 = row(Vop3, "v_mad_legacy_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(GCN), [];
+    VFmaLegacyF32 = row(Vop3, "v_fma_legacy_f32", &[VD1], &[VS1, VS1, VS1]).gfx11("v_fma_dx9_zero_f32").float(7).only(RDNA), [];
+    VMullitF32 = row(Vop3, "v_mullit_f32", &[VD1], &[VS1, VS1, VS1]).float(7).only(RDNA.or(GCN1)), [];
+    // Conversions that pack: f32 to a byte of S2 or D, to normalised or saturated 16-bit halves,
+    // f16 halves, and 32-bit integers to saturated 16-bit halves.
+    VCvtPkU8F32 = row(Vop3, "v_cvt_pk_u8_f32", &[VD1], &[VS1, VS1, VS1]).float(1), [];
+    VCvtPkaccumU8F32 = row(Vop3, "v_cvt_pkaccum_u8_f32", &[VD1], &[VS1, VS1]).float(1).only(Targets::GFX8).gcn1_vop2(true), [READ_DST];
+    VCvtPknormI16F32 = row(Vop3, "v_cvt_pknorm_i16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_norm_i16_f32").float(3).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPknormU16F32 = row(Vop3, "v_cvt_pknorm_u16_f32", &[VD1], &[VS1, VS1]).gfx11("v_cvt_pk_norm_u16_f32").float(3).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPknormI16F16 = row(Vop3, "v_cvt_pknorm_i16_f16", &[VD1], &[VSrc16, VSrc16]).gfx11("v_cvt_pk_norm_i16_f16").float(3).only(RDNA), [];
+    VCvtPknormU16F16 = row(Vop3, "v_cvt_pknorm_u16_f16", &[VD1], &[VSrc16, VSrc16]).gfx11("v_cvt_pk_norm_u16_f16").float(3).only(RDNA), [];
+    VCvtPkI16F32 = row(Vop3, "v_cvt_pk_i16_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX1100), [];
+    VCvtPkU16F32 = row(Vop3, "v_cvt_pk_u16_f32", &[VD1], &[VS1, VS1]).float(3).only(Targets::GFX1100), [];
+    VCvtPkI16I32 = row(Vop3, "v_cvt_pk_i16_i32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VCvtPkU16U32 = row(Vop3, "v_cvt_pk_u16_u32", &[VD1], &[VS1, VS1]).only(GFX8_PLUS).gcn1_vop2(true), [];
+    VPackB32F16 = row(Vop3, "v_pack_b32_f16", &[VD1], &[VSrc16, VSrc16]).float(3).only(RDNA), [];
+    // RDNA's lane permutations within rows of 16 lanes (`x16`: across the two rows of 32), the
+    // lane selects in S1 and S2; a lane whose source lane is inactive keeps its destination.
+    VPermlane16B32 = row(Vop3, "v_permlane16_b32", &[VD1], &[VV1, SS1, SS1]).only(RDNA), [READ_DST];
+    VPermlanex16B32 = row(Vop3, "v_permlanex16_b32", &[VD1], &[VV1, SS1, SS1]).only(RDNA), [READ_DST];
 }
 
 impl Opcode {

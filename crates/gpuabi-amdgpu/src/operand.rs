@@ -186,6 +186,12 @@ const INLINE_F64: [u64; 9] = [
     0x3fc4_5f30_6dc9_c882,
 ];
 
+/// The bf16 bit patterns of the same inline constants, in the same order (LLVM's
+/// `getInlineEncodingV2BF16`).
+const INLINE_BF16: [u16; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
+
 /// The f16 bit patterns of the same inline constants, in the same order: the values a
 /// 16-bit float operand receives for codes 240..248.
 const INLINE_F16: [u16; 9] = [
@@ -254,6 +260,84 @@ impl Imm {
             .map(|i| 240 + i as u16)
     }
 
+    /// Its inline-constant code in a 16-bit integer operand ([`crate::Kind::VSrcI16`]), or
+    /// `None` if it takes a literal: the integers -16..64 and the inline floats as written,
+    /// which the hardware gives as their f32 bit patterns.
+    pub fn inline_code_i16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(_) => None,
+            Imm::Float(f) => {
+                let bits = (f as f32).to_bits();
+                let exact = f64::from(f as f32) == f;
+                INLINE_F32
+                    .iter()
+                    .position(|b| exact && *b == bits)
+                    .map(|i| 240 + i as u16)
+            }
+        }
+    }
+
+    /// Its inline-constant code in an operand of two packed f16 values
+    /// ([`crate::Kind::VSrcPkF16`]), or `None` if it takes a literal: the integers -16..64,
+    /// the inline floats, and the f16 bit patterns of the inline floats written as
+    /// integers (`0x3c00`), as LLVM's `getInlineEncodingV216` chooses.
+    pub fn inline_code_pk_f16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(v) => INLINE_F16
+                .iter()
+                .position(|b| i64::from(*b) == v)
+                .map(|i| 240 + i as u16),
+            Imm::Float(_) => self.inline_code16(),
+        }
+    }
+
+    /// The 32 bits an operand of two packed f16 values receives, or `None` if it cannot be
+    /// encoded: an inline integer sign-extended, an inline float as its f16 value (bits
+    /// 31:16 zero), a literal as its 32 bits; floats that are not inline are refused.
+    pub fn value_pk_f16(self) -> Option<u32> {
+        match (self, self.inline_code_pk_f16()) {
+            (Imm::Int(v), Some(code)) if code < 240 => Some(v as u32),
+            (_, Some(code)) => Some(u32::from(INLINE_F16[usize::from(code - 240)])),
+            (Imm::Int(_), None) => self.value32(),
+            (Imm::Float(_), None) => None,
+        }
+    }
+
+    /// Its inline-constant code in a bf16 operand ([`crate::Kind::VSrcBF16`]), or `None` if
+    /// it takes a literal: the integers -16..64, the inline floats, and the bf16 bit patterns
+    /// of the inline floats written as integers (`0x3f80`).
+    pub fn inline_code_bf16(self) -> Option<u16> {
+        match self {
+            Imm::Int(v) if (-16..=64).contains(&v) => self.inline_code(1),
+            Imm::Int(v) => INLINE_BF16
+                .iter()
+                .position(|b| i64::from(*b) == v)
+                .map(|i| 240 + i as u16),
+            Imm::Float(f) => {
+                let bits = (f as f32).to_bits();
+                let exact = f64::from(f as f32) == f;
+                INLINE_F32
+                    .iter()
+                    .position(|b| exact && *b == bits)
+                    .map(|i| 240 + i as u16)
+            }
+        }
+    }
+
+    /// The 32 bits a bf16 operand receives, or `None` if it cannot be encoded: an inline
+    /// integer sign-extended, an inline float as its bf16 value (bits 31:16 zero), a literal
+    /// integer of 16 bits zero-extended; floats that are not inline are refused.
+    pub fn value_bf16(self) -> Option<u32> {
+        match (self, self.inline_code_bf16()) {
+            (Imm::Int(v), Some(code)) if code < 240 => Some(v as u32),
+            (_, Some(code)) => Some(u32::from(INLINE_BF16[usize::from(code - 240)])),
+            (Imm::Int(_), None) => self.value16().map(u32::from),
+            (Imm::Float(_), None) => None,
+        }
+    }
+
     /// The 32-bit value an operand of 32 bits receives, or `None` if it does not fit
     /// (integers must lie in -2^31..2^32).
     pub fn value32(self) -> Option<u32> {
@@ -277,6 +361,22 @@ impl Imm {
             Imm::Int(_) => None,
             Imm::Float(f) if INLINE_F64.contains(&f.to_bits()) => Some(f.to_bits()),
             Imm::Float(_) => None,
+        }
+    }
+
+    /// The 64 bits an f64 operand receives, or `None` if it cannot be encoded: an inline
+    /// constant as in a 64-bit integer operand ([`Imm::value64`]); otherwise a literal, which
+    /// holds the high dword of the f64 (the low dword is zero), so an integer 0..2^32 is
+    /// that high dword and a float must have a zero low dword (llvm-mc-19 warns and drops
+    /// the low bits of others; gpuabi refuses them).
+    pub fn value_f64(self) -> Option<u64> {
+        if self.is_inline(2) {
+            return self.value64();
+        }
+        match self {
+            Imm::Int(v) if (0..(1i64 << 32)).contains(&v) => Some((v as u64) << 32),
+            Imm::Int(_) => None,
+            Imm::Float(f) => (f.to_bits() & 0xffff_ffff == 0).then_some(f.to_bits()),
         }
     }
 

@@ -119,6 +119,15 @@ const F32_RESULTS: &[Opcode] = &[
     VMin3F32,
     VMax3F32,
     VMulLegacyF32,
+    VFrexpMantF32,
+    VCvtOffF32I4,
+    VCvtF32Ubyte1,
+    VCvtF32Ubyte2,
+    VCvtF32Ubyte3,
+    VCvtF32F16,
+    VCvtF32F64,
+    VExpLegacyF32,
+    VLogLegacyF32,
 ];
 
 /// The integer instructions whose `clamp` saturates: unsigned adds and subtractions (with

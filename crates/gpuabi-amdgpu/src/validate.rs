@@ -54,6 +54,10 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::VSrc(1) => "a VGPR, an SGPR or a constant".into(),
         Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
         Kind::VSrc16 => "a VGPR, an SGPR or a 16-bit constant".into(),
+        Kind::VSrcI16 => "a VGPR, an SGPR, a 16-bit integer or an inline float".into(),
+        Kind::VSrcF64 => "a pair of VGPRs or SGPRs, or an f64 constant (inline, or a literal \
+             whose low 32 bits are zero)"
+            .into(),
         Kind::MaskDst | Kind::MaskSrc => match wave {
             WaveSize::W32 => "a wave32 lane mask (one SGPR, e.g. `vcc_lo`)".into(),
             WaveSize::W64 => "a wave64 lane mask (an SGPR pair, e.g. `vcc`)".into(),
@@ -62,6 +66,9 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::Imm16 => "an integer 0..65535".into(),
         Kind::Msg8 => "a message id 0..255".into(),
         Kind::KImm => "a 32-bit constant".into(),
+        Kind::KImm16 => "a 16-bit constant".into(),
+        Kind::VSrcPkF16 => "a VGPR, an SGPR or a constant of two packed f16 values".into(),
+        Kind::VSrcBF16 => "a VGPR, an SGPR or a bf16 constant".into(),
         Kind::Simm16 => "an integer -32768..65535".into(),
         Kind::Label => "a label".into(),
         Kind::Waitcnt => "counters like `vmcnt(0) lgkmcnt(0)`".into(),
@@ -171,6 +178,7 @@ pub fn check_operand(
     if let (Operand::Imm(imm), Target::Gfx6 | Target::Gfx7) = (operand, target) {
         let dwords = match kind {
             Kind::SSrc(n) | Kind::VSrc(n) => n,
+            Kind::VSrcF64 => 2,
             _ => 1,
         };
         if imm.inline_code(dwords) == Some(248) {
@@ -183,7 +191,10 @@ pub fn check_operand(
     // `src_scc` reads SCC as a 32-bit source (llvm-mc-19 also takes it in other slots; the
     // model keeps it to the 32-bit ALU sources ACO writes it in).
     if let Operand::Special(Special::Scc) = operand {
-        if matches!(kind, Kind::SSrc(1) | Kind::VSrc(1) | Kind::VSrc16) {
+        if matches!(
+            kind,
+            Kind::SSrc(1) | Kind::VSrc(1) | Kind::VSrc16 | Kind::VSrcI16
+        ) {
             return Ok(());
         }
     }
@@ -198,6 +209,17 @@ pub fn check_operand(
         Kind::VSrc(n) => {
             vector_reg(operand, n) || scalar_reg(operand, n, target)? || imm_ok(operand, n)
         }
+        Kind::VSrcF64 => {
+            vector_reg(operand, 2)
+                || scalar_reg(operand, 2, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_f64().is_some())
+        }
+        Kind::VSrcI16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm @ Imm::Int(_)) if imm.value16().is_some())
+                || matches!(operand, Operand::Imm(imm) if imm.inline_code_i16().is_some())
+        }
         Kind::VSrc16 => {
             vector_reg(operand, 1)
                 || scalar_reg(operand, 1, target)?
@@ -211,6 +233,17 @@ pub fn check_operand(
         Kind::Imm16 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xffff).contains(v)),
         Kind::Msg8 => matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=0xff).contains(v)),
         Kind::KImm => matches!(operand, Operand::Imm(imm) if imm.value32().is_some()),
+        Kind::KImm16 => matches!(operand, Operand::Imm(imm) if imm.value16().is_some()),
+        Kind::VSrcBF16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_bf16().is_some())
+        }
+        Kind::VSrcPkF16 => {
+            vector_reg(operand, 1)
+                || scalar_reg(operand, 1, target)?
+                || matches!(operand, Operand::Imm(imm) if imm.value_pk_f16().is_some())
+        }
         Kind::Simm16 => {
             matches!(operand, Operand::Imm(Imm::Int(v)) if (-0x8000..=0xffff).contains(v))
         }
@@ -335,6 +368,14 @@ fn constant_bus_reads(inst: &Inst, wave: WaveSize, vop3: bool) -> usize {
             sgprs.push(key);
         }
     }
+    // The M0 index of the relative moves (`v_movreld_b32`) is read on the bus too
+    // (llvm-mc-19 refuses `v_movreld_b32 v1, s14` on gfx8).
+    if info.effects.contains(Effects::READ_M0) {
+        let key = (Special::M0.hw_index(), 1);
+        if !sgprs.contains(&key) {
+            sgprs.push(key);
+        }
+    }
     sgprs.len() + literals.len()
 }
 
@@ -353,16 +394,13 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
     if inst.sdwa.is_some() {
         check_sdwa(inst, target)?;
     }
-    if info.srcs.contains(&Kind::KImm) {
+    if info.srcs.iter().any(|k| k.is_k()) {
         // K is the instruction's literal dword: another literal must be the same value.
         let literals: Vec<Option<u32>> = info
             .slots()
             .zip(&inst.operands)
             .filter(|(k, o)| needs_literal(*k, o))
-            .map(|(_, o)| match o {
-                Operand::Imm(imm) => imm.value32(),
-                _ => None,
-            })
+            .map(|(k, o)| crate::encoding::literal_dword(k, o))
             .collect();
         if literals.windows(2).any(|w| w[0] != w[1] || w[0].is_none()) {
             return Err(Violation::whole(format!(
@@ -371,7 +409,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             )));
         }
     }
-    if inst.e64 && info.srcs.contains(&Kind::KImm) {
+    if inst.e64 && info.srcs.iter().any(|k| k.is_k()) {
         return Err(Violation::whole(format!(
             "`{}` has no 64-bit encoding (its constant is the literal dword)",
             info.mnemonic
@@ -427,15 +465,23 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             ));
         }
     }
-    // RDNA 3 dropped the counter register of `s_waitcnt_vscnt`: llvm-mc says "src0 must be
-    // null" for anything else.
-    if inst.op == Opcode::SWaitcntVscnt
-        && target == Target::Gfx1100
+    // RDNA 3 dropped the counter register of `s_waitcnt_vscnt` and the other counter waits:
+    // llvm-mc says "src0 must be null" for anything else.
+    if matches!(
+        inst.op,
+        Opcode::SWaitcntVscnt
+            | Opcode::SWaitcntVmcnt
+            | Opcode::SWaitcntExpcnt
+            | Opcode::SWaitcntLgkmcnt
+    ) && target == Target::Gfx1100
         && !matches!(inst.operands.first(), Some(Operand::Special(Special::Null)))
     {
         return Err(Violation::at(
             0,
-            "on gfx1100 the first operand of `s_waitcnt_vscnt` is `null`",
+            format!(
+                "on gfx1100 the first operand of `{}` is `null`",
+                info.name(target).unwrap_or(info.mnemonic)
+            ),
         ));
     }
     if inst.src_mods.abs != 0 && info.is_vop3b() {
@@ -825,7 +871,7 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
             .srcs
             .iter()
             .zip(&half.operands[info.dsts.len()..])
-            .filter(|(k, _)| !matches!(k, Kind::MaskSrc | Kind::KImm))
+            .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
             .nth(1);
         if let Some((_, o)) = second {
             if !o.is_vgpr() {

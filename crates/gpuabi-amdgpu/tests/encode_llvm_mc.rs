@@ -342,12 +342,21 @@ fn rows_absent_on_gcn1_are_absent_in_llvm() {
                 continue;
             }
             if modelled_elsewhere(info.op, target) {
+                // The GCN form, with the operands of its row.
                 let gcn = if info.op == Opcode::SSendmsg {
                     "\ts_sendmsg 3\n".to_string()
-                } else if info.mnemonic.ends_with("64") {
-                    format!("\t{} vcc, v[1:2], v[3:4]\n", info.mnemonic)
                 } else {
-                    format!("\t{} vcc, v1, v2\n", info.mnemonic)
+                    let twin = TABLE
+                        .iter()
+                        .find(|i| {
+                            i.op != info.op
+                                && i.mnemonic == info.mnemonic
+                                && i.targets.contains(target)
+                        })
+                        .expect("the GCN row");
+                    let operands: Vec<&str> =
+                        twin.slots().map(|k| common::samples(k, wave)[0]).collect();
+                    format!("\t{} {}\n", info.mnemonic, operands.join(", "))
                 };
                 accepted.push_str(&gcn);
                 continue;

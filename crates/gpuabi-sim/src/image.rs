@@ -109,10 +109,26 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         Operand::Special(Special::Null) => Src::Const(0),
         Operand::Special(Special::Scc) => Src::Scc,
         Operand::Special(s) => Src::Sgpr(s.hw_index()),
-        // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
-        Operand::Imm(imm) if kind == Kind::VSrc16 => {
+        Operand::Imm(imm) if kind == Kind::VSrcBF16 => {
+            Src::Const(u64::from(imm.value_bf16().unwrap_or(0)))
+        }
+        Operand::Imm(imm) if kind == Kind::VSrcPkF16 => {
+            Src::Const(u64::from(imm.value_pk_f16().unwrap_or(0)))
+        }
+        Operand::Imm(imm) if kind == Kind::KImm16 => {
             Src::Const(u64::from(imm.value16().unwrap_or(0)))
         }
+        // A 16-bit integer slot receives an inline float as its f32 bits (see
+        // `Kind::VSrcI16`).
+        Operand::Imm(imm @ gpuabi_amdgpu::Imm::Float(_)) if kind == Kind::VSrcI16 => {
+            Src::Const(u64::from(imm.value32().unwrap_or(0)))
+        }
+        // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
+        Operand::Imm(imm) if matches!(kind, Kind::VSrc16 | Kind::VSrcI16) => {
+            Src::Const(u64::from(imm.value16().unwrap_or(0)))
+        }
+        // An f64 slot's literal is the f64's high dword.
+        Operand::Imm(imm) if kind == Kind::VSrcF64 => Src::Const(imm.value_f64().unwrap_or(0)),
         Operand::Imm(imm) => {
             let wide = matches!(kind, Kind::SSrc(2) | Kind::VSrc(2));
             let v = if wide {

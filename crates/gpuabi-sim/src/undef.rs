@@ -62,6 +62,7 @@ pub(crate) fn src_dwords(kind: Kind, wave: WaveSize, global_saddr: bool) -> u16 
         Kind::SSrc(n) | Kind::SReg(n) | Kind::VSrc(n) | Kind::VReg(n) | Kind::SBase(n) => {
             u16::from(n)
         }
+        Kind::VSrcF64 => 2,
         Kind::MaskSrc | Kind::MaskDst => u16::from(wave.mask_dwords()),
         Kind::Rsrc => 4,
         Kind::GlobalAddr => {

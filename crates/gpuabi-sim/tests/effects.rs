@@ -88,6 +88,9 @@ enum Role {
     Offset,
     /// An SGPR pair holding the address of the label `target`.
     CodeAddr,
+    /// A register pair holding an f64: mostly 0, 1.0 or a quiet NaN, so that compares see
+    /// equal and unordered values (random dwords rarely are equal or f64 NaNs).
+    Float64,
 }
 
 fn sgprs(rng: &mut Rng, n: u16) -> Operand {
@@ -136,10 +139,24 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
             }
         }
         Kind::VDst(n) | Kind::VReg(n) => plain(vgprs(rng, u16::from(n))),
-        Kind::VSrc16 => match rng.below(5) {
+        Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcPkF16 | Kind::VSrcBF16 => match rng.below(5) {
             0 => plain(sgprs(rng, 1)),
             1 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),
             _ => plain(vgprs(rng, 1)),
+        },
+        // A literal is the f64's high dword: a quiet NaN or 1.0 half of the time, so that
+        // unordered compares see NaNs.
+        Kind::VSrcF64 => match rng.below(5) {
+            0 => (sgprs(rng, 2), Role::Float64),
+            1 | 2 => {
+                let high = match rng.below(4) {
+                    0 | 1 => 0x7ff8_0000,
+                    2 => 0x3ff0_0000,
+                    _ => rng.u32(),
+                };
+                plain(Operand::Imm(Imm::Int(i64::from(high))))
+            }
+            _ => (vgprs(rng, 2), Role::Float64),
         },
         Kind::VSrc(n) => match rng.below(5) {
             0 => plain(sgprs(rng, u16::from(n))),
@@ -156,6 +173,7 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
         }
         Kind::Imm16 | Kind::Msg8 => plain(Operand::Imm(Imm::Int(rng.below(8) as i64))),
         Kind::KImm => plain(Operand::Imm(Imm::Int(i64::from(rng.u32())))),
+        Kind::KImm16 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),
         Kind::Simm16 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64 - 0x8000))),
         Kind::Label => plain(Operand::Expr(Box::new(Expr::label("target")))),
         Kind::Waitcnt => plain(Operand::Waitcnt(Waitcnt {
@@ -328,6 +346,28 @@ fn initial(rng: &mut Rng, c: &Case, wave: WaveSize, image: &Image) -> Wave {
                     let a = GLOBAL_BASE + 64 * l as u64 + 4 * rng.below(4);
                     w.set_v(first as u16, l, a as u32);
                     w.set_v(first as u16 + 1, l, (a >> 32) as u32);
+                }
+            }
+            Role::Float64 => {
+                // 0, 1.0 or a quiet NaN three times in four, else the random dwords.
+                let pick = |rng: &mut Rng| match rng.below(4) {
+                    0 => Some(0u64),
+                    1 => Some(0x3ff0_0000_0000_0000),
+                    2 => Some(0x7ff8_0000_0000_0000),
+                    _ => None,
+                };
+                if r.file() == RegFile::Sgpr {
+                    if let Some(v) = pick(rng) {
+                        w.sgpr[first] = v as u32;
+                        w.sgpr[first + 1] = (v >> 32) as u32;
+                    }
+                } else {
+                    for l in 0..lanes {
+                        if let Some(v) = pick(rng) {
+                            w.set_v(first as u16, l, v as u32);
+                            w.set_v(first as u16 + 1, l, (v >> 32) as u32);
+                        }
+                    }
                 }
             }
             Role::Offset => {
@@ -514,8 +554,13 @@ fn check_row(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) {
     }
     // DS rows declare the M0 read of GCN3's LDS limit, which RDNA does not have.
     let rdna_lds = op.info().format == Format::Ds && target.is_rdna();
+    // `v_permlane64_b32` reads EXEC in wave64 and is no operation in wave32.
+    let wave32_nop = op == Opcode::VPermlane64B32 && wave == WaveSize::W32;
     for (which, (flag, name)) in INPUTS.iter().enumerate() {
-        if fx.contains(*flag) && !(rdna_lds && *flag == Effects::READ_M0) {
+        if fx.contains(*flag)
+            && !(rdna_lds && *flag == Effects::READ_M0)
+            && !(wave32_nop && *flag == Effects::READ_EXEC)
+        {
             assert!(
                 seen.depends[which],
                 "{op:?} on {target} {wave} declares a read of {name} but its result never \

@@ -819,6 +819,13 @@ impl LineParser<'_> {
     }
 
     fn unknown_mnemonic(&self, name: &str) -> AsmError {
+        let base = ["_e32", "_e64", "_sdwa"]
+            .iter()
+            .find_map(|s| name.strip_suffix(s))
+            .unwrap_or(name);
+        if let Some(n) = crate::not_modelled::not_modelled(self.target, base) {
+            return self.error(format!("`{name}` is not modelled: {}", n.reason));
+        }
         for info in TABLE {
             for t in ENCODED_TARGETS {
                 if info.name(t) == Some(name) {

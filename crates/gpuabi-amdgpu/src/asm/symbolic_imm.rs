@@ -6,11 +6,12 @@
 //!
 //! `s_delay_alu` (RDNA 3): INSTID0 in bits 3:0, INSTSKIP in bits 6:4, INSTID1 in bits 10:7,
 //! with the values of AMD's "RDNA3 ISA" reference guide (S_DELAY_ALU) and LLVM's
-//! `AMDGPUInstPrinter::printSDelayALU`. `s_sendmsg`/`s_sendmsg_rtn_b32`: the message id in
-//! bits 7:0; the messages llc emits are known by name with their RDNA 3 ids (LLVM's
-//! `AMDGPUAsmUtils.cpp`): MSG_DEALLOC_VGPRS (3), which llc puts before the `s_endpgm` of
-//! kernels, and MSG_INTERRUPT (1) and MSG_RTN_GET_DOORBELL (128) of its `llvm.trap`
-//! sequence.
+//! `AMDGPUInstPrinter::printSDelayALU`. `s_sendmsg`/`s_sendmsg_rtn_b32`/`s_sendmsg_rtn_b64`:
+//! the message id in bits 7:0; the messages llc emits are known by name with their RDNA 3
+//! ids (LLVM's `AMDGPUAsmUtils.cpp`): MSG_DEALLOC_VGPRS (3), which llc puts before the
+//! `s_endpgm` of kernels, and MSG_INTERRUPT (1) and MSG_RTN_GET_DOORBELL (128) of its
+//! `llvm.trap` sequence; and the other messages with an answer: MSG_RTN_GET_DDID (129),
+//! MSG_RTN_GET_TMA (130), MSG_RTN_GET_REALTIME (131) and MSG_RTN_GET_TBA (133).
 
 use super::lexer::{Tok, Token};
 use crate::opcodes::Opcode;
@@ -42,17 +43,25 @@ const DELAY_FIELDS: [(&str, u32, &[&str]); 3] = [
 ];
 
 /// Messages of `s_sendmsg` known by name, with their ids.
-const MESSAGES: [(&str, i64); 3] = [
+const MESSAGES: [(&str, i64); 7] = [
     ("MSG_INTERRUPT", 1),
     ("MSG_DEALLOC_VGPRS", 3),
     ("MSG_RTN_GET_DOORBELL", 128),
+    ("MSG_RTN_GET_DDID", 129),
+    ("MSG_RTN_GET_TMA", 130),
+    ("MSG_RTN_GET_REALTIME", 131),
+    ("MSG_RTN_GET_TBA", 133),
 ];
 
 /// Whether `op` takes a named immediate, and `tokens` (from the operand on) start one.
 pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
     matches!(
         op,
-        Opcode::SDelayAlu | Opcode::SSendmsg | Opcode::SSendmsgRtnB32 | Opcode::SSetregB32
+        Opcode::SDelayAlu
+            | Opcode::SSendmsg
+            | Opcode::SSendmsgRtnB32
+            | Opcode::SSendmsgRtnB64
+            | Opcode::SSetregB32
     ) && matches!(
         tokens.first(),
         Some(Token {

@@ -145,6 +145,12 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VSrc16 => vec![
             "v8", "s14", "64", "0x7c01", "-4.0", "0x3c00", "0xffef", "vcc_lo",
         ],
+        // An inline f64, a literal high dword (3.0 and 0x40490000), an integer inline.
+        Kind::VSrcF64 => vec!["v[10:11]", "s[16:17]", "-2.0", "3.0", "0x40490000", "-1"],
+        // Inline -1, a literal 0xffff and 0x3c00 (integers here), inline 1.0 and 0.5.
+        Kind::VSrcI16 => vec!["v8", "s14", "-1", "0xffff", "0x3c00", "1.0", "-100", "0.5"],
+        // The bf16 1.0 as an integer (inline), a literal, inline -1 and 0.5.
+        Kind::VSrcBF16 => vec!["v8", "s14", "0x3f80", "0x1234", "-1", "0.5"],
         Kind::VReg(1) => vec!["v12"],
         Kind::VReg(2) => vec!["v[12:13]"],
         Kind::VReg(3) => vec!["v[12:14]"],
@@ -167,6 +173,9 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::Imm16 => vec!["3"],
         Kind::Msg8 => vec!["sendmsg(MSG_RTN_GET_DOORBELL)", "5"],
         Kind::KImm => vec!["0x3a83126f", "1.0"],
+        Kind::KImm16 => vec!["0x3c01", "1.0", "0xffef"],
+        // An inline f16 bit pattern (0x3c00, taken as `1.0`), a literal pair, inline -1.
+        Kind::VSrcPkF16 => vec!["v8", "s14", "0x3c00", "0x3c003c00", "-1", "0.5", "vcc_lo"],
         Kind::Simm16 => vec!["-300", "0x7fff"],
         Kind::Label => vec!["target"],
         Kind::Waitcnt => vec!["vmcnt(0) lgkmcnt(0)", "lgkmcnt(3)", "vmcnt(2) expcnt(1)"],

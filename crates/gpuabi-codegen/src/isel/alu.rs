@@ -214,6 +214,7 @@ impl Isel<'_> {
             if must_move {
                 let dwords = match kind {
                     gpuabi_amdgpu::Kind::VSrc(n) | gpuabi_amdgpu::Kind::VReg(n) => *n,
+                    gpuabi_amdgpu::Kind::VSrcF64 => 2,
                     _ => 1,
                 };
                 let t = self.vtemp(dwords);

@@ -28,7 +28,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
         STrap | SSethalt | SCodeEnd => return Flow::Trap,
         // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
         // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
-        SNop | SWaitcnt | SWaitcntVscnt | SWaitcntDepctr | SSendmsg => return Flow::Next,
+        SNop | SWaitcnt | SWaitcntVscnt | SWaitcntVmcnt | SWaitcntExpcnt | SWaitcntLgkmcnt
+        | SWaitcntDepctr | SSendmsg => return Flow::Next,
         // The simulator has no caches: every access reaches memory at once, so fences'
         // invalidations and write-backs change nothing.
         BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol => return Flow::Next,

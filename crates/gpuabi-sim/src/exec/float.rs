@@ -203,7 +203,7 @@ pub fn div_scale(s0: f32, s1: f32, s2: f32) -> (u32, bool) {
 
 /// `a·b + c` in f64, rounded to odd: rounding this to f32 (or scaling it by a power of two
 /// first) rounds the exact value once, as 53 bits hold 24 + 2.
-fn fma_to_odd(a: f32, b: f32, c: f32) -> f64 {
+pub(super) fn fma_to_odd(a: f32, b: f32, c: f32) -> f64 {
     // The product of two f32 values has at most 48 significant bits: exact in f64.
     let p = f64::from(a) * f64::from(b);
     let c = f64::from(c);
@@ -317,6 +317,88 @@ pub fn class_f16(x: u16, mask: u32) -> bool {
     mask >> bit & 1 != 0
 }
 
+/// The value of the f16 `h` (exact in f64).
+pub fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exponent, fraction) = (i32::from(h >> 10 & 0x1f), f64::from(h & 0x3ff));
+    match exponent {
+        0 => sign * fraction * 2f64.powi(-24),
+        0x1f if fraction == 0.0 => sign * f64::INFINITY,
+        // A NaN keeps its payload in the f64's top fraction bits.
+        0x1f => f64::from_bits(
+            u64::from(h & 0x8000) << 48 | 0x7ff0_0000_0000_0000 | u64::from(h & 0x3ff) << 42,
+        ),
+        e => sign * (1024.0 + fraction) * 2f64.powi(e - 25),
+    }
+}
+
+/// `x` rounded to the nearest f16, ties to even (one rounding of the exact value, with
+/// every bit below the f16's last one counted, as IEEE 754 rounds); overflow gives ±inf,
+/// a NaN keeps the top bits of its payload and is quieted.
+pub fn f16_from_f64(x: f64) -> u16 {
+    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
+    if x.is_nan() {
+        return sign | 0x7e00 | (x.to_bits() >> 42) as u16 & 0x1ff;
+    }
+    let a = x.abs();
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    if a < 2f64.powi(-14) {
+        // Denormal (or zero): a whole number of 2^-24; 1024 of them is the smallest
+        // normal, whose bits follow.
+        return sign | (a * 2f64.powi(24)).round_ties_even() as u16;
+    }
+    let mut e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // The significand as an integer of 11 bits and a fraction: exact, a power of two apart.
+    let mut m = (a * 2f64.powi(10 - e)).round_ties_even();
+    if m == 2048.0 {
+        e += 1;
+        m = 1024.0;
+    }
+    if e > 15 {
+        return sign | 0x7c00;
+    }
+    sign | ((e + 15) as u16) << 10 | (m as u16 & 0x3ff)
+}
+
+/// `v_cmp_class_f64`: whether the class of the f64 `x` is in `mask`, with the bits of
+/// [`class`].
+pub fn class_f64(x: u64, mask: u32) -> bool {
+    let f = f64::from_bits(x);
+    let neg = x >> 63 != 0;
+    let bit = if f.is_nan() {
+        if x >> 51 & 1 != 0 {
+            1
+        } else {
+            0
+        }
+    } else if f.is_infinite() {
+        if neg {
+            2
+        } else {
+            9
+        }
+    } else if f == 0.0 {
+        if neg {
+            5
+        } else {
+            6
+        }
+    } else if f.is_subnormal() {
+        if neg {
+            4
+        } else {
+            7
+        }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    mask >> bit & 1 != 0
+}
+
 /// `v_cmp_class_f32`: whether the class of `x` is in `mask` (bit 0 signalling NaN, 1 quiet
 /// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf).
 pub fn class(x: u32, mask: u32) -> bool {
@@ -391,6 +473,34 @@ mod tests {
             1,
             "0.75 of the smallest denormal rounds up"
         );
+    }
+
+    #[test]
+    fn f16_conversions() {
+        // 1 + 2^-11 lies halfway between 1.0 and the next f16 (1 + 2^-10): even is 1.0;
+        // a bit more rounds up, and a 2^-40 below the half rounds down.
+        assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11)), 0x3c00);
+        assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11) + 2f64.powi(-40)), 0x3c01);
+        assert_eq!(
+            f16_from_f64(1.0 + 3.0 * 2f64.powi(-11)),
+            0x3c02,
+            "ties to even"
+        );
+        assert_eq!(f16_from_f64(65504.0), 0x7bff);
+        assert_eq!(f16_from_f64(65520.0), 0x7c00, "halfway to 65536 overflows");
+        assert_eq!(f16_from_f64(-2f64.powi(-24)), 0x8001);
+        assert_eq!(
+            f16_from_f64(2f64.powi(-25)),
+            0,
+            "half the smallest denormal: even 0"
+        );
+        assert_eq!(f16_from_f64(2f64.powi(-14) - 2f64.powi(-26)), 0x0400);
+        for h in [
+            0u16, 0x8000, 1, 0x3ff, 0x400, 0x3c00, 0x7bff, 0xfbff, 0x7c00,
+        ] {
+            assert_eq!(f16_from_f64(f16_to_f64(h)), h, "{h:#x}");
+        }
+        assert_eq!(f16_to_f64(0x3555), 0.333251953125);
     }
 
     #[test]

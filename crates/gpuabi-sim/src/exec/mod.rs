@@ -4,9 +4,14 @@
 
 pub mod atomic;
 pub mod branch;
+pub mod compare;
+pub mod double;
 pub mod float;
+pub mod half;
 pub mod image_access;
+pub mod lane_moves;
 pub mod lds;
+pub mod media;
 pub mod mem_atomic;
 pub mod memory;
 pub mod salu;

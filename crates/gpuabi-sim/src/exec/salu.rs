@@ -5,13 +5,14 @@
 //! instruction here: carries and borrows for the unsigned add/sub, signed overflow for
 //! `s_add_i32`/`s_sub_i32`, `D != 0` for the bitwise operations, shifts, `s_not` and
 //! `s_bcnt1`, "S0 was selected" for min/max, the comparison for SOPC, `EXEC != 0` for the
-//! saveexec forms; `s_mul_i32`, `s_cselect`, `s_ff1`, `s_flbit`, `s_bitset` and the moves
-//! leave SCC alone.
+//! saveexec and wrexec forms, `D != 0` for `s_bcnt0`, `s_quadmask`, `s_wqm`, `s_absdiff_i32`
+//! and the bit-field extracts; `s_mul_i32`, `s_cselect`, `s_cmov`, `s_ff0`, `s_ff1`, `s_flbit`,
+//! `s_bitset`, `s_brev`, `s_bitreplicate` and the moves leave SCC alone.
 
 use gpuabi_amdgpu::Opcode;
 
-use crate::image::Decoded;
-use crate::wave::{Wave, EXEC};
+use crate::image::{Decoded, Dst, Src};
+use crate::wave::{Wave, EXEC, M0, VCC};
 
 fn saveexec(w: &mut Wave, d: &Decoded, wide: bool, f: impl Fn(u64, u64) -> u64) {
     // D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0. The b32 forms work on EXEC_LO only
@@ -30,6 +31,63 @@ fn saveexec(w: &mut Wave, d: &Decoded, wide: bool, f: impl Fn(u64, u64) -> u64) 
         let new = f(s0, exec) as u32;
         w.sgpr[EXEC] = new;
         w.scc = new != 0;
+    }
+}
+
+/// RDNA's wrexec forms: EXEC = f(S0, EXEC), then D = the new EXEC; SCC = EXEC != 0
+/// ("RDNA2 ISA", S_ANDN1_WREXEC_B64: "EXEC = ~S0 & EXEC; D = EXEC").
+fn wrexec(w: &mut Wave, d: &Decoded, wide: bool, f: impl Fn(u64, u64) -> u64) {
+    if wide {
+        let new = f(w.s64(d.src[0]), w.exec()) & w.size.full_mask();
+        w.set_exec(new);
+        w.write_s64(d.dst[0], new);
+        w.scc = new != 0;
+    } else {
+        let new = f(u64::from(w.s32(d.src[0])), u64::from(w.sgpr[EXEC])) as u32;
+        w.sgpr[EXEC] = new;
+        w.write_s32(d.dst[0], new);
+        w.scc = new != 0;
+    }
+}
+
+/// The scalar register `dwords` wide at hardware number `base + offset` for the moves
+/// relative to M0 (`s_movrels_*`, `s_movreld_*`), or `None` past the last SGPR.
+///
+/// Decision of the project (the ISA guides leave it open): the index reaches the SGPRs
+/// only, `s0` up to the register below `vcc` (hardware number 106); a read past them gives
+/// 0 and a write past them is dropped, so that no index reaches VCC, M0 or EXEC.
+fn relative(base: u16, offset: u32, dwords: u32) -> Option<u16> {
+    let index = u32::from(base).checked_add(offset)?;
+    (index.checked_add(dwords)? <= VCC as u32).then_some(index as u16)
+}
+
+/// `s_movrels_*`: D = the `dwords` SGPRs at S0 + `offset`.
+fn movrels(w: &mut Wave, d: &Decoded, offset: u32, dwords: u32) {
+    let Src::Sgpr(base) = d.src[0] else {
+        return;
+    };
+    let v = match relative(base, offset, dwords) {
+        Some(i) => w.s64(Src::Sgpr(i)),
+        None => 0,
+    };
+    if dwords == 2 {
+        w.write_s64(d.dst[0], v);
+    } else {
+        w.write_s32(d.dst[0], v as u32);
+    }
+}
+
+/// `s_movreld_*`: the `dwords` SGPRs at D + `offset` = `v`.
+fn movreld(w: &mut Wave, dst: Dst, offset: u32, dwords: u32, v: u64) {
+    let Dst::Sgpr(base) = dst else {
+        return;
+    };
+    if let Some(i) = relative(base, offset, dwords) {
+        if dwords == 2 {
+            w.write_s64(Dst::Sgpr(i), v);
+        } else {
+            w.write_s32(Dst::Sgpr(i), v as u32);
+        }
     }
 }
 
@@ -300,6 +358,156 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.write_s32(dst, tmp as u32);
             w.scc = tmp >> 32 != 0;
         }
+        // S_BCNT0_I32: the number of zero bits; SCC = D != 0.
+        SBcnt0I32B32 | SBcnt0I32B64 => {
+            let r = if d.op == SBcnt0I32B32 {
+                a.count_zeros()
+            } else {
+                a64.count_zeros()
+            };
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        // S_FF0_I32: the index of the lowest zero bit, -1 if none; SCC unchanged.
+        SFf0I32B32 => w.write_s32(
+            dst,
+            if a == u32::MAX {
+                u32::MAX
+            } else {
+                a.trailing_ones()
+            },
+        ),
+        SFf0I32B64 => w.write_s32(
+            dst,
+            if a64 == u64::MAX {
+                u32::MAX
+            } else {
+                a64.trailing_ones()
+            },
+        ),
+        // S_FLBIT_I32_B64 (RDNA 3's S_CLZ_I32_U64): leading zeros of the 64-bit S0, -1 for
+        // 0; S_FLBIT_I32_I64 (S_CLS_I32_I64): the first bit from bit 63 that differs from
+        // the sign, -1 for 0 and -1.
+        SFlbitI32B64 => w.write_s32(
+            dst,
+            if a64 == 0 {
+                u32::MAX
+            } else {
+                a64.leading_zeros()
+            },
+        ),
+        SFlbitI32I64 => {
+            let differs = a64 ^ (((a64 as i64) >> 63) as u64);
+            w.write_s32(
+                dst,
+                if differs == 0 {
+                    u32::MAX
+                } else {
+                    differs.leading_zeros()
+                },
+            );
+        }
+        SBrevB64 => w.write_s64(dst, a64.reverse_bits()),
+        // S_BITSET0_B64 / S_BITSET1_B64: bit S0[5:0] of the 64-bit D cleared or set.
+        SBitset0B64 | SBitset1B64 => {
+            let cur = match dst {
+                Dst::Sgpr(i) => w.s64(Src::Sgpr(i)),
+                _ => 0,
+            };
+            let bit = 1u64 << (a & 63);
+            let r = if d.op == SBitset0B64 {
+                cur & !bit
+            } else {
+                cur | bit
+            };
+            w.write_s64(dst, r);
+        }
+        // S_BITREPLICATE_B64_B32: D[2i] = D[2i + 1] = S0[i] ("RDNA2 ISA").
+        SBitreplicateB64B32 => {
+            let r = (0..32).fold(0u64, |r, i| r | (u64::from(a >> i & 1) * (3 << (2 * i))));
+            w.write_s64(dst, r);
+        }
+        // S_QUADMASK: bit i of D = any bit of S0[4i + 3:4i] (8 or 16 quads), the bits above
+        // zero; S_WQM: each quad of D all ones if any bit of S0's quad is set; SCC = D != 0.
+        SQuadmaskB32 | SQuadmaskB64 | SWqmB32 | SWqmB64 => {
+            let quads = if matches!(d.op, SQuadmaskB32 | SWqmB32) {
+                8
+            } else {
+                16
+            };
+            let src = if quads == 8 { u64::from(a) } else { a64 };
+            let r = (0..quads).fold(0u64, |r, q| {
+                let any = src >> (4 * q) & 0xf != 0;
+                match (d.op, any) {
+                    (_, false) => r,
+                    (SQuadmaskB32 | SQuadmaskB64, true) => r | 1 << q,
+                    (_, true) => r | 0xf << (4 * q),
+                }
+            });
+            if quads == 8 {
+                w.write_s32(dst, r as u32);
+            } else {
+                w.write_s64(dst, r);
+            }
+            w.scc = r != 0;
+        }
+        // S_CMOV_B32/B64, S_CMOVK_I32 (the decoder sign-extends SIMM16): D = S0 if SCC,
+        // else D is kept.
+        SCmovB32 | SCmovkI32 if w.scc => w.write_s32(dst, a),
+        SCmovB64 if w.scc => w.write_s64(dst, a64),
+        SCmovB32 | SCmovkI32 | SCmovB64 => {}
+        // S_MOVRELS: D = SGPR[S0 + M0]; S_MOVRELD: SGPR[D + M0] = S0; S_MOVRELSD_2_B32:
+        // SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]] ("RDNA2 ISA"; see [`relative`]).
+        SMovrelsB32 => movrels(w, d, w.sgpr[M0], 1),
+        SMovrelsB64 => movrels(w, d, w.sgpr[M0], 2),
+        SMovreldB32 => movreld(w, dst, w.sgpr[M0], 1, u64::from(a)),
+        SMovreldB64 => movreld(w, dst, w.sgpr[M0], 2, a64),
+        SMovrelsd2B32 => {
+            let m0 = w.sgpr[M0];
+            let v = match d.src[0] {
+                Src::Sgpr(base) => relative(base, m0 & 0x3ff, 1).map_or(0, |i| w.sgpr[i as usize]),
+                _ => 0,
+            };
+            movreld(w, dst, m0 >> 16 & 0x3ff, 1, u64::from(v));
+        }
+        SNandSaveexecB64 => saveexec(w, d, true, |s, e| !(s & e)),
+        SNorSaveexecB64 => saveexec(w, d, true, |s, e| !(s | e)),
+        SXnorSaveexecB64 => saveexec(w, d, true, |s, e| !(s ^ e)),
+        SOrn2SaveexecB64 => saveexec(w, d, true, |s, e| s | !e),
+        SAndn1SaveexecB64 => saveexec(w, d, true, |s, e| !s & e),
+        SOrn1SaveexecB64 => saveexec(w, d, true, |s, e| !s | e),
+        SNandSaveexecB32 => saveexec(w, d, false, |s, e| !(s & e)),
+        SNorSaveexecB32 => saveexec(w, d, false, |s, e| !(s | e)),
+        SXnorSaveexecB32 => saveexec(w, d, false, |s, e| !(s ^ e)),
+        SOrn2SaveexecB32 => saveexec(w, d, false, |s, e| s | !e),
+        SAndn1SaveexecB32 => saveexec(w, d, false, |s, e| !s & e),
+        SOrn1SaveexecB32 => saveexec(w, d, false, |s, e| !s | e),
+        SAndn1WrexecB64 => wrexec(w, d, true, |s, e| !s & e),
+        SAndn2WrexecB64 => wrexec(w, d, true, |s, e| s & !e),
+        SAndn1WrexecB32 => wrexec(w, d, false, |s, e| !s & e),
+        SAndn2WrexecB32 => wrexec(w, d, false, |s, e| s & !e),
+        // As for the 32-bit answer: the simulator has no clock or queues.
+        SSendmsgRtnB64 => w.write_s64(dst, 0),
+        // S_ABSDIFF_I32: D = |S0 - S1| (both wrapping: -2^31 stays); SCC = D != 0.
+        SAbsdiffI32 => {
+            let r = (a as i32).wrapping_sub(b as i32).wrapping_abs() as u32;
+            w.write_s32(dst, r);
+            w.scc = r != 0;
+        }
+        // S_BFE_U64/I64: offset S1[5:0], width S1[22:16]; SCC = D != 0.
+        SBfeU64 | SBfeI64 => {
+            let (offset, width) = (b & 63, (b >> 16) & 0x7f);
+            let field = (a64 >> offset) & low_bits64(width.min(64));
+            let r = match (d.op, width) {
+                (SBfeI64, 1..=63) => (((field << (64 - width)) as i64) >> (64 - width)) as u64,
+                (SBfeI64, 0) => 0,
+                _ => field,
+            };
+            w.write_s64(dst, r);
+            w.scc = r != 0;
+        }
+        SBitcmp0B64 => w.scc = (a64 >> (b & 63)) & 1 == 0,
+        SBitcmp1B64 => w.scc = (a64 >> (b & 63)) & 1 == 1,
         _ => unreachable!("{:?} is not a scalar ALU instruction", d.op),
     }
 }

@@ -9,11 +9,11 @@
 
 use gpuabi_amdgpu::{output_mods, ClampKind, Omod, Opcode, Sdwa, SdwaSel};
 
-use super::{float, salu};
+use super::{compare, double, float, half, lane_moves, media, salu};
 use crate::image::{Decoded, Dst, Src};
 use crate::wave::{Wave, LANE_STRIDE};
 
-type Lanes = [u32; LANE_STRIDE];
+pub(super) type Lanes = [u32; LANE_STRIDE];
 
 #[inline(always)]
 fn gather(w: &Wave, src: Src, out: &mut Lanes) {
@@ -25,7 +25,54 @@ fn gather(w: &Wave, src: Src, out: &mut Lanes) {
 
 /// Source `i` of `d` in every lane, with its f32 modifiers applied.
 #[inline(always)]
-fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+pub(super) fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+    source_bits(w, d, i, out);
+    if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
+        for v in out.iter_mut() {
+            *v = d.src_mods.apply(i, *v);
+        }
+    }
+}
+
+/// Source `i` of `d` in every lane, with its f16 modifiers applied: `abs` clears bit 15,
+/// then `neg` flips it (an f16 operand's sign; the VOP3 modifiers act on the operand's
+/// type).
+pub(super) fn source16(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
+    source_bits(w, d, i, out);
+    let (abs, neg) = (d.src_mods.abs >> i & 1 != 0, d.src_mods.neg >> i & 1 != 0);
+    for v in out.iter_mut() {
+        if abs {
+            *v &= !0x8000;
+        }
+        if neg {
+            *v ^= 0x8000;
+        }
+    }
+}
+
+/// The 64-bit source `i` of `d` in every lane (a VGPR pair or a 64-bit scalar), with its
+/// f64 modifiers applied to bit 63 when `float`.
+pub(super) fn source64(w: &Wave, d: &Decoded, i: usize, float: bool, out: &mut [u64; LANE_STRIDE]) {
+    let lanes = w.lanes();
+    for (l, v) in out.iter_mut().enumerate().take(lanes) {
+        *v = lane_value64(w, d.src[i], l);
+    }
+    if float {
+        let (abs, neg) = (d.src_mods.abs >> i & 1 != 0, d.src_mods.neg >> i & 1 != 0);
+        for v in out.iter_mut() {
+            if abs {
+                *v &= !(1 << 63);
+            }
+            if neg {
+                *v ^= 1 << 63;
+            }
+        }
+    }
+}
+
+/// Source `i` of `d` in every lane with its SDWA selection, without modifiers.
+#[inline(always)]
+fn source_bits(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
     gather(w, d.src[i], out);
     if let Some(s) = d.sdwa {
         let (sel, sext) = if i == 0 {
@@ -39,16 +86,11 @@ fn source(w: &Wave, d: &Decoded, i: usize, out: &mut Lanes) {
             }
         }
     }
-    if (d.src_mods.neg | d.src_mods.abs) >> i & 1 != 0 {
-        for v in out.iter_mut() {
-            *v = d.src_mods.apply(i, *v);
-        }
-    }
 }
 
 /// The 32-bit value of `src` in lane `lane` (a scalar source is the same in every lane).
 #[inline(always)]
-fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
+pub(super) fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
     match src {
         Src::Vgpr(r) => w.v(r, lane),
         other => w.s32(other),
@@ -58,7 +100,7 @@ fn lane_value(w: &Wave, src: Src, lane: usize) -> u32 {
 /// Calls `f` for every active lane: a straight loop when all lanes run (so the compiler can
 /// vectorise it), a walk over the set bits otherwise.
 #[inline(always)]
-fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
+pub(super) fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
     if exec.count_ones() as usize == lanes {
         for l in 0..lanes {
             f(l);
@@ -73,7 +115,7 @@ fn for_active(exec: u64, lanes: usize, mut f: impl FnMut(usize)) {
 }
 
 #[inline(always)]
-fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
+pub(super) fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     source(w, d, 0, &mut a);
     let (exec, lanes) = (w.exec(), w.lanes());
@@ -84,7 +126,7 @@ fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) {
 }
 
 #[inline(always)]
-fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
+pub(super) fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
     source(w, d, 0, &mut a);
@@ -110,7 +152,7 @@ fn map2_lane(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, usize) -> u32) {
 }
 
 #[inline(always)]
-fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
+pub(super) fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) {
     let mut a = [0; LANE_STRIDE];
     let mut b = [0; LANE_STRIDE];
     let mut c = [0; LANE_STRIDE];
@@ -247,7 +289,7 @@ fn class_f16_bits(w: &Wave, d: &Decoded) -> u64 {
 
 /// The 64-bit value of `src` in lane `lane`.
 #[inline(always)]
-fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
+pub(super) fn lane_value64(w: &Wave, src: Src, lane: usize) -> u64 {
     match src {
         Src::Vgpr(v) => u64::from(w.v(v, lane)) | u64::from(w.v(v + 1, lane)) << 32,
         s => w.s64(s),
@@ -323,7 +365,7 @@ fn min_max(a: f32, b: f32, min: bool) -> f32 {
 
 /// The median of three integers: V_MED3_I32/U32 of AMD's ISA guides (the largest of the
 /// other two when one operand is the maximum).
-fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+pub(super) fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     let max3 = a.max(b).max(c);
     if max3 == a {
         b.max(c)
@@ -409,6 +451,14 @@ fn exec_dual(x: &Decoded, y: &Decoded, w: &mut Wave) {
 
 fn exec_one(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
+    if compare::exec(d, w)
+        || half::exec(d, w)
+        || double::exec(d, w)
+        || lane_moves::exec(d, w)
+        || media::exec(d, w)
+    {
+        return;
+    }
     match d.op {
         VMovB32 => map1(w, d, |a| a),
         VNotB32 => map1(w, d, |a| !a),
@@ -862,6 +912,63 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
                 w.set_v(y, l, vx);
             });
         }
+        // V_FREXP_MANT_F32: the significand in [0.5, 1), ±inf and NaN as they are;
+        // V_FREXP_EXP_I32_F32: the exponent, 0 for ±inf and NaN ("RDNA3 ISA"); denormals
+        // are normalised first (the project keeps f32 denormals).
+        VFrexpMantF32 => mapf1(w, d, |x| half::frexp(f64::from(x)).0 as f32),
+        VFrexpExpI32F32 => map1(w, d, |a| half::frexp(f64::from(f32::from_bits(a))).1 as u32),
+        // V_CVT_FLR_I32_F32 (RDNA 3's V_CVT_FLOOR_I32_F32): (int)floor(S0);
+        // V_CVT_RPI_I32_F32 (V_CVT_NEAREST_I32_F32): (int)floor(S0 + 0.5), the sum an f32
+        // addition as the pseudocode writes it; saturated, NaN giving 0.
+        VCvtFlrI32F32 => map1(w, d, |a| f32::from_bits(a).floor() as i32 as u32),
+        VCvtRpiI32F32 => map1(w, d, |a| (f32::from_bits(a) + 0.5).floor() as i32 as u32),
+        // V_CVT_OFF_F32_I4: the signed 4-bit S0[3:0] divided by 16 (-0.5 to 0.4375).
+        VCvtOffF32I4 => map1(w, d, |a| {
+            ((((a & 0xf) << 28) as i32 >> 28) as f32 / 16.0).to_bits()
+        }),
+        VCvtF32Ubyte1 => map1(w, d, |a| ((a >> 8 & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte2 => map1(w, d, |a| ((a >> 16 & 0xff) as f32).to_bits()),
+        VCvtF32Ubyte3 => map1(w, d, |a| ((a >> 24) as f32).to_bits()),
+        // GCN 1.2's legacy forms differ from V_EXP_F32/V_LOG_F32 in precision only ("AMD
+        // GCN3 ISA": "using the same precision as Sea Islands"), which the models share.
+        VExpLegacyF32 => mapf1(w, d, float::exp),
+        VLogLegacyF32 => mapf1(w, d, float::log),
+        // V_FMAC_LEGACY_F32 (RDNA 3's V_FMAC_DX9_ZERO_F32): D = fma(S0, S1, D), except that
+        // a ±0 factor makes the product +0 even against inf or NaN, so D = +0 + D (LLVM's
+        // constant folding of `llvm.amdgcn.fma.legacy` says the same).
+        VFmacLegacyF32 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| out[l] = fma_legacy(a[l], b[l], out[l]));
+            }
+        }
+        // V_DOT4C_I32_I8: D += the sum of the products of the signed bytes of S0 and S1
+        // ("RDNA2 ISA"), wrapping.
+        VDot4cI32I8 => {
+            let mut a = [0; LANE_STRIDE];
+            let mut b = [0; LANE_STRIDE];
+            source(w, d, 0, &mut a);
+            source(w, d, 1, &mut b);
+            let (exec, lanes) = (w.exec(), w.lanes());
+            if let Dst::Vgpr(r) = d.dst[0] {
+                let out = w.vreg_mut(r);
+                for_active(exec, lanes, |l| {
+                    let dot = (0..4).fold(0i32, |s, k| {
+                        let x = i32::from((a[l] >> (8 * k)) as i8);
+                        let y = i32::from((b[l] >> (8 * k)) as i8);
+                        s.wrapping_add(x * y)
+                    });
+                    out[l] = (out[l] as i32).wrapping_add(dot) as u32;
+                });
+            }
+        }
+        // V_FFBL_B32 (RDNA 3's V_CTZ_I32_B32): the lowest set bit; -1 when none is.
+        VFfblB32 => map1(w, d, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() }),
         _ => unreachable!("{:?} is not a vector ALU instruction", d.op),
     }
 }
@@ -898,6 +1005,16 @@ pub fn mul_legacy(a: u32, b: u32) -> u32 {
         0
     } else {
         float::binary(a, b, |x, y| x * y)
+    }
+}
+
+/// `fma(a, b, c)` with the DX9 rule of V_FMA_LEGACY_F32 / V_FMAC_LEGACY_F32: a ±0 factor
+/// makes the product +0 whatever the other (inf, NaN), so the result is `+0 + c`.
+pub fn fma_legacy(a: u32, b: u32, c: u32) -> u32 {
+    if a & 0x7fff_ffff == 0 || b & 0x7fff_ffff == 0 {
+        float::binary(0, c, |x, y| x + y)
+    } else {
+        float::fma(a, b, c)
     }
 }
 
