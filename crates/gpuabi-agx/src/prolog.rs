@@ -31,7 +31,7 @@
 //! 32-bit unorm/snorm divide by `2^32 − 1` / `2^31 − 1` rounded to fp32 (2^32 and 2^31),
 //! computed as one multiply by the exact reciprocal; 10-bit and 2-bit snorm multiply by the
 //! fp32 reciprocal of `2^(bits−1) − 1` (AGX lowers `fdiv` to a reciprocal multiply) and
-//! clamp at −1; fp16 widens exactly (a multiply by 1.0, keeping the sign of zero).
+//! clamp at −1; fp16 widens exactly (an add of −0.0, keeping the sign of zero).
 //!
 //! The compute variant (`hw = false`) first computes `r5` and `r6` from the grid position
 //! and the index buffer ([`compute_ids`]) and ends by writing `r4`, the zero-based vertex
@@ -325,7 +325,10 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
             _ => e.line(format!("s32_to_f {out}, {r}, rte")),
         },
         Conversion::F2f => match bits {
-            16 => e.line(format!("fmul {out}, {rl}, 1.0")),
+            // `fadd x, −0.0` keeps the sign of zero, as Mesa's `f2f32` does (`fadd r, h,
+            // -0.0` in its prologs); AGX multiplies as `fma(a, b, +0)`, so `x · 1.0` would
+            // turn −0.0 into +0.0.
+            16 => e.line(format!("fadd {out}, {rl}, -0.0")),
             _ => e.line(format!("mov {out}, {r}")),
         },
         Conversion::FixedToFloat => {
