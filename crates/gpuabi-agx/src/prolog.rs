@@ -20,8 +20,11 @@
 //!    then `wait`; a load whose channels are the components read, in place and contiguous,
 //!    with no conversion (or a move's: fp32, 32-bit integers), writes the output registers
 //!    itself, and one `wait` at the end covers all such loads;
-//! 4. raw registers zeroed when out of bounds (D3D without the address fix-up);
-//! 5. the conversion of the key's format and the swizzle into `r(8 + 4a + c)`.
+//! 4. raw registers zeroed when out of bounds (D3D without the address fix-up; straight into
+//!    the output registers when the conversion is a move);
+//! 5. the conversion of the key's format and the swizzle into `r(8 + 4a + c)` (10-10-10-2
+//!    fields sign-extended with `shl`/`asr`, the snorm scale and −1.0 loaded once per
+//!    attribute into `r7` and `r2`).
 //!
 //! Register rules (the ABI's, checked by [`Prolog::reads`]/[`Prolog::writes`]): temporaries
 //! are `r1`–`r4` and `r7` only (never `r0`, whose low half is the nesting counter, and no
@@ -262,12 +265,10 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         Conversion::F2f | Conversion::SignExtend => raw_bits(fmt.interchange) == 32,
         _ => false,
     };
-    let direct = identity
-        && contiguous
-        && plain
-        && fmt.interchange.supports_mask()
-        && !plan.zero_data_when_oob
-        && needed == a.components & needed;
+    let movable = identity && contiguous && plain && fmt.interchange.supports_mask();
+    let direct = movable && !plan.zero_data_when_oob;
+    // Zeroing out-of-bounds data writes the output registers itself for such loads.
+    let zeroed_into_outputs = movable && plan.zero_data_when_oob;
     if needed != 0 {
         // With a stride of 0 every element is element 0: the index is needed only for the
         // robustness tests.
@@ -333,8 +334,14 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
             e.line("wait a");
             e.pending = false;
             if plan.zero_data_when_oob {
-                for d in &dest {
-                    e.line(format!("csel {d}, {clamp}, {el}, 0, {d}, ult"));
+                let first_out = 8 + COMPONENTS_PER_ATTRIB * slot + needed.trailing_zeros() as u16;
+                for (k, d) in dest.iter().enumerate() {
+                    let to = if zeroed_into_outputs {
+                        format!("r{}", first_out + k as u16)
+                    } else {
+                        d.clone()
+                    };
+                    e.line(format!("csel {to}, {clamp}, {el}, 0, {d}, ult"));
                 }
             }
         }
@@ -344,6 +351,9 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         RAW + (needed & ((1u8 << ch) - 1)).count_ones() as u16
     };
     let integer = matches!(fmt.ty, ChannelType::Uint | ChannelType::Sint);
+    if !direct && !zeroed_into_outputs && needed != 0 {
+        unpack_constants(e, fmt, a.components);
+    }
     for c in 0..4u16 {
         if a.components >> c & 1 == 0 {
             continue;
@@ -355,7 +365,7 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
                 let one = if integer { 1 } else { F32_ONE };
                 e.line(format!("ldimm {out}, {one}"));
             }
-            Swizzle::Channel(_) if direct => {}
+            Swizzle::Channel(_) if direct || zeroed_into_outputs => {}
             Swizzle::Channel(ch) => convert(e, fmt, ch, raw_of(ch), &out),
         }
     }
@@ -368,6 +378,23 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
     {
         e.r7 = None;
     }
+}
+
+/// Loads the constants of the signed-normalised 10-10-10-2 unpack once per attribute: the
+/// fp32 reciprocal of 511 in `r7` (for the 10-bit fields read) and −1.0 in `r2` (free: the
+/// packed word is in `r1`).
+fn unpack_constants(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, components: u8) {
+    if fmt.conversion != Conversion::Unpack1010102Signed || fmt.ty != ChannelType::Snorm {
+        return;
+    }
+    let reads = |c: usize| components >> c & 1 == 1 && fmt.swizzle[c] != Swizzle::Zero;
+    let ten_bit =
+        (0..4).any(|c| reads(c) && matches!(fmt.swizzle[c], Swizzle::Channel(ch) if ch < 3));
+    if ten_bit {
+        let rcp = (1.0f32 / 511.0).to_bits();
+        e.line(format!("ldimm {EL}, {rcp}"));
+    }
+    e.line(format!("ldimm r2, {F32_MINUS_ONE}"));
 }
 
 /// Bits per channel of an array format loaded raw.
@@ -415,20 +442,28 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
             } else {
                 (10 * u32::from(ch), 10)
             };
-            e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
-            let signed = fmt.conversion == Conversion::Unpack1010102Signed;
-            if signed {
-                sign_extend(e, out, out, width);
+            if fmt.conversion == Conversion::Unpack1010102Signed {
+                // Sign-extended by shifting the field to the top and back (`asr`).
+                if pos + width == 32 {
+                    e.line(format!("asr {out}, {r}, {pos}, 0, 0"));
+                } else {
+                    e.line(format!("shl {out}, {r}, {}", 32 - pos - width));
+                    e.line(format!("asr {out}, {out}, {}, 0, 0", 32 - width));
+                }
+            } else {
+                e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
             }
             match fmt.ty {
                 ChannelType::Uscaled => e.line(format!("u32_to_f {out}, {out}, rte")),
                 ChannelType::Sscaled => e.line(format!("s32_to_f {out}, {out}, rte")),
                 ChannelType::Snorm => {
+                    // The 10-bit scale is in `r7` and −1.0 in `r2` (`unpack_constants`); the
+                    // 2-bit field's scale is 1.
                     e.line(format!("s32_to_f {out}, {out}, rte"));
-                    let rcp = (1.0f32 / ((1u32 << (width - 1)) - 1) as f32).to_bits();
-                    scale(e, out, rcp);
-                    e.line(format!("ldimm {EL}, {F32_MINUS_ONE}"));
-                    e.line(format!("csel {out}, {out}, {EL}, {out}, {EL}, fgt"));
+                    if width == 10 {
+                        e.line(format!("fmul {out}, {out}, {EL}"));
+                    }
+                    e.line(format!("csel {out}, {out}, -1.0, {out}, r2, fgt"));
                 }
                 _ => {}
             }
