@@ -552,11 +552,17 @@ fn through_destination(
         }
     }
     let dst = |c: u16| comp(DST, c, size);
-    if let Some(rt) = t.spill {
+    // A logic op that ignores the destination needs it only to keep masked components of
+    // formats without masked stores.
+    let loads = match work {
+        Work::Logic(op, _) => epilog_logic::reads_destination(op) || (!masked && t.mask != t.all),
+        _ => true,
+    };
+    if let (true, Some(rt)) = (loads, t.spill) {
         // The image holds the logical format: the fetch converts to the colour's size,
         // clamped and sign-extended by the format.
         spill::load(line, rt, key.samples, &tuple(DST, 4, size));
-    } else if size == 16 && t.phys == Physical::I32 {
+    } else if loads && size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
         line(format!(
             "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
@@ -570,7 +576,7 @@ fn through_destination(
                 line(format!("fadd {}, r{}, -0.0", dst(c), DST_CLAMPED + c));
             }
         }
-    } else {
+    } else if loads {
         line(format!(
             "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
             tuple(DST, n, size),
@@ -578,7 +584,7 @@ fn through_destination(
         ));
     }
     let element_bits = 8 * t.phys.block_bytes() / t.phys.channels();
-    if t.spill.is_none() && t.signed && element_bits < u32::from(size) {
+    if loads && t.spill.is_none() && t.signed && element_bits < u32::from(size) {
         // Sign-extend the loaded channel as `load_tilebuffer` does.
         for c in 0..n {
             if element_bits == 16 {
