@@ -719,7 +719,9 @@ fn store_plain(
         for (k, c) in order {
             let tr = comp(base, k as u16, tuple_size);
             let from = src(c);
-            if !widen {
+            if clamp {
+                // The clamp below copies.
+            } else if !widen {
                 if tr != from {
                     line(format!("mov {tr}, {from}"));
                 }
@@ -735,38 +737,50 @@ fn store_plain(
         regs.sort_by_key(|(c, _)| *c);
         regs
     };
-    // Clamp pure integers of at most 16 bits per channel to the channel's range.
+    // Clamp pure integers of at most 16 bits per channel to the channel's range, copying
+    // into the tuple with the first select; bounds that are no immediates are loaded once.
     if clamp {
-        let k = reg(2 * CONSTANT, size);
-        for (c, r) in &tuple {
-            let b = bits.get(usize::from(*c)).copied().unwrap_or(bits[0]);
+        let checks_of = |c: u16| -> Vec<(i64, &'static str)> {
+            let b = bits.get(usize::from(c)).copied().unwrap_or(bits[0]);
             let (lo, hi) = if t.signed {
                 (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
             } else {
                 (0, (1i64 << b) - 1)
             };
-            // A bound as an operand, with the `ldimm` it needs when it is no immediate.
-            let bound = |v: i64| -> (Option<String>, String) {
-                if (0..=MAX_ALU_IMM).contains(&v) {
-                    (None, v.to_string())
-                } else {
-                    let bits = (v as u64) & ((1u64 << size) - 1);
-                    (Some(format!("ldimm {k}, {bits}")), k.clone())
-                }
-            };
-            let checks: &[(i64, &str)] = if t.signed {
-                &[(hi, "sgt"), (lo, "slt")]
+            if t.signed {
+                vec![(hi, "sgt"), (lo, "slt")]
             } else if b < u32::from(size) {
-                &[(hi, "ugt")]
+                vec![(hi, "ugt")]
             } else {
-                &[]
-            };
-            for &(v, cond) in checks {
-                let (load, op) = bound(v);
-                if let Some(l) = load {
-                    line(l);
+                Vec::new()
+            }
+        };
+        let mut loaded: Vec<(i64, String)> = Vec::new();
+        for (c, _) in &tuple {
+            for (v, _) in checks_of(*c) {
+                if !(0..=MAX_ALU_IMM).contains(&v) && !loaded.iter().any(|(x, _)| *x == v) {
+                    let r = reg(2 * [CONSTANT, 45, 46, 47][loaded.len().min(3)], size);
+                    line(format!("ldimm {r}, {}", (v as u64) & ((1u64 << size) - 1)));
+                    loaded.push((v, r));
                 }
-                line(format!("csel {r}, {r}, {op}, {op}, {r}, {cond}"));
+            }
+        }
+        let operand = |v: i64| -> String {
+            loaded
+                .iter()
+                .find(|(x, _)| *x == v)
+                .map_or_else(|| v.to_string(), |(_, r)| r.clone())
+        };
+        for (c, r) in &tuple {
+            let mut from = src(*c);
+            let checks = checks_of(*c);
+            if checks.is_empty() && *r != from {
+                line(format!("mov {r}, {from}"));
+            }
+            for (v, cond) in checks {
+                let op = operand(v);
+                line(format!("csel {r}, {from}, {op}, {op}, {from}, {cond}"));
+                from = r.clone();
             }
         }
     }

@@ -447,35 +447,45 @@ fn size(code: &[u8]) -> (usize, u16) {
     (n, gprs)
 }
 
-/// The per-key table of the README: both parts' instructions and GPR halves.
+/// The per-key table of the README: both parts' instructions and GPR halves, one row per
+/// part Mesa compiled (with the draws that bound it).
 #[test]
 #[ignore = "prints the README's table: -- --ignored --nocapture part_sizes"]
 fn part_sizes() {
-    println!("| draw | part | Mesa: instructions, GPR halves | gpuabi: instructions, GPR halves |");
-    println!("|---|---|---|---|");
+    let mut rows: Vec<(String, String, Vec<String>, (usize, u16), (usize, u16))> = Vec::new();
+    let mut add = |what: &str, mesa: &Part, ours: Vec<u8>, draw: &str| {
+        let short = draw.rsplit('/').next().unwrap_or(draw);
+        let short = if draw.starts_with("shared/") {
+            draw.trim_start_matches("shared/").to_string()
+        } else {
+            short[..2].to_string()
+        };
+        match rows.iter_mut().find(|r| r.0 == what && r.1 == mesa.name) {
+            Some(r) => r.2.push(short),
+            None => rows.push((
+                what.to_string(),
+                mesa.name.clone(),
+                vec![short],
+                size(&mesa.code),
+                size(&ours),
+            )),
+        }
+    };
     for d in draws() {
-        let rows = [
-            (
-                "vertex prolog",
-                &mesa(&d, &d.vertex_prolog).code,
-                vertex_prolog(&vkey(&d)).expect("prolog").code,
-            ),
-            (
-                "fragment epilog",
-                &mesa(&d, &d.fragment_epilog).code,
-                fragment_epilog(&ekey(&d)).expect("epilog").code,
-            ),
-        ];
-        for (what, m, g) in rows {
-            let (mn, mg) = size(m);
-            let (gn, gg) = size(&g);
-            println!("| {} | {what} | {mn}, {mg} | {gn}, {gg} |", d.name);
+        let v = mesa(&d, &d.vertex_prolog);
+        if !v.code.is_empty() {
+            add("vertex prolog", v, vertex_prolog(&vkey(&d)).expect("prolog").code, &d.name);
         }
+        let e = mesa(&d, &d.fragment_epilog);
+        add("fragment epilog", e, fragment_epilog(&ekey(&d)).expect("epilog").code, &d.name);
         if let (Some(k), Some(p)) = (fkey(&d), &d.fragment_prolog) {
-            let (mn, mg) = size(&p.code);
-            let (gn, gg) = size(&fragment_prolog(&k).expect("fs prolog").code);
-            println!("| {} | fragment prolog | {mn}, {mg} | {gn}, {gg} |", d.name);
+            add("fragment prolog", p, fragment_prolog(&k).expect("fs prolog").code, &d.name);
         }
+    }
+    println!("| part | draws | Mesa: instructions, GPR halves | gpuabi: instructions, GPR halves |");
+    println!("|---|---|---|---|");
+    for (what, _, draws, (mn, mg), (gn, gg)) in rows {
+        println!("| {what} | {} | {mn}, {mg} | {gn}, {gg} |", draws.join(", "));
     }
 }
 
