@@ -18,7 +18,9 @@
  * Each draws/NN_<name>.json follows gpuabi's draw-state format (testdata/mesa/README.md) with
  * Vulkan's enum names; a colour write disabled by vkCmdSetColorWriteEnableEXT is written as
  * the empty write mask it amounts to, and the second output of dual-source blending has
- * "index": 1. The one state the format has no field for, a sample mask, is in the log.
+ * "index": 1. Three optional fields carry what else Honeykrisp keys on: "sample_mask" (a draw's
+ * vkCmdSetSampleMaskEXT mask, also in the log), "static_vertex_input" (a pipeline with static
+ * vertex input, whose prolog fetches nothing) and "w_is_one" (see pipe_def.fs_w_one).
  *
  * Robustness is a device feature in Honeykrisp (hk_flush_dynamic_state in
  * src/asahi/vulkan/hk_cmd_draw.c keys the vertex prolog on robustBufferAccess and
@@ -99,6 +101,11 @@ struct pipe_def {
     /* NULL: vertex input, blend, colour-write, logic-op and multisample state are dynamic.
      * Otherwise the name of the draw whose state is baked into the pipeline. */
     const char *static_from;
+    /* The vertex shader writes the constant 1.0 to the w of the varying the fragment shader
+     * stores at location 0; Mesa links the stages and folds it into the fragment shader,
+     * which then leaves w out of its registers (the epilog key's loc0_w_1). Written as
+     * "w_is_one" on that output; hk_split.py checks it against the compiled shader. */
+    bool fs_w_one;
 };
 
 #define F(x) VK_FORMAT_##x
@@ -108,7 +115,7 @@ static const struct pipe_def pipelines[] = {
      VK_SAMPLE_COUNT_1_BIT, false, NULL},
     {"sparse_mrt", "hk_sparse.vert", "hk_mrt.frag",
      {F(B8G8R8A8_SRGB), F(R32G32B32A32_SINT), F(R16G16_UINT), F(A2B10G10R10_UNORM_PACK32)},
-     VK_SAMPLE_COUNT_1_BIT, false, NULL},
+     VK_SAMPLE_COUNT_1_BIT, false, NULL, true},
     {"inst_dual", "hk_inst.vert", "hk_dual.frag", {F(R8G8B8A8_UNORM)}, VK_SAMPLE_COUNT_1_BIT, false, NULL},
     {"inst_alpha_ms4", "hk_inst.vert", "hk_alpha.frag", {F(R8G8B8A8_UNORM), F(R16G16B16A16_SFLOAT)},
      VK_SAMPLE_COUNT_4_BIT, false, NULL},
@@ -1278,7 +1285,10 @@ static void write_json(const char *name, const struct draw_def *d, unsigned conf
     snprintf(file, sizeof(file), "%s.json", name);
     FILE *f = open_out(dir, file);
 
-    fprintf(f, "{\n  \"vertex\": {\n    \"robustness\": \"%s\",\n    \"bindings\": [", robustness_configs[config].name);
+    fprintf(f, "{\n  \"vertex\": {\n    \"robustness\": \"%s\",\n", robustness_configs[config].name);
+    if (p->static_from)
+        fprintf(f, "    \"static_vertex_input\": true,\n");
+    fprintf(f, "    \"bindings\": [");
     for (uint32_t i = 0; i < binding_count(vd); i++) {
         const struct binding_def *b = &vd->bindings[i];
         fprintf(f, "%s\n      {\"binding\": %u, \"stride\": %u, \"input_rate\": \"%s\", \"divisor\": %u}",
@@ -1302,6 +1312,8 @@ static void write_json(const char *name, const struct draw_def *d, unsigned conf
             "    \"alpha_to_coverage\": %s,\n    \"alpha_to_one\": %s,\n",
             (unsigned)p->samples, p->min_sample_shading || fs->uses_sample_id ? "true" : "false",
             d->alpha_to_coverage ? "true" : "false", d->alpha_to_one ? "true" : "false");
+    if (d->sample_mask)
+        fprintf(f, "    \"sample_mask\": %u,\n", d->sample_mask);
     if (d->logic_op_enable)
         fprintf(f, "    \"logic_op\": \"%s\",\n", logic_op_name(d->logic_op));
     else
@@ -1330,7 +1342,10 @@ static void write_json(const char *name, const struct draw_def *d, unsigned conf
         fprintf(f, "%s\n      {\"location\": %u, ", i ? "," : "", o->location);
         if (o->index)
             fprintf(f, "\"index\": %u, ", o->index);
-        fprintf(f, "\"type\": \"%s\", \"bits\": %u}", o->type, o->bits);
+        fprintf(f, "\"type\": \"%s\", \"bits\": %u", o->type, o->bits);
+        if (p->fs_w_one && o->location == 0 && !o->index)
+            fprintf(f, ", \"w_is_one\": true");
+        fprintf(f, "}");
     }
     fprintf(f, "\n    ]\n  }\n}\n");
     close_out(f);

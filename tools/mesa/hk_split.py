@@ -334,7 +334,19 @@ def prolog_components(prolog):
     return result
 
 
-def check_json(draw, data, vertex_main, fragment_main, vertex_prolog):
+def exported_halves(part):
+    """The export_agx bases (16-bit halves) of a part's NIR."""
+    result = set()
+    for line in part.lines:
+        if line.startswith("block0") or line.startswith("   0: "):
+            break
+        m = re.search(r"@export_agx \(.*\) \(base=(\d+)\)$", line)
+        if m:
+            result.add(int(m.group(1)))
+    return result
+
+
+def check_json(draw, data, vertex_main, fragment_main, vertex_prolog, fragment_prolog):
     where = f"draws/{draw.name}.json"
     for key in ("vertex", "fragment"):
         if key not in data:
@@ -349,6 +361,10 @@ def check_json(draw, data, vertex_main, fragment_main, vertex_prolog):
     if read is None or {v - VERT_ATTRIB_GENERIC0 for v in ranges(read)} != locations:
         fail(f"{where}: shader_inputs at {sorted(locations)}, but the vertex shader Mesa compiled "
              f"reads inputs_read: {read}")
+    # A static vertex input leaves the prolog empty (hk_flush_dynamic_state's static_vi).
+    if data["vertex"].get("static_vertex_input", False) != (vertex_prolog is None):
+        fail(f"{where}: static_vertex_input is {data['vertex'].get('static_vertex_input', False)}, but "
+             f"the draw's vertex prolog is {'empty' if vertex_prolog is None else 'not empty'}")
     if vertex_prolog is not None:
         slots = {loc: slot for slot, loc in enumerate(sorted(locations))}
         wanted = {(slots[i["location"]], "xyzw".index(c))
@@ -363,6 +379,26 @@ def check_json(draw, data, vertex_main, fragment_main, vertex_prolog):
              f"outputs_written: {written}")
     if len(data["fragment"]["attachments"]) == 0:
         fail(f"{where}: no attachments")
+    # Honeykrisp compiles a fragment prolog when the sample mask leaves out one of the
+    # rasterization samples (hk_flush_dynamic_state; no statistics or cull distances here).
+    all_samples = (1 << data["fragment"]["samples"]) - 1
+    masked = data["fragment"].get("sample_mask", 0xffffffff) & all_samples != all_samples
+    if masked != (fragment_prolog is not None):
+        fail(f"{where}: sample_mask {data['fragment'].get('sample_mask')}, but the draw "
+             f"{'has no' if fragment_prolog is None else 'has a'} fragment prolog")
+    # w_is_one: the compiled shader writes location 0's x, y and z but not its w, which
+    # agx_nir_lower_fs_output_to_epilog leaves out when it is the constant 1.0.
+    exports = exported_halves(fragment_main)
+    for o in data["fragment"]["shader_outputs"]:
+        if o["location"] != 0 or o.get("index", 0) != 0:
+            if "w_is_one" in o:
+                fail(f"{where}: w_is_one on an output other than location 0")
+            continue
+        step = o["bits"] // 16
+        xyz = all(8 + c * step in exports for c in range(3))
+        if o.get("w_is_one", False) != (xyz and 8 + 3 * step not in exports):
+            fail(f"{where}: w_is_one is {o.get('w_is_one', False)}, but the fragment shader Mesa "
+                 f"compiled exports halves {sorted(exports)}")
 
 
 def split(run_dir, out_dir):
@@ -454,7 +490,7 @@ def split(run_dir, out_dir):
         mains = {}
         for role in ("vertex", "fragment"):
             for c in used[role]:
-                if c.kind in ("vertex main", "fragment main", "vertex prolog"):
+                if c.kind in ("vertex main", "fragment main", "vertex prolog", "fragment prolog"):
                     mains[c.kind] = c
         stems = [seen[(b[0], b[2])] for b in draw.bound]
         text = [f"  [disassembly: linked/{stems[int(l[1:])]}.dis]" if l.startswith("\0") else l for l in text]
@@ -468,7 +504,8 @@ def split(run_dir, out_dir):
             fail(f"draw {draw.name}: no draws/{draw.name}.json")
         with open(json_path, encoding="utf-8") as f:
             data = json.load(f)
-        check_json(draw, data, mains["vertex main"], mains["fragment main"], mains.get("vertex prolog"))
+        check_json(draw, data, mains["vertex main"], mains["fragment main"], mains.get("vertex prolog"),
+                   mains.get("fragment prolog"))
         shutil.copyfile(json_path, os.path.join(out_dir, "draws", draw.name + ".json"))
     write(os.path.join(out_dir, "linked", "index.txt"), "\n".join(linked_index) + "\n")
 

@@ -195,15 +195,25 @@ fn icompare(st: &State, code: u32, a: &Operand, b: &Operand, lane: usize) -> R<b
 }
 
 /// Float comparison: ==, <, >, >=, <= (codes 0, 1, 2, 5, 6); bit 3 negates.
+///
+/// Codes 3 and 7 (`fltn`, `fgtn`) are the orderings of minimum and maximum: Mesa's
+/// `agx_fminmax_to` (`src/asahi/compiler/agx_compile.c`) computes NIR's `fmin`/`fmax` as
+/// `csel a, b, a, b, fltn|fgtn`, and NIR's `fmin`/`fmax` return the other operand when one
+/// is NaN. So `a <n b` is true when `b` alone is NaN, false when `a` is NaN (both NaN:
+/// false, giving `b`), and `a < b` otherwise; the same with `>` for `fgtn`. Signed zeros
+/// compare equal, giving `b`: Mesa's comment there says these modes are incorrect for
+/// signed zeros, and lowers the `fmin`/`fmax` that must tell them apart.
 fn fcompare(st: &State, code: u32, a: &Operand, b: &Operand, lane: usize) -> R<bool> {
     let (x, y) = (read_float(st, a, lane)?, read_float(st, b, lane)?);
     let r = match code & 7 {
         0 => x == y,
         1 => x < y,
         2 => x > y,
+        3 => !x.is_nan() && (y.is_nan() || x < y),
         5 => x >= y,
         6 => x <= y,
-        _ => return Err(Fail::Unsupported("min/max float conditions (fltn, fgtn)")),
+        7 => !x.is_nan() && (y.is_nan() || x > y),
+        _ => return Err(Fail::Unsupported("float condition 4")),
     };
     Ok(r != (code & 8 != 0))
 }

@@ -114,6 +114,54 @@ fn float_functions() {
     assert_eq!(lane0(&st, 22, 32), 0x4180_0000); // 2^4 = 16
 }
 
+/// `fltn`/`fgtn` as Mesa's `fmin`/`fmax` use them (`csel d, a, b, a, b, cond`): the
+/// smaller/larger operand, the number when the other is NaN, `b` for equal operands (signed
+/// zeros included) and when both are NaN.
+#[test]
+fn min_max_conditions() {
+    let cases: [(u32, u32, u32, u32); 7] = [
+        // (a, b, min, max)
+        (0x3f80_0000, 0x4000_0000, 0x3f80_0000, 0x4000_0000), // 1.0, 2.0
+        (0xc000_0000, 0x3f80_0000, 0xc000_0000, 0x3f80_0000), // -2.0, 1.0
+        (0x7fc0_0000, 0x3f80_0000, 0x3f80_0000, 0x3f80_0000), // NaN, 1.0
+        (0x3f80_0000, 0x7fc0_0001, 0x3f80_0000, 0x3f80_0000), // 1.0, NaN
+        (0x8000_0000, 0x0000_0000, 0x0000_0000, 0x0000_0000), // -0.0, +0.0: b
+        (0x7fc0_0000, 0x7fc0_0001, 0x7fc0_0001, 0x7fc0_0001), // NaN, NaN: b
+        (0xff80_0000, 0x7f80_0000, 0xff80_0000, 0x7f80_0000), // -inf, +inf
+    ];
+    for (a, b, min, max) in cases {
+        let mut st = State {
+            exec: 1,
+            ..State::default()
+        };
+        st.set_gpr(0, 2, 32, u64::from(a)).unwrap(); // r1
+        st.set_gpr(0, 4, 32, u64::from(b)).unwrap(); // r2
+        exec(
+            "csel r3, r1, r2, r1, r2, fltn\ncsel r4, r1, r2, r1, r2, fgtn\n",
+            &mut st,
+        )
+        .unwrap();
+        assert_eq!(lane0(&st, 6, 32), u64::from(min), "min({a:#x}, {b:#x})");
+        assert_eq!(lane0(&st, 8, 32), u64::from(max), "max({a:#x}, {b:#x})");
+    }
+    // 16-bit operands: min(1.0h, -0.5h) = -0.5h; max(NaN, 2.0h) = 2.0h.
+    let mut st = State {
+        exec: 1,
+        ..State::default()
+    };
+    st.set_gpr(0, 2, 16, 0x3c00).unwrap(); // r1l
+    st.set_gpr(0, 3, 16, 0xb800).unwrap(); // r1h
+    st.set_gpr(0, 4, 16, 0x7e00).unwrap(); // r2l
+    st.set_gpr(0, 5, 16, 0x4000).unwrap(); // r2h
+    exec(
+        "csel r3l, r1l, r1h, r1l, r1h, fltn\ncsel r3h, r2l, r2h, r2l, r2h, fgtn\n",
+        &mut st,
+    )
+    .unwrap();
+    assert_eq!(lane0(&st, 6, 16), 0xb800);
+    assert_eq!(lane0(&st, 7, 16), 0x4000);
+}
+
 #[test]
 fn unsupported_instructions_are_named() {
     let mut st = State::default();

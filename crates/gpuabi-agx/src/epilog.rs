@@ -4,12 +4,14 @@
 //! (blending: [`crate::epilog_blend`], logic ops: [`crate::epilog_logic`]).
 //!
 //! In order:
-//! 1. Alpha-to-coverage (`agx_nir_lower_alpha_to_coverage`), when render target 0 has a
-//!    format: its alpha `a` (1.0 under `loc0_w_1` for location 0), `n = u32(a · samples)`
-//!    (`fmul` at the colour's size, `f_to_u32` rounding toward zero and saturating),
-//!    `mask = (1 << n) − 1` (32-bit shift), and the samples outside the mask are killed with
-//!    `sample_mask target, 0` (target `¬mask ∧ 255`, also `∧ r1l` under sample shading), as
-//!    Mesa lowers the discard; nothing is emitted when the alpha is 1.0.
+//! 1. Alpha-to-coverage (`nir_lower_alpha_to_coverage`), when render target 0 has a
+//!    format: Mesa's dithered mask of its alpha `a` (`alpha_to_coverage` in
+//!    `src/compiler/nir/nir_lower_alpha.c`): `m = f2i32(round_even(fsat(a) · 16))`,
+//!    `mask = 0x1111 · ((0xf7540 >> (m & ~3)) & 0xf) | 0x0404 · (m & 2) | 0x0080 · (m & 1)`,
+//!    rotated right within 16 bits by `(x & 1) + (y & 1)` of the pixel
+//!    (`thread_in_grid_x`/`_y`); the pixel's samples outside it are killed with
+//!    `sample_mask killed, 0` (also `∧ r1l` under sample shading), as Mesa lowers the
+//!    discard; nothing is emitted when the alpha is 1.0 (`loc0_w_1`).
 //! 2. Depth (`r2`) and stencil (`r3l`) with `zs_emit`, one instruction each, after
 //!    alpha-to-coverage so that killed samples get none.
 //! 3. For each render target with a format and a written location (location 0 for every
@@ -24,8 +26,10 @@
 //!    * A target whose value depends on the destination — blending other than replace on a
 //!      float or normalised format, a logic op on an integer or normalised format, or a
 //!      partial colour mask on a format without masked stores — loads the destination with
-//!      `ld_tile`, computes the value, keeps the destination in colour-masked components
-//!      and stores every component.
+//!      `ld_tile` and computes the value: formats with masked stores compute and store the
+//!      colour-masked components only (Mesa hands the mask to the tile-buffer store when
+//!      `agx_tilebuffer_supports_mask`); the packed formats keep the destination in the
+//!      masked components and store every component (`nir_color_mask`).
 //!    * Otherwise the colour is stored directly: pure-integer formats of at most 16 bits per
 //!      channel clamped to the channel's range (`nir_format_clamp_uint`/`_sint` in
 //!      `store_tilebuffer`); 16-bit colours widened for 32-bit formats (`f2f32`/`u2u32`/
@@ -44,8 +48,10 @@
 //! 4. Unless samples are shaded, `stop` and 8 `trap`: the epilog ends the program, and the
 //!    linker adds no terminal code of its own ([`link`](mod@crate::link)).
 //!
-//! Registers: temporaries are `r36`…`r63` (past the eight colour locations `r4`…`r35`);
-//! colour registers are never changed except alphas set to 1.0.
+//! Registers: temporaries are `r36`…`r79` (past the eight colour locations `r4`…`r35`;
+//! `r64` and up only for blend constants and shared blend values); colour registers are
+//! never changed except alphas set to 1.0 for stores and logic ops (blending takes the
+//! constant 1.0 as NIR folds it).
 //!
 //! Spilled render targets (past the tile buffer's capacity) are read
 //! with the texel fetch `smpi` and written with `imgw` through the descriptors of the
@@ -316,7 +322,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
             }
         }
     }
-    let killed = alpha_to_coverage(line, key);
+    let kept = alpha_to_coverage(line, key);
     if key.write_z {
         line(format!("zs_emit {samples}, r2"));
     }
@@ -331,10 +337,9 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     // the stores' sample operand, so that a spilled target's store is skipped where the
     // tile buffer's would be masked (Mesa's `store_memory` tests the coverage for the
     // same reason).
-    let samples = match killed {
+    let samples = match kept {
         Some(k) if spills => {
             let r = comp(SAMPLES, 0, 16);
-            line(format!("xor {k}, {k}, 255"));
             line(format!("and {r}, {k}, {samples}"));
             r
         }
@@ -414,7 +419,9 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         }
         let one = epilog_blend::float_bits(1.0, t.size);
         // Blending reads the source alpha even when the format has no alpha channel.
-        let alpha_used = !matches!(work, Work::Plain) || (comps == 4 && t.mask & 8 != 0);
+        // (Blending takes the constant 1.0 itself, as NIR folds it.)
+        let alpha_used = matches!(work, Work::Logic(..) | Work::MaskOnly)
+            || (matches!(work, Work::Plain) && comps == 4 && t.mask & 8 != 0);
         if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && alpha_used {
             line(format!("ldimm {}, {one}", colour_reg(loc, 3, t.size)));
         }
@@ -461,8 +468,13 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
 }
 
 /// Emits alpha-to-coverage from render target 0's alpha; returns the 16-bit register
-/// that holds the samples it killed (`¬mask ∧ 255`, under sample shading also `∧ r1l`),
-/// if it emitted anything.
+/// that holds the pixel's samples it keeps, if it emitted anything.
+///
+/// The mask is Mesa's dithered one (`alpha_to_coverage` in
+/// `src/compiler/nir/nir_lower_alpha.c`): `m = f2i32(round_even(fsat(alpha) · 16))`,
+/// `mask = 0x1111 · ((0xf7540 >> (m & ~3)) & 0xf) | 0x0404 · (m & 2) | 0x0080 · (m & 1)`,
+/// rotated right within 16 bits by `(x & 1) + (y & 1)` of the pixel; sample `s` survives
+/// when bit `s` of the rotated mask is set.
 fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<String> {
     let Some(Some(rt0)) = key.rts.first().filter(|_| key.alpha_to_coverage) else {
         return None;
@@ -472,30 +484,63 @@ fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<St
         // Alpha 1.0 covers every sample.
         return None;
     }
-    let size = rt0.size;
-    let (_, mul) = epilog_blend::float_ops(size);
-    let t = sized(COVERAGE, size);
-    let n = format!("r{COVERAGE}");
+    let (t, a, b, c, k) = (
+        format!("r{COVERAGE}"),
+        format!("r{}", COVERAGE + 1),
+        format!("r{}", COVERAGE + 2),
+        format!("r{}", COVERAGE + 3),
+        format!("r{}", COVERAGE + 4),
+    );
     let low = sized(COVERAGE, 16);
+    // m, computed at fp32 (exact for fp16 colours: the clamp and the scaling by 16 are).
     line(format!(
-        "{mul} {t}, {}, {}.0",
-        colour_reg(loc, 3, size),
-        key.samples
+        "fadd {t}, {}, -0.0, sat",
+        colour_reg(loc, 3, rt0.size)
     ));
-    line(format!("f_to_u32 {n}, {t}, rtz"));
-    line(format!("shl {n}, 1, {n}"));
-    line(format!("isub {n}, {n}, 1"));
-    line(format!("xor {low}, {low}, 255"));
-    line(format!("and {low}, {low}, 255"));
+    line(format!("fmul {t}, {t}, 16.0"));
+    line(format!("rint {t}, {t}"));
+    line(format!("f_to_s32 {t}, {t}, rtz"));
+    line(format!("and {a}, {t}, 28"));
+    line(format!("ldimm {k}, {}", 0xf7540));
+    line(format!("shr {a}, {k}, {a}"));
+    line(format!("and {a}, {a}, 15"));
+    line(format!("ldimm {k}, {}", 0x1111));
+    line(format!("imul {a}, {a}, {k}"));
+    line(format!("and {b}, {t}, 2"));
+    line(format!("ldimm {k}, {}", 0x0404));
+    line(format!("imul {b}, {b}, {k}"));
+    line(format!("and {c}, {t}, 1"));
+    line(format!("shl {c}, {c}, 7"));
+    line(format!("or {a}, {a}, {b}"));
+    line(format!("or {a}, {a}, {c}"));
+    // The rotation by (x & 1) + (y & 1), over the 16-bit mask doubled to 32 bits.
+    line(format!("mov {b}, thread_in_grid_x"));
+    line(format!("and {b}, {b}, 1"));
+    line(format!("mov {c}, thread_in_grid_y"));
+    line(format!("and {c}, {c}, 1"));
+    line(format!("iadd {b}, {b}, {c}"));
+    line(format!("shl {c}, {a}, 16"));
+    line(format!("or {a}, {a}, {c}"));
+    line(format!("shr {t}, {a}, {b}"));
+    // The pixel's samples the mask keeps, then those it kills (under sample shading, of
+    // the iteration's sample).
+    let all = (1u32 << key.samples) - 1;
+    let kill = sized(COVERAGE + 1, 16);
+    line(format!("and {low}, {low}, {all}"));
+    line(format!("xor {kill}, {low}, {all}"));
     if key.sample_shading {
-        line(format!("and {low}, {low}, r1l"));
+        line(format!("and {kill}, {kill}, r1l"));
     }
-    line(format!("sample_mask {low}, 0"));
+    line(format!("sample_mask {kill}, 0"));
     Some(low)
 }
 
 /// Emits the store of a target whose value depends on the destination: loads it (sample
-/// operand `ld`), computes the value and stores every component (sample operand `st`).
+/// operand `ld`), computes the value and stores it (sample operand `st`). Formats with
+/// masked stores compute and store the colour-masked components only (Mesa's
+/// `agx_nir_fs_epilog` hands the mask to the tile-buffer store when
+/// `agx_tilebuffer_supports_mask`); the others keep the destination in the masked
+/// components and store every component (`nir_color_mask`).
 fn through_destination(
     line: &mut dyn FnMut(String),
     key: &EpilogKey,
@@ -508,21 +553,29 @@ fn through_destination(
     let (size, n, loc) = (t.size, t.comps, t.loc);
     let fmt = isa_format(t.phys);
     let all_mask = MASK_NAMES[usize::from(t.all)];
-    let (add, _) = epilog_blend::float_ops(size);
-    // All four source components: the factors read the source alpha.
-    for c in 0..4 {
-        line(format!(
-            "mov {}, {}",
-            comp(SRC, c, size),
-            colour_reg(loc, c, size)
-        ));
+    let masked = t.spill.is_none() && t.phys.supports_mask();
+    if !matches!(work, Work::Blend(_)) {
+        // The logic op's conversions work on copies of the colour.
+        for c in 0..4 {
+            line(format!(
+                "mov {}, {}",
+                comp(SRC, c, size),
+                colour_reg(loc, c, size)
+            ));
+        }
     }
     let dst = |c: u16| comp(DST, c, size);
-    if let Some(rt) = t.spill {
+    // A logic op that ignores the destination needs it only to keep masked components of
+    // formats without masked stores.
+    let loads = match work {
+        Work::Logic(op, _) => epilog_logic::reads_destination(op) || (!masked && t.mask != t.all),
+        _ => true,
+    };
+    if let (true, Some(rt)) = (loads, t.spill) {
         // The image holds the logical format: the fetch converts to the colour's size,
         // clamped and sign-extended by the format.
         spill::load(line, rt, key.samples, &tuple(DST, 4, size));
-    } else if size == 16 && t.phys == Physical::I32 {
+    } else if loads && size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
         line(format!(
             "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
@@ -536,7 +589,7 @@ fn through_destination(
                 line(format!("fadd {}, r{}, -0.0", dst(c), DST_CLAMPED + c));
             }
         }
-    } else {
+    } else if loads {
         line(format!(
             "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
             tuple(DST, n, size),
@@ -544,7 +597,7 @@ fn through_destination(
         ));
     }
     let element_bits = 8 * t.phys.block_bytes() / t.phys.channels();
-    if t.spill.is_none() && t.signed && element_bits < u32::from(size) {
+    if loads && t.spill.is_none() && t.signed && element_bits < u32::from(size) {
         // Sign-extend the loaded channel as `load_tilebuffer` does.
         for c in 0..n {
             if element_bits == 16 {
@@ -566,54 +619,30 @@ fn through_destination(
             }
         }
         Work::Blend(eqs) => {
-            for c in 0..4 {
-                epilog_blend::clamp(line, &comp(SRC, c, size), t.norm, size);
-            }
-            if epilog_blend::dual_source(&eqs) {
-                for c in 0..4 {
-                    let r = comp(SRC1, c, size);
-                    if c == 3 && key.alpha_to_one {
-                        line(format!(
-                            "ldimm {r}, {}",
-                            epilog_blend::float_bits(1.0, size)
-                        ));
-                    } else {
-                        line(format!("mov {r}, {}", colour_reg(1, c, size)));
-                    }
-                    epilog_blend::clamp(line, &r, t.norm, size);
-                }
-            }
-            let dst_base = if t.phys == Physical::F16 && t.norm != Norm::None {
-                for c in 0..n {
-                    let d = comp(DST_CLAMPED, c, size);
-                    line(format!("{add} {d}, {}, -0.0", dst(c)));
-                    epilog_blend::clamp(line, &d, t.norm, size);
-                }
-                DST_CLAMPED
-            } else {
-                DST
-            };
             let inp = BlendInput {
                 size,
                 comps: n,
-                dst: dst_base,
                 norm: t.norm,
+                dst: DST,
+                dst_clamp: t.phys == Physical::F16 && t.norm != Norm::None,
+                src: fout_colour(loc),
+                src_alpha_one: key.alpha_to_one || (loc == 0 && key.loc0_w_1),
+                src1_alpha_one: key.alpha_to_one,
             };
-            for c in 0..n {
-                if t.mask >> c & 1 == 0 {
+            epilog_blend::blend(line, &eqs, &inp, t.mask & t.all);
+            if !masked {
+                for c in (0..n).filter(|c| t.mask >> c & 1 == 0) {
                     keep(line, c);
-                    continue;
                 }
-                let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
-                epilog_blend::component(line, eq, c, &inp);
-                epilog_blend::clamp(line, &comp(SRC, c, size), t.norm, size);
             }
         }
         Work::Logic(op, kind) => {
             let bits = channel_bits(t.canon);
             for c in 0..n {
                 if t.mask >> c & 1 == 0 {
-                    keep(line, c);
+                    if !masked {
+                        keep(line, c);
+                    }
                     continue;
                 }
                 let regs = epilog_logic::Regs {
@@ -631,8 +660,10 @@ fn through_destination(
             }
         }
     }
-    if t.integer {
-        let src = |c: u16| comp(SRC, c, size);
+    let src = |c: u16| comp(SRC, c, size);
+    if masked {
+        store_plain(line, t, &src, t.mask, st);
+    } else if t.integer {
         store_plain(line, t, &src, t.all, st);
     } else if size == 16 && t.phys == Physical::I32 {
         for c in 0..n {
@@ -677,6 +708,11 @@ fn store_plain(
     let clamp = t.integer && !widen && bits.iter().all(|&b| b <= 16);
     let prefix = mask & (mask + 1) == 0;
     let tuple_size = if widen { 32 } else { size };
+    let base = if widen {
+        epilog_blend::DST_CLAMPED
+    } else {
+        TEMP
+    };
     // The store's register tuple: the value registers when the mask is a prefix and
     // nothing changes them, otherwise copies in the temporaries (a location may feed
     // several targets, so its registers stay as the main shader left them).
@@ -688,19 +724,17 @@ fn store_plain(
             .filter(|c| mask >> c & 1 == 1)
             .enumerate()
             .collect();
-        // Widened copies are twice the size of their sources, which may be the 16-bit
-        // halves of the same registers (`through_destination` computes integers there
-        // with every component stored): last first, each copy lands on halves already
-        // read.
-        let order: Vec<(usize, u16)> = if widen {
-            picked.into_iter().rev().collect()
-        } else {
-            picked
-        };
+        // Widened copies are twice the size of their sources, which may be 16-bit halves
+        // of the temporaries (`through_destination` computes there): they go to the
+        // staging registers past them. Narrow copies keep their size and land, in order,
+        // on registers already read.
+        let order = picked;
         for (k, c) in order {
-            let tr = comp(TEMP, k as u16, tuple_size);
+            let tr = comp(base, k as u16, tuple_size);
             let from = src(c);
-            if !widen {
+            if clamp {
+                // The clamp below copies.
+            } else if !widen {
                 if tr != from {
                     line(format!("mov {tr}, {from}"));
                 }
@@ -716,38 +750,50 @@ fn store_plain(
         regs.sort_by_key(|(c, _)| *c);
         regs
     };
-    // Clamp pure integers of at most 16 bits per channel to the channel's range.
+    // Clamp pure integers of at most 16 bits per channel to the channel's range, copying
+    // into the tuple with the first select; bounds that are no immediates are loaded once.
     if clamp {
-        let k = reg(2 * CONSTANT, size);
-        for (c, r) in &tuple {
-            let b = bits.get(usize::from(*c)).copied().unwrap_or(bits[0]);
+        let checks_of = |c: u16| -> Vec<(i64, &'static str)> {
+            let b = bits.get(usize::from(c)).copied().unwrap_or(bits[0]);
             let (lo, hi) = if t.signed {
                 (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
             } else {
                 (0, (1i64 << b) - 1)
             };
-            // A bound as an operand, with the `ldimm` it needs when it is no immediate.
-            let bound = |v: i64| -> (Option<String>, String) {
-                if (0..=MAX_ALU_IMM).contains(&v) {
-                    (None, v.to_string())
-                } else {
-                    let bits = (v as u64) & ((1u64 << size) - 1);
-                    (Some(format!("ldimm {k}, {bits}")), k.clone())
-                }
-            };
-            let checks: &[(i64, &str)] = if t.signed {
-                &[(hi, "sgt"), (lo, "slt")]
+            if t.signed {
+                vec![(hi, "sgt"), (lo, "slt")]
             } else if b < u32::from(size) {
-                &[(hi, "ugt")]
+                vec![(hi, "ugt")]
             } else {
-                &[]
-            };
-            for &(v, cond) in checks {
-                let (load, op) = bound(v);
-                if let Some(l) = load {
-                    line(l);
+                Vec::new()
+            }
+        };
+        let mut loaded: Vec<(i64, String)> = Vec::new();
+        for (c, _) in &tuple {
+            for (v, _) in checks_of(*c) {
+                if !(0..=MAX_ALU_IMM).contains(&v) && !loaded.iter().any(|(x, _)| *x == v) {
+                    let r = reg(2 * [CONSTANT, 45, 46, 47][loaded.len().min(3)], size);
+                    line(format!("ldimm {r}, {}", (v as u64) & ((1u64 << size) - 1)));
+                    loaded.push((v, r));
                 }
-                line(format!("csel {r}, {r}, {op}, {op}, {r}, {cond}"));
+            }
+        }
+        let operand = |v: i64| -> String {
+            loaded
+                .iter()
+                .find(|(x, _)| *x == v)
+                .map_or_else(|| v.to_string(), |(_, r)| r.clone())
+        };
+        for (c, r) in &tuple {
+            let mut from = src(*c);
+            let checks = checks_of(*c);
+            if checks.is_empty() && *r != from {
+                line(format!("mov {r}, {from}"));
+            }
+            for (v, cond) in checks {
+                let op = operand(v);
+                line(format!("csel {r}, {from}, {op}, {op}, {from}, {cond}"));
+                from = r.clone();
             }
         }
     }
@@ -757,7 +803,7 @@ fn store_plain(
         let data: Vec<String> = if prefix && !widen && !clamp {
             (0..4).map(src).collect()
         } else {
-            (0..4).map(|k| comp(TEMP, k, tuple_size)).collect()
+            (0..4).map(|k| comp(base, k, tuple_size)).collect()
         };
         spill::store(line, rt, t.samples, &data.join("_"), samples);
         return;

@@ -3,27 +3,35 @@
 //! size (fp32 for 32-bit colours, fp16 with the 16-bit ALU for 16-bit ones), the result
 //! stored.
 //!
-//! Order and precision (gpuabi's, so that a reference can repeat them bit for bit): every
-//! operation below is one instruction at the colour's size, rounded once to that size
-//! (nearest even; fp32 flushes subnormals, fp16 keeps them). The source (and the
-//! dual-source colour, location 1) is clamped for normalised formats (`add x, −0.0, sat` for
-//! unorm; for snorm `x > −1 ? x : −1` then `x > 1 ? 1 : x` with `csel`, as
-//! `nir_fsat_to_format` does); the destination is loaded with `ld_tile` (the hardware
+//! Order and precision: Mesa's, so that the tile bytes are those Honeykrisp's epilogs leave
+//! (checked against them in `tests/mesa_parts.rs`) and a reference can repeat them bit for
+//! bit. `nir_color_blend` (`src/compiler/nir/nir_lower_blend.c`) clamps its inputs to the
+//! format (`nir_fsat_to_format`: `fadd x, −0.0, sat` for unorm, for snorm
+//! `x > −1 ? x : −1` then `x > 1 ? 1 : x` with `csel`): the source, the dual-source colour
+//! (location 1) and the blend constant (fp32 uniforms `u2`…`u5`, rounded to fp16 first for
+//! 16-bit colours, `nir_f2f16`); the destination is loaded with `ld_tile` (the hardware
 //! converts to the colour's size; a 16-bit colour of a 32-bit float format loads fp32 and
-//! rounds it to fp16) and clamped the same way when the tile holds fp16 for a normalised
-//! format (RGB565, RGBA4: Mesa's `load_tilebuffer`); a missing destination alpha reads 1.0.
-//! The blend constant is read from the fp32 uniforms `u2`…`u5` (halves 4..11 of the
-//! fragment ABI), rounded to fp16 for 16-bit colours (`nir_f2f16`). A factor is its value;
-//! an inverted factor `add(−x, 1.0)`; `src_alpha_saturate` is `a < t ? a : t` with
-//! `t = add(−dst.a, 1.0)` (`t = +0.0` without a destination alpha) and 1 for alpha; factors
-//! are clamped to the format as `should_clamp_factor` of `nir_lower_blend` says (constant
-//! factors for normalised formats, inverted colour factors and `src_alpha_saturate` for
-//! snorm). Each term is `mul(value, factor)`; a factor of zero contributes +0.0 and a factor
-//! of one the value unmultiplied (NIR's algebraic rules fold both); `add` is `add(s, d)`,
-//! `subtract` `add(s, −d)`, `reverse_subtract` `add(d, −s)`, `min`/`max` a `csel` on
-//! `flt`/`fgt` of source and destination; the result is clamped again for normalised
-//! formats. Colour-masked components keep the destination value as loaded, so the store
-//! writes every component.
+//! rounds it to fp16) and clamped when the tile holds fp16 for a normalised format (RGB565,
+//! RGBA4: Mesa's `load_tilebuffer`); a missing destination channel reads 0, a missing alpha
+//! 1.0. Factors are `nir_blend_factor_value`'s, an inverted one `fadd(−x, 1.0)` and
+//! `src_alpha_saturate` `fmin(As, 1 − Ad)` (a `csel` on `fltn`), each computed once and
+//! shared. NIR folds the constants 0 and 1: a factor of one leaves the value unmultiplied,
+//! a factor (or value) of zero drops the term, and alpha-to-one and `loc0_w_1` make the
+//! source alpha the constant 1.0 (so `1 − As` is a zero factor). The two terms then combine
+//! as `nir_opt_algebraic`'s late rules fuse them (`fadd(fmul(a, b), c) → ffma(a, b, c)`,
+//! tried first, then `fadd(fneg(fmul(a, b)), c) → ffma(−a, b, c)`, each on the `fadd`'s
+//! sources in order): `add` is `first + second` with the source term first, `subtract`
+//! `source − destination`, `reverse_subtract` `destination − source`; a product first is
+//! fused with the other term (a product rounded on its own) as the addend, a plain value
+//! first and a product second fuse the product, two plain values add, and a missing first
+//! term leaves the second (negated for the subtractions: a product as `(−a)·b`, a value as
+//! `−x + (−0.0)`); `min`/`max` are `csel` on `fltn`/`fgtn` (NaN gives the other operand).
+//! Every operation is at the colour's size (fp32, or fp16 on the 16-bit ALU), rounded once
+//! (fp32 flushing subnormals). The result is not clamped: the store converts it, as Mesa
+//! stores the fused value. Mesa's optimiser also applies inexact rules that rewrite some
+//! equations as a whole (`a·b + a·c → a·(b + c)` and the like when both terms share a
+//! factor); gpuabi keeps to the equation there (`tests/mesa_parts.rs` lists the captured
+//! case).
 
 use crate::abi::FUNI_BLEND_R;
 use crate::blend::{BlendFactor, BlendFunc, Equation};
@@ -38,8 +46,9 @@ pub const DST: u16 = 41;
 pub const DST_CLAMPED: u16 = 49;
 /// First register of the dual-source colour's copy.
 pub const SRC1: u16 = 53;
-/// First register of the blend constant rounded to fp16.
-const CONST16: u16 = 59;
+/// First register of the blend constant's components as the blend reads them (rounded to
+/// fp16, clamped): past the registers the spilled targets' addressing uses (`spill.rs`).
+const CONST16: u16 = 64;
 /// Scratch for factors and terms.
 const T0: u16 = 45;
 const T1: u16 = 46;
@@ -142,116 +151,481 @@ pub struct BlendInput {
     pub size: u8,
     /// Components of the format.
     pub comps: u16,
-    /// First register of the destination the factors read.
-    pub dst: u16,
     /// Clamp of the format.
     pub norm: Norm,
+    /// First register of the destination as loaded.
+    pub dst: u16,
+    /// The tile holds fp16 for a normalised format: each destination channel read is
+    /// clamped (Mesa's `load_tilebuffer`).
+    pub dst_clamp: bool,
+    /// First half of the source colour (its location's registers).
+    pub src: u16,
+    /// The source alpha is the constant 1.0 (alpha-to-one, or `loc0_w_1` for location 0).
+    pub src_alpha_one: bool,
+    /// The dual-source colour's alpha is the constant 1.0 (alpha-to-one).
+    pub src1_alpha_one: bool,
 }
 
-/// Whether `should_clamp_factor` of `nir_lower_blend` clamps factor `f`.
-fn clamps_factor(f: BlendFactor, norm: Norm) -> bool {
-    use BlendFactor as F;
-    match f {
-        F::Zero | F::One => false,
-        F::ConstantColor
-        | F::OneMinusConstantColor
-        | F::ConstantAlpha
-        | F::OneMinusConstantAlpha => norm != Norm::None,
-        F::OneMinusSrcColor
-        | F::OneMinusSrcAlpha
-        | F::OneMinusDstColor
-        | F::OneMinusDstAlpha
-        | F::OneMinusSrc1Color
-        | F::OneMinusSrc1Alpha
-        | F::SrcAlphaSaturate => norm == Norm::Snorm,
-        _ => false,
+/// A value of the blend: a register (or uniform), or a constant NIR folds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Op {
+    Reg(String),
+    Zero,
+    One,
+}
+
+impl Op {
+    /// The operand text: the register, or the float immediate.
+    fn text(&self) -> String {
+        match self {
+            Op::Reg(r) => r.clone(),
+            Op::Zero => "0.0".into(),
+            Op::One => "1.0".into(),
+        }
+    }
+
+    /// The operand negated (`fneg` as a source modifier).
+    fn neg(&self) -> String {
+        match self {
+            Op::Reg(r) => format!("{r}.neg"),
+            Op::Zero => "-0.0".into(),
+            Op::One => "-1.0".into(),
+        }
     }
 }
 
-/// The operand of factor `f` for component `c`, emitting into `into` what it needs; `None`
-/// for zero, `Some("1")` marks one.
-fn factor(
-    line: &mut dyn FnMut(String),
-    f: BlendFactor,
-    c: u16,
-    inp: &BlendInput,
-    into: &str,
-) -> Option<String> {
-    use BlendFactor as F;
-    let size = inp.size;
-    let (add, _) = float_ops(size);
-    let s = |k: u16| comp(SRC, k, size);
-    let s1 = |k: u16| comp(SRC1, k, size);
-    let d = |k: u16| {
-        if k >= inp.comps {
-            "1.0".to_string()
-        } else {
-            comp(inp.dst, k, size)
+/// A term of the blend equation: absent (a zero factor), the value itself (a factor of
+/// one) or `value · factor`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Term {
+    Absent,
+    Plain(Op),
+    Mul(Op, Op),
+}
+
+/// Registers for values computed once per blend (inverted factors, the saturate factor,
+/// clamped inputs beyond the source's own registers), clear of the other roles.
+const POOL: [u16; 14] = [57, 40, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79];
+
+/// The blend of one render target being emitted.
+struct Blend<'a> {
+    line: &'a mut dyn FnMut(String),
+    inp: &'a BlendInput,
+    /// Values computed so far, by what they compute.
+    memo: Vec<(String, Op)>,
+    next: usize,
+}
+
+impl Blend<'_> {
+    fn emit(&mut self, s: String) {
+        (self.line)(s);
+    }
+
+    /// A pooled register for the value named `key`, and whether it is new.
+    fn slot(&mut self, key: &str) -> (Op, bool) {
+        if let Some((_, op)) = self.memo.iter().find(|(k, _)| k == key) {
+            return (op.clone(), false);
         }
-    };
-    let constant = |line: &mut dyn FnMut(String), k: u16| {
-        let u = format!("u{}", (FUNI_BLEND_R + 2 * k) / 2);
-        if size == 16 {
-            let r = comp(CONST16, k, 16);
-            line(format!("fadd {r}, {u}, -0.0"));
-            r
-        } else {
-            u
+        let r = POOL[self.next.min(POOL.len() - 1)];
+        self.next += 1;
+        let op = Op::Reg(sized(r, self.inp.size));
+        self.memo.push((key.to_string(), op.clone()));
+        (op, true)
+    }
+
+    /// `x` clamped to the format into a register (once per value).
+    fn clamped(&mut self, x: &str, into: Option<String>) -> Op {
+        let size = self.inp.size;
+        let key = format!("clamp {x}");
+        if let Some((_, op)) = self.memo.iter().find(|(k, _)| *k == key) {
+            return op.clone();
         }
-    };
-    let one_minus = |line: &mut dyn FnMut(String), x: String| {
-        line(format!("{add} {into}, {x}.neg, 1.0"));
-        into.to_string()
-    };
-    let value = match f {
-        F::Zero => return None,
-        F::One => return Some("1".into()),
-        F::SrcColor => s(c),
-        F::OneMinusSrcColor => one_minus(line, s(c)),
-        F::SrcAlpha => s(3),
-        F::OneMinusSrcAlpha => one_minus(line, s(3)),
-        F::Src1Color => s1(c),
-        F::OneMinusSrc1Color => one_minus(line, s1(c)),
-        F::Src1Alpha => s1(3),
-        F::OneMinusSrc1Alpha => one_minus(line, s1(3)),
-        F::DstColor => d(c),
-        F::OneMinusDstColor => one_minus(line, d(c)),
-        F::DstAlpha => d(3),
-        F::OneMinusDstAlpha if inp.comps < 4 => return None,
-        F::OneMinusDstAlpha => one_minus(line, d(3)),
-        F::SrcAlphaSaturate if c == 3 => return Some("1".into()),
-        F::SrcAlphaSaturate => {
-            if inp.comps < 4 {
-                line(format!("mov {into}, 0"));
-            } else {
-                line(format!("{add} {into}, {}.neg, 1.0", d(3)));
+        let r = match into {
+            Some(r) => {
+                let op = Op::Reg(r);
+                self.memo.push((key, op.clone()));
+                op
             }
-            line(format!(
-                "csel {into}, {}, {into}, {}, {into}, flt",
-                s(3),
-                s(3)
-            ));
-            into.to_string()
+            None => self.slot(&key).0,
+        };
+        let rt = r.text();
+        let (add, _) = float_ops(size);
+        match self.inp.norm {
+            Norm::None => unreachable!("only normalised formats clamp"),
+            Norm::Unorm => self.emit(format!("{add} {rt}, {x}, -0.0, sat")),
+            Norm::Snorm => {
+                let (m, p) = (sized(MINUS_ONE, size), sized(ONE, size));
+                self.emit(format!("ldimm {m}, {}", float_bits(-1.0, size)));
+                self.emit(format!("ldimm {p}, {}", float_bits(1.0, size)));
+                self.emit(format!("csel {rt}, {x}, {m}, {x}, {m}, fgt"));
+                self.emit(format!("csel {rt}, {rt}, {p}, {p}, {rt}, fgt"));
+            }
         }
-        F::ConstantColor => constant(line, c),
-        F::OneMinusConstantColor => {
-            let k = constant(line, c);
-            one_minus(line, k)
-        }
-        F::ConstantAlpha => constant(line, 3),
-        F::OneMinusConstantAlpha => {
-            let k = constant(line, 3);
-            one_minus(line, k)
-        }
-    };
-    if clamps_factor(f, inp.norm) {
-        if value != into {
-            line(format!("{add} {into}, {value}, -0.0"));
-        }
-        clamp(line, into, inp.norm, size);
-        return Some(into.to_string());
+        r
     }
-    Some(value)
+
+    /// Source colour component `c`, clamped for normalised formats (into the source
+    /// registers `SRC`, which the results later take).
+    fn src(&mut self, c: u16) -> Op {
+        if c == 3 && self.inp.src_alpha_one {
+            return Op::One;
+        }
+        let reg = comp_half(self.inp.src, c, self.inp.size);
+        if self.inp.norm == Norm::None {
+            return Op::Reg(reg);
+        }
+        self.clamped(&reg, Some(comp(SRC, c, self.inp.size)))
+    }
+
+    /// Dual-source colour component `c` (location 1), clamped as the source.
+    fn src1(&mut self, c: u16) -> Op {
+        if c == 3 && self.inp.src1_alpha_one {
+            return Op::One;
+        }
+        let reg = comp_half(crate::abi::fout_colour(1), c, self.inp.size);
+        if self.inp.norm == Norm::None {
+            return Op::Reg(reg);
+        }
+        self.clamped(&reg, Some(comp(SRC1, c, self.inp.size)))
+    }
+
+    /// Destination component `c`: 0 for a missing colour channel, 1.0 for a missing
+    /// alpha (`nir_color_blend`), clamped when the tile holds fp16 of a normalised format.
+    fn dst(&mut self, c: u16) -> Op {
+        if c >= self.inp.comps {
+            return if c == 3 { Op::One } else { Op::Zero };
+        }
+        let reg = comp(self.inp.dst, c, self.inp.size);
+        if !self.inp.dst_clamp {
+            return Op::Reg(reg);
+        }
+        self.clamped(&reg, Some(comp(DST_CLAMPED, c, self.inp.size)))
+    }
+
+    /// Blend constant component `c` (fp32 uniforms `u2`…`u5`), rounded to fp16 for 16-bit
+    /// colours (`nir_f2f16`) and clamped for normalised formats (`nir_fsat_to_format`).
+    fn constant(&mut self, c: u16) -> Op {
+        let size = self.inp.size;
+        let u = format!("u{}", (FUNI_BLEND_R + 2 * c) / 2);
+        if size == 16 {
+            let r = comp(CONST16, c, 16);
+            let (r_op, new) = {
+                let key = format!("f2f16 {u}");
+                if let Some((_, op)) = self.memo.iter().find(|(k, _)| *k == key) {
+                    (op.clone(), false)
+                } else {
+                    let op = Op::Reg(r.clone());
+                    self.memo.push((key, op.clone()));
+                    (op, true)
+                }
+            };
+            if new {
+                self.emit(format!("fadd {r}, {u}, -0.0"));
+            }
+            if self.inp.norm == Norm::None {
+                return r_op;
+            }
+            return self.clamped(&r, None);
+        }
+        if self.inp.norm == Norm::None {
+            return Op::Reg(u);
+        }
+        self.clamped(&u, Some(format!("r{}", CONST16 + c)))
+    }
+
+    /// `1 − x`, folded for constants (`fadd(fneg(x), 1.0)`, shared between uses).
+    fn one_minus(&mut self, x: Op) -> Op {
+        match x {
+            Op::Zero => Op::One,
+            Op::One => Op::Zero,
+            Op::Reg(r) => {
+                let (add, _) = float_ops(self.inp.size);
+                let (out, new) = self.slot(&format!("1-{r}"));
+                if new {
+                    self.emit(format!("{add} {}, {r}.neg, 1.0", out.text()));
+                }
+                out
+            }
+        }
+    }
+
+    /// Factor `f` for component `c` (`nir_blend_factor_value`, inverted factors as
+    /// `1 − x`).
+    fn factor(&mut self, f: BlendFactor, c: u16) -> Op {
+        use BlendFactor as F;
+        match f {
+            F::Zero => Op::Zero,
+            F::One => Op::One,
+            F::SrcColor => self.src(c),
+            F::SrcAlpha => self.src(3),
+            F::Src1Color => self.src1(c),
+            F::Src1Alpha => self.src1(3),
+            F::DstColor => self.dst(c),
+            F::DstAlpha => self.dst(3),
+            F::ConstantColor => self.constant(c),
+            F::ConstantAlpha => self.constant(3),
+            F::OneMinusSrcColor => {
+                let x = self.src(c);
+                self.one_minus(x)
+            }
+            F::OneMinusSrcAlpha => {
+                let x = self.src(3);
+                self.one_minus(x)
+            }
+            F::OneMinusSrc1Color => {
+                let x = self.src1(c);
+                self.one_minus(x)
+            }
+            F::OneMinusSrc1Alpha => {
+                let x = self.src1(3);
+                self.one_minus(x)
+            }
+            F::OneMinusDstColor => {
+                let x = self.dst(c);
+                self.one_minus(x)
+            }
+            F::OneMinusDstAlpha => {
+                let x = self.dst(3);
+                self.one_minus(x)
+            }
+            F::OneMinusConstantColor => {
+                let x = self.constant(c);
+                self.one_minus(x)
+            }
+            F::OneMinusConstantAlpha => {
+                let x = self.constant(3);
+                self.one_minus(x)
+            }
+            // `nir_alpha_saturate`: min(As, 1 − Ad) for colour, 1 for alpha.
+            F::SrcAlphaSaturate if c == 3 => Op::One,
+            F::SrcAlphaSaturate => {
+                let a = self.src(3);
+                let d = self.dst(3);
+                let t = self.one_minus(d);
+                self.min(a, t)
+            }
+        }
+    }
+
+    /// `fmin(a, b)` as Mesa's `agx_fminmax_to` computes it (`csel` on `fltn`).
+    fn min(&mut self, a: Op, b: Op) -> Op {
+        match (&a, &b) {
+            (Op::Zero, Op::Zero) | (Op::Zero, Op::One) | (Op::One, Op::Zero) => Op::Zero,
+            (Op::One, Op::One) => Op::One,
+            _ => {
+                let (out, new) = self.slot(&format!("min {} {}", a.text(), b.text()));
+                if new {
+                    let o = out.text();
+                    // The selected values are registers: a constant is loaded.
+                    let reg = |this: &mut Self, x: &Op| match x {
+                        Op::One => {
+                            this.emit(format!("ldimm {o}, {}", float_bits(1.0, this.inp.size)));
+                            o.clone()
+                        }
+                        _ => x.text(),
+                    };
+                    let (ra, rb) = (reg(self, &a), reg(self, &b));
+                    let sel = |x: &Op, r: &str| match x {
+                        Op::Zero => "0".to_string(),
+                        _ => r.to_string(),
+                    };
+                    self.emit(format!(
+                        "csel {o}, {ra}, {rb}, {}, {}, fltn",
+                        sel(&a, &ra),
+                        sel(&b, &rb)
+                    ));
+                }
+                out
+            }
+        }
+    }
+
+    /// `value · factor`, folded for the constants 0 and 1 (`fmul(a, 1.0)` and the zero
+    /// term of `a + 0·b`).
+    fn term(value: Op, factor: Op) -> Term {
+        match (value, factor) {
+            (_, Op::Zero) | (Op::Zero, _) => Term::Absent,
+            (v, Op::One) => Term::Plain(v),
+            (Op::One, f) => Term::Plain(f),
+            (v, f) => Term::Mul(v, f),
+        }
+    }
+
+    /// The value of a term as an operand, computing a product into `tmp`.
+    fn operand(&mut self, t: &Term, tmp: &str) -> Op {
+        let (_, mul) = float_ops(self.inp.size);
+        match t {
+            Term::Absent => Op::Zero,
+            Term::Plain(op) => op.clone(),
+            Term::Mul(a, b) => {
+                self.emit(format!("{mul} {tmp}, {}, {}", a.text(), b.text()));
+                Op::Reg(tmp.to_string())
+            }
+        }
+    }
+
+    /// Writes `op` to `out`.
+    fn materialize(&mut self, op: &Op, out: &str) {
+        match op {
+            Op::Reg(r) if r == out => {}
+            Op::Reg(r) => self.emit(format!("mov {out}, {r}")),
+            Op::Zero => self.emit(format!("mov {out}, 0")),
+            Op::One => self.emit(format!("ldimm {out}, {}", float_bits(1.0, self.inp.size))),
+        }
+    }
+
+    /// `first + second` or `first − second` into `out`, as NIR fuses it: a product
+    /// first is fused into `ffma` with the other term as the addend (computed and rounded
+    /// first); otherwise a product second is fused with the first as the addend; two
+    /// plain values are added (`nir_opt_algebraic`'s late `fadd(fmul(a, b), c) →
+    /// ffma(a, b, c)` and `fadd(fneg(fmul(a, b)), c) → ffma(−a, b, c)`, tried in that
+    /// order and on the `fadd`'s sources in order).
+    fn combine(&mut self, first: Term, second: Term, subtract: bool, out: &str) {
+        let size = self.inp.size;
+        let (add, mul) = float_ops(size);
+        let fma = if size == 16 { "hfma" } else { "ffma" };
+        match (&first, &second) {
+            (Term::Absent, Term::Absent) => self.materialize(&Op::Zero, out),
+            (t, Term::Absent) => match t {
+                Term::Mul(a, b) => self.emit(format!("{mul} {out}, {}, {}", a.text(), b.text())),
+                Term::Plain(op) => self.materialize(op, out),
+                Term::Absent => {}
+            },
+            (Term::Absent, t) => {
+                if !subtract {
+                    match t {
+                        Term::Mul(a, b) => {
+                            self.emit(format!("{mul} {out}, {}, {}", a.text(), b.text()))
+                        }
+                        Term::Plain(op) => self.materialize(op, out),
+                        Term::Absent => {}
+                    }
+                } else {
+                    // `0 − t` is `fneg(t)`.
+                    match t {
+                        Term::Mul(a, b) => {
+                            self.emit(format!("{mul} {out}, {}, {}", a.neg(), b.text()))
+                        }
+                        Term::Plain(op) => self.emit(format!("{add} {out}, {}, -0.0", op.neg())),
+                        Term::Absent => {}
+                    }
+                }
+            }
+            (Term::Mul(a, b), t) => {
+                let c = self.operand(t, &sized(T1, size));
+                let c = if subtract { c.neg() } else { c.text() };
+                self.emit(format!("{fma} {out}, {}, {}, {c}", a.text(), b.text()));
+            }
+            (Term::Plain(x), Term::Mul(a, b)) => {
+                let a = if subtract { a.neg() } else { a.text() };
+                self.emit(format!("{fma} {out}, {a}, {}, {}", b.text(), x.text()));
+            }
+            (Term::Plain(x), Term::Plain(y)) => {
+                let y = if subtract { y.neg() } else { y.text() };
+                self.emit(format!("{add} {out}, {}, {y}", x.text()));
+            }
+        }
+    }
+
+    /// Component `c` of the blend of `eq` into `out`.
+    fn component(&mut self, eq: &Equation, c: u16, out: &str) {
+        match eq.func {
+            BlendFunc::Min | BlendFunc::Max => {
+                let s = self.src(c);
+                let d = self.dst(c);
+                let cond = if eq.func == BlendFunc::Min {
+                    "fltn"
+                } else {
+                    "fgtn"
+                };
+                let (one, zero) = ("1.0".to_string(), "0".to_string());
+                let sel = |x: &Op| match x {
+                    Op::Reg(r) => r.clone(),
+                    Op::Zero => zero.clone(),
+                    Op::One => one.clone(),
+                };
+                if matches!(s, Op::One) || matches!(d, Op::One) {
+                    // A constant 1.0 is selected from a register.
+                    let k = sized(T0, self.inp.size);
+                    self.emit(format!("ldimm {k}, {}", float_bits(1.0, self.inp.size)));
+                    let pick = |x: &Op| {
+                        if matches!(x, Op::One) {
+                            k.clone()
+                        } else {
+                            sel(x)
+                        }
+                    };
+                    let (ps, pd) = (pick(&s), pick(&d));
+                    self.emit(format!(
+                        "csel {out}, {}, {}, {ps}, {pd}, {cond}",
+                        s.text(),
+                        d.text()
+                    ));
+                } else {
+                    self.emit(format!(
+                        "csel {out}, {}, {}, {}, {}, {cond}",
+                        s.text(),
+                        d.text(),
+                        sel(&s),
+                        sel(&d)
+                    ));
+                }
+            }
+            func => {
+                let fs = self.factor(eq.src, c);
+                let fd = self.factor(eq.dst, c);
+                let s = self.src(c);
+                let d = self.dst(c);
+                let ts = Self::term(s, fs);
+                let td = Self::term(d, fd);
+                match func {
+                    BlendFunc::Add => self.combine(ts, td, false, out),
+                    BlendFunc::Subtract => self.combine(ts, td, true, out),
+                    _ => self.combine(td, ts, true, out),
+                }
+            }
+        }
+    }
+}
+
+/// The half of component `c` of a vector whose first half is `base` at `size` bits.
+fn comp_half(base: u16, c: u16, size: u8) -> String {
+    let half = base + if size == 16 { c } else { 2 * c };
+    if size == 16 {
+        format!(
+            "r{}{}",
+            half / 2,
+            if half.is_multiple_of(2) { "l" } else { "h" }
+        )
+    } else {
+        format!("r{}", half / 2)
+    }
+}
+
+/// Emits the blend of `eqs` for the components in `mask` into the source registers
+/// `SRC` (component `c` in `SRC + c` at the colour's size): the inputs clamped to the
+/// format as `nir_color_blend` does (source, dual-source colour and blend constant; the
+/// destination of fp16 tiles of normalised formats by `load_tilebuffer`), each factor
+/// and term as `nir_blend_factor` builds it with NIR's folding of the constants 0 and 1,
+/// shared values computed once, and the terms combined as NIR fuses them ([`Blend`]'s
+/// `combine`). The result is not clamped: the store converts it (Mesa stores the fused
+/// value).
+pub fn blend(line: &mut dyn FnMut(String), eqs: &[Equation; 2], inp: &BlendInput, mask: u8) {
+    let mut b = Blend {
+        line,
+        inp,
+        memo: Vec::new(),
+        next: 0,
+    };
+    // Colour channels first: they read the source alpha, whose register the alpha
+    // result replaces.
+    for c in 0..4u16 {
+        if mask >> c & 1 == 0 {
+            continue;
+        }
+        let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
+        b.component(eq, c, &comp(SRC, c, inp.size));
+    }
 }
 
 /// Whether the equations use dual-source factors.
@@ -272,58 +646,4 @@ pub fn dual_source(eqs: &[Equation; 2]) -> bool {
 /// Whether the equations leave the source unchanged (`src·1 + dst·0` for both).
 pub fn is_replace(eqs: &[Equation; 2]) -> bool {
     eqs.iter().all(|e| *e == Equation::REPLACE)
-}
-
-/// A term `value · factor` into `into` (or nothing for a zero factor).
-fn term(
-    line: &mut dyn FnMut(String),
-    value: &str,
-    f: Option<String>,
-    into: &str,
-    size: u8,
-) -> Option<String> {
-    let (_, mul) = float_ops(size);
-    match f {
-        None => None,
-        Some(one) if one == "1" => Some(value.to_string()),
-        Some(x) => {
-            line(format!("{mul} {into}, {value}, {x}"));
-            Some(into.to_string())
-        }
-    }
-}
-
-/// Emits the blended component `c` into the source register `c` (sources loaded and
-/// clamped, the destination from `inp.dst` on).
-pub fn component(line: &mut dyn FnMut(String), eq: &Equation, c: u16, inp: &BlendInput) {
-    let size = inp.size;
-    let (add, _) = float_ops(size);
-    let out = comp(SRC, c, size);
-    let dst = comp(inp.dst, c, size);
-    match eq.func {
-        BlendFunc::Min => line(format!("csel {out}, {out}, {dst}, {out}, {dst}, flt")),
-        BlendFunc::Max => line(format!("csel {out}, {out}, {dst}, {out}, {dst}, fgt")),
-        _ => {
-            let (t0, t1) = (sized(T0, size), sized(T1, size));
-            let sf = factor(line, eq.src, c, inp, &t0);
-            let a = term(line, &out, sf, &t0, size);
-            let df = factor(line, eq.dst, c, inp, &t1);
-            let b = term(line, &dst, df, &t1, size);
-            let zero = "0.0".to_string();
-            let (a, b) = (a.unwrap_or_else(|| zero.clone()), b.unwrap_or(zero));
-            match eq.func {
-                BlendFunc::Add => line(format!("{add} {out}, {a}, {b}")),
-                BlendFunc::Subtract => line(format!("{add} {out}, {a}, {}", neg(&b))),
-                _ => line(format!("{add} {out}, {b}, {}", neg(&a))),
-            }
-        }
-    }
-}
-
-fn neg(x: &str) -> String {
-    if x == "0.0" {
-        "-0.0".into()
-    } else {
-        format!("{x}.neg")
-    }
 }

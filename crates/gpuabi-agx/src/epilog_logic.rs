@@ -63,6 +63,14 @@ const STEPS: [(LogicOp, &[Step]); 16] = {
     ]
 };
 
+/// Whether `op` reads the destination.
+pub fn reads_destination(op: LogicOp) -> bool {
+    STEPS.iter().find(|e| e.0 == op).is_some_and(|e| {
+        e.1.iter()
+            .any(|&(_, a, b)| matches!(a, Arg::D) || matches!(b, Arg::D))
+    })
+}
+
 /// The kind of values a logic op works on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -111,7 +119,12 @@ pub fn component(
     let scale = format!("r{SCALE}");
     line(format!("ldimm {scale}, {}", (max as f32).to_bits()));
     let to_int = if signed { "f_to_s32" } else { "f_to_u32" };
-    for (r, from) in [(&sr, regs.s.clone()), (&dr, regs.d.clone())] {
+    let inputs = if reads_destination(op) {
+        vec![(&sr, regs.s.clone()), (&dr, regs.d.clone())]
+    } else {
+        vec![(&sr, regs.s.clone())]
+    };
+    for (r, from) in inputs {
         if size == 16 {
             line(format!("fmul {r}, {from}, 1.0"));
         } else if *r != from {
@@ -153,16 +166,17 @@ pub fn component(
 fn run(line: &mut dyn FnMut(String), steps: &[Step], s: &str, d: &str, mask: u64, size: u8) {
     let m = constant(line, mask, size);
     let t = sized(RESULT, size);
-    for &(op, a, b) in steps {
+    for (i, &(op, a, b)) in steps.iter().enumerate() {
         let name = |x: Arg| match x {
             Arg::S => s.to_string(),
             Arg::D => d.to_string(),
             Arg::M => m.clone(),
             Arg::T => t.clone(),
         };
-        line(format!("{op} {t}, {}, {}", name(a), name(b)));
+        // The last step writes the result in place of the source.
+        let to = if i + 1 == steps.len() { s } else { t.as_str() };
+        line(format!("{op} {to}, {}, {}", name(a), name(b)));
     }
-    line(format!("mov {s}, {t}"));
 }
 
 /// An integer operand: an immediate up to 255, else loaded into the mask register.

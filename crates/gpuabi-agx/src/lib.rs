@@ -19,6 +19,7 @@ mod epilog_blend;
 mod epilog_logic;
 pub mod fragment;
 pub mod fs_prolog;
+pub mod hk_key;
 pub mod link;
 pub mod prolog;
 pub mod render;
@@ -27,6 +28,8 @@ pub mod spill;
 pub mod tilebuffer;
 pub mod vertex;
 pub mod vertex_key;
+pub mod vk_format;
+pub mod vk_state;
 
 pub use abi::{Profile, VsStage};
 pub use components::{Components, ComponentsError};

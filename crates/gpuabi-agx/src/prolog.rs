@@ -4,8 +4,9 @@
 //! assembly syntax and assembled with `gpuabi-agx-isa`.
 //!
 //! Per attribute slot `a` with components read, following its [`FetchPlan`]:
-//! 1. element index into `r7`: `r5` (vertex ID, base vertex included), or
-//!    `r6 / divisor + base_instance`, or `base_instance` for divisor 0. The division by a
+//! 1. the element index: `r5` (vertex ID, base vertex included) itself, or into `r7`
+//!    `r6 / divisor + base_instance` or `base_instance` for divisor 0 (once for consecutive
+//!    attributes with the same rule, when nothing took `r7` in between). The division by a
 //!    constant is the multiply-high sequence of Granlund and Montgomery ("Division by
 //!    Invariant Integers using Multiplication", PLDI 1994, figure 4.1):
 //!    `t = umulhi(n, m); q = (t + ((n − t) >> 1)) >> (l − 1)`, `l = ⌈log2 d⌉`,
@@ -16,9 +17,14 @@
 //! 3. `index = el · stride_el` in `r1`, the base (uniform `du(2a)` or the register pair
 //!    `dr2`), one `load` of the channels the read components need (the packed formats load
 //!    the whole word) into `r1`…`r4` — the index and base are read when the load issues —
-//!    then `wait`;
-//! 4. raw registers zeroed when out of bounds (D3D without the address fix-up);
-//! 5. the conversion of the key's format and the swizzle into `r(8 + 4a + c)`.
+//!    then `wait`; a load whose channels are the components read, in place and contiguous,
+//!    with no conversion (or a move's: fp32, 32-bit integers), writes the output registers
+//!    itself, and one `wait` at the end covers all such loads;
+//! 4. raw registers zeroed when out of bounds (D3D without the address fix-up; straight into
+//!    the output registers when the conversion is a move);
+//! 5. the conversion of the key's format and the swizzle into `r(8 + 4a + c)` (10-10-10-2
+//!    fields sign-extended with `shl`/`asr`, the snorm scale and −1.0 loaded once per
+//!    attribute into `r7` and `r2`).
 //!
 //! Register rules (the ABI's, checked by [`Prolog::reads`]/[`Prolog::writes`]): temporaries
 //! are `r1`–`r4` and `r7` only (never `r0`, whose low half is the nesting counter, and no
@@ -31,7 +37,7 @@
 //! 32-bit unorm/snorm divide by `2^32 − 1` / `2^31 − 1` rounded to fp32 (2^32 and 2^31),
 //! computed as one multiply by the exact reciprocal; 10-bit and 2-bit snorm multiply by the
 //! fp32 reciprocal of `2^(bits−1) − 1` (AGX lowers `fdiv` to a reciprocal multiply) and
-//! clamp at −1; fp16 widens exactly (a multiply by 1.0, keeping the sign of zero).
+//! clamp at −1; fp16 widens exactly (an add of −0.0, keeping the sign of zero).
 //!
 //! The compute variant (`hw = false`) first computes `r5` and `r6` from the grid position
 //! and the index buffer ([`compute_ids`]) and ends by writing `r4`, the zero-based vertex
@@ -151,6 +157,10 @@ fn u32_at(h: u16) -> String {
 
 struct Emitter {
     text: String,
+    /// The element index `r7` holds, to reuse it for the next attribute with the same.
+    r7: Option<ElementIndex>,
+    /// Loads into the output registers were issued after the last `wait`.
+    pending: bool,
 }
 
 impl Emitter {
@@ -183,14 +193,25 @@ const MASK_NAMES: [&str; 16] = [
     "", "x", "y", "xy", "z", "xz", "yz", "xyz", "w", "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw",
 ];
 
-/// Emits the element index of `plan` into `r7`.
-fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) {
+/// Emits the element index of `plan` and returns its register: `r5` itself for the vertex
+/// ID, else `r7` (computed once for consecutive attributes with the same index rule).
+fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) -> &'static str {
+    if plan.element_index == ElementIndex::VertexId {
+        return "r5";
+    }
+    if e.r7 == Some(plan.element_index) {
+        return EL;
+    }
+    e.r7 = Some(plan.element_index);
     let base_instance = u32_at(vuni_base_instance(n));
     match plan.element_index {
-        ElementIndex::VertexId => e.line(format!("mov {EL}, r5")),
+        ElementIndex::VertexId => {}
         ElementIndex::BaseInstance => e.line(format!("iadd {EL}, {base_instance}, 0")),
         ElementIndex::InstanceDivided { divisor } => {
-            if divisor.is_power_of_two() {
+            if divisor == 1 {
+                e.line(format!("iadd {EL}, r6, {base_instance}"));
+                return EL;
+            } else if divisor.is_power_of_two() {
                 e.line(format!("shr {EL}, r6, {}", divisor.trailing_zeros()));
             } else {
                 let l = ceil_log2(divisor);
@@ -207,36 +228,61 @@ fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) {
             e.line(format!("iadd {EL}, {EL}, {base_instance}"));
         }
     }
+    EL
 }
 
 /// Emits one attribute's fetch.
 fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
     let slot = a.slot;
     let _ = writeln!(e.text, "; attribute {slot}: {}", plan.format.name);
-    element_index(e, plan, n);
     let clamp = u32_at(vuni_vbo_clamp(n, slot));
     let base_half = vuni_vbo_base(slot);
-    // Memory channels the read components need, in order; packed formats load them all.
+    // Memory channels the read components need, in order; packed formats load them all
+    // (nothing when every component read is a constant of the format's swizzle).
     let fmt = &plan.format;
     let mut needed = 0u8;
+    let mut identity = true;
     for c in 0..4 {
         if a.components >> c & 1 == 1 {
             if let Swizzle::Channel(ch) = fmt.swizzle[c] {
                 let ch = if fmt.components_loaded == 1 { 0 } else { ch };
                 needed |= 1 << ch;
+                identity &= usize::from(ch) == c;
             }
         }
     }
-    if !fmt.interchange.supports_mask() {
+    if needed != 0 && !fmt.interchange.supports_mask() {
         needed = ((1u16 << fmt.components_loaded) - 1) as u8;
     }
+    // The load writes the output registers itself when the channels it fetches are the
+    // components read, in place, contiguous, and need no conversion; the `wait` for it can
+    // then come at the end, once for all such loads.
+    let run = needed.checked_shr(needed.trailing_zeros()).unwrap_or(0);
+    let contiguous = needed != 0 && run & run.wrapping_add(1) == 0;
+    // (Widening fp32 and sign-extending 32-bit integers are moves.)
+    let plain = match fmt.conversion {
+        Conversion::None => true,
+        Conversion::F2f | Conversion::SignExtend => raw_bits(fmt.interchange) == 32,
+        _ => false,
+    };
+    let movable = identity && contiguous && plain && fmt.interchange.supports_mask();
+    let direct = movable && !plan.zero_data_when_oob;
+    // Zeroing out-of-bounds data writes the output registers itself for such loads.
+    let zeroed_into_outputs = movable && plan.zero_data_when_oob;
     if needed != 0 {
+        // With a stride of 0 every element is element 0: the index is needed only for the
+        // robustness tests.
+        let el = if plan.stride_el != 0 || plan.zero_base_when_oob || plan.zero_data_when_oob {
+            element_index(e, plan, n)
+        } else {
+            "0"
+        };
         // Index into r1.
-        let el_src = if plan.clamp_index_to_zero {
-            e.line(format!("csel r1, {clamp}, {EL}, 0, {EL}, ult"));
+        let el_src = if plan.clamp_index_to_zero && plan.stride_el != 0 {
+            e.line(format!("csel r1, {clamp}, {el}, 0, {el}, ult"));
             "r1"
         } else {
-            EL
+            el
         };
         let index = match plan.stride_el {
             0 => "0".to_string(),
@@ -253,11 +299,11 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         };
         let base = if plan.zero_base_when_oob {
             e.line(format!(
-                "csel r2, {clamp}, {EL}, 0, {}, ult",
+                "csel r2, {clamp}, {el}, 0, {}, ult",
                 u32_at(base_half)
             ));
             e.line(format!(
-                "csel r3, {clamp}, {EL}, 0, {}, ult",
+                "csel r3, {clamp}, {el}, 0, {}, ult",
                 u32_at(base_half + 2)
             ));
             "dr2".to_string()
@@ -265,7 +311,12 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
             format!("du{}", base_half / 2)
         };
         let count = needed.count_ones() as u16;
-        let dest: Vec<String> = (0..count).map(|k| format!("r{}", RAW + k)).collect();
+        let first = if direct {
+            8 + COMPONENTS_PER_ATTRIB * slot + needed.trailing_zeros() as u16
+        } else {
+            RAW
+        };
+        let dest: Vec<String> = (0..count).map(|k| format!("r{}", first + k)).collect();
         let shift = if plan.shift != 0 {
             format!(", lsl {}", plan.shift)
         } else {
@@ -277,10 +328,21 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
             load_format(fmt.interchange),
             MASK_NAMES[usize::from(needed)]
         ));
-        e.line("wait a");
-        if plan.zero_data_when_oob {
-            for d in &dest {
-                e.line(format!("csel {d}, {clamp}, {EL}, 0, {d}, ult"));
+        if direct {
+            e.pending = true;
+        } else {
+            e.line("wait a");
+            e.pending = false;
+            if plan.zero_data_when_oob {
+                let first_out = 8 + COMPONENTS_PER_ATTRIB * slot + needed.trailing_zeros() as u16;
+                for (k, d) in dest.iter().enumerate() {
+                    let to = if zeroed_into_outputs {
+                        format!("r{}", first_out + k as u16)
+                    } else {
+                        d.clone()
+                    };
+                    e.line(format!("csel {to}, {clamp}, {el}, 0, {d}, ult"));
+                }
             }
         }
     }
@@ -289,6 +351,9 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         RAW + (needed & ((1u8 << ch) - 1)).count_ones() as u16
     };
     let integer = matches!(fmt.ty, ChannelType::Uint | ChannelType::Sint);
+    if !direct && !zeroed_into_outputs && needed != 0 {
+        unpack_constants(e, fmt, a.components);
+    }
     for c in 0..4u16 {
         if a.components >> c & 1 == 0 {
             continue;
@@ -300,9 +365,36 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
                 let one = if integer { 1 } else { F32_ONE };
                 e.line(format!("ldimm {out}, {one}"));
             }
+            Swizzle::Channel(_) if direct || zeroed_into_outputs => {}
             Swizzle::Channel(ch) => convert(e, fmt, ch, raw_of(ch), &out),
         }
     }
+    // Conversions may take `r7` for a constant.
+    if !direct
+        && !matches!(
+            fmt.conversion,
+            Conversion::None | Conversion::F2f | Conversion::U2f | Conversion::I2f
+        )
+    {
+        e.r7 = None;
+    }
+}
+
+/// Loads the constants of the signed-normalised 10-10-10-2 unpack once per attribute: the
+/// fp32 reciprocal of 511 in `r7` (for the 10-bit fields read) and −1.0 in `r2` (free: the
+/// packed word is in `r1`).
+fn unpack_constants(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, components: u8) {
+    if fmt.conversion != Conversion::Unpack1010102Signed || fmt.ty != ChannelType::Snorm {
+        return;
+    }
+    let reads = |c: usize| components >> c & 1 == 1 && fmt.swizzle[c] != Swizzle::Zero;
+    let ten_bit =
+        (0..4).any(|c| reads(c) && matches!(fmt.swizzle[c], Swizzle::Channel(ch) if ch < 3));
+    if ten_bit {
+        let rcp = (1.0f32 / 511.0).to_bits();
+        e.line(format!("ldimm {EL}, {rcp}"));
+    }
+    e.line(format!("ldimm r2, {F32_MINUS_ONE}"));
 }
 
 /// Bits per channel of an array format loaded raw.
@@ -325,7 +417,10 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
             _ => e.line(format!("s32_to_f {out}, {r}, rte")),
         },
         Conversion::F2f => match bits {
-            16 => e.line(format!("fmul {out}, {rl}, 1.0")),
+            // `fadd x, −0.0` keeps the sign of zero, as Mesa's `f2f32` does (`fadd r, h,
+            // -0.0` in its prologs); AGX multiplies as `fma(a, b, +0)`, so `x · 1.0` would
+            // turn −0.0 into +0.0.
+            16 => e.line(format!("fadd {out}, {rl}, -0.0")),
             _ => e.line(format!("mov {out}, {r}")),
         },
         Conversion::FixedToFloat => {
@@ -347,20 +442,28 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
             } else {
                 (10 * u32::from(ch), 10)
             };
-            e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
-            let signed = fmt.conversion == Conversion::Unpack1010102Signed;
-            if signed {
-                sign_extend(e, out, out, width);
+            if fmt.conversion == Conversion::Unpack1010102Signed {
+                // Sign-extended by shifting the field to the top and back (`asr`).
+                if pos + width == 32 {
+                    e.line(format!("asr {out}, {r}, {pos}, 0, 0"));
+                } else {
+                    e.line(format!("shl {out}, {r}, {}", 32 - pos - width));
+                    e.line(format!("asr {out}, {out}, {}, 0, 0", 32 - width));
+                }
+            } else {
+                e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
             }
             match fmt.ty {
                 ChannelType::Uscaled => e.line(format!("u32_to_f {out}, {out}, rte")),
                 ChannelType::Sscaled => e.line(format!("s32_to_f {out}, {out}, rte")),
                 ChannelType::Snorm => {
+                    // The 10-bit scale is in `r7` and −1.0 in `r2` (`unpack_constants`); the
+                    // 2-bit field's scale is 1.
                     e.line(format!("s32_to_f {out}, {out}, rte"));
-                    let rcp = (1.0f32 / ((1u32 << (width - 1)) - 1) as f32).to_bits();
-                    scale(e, out, rcp);
-                    e.line(format!("ldimm {EL}, {F32_MINUS_ONE}"));
-                    e.line(format!("csel {out}, {out}, {EL}, {out}, {EL}, fgt"));
+                    if width == 10 {
+                        e.line(format!("fmul {out}, {out}, {EL}"));
+                    }
+                    e.line(format!("csel {out}, {out}, -1.0, {out}, r2, fgt"));
                 }
                 _ => {}
             }
@@ -458,6 +561,8 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
     let n = slots(key);
     let mut e = Emitter {
         text: String::new(),
+        r7: None,
+        pending: false,
     };
     let mut attribs: Vec<&PrologAttrib> =
         key.attribs.iter().filter(|a| a.components != 0).collect();
@@ -472,6 +577,9 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
                 source,
             })?;
         attribute(&mut e, a, &plan, n);
+    }
+    if e.pending {
+        e.line("wait a");
     }
     if !key.hw {
         // Written last: the attribute fetches use r4 as a temporary.

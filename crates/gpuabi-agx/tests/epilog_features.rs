@@ -5,12 +5,16 @@
 //! Mesa's `nir_lower_blend` equations and the format definitions (fp16 arithmetic from the
 //! `half` crate).
 //!
-//! The reference performs the operations in the order the generator documents
-//! (`epilog_blend.rs`, `epilog_logic.rs`): per component, factors then terms then the
-//! function, every operation rounded once at the colour's size; logic ops on integers of
-//! 32 bits (the colour's size for integer formats) with negations as `xor` with the
-//! channel's mask. Sample shading is modelled as the linker's loop does it: the epilog runs
-//! once per sample with that sample's bit in `r1l`.
+//! The reference performs the operations the generator documents (`epilog_blend.rs`,
+//! `epilog_logic.rs`), which are Mesa's: per component, the inputs clamped to the format,
+//! factors with the constants 0 and 1 folded, the terms combined as NIR fuses them (a
+//! product first is fused with the other term into one rounding; otherwise a product
+//! second; two plain values added), min and max with NaN giving the other operand, the
+//! result unclamped; formats with masked stores store the colour-masked components only;
+//! alpha-to-coverage is Mesa's dithered mask; logic ops on integers of 32 bits (the
+//! colour's size for integer formats) with negations as `xor` with the channel's mask.
+//! Sample shading is modelled as the linker's loop does it: the epilog runs once per
+//! sample with that sample's bit in `r1l`.
 
 use gpuabi_agx::blend::{BlendFactor, BlendFunc, Equation, LogicOp};
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
@@ -454,6 +458,9 @@ trait Fl: Copy + PartialOrd {
     fn of(x: f64) -> Self;
     fn add(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
+    /// `self · o + c` rounded once.
+    fn fma(self, o: Self, c: Self) -> Self;
+    fn is_nan(self) -> bool;
     fn neg(self) -> Self;
     fn bits(self) -> u64;
     fn from_bits(b: u64) -> Self;
@@ -470,6 +477,12 @@ impl Fl for f32 {
     // applegpu's emulator, which the simulator's vector tests check).
     fn mul(self, o: f32) -> f32 {
         self * o + 0.0
+    }
+    fn fma(self, o: f32, c: f32) -> f32 {
+        self.mul_add(o, c)
+    }
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
     }
     fn neg(self) -> f32 {
         -self
@@ -491,6 +504,15 @@ impl Fl for f16 {
     }
     fn mul(self, o: f16) -> f16 {
         self * o + f16::ZERO
+    }
+    // The fp16 product is exact in f64; the sum's two roundings (to f64, then to fp16)
+    // differ from one only on a tie of the second that the first made, which the test's
+    // values do not reach.
+    fn fma(self, o: f16, c: f16) -> f16 {
+        f16::from_f64(self.to_f64().mul_add(o.to_f64(), c.to_f64()))
+    }
+    fn is_nan(self) -> bool {
+        f16::is_nan(self)
     }
     fn neg(self) -> f16 {
         -self
@@ -532,34 +554,63 @@ fn clamp<F: Fl>(x: F, class: Class) -> F {
     }
 }
 
-/// A factor: zero, one, or a value.
+/// A value of the blend: the constants NIR folds, or a number.
+#[derive(Clone, Copy)]
 enum Fac<F> {
     Zero,
     One,
     V(F),
 }
 
+impl<F: Fl> Fac<F> {
+    fn get(self) -> F {
+        match self {
+            Fac::Zero => F::of(0.0),
+            Fac::One => one(),
+            Fac::V(x) => x,
+        }
+    }
+}
+
 struct BlendIn<F> {
-    s: [F; 4],
-    s1: [F; 4],
-    d: [F; 4],
+    s: [Fac<F>; 4],
+    s1: [Fac<F>; 4],
+    d: [Fac<F>; 4],
     k: [F; 4],
-    comps: usize,
-    class: Class,
 }
 
-fn one_minus<F: Fl>(x: F) -> F {
-    x.neg().add(one())
+fn one_minus<F: Fl>(x: Fac<F>) -> Fac<F> {
+    match x {
+        Fac::Zero => Fac::One,
+        Fac::One => Fac::Zero,
+        Fac::V(v) => Fac::V(v.neg().add(one())),
+    }
 }
 
-/// Factor `f` for component `c` as `nir_lower_blend` defines it, clamped where
-/// `should_clamp_factor` says.
+/// `fmin` as the `fltn` select: `a` when it is smaller or `b` is NaN (and `a` is not).
+fn min_n<F: Fl>(a: F, b: F) -> F {
+    if !a.is_nan() && (b.is_nan() || a < b) {
+        a
+    } else {
+        b
+    }
+}
+
+/// `fmax` as the `fgtn` select.
+fn max_n<F: Fl>(a: F, b: F) -> F {
+    if !a.is_nan() && (b.is_nan() || a > b) {
+        a
+    } else {
+        b
+    }
+}
+
+/// Factor `f` for component `c` as `nir_lower_blend` builds it, constants folded.
 fn factor<F: Fl>(f: BlendFactor, c: usize, b: &BlendIn<F>) -> Fac<F> {
     use BlendFactor as B;
-    let d = |i: usize| if i >= b.comps { one() } else { b.d[i] };
-    let v = match f {
-        B::Zero => return Fac::Zero,
-        B::One => return Fac::One,
+    match f {
+        B::Zero => Fac::Zero,
+        B::One => Fac::One,
         B::SrcColor => b.s[c],
         B::OneMinusSrcColor => one_minus(b.s[c]),
         B::SrcAlpha => b.s[3],
@@ -568,83 +619,78 @@ fn factor<F: Fl>(f: BlendFactor, c: usize, b: &BlendIn<F>) -> Fac<F> {
         B::OneMinusSrc1Color => one_minus(b.s1[c]),
         B::Src1Alpha => b.s1[3],
         B::OneMinusSrc1Alpha => one_minus(b.s1[3]),
-        B::DstColor => d(c),
-        B::OneMinusDstColor => one_minus(d(c)),
-        B::DstAlpha => d(3),
-        // 1 − 1 folds to a zero factor.
-        B::OneMinusDstAlpha if b.comps < 4 => return Fac::Zero,
-        B::OneMinusDstAlpha => one_minus(d(3)),
-        B::SrcAlphaSaturate if c == 3 => return Fac::One,
-        B::SrcAlphaSaturate => {
-            let t = if b.comps < 4 {
-                F::of(0.0)
-            } else {
-                one_minus(d(3))
-            };
-            if b.s[3] < t {
-                b.s[3]
-            } else {
-                t
-            }
-        }
-        B::ConstantColor => b.k[c],
-        B::OneMinusConstantColor => one_minus(b.k[c]),
-        B::ConstantAlpha => b.k[3],
-        B::OneMinusConstantAlpha => one_minus(b.k[3]),
-    };
-    let constant = matches!(
-        f,
-        B::ConstantColor | B::OneMinusConstantColor | B::ConstantAlpha | B::OneMinusConstantAlpha
-    );
-    let inverted_or_saturate = matches!(
-        f,
-        B::OneMinusSrcColor
-            | B::OneMinusSrcAlpha
-            | B::OneMinusSrc1Color
-            | B::OneMinusSrc1Alpha
-            | B::OneMinusDstColor
-            | B::OneMinusDstAlpha
-            | B::SrcAlphaSaturate
-    );
-    let normalised = matches!(b.class, Class::Unorm | Class::Snorm);
-    if (constant && normalised) || (inverted_or_saturate && b.class == Class::Snorm) {
-        Fac::V(clamp(v, b.class))
-    } else {
-        Fac::V(v)
+        B::DstColor => b.d[c],
+        B::OneMinusDstColor => one_minus(b.d[c]),
+        B::DstAlpha => b.d[3],
+        B::OneMinusDstAlpha => one_minus(b.d[3]),
+        // min(As, 1 − Ad) for colour, folded when both are constants; 1 for alpha.
+        B::SrcAlphaSaturate if c == 3 => Fac::One,
+        B::SrcAlphaSaturate => match (b.s[3], one_minus(b.d[3])) {
+            (Fac::Zero, Fac::Zero | Fac::One) | (Fac::One, Fac::Zero) => Fac::Zero,
+            (Fac::One, Fac::One) => Fac::One,
+            (a, t) => Fac::V(min_n(a.get(), t.get())),
+        },
+        B::ConstantColor => Fac::V(b.k[c]),
+        B::OneMinusConstantColor => one_minus(Fac::V(b.k[c])),
+        B::ConstantAlpha => Fac::V(b.k[3]),
+        B::OneMinusConstantAlpha => one_minus(Fac::V(b.k[3])),
     }
 }
 
-/// One blended component (before the final clamp).
+/// A term: absent (a zero factor or value), the value alone (a factor of one), a product.
+enum Term<F> {
+    Absent,
+    Plain(F),
+    Mul(F, F),
+}
+
+fn term<F: Fl>(v: Fac<F>, f: Fac<F>) -> Term<F> {
+    match (v, f) {
+        (_, Fac::Zero) | (Fac::Zero, _) => Term::Absent,
+        (v, Fac::One) => Term::Plain(v.get()),
+        (Fac::One, f) => Term::Plain(f.get()),
+        (Fac::V(v), Fac::V(f)) => Term::Mul(v, f),
+    }
+}
+
+/// `first ± second` as NIR fuses it: a product first takes the other term (rounded on its
+/// own) as the addend of one fused operation; a plain value first and a product second
+/// fuse the product; two plain values add; `0 − t` negates `t` (a product as `(−a)·b`,
+/// a value as `−x + (−0.0)`).
+fn combine<F: Fl>(first: Term<F>, second: Term<F>, subtract: bool) -> F {
+    let sign = |x: F| if subtract { x.neg() } else { x };
+    match (first, second) {
+        (Term::Absent, Term::Absent) => F::of(0.0),
+        (Term::Mul(a, b), Term::Absent) => a.mul(b),
+        (Term::Plain(x), Term::Absent) => x,
+        (Term::Absent, Term::Mul(a, b)) => sign(a).mul(b),
+        (Term::Absent, Term::Plain(x)) if subtract => x.neg().add(F::of(-0.0)),
+        (Term::Absent, Term::Plain(x)) => x,
+        (Term::Mul(a, b), t) => {
+            let c = match t {
+                Term::Mul(x, y) => x.mul(y),
+                Term::Plain(x) => x,
+                Term::Absent => unreachable!(),
+            };
+            a.fma(b, sign(c))
+        }
+        (Term::Plain(x), Term::Mul(a, b)) => sign(a).fma(b, x),
+        (Term::Plain(x), Term::Plain(y)) => x.add(sign(y)),
+    }
+}
+
+/// One blended component.
 fn blend_component<F: Fl>(eq: &Equation, c: usize, b: &BlendIn<F>) -> F {
-    let (s, d) = (b.s[c], b.d[c]);
-    let term = |v: F, f: Fac<F>| match f {
-        Fac::Zero => None,
-        Fac::One => Some(v),
-        Fac::V(x) => Some(v.mul(x)),
-    };
     match eq.func {
-        BlendFunc::Min => {
-            if s < d {
-                s
-            } else {
-                d
-            }
-        }
-        BlendFunc::Max => {
-            if s > d {
-                s
-            } else {
-                d
-            }
-        }
-        f => {
-            let a = term(s, factor(eq.src, c, b));
-            let e = term(d, factor(eq.dst, c, b));
-            let zero = F::of(0.0);
-            match f {
-                BlendFunc::Add => a.unwrap_or(zero).add(e.unwrap_or(zero)),
-                BlendFunc::Subtract => a.unwrap_or(zero).add(e.map_or(F::of(-0.0), |x| x.neg())),
-                _ => e.unwrap_or(zero).add(a.map_or(F::of(-0.0), |x| x.neg())),
+        BlendFunc::Min => min_n(b.s[c].get(), b.d[c].get()),
+        BlendFunc::Max => max_n(b.s[c].get(), b.d[c].get()),
+        func => {
+            let ts = term(b.s[c], factor(eq.src, c, b));
+            let td = term(b.d[c], factor(eq.dst, c, b));
+            match func {
+                BlendFunc::Add => combine(ts, td, false),
+                BlendFunc::Subtract => combine(ts, td, true),
+                _ => combine(td, ts, true),
             }
         }
     }
@@ -939,11 +985,12 @@ fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
     let mut depth = vec![None; 8 * samples];
     let mut stencil = vec![None; 8 * samples];
     // Through the linker: the epilog in the sample loop after a main shader that gives
-    // every sample the same colours (copies of `r4`…`r35` kept in `r64`…`r95`, since the
+    // every sample the same colours (copies of `r4`…`r35` kept in `r96`…`r127`, past the
+    // epilog's temporaries, since the
     // epilog may set alphas to 1.0), run once.
     let main = gpuabi_agx_isa::assemble(
         &(4..36)
-            .map(|r| format!("mov r{r}, r{}\n", r + 60))
+            .map(|r| format!("mov r{r}, r{}\n", r + 92))
             .collect::<String>(),
         "main.s",
     )
@@ -955,7 +1002,7 @@ fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
             main: Part {
                 code: &main,
                 info: PartInfo {
-                    gpr_halves: 192,
+                    gpr_halves: 256,
                     ..PartInfo::default()
                 },
             },
@@ -1010,7 +1057,7 @@ fn check(case: &Case, s: &mut u64, what: &str, linked: bool) {
             } else {
                 for r in 4..36 {
                     let v = st.read_gpr(lane, 2 * r, 32).unwrap();
-                    st.set_gpr(lane, 2 * (r + 60), 32, v).unwrap();
+                    st.set_gpr(lane, 2 * (r + 92), 32, v).unwrap();
                 }
             }
         }
@@ -1120,26 +1167,25 @@ fn reference_lane(
             usize::from(r.location)
         }
     };
-    // Alpha-to-coverage from render target 0.
+    // Alpha-to-coverage from render target 0: Mesa's dithered mask (`alpha_to_coverage`
+    // in `src/compiler/nir/nir_lower_alpha.c`), rotated by the pixel's parity (lane `l` is
+    // pixel (l % 4, l / 4) of the 4×2 tile).
     if let (true, Some(Some(rt0))) = (key.alpha_to_coverage, key.rts.first()) {
         let loc = loc_of(rt0);
         if !(loc == 0 && key.loc0_w_1) {
             let a = colours[loc][3];
-            let n = if case.sizes[loc] == 16 {
-                f16::from_bits(a as u16)
-                    .mul(f16::from_f64(samples as f64))
-                    .to_f64()
+            let a = if case.sizes[loc] == 16 {
+                f16::from_bits(a as u16).to_f64()
             } else {
-                f64::from(f32::from_bits(a as u32) * samples as f32)
+                f64::from(f32::from_bits(a as u32))
             };
-            let n = if n.is_nan() {
-                0.0
-            } else {
-                n.trunc().clamp(0.0, u32::MAX as f64)
-            };
-            assert!(n < 16.0, "alpha values of the test stay small");
-            let mask = ((1u32 << n as u32) - 1) as u8;
-            *coverage &= !(!mask & active);
+            let sat = if a > 0.0 { a.min(1.0) } else { 0.0 };
+            let m = (sat * 16.0).round_ties_even() as u32;
+            let mask =
+                (0x1111 * ((0xf7540 >> (m & !3)) & 0xf)) | (0x0404 * (m & 2)) | (0x0080 * (m & 1));
+            let rot = ((lane % 4) & 1) + ((lane / 4) & 1);
+            let mask = ((mask >> rot) | (mask << (16 - rot))) & 0xffff;
+            *coverage &= !(!(mask as u8) & active);
         }
     }
     let live = *coverage
@@ -1322,7 +1368,7 @@ fn value(
                 };
             }
         }
-        return (out, true);
+        return (out, packed);
     }
     let replace = rt
         .blend
@@ -1334,12 +1380,19 @@ fn value(
         return (*src, false);
     }
     let eqs = rt.blend.unwrap();
+    // The constant alphas of alpha-to-one and `loc0_w_1`, which NIR folds.
+    let loc = if key.broadcast_rt0 { 0 } else { rt.location };
+    let alpha_one = (
+        key.alpha_to_one || (loc == 0 && key.loc0_w_1),
+        key.alpha_to_one,
+    );
     let out = if size == 16 {
-        blend_at::<f16>(case, f, &eqs, src, s1, dst, k32, mask)
+        blend_at::<f16>(f, &eqs, src, s1, dst, k32, mask, alpha_one)
     } else {
-        blend_at::<f32>(case, f, &eqs, src, s1, dst, k32, mask)
+        blend_at::<f32>(f, &eqs, src, s1, dst, k32, mask, alpha_one)
     };
-    (out, true)
+    // Formats with masked stores store the colour-masked components only.
+    (out, packed)
 }
 
 /// The destination components as `ld_tile` gives them at `size` bits.
@@ -1369,7 +1422,6 @@ fn load_float(f: &Format, c: usize, tile: &[u8], size: u8) -> u64 {
 
 #[allow(clippy::too_many_arguments)]
 fn blend_at<F: Fl>(
-    case: &Case,
     f: &Format,
     eqs: &[Equation; 2],
     src: &[u64; 4],
@@ -1377,6 +1429,7 @@ fn blend_at<F: Fl>(
     dst: &[u64; 4],
     k32: &[f32; 4],
     mask: u8,
+    alpha_one: (bool, bool),
 ) -> [u64; 4] {
     let class = f.class;
     let raw: [F; 4] = std::array::from_fn(|c| {
@@ -1387,26 +1440,42 @@ fn blend_at<F: Fl>(
         }
     });
     let fp16_tile_normalised = matches!(f.enc, Enc::F16) && class != Class::Float;
-    let b = BlendIn {
-        s: src.map(|v| clamp(F::from_bits(v), class)),
-        s1: s1.map(|v| clamp(F::from_bits(v), class)),
-        d: if fp16_tile_normalised {
-            raw.map(|v| clamp(v, class))
+    // Missing destination channels: 0, alpha 1.0 (`nir_color_blend`).
+    let d: [Fac<F>; 4] = std::array::from_fn(|c| {
+        if c >= f.comps {
+            if c == 3 {
+                Fac::One
+            } else {
+                Fac::Zero
+            }
+        } else if fp16_tile_normalised {
+            Fac::V(clamp(raw[c], class))
         } else {
-            raw
-        },
-        k: k32.map(|v| F::of(f64::from(v))),
-        comps: f.comps,
-        class,
+            Fac::V(raw[c])
+        }
+    });
+    let input = |v: &[u64; 4], alpha: bool| -> [Fac<F>; 4] {
+        std::array::from_fn(|c| {
+            if c == 3 && alpha {
+                Fac::One
+            } else {
+                Fac::V(clamp(F::from_bits(v[c]), class))
+            }
+        })
     };
-    let _ = case;
+    let b = BlendIn {
+        s: input(src, alpha_one.0),
+        s1: input(s1, alpha_one.1),
+        d,
+        k: k32.map(|v| clamp(F::of(f64::from(v)), class)),
+    };
     let mut out = [0u64; 4];
     for c in 0..f.comps {
         out[c] = if mask >> c & 1 == 0 {
             raw[c].bits()
         } else {
             let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
-            clamp(blend_component(eq, c, &b), class).bits()
+            blend_component(eq, c, &b).bits()
         };
     }
     out
@@ -1719,9 +1788,11 @@ fn alpha_to_coverage_by_hand() {
         rts: vec![rt("R8_UNORM", 0, 32, None)],
         ..EpilogKey::default()
     };
-    // alpha · 4 rounded toward zero: 2, 0, 4, 1, negative → 0.
+    // Mesa's dithered mask: m = round(16 · sat(alpha)) = 8, 0, 16, 5, 0, 16, 4, 12 gives
+    // 0x5555, 0, 0xffff, 0x44c4, 0, 0xffff, 0x4444, 0x7777, rotated right by
+    // (x & 1) + (y & 1) of lane l's pixel (l % 4, l / 4): 0, 1, 0, 1, 1, 2, 1, 2.
     let alphas = [0.5f32, 0.0, 1.0, 0.3, -0.5, 0.99, 0.25, 0.75];
-    let covered = [0b0011u8, 0, 0b1111, 0b0001, 0, 0b0111, 0b0001, 0b0111];
+    let covered = [0b0101u8, 0, 0b1111, 0b0010, 0, 0b1111, 0b0010, 0b1101];
     let st = run_key(&key, |st| {
         for (lane, a) in alphas.iter().enumerate() {
             set_f32(st, lane, 0, [1.0, 0.0, 0.0, *a]);

@@ -623,7 +623,8 @@ fn division_by_constants_is_exact() {
             },
             hw: true,
             index_size: 0,
-            attribs: vec![attrib(0, "R32_UINT", 0, true, divisor, 1)],
+            // A stride (a stride of 0 reads element 0 without computing the index).
+            attribs: vec![attrib(0, "R32_UINT", 4, true, divisor, 1)],
         };
         let prolog = vertex_prolog(&key).unwrap();
         let mut st = State {

@@ -564,7 +564,7 @@ fn epilog_from_a_key_file() {
         text.contains("ld_tile  r41_r42_r43_r44, 0, r1l, 0, i8, xyzw"),
         "{text}"
     );
-    assert!(text.contains("xor      r57, r36, r41"), "{text}");
+    assert!(text.contains("xor      r36, r36, r41"), "{text}");
     std::fs::write(&key, "logic_op = \"xorr\"\n[[rt]]\nformat = \"R8_UINT\"\n").unwrap();
     fails_naming(&["agx", "epilog", "--key", k], "logic_op: `xorr`");
     std::fs::write(

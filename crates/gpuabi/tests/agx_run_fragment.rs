@@ -661,7 +661,7 @@ fn draw_errors_name_the_file_and_key() {
     let d = write(&dir, "ok.toml", "width = 1\nheight = 1\n");
     fails_naming(
         &["agx", "run", "fragment", "--key", &key, "--draw", &d],
-        "one of --main FILE.s or --outputs OUTPUTS.json is required",
+        "one of --main FILE or --outputs OUTPUTS.json is required",
     );
 }
 

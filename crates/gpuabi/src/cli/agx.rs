@@ -42,6 +42,8 @@ pub enum AgxCommand {
     Epilog(super::agx_epilog::EpilogArgs),
     /// Generate the fragment prolog of a key (KEY.toml).
     FsProlog(super::agx_fs_prolog::FsPrologArgs),
+    /// The key (KEY.toml) Honeykrisp builds for a Vulkan draw (DRAW.json).
+    Key(super::agx_key::KeyArgs),
     /// Run generated or given parts over a draw and print what crosses each boundary.
     #[command(subcommand)]
     Run(super::agx_run::RunCommand),
@@ -219,6 +221,7 @@ pub fn run(cmd: AgxCommand) -> anyhow::Result<()> {
         AgxCommand::Run(c) => super::agx_run::run_cmd(c),
         AgxCommand::Epilog(a) => super::agx_epilog::epilog(a),
         AgxCommand::FsProlog(a) => super::agx_fs_prolog::fs_prolog(a),
+        AgxCommand::Key(a) => super::agx_key::key(a),
     }
 }
 

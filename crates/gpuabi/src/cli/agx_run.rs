@@ -23,7 +23,6 @@ use gpuabi_agx::abi::{
 use gpuabi_agx::contract::{check_vertex_main, check_vertex_prolog, vertex_handed_over, Violation};
 use gpuabi_agx::prolog::{slots, vertex_prolog, PrologKey};
 use gpuabi_agx::vertex_key::{base_and_clamp, vertex_format};
-use gpuabi_agx_isa::assemble;
 use gpuabi_agx_sim::{run_observed, Region, State, LANES};
 use toml::{Table, Value};
 
@@ -56,12 +55,14 @@ pub struct RunVertexArgs {
     /// The prolog key (TOML).
     #[arg(long, value_name = "KEY.toml")]
     key: PathBuf,
-    /// The user's own prolog (assembly) instead of the generated one.
-    #[arg(long, value_name = "FILE.s")]
+    /// The user's own prolog instead of the generated one: assembly (`.s`) or machine code,
+    /// such as Mesa's.
+    #[arg(long, value_name = "FILE")]
     prolog: Option<PathBuf>,
-    /// The main vertex shader (assembly), checked for reads of registers the prolog does not
-    /// hand over; without it, a main shader reading exactly the key's components.
-    #[arg(long, value_name = "FILE.s")]
+    /// The main vertex shader (assembly, `.s`, or machine code), checked for reads of
+    /// registers the prolog does not hand over; without it, a main shader reading exactly
+    /// the key's components.
+    #[arg(long, value_name = "FILE")]
     main: Option<PathBuf>,
     /// The draw (TOML).
     #[arg(long, value_name = "DRAW.toml")]
@@ -307,12 +308,7 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         bail!("{dname}: {invocations} invocations (at most {MAX_INVOCATIONS})");
     }
     let code = match &a.prolog {
-        Some(p) => {
-            let name = p.display().to_string();
-            let text = super::read_text(p)
-                .with_context(|| format!("--prolog {name}: cannot read the file"))?;
-            assemble(&text, &name)?.bytes
-        }
+        Some(p) => super::agx_part_file::read_code("--prolog", p)?,
         None => {
             vertex_prolog(&key)
                 .map_err(|e| anyhow!("{kname}: {e}"))?
@@ -330,9 +326,7 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         check_vertex_prolog(&key, &code).map_err(|e| anyhow!("prolog: {e}"))?;
     if let Some(p) = &a.main {
         let name = p.display().to_string();
-        let text =
-            super::read_text(p).with_context(|| format!("--main {name}: cannot read the file"))?;
-        let main = assemble(&text, &name)?.bytes;
+        let main = super::agx_part_file::read_code("--main", p)?;
         violations.extend(check_vertex_main(&key, &main, &name).map_err(|e| anyhow!("main: {e}"))?);
     }
     let mut stats = Stats::new(vec![("prolog".to_string(), 0..code.len())]);

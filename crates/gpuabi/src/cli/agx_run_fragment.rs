@@ -35,10 +35,11 @@ use gpuabi_agx::link::{link, LinkInput, Part, PartInfo};
 use gpuabi_agx::prolog::register_use;
 use gpuabi_agx::spill::{spill_bindings, SpilledImage};
 use gpuabi_agx::tilebuffer::tilebuffer_layout;
-use gpuabi_agx_isa::{assemble, Effects, OperandKind, RegFile};
+use gpuabi_agx_isa::{Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 
 use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
+use super::agx_part_file::read_code;
 use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
 use super::agx_tile_image::{placement, rt_rgba};
@@ -50,17 +51,18 @@ pub struct RunFragmentArgs {
     /// The epilog key (TOML, as `agx epilog` reads it).
     #[arg(long, value_name = "KEY.toml")]
     key: PathBuf,
-    /// The user's own epilog (assembly) instead of the generated one.
-    #[arg(long, value_name = "FILE.s")]
+    /// The user's own epilog instead of the generated one: assembly (`.s`) or machine
+    /// code, such as Mesa's.
+    #[arg(long, value_name = "FILE")]
     epilog: Option<PathBuf>,
     /// A fragment prolog generated from this key (TOML, as `agx fs-prolog` reads it).
     #[arg(long, value_name = "KEY.toml", conflicts_with = "prolog")]
     prolog_key: Option<PathBuf>,
-    /// The user's own fragment prolog (assembly).
-    #[arg(long, value_name = "FILE.s")]
+    /// The user's own fragment prolog: assembly (`.s`) or machine code.
+    #[arg(long, value_name = "FILE")]
     prolog: Option<PathBuf>,
-    /// The main fragment shader (assembly, main section without `stop`).
-    #[arg(long, value_name = "FILE.s", conflicts_with = "outputs")]
+    /// The main fragment shader: assembly (`.s`) or machine code (main section).
+    #[arg(long, value_name = "FILE", conflicts_with = "outputs")]
     main: Option<PathBuf>,
     /// The registers the main shader leaves, per pixel and sample (JSON), to run the epilog
     /// alone.
@@ -95,13 +97,6 @@ const ROOT: u64 = 0x1000;
 const COUNTER: u64 = 0x2000;
 /// Address of the 32-word stipple pattern.
 const STIPPLE: u64 = 0x3000;
-
-fn read_asm(flag: &str, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
-    let name = path.display().to_string();
-    let text =
-        super::read_text(path).with_context(|| format!("{flag} {name}: cannot read the file"))?;
-    Ok(assemble(&text, &name)?.bytes)
-}
 
 fn info(code: &[u8], reads_tib: bool, writes_sample_mask: bool) -> PartInfo {
     let gpr_halves = register_use(code)
@@ -231,7 +226,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
 
     // Parts.
     let epilog = match &a.epilog {
-        Some(p) => read_asm("--epilog", p)?,
+        Some(p) => read_code("--epilog", p)?,
         None => {
             fragment_epilog(&key)
                 .map_err(|e| anyhow!("{kname}: {e}"))?
@@ -239,7 +234,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         }
     };
     let prolog = match (&a.prolog, &a.prolog_key) {
-        (Some(p), _) => Some(read_asm("--prolog", p)?),
+        (Some(p), _) => Some(read_code("--prolog", p)?),
         (None, Some(k)) => {
             let name = k.display().to_string();
             let text = super::read_text(k)
@@ -254,7 +249,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         (None, None) => None,
     };
     let (main, outputs) = match (&a.main, &a.outputs) {
-        (Some(p), _) => (read_asm("--main", p)?, None),
+        (Some(p), _) => (read_code("--main", p)?, None),
         (None, Some(p)) => {
             let name = p.display().to_string();
             let text = super::read_text(p)
@@ -262,7 +257,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
             let o = parse_outputs(&name, &text, draw.width, draw.height, samples)?;
             (Vec::new(), Some(o))
         }
-        (None, None) => bail!("one of --main FILE.s or --outputs OUTPUTS.json is required"),
+        (None, None) => bail!("one of --main FILE or --outputs OUTPUTS.json is required"),
     };
 
     // The contract of each part's code.

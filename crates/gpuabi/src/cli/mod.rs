@@ -6,6 +6,8 @@ mod agx_asm;
 mod agx_epilog;
 mod agx_fragment_files;
 mod agx_fs_prolog;
+mod agx_key;
+mod agx_part_file;
 mod agx_prolog;
 mod agx_run;
 mod agx_run_fragment;
