@@ -474,18 +474,38 @@ fn part_sizes() {
     for d in draws() {
         let v = mesa(&d, &d.vertex_prolog);
         if !v.code.is_empty() {
-            add("vertex prolog", v, vertex_prolog(&vkey(&d)).expect("prolog").code, &d.name);
+            add(
+                "vertex prolog",
+                v,
+                vertex_prolog(&vkey(&d)).expect("prolog").code,
+                &d.name,
+            );
         }
         let e = mesa(&d, &d.fragment_epilog);
-        add("fragment epilog", e, fragment_epilog(&ekey(&d)).expect("epilog").code, &d.name);
+        add(
+            "fragment epilog",
+            e,
+            fragment_epilog(&ekey(&d)).expect("epilog").code,
+            &d.name,
+        );
         if let (Some(k), Some(p)) = (fkey(&d), &d.fragment_prolog) {
-            add("fragment prolog", p, fragment_prolog(&k).expect("fs prolog").code, &d.name);
+            add(
+                "fragment prolog",
+                p,
+                fragment_prolog(&k).expect("fs prolog").code,
+                &d.name,
+            );
         }
     }
-    println!("| part | draws | Mesa: instructions, GPR halves | gpuabi: instructions, GPR halves |");
+    println!(
+        "| part | draws | Mesa: instructions, GPR halves | gpuabi: instructions, GPR halves |"
+    );
     println!("|---|---|---|---|");
     for (what, _, draws, (mn, mg), (gn, gg)) in rows {
-        println!("| {what} | {} | {mn}, {mg} | {gn}, {gg} |", draws.join(", "));
+        println!(
+            "| {what} | {} | {mn}, {mg} | {gn}, {gg} |",
+            draws.join(", ")
+        );
     }
 }
 

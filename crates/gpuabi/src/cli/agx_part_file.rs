@@ -1,17 +1,19 @@
 //! A part's code as `agx run` reads it from `--prolog`, `--main` and `--epilog`: assembly
 //! when the file name ends in `.s`, machine code otherwise (such as Mesa's parts in
-//! `testdata/mesa/hk/parts/*.bin`). Machine code ending in `stop` (and the `trap`s that pad
-//! a program) has them cut: Mesa compiles the last part of a program with its `stop`
-//! (`hk_get_prolog_epilog` in `src/asahi/vulkan/hk_cmd_draw.c` asks for it on fragment
-//! epilogs without sample shading), while the runs link parts and append their own end.
+//! `testdata/mesa/hk/parts/*.bin`). Mesa compiles the last part of a program with its `stop`
+//! and the `trap`s that pad it (`hk_get_prolog_epilog` in `src/asahi/vulkan/hk_cmd_draw.c`
+//! asks for it on fragment epilogs without sample shading), and the linker then adds no end
+//! of its own (`agx_fast_link`), so a fragment epilog is taken whole. A part that is not
+//! last (a prolog, or a main shader run before gpuabi's epilog) has such an end cut, since
+//! the part after it must run.
 
 use std::path::Path;
 
 use anyhow::{anyhow, Context};
 use gpuabi_agx_isa::{assemble, decode};
 
-/// Reads the code of a part given with `flag`.
-pub fn read_code(flag: &str, path: &Path) -> anyhow::Result<Vec<u8>> {
+/// Reads the code of a part given with `flag`; `last` keeps a final `stop` and its `trap`s.
+pub fn read_code(flag: &str, path: &Path, last: bool) -> anyhow::Result<Vec<u8>> {
     let name = path.display().to_string();
     if name.ends_with(".s") {
         let text = super::read_text(path)
@@ -21,6 +23,9 @@ pub fn read_code(flag: &str, path: &Path) -> anyhow::Result<Vec<u8>> {
     let code = super::read_bytes(path, super::MAX_INPUT_BYTES)
         .with_context(|| format!("{flag} {name}: cannot read the file"))?;
     let program = decode(&code).map_err(|e| anyhow!("{flag} {name}: {e}"))?;
+    if last {
+        return Ok(code);
+    }
     let mut end = code.len();
     for (offset, ins) in program.iter().rev() {
         let text = ins.to_string();
@@ -55,12 +60,17 @@ mod tests {
             [0x48, 0x0c, 0x00, 0x00, 0x88, 0x00, 0x08, 0x00, 0x08, 0x00],
         )
         .unwrap();
-        assert_eq!(read_code("--epilog", &p).unwrap(), [0x48, 0x0c, 0x00, 0x00]);
+        assert_eq!(
+            read_code("--main", &p, false).unwrap(),
+            [0x48, 0x0c, 0x00, 0x00]
+        );
+        // The last part keeps its end.
+        assert_eq!(read_code("--epilog", &p, true).unwrap().len(), 10);
         // A `stop` in the middle stays.
         std::fs::write(&p, [0x88, 0x00, 0x48, 0x0c, 0x00, 0x00]).unwrap();
-        assert_eq!(read_code("--epilog", &p).unwrap().len(), 6);
+        assert_eq!(read_code("--main", &p, false).unwrap().len(), 6);
         std::fs::write(&p, [0xff]).unwrap();
-        let e = read_code("--epilog", &p).unwrap_err().to_string();
+        let e = read_code("--epilog", &p, true).unwrap_err().to_string();
         assert!(e.starts_with(&format!("--epilog {}: ", p.display())), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

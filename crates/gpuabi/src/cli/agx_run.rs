@@ -308,7 +308,7 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         bail!("{dname}: {invocations} invocations (at most {MAX_INVOCATIONS})");
     }
     let code = match &a.prolog {
-        Some(p) => super::agx_part_file::read_code("--prolog", p)?,
+        Some(p) => super::agx_part_file::read_code("--prolog", p, false)?,
         None => {
             vertex_prolog(&key)
                 .map_err(|e| anyhow!("{kname}: {e}"))?
@@ -326,7 +326,7 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         check_vertex_prolog(&key, &code).map_err(|e| anyhow!("prolog: {e}"))?;
     if let Some(p) = &a.main {
         let name = p.display().to_string();
-        let main = super::agx_part_file::read_code("--main", p)?;
+        let main = super::agx_part_file::read_code("--main", p, false)?;
         violations.extend(check_vertex_main(&key, &main, &name).map_err(|e| anyhow!("main: {e}"))?);
     }
     let mut stats = Stats::new(vec![("prolog".to_string(), 0..code.len())]);

@@ -226,7 +226,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
 
     // Parts.
     let epilog = match &a.epilog {
-        Some(p) => read_code("--epilog", p)?,
+        Some(p) => read_code("--epilog", p, true)?,
         None => {
             fragment_epilog(&key)
                 .map_err(|e| anyhow!("{kname}: {e}"))?
@@ -234,7 +234,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         }
     };
     let prolog = match (&a.prolog, &a.prolog_key) {
-        (Some(p), _) => Some(read_code("--prolog", p)?),
+        (Some(p), _) => Some(read_code("--prolog", p, false)?),
         (None, Some(k)) => {
             let name = k.display().to_string();
             let text = super::read_text(k)
@@ -249,7 +249,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         (None, None) => None,
     };
     let (main, outputs) = match (&a.main, &a.outputs) {
-        (Some(p), _) => (read_code("--main", p)?, None),
+        (Some(p), _) => (read_code("--main", p, false)?, None),
         (None, Some(p)) => {
             let name = p.display().to_string();
             let text = super::read_text(p)
