@@ -209,6 +209,7 @@ const COMMANDS: &[(&[&str], &[&str])] = &[
     (&["agx", "prolog"], &["--output", "--format"]),
     (&["agx", "epilog"], &["--output", "--format"]),
     (&["agx", "fs-prolog"], &["--output", "--format"]),
+    (&["agx", "key"], &["--output"]),
     (&["agx", "run", "vertex"], &["--stats", "--format"]),
     (
         &["agx", "run", "fragment"],

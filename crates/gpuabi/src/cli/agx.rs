@@ -408,7 +408,7 @@ fn link_cmd(a: LinkArgs) -> anyhow::Result<()> {
         };
         anyhow!("{flag}: {e}")
     })?;
-    std::fs::write(&a.output, &prog.code)
+    super::write_file(&a.output, &prog.code)
         .with_context(|| format!("-o {}: cannot write the file", a.output.display()))?;
     write_output(&match a.format {
         TextFormat::Json => render::json(&prog),

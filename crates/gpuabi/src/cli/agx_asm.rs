@@ -98,7 +98,7 @@ pub fn asm(a: AsmArgs) -> anyhow::Result<()> {
         }
     };
     match &a.output {
-        Some(path) => std::fs::write(path, &out)
+        Some(path) => super::write_file(path, &out)
             .with_context(|| format!("-o {}: cannot write the file", path.display())),
         None => {
             let mut stdout = std::io::stdout().lock();

@@ -264,7 +264,7 @@ pub(super) fn write_part(
 
 pub(super) fn write_to(path: Option<&Path>, out: &[u8]) -> anyhow::Result<()> {
     match path {
-        Some(path) => std::fs::write(path, out)
+        Some(path) => super::write_file(path, out)
             .with_context(|| format!("-o {}: cannot write the file", path.display())),
         None => {
             let mut stdout = std::io::stdout().lock();

@@ -240,7 +240,7 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
                 FileType::Bin => code,
                 FileType::Obj => write_object(&program, &code)?,
             };
-            std::fs::write(&args.output, bytes)
+            super::write_file(&args.output, bytes)
                 .with_context(|| format!("cannot write {}", args.output.display()))
         }
         AsmCommand::Disasm(args) => {

@@ -52,7 +52,7 @@ pub fn run(a: &BuildArgs) -> Result<()> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gsir"));
     let bytes = if is_ir { build_ir(a)? } else { build_asm(a)? };
-    std::fs::write(&a.output, bytes)
+    super::write_file(&a.output, bytes)
         .with_context(|| format!("-o {}: cannot write", a.output.display()))
 }
 

@@ -251,7 +251,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
     };
     match &a.output {
         Some(p) => {
-            std::fs::write(p, text).with_context(|| format!("-o {}: cannot write", p.display()))
+            super::write_file(p, text).with_context(|| format!("-o {}: cannot write", p.display()))
         }
         None => write_output(&text),
     }

@@ -102,7 +102,7 @@ pub fn run(cmd: IrCommand) -> Result<()> {
                 }
             };
             match a.output {
-                Some(path) => std::fs::write(&path, ll)
+                Some(path) => super::write_file(&path, ll)
                     .with_context(|| format!("cannot write {}", path.display())),
                 None => write_output(&ll),
             }

@@ -437,12 +437,13 @@ pub fn no_buffer(flag: &str, name: &str, names: &[&str]) -> anyhow::Error {
 fn dump(flag: &str, d: &DumpFlag, data: &[u8]) -> Result<()> {
     if d.format == "bin" {
         let f = d.file.unwrap_or_default();
-        return std::fs::write(f, data).with_context(|| format!("--dump {flag}: cannot write {f}"));
+        return super::write_file(f, data)
+            .with_context(|| format!("--dump {flag}: cannot write {f}"));
     }
     let text = format_buffer(data, d.format);
     match d.file {
         Some(f) => {
-            std::fs::write(f, text).with_context(|| format!("--dump {flag}: cannot write {f}"))
+            super::write_file(f, text).with_context(|| format!("--dump {flag}: cannot write {f}"))
         }
         None => write_output(&format!("{}:\n{text}", d.name)),
     }
@@ -497,8 +498,7 @@ fn png(flag: &str, p: &PngFlag, data: &[u8]) -> Result<()> {
 /// Writes `w` × `h` RGBA8 pixels (row-major, 4 bytes each) to the PNG file `file`; errors
 /// start with `flag`.
 pub(super) fn write_png(flag: &str, file: &str, w: u32, h: u32, rgba: &[u8]) -> Result<()> {
-    let out =
-        std::fs::File::create(file).with_context(|| format!("{flag}: cannot create {file}"))?;
+    let out = super::create_file(file).with_context(|| format!("{flag}: cannot create {file}"))?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(out), w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);

@@ -41,3 +41,26 @@ pub fn write_output(text: &str) -> anyhow::Result<()> {
         other => Ok(other?),
     }
 }
+
+/// Writes `bytes` to the file `path`, creating its folder first, so that `-o out/x.s` works
+/// in a fresh clone (where the ignored `out/` does not exist yet).
+pub fn write_file(
+    path: impl AsRef<std::path::Path>,
+    bytes: impl AsRef<[u8]>,
+) -> std::io::Result<()> {
+    create_parent(path.as_ref())?;
+    std::fs::write(path, bytes)
+}
+
+/// Creates the file `path` for writing, creating its folder first as [`write_file`] does.
+pub fn create_file(path: impl AsRef<std::path::Path>) -> std::io::Result<std::fs::File> {
+    create_parent(path.as_ref())?;
+    std::fs::File::create(path)
+}
+
+fn create_parent(path: &std::path::Path) -> std::io::Result<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir),
+        _ => Ok(()),
+    }
+}
