@@ -133,3 +133,59 @@ fn bad_state_names_the_field() {
         "--part",
     );
 }
+
+#[test]
+fn run_from_vulkan_is_run_with_the_derived_key() {
+    let dir = scratch("agx-key-run");
+    let key = dir.join("e.toml").display().to_string();
+    let draw = "examples/agx/hk_draw.json";
+    ok(&[
+        "agx",
+        "key",
+        "--from-vulkan",
+        draw,
+        "--part",
+        "fragment-epilog",
+        "-o",
+        &key,
+    ]);
+    let tile = [
+        "--outputs",
+        "examples/agx/hk_outputs.json",
+        "--draw",
+        "examples/agx/hk_tile.toml",
+    ];
+    let with_key = ok(&[&["agx", "run", "fragment", "--key", &key][..], &tile].concat());
+    let derived = ok(&[
+        &["agx", "run", "fragment", "--from-vulkan", draw][..],
+        &tile,
+    ]
+    .concat());
+    assert_eq!(derived, with_key);
+    // Mesa's epilog for that draw leaves the same tile.
+    let mesa = ok(&[
+        &["agx", "run", "fragment", "--from-vulkan", draw][..],
+        &["--epilog", "examples/agx/hk_fragment_epilog.bin"],
+        &tile,
+    ]
+    .concat());
+    assert_eq!(mesa, with_key);
+    // One of the two, not both.
+    fails_naming(
+        &[
+            &[
+                "agx",
+                "run",
+                "fragment",
+                "--from-vulkan",
+                draw,
+                "--key",
+                &key,
+            ][..],
+            &tile,
+        ]
+        .concat(),
+        "--from-vulkan",
+    );
+    fails_naming(&[&["agx", "run", "fragment"][..], &tile].concat(), "--key");
+}

@@ -3,7 +3,7 @@
 //! KEY.toml that `agx prolog`, `agx epilog` and `agx fs-prolog` read (and `agx run`).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
@@ -162,8 +162,34 @@ pub fn fs_prolog_toml(key: &FsPrologKey) -> String {
 
 /// Runs `agx key`.
 pub fn key(a: KeyArgs) -> anyhow::Result<()> {
-    let name = a.from_vulkan.display().to_string();
-    let text = super::read_text(&a.from_vulkan)
+    let out = key_toml(&a.from_vulkan, a.part)?;
+    write_to(a.output.as_deref(), out.as_bytes())
+}
+
+/// The name and text of the key an `agx run` reads: the file given with `--key`, or the key
+/// derived from the draw given with `--from-vulkan` (clap requires exactly one).
+pub fn key_text(
+    key: Option<&Path>,
+    from_vulkan: Option<&Path>,
+    part: KeyPart,
+) -> anyhow::Result<(String, String)> {
+    match (key, from_vulkan) {
+        (Some(k), _) => {
+            let name = k.display().to_string();
+            let text =
+                super::read_text(k).with_context(|| format!("{name}: cannot read the file"))?;
+            Ok((name, text))
+        }
+        (None, Some(d)) => Ok((d.display().to_string(), key_toml(d, part)?)),
+        (None, None) => bail!("--key or --from-vulkan: one is needed"),
+    }
+}
+
+/// The KEY.toml of `part` that Honeykrisp builds for the Vulkan draw in the file `draw`
+/// (what `agx key --from-vulkan` writes and `agx run --from-vulkan` reads).
+pub fn key_toml(draw_file: &Path, part: KeyPart) -> anyhow::Result<String> {
+    let name = draw_file.display().to_string();
+    let text = super::read_text(draw_file)
         .with_context(|| format!("--from-vulkan {name}: cannot read the file"))?;
     let draw = VkDrawState::from_json(&text).map_err(|e| anyhow!("{name}: {e}"))?;
     let missing = |half: &str| {
@@ -172,7 +198,7 @@ pub fn key(a: KeyArgs) -> anyhow::Result<()> {
     let header = |what: &str| {
         format!("# {what} of {name}, as Honeykrisp builds it (gpuabi agx key --from-vulkan)\n")
     };
-    let out = match a.part {
+    Ok(match part {
         KeyPart::VertexProlog => {
             let v = draw.vertex.as_ref().ok_or_else(|| missing("vertex"))?;
             let key = vertex_prolog_key(v).map_err(|e| anyhow!("{name}: {e}"))?;
@@ -192,8 +218,7 @@ pub fn key(a: KeyArgs) -> anyhow::Result<()> {
                 ),
             }
         }
-    };
-    write_to(a.output.as_deref(), out.as_bytes())
+    })
 }
 
 #[cfg(test)]

@@ -53,8 +53,12 @@ pub enum RunFormat {
 #[derive(Debug, Args)]
 pub struct RunVertexArgs {
     /// The prolog key (TOML).
-    #[arg(long, value_name = "KEY.toml")]
-    key: PathBuf,
+    #[arg(long, value_name = "KEY.toml", required_unless_present = "from_vulkan")]
+    key: Option<PathBuf>,
+    /// A Vulkan draw (JSON, as `agx key --from-vulkan` reads it) whose prolog key Honeykrisp
+    /// would build.
+    #[arg(long = "from-vulkan", value_name = "DRAW.json", conflicts_with = "key")]
+    from_vulkan: Option<PathBuf>,
     /// The user's own prolog instead of the generated one: assembly (`.s`) or machine code,
     /// such as Mesa's.
     #[arg(long, value_name = "FILE")]
@@ -294,9 +298,11 @@ pub fn run_cmd(cmd: RunCommand) -> anyhow::Result<()> {
 }
 
 fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
-    let kname = a.key.display().to_string();
-    let ktext =
-        super::read_text(&a.key).with_context(|| format!("{kname}: cannot read the file"))?;
+    let (kname, ktext) = super::agx_key::key_text(
+        a.key.as_deref(),
+        a.from_vulkan.as_deref(),
+        super::agx_key::KeyPart::VertexProlog,
+    )?;
     let key: PrologKey = parse_key(&kname, &ktext)?;
     let dname = a.draw.display().to_string();
     let dtext =

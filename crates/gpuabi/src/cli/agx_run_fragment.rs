@@ -39,6 +39,7 @@ use gpuabi_agx_isa::{Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 
 use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
+use super::agx_key::{key_text, key_toml, KeyPart};
 use super::agx_part_file::read_code;
 use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
@@ -49,8 +50,13 @@ use super::write_output;
 #[derive(Debug, Args)]
 pub struct RunFragmentArgs {
     /// The epilog key (TOML, as `agx epilog` reads it).
-    #[arg(long, value_name = "KEY.toml")]
-    key: PathBuf,
+    #[arg(long, value_name = "KEY.toml", required_unless_present = "from_vulkan")]
+    key: Option<PathBuf>,
+    /// A Vulkan draw (JSON, as `agx key --from-vulkan` reads it) whose keys Honeykrisp would
+    /// build: the epilog's, and the fragment prolog's when it compiles one and no
+    /// `--prolog`/`--prolog-key` is given.
+    #[arg(long = "from-vulkan", value_name = "DRAW.json", conflicts_with = "key")]
+    from_vulkan: Option<PathBuf>,
     /// The user's own epilog instead of the generated one: assembly (`.s`) or machine
     /// code, such as Mesa's.
     #[arg(long, value_name = "FILE")]
@@ -166,9 +172,11 @@ struct Sample {
 
 /// Runs `agx run fragment`.
 pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
-    let kname = a.key.display().to_string();
-    let ktext =
-        super::read_text(&a.key).with_context(|| format!("{kname}: cannot read the file"))?;
+    let (kname, ktext) = key_text(
+        a.key.as_deref(),
+        a.from_vulkan.as_deref(),
+        KeyPart::FragmentEpilog,
+    )?;
     let key: EpilogKey = super::agx_epilog::parse_key(&kname, &ktext)?;
     let sample_shading = key.sample_shading;
     let dname = a.draw.display().to_string();
@@ -246,7 +254,22 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                     .code,
             )
         }
-        (None, None) => None,
+        (None, None) => match &a.from_vulkan {
+            // Honeykrisp binds a fragment prolog only for some draws (a sample mask).
+            Some(draw) => match key_toml(draw, KeyPart::FragmentProlog) {
+                Ok(text) => {
+                    let name = draw.display().to_string();
+                    let pk = super::agx_fs_prolog::parse_key(&name, &text)?;
+                    Some(
+                        fragment_prolog(&pk)
+                            .map_err(|e| anyhow!("{name}: {e}"))?
+                            .code,
+                    )
+                }
+                Err(_) => None,
+            },
+            None => None,
+        },
     };
     let (main, outputs) = match (&a.main, &a.outputs) {
         (Some(p), _) => (read_code("--main", p, false)?, None),

@@ -734,7 +734,9 @@ pub fn run(cmd: SimCommand) -> Result<()> {
         return Err(anyhow!("{path}: {e}"));
     }
     eprintln!(
-        "ran {entry} on {} {wave}: {} wave(s), {} instruction(s)",
+        "ran {} on {} {wave}: {} wave(s), {} instruction(s)",
+        // A Catalyst binary's code is placed under the entry label `main`: name its kernel.
+        args.kernel.as_deref().unwrap_or(&entry),
         program.target,
         machine.stats.waves,
         machine.stats.instructions()
