@@ -304,30 +304,12 @@ pub fn nearest<'a>(name: &str, choices: impl IntoIterator<Item = &'a str>) -> Ve
     let limit = (name.chars().count() / 3).max(2);
     let mut near: Vec<(usize, &str)> = choices
         .into_iter()
-        .map(|c| (edit_distance(name, c), c))
+        .map(|c| (strsim::levenshtein(name, c), c))
         .filter(|(d, _)| *d <= limit)
         .collect();
     near.sort();
     near.dedup();
     near.into_iter().take(3).map(|(_, c)| c).collect()
-}
-
-/// The Levenshtein distance between `a` and `b` in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// `` `a` or `b` `` of [`nearest`] names, for a note.

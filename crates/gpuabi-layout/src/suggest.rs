@@ -5,31 +5,13 @@
 /// Choices listed in full up to this many; beyond it only the nearest ones are named.
 const LISTED: usize = 24;
 
-/// The Levenshtein distance between `a` and `b` in characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 /// The choices nearest to `given`: those within a third of its length (at least 2 edits),
 /// nearest first, at most three.
 pub fn nearest<'a>(given: &str, choices: &[&'a str]) -> Vec<&'a str> {
     let limit = (given.chars().count() / 3).max(2);
     let mut near: Vec<(usize, &str)> = choices
         .iter()
-        .map(|c| (distance(given, c), *c))
+        .map(|c| (strsim::levenshtein(given, c), *c))
         .filter(|(d, _)| *d <= limit)
         .collect();
     near.sort();
@@ -59,7 +41,6 @@ mod tests {
 
     #[test]
     fn typos_find_their_choice() {
-        assert_eq!(distance("sxpy", "saxpy"), 1);
         assert_eq!(nearest("sxpy", &["saxpy", "other"]), ["saxpy"]);
         assert_eq!(
             suggest("sxpy", "kernels", &["saxpy", "other"]),
