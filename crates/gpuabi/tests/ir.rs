@@ -89,12 +89,16 @@ fn emit_llvm_reports_located_errors() {
     assert!(!out.exists(), "no output file after an error");
     let err = fails(&["ir", "emit-llvm", &s(&dir.join("missing.gsir"))]);
     assert!(err.contains("cannot read"), "{err}");
+    // A missing folder is created; a file where the folder should be cannot be written.
+    let made = dir.join("made/here.ll");
+    ok(&["ir", "emit-llvm", "examples/saxpy.gsir", "-o", &s(&made)]);
+    assert!(made.is_file());
     let err = fails(&[
         "ir",
         "emit-llvm",
         "examples/saxpy.gsir",
         "-o",
-        &s(&dir.join("no/such/dir.ll")),
+        &s(&made.join("dir.ll")),
     ]);
     assert!(err.contains("cannot write"), "{err}");
 }
