@@ -914,6 +914,51 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
                 write_float(st, &d, lane, y, sat)
             })?;
         }
+        "uniform_store" => {
+            // `mov uN, rM` (`uniform_store` in Mesa's `src/asahi/isa/AGX2.xml`, shown as
+            // `mov`): a preamble hands values to its shader through the uniform registers,
+            // which the SIMD group shares; with several lanes active the last one's value
+            // stays.
+            let (d, s) = (*dest(ins)?, *src(ins, 0)?);
+            let (
+                OperandKind::Reg {
+                    file: RegFile::Uniform,
+                    base: ub,
+                    size,
+                    count,
+                },
+                OperandKind::Reg {
+                    file: RegFile::Gpr,
+                    base: gb,
+                    ..
+                },
+            ) = (d.kind, s.kind)
+            else {
+                return Err(Fail::Unsupported("uniform store operands"));
+            };
+            let halves = size / 16 * count;
+            per_lane(st, |st, lane| {
+                for k in 0..halves {
+                    let v = st.read_gpr(lane, gb + k, 16)?;
+                    st.set_uniform(ub + k, 16, v)?;
+                }
+                Ok(())
+            })?;
+        }
+        "st_var" => {
+            // `st_var value, slot`: the 32-bit vertex output `slot` of each active lane
+            // (`st_var` in Mesa's `src/asahi/isa/AGX2.xml`: an `exreg32` value and a `uvs`
+            // slot, a register or an 8-bit immediate). `last` marks the shader's final
+            // output write to the hardware and changes no value.
+            let v = *src(ins, 0)?;
+            let slot = *src(ins, 1)?;
+            per_lane(st, |st, lane| {
+                let value = read_bits(st, &v, lane)? as u32;
+                let slot = read_bits(st, &slot, lane)? as u16;
+                st.varyings[lane].insert(slot, value);
+                Ok(())
+            })?;
+        }
         "store" => store(st, ins)?,
         "atomic" => atomic(st, ins)?,
         "st_tile" => fragment::st_tile(st, ins)?,

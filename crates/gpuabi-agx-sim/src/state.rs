@@ -40,6 +40,9 @@ pub struct State {
     pub frag: Option<Box<Fragment>>,
     /// Grid position of lane 0 (x, y, z): lane `l` is thread `(x + l, y, z)` of the grid.
     pub grid: [u32; 3],
+    /// The 32-bit vertex outputs `st_var` wrote, per lane by varying slot (the words the
+    /// hardware hands to the rasteriser; a later write to a slot replaces the earlier).
+    pub varyings: Vec<std::collections::BTreeMap<u16, u32>>,
 }
 
 impl Default for State {
@@ -53,6 +56,7 @@ impl Default for State {
             written: vec![false; GPR_HALVES],
             frag: None,
             grid: [0; 3],
+            varyings: vec![std::collections::BTreeMap::new(); LANES],
         }
     }
 }

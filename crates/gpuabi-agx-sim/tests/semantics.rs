@@ -261,3 +261,41 @@ fn every_lane_adds_in_turn() {
     assert_eq!(st.read_gpr(1, 12, 32).unwrap(), 11);
     assert_eq!(st.read_gpr(3, 12, 32).unwrap(), 31);
 }
+
+/// `st_var value, slot` (Mesa's `src/asahi/isa/AGX2.xml`: an `exreg32` value, a `uvs` slot)
+/// records each active lane's 32-bit word under its slot; a later write replaces it and
+/// inactive lanes record nothing.
+#[test]
+fn st_var_records_each_lanes_vertex_output_by_slot() {
+    let mut st = State {
+        exec: 0b101,
+        ..State::default()
+    };
+    for lane in 0..3 {
+        st.set_gpr(lane, 2, 32, 0x100 + lane as u64).unwrap(); // r1
+        st.set_gpr(lane, 4, 32, 0x200 + lane as u64).unwrap(); // r2
+    }
+    exec("st_var r1, 4\nst_var r2, 5\nst_var r2, 4, last\n", &mut st).unwrap();
+    assert_eq!(
+        st.varyings[0].iter().collect::<Vec<_>>(),
+        [(&4, &0x200), (&5, &0x200)]
+    );
+    assert!(st.varyings[1].is_empty());
+    assert_eq!(st.varyings[2][&5], 0x202);
+}
+
+/// A preamble hands values to its main shader by writing uniform registers (`mov du16,
+/// dr0` as in Honeykrisp's background preambles, `mov u8l, r0l` as in its fragment
+/// preambles): the 64 bits land in halves 32..36, the 16 in half 16.
+#[test]
+fn moves_to_uniform_registers_write_the_uniforms() {
+    let mut st = State {
+        exec: 1,
+        ..State::default()
+    };
+    st.set_gpr(0, 0, 64, 0x1122_3344_5566_7788).unwrap(); // dr0
+    exec("mov du16, dr0\nmov u8l, r0l\n", &mut st).unwrap();
+    assert_eq!(st.read_uniform(32, 64).unwrap(), 0x1122_3344_5566_7788);
+    assert_eq!(st.read_uniform(16, 16).unwrap(), 0x7788);
+    assert_eq!(st.read_uniform(17, 16).unwrap(), 0);
+}

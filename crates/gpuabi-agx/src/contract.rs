@@ -6,9 +6,17 @@
 //! reading: a register read before any instruction writes it is an input). Rules, from
 //! the ABI's register tables:
 //! * **Vertex prolog**: it reads nothing but `r5`/`r6` (preloaded by a hardware vertex
-//!   shader); it writes only its temporaries (`r1`…`r4`, `r7`) and the registers it hands
-//!   over, and writes each of those: `r5`, `r6`, `r4` in the compute variant, and
-//!   `r(8 + 4a + c)` for each component the key says the main shader reads.
+//!   shader); it writes only its temporaries (`r0`…`r4`, `r7`), the registers it hands
+//!   over and the other components of the attribute vectors it hands over, and writes each
+//!   register it hands over: `r5`, `r6`, `r4` in the compute variant, and `r(8 + 4a + c)`
+//!   for each component the key says the main shader reads. Mesa's ABI
+//!   (`src/asahi/compiler/README.md`, "Vertex") leaves `r0`…`r3` and `r7` undefined at
+//!   the main shader's entry, free for the prolog (the main shader zeroes the nesting
+//!   counter `r0l` before its first control flow, `emit_first_cf` in
+//!   `src/asahi/compiler/agx_compile.c`), and Mesa's prologs load each attribute's vector
+//!   whole; `agx_fast_link` (`src/asahi/lib/agx_linker.c`) gives the linked program the
+//!   largest register count of its parts, so the unread components cost the main shader
+//!   nothing. Any other register is a breach.
 //! * **Main vertex shader**: it reads only what the prolog hands over; `r0`…`r3`, `r7`
 //!   (and `r4` of a hardware vertex shader) hold the prolog's leftovers.
 //! * **Fragment prolog**: no register inputs; uniforms only the ABI's fragment halves.
@@ -170,10 +178,9 @@ pub fn vertex_handed_over(key: &PrologKey) -> Vec<u16> {
     handed
 }
 
-/// Vertex prolog temporaries: `r1`…`r4` and `r7` (not `r0`, whose low half is the nesting
-/// counter).
+/// Vertex prolog temporaries: `r0`…`r4` and `r7` (undefined at the main shader's entry).
 fn vertex_temporary(r: u16) -> bool {
-    matches!(r, 1..=4 | 7)
+    matches!(r, 0..=4 | 7)
 }
 
 /// Checks a vertex prolog's code against `key`.
@@ -182,9 +189,18 @@ pub fn check_vertex_prolog(key: &PrologKey, code: &[u8]) -> Result<Vec<Violation
     let uses = first_uses(code)?;
     let (reads, writes) = (by_register(&uses.reads), by_register(&uses.writes));
     let preloaded = |r: u16| key.hw && (r == 5 || r == 6);
+    // The unread components of the attribute vectors handed over, which Mesa's prologs
+    // load whole.
+    let attribute = |r: u16| {
+        r >= VIN_FIRST_ATTRIB_GPR
+            && handed.iter().any(|&h| {
+                h >= VIN_FIRST_ATTRIB_GPR
+                    && (h - VIN_FIRST_ATTRIB_GPR) / 4 == (r - VIN_FIRST_ATTRIB_GPR) / 4
+            })
+    };
     let mut out = Vec::new();
     for (&r, at) in &writes {
-        if !vertex_temporary(r) && !handed.contains(&r) {
+        if !vertex_temporary(r) && !handed.contains(&r) && !attribute(r) {
             out.push(violation(
                 "prolog",
                 Some(at),
@@ -362,6 +378,12 @@ fn epilog_input(key: &EpilogKey, h: u16) -> Result<(), &'static str> {
         }
     }
     Err("(the main shader exports nothing there for this key)")
+}
+
+/// Whether the epilog of `key` may read GPR half `h` (the halves the main shader hands it;
+/// [`check_epilog`] says why a read of another half is a breach).
+pub fn epilog_may_read(key: &EpilogKey, h: u16) -> bool {
+    epilog_input(key, h).is_ok()
 }
 
 /// Whether blend equations read the second (dual-source) colour.

@@ -400,11 +400,12 @@ fn run_vertex_hands_over_the_fetched_registers() {
     assert_eq!(r["r12"], "0x00000000");
     assert_eq!(r["r15"], format!("{:#010x}", (64.0f32 / 255.0).to_bits()));
     assert!(v["violations"].as_array().unwrap().is_empty());
-    // A user's prolog that writes r0 and leaves r10 unwritten breaches the contract.
+    // A user's prolog that writes r100 (no temporary, above the vectors it hands over) and
+    // leaves r10 unwritten breaches the contract.
     let bad = tmp("bad-prolog.s");
     std::fs::write(
         &bad,
-        "mov r8, r5\nmov r9, r6\nmov r0, r5\nldimm r11, 0\nldimm r12, 0\nldimm r15, 0\n",
+        "mov r8, r5\nmov r9, r6\nmov r100, r5\nldimm r11, 0\nldimm r12, 0\nldimm r15, 0\n",
     )
     .unwrap();
     let out = common::gpuabi(&[
@@ -421,7 +422,7 @@ fn run_vertex_hands_over_the_fetched_registers() {
     assert!(!out.success());
     assert!(
         out.stdout
-            .contains("prolog: offset 12 `mov      r0, r5`: writes r0"),
+            .contains("prolog: offset 12 `mov      r100, r5`: writes r100"),
         "{}",
         out.stdout
     );

@@ -54,21 +54,11 @@ fn mesa_vertex_prolog_hands_over_what_gpuabis_does() {
         "--prolog",
         &format!("{HK}/parts/033_off_09_inst_dual_src_vertex_prolog.bin"),
     ]);
-    let registers: Vec<&str> = mesa
-        .stdout
-        .lines()
-        .filter(|l| !l.starts_with("violation"))
-        .collect();
-    assert_eq!(registers, ours.lines().collect::<Vec<_>>());
+    assert_eq!(mesa.stdout, ours);
     assert_eq!(ours.lines().count(), 36);
-    // Mesa's prolog takes r0 as a temporary, which gpuabi's contract reports.
-    assert_eq!(mesa.code, 1);
-    assert!(
-        mesa.stdout
-            .contains("`csel     r0, u12, r5, 0, r5, ult`: writes r0"),
-        "{}",
-        mesa.stdout
-    );
+    // Mesa's prolog takes r0 as a temporary and loads whole attribute vectors, which Mesa's
+    // ABI allows (`src/asahi/compiler/README.md`): no violation.
+    assert_eq!(mesa.code, 0, "{}", mesa.stdout);
 }
 
 #[test]

@@ -24,6 +24,14 @@ pub struct Draw {
     pub fragment_epilog: Option<Part>,
     /// Mesa's fragment prolog, when it bound one.
     pub fragment_prolog: Option<Part>,
+    /// The main vertex shader of the draw's pipeline.
+    pub vertex_main: Part,
+    /// Its preamble, when it has one.
+    pub vertex_preamble: Option<Part>,
+    /// The main fragment shader of the draw's pipeline.
+    pub fragment_main: Part,
+    /// Its preamble, when it has one.
+    pub fragment_preamble: Option<Part>,
 }
 
 /// A part Mesa compiled: where its bytes come from and the bytes.
@@ -71,7 +79,14 @@ pub fn project() -> Vec<Draw> {
             continue;
         }
         let f: Vec<&str> = line.split(" | ").collect();
-        if f[1] != "vertex" && f[1] != "fragment" {
+        if ![
+            "vertex",
+            "fragment",
+            "vertex preshader",
+            "fragment preshader",
+        ]
+        .contains(&f[1])
+        {
             continue;
         }
         let list = f[5].strip_prefix("= ").expect("= parts");
@@ -101,28 +116,13 @@ pub fn project() -> Vec<Draw> {
             })),
             fragment_epilog: Some(of("fragment epilog").expect("every draw has an epilog")),
             fragment_prolog: of("fragment prolog"),
+            vertex_main: of("vertex main").expect("every draw has a vertex main"),
+            vertex_preamble: of("preamble (of the vertex main)"),
+            fragment_main: of("fragment main").expect("every draw has a fragment main"),
+            fragment_preamble: of("preamble (of the fragment main)"),
         });
     }
     out
-}
-
-/// `../shared/data/mesa/hk`: `GPUABI_SHARED_DIR` if set, else `../shared` beside the
-/// repository; `None` (with a note) when absent, a failure with `GPUABI_REQUIRE_SHARED=1`.
-pub fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("GPUABI_SHARED_DIR") {
-        Some(d) => PathBuf::from(d).join("data/mesa/hk"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mesa/hk"),
-    };
-    if dir.join("draws.txt").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("GPUABI_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-        "{} is missing and GPUABI_REQUIRE_SHARED=1",
-        dir.display()
-    );
-    eprintln!("skipping the shared capture: {} not found", dir.display());
-    None
 }
 
 /// `VkBlendFactor` names by value (Vulkan's `vulkan_core.h`).
@@ -210,8 +210,10 @@ pub fn shared(dir: &Path) -> Vec<Draw> {
             })
             .unwrap_or_else(|| panic!("device.txt: no set {set} rt{rt}"))
     };
-    // compiles: (event, stage name, part file stem), in order
+    // compiles: (event, stage name, part file stem), in order; mains by (event, stage)
+    // with whether they have a preamble.
     let mut compiles: Vec<(String, String, String)> = Vec::new();
+    let mut mains: Vec<(String, String, String, bool)> = Vec::new();
     for line in read(&dir.join("parts/index.txt")).lines() {
         let f: Vec<&str> = line.split(" | ").collect();
         if f.len() < 5 || !f[4].contains("main=") {
@@ -219,6 +221,14 @@ pub fn shared(dir: &Path) -> Vec<Draw> {
         }
         let event = f[1].trim_start_matches("event=").to_string();
         let name = f[3].trim_start_matches("name=").to_string();
+        if name == "main" {
+            mains.push((
+                event.clone(),
+                f[2].trim_start_matches("stage=").to_string(),
+                f[0].to_string(),
+                f[4].contains("preamble="),
+            ));
+        }
         compiles.push((event, name, f[0].to_string()));
     }
     let mut draws: Vec<(String, Vec<String>)> = Vec::new();
@@ -241,6 +251,19 @@ pub fn shared(dir: &Path) -> Vec<Draw> {
                 .find(|c| c.0 == event && c.1 == stage)
                 .map(|c| part(&pdir, &c.2, &format!("{}.main", c.2)))
         };
+        // `dynB` compiles no main of its own: it has `dynA`'s shaders, and the capture's
+        // `linked/index.txt` shows its binaries built from `dynA`'s mains.
+        let main = |stage: &str| {
+            let from = if pipeline == "dynB" { "dynA" } else { pipeline };
+            let m = mains
+                .iter()
+                .find(|m| m.0 == format!("pipeline_{from}") && m.1 == stage)
+                .unwrap_or_else(|| panic!("{name}: no {stage} main compiled for {pipeline}"));
+            let pre = m.3.then(|| part(&pdir, &m.2, &format!("{}.preamble", m.2)));
+            (part(&pdir, &m.2, &format!("{}.main", m.2)), pre)
+        };
+        let (vertex_main, vertex_preamble) = main("vertex");
+        let (fragment_main, fragment_preamble) = main("fragment");
         // The components read: from any prolog compiled for a draw of the pipelines
         // sharing the vertex shader (the capture compiles it once, for dynA).
         let prolog_txt = compiles
@@ -315,6 +338,10 @@ pub fn shared(dir: &Path) -> Vec<Draw> {
             vertex_prolog: own("VS prolog"),
             fragment_epilog: own("FS epilog"),
             fragment_prolog: None,
+            vertex_main,
+            vertex_preamble,
+            fragment_main,
+            fragment_preamble,
         });
     }
     out
