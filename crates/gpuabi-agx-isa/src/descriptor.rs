@@ -18,6 +18,10 @@ pub mod dimension {
     pub const D2: u32 = 2;
     /// `2D Array`.
     pub const D2_ARRAY: u32 = 3;
+    /// `2D Multisampled`.
+    pub const D2_MS: u32 = 4;
+    /// `2D Array Multisampled`.
+    pub const D2_ARRAY_MS: u32 = 8;
 }
 
 /// The `Channels` values of the render-target formats.
@@ -128,6 +132,12 @@ const STRIDE: Field = Field {
     texture: (110, 18),
     pbe: (104, 21),
 };
+/// `Samples` (`Sample Count`: 0 is 2 samples, 1 is 4), meaningful for the multisampled
+/// dimensions only.
+const SAMPLES: Field = Field {
+    texture: (64, 1),
+    pbe: (56, 1),
+};
 /// Swizzle R: 3 bits per channel in a texture, 2 in a PBE.
 const SWIZZLE: Field = Field {
     texture: (16, 3),
@@ -157,6 +167,13 @@ pub struct Descriptor {
     pub srgb: bool,
     /// Bytes from one row to the next.
     pub stride: u64,
+    /// Samples per pixel: 2 or 4 for the multisampled dimensions, 1 otherwise.
+    pub samples: u32,
+}
+
+/// Whether `dimension` is one of the multisampled `Texture dimension` values.
+fn multisampled(dimension: u32) -> bool {
+    matches!(dimension, dimension::D2_MS | dimension::D2_ARRAY_MS)
 }
 
 fn bits(bytes: &[u8; DESCRIPTOR_BYTES], (start, size): (u32, u32)) -> u64 {
@@ -189,8 +206,9 @@ impl Descriptor {
         let f = |field: &Field| bits(bytes, field.of(kind));
         let (sw_start, sw_size) = SWIZZLE.of(kind);
         let stride = f(&STRIDE);
+        let dimension = f(&DIMENSION) as u32;
         Descriptor {
-            dimension: f(&DIMENSION) as u32,
+            dimension,
             layout: f(&LAYOUT) as u32,
             channels: f(&CHANNELS) as u32,
             ty: f(&TYPE) as u32,
@@ -204,6 +222,11 @@ impl Descriptor {
             stride: match kind {
                 Kind::Texture => stride * 16 + 16,
                 Kind::Pbe => stride + 4,
+            },
+            samples: match (multisampled(dimension), f(&SAMPLES)) {
+                (false, _) => 1,
+                (true, 0) => 2,
+                (true, _) => 4,
             },
         }
     }
@@ -221,6 +244,10 @@ impl Descriptor {
         set(&HEIGHT, u64::from(self.height.saturating_sub(1)));
         set(&ADDRESS, self.address >> 4);
         set(&SRGB, u64::from(self.srgb));
+        set(
+            &SAMPLES,
+            u64::from(multisampled(self.dimension) && self.samples == 4),
+        );
         set(
             &STRIDE,
             match kind {
@@ -259,6 +286,7 @@ mod tests {
             address: 0x1230,
             srgb: false,
             stride: 16,
+            samples: 1,
         };
         let b = d.encode(Kind::Pbe);
         assert_eq!(b[0], 0x02); // dimension 2, layout 0, channels low bits 0 (0x28 << 6)
@@ -276,5 +304,37 @@ mod tests {
             0x123
         );
         assert_eq!(Descriptor::decode(Kind::Texture, &t), d);
+    }
+
+    #[test]
+    fn sample_count_is_one_bit_of_multisampled_dimensions() {
+        let mut d = Descriptor {
+            dimension: dimension::D2_MS,
+            layout: LAYOUT_LINEAR,
+            channels: 0x28,
+            ty: 0,
+            swizzle: [0, 1, 2, 3],
+            width: 3,
+            height: 2,
+            address: 0x1230,
+            srgb: false,
+            stride: 16,
+            samples: 4,
+        };
+        // `Samples` is bit 56 of a PBE (byte 7, bit 0) and bit 64 of a texture (byte 8,
+        // bit 0, below the address at bit 66); 1 means 4 samples.
+        let b = d.encode(Kind::Pbe);
+        assert_eq!(b[7] & 1, 1);
+        assert_eq!(Descriptor::decode(Kind::Pbe, &b), d);
+        assert_eq!(d.encode(Kind::Texture)[8] & 1, 1);
+        d.samples = 2;
+        let b = d.encode(Kind::Pbe);
+        assert_eq!(b[7] & 1, 0);
+        assert_eq!(Descriptor::decode(Kind::Pbe, &b).samples, 2);
+        // The bit means nothing for a single-sampled dimension.
+        let mut raw = b;
+        raw[0] = (raw[0] & !0xf) | dimension::D2 as u8;
+        raw[7] |= 1;
+        assert_eq!(Descriptor::decode(Kind::Pbe, &raw).samples, 1);
     }
 }

@@ -3,6 +3,7 @@
 
 use gpuabi_agx_isa::{decode, fimm_value, Instruction, Operand, OperandKind, RegFile};
 
+use crate::block;
 use crate::convert::{float_to_int, int_to_float, unary};
 use crate::error::SimError;
 use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
@@ -969,6 +970,7 @@ fn step(st: &mut State, ins: &Instruction) -> R<Flow> {
         "iterproj" => fragment::iter(st, ins, true)?,
         "ldcf" => fragment::ldcf(st, ins)?,
         "imgw" => image::imgw(st, ins)?,
+        "imgwblk" => block::imgwblk(st, ins)?,
         "smpi" => image::smpi(st, ins)?,
         "load" => load(st, ins)?,
         "wait" => {}

@@ -53,7 +53,7 @@ fn tile_fail(lane: usize, what: String) -> Fail {
 }
 
 /// Bytes of one element of an element format.
-fn element_size(format: u32) -> R<u32> {
+pub(crate) fn element_size(format: u32) -> R<u32> {
     Ok(match format {
         code::I8 | code::U8NORM | code::S8NORM | code::SRGBA8 => 1,
         code::I16 | code::F16 | code::U16NORM | code::S16NORM => 2,
@@ -116,7 +116,7 @@ fn tib_range(f: &Fragment, lane: usize, at: (u32, u32, u32), off: u32, len: u32)
     })
 }
 
-fn read_le(bytes: &[u8]) -> u64 {
+pub(crate) fn read_le(bytes: &[u8]) -> u64 {
     bytes.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b))
 }
 

@@ -1,8 +1,9 @@
-//! Bindless image access of linear 2D images: the texel fetch `smpi` (Mesa's
+//! Image access of linear 2D images: the texel fetch `smpi` (Mesa's
 //! `agx_emit_image_load` in `src/asahi/compiler/agx_compile.c`: `texture_load` with
 //! `lod_min` and the txf sampler) and the image write `imgw` (`agx_emit_image_store`),
 //! with the descriptor at `heap + offset` (a 64-bit uniform and a 32-bit register, Mesa's
-//! `agx_translate_bindless_handle`), decoded by `gpuabi_agx_isa::descriptor`.
+//! `agx_translate_bindless_handle`) or bound to a texture-state register
+//! ([`State::texture_state`]), decoded by `gpuabi_agx_isa::descriptor`.
 //!
 //! Rules (gpuabi's where Mesa and the genxml are silent):
 //! * Pixel `(x, y)` of a linear image sits at `address + y · stride + x · bytes`; the
@@ -34,7 +35,7 @@ use crate::state::State;
 
 /// How the channels of a `Channels` code are stored.
 #[derive(Clone, Copy)]
-enum Packing {
+pub(crate) enum Packing {
     /// Channels of these bit widths from the lowest bits up.
     Bits(&'static [u32]),
     /// One 32-bit word in an ISA packed float format (`rg11b10f`, `rgb9e5`).
@@ -42,7 +43,7 @@ enum Packing {
 }
 
 /// `Channels` code, bytes per pixel and packing.
-const CHANNELS: [(u32, u32, Packing); 14] = [
+pub(crate) const CHANNELS: [(u32, u32, Packing); 14] = [
     (ch::R8, 1, Packing::Bits(&[8])),
     (ch::R16, 2, Packing::Bits(&[16])),
     (ch::R8G8, 2, Packing::Bits(&[8, 8])),
@@ -59,38 +60,65 @@ const CHANNELS: [(u32, u32, Packing); 14] = [
     (ch::R32G32B32A32, 16, Packing::Bits(&[32, 32, 32, 32])),
 ];
 
-fn image_fail(lane: usize, what: String) -> Fail {
+/// The dimensions `imgw` and `smpi` model.
+const PLAIN_2D: &[u32] = &[dimension::D2, dimension::D2_ARRAY];
+
+pub(crate) fn image_fail(lane: usize, what: String) -> Fail {
     Fail::Image { lane, what }
 }
 
-/// The descriptor a lane addresses, checked to be a linear 2D image of a known format.
-fn descriptor(
+/// The descriptor a lane addresses (heap source at `heap_at`, texture source after it),
+/// checked to be a linear image of a known format with one of the dimensions `dims`.
+///
+/// A 64-bit uniform heap with a 32-bit register offset is a bindless descriptor (Mesa's
+/// `agx_translate_bindless_handle`); without a heap, the texture source names a
+/// texture-state register (`ts` N, or a 16-bit register holding N) whose descriptor
+/// address [`State::texture_state`] binds.
+pub(crate) fn descriptor(
     st: &State,
     ins: &Instruction,
     heap_at: usize,
     kind: Kind,
+    dims: &[u32],
     lane: usize,
 ) -> R<(Descriptor, u32, Packing)> {
-    let heap = *src(ins, heap_at)?;
+    let heap = ins.srcs.get(heap_at).and_then(|s| s.as_ref());
     let texture = *src(ins, heap_at + 1)?;
-    let OperandKind::Reg {
-        file: RegFile::Uniform,
-        ..
-    } = heap.kind
-    else {
-        return Err(Fail::Unsupported(
-            "texture state registers (only bindless descriptors are modelled)",
-        ));
+    let at = match (heap, texture.kind) {
+        (
+            Some(
+                heap @ Operand {
+                    kind:
+                        OperandKind::Reg {
+                            file: RegFile::Uniform,
+                            ..
+                        },
+                    ..
+                },
+            ),
+            OperandKind::Reg {
+                file: RegFile::Gpr, ..
+            },
+        ) => read_bits(st, heap, lane)?.wrapping_add(read_bits(st, &texture, lane)?),
+        (None, OperandKind::Ts(_) | OperandKind::Reg { size: 16, .. }) => {
+            let n = match texture.kind {
+                OperandKind::Ts(n) => n,
+                _ => read_bits(st, &texture, lane)? as u32,
+            };
+            *st.texture_state.get(&n).ok_or_else(|| {
+                image_fail(
+                    lane,
+                    format!("reads texture-state register ts{n}, which the state does not bind"),
+                )
+            })?
+        }
+        _ => {
+            return Err(Fail::Unsupported(
+                "this texture operand (modelled: a uniform heap with a register offset, or a \
+                 texture-state register without a heap)",
+            ))
+        }
     };
-    let OperandKind::Reg {
-        file: RegFile::Gpr, ..
-    } = texture.kind
-    else {
-        return Err(Fail::Unsupported(
-            "immediate bindless offsets (only register offsets are modelled)",
-        ));
-    };
-    let at = read_bits(st, &heap, lane)?.wrapping_add(read_bits(st, &texture, lane)?);
     let mut bytes = [0u8; DESCRIPTOR_BYTES];
     for (i, b) in bytes.iter_mut().enumerate() {
         let address = at.wrapping_add(i as u64);
@@ -104,9 +132,9 @@ fn descriptor(
             d.layout
         )));
     }
-    if !matches!(d.dimension, dimension::D2 | dimension::D2_ARRAY) {
+    if !dims.contains(&d.dimension) {
         return Err(bad(format!(
-            "of dimension {} (only 2D and 2D array are modelled)",
+            "of dimension {} (modelled here: {dims:?})",
             d.dimension
         )));
     }
@@ -181,7 +209,7 @@ fn pixel_address(
     Ok(d.address + c[1] * d.stride + c[0] * u64::from(bytes_pp))
 }
 
-fn channel_max(w: u32) -> u128 {
+pub(crate) fn channel_max(w: u32) -> u128 {
     (1u128 << w) - 1
 }
 
@@ -250,7 +278,7 @@ pub(crate) fn imgw(st: &mut State, ins: &Instruction) -> R<()> {
         return Err(Fail::Unsupported("data operand kind"));
     };
     per_lane(st, |st, lane| {
-        let (d, bytes_pp, packing) = descriptor(st, ins, 1, Kind::Pbe, lane)?;
+        let (d, bytes_pp, packing) = descriptor(st, ins, 1, Kind::Pbe, PLAIN_2D, lane)?;
         let at = pixel_address(st, ins, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
         let comp = |c: usize| -> R<u64> {
             let s = d.swizzle[c] & 3;
@@ -303,7 +331,7 @@ pub(crate) fn smpi(st: &mut State, ins: &Instruction) -> R<()> {
     }
     let mask = modifier(ins, "mask");
     per_lane(st, |st, lane| {
-        let (d, bytes_pp, packing) = descriptor(st, ins, 0, Kind::Texture, lane)?;
+        let (d, bytes_pp, packing) = descriptor(st, ins, 0, Kind::Texture, PLAIN_2D, lane)?;
         let at = pixel_address(st, ins, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
         let mut word = 0u128;
         for i in 0..u64::from(bytes_pp) {

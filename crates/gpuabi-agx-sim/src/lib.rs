@@ -12,13 +12,16 @@
 //! (`st_tile`/`ld_tile`), `sample_mask`, `zs_emit` and `iter`/`ldcf` from coefficient
 //! registers (rules in `fragment`), device atomics, bindless image writes and texel
 //! fetches of linear 2D images (`imgw`, `smpi`; rules in `image`, descriptors in
-//! `gpuabi_agx_isa::descriptor`), in fragment code the pixel coordinates and input
+//! `gpuabi_agx_isa::descriptor`, bindless or bound to texture-state registers), the block
+//! store of a render target of the tile to a linear image (`imgwblk`, the end-of-tile
+//! store; rules in `block`), in fragment code the pixel coordinates and input
 //! sample mask as special registers, the vertex outputs `st_var` stores (in
 //! [`State::varyings`]) and the uniform writes by which a preamble hands values to its
 //! shader. Instructions outside that set end the run with an
 //! error naming the instruction. [`run_observed`] calls back before each instruction, for
 //! counting and for checking a contract at an offset.
 
+mod block;
 mod convert;
 mod error;
 mod exec;

@@ -43,6 +43,10 @@ pub struct State {
     /// The 32-bit vertex outputs `st_var` wrote, per lane by varying slot (the words the
     /// hardware hands to the rasteriser; a later write to a slot replaces the earlier).
     pub varyings: Vec<std::collections::BTreeMap<u16, u32>>,
+    /// The texture-state registers: `ts` index → device address of the 24-byte texture
+    /// or PBE descriptor bound there (what the `Texture state` words of a USC program
+    /// bind, [`State::bind_texture_state`]).
+    pub texture_state: std::collections::BTreeMap<u32, u64>,
 }
 
 impl Default for State {
@@ -57,6 +61,7 @@ impl Default for State {
             frag: None,
             grid: [0; 3],
             varyings: vec![std::collections::BTreeMap::new(); LANES],
+            texture_state: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -159,6 +164,18 @@ impl State {
             }
         }
         self.soft_fault
+    }
+
+    /// Binds `count` consecutive descriptors from `buffer` to texture-state registers
+    /// `start`, `start + 1`, …, as a USC `Texture state` word does (`agx_usc_pack(...,
+    /// TEXTURE, cfg)` with `start`, `count` and `buffer` in `hk_build_bg_eot`,
+    /// `src/asahi/vulkan/hk_cmd_draw.c`): register `start + i` reads the descriptor at
+    /// `buffer + 24·i`.
+    pub fn bind_texture_state(&mut self, start: u32, count: u32, buffer: u64) {
+        for i in 0..count {
+            let at = buffer + u64::from(i) * gpuabi_agx_isa::descriptor::DESCRIPTOR_BYTES as u64;
+            self.texture_state.insert(start + i, at);
+        }
     }
 
     /// Whether lane `lane` is active.

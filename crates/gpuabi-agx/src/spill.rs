@@ -303,6 +303,7 @@ pub fn spill_bindings(
             address,
             srgb,
             stride,
+            samples: 1,
         };
         let pbe = d.encode(Kind::Pbe);
         for c in comps..4 {
