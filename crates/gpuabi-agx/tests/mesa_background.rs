@@ -15,61 +15,15 @@
 //!
 //! Not run here: the partial background (the reload of a render pass's earlier contents,
 //! which samples the attachment through its texture descriptor, left out of the
-//! captured submits), the end-of-tile programs (`imgwblk`, a block store through the
-//! attachment's PBE descriptor, also left out, and not simulated), and the shared
-//! capture's background programs, which are such reloads.
+//! captured submits) and the shared capture's background programs, which are such
+//! reloads. The end-of-tile programs run in `mesa_end_of_tile`.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+// Shared with `mesa_end_of_tile`, which uses more of it.
+#[allow(dead_code)]
+mod hk_capture;
 
-use gpuabi_agx::hk_key::fragment_epilog_key;
-use gpuabi_agx::tilebuffer::tilebuffer_layout;
-use gpuabi_agx::vk_state::VkDrawState;
 use gpuabi_agx_sim::{run, Fragment, State, LANES};
-
-/// `testdata/mesa/hk`.
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/mesa/hk")
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The uniform halves a section of a decoded submit gives (`Uniform`, `Start (halfs)`,
-/// then the bytes as hex rows `000000  00 00 ...`).
-fn uniforms(section: &str) -> BTreeMap<u32, u16> {
-    let mut out = BTreeMap::new();
-    let mut start: Option<u32> = None;
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut flush = |start: Option<u32>, bytes: &mut Vec<u8>| {
-        if let Some(s) = start {
-            for (i, h) in bytes.chunks(2).enumerate() {
-                out.insert(s + i as u32, u16::from_le_bytes([h[0], h[1]]));
-            }
-        }
-        bytes.clear();
-    };
-    for line in section.lines() {
-        if let Some(s) = line.trim().strip_prefix("Start (halfs): ") {
-            flush(start.take(), &mut bytes);
-            start = Some(s.parse().expect("a half"));
-        } else if start.is_some()
-            && line.len() > 8
-            && line[..6].bytes().all(|b| b.is_ascii_hexdigit())
-        {
-            bytes.extend(
-                line[8..]
-                    .split_whitespace()
-                    .map(|b| u8::from_str_radix(b, 16).expect("a byte")),
-            );
-        } else if !line.starts_with("  ") && !line.is_empty() && line != "Uniform" {
-            flush(start.take(), &mut bytes);
-        }
-    }
-    flush(start, &mut bytes);
-    out
-}
+use hk_capture::{bound, draw_tile, pipelines, submit, uniforms};
 
 /// The clear colour's bytes as the tile stores `format` (a Vulkan name without
 /// `VK_FORMAT_`), worked out by hand.
@@ -115,52 +69,18 @@ fn run_on(name: &str, what: &str, code: &[u8], st: &mut State, exec: u32) {
 
 #[test]
 fn backgrounds_clear_every_sample_to_the_draws_clear_colour() {
-    let dir = dir();
-    // draw -> role -> linked file
-    let mut bound: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for line in read(&dir.join("linked/index.txt")).lines() {
-        if line.starts_with('#') {
-            continue;
-        }
-        let f: Vec<&str> = line.split(" | ").collect();
-        bound
-            .entry(f[0].to_string())
-            .or_default()
-            .insert(f[1].to_string(), f[3].to_string());
-    }
     let mut checked = 0;
     let mut formats_seen = std::collections::BTreeSet::new();
-    for (draw, roles) in &bound {
+    for (draw, roles) in &bound() {
         let Some(bg) = roles.get("background") else {
             continue;
         };
-        let code = std::fs::read(dir.join(format!("linked/{bg}.bin"))).expect("background");
-        let state = VkDrawState::from_json(&read(&dir.join(format!("draws/{draw}.json"))))
-            .unwrap_or_else(|e| panic!("{draw}: {e}"));
-        let f = state.fragment.expect("fragment state");
-        let mut formats: Vec<Option<String>> = Vec::new();
-        for a in &f.attachments {
-            let at = a.location as usize;
-            if formats.len() <= at {
-                formats.resize(at + 1, None);
-            }
-            formats[at] = Some(a.format.trim_start_matches("VK_FORMAT_").to_string());
-        }
-        // The tile layout takes Mesa's pipe-format names, as the epilog key has them.
-        let key = fragment_epilog_key(&f).unwrap_or_else(|e| panic!("{draw}: {e}"));
-        let names: Vec<Option<&str>> = key
-            .rts
-            .iter()
-            .map(|r| r.as_ref().map(|r| r.format.as_str()))
-            .collect();
-        let samples = u8::try_from(f.samples).expect("samples");
-        let layout = tilebuffer_layout(&names, samples).unwrap_or_else(|e| panic!("{draw}: {e}"));
-
-        let submit = read(&dir.join(format!("submits/{draw}.txt")));
-        let load = submit
-            .split("Load pipeline")
-            .nth(1)
-            .and_then(|s| s.split("Shader\n").next())
+        let code = bg.code();
+        let tile = draw_tile(draw);
+        let (formats, samples, layout) = (&tile.formats, tile.samples, &tile.layout);
+        let submit = submit(draw);
+        let load = *pipelines(&submit, "Load pipeline")
+            .first()
             .unwrap_or_else(|| panic!("{draw}: no Load pipeline in the submit"));
         let mut st = State::default();
         for (h, v) in uniforms(load) {
@@ -181,8 +101,7 @@ fn backgrounds_clear_every_sample_to_the_draws_clear_colour() {
         }
         st.frag = Some(Box::new(frag));
         if let Some(pre) = roles.get("background preshader") {
-            let pre = std::fs::read(dir.join(format!("linked/{pre}.bin"))).expect("preamble");
-            run_on(draw, "preamble", &pre, &mut st, 1);
+            run_on(draw, "preamble", &pre.code(), &mut st, 1);
         }
         run_on(draw, "background", &code, &mut st, u32::MAX);
         let frag = st.frag.as_deref().expect("fragment state");
