@@ -17,7 +17,11 @@
 //!   even, integers are stored from the low bits of the register (no saturation) and loaded
 //!   zero- or sign-extended.
 //! * Coordinates are 32- or 16-bit registers `x, y` (and the layer for `2d_array`, which
-//!   must be 0); a coordinate outside the image, a level of detail other than 0, a
+//!   must be 0; for `smpi` of a `2d_ms` image, the sample in the low half of a third
+//!   register). Sample `s` of pixel `(x, y)` of a multisampled linear image sits at
+//!   `address + y · stride + (x · samples + s) · bytes` (Mesa has no linear multisampled
+//!   images; the samples of a pixel are adjacent, as for `imgwblk` in `block`); a
+//!   coordinate outside the image, a level of detail other than 0, a
 //!   descriptor of another layout or dimension, or unmapped memory stop the run naming the
 //!   instruction and lane. The sampler of `smpi` is not read.
 
@@ -60,8 +64,10 @@ pub(crate) const CHANNELS: [(u32, u32, Packing); 14] = [
     (ch::R32G32B32A32, 16, Packing::Bits(&[32, 32, 32, 32])),
 ];
 
-/// The dimensions `imgw` and `smpi` model.
+/// The dimensions `imgw` models.
 const PLAIN_2D: &[u32] = &[dimension::D2, dimension::D2_ARRAY];
+/// The dimensions `smpi` models.
+const FETCHED: &[u32] = &[dimension::D2, dimension::D2_ARRAY, dimension::D2_MS];
 
 pub(crate) fn image_fail(lane: usize, what: String) -> Fail {
     Fail::Image { lane, what }
@@ -167,7 +173,8 @@ fn pixel_address(
     let OperandKind::Reg { base, size, .. } = coord.kind else {
         return Err(Fail::Unsupported("coordinate kind"));
     };
-    let n = if modifier(ins, "dim") == dimension::D2_ARRAY {
+    let ms = modifier(ins, "dim") == dimension::D2_MS;
+    let n = if modifier(ins, "dim") == dimension::D2_ARRAY || ms {
         3
     } else {
         2
@@ -194,19 +201,24 @@ fn pixel_address(
             ));
         }
     }
+    // The third word is the layer of an array, the sample of a multisampled image (its
+    // low half: Mesa's `lower_regular_texture` in `agx_nir_lower_texture.c`).
+    let sample = if ms { c[2] & 0xffff } else { 0 };
     if c[0] >= u64::from(d.width)
         || c[1] >= u64::from(d.height)
-        || c.get(2).is_some_and(|&l| l != 0)
+        || !ms && c.get(2).is_some_and(|&l| l != 0)
+        || ms && (c[2] >> 16 != 0 || sample >= u64::from(d.samples))
     {
         return Err(image_fail(
             lane,
             format!(
-                "addresses pixel {:?} outside the {}x{} image (layer 0)",
-                c, d.width, d.height
+                "addresses pixel {:?} outside the {}x{} image (layer 0, {} samples)",
+                c, d.width, d.height, d.samples
             ),
         ));
     }
-    Ok(d.address + c[1] * d.stride + c[0] * u64::from(bytes_pp))
+    let element = c[0] * u64::from(d.samples) + sample;
+    Ok(d.address + c[1] * d.stride + element * u64::from(bytes_pp))
 }
 
 pub(crate) fn channel_max(w: u32) -> u128 {
@@ -331,7 +343,7 @@ pub(crate) fn smpi(st: &mut State, ins: &Instruction) -> R<()> {
     }
     let mask = modifier(ins, "mask");
     per_lane(st, |st, lane| {
-        let (d, bytes_pp, packing) = descriptor(st, ins, 0, Kind::Texture, PLAIN_2D, lane)?;
+        let (d, bytes_pp, packing) = descriptor(st, ins, 0, Kind::Texture, FETCHED, lane)?;
         let at = pixel_address(st, ins, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
         let mut word = 0u128;
         for i in 0..u64::from(bytes_pp) {

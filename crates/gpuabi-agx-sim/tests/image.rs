@@ -231,3 +231,54 @@ fn a_coordinates_last_use_mark_is_only_a_hint() {
     // Every register, uniform, memory byte and the tile are the same.
     assert_eq!(fetch(&marked), plain);
 }
+
+#[test]
+fn multisampled_fetch_through_a_texture_state_register_reads_the_named_sample() {
+    // A 2x1 R32_UINT texture of 4 samples bound to ts3; sample s of pixel x holds
+    // 100·x + s at (x·4 + s)·4.
+    let mut t = vec![0u8; 24];
+    set_bits(&mut t, 0, 4, 4); // 2D Multisampled
+    set_bits(&mut t, 6, 7, 0x21); // R32
+    set_bits(&mut t, 13, 3, 2); // Uint
+    for (c, s) in [0u64, 5, 5, 4].iter().enumerate() {
+        set_bits(&mut t, 16 + 3 * c as u32, 3, *s);
+    }
+    set_bits(&mut t, 28, 14, 2 - 1);
+    set_bits(&mut t, 42, 14, 1 - 1);
+    set_bits(&mut t, 64, 1, 1); // 4 samples
+    set_bits(&mut t, 66, 36, IMAGE >> 4);
+    set_bits(&mut t, 110, 18, (32 - 16) / 16);
+    let image: Vec<u8> = (0..2u32)
+        .flat_map(|x| (0..4u32).flat_map(move |s| (100 * x + s).to_le_bytes()))
+        .collect();
+    let mut st = State {
+        exec: 1,
+        memory: vec![
+            Region {
+                address: HEAP,
+                bytes: t,
+            },
+            Region {
+                address: IMAGE,
+                bytes: image,
+            },
+        ],
+        ..State::default()
+    };
+    st.bind_texture_state(3, 1, HEAP);
+    let fetch = "smpi r4, ts3, ss0, r0, 0, 2d_ms, x, auto_lod, a";
+    for (r, v) in [(0, 1u64), (2, 0), (4, 3)] {
+        st.set_gpr(0, r, 32, v).unwrap();
+    }
+    exec(fetch, &mut st).unwrap();
+    assert_eq!(st.read_gpr(0, 8, 32).unwrap(), 103);
+    // Sample 4 of a 4-sample image is outside it.
+    st.set_gpr(0, 4, 32, 4).unwrap();
+    let e = exec(fetch, &mut st).unwrap_err().to_string();
+    assert!(e.contains("smpi") && e.contains("lane 0") && e.contains("4 samples"), "{e}");
+    // An unbound register is named.
+    let e = exec("smpi r4, ts2, ss0, r0, 0, 2d_ms, x, auto_lod, a", &mut st)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ts2"), "{e}");
+}
