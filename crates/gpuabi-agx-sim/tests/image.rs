@@ -275,7 +275,10 @@ fn multisampled_fetch_through_a_texture_state_register_reads_the_named_sample() 
     // Sample 4 of a 4-sample image is outside it.
     st.set_gpr(0, 4, 32, 4).unwrap();
     let e = exec(fetch, &mut st).unwrap_err().to_string();
-    assert!(e.contains("smpi") && e.contains("lane 0") && e.contains("4 samples"), "{e}");
+    assert!(
+        e.contains("smpi") && e.contains("lane 0") && e.contains("4 samples"),
+        "{e}"
+    );
     // An unbound register is named.
     let e = exec("smpi r4, ts2, ss0, r0, 0, 2d_ms, x, auto_lod, a", &mut st)
         .unwrap_err()

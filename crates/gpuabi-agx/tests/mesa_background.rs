@@ -13,10 +13,9 @@
 //! tile format Mesa's background stores (its `st_tile` format: `u8norm`, `srgba8`,
 //! `rgb10a2`, `rg11b10f`, `f16`, `i16`, `i32`; R5G6B5 is kept as `f16`).
 //!
-//! Not run here: the partial background (the reload of a render pass's earlier contents,
-//! which samples the attachment through its texture descriptor, left out of the
-//! captured submits) and the shared capture's background programs, which are such
-//! reloads. The end-of-tile programs run in `mesa_end_of_tile`.
+//! The reloading backgrounds (the partial background, and the shared capture's
+//! backgrounds, which load) run in `mesa_partial_background`, the end-of-tile programs in
+//! `mesa_end_of_tile`.
 
 // Shared with `mesa_end_of_tile`, which uses more of it.
 #[allow(dead_code)]

@@ -19,7 +19,7 @@
 //! attachments are twiddled and compressed, which the simulator does not model. Here each
 //! attachment is a linear image of twice the tile in each direction, its rows padded by
 //! 64 bytes, with a PBE built for it: for the project capture from the attachment's
-//! Vulkan format by the rules above (the table `image_format`, which the shared capture's
+//! Vulkan format by the rules above (the table of `hk_formats`, which the shared capture's
 //! real descriptors confirm field by field), for the shared capture from the fields of
 //! the descriptors Honeykrisp bound (decoded in `agxdecode.0000`); only layout, address,
 //! size and stride are ours. The end-of-tile code does not depend on the layout: it names
@@ -34,25 +34,24 @@
 //! and, for R5G6B5 (whose tile holds half floats), each half float clamped to [0, 1]
 //! and rounded to 5 or 6 bits, the pattern there being finite halves.
 
-#[allow(dead_code)]
-#[path = "mesa_parts/capture.rs"]
-mod capture;
 // Shared with `mesa_background`, which uses more of it.
 #[allow(dead_code)]
 mod hk_capture;
+// Shared with `mesa_background`.
+#[allow(dead_code)]
+mod hk_formats;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use gpuabi_agx::hk_key::fragment_epilog_key;
 use gpuabi_agx::tilebuffer::TileBufferLayout;
-use gpuabi_agx_isa::descriptor::{
-    channels as ch, dimension, texture_type as ty, Descriptor, Kind, DESCRIPTOR_BYTES,
-    LAYOUT_LINEAR,
-};
+use gpuabi_agx_isa::descriptor::{dimension, Descriptor, Kind, DESCRIPTOR_BYTES, LAYOUT_LINEAR};
 use gpuabi_agx_sim::{run, Fragment, Region, State};
 use half::f16;
-use hk_capture::{bound, draw_tile, field, pipelines, submit};
+use hk_capture::{
+    bound, check_tile_words, code_address, draw_tile, pipelines, shared_binary, shared_sets,
+    submit, texture_states, SharedSet,
+};
+use hk_formats::{decoded_fields, pbe_fields, Fields};
 
 /// Where the descriptors of the texture-state registers are (24 bytes per register).
 const DESCS: u64 = 0x1_0000;
@@ -63,52 +62,6 @@ const IMAGE_SPACING: u64 = 0x10_0000;
 const GUARD: u64 = 256;
 /// What untouched image bytes hold.
 const UNTOUCHED: u8 = 0xa5;
-
-/// A PBE's format fields: `Channels`, `Type`, swizzle (memory channel → component), and
-/// bytes per pixel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ImageFormat {
-    channels: u32,
-    ty: u32,
-    swizzle: [u32; 4],
-    bytes: u32,
-}
-
-/// The end-of-tile PBE format Honeykrisp binds for a Vulkan format (without
-/// `VK_FORMAT_`): `pack_pbe` with `ail_pixel_format` (`src/asahi/layout/formats.c`) of the
-/// view's linear pipe format. The swizzle: for each channel `i` of the pipe format's
-/// description, the swizzle field of the component that channel holds is set to `i`;
-/// fields no channel sets stay 0. Codes are those of Mesa's `cmdbuf.xml`.
-fn image_format(vk: &str) -> ImageFormat {
-    let f = |channels, ty, swizzle, bytes| ImageFormat {
-        channels,
-        ty,
-        swizzle,
-        bytes,
-    };
-    let rgba = [0, 1, 2, 3];
-    let rg = [0, 1, 0, 0];
-    match vk {
-        "R8G8B8A8_UNORM" => f(ch::R8G8B8A8, ty::UNORM, rgba, 4),
-        // PIPE_FORMAT_B8G8R8A8_UNORM (linear): channel 0 holds blue, so the red field is 2.
-        "B8G8R8A8_SRGB" => f(ch::R8G8B8A8, ty::UNORM, [2, 1, 0, 3], 4),
-        "R16G16B16A16_SINT" => f(ch::R16G16B16A16, ty::SINT, rgba, 8),
-        "R16G16B16A16_UINT" => f(ch::R16G16B16A16, ty::UINT, rgba, 8),
-        "R16G16B16A16_SFLOAT" => f(ch::R16G16B16A16, ty::FLOAT, rgba, 8),
-        "R16G16_UINT" => f(ch::R16G16, ty::UINT, rg, 4),
-        "R16G16_SFLOAT" => f(ch::R16G16, ty::FLOAT, rg, 4),
-        "R32_UINT" => f(ch::R32, ty::UINT, [0; 4], 4),
-        "R32G32_UINT" => f(ch::R32G32, ty::UINT, rg, 8),
-        "R32G32B32A32_SINT" => f(ch::R32G32B32A32, ty::SINT, rgba, 16),
-        // PIPE_FORMAT_R10G10B10A2_UNORM.
-        "A2B10G10R10_UNORM_PACK32" => f(ch::R10G10B10A2, ty::UNORM, rgba, 4),
-        // PIPE_FORMAT_R11G11B10_FLOAT.
-        "B10G11R11_UFLOAT_PACK32" => f(ch::R11G11B10, ty::FLOAT, [0, 1, 2, 0], 4),
-        // PIPE_FORMAT_B5G6R5_UNORM: blue in channel 0 (the low bits); alpha field unset.
-        "R5G6B5_UNORM_PACK16" => f(ch::R5G6B5, ty::UNORM, [2, 1, 0, 0], 2),
-        _ => panic!("no end-of-tile image format for {vk}"),
-    }
-}
 
 /// `round(clamp(x, 0, 1) · (2^bits − 1))`, ties to even (Mesa's `_mesa_float_to_unorm`).
 fn unorm(x: f32, bits: u32) -> u16 {
@@ -163,7 +116,7 @@ struct Case {
     formats: Vec<Option<String>>,
     layout: TileBufferLayout,
     /// Each stored render target's PBE format, by texture-state register (= `rt`).
-    pbes: BTreeMap<u32, ImageFormat>,
+    pbes: BTreeMap<u32, Fields>,
 }
 
 /// Runs `case` for two tiles and checks every image byte and the descriptors.
@@ -192,7 +145,7 @@ fn check(case: &Case) {
             width,
             height,
             address,
-            srgb: false,
+            srgb: f.srgb,
             stride,
             samples,
         };
@@ -278,33 +231,6 @@ fn check(case: &Case) {
     }
 }
 
-/// The tile shape a decoded pipeline section states, checked against `layout`.
-fn check_tile_words(name: &str, section: &str, layout: &TileBufferLayout) {
-    // The `Shared` words (a PBE has a `Layout` of its own).
-    let section = section
-        .split_once("\nShared\n")
-        .unwrap_or_else(|| panic!("{name}: no Shared words"))
-        .1;
-    let tile = format!("{}x{}", layout.tile_width, layout.tile_height);
-    assert_eq!(field(section, "Layout"), Some(tile.as_str()), "{name}");
-    assert_eq!(
-        field(section, "Sample count"),
-        Some(layout.samples.to_string().as_str()),
-        "{name}"
-    );
-    assert_eq!(
-        field(section, "Sample stride in 8 bytes"),
-        Some((layout.sample_size_bytes / 8).to_string().as_str()),
-        "{name}"
-    );
-}
-
-/// The code address a decoded pipeline section binds.
-fn code_address(name: &str, section: &str) -> u64 {
-    let code = field(section, "Code").unwrap_or_else(|| panic!("{name}: no Code"));
-    u64::from_str_radix(code.trim_start_matches("0x"), 16).expect("an address")
-}
-
 #[test]
 fn end_of_tile_programs_store_every_sample_of_the_project_captures_draws() {
     let mut runs = 0;
@@ -334,7 +260,7 @@ fn end_of_tile_programs_store_every_sample_of_the_project_captures_draws() {
                 .map(|p| {
                     let vk = tile.formats[usize::from(p.rt)].as_deref().expect("bound");
                     formats_seen.insert(vk.to_string());
-                    (u32::from(p.rt), image_format(vk))
+                    (u32::from(p.rt), pbe_fields(vk))
                 })
                 .collect();
             check(&Case {
@@ -355,73 +281,6 @@ fn end_of_tile_programs_store_every_sample_of_the_project_captures_draws() {
     assert_eq!(multisampled.into_iter().collect::<Vec<_>>(), [2, 4]);
 }
 
-/// A captured PBE's format fields from its decoded text (`PBE` then `  Field: value`).
-fn captured_format(name: &str, text: &str) -> (ImageFormat, u32) {
-    let get = |f: &str| field(text, f).unwrap_or_else(|| panic!("{name}: no {f}"));
-    let (channels, bytes) = match get("Channels") {
-        "R8G8B8A8" => (ch::R8G8B8A8, 4),
-        "R10G10B10A2" => (ch::R10G10B10A2, 4),
-        "R32" => (ch::R32, 4),
-        "R16G16" => (ch::R16G16, 4),
-        "R16G16B16A16" => (ch::R16G16B16A16, 8),
-        "R32G32" => (ch::R32G32, 8),
-        "R32G32B32A32" => (ch::R32G32B32A32, 16),
-        other => panic!("{name}: channels {other} not in this test's table"),
-    };
-    let ty = match get("Type") {
-        "Unorm" => ty::UNORM,
-        "Snorm" => ty::SNORM,
-        "Uint" => ty::UINT,
-        "Sint" => ty::SINT,
-        "Float" => ty::FLOAT,
-        other => panic!("{name}: type {other}"),
-    };
-    let swizzle = ["Swizzle R", "Swizzle G", "Swizzle B", "Swizzle A"].map(|f| {
-        ["R", "G", "B", "A"]
-            .iter()
-            .position(|&c| c == get(f))
-            .unwrap_or_else(|| panic!("{name}: {f}")) as u32
-    });
-    assert_eq!(get("sRGB"), "false", "{name}: end-of-tile PBEs are linear");
-    let dim = match get("Dimension") {
-        "2D" => 1,
-        "2D Multisampled" => get("Samples").parse().expect("samples"),
-        other => panic!("{name}: dimension {other}"),
-    };
-    (
-        ImageFormat {
-            channels,
-            ty,
-            swizzle,
-            bytes,
-        },
-        dim,
-    )
-}
-
-/// The texture-state bindings of a decoded pipeline section: register → the text of the
-/// descriptor bound there.
-fn texture_states<'a>(name: &str, section: &'a str) -> BTreeMap<u32, &'a str> {
-    let mut out = BTreeMap::new();
-    for block in section.split("\nTexture state\n").skip(1) {
-        let start: u32 = field(block, "Start")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{name}: Texture state without Start"));
-        assert_eq!(field(block, "Count"), Some("1"), "{name}");
-        let pbe = block
-            .split_once("\nPBE\n")
-            .unwrap_or_else(|| panic!("{name}: ts{start} is no PBE"))
-            .1;
-        let end: usize = pbe
-            .lines()
-            .take_while(|l| l.starts_with("  "))
-            .map(|l| l.len() + 1)
-            .sum();
-        out.insert(start, &pbe[..end.min(pbe.len())]);
-    }
-    out
-}
-
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
@@ -434,71 +293,42 @@ fn end_of_tile_programs_store_the_shared_captures_attachments_through_honeykrisp
     let decoded = hk_capture::read(&dir.join("agxdecode.0000"));
     // The two attachment sets of the captured render passes (`device.txt`), with the
     // tile layout of a draw of each.
-    let draws = capture::shared(&dir);
-    let sets: Vec<(char, Vec<Option<String>>, TileBufferLayout)> = ['A', 'B']
-        .into_iter()
-        .map(|set| {
-            let d = draws
-                .iter()
-                .find(|d| d.name.starts_with(&format!("shared/dyn{set}/")))
-                .unwrap_or_else(|| panic!("no draw of set {set}"));
-            let f = d.state.fragment.as_ref().expect("fragment state");
-            let key = fragment_epilog_key(f).expect("epilog key");
-            let names: Vec<Option<&str>> = key
-                .rts
-                .iter()
-                .map(|r| r.as_ref().map(|r| r.format.as_str()))
-                .collect();
-            let layout =
-                gpuabi_agx::tilebuffer::tilebuffer_layout(&names, key.samples).expect("layout");
-            let mut formats = vec![None; names.len()];
-            for a in &f.attachments {
-                formats[a.location as usize] =
-                    Some(a.format.trim_start_matches("VK_FORMAT_").to_string());
-            }
-            (set, formats, layout)
-        })
-        .collect();
+    let sets = shared_sets(&dir);
     let mut seen_sets = Vec::new();
     for title in ["Store pipeline", "Partial store pipeline"] {
         for (n, section) in pipelines(&decoded, title).into_iter().enumerate() {
             let name = format!("shared {title} {n}");
-            let states = texture_states(&name, section);
-            let captured: BTreeMap<u32, (ImageFormat, u32)> = states
+            let states = texture_states(&name, section, "PBE");
+            let captured: BTreeMap<u32, (Fields, u32)> = states
                 .iter()
-                .map(|(&ts, text)| (ts, captured_format(&format!("{name} ts{ts}"), text)))
+                .map(|(&ts, text)| (ts, decoded_fields(&format!("{name} ts{ts}"), text)))
                 .collect();
             // The set whose formats give exactly these descriptors: Honeykrisp's real
-            // PBEs against this test's `image_format`.
+            // PBEs against the table of `hk_formats`.
             let matching: Vec<_> = sets
                 .iter()
-                .filter(|(_, formats, _)| {
+                .filter(|SharedSet { formats, .. }| {
                     formats.iter().flatten().count() == captured.len()
                         && captured.iter().all(|(&ts, (f, samples))| {
                             formats
                                 .get(ts as usize)
                                 .and_then(|v| v.as_deref())
-                                .is_some_and(|vk| image_format(vk) == *f && *samples == 1)
+                                .is_some_and(|vk| pbe_fields(vk) == *f && *samples == 1)
                         })
                 })
                 .collect();
             assert_eq!(matching.len(), 1, "{name}: {captured:?}");
-            let (set, formats, layout) = matching[0];
+            let SharedSet {
+                set,
+                formats,
+                layout,
+            } = matching[0];
             check_tile_words(&name, section, layout);
             let address = code_address(&name, section);
-            let suffix = format!("_{address:#x}.bin");
-            let file = std::fs::read_dir(dir.join("linked"))
-                .expect("linked/")
-                .map(|e| e.expect("entry").path())
-                .find(|p| {
-                    p.file_name()
-                        .and_then(|f| f.to_str())
-                        .is_some_and(|f| f.ends_with(&suffix))
-                })
-                .unwrap_or_else(|| panic!("{name}: no linked binary at {address:#x}"));
+            let (file, code) = shared_binary(&dir, address);
             check(&Case {
-                name: format!("{name} (set {set}, {})", file_name(&file)),
-                code: std::fs::read(&file).expect("binary"),
+                name: format!("{name} (set {set}, {file})"),
+                code,
                 formats: formats.clone(),
                 layout: layout.clone(),
                 pbes: captured.iter().map(|(&ts, (f, _))| (ts, *f)).collect(),
@@ -510,10 +340,4 @@ fn end_of_tile_programs_store_the_shared_captures_attachments_through_honeykrisp
     // Three render passes (`dynA`, `dynB` and `staticA`, on set A's attachments), each
     // with a store and a partial store.
     assert_eq!(seen_sets, ['A', 'A', 'A', 'A', 'B', 'B']);
-}
-
-fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }

@@ -1,7 +1,12 @@
-//! Reading the project's Honeykrisp capture (`testdata/mesa/hk`) for the tests that run
-//! its background and end-of-tile programs: the binaries each draw bound
-//! (`linked/index.txt`), each draw's attachments and tile-buffer layout (`draws/*.json`),
-//! and the sections of its decoded submit (`submits/*.txt`, agxdecode's text).
+//! Reading the Honeykrisp captures for the tests that run its background and end-of-tile
+//! programs: for the project's (`testdata/mesa/hk`) the binaries each draw bound
+//! (`linked/index.txt`), each draw's attachments and tile-buffer layout (`draws/*.json`)
+//! and the sections of its decoded submit (`submits/*.txt`, agxdecode's text); for the
+//! shared one (`../shared/data/mesa/hk`) its attachment sets and bound binaries; and the
+//! sections of agxdecode's text, which both have.
+
+#[path = "../mesa_parts/capture.rs"]
+mod capture;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -126,6 +131,7 @@ pub fn pipelines<'a>(submit: &'a str, title: &str) -> Vec<&'a str> {
                             | "No preshader"
                             | "Texture state"
                             | "Sampler state"
+                            | "Sampler"
                             | "PBE"
                             | "Texture"
                     )
@@ -185,4 +191,117 @@ pub fn uniforms(section: &str) -> BTreeMap<u32, u16> {
     }
     flush(start, &mut bytes);
     out
+}
+
+/// The tile shape a decoded pipeline section states, checked against `layout`.
+pub fn check_tile_words(name: &str, section: &str, layout: &TileBufferLayout) {
+    // The `Shared` words (a PBE has a `Layout` of its own).
+    let section = section
+        .split_once("\nShared\n")
+        .unwrap_or_else(|| panic!("{name}: no Shared words"))
+        .1;
+    let tile = format!("{}x{}", layout.tile_width, layout.tile_height);
+    assert_eq!(field(section, "Layout"), Some(tile.as_str()), "{name}");
+    assert_eq!(
+        field(section, "Sample count"),
+        Some(layout.samples.to_string().as_str()),
+        "{name}"
+    );
+    assert_eq!(
+        field(section, "Sample stride in 8 bytes"),
+        Some((layout.sample_size_bytes / 8).to_string().as_str()),
+        "{name}"
+    );
+}
+
+/// The code address a decoded pipeline section binds.
+pub fn code_address(name: &str, section: &str) -> u64 {
+    let code = field(section, "Code").unwrap_or_else(|| panic!("{name}: no Code"));
+    u64::from_str_radix(code.trim_start_matches("0x"), 16).expect("an address")
+}
+
+/// The texture-state bindings of a decoded pipeline section: register → the text of the
+/// descriptor bound there, decoded as `kind` (`Texture` or `PBE`: agxdecode prints a
+/// descriptor as each kind it may be).
+pub fn texture_states<'a>(name: &str, section: &'a str, kind: &str) -> BTreeMap<u32, &'a str> {
+    let mut out = BTreeMap::new();
+    for block in section.split("\nTexture state\n").skip(1) {
+        let start: u32 = field(block, "Start")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: Texture state without Start"));
+        assert_eq!(field(block, "Count"), Some("1"), "{name}");
+        let pbe = block
+            .split_once(&format!("\n{kind}\n"))
+            .unwrap_or_else(|| panic!("{name}: ts{start} has no {kind}"))
+            .1;
+        let end: usize = pbe
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| l.len() + 1)
+            .sum();
+        out.insert(start, &pbe[..end.min(pbe.len())]);
+    }
+    out
+}
+
+/// One attachment set of the shared capture (`set A`, `set B` of `device.txt`).
+pub struct SharedSet {
+    /// `A` or `B`.
+    pub set: char,
+    /// The Vulkan format (without `VK_FORMAT_`) of each render target.
+    pub formats: Vec<Option<String>>,
+    /// gpuabi's tile-buffer layout for them.
+    pub layout: TileBufferLayout,
+}
+
+/// The shared capture's attachment sets, from a draw of each (`dynA/…`, `dynB/…`).
+pub fn shared_sets(dir: &Path) -> Vec<SharedSet> {
+    let draws = capture::shared(dir);
+    ['A', 'B']
+        .into_iter()
+        .map(|set| {
+            let d = draws
+                .iter()
+                .find(|d| d.name.starts_with(&format!("shared/dyn{set}/")))
+                .unwrap_or_else(|| panic!("no draw of set {set}"));
+            let f = d.state.fragment.as_ref().expect("fragment state");
+            let key = fragment_epilog_key(f).expect("epilog key");
+            let names: Vec<Option<&str>> = key
+                .rts
+                .iter()
+                .map(|r| r.as_ref().map(|r| r.format.as_str()))
+                .collect();
+            let layout = tilebuffer_layout(&names, key.samples).expect("layout");
+            let mut formats = vec![None; names.len()];
+            for a in &f.attachments {
+                formats[a.location as usize] =
+                    Some(a.format.trim_start_matches("VK_FORMAT_").to_string());
+            }
+            SharedSet {
+                set,
+                formats,
+                layout,
+            }
+        })
+        .collect()
+}
+
+/// The shared capture's binary bound at `address` (`linked/NN_<stage>_<address>.bin`):
+/// its file name and bytes.
+pub fn shared_binary(dir: &Path, address: u64) -> (String, Vec<u8>) {
+    let suffix = format!("_{address:#x}.bin");
+    let path = std::fs::read_dir(dir.join("linked"))
+        .expect("linked/")
+        .map(|e| e.expect("entry").path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|f| f.to_str())
+                .is_some_and(|f| f.ends_with(&suffix))
+        })
+        .unwrap_or_else(|| panic!("no linked binary at {address:#x}"));
+    let name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    (name, std::fs::read(&path).expect("binary"))
 }
