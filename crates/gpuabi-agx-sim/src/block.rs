@@ -86,6 +86,19 @@ struct Comp {
     value: f64,
 }
 
+/// The little-endian value of `len` bytes at `at` of sample `s` of tile pixel `(x, y)`.
+fn tile_le(f: &Fragment, (x, y, s): (u32, u32, u32), at: u32, len: u32, lane: usize) -> R<u64> {
+    let i = f.byte(x, y, s, at, len).ok_or_else(|| Fail::Tile {
+        lane,
+        what: format!(
+            "block-stores bytes {at}..{} of a {}-byte sample",
+            at + len,
+            f.sample_size
+        ),
+    })?;
+    Ok(read_le(&f.tib[i..i + len as usize]))
+}
+
 /// Component `n` of sample `s` of tile pixel `(x, y)` in tile format `format` at `offset`.
 fn component(
     f: &Fragment,
@@ -95,17 +108,7 @@ fn component(
     n: u32,
     lane: usize,
 ) -> R<Comp> {
-    let bytes = |at: u32, len: u32| -> R<u64> {
-        let i = f.byte(x, y, s, at, len).ok_or_else(|| Fail::Tile {
-            lane,
-            what: format!(
-                "block-stores bytes {at}..{} of a {}-byte sample",
-                at + len,
-                f.sample_size
-            ),
-        })?;
-        Ok(read_le(&f.tib[i..i + len as usize]))
-    };
+    let bytes = |at: u32, len: u32| tile_le(f, (x, y, s), at, len, lane);
     if let Ok(size) = element_size(format) {
         let bits = bytes(offset + n * size, size)?;
         let width = 8 * size;
@@ -272,6 +275,13 @@ pub(crate) fn imgwblk(st: &mut State, ins: &Instruction) -> R<()> {
     }
     let format = modifier(ins, "format");
     let offset = offset as u32;
+    let same_word = matches!(
+        (format, packing),
+        (
+            code::RG11B10F | code::RG11B10F_RTZ,
+            Packing::Word(code::RG11B10F)
+        ) | (code::RGB9E5 | code::RGB9E5_RTZ, Packing::Word(code::RGB9E5))
+    ) && (0..3).all(|c| d.swizzle[c] == c as u32);
     let mut writes: Vec<(u64, u128)> = Vec::new();
     for y in 0..f.height {
         for x in 0..f.width {
@@ -283,35 +293,18 @@ pub(crate) fn imgwblk(st: &mut State, ins: &Instruction) -> R<()> {
                 let comp =
                     |c: usize| component(f, format, offset, (x, y, s), d.swizzle[c] & 3, lane);
                 let word = match packing {
+                    // The same packed format in channel order: the word as stored.
+                    Packing::Word(_) if same_word => {
+                        u128::from(tile_le(f, (x, y, s), offset, 4, lane)?)
+                    }
                     Packing::Word(word_format) => {
-                        let identity = (0..3).all(|c| d.swizzle[c] == c as u32);
-                        if identity && packed_components(format).is_some() && {
-                            // The same packed format: the word as stored.
-                            matches!(
-                                (format, word_format),
-                                (code::RG11B10F | code::RG11B10F_RTZ, code::RG11B10F)
-                                    | (code::RGB9E5 | code::RGB9E5_RTZ, code::RGB9E5)
-                            )
-                        } {
-                            let i = f.byte(x, y, s, offset, 4).ok_or_else(|| Fail::Tile {
-                                lane,
-                                what: format!(
-                                    "block-stores bytes {offset}..{} of a {}-byte sample",
-                                    offset + 4,
-                                    f.sample_size
-                                ),
-                            })?;
-                            u128::from(read_le(&f.tib[i..i + 4]))
-                        } else {
-                            let mut v = [0.0; 4];
-                            for (c, x) in v.iter_mut().enumerate().take(3) {
-                                *x = value(&comp(c)?, lane)?;
-                            }
-                            u128::from(
-                                pack_word(word_format, v)
-                                    .ok_or(Fail::Unsupported("image format"))?,
-                            )
+                        let mut v = [0.0; 4];
+                        for (c, x) in v.iter_mut().enumerate().take(3) {
+                            *x = value(&comp(c)?, lane)?;
                         }
+                        u128::from(
+                            pack_word(word_format, v).ok_or(Fail::Unsupported("image format"))?,
+                        )
                     }
                     Packing::Bits(widths) => {
                         let mut word = 0u128;

@@ -293,3 +293,35 @@ fn what_is_not_modelled_stops_the_run_naming_instruction_and_lane() {
     let e = err("mov r0l, 0\nimgwblk r0l, ts1, r0, 0, 2d, u8norm", &mut st);
     assert!(e.contains("0x2020"), "{e}");
 }
+
+#[test]
+fn normalised_components_convert_by_value_into_wider_float_channels() {
+    // u8norm bytes 0, 255, 51, 128 into an RGBA16 float image: 0, 1.0, 0.2, 128/255 as
+    // half floats. 0.2 = 1.6 · 2^-3: exponent 12, fraction 0.6 · 1024 = 614.4 → 614;
+    // 128/255 = 1.0039 · 2^-1: exponent 14, fraction 4.016 → 4.
+    let pbe = Pbe {
+        channels: 0x32,
+        ty: 4,
+        ..Pbe::rgba8(1, 1, 16)
+    };
+    let tile = [0u8, 255, 51, 128];
+    let mut st = state((1, 1, 1, 4), |i| tile[i], &pbe, 16, (0, 0));
+    exec("mov r0l, 0\nimgwblk r0l, ts1, r0, 0, 2d, u8norm", &mut st).unwrap();
+    let want: Vec<u8> = [0u16, 0x3c00, 12 << 10 | 614, 14 << 10 | 4]
+        .iter()
+        .flat_map(|h| h.to_le_bytes())
+        .collect();
+    assert_eq!(image(&st)[..8], want[..]);
+
+    // Into an integer image the block store has no rule: refused, naming the lane.
+    let pbe = Pbe {
+        channels: 0x28,
+        ty: 2,
+        ..Pbe::rgba8(1, 1, 16)
+    };
+    let mut st = state((1, 1, 1, 4), |i| tile[i], &pbe, 16, (0, 0));
+    let e = exec("mov r0l, 0\nimgwblk r0l, ts1, r0, 0, 2d, u8norm", &mut st)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("lane 0") && e.contains("integer image"), "{e}");
+}
