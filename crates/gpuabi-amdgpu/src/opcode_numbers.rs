@@ -50,7 +50,6 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
     }
 }
 
-
 /// The instructions RDNA 3's dual-issue VOPD encoding takes, with their opcodes there
 /// ("RDNA3 ISA", "VOPD" opcode table): OPX where the instruction may be the X half, OPY.
 /// LLVM 19 (`VOPDInstructions.td` and the VOPD rows of `VOP2Instructions.td`) has one more,
