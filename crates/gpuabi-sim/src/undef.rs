@@ -9,7 +9,7 @@ use gpuabi_amdgpu::{Effects, Opcode, Origin, WaveSize};
 use gpuabi_layout::reg::Reg;
 
 use crate::image::{Decoded, Dst, Src};
-use crate::wave::{Wave, EXEC, SCALARS, VCC, VGPRS};
+use crate::wave::{Wave, EXEC, M0, SCALARS, VCC, VGPRS};
 
 /// A read of something nothing wrote.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -188,12 +188,12 @@ impl UndefTracker {
 }
 
 fn scalar_name(n: u16) -> String {
-    match n {
-        106 => "vcc_lo".into(),
-        107 => "vcc_hi".into(),
-        124 => "m0".into(),
-        126 => "exec_lo".into(),
-        127 => "exec_hi".into(),
+    match usize::from(n) {
+        VCC => "vcc_lo".into(),
+        r if r == VCC + 1 => "vcc_hi".into(),
+        M0 => "m0".into(),
+        EXEC => "exec_lo".into(),
+        r if r == EXEC + 1 => "exec_hi".into(),
         _ => Reg::sgpr(n).to_string(),
     }
 }

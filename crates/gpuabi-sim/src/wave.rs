@@ -1,6 +1,6 @@
 //! The architectural state of one wave.
 
-use gpuabi_amdgpu::WaveSize;
+use gpuabi_amdgpu::{Special, WaveSize};
 
 use crate::image::{Dst, Src};
 
@@ -9,11 +9,12 @@ pub const VGPRS: usize = 256;
 /// Number of scalar registers in hardware numbering (SGPRs, `vcc`, `m0`, `exec`).
 pub const SCALARS: usize = 128;
 /// Hardware number of `vcc_lo`.
-pub const VCC: usize = 106;
+pub const VCC: usize = Special::VccLo.hw_index() as usize;
 /// Hardware number of `exec_lo`.
-pub const EXEC: usize = 126;
-/// Hardware number of `m0`.
-pub const M0: usize = 124;
+pub const EXEC: usize = Special::ExecLo.hw_index() as usize;
+/// Hardware number of `m0` (the storage slot; RDNA 3 encodes it as 125, see
+/// [`Special::code`]).
+pub const M0: usize = Special::M0.hw_index() as usize;
 /// Storage width of one VGPR (lanes), independent of the wave size.
 pub const LANE_STRIDE: usize = 64;
 
