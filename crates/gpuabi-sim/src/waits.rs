@@ -29,13 +29,16 @@ use crate::image::{Decoded, Dst, Src};
 use crate::undef::src_dwords;
 use crate::wave::{Wave, EXEC, M0, SCALARS, VCC, VGPRS};
 
-/// One outstanding memory operation.
+/// One outstanding memory operation that writes registers (operations that write none
+/// are only counted, in the [`Pending::younger`] of older ones).
 #[derive(Debug, Clone)]
 struct Pending {
     /// Per counter (indexed by [`Counter`]): its kind there, while not known complete.
     parts: Events,
+    /// Per counter: operations of the same ordered kind issued after it.
+    younger: [u16; 4],
     /// The registers it writes: scalar (hardware numbering) or vector, first and count.
-    regs: Option<(bool, u16, u16)>,
+    regs: (bool, u16, u16),
     /// Index of the instruction in the image.
     index: u32,
 }
@@ -201,8 +204,9 @@ impl Scoreboard {
                     continue;
                 }
                 let blocking = this.pending.iter().find(|p| {
-                    p.regs
-                        .is_some_and(|(s, f, k)| s == scalar && (f..f + k).contains(&r))
+                    let (s, f, k) = p.regs;
+                    s == scalar
+                        && (f..f + k).contains(&r)
                         && !(write && new.is_some_and(|new| writes_after(&p.parts, &new)))
                 });
                 if let Some(p) = blocking {
@@ -231,26 +235,38 @@ impl Scoreboard {
                 *p = None;
             }
         }
-        let mut regs = None;
-        let info = d.op.info();
-        if let (Some(kind), Some(dst)) = (info.dsts_with(d.mods.glc).first(), d.dst.first()) {
-            {
-                let n = src_dwords(*kind, wave, false);
-                regs = match *dst {
-                    Dst::Sgpr(r) => Some((true, r, n)),
-                    Dst::Vgpr(r) => Some((false, r, n)),
-                    _ => None,
-                };
-            }
-        }
-        if let Some((scalar, first, n)) = regs {
-            for r in first..first + n {
-                if let Some(c) = self.count(scalar, r) {
-                    *c += 1;
+        for p in &mut self.pending {
+            for (c, k) in parts.iter().enumerate() {
+                if k.is_some_and(Event::ordered) && p.parts[c] == *k {
+                    p.younger[c] = p.younger[c].saturating_add(1);
                 }
             }
         }
-        self.pending.push(Pending { parts, regs, index });
+        let info = d.op.info();
+        let (Some(kind), Some(dst)) = (info.dsts_with(d.mods.glc).first(), d.dst.first()) else {
+            return;
+        };
+        let n = src_dwords(*kind, wave, false);
+        let regs = match *dst {
+            Dst::Sgpr(r) => (true, r, n),
+            Dst::Vgpr(r) => (false, r, n),
+            _ => return,
+        };
+        if parts.iter().all(Option::is_none) {
+            return;
+        }
+        let (scalar, first, n) = regs;
+        for r in first..first + n {
+            if let Some(c) = self.count(scalar, r) {
+                *c += 1;
+            }
+        }
+        self.pending.push(Pending {
+            parts,
+            younger: [0; 4],
+            regs,
+            index,
+        });
     }
 
     /// `s_waitcnt`: marks the operations the counts guarantee complete and forgets those
@@ -258,17 +274,15 @@ impl Scoreboard {
     fn wait(&mut self, counts: [Option<u32>; 4]) {
         for (c, n) in counts.iter().enumerate() {
             let Some(n) = *n else { continue };
-            // Walking from the youngest: per kind, the outstanding operations of that kind
-            // younger than the one at hand.
-            let mut younger = [0u32; 6];
-            for p in self.pending.iter_mut().rev() {
+            for p in &mut self.pending {
                 let Some(kind) = p.parts[c] else { continue };
+                // At most n remain: if this one did, so would the younger ones of its
+                // ordered kind, which complete after it.
                 let done = if kind.ordered() {
-                    younger[kind as usize] >= n
+                    u32::from(p.younger[c]) >= n
                 } else {
                     n == 0
                 };
-                younger[kind as usize] += 1;
                 if done {
                     p.parts[c] = None;
                 }
@@ -278,16 +292,15 @@ impl Scoreboard {
         self.pending.retain(|p| {
             let outstanding = p.parts.iter().any(Option::is_some);
             if !outstanding {
-                if let Some((scalar, first, n)) = p.regs {
-                    for r in first..first + n {
-                        let c = if scalar {
-                            sgpr.get_mut(r as usize)
-                        } else {
-                            vgpr.get_mut(r as usize)
-                        };
-                        if let Some(c) = c {
-                            *c -= 1;
-                        }
+                let (scalar, first, n) = p.regs;
+                for r in first..first + n {
+                    let c = if scalar {
+                        sgpr.get_mut(r as usize)
+                    } else {
+                        vgpr.get_mut(r as usize)
+                    };
+                    if let Some(c) = c {
+                        *c -= 1;
                     }
                 }
             }
