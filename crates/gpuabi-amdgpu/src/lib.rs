@@ -32,6 +32,7 @@ pub mod pal;
 pub mod program;
 pub mod target;
 pub mod validate;
+pub mod wait_events;
 
 pub use decode::{decode, DecodeError};
 pub use encode::{encode, encode_inst, EncodeError};

@@ -9,7 +9,7 @@ use gpuabi_amdgpu::hsa::{
     initial_state, layout_kernargs, ArgSpec, HiddenArgs, KernargLayout, Kernel, KernelDescriptor,
     SgprInput, ValueKind, ValueType,
 };
-use gpuabi_amdgpu::{Opcode, Operand, Target, Waitcnt};
+use gpuabi_amdgpu::{Opcode, Operand, Target};
 use gpuabi_ir::ir::{self, InstrKind, Opcode as Op, Region, Type};
 use gpuabi_layout::reg::{RegFile, RegRange};
 
@@ -278,7 +278,6 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
             Type::I1 => {
                 let word = load(s, a.offset & !3, 1);
                 let byte = s.stemp(1);
-                s.wait_lgkm();
                 s.salu(
                     Opcode::SLshrB32,
                     vec![
@@ -349,7 +348,6 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     }
     let work_dim =
         needs(&[Op::WorkDim], 0).then(|| load(s, hidden(ValueKind::HiddenGridDims) & !3, 1));
-    s.wait_lgkm();
     let half = |s: &mut Isel<'_>, w: Temp, shift: u32| -> Temp {
         let t = s.stemp(1);
         if shift == 0 {
@@ -486,19 +484,6 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
         scratch,
     };
     Ok((launch, entry))
-}
-
-impl Isel<'_> {
-    /// `s_waitcnt lgkmcnt(0)`: scalar loads have returned.
-    pub(crate) fn wait_lgkm(&mut self) {
-        self.emit(
-            Opcode::SWaitcnt,
-            [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
-                lgkmcnt: Some(0),
-                ..Waitcnt::default()
-            }))],
-        );
-    }
 }
 
 /// Whether `scratch_*` needs the kernel to set `FLAT_SCRATCH` first: on GFX10, whose

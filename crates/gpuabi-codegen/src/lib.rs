@@ -22,7 +22,9 @@
 //!    pseudo-instructions are expanded;
 //! 9. the allocation checker ([`check_ra`]);
 //! 10. lowering of temps and parallel copies to registers and moves ([`lower_to_hw`]);
-//! 11. emission of an `amdgpu::Program` ([`emit`]).
+//! 11. wait-count insertion ([`insert_waitcnt`]): `s_waitcnt` where a loaded register is
+//!     first read or overwritten, and before calls and returns;
+//! 12. emission of an `amdgpu::Program` ([`emit`]).
 //!
 //! Calls follow Mesa's ACO call ABIs ([`call_abi`]): every function a kernel reaches is
 //! compiled after the kernels, under its convention; its IR is first given the parameters
@@ -39,6 +41,7 @@ pub mod emit;
 pub mod entry;
 pub mod error;
 pub mod insert_exec_mask;
+pub mod insert_waitcnt;
 mod isel;
 pub mod liveness;
 mod lower_call_abi;
@@ -555,7 +558,8 @@ fn compile_function(
             message: m,
         },
     })?;
-    let blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
+    let mut blocks = lower_to_hw::lower(&mf, &regs, opts.max_vgprs);
+    insert_waitcnt::insert(&func.name, &mut blocks, opts.target);
     let (count, items) = emit::emit(program, &func.name, &blocks);
     let mut overhead = Overhead::default();
     for (_, c) in &items {

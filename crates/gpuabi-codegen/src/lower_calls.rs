@@ -32,7 +32,7 @@
 //!   leave no other SGPR free).
 //! * `p_store_arg`/`p_load_arg` become scratch accesses at their final offsets.
 
-use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, Waitcnt, WaveSize};
+use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, WaveSize};
 use gpuabi_layout::aco::{Demand, Location};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
 
@@ -297,15 +297,6 @@ impl Ctx {
             a.cost = self.cost;
             out.push(a);
             k += n;
-        }
-        if !store {
-            out.push(self.hw(
-                Opcode::SWaitcnt,
-                [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
-                    vmcnt: Some(0),
-                    ..Waitcnt::default()
-                }))],
-            ));
         }
         out.push(self.hw(mov, [self.exec(), Opnd::Fixed(bak)]));
     }

@@ -373,19 +373,6 @@ fn transfer(
                 ));
                 done += n;
             }
-            if load {
-                v.push(MInst {
-                    op: MOp::Hw(Opcode::SWaitcnt),
-                    opnds: smallvec![Opnd::Fixed(Operand::Waitcnt(gpuabi_amdgpu::Waitcnt {
-                        vmcnt: Some(0),
-                        ..Default::default()
-                    }))],
-                    mods: Default::default(),
-                    e64: false,
-                    cost: crate::mir::AbiCost::None,
-                    origin,
-                });
-            }
             v
         }
         RegFile::Sgpr => (0..data.dwords)

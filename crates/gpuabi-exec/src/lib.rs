@@ -254,6 +254,8 @@ pub(crate) fn machine_for(
     let mut machine = Machine::new(image);
     machine.limits = *limits;
     machine.contract = contract;
+    // Both gpuabi's code and llc's must wait for their loads as the hardware needs.
+    machine.check_waits = true;
     machine.count_instructions();
     let mut ids = Vec::new();
     for (i, (name, data)) in buffers.iter().enumerate() {

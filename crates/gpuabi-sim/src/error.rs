@@ -105,6 +105,12 @@ pub enum SimError {
         /// Its origin.
         origin: Origin,
     },
+    /// An instruction read or overwrote a register that an outstanding memory load writes,
+    /// before an `s_waitcnt` guaranteed the load complete: on hardware it would read the
+    /// old value, or the load would overwrite its result (checked when
+    /// [`crate::Machine::check_waits`] is set).
+    #[error("{0}")]
+    MissingWait(Box<MissingWait>),
     /// The program breaks a rule of the machine model (an undefined label, an operand the
     /// target does not accept).
     #[error("invalid program: {0}")]
@@ -129,8 +135,35 @@ impl SimError {
             | SimError::ScratchLimit { origin, .. }
             | SimError::Trap { origin, .. }
             | SimError::NotModelled { origin, .. } => Some(origin),
+            SimError::MissingWait(m) => Some(&m.origin),
             SimError::Invalid(e) => Some(&e.origin),
             SimError::NoEntry(_) | SimError::Setup(_) => None,
         }
     }
+}
+
+/// A read or overwrite of a register before the wait for the load that writes it
+/// ([`SimError::MissingWait`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{text}` at 0x{pc:x}{} {access} {register} before an s_waitcnt waits for `{load_text}` at 0x{load_pc:x}{}, which writes it",
+    .origin.suffix(), .load_origin.suffix()
+)]
+pub struct MissingWait {
+    /// Address of the instruction.
+    pub pc: u64,
+    /// Its origin.
+    pub origin: Origin,
+    /// The instruction as printed.
+    pub text: String,
+    /// `reads` or `overwrites`.
+    pub access: &'static str,
+    /// The register (`v3`, `s7`).
+    pub register: String,
+    /// Address of the load.
+    pub load_pc: u64,
+    /// Its origin.
+    pub load_origin: Origin,
+    /// The load as printed.
+    pub load_text: String,
 }

@@ -143,8 +143,9 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
             Src::Const(v)
         }
         Operand::Expr(_) => Src::Const(layout_eval(operand).unwrap_or(0) as u32 as u64),
+        Operand::Waitcnt(w) => Src::Const(crate::waits::pack(w)),
         // The simulator stops at the instructions that take an NSA address.
-        Operand::Off | Operand::Waitcnt(_) | Operand::Nsa(_) => Src::None,
+        Operand::Off | Operand::Nsa(_) => Src::None,
     }
 }
 

@@ -26,6 +26,7 @@ pub mod seeded;
 pub mod segments;
 pub mod stats;
 pub mod undef;
+pub mod waits;
 pub mod wave;
 pub mod writes;
 

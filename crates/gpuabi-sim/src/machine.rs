@@ -32,6 +32,10 @@ pub struct Machine {
     pub contract: Option<Contract>,
     /// Whether reads of undefined registers are tracked.
     pub track_undefined: bool,
+    /// Whether a register that an outstanding memory load writes, read or overwritten
+    /// before an `s_waitcnt` guarantees the load complete, stops the run with
+    /// [`SimError::MissingWait`] (see [`crate::waits`]).
+    pub check_waits: bool,
     /// Undefined reads found (when tracked).
     pub undefined: Vec<UndefinedRead>,
     /// Reads of private memory nothing wrote, when [`Machine::watch_private`] was called
@@ -126,6 +130,7 @@ impl Machine {
             stats: Stats::default(),
             contract: None,
             track_undefined: false,
+            check_waits: false,
             undefined: Vec::new(),
             unwritten: Vec::new(),
             trace: None,
@@ -364,8 +369,10 @@ impl Machine {
             leave_program,
             writes,
             unmodelled,
+            check_waits,
             ..
         } = self;
+        let mut accesses = Vec::new();
         let Progress {
             call_stack,
             executed,
@@ -429,6 +436,22 @@ impl Machine {
             if let Some(u) = undef.as_deref_mut() {
                 u.before(d, wave);
             }
+            if *check_waits {
+                let hazard = crate::waits::Scoreboard::before(d, wave, image.target, &mut accesses);
+                if let Err(h) = hazard {
+                    let load = &insts[h.load as usize];
+                    return Err(SimError::MissingWait(Box::new(crate::error::MissingWait {
+                        pc: d.addr,
+                        origin: d.origin.clone(),
+                        text: image.texts[idx].clone(),
+                        access: if h.write { "overwrites" } else { "reads" },
+                        register: h.register,
+                        load_pc: load.addr,
+                        load_origin: load.origin.clone(),
+                        load_text: image.texts[h.load as usize].clone(),
+                    })));
+                }
+            }
             let flow = match d.class {
                 Class::Valu => {
                     let active = u64::from(exec.count_ones());
@@ -485,6 +508,9 @@ impl Machine {
             }
             if let Some(w) = writes.as_mut() {
                 w.record(idx as u32, d, image.wave);
+            }
+            if *check_waits {
+                wave.waits.after(d, idx as u32, image.wave, image.target);
             }
             match flow {
                 Flow::Next => wave.pc = idx as u32 + 1,

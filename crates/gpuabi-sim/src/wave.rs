@@ -34,6 +34,9 @@ pub struct Wave {
     pub pc: u32,
     /// Per-lane scratch memory (RDNA `scratch_*`), grown on demand up to the limit.
     pub scratch: Vec<Vec<u8>>,
+    /// The memory operations still outstanding, when the machine checks waits
+    /// ([`crate::Machine::check_waits`]).
+    pub waits: crate::waits::Scoreboard,
 }
 
 impl Wave {
@@ -46,6 +49,7 @@ impl Wave {
             scc: false,
             pc: 0,
             scratch: vec![Vec::new(); size.lanes() as usize],
+            waits: Default::default(),
         };
         w.set_exec(size.full_mask());
         w
@@ -62,6 +66,7 @@ impl Wave {
         for lane in &mut self.scratch {
             lane.clear();
         }
+        self.waits.clear();
         self.set_exec(self.size.full_mask());
     }
 

@@ -336,7 +336,6 @@ pub(crate) fn enter_catalyst(
                 Opcode::SLoadDwordx4,
                 [Opnd::Temp(s.whole(rsrc)), Opnd::Temp(s.whole(table)), off],
             );
-            s.wait_lgkm();
             s.f.temps[rsrc.index()].no_spill = true;
             s.f.temps[w.index()].no_spill = true;
             Some(BufferRegs {
@@ -355,12 +354,11 @@ pub(crate) fn enter_catalyst(
     parallel_copy(s, vcopy);
 
     // Descriptors in tables are loaded first.
-    let mut wait = false;
-    let mut resolve = |s: &mut Isel<'_>,
-                       list: &mut Vec<(u32, Temp)>,
-                       table: Option<Temp>,
-                       id: u32,
-                       entry: u32| {
+    let resolve = |s: &mut Isel<'_>,
+                   list: &mut Vec<(u32, Temp)>,
+                   table: Option<Temp>,
+                   id: u32,
+                   entry: u32| {
         if let Some((_, t)) = list.iter().find(|(i, _)| *i == id) {
             return Some(*t);
         }
@@ -373,7 +371,6 @@ pub(crate) fn enter_catalyst(
             [Opnd::Temp(s.whole(t)), Opnd::Temp(s.whole(table)), off],
         );
         list.push((id, t));
-        wait = true;
         Some(t)
     };
     let cb1 = if layout.args.is_empty() {
@@ -421,9 +418,6 @@ pub(crate) fn enter_catalyst(
         };
         uav_desc.push(desc);
     }
-    if wait {
-        s.wait_lgkm();
-    }
 
     // Arguments from cb1, launch values from cb0.
     let buffer_load = |s: &mut Isel<'_>, desc: Temp, offset: u32, dwords: u8| -> Temp {
@@ -470,9 +464,6 @@ pub(crate) fn enter_catalyst(
             let t = from_cb0(s, k, if k == Cb0Kind::WorkDim { 0 } else { d })?;
             cb0_values.push(((op, d), t));
         }
-    }
-    if loaded.iter().any(Option::is_some) || !cb0_values.is_empty() {
-        s.wait_lgkm();
     }
 
     let mut params = Vec::new();

@@ -102,9 +102,6 @@ impl Isel<'_> {
         opnds.extend(base.map(Opnd::Temp));
         let origin = self.origin;
         self.push(MInst::pseudo(p, opnds, origin)).cost = AbiCost::Copy;
-        if p == Pseudo::LoadArg {
-            self.wait_vm();
-        }
     }
 
     /// The start of this function's incoming scratch parameters when its stack pointer is

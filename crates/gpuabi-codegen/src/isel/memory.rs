@@ -1,29 +1,17 @@
 //! Global memory and stack arrays.
 //!
 //! Global accesses use `global_*` on RDNA and `flat_*` on GCN 1.2 with the 64-bit address
-//! in a VGPR pair, followed by `s_waitcnt vmcnt(0)` (a load's result is used at once).
+//! in a VGPR pair; the waits for loads come later ([`crate::insert_waitcnt`]).
 //! Stack arrays are static slots of the per-lane frame, 8-byte aligned, zero-filled when
 //! the kernel starts (the IR's semantics), accessed through [`crate::scratch`].
 
-use gpuabi_amdgpu::{Opcode, Operand, Waitcnt};
+use gpuabi_amdgpu::{Opcode, Operand};
 use gpuabi_ir::ir::{Opcode as Op, Type};
 
 use super::{dword, dwords_of, imm, Isel, Val};
 use crate::error::CodegenError;
 use crate::mir::{Opnd, Slice};
 use crate::scratch::{self, Base, BufferRegs};
-
-impl Isel<'_> {
-    pub(crate) fn wait_vm(&mut self) {
-        self.emit(
-            Opcode::SWaitcnt,
-            [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
-                vmcnt: Some(0),
-                ..Waitcnt::default()
-            }))],
-        );
-    }
-}
 
 /// The global memory instruction for an IR load or store: `flat_*` on GCN 1.2, whose flat
 /// instructions reach global memory and which has no `global_*`, `global_*` on RDNA.
@@ -66,19 +54,6 @@ pub(crate) fn load(s: &mut Isel<'_>, op: Op, ty: Type, addr: Val) -> Result<Val,
         opnds.push(Opnd::Fixed(Operand::Off));
     }
     s.valu(o, opnds);
-    // Flat accesses count in both vmcnt and lgkmcnt on GCN.
-    if s.target().is_rdna() {
-        s.wait_vm();
-    } else {
-        s.emit(
-            Opcode::SWaitcnt,
-            [Opnd::Fixed(Operand::Waitcnt(Waitcnt {
-                vmcnt: Some(0),
-                lgkmcnt: Some(0),
-                ..Waitcnt::default()
-            }))],
-        );
-    }
     Ok(Val::V(r))
 }
 
@@ -197,7 +172,6 @@ pub(crate) fn sload(
     let r = s.vtemp(dwords_of(ty));
     let inst = scratch::access(s.target(), false, s.whole(r), b, imm_off, buffer, s.origin);
     s.push(inst);
-    s.wait_vm();
     Ok(Val::V(r))
 }
 

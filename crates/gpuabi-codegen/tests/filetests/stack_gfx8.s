@@ -33,7 +33,6 @@ k:
 	buffer_store_dword v0, v2, s[0:3], s7 offen
 	v_add_u32 v1, s[4:5], v1, 0
 	buffer_load_dword v1, v1, s[0:3], s7 offen
-	s_waitcnt vmcnt(0)
 	buffer_load_dword v2, off, s[0:3], s7 offset:4
 	s_waitcnt vmcnt(0)
 	v_add_u32 v1, s[0:1], v1, v2
