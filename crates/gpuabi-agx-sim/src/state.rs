@@ -178,6 +178,26 @@ impl State {
         }
     }
 
+    /// GPR half `half` of lane `lane`.
+    #[inline(always)]
+    pub(crate) fn half(&self, lane: usize, half: usize) -> u16 {
+        self.gpr[lane][half]
+    }
+
+    /// Sets GPR half `half` of lane `lane` (without marking it written).
+    #[inline(always)]
+    pub(crate) fn set_half(&mut self, lane: usize, half: usize, v: u16) {
+        self.gpr[lane][half] = v;
+    }
+
+    /// Marks the `size / 16` halves from `half` on as written by the program.
+    #[inline(always)]
+    pub(crate) fn mark_written(&mut self, half: usize, size: u32) {
+        for w in &mut self.written[half..half + halves_of(size)] {
+            *w = true;
+        }
+    }
+
     /// Whether lane `lane` is active.
     pub fn active(&self, lane: usize) -> bool {
         self.exec >> lane & 1 == 1
