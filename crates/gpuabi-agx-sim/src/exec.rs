@@ -11,6 +11,7 @@ use crate::format::{encode_element, pack_word};
 use crate::fragment;
 use crate::image;
 use crate::load::{convert, layout, Layout};
+use crate::memory::Pages;
 use crate::op::Op;
 use crate::program::{Bad, Decoded, Mods, Program};
 use crate::state::{State, LANES};
@@ -198,7 +199,9 @@ fn shuffle(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     Ok(())
 }
 
-fn load(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
+fn load(st: &mut State, ins: &Instruction, m: &Mods, pages: &mut Pages) -> R<()> {
+    pages.follow(&st.memory);
+    let pages = &*pages;
     let d = *dest(ins)?;
     let (base_op, index_op) = (*src(ins, 0)?, *src(ins, 1)?);
     let format = m.format;
@@ -235,39 +238,42 @@ fn load(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
         if matches!(lay, Layout::Packed(_)) {
             address &= !3;
         }
-        let mut elements = Vec::new();
+        // (component, raw value) of each element the mask selects.
+        let mut elements = [(0u32, 0u64); 4];
+        let mut count = 0;
         for i in 0..4u32 {
             if mask >> i & 1 == 0 {
                 continue;
             }
             let at = (address + (offset + i128::from(i)) * i128::from(item)) as u64;
-            let mut v = 0u64;
-            for k in 0..item {
-                let byte = st.read_byte(at.wrapping_add(k)).ok_or(Fail::Fault {
-                    lane,
-                    address: at.wrapping_add(k),
-                })?;
-                v |= u64::from(byte) << (8 * k);
-            }
-            elements.push((i, v));
+            elements[count] = (i, pages.read(st, at, item, lane)?);
+            count += 1;
         }
-        let mut regs = Vec::new();
-        match lay {
-            Layout::Raw(_) => regs.extend(elements.iter().map(|&(_, v)| v)),
+        let elements = &elements[..count];
+        let mut regs = [0u64; 4];
+        let regs: &[u64] = match lay {
+            Layout::Raw(_) => {
+                for (r, &(_, v)) in regs.iter_mut().zip(elements) {
+                    *r = v;
+                }
+                &regs[..count]
+            }
             Layout::Convert(_) => {
-                for &(n, v) in &elements {
-                    regs.push(real_bits(convert(format, n, v), size));
+                for (r, &(n, v)) in regs.iter_mut().zip(elements) {
+                    *r = real_bits(convert(format, n, v), size);
                 }
+                &regs[..count]
             }
-            Layout::Packed(count) => {
+            Layout::Packed(components) => {
                 let word = elements.iter().fold(0u64, |w, &(i, v)| w | (v << (8 * i)));
-                for n in 0..count {
-                    regs.push(real_bits(convert(format, n, word), size));
+                for (n, r) in regs.iter_mut().enumerate().take(components as usize) {
+                    *r = real_bits(convert(format, n as u32, word), size);
                 }
+                &regs[..components as usize]
             }
-        }
+        };
         let step = size / 16;
-        for (k, v) in regs.into_iter().enumerate() {
+        for (k, &v) in regs.iter().enumerate() {
             st.write_gpr(lane, reg + k as u32 * step, size, v)?;
         }
         Ok(())
@@ -281,7 +287,9 @@ fn load(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
 /// aligned word at `base + 4 · index`, the address the packed load reads (applegpu's
 /// `DeviceLoadInstructionDesc` forces shift 2 and mask xyzw for them). Unmapped bytes
 /// fault, or are dropped under soft fault.
-fn store(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
+fn store(st: &mut State, ins: &Instruction, m: &Mods, pages: &mut Pages) -> R<()> {
+    pages.follow(&st.memory);
+    let pages = &*pages;
     let (data, base_op, index_op) = (*src(ins, 0)?, *src(ins, 1)?, *src(ins, 2)?);
     let format = m.format;
     let lay = layout(format).ok_or(Fail::Unsupported("this store format"))?;
@@ -310,45 +318,39 @@ fn store(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
         };
         let address = i128::from(base) & !i128::from(item - 1);
         let offset = index << shift;
-        let mut elements = Vec::new();
+        // (component, value to store) of each element.
+        let mut elements = [(0u32, 0u64); 4];
+        let mut count = 0;
         match lay {
-            Layout::Packed(count) => {
+            Layout::Packed(components) => {
                 let mut v = [0.0; 4];
-                for (k, x) in v.iter_mut().enumerate().take(count as usize) {
+                for (k, x) in v.iter_mut().enumerate().take(components as usize) {
                     *x = real(st.read_gpr(lane, reg + k as u32 * (size / 16), size)?, size);
                 }
                 let word = pack_word(format, v).ok_or(Fail::Unsupported("this store format"))?;
-                elements.push((0, u64::from(word)));
+                elements[0] = (0, u64::from(word));
+                count = 1;
             }
             _ => {
-                let mut k = 0u32;
                 for i in 0..4u32 {
                     if mask >> i & 1 == 0 {
                         continue;
                     }
-                    let value = st.read_gpr(lane, reg + k * (size / 16), size)?;
-                    k += 1;
+                    let value = st.read_gpr(lane, reg + count as u32 * (size / 16), size)?;
                     let stored = match lay {
                         Layout::Convert(_) => {
                             encode_element(format, i, real(value, size)).unwrap_or(0)
                         }
                         _ => value,
                     };
-                    elements.push((i, stored));
+                    elements[count] = (i, stored);
+                    count += 1;
                 }
             }
         }
-        for (i, value) in elements {
+        for &(i, value) in &elements[..count] {
             let at = (address + (offset + i128::from(i)) * i128::from(item)) as u64;
-            for b in 0..item {
-                let addr = at.wrapping_add(b);
-                if !st.write_byte(addr, (value >> (8 * b)) as u8) {
-                    return Err(Fail::Fault {
-                        lane,
-                        address: addr,
-                    });
-                }
-            }
+            pages.write(st, at, item, value, lane)?;
         }
         Ok(())
     })
@@ -361,7 +363,9 @@ fn store(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
 /// register and stores the second. The index counts 32-bit words (gpuabi's reading: the
 /// instruction has no shift field and only 32-bit data). Unmapped words fault, or read as
 /// zero and drop the write under soft fault.
-fn atomic(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
+fn atomic(st: &mut State, ins: &Instruction, m: &Mods, pages: &mut Pages) -> R<()> {
+    pages.follow(&st.memory);
+    let pages = &*pages;
     let data = *src(ins, 0)?;
     let (base_op, index_op) = (*src(ins, 1)?, *src(ins, 2)?);
     let op = m.op;
@@ -383,12 +387,7 @@ fn atomic(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
             }
         };
         let at = (i128::from(base) + 4 * index) as u64;
-        let mut old = 0u32;
-        for k in 0..4u64 {
-            let a = at.wrapping_add(k);
-            let b = st.read_byte(a).ok_or(Fail::Fault { lane, address: a })?;
-            old |= u32::from(b) << (8 * k);
-        }
+        let old = pages.read(st, at, 4, lane)? as u32;
         let x = st.read_gpr(lane, reg, 32)? as u32;
         let new = match op {
             0 => old.wrapping_add(x),
@@ -410,12 +409,7 @@ fn atomic(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
             10 => old ^ x,
             _ => return Err(Fail::Unsupported("atomic operation")),
         };
-        for k in 0..4u64 {
-            let a = at.wrapping_add(k);
-            if !st.write_byte(a, (new >> (8 * k)) as u8) {
-                return Err(Fail::Fault { lane, address: a });
-            }
-        }
+        pages.write(st, at, 4, u64::from(new), lane)?;
         if let Some(d) = &d {
             write(st, d, lane, u64::from(old))?;
         }
@@ -442,7 +436,7 @@ pub(crate) fn real_bits(x: f64, size: u32) -> u64 {
 }
 
 /// Runs one instruction.
-fn step(st: &mut State, d: &Decoded, ins: &Instruction) -> R<Flow> {
+fn step(st: &mut State, d: &Decoded, ins: &Instruction, pages: &mut Pages) -> R<Flow> {
     if matches!(d.op, Op::IcmpBallot | Op::FcmpBallot) && d.mods.quad == 0 {
         return Err(Fail::Unsupported("quad-scoped ballot"));
     }
@@ -516,8 +510,8 @@ fn step(st: &mut State, d: &Decoded, ins: &Instruction) -> R<Flow> {
                 Ok(())
             })?;
         }
-        Op::Store => store(st, ins, m)?,
-        Op::Atomic => atomic(st, ins, m)?,
+        Op::Store => store(st, ins, m, pages)?,
+        Op::Atomic => atomic(st, ins, m, pages)?,
         Op::StTile => fragment::st_tile(st, ins, m)?,
         Op::LdTile => fragment::ld_tile(st, ins, m)?,
         Op::SampleMask => fragment::sample_mask(st, ins)?,
@@ -528,7 +522,7 @@ fn step(st: &mut State, d: &Decoded, ins: &Instruction) -> R<Flow> {
         Op::Imgw => image::imgw(st, ins, m)?,
         Op::Imgwblk => block::imgwblk(st, ins, m)?,
         Op::Smpi => image::smpi(st, ins, m)?,
-        Op::Load => load(st, ins, m)?,
+        Op::Load => load(st, ins, m, pages)?,
         // `wait`, and the pixel interlock `pixwait`, which orders fragments of the same
         // pixel across SIMD groups: one simulated group has none before it.
         Op::Nop => {}
@@ -582,6 +576,7 @@ fn drive(
 ) -> Result<usize, SimError> {
     let mut i = 0usize;
     let mut steps = 0usize;
+    let mut pages = Pages::default();
     while i < p.ops.len() {
         if steps >= max_steps {
             return Err(SimError::StepLimit(steps));
@@ -590,7 +585,7 @@ fn drive(
         let ins = &p.ins[i];
         observe(p.offsets[i], ins, st);
         let d = &p.ops[i];
-        match step(st, d, ins) {
+        match step(st, d, ins, &mut pages) {
             Ok(Flow::Next) => i += 1,
             Ok(Flow::Jump) => i = d.target as usize,
             Ok(Flow::Stop) => break,

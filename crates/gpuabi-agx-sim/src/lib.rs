@@ -31,6 +31,7 @@ mod format;
 mod fragment;
 mod image;
 mod load;
+mod memory;
 mod op;
 mod program;
 mod state;
