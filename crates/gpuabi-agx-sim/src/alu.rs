@@ -18,6 +18,16 @@ use crate::state::{State, LANES};
 /// One value per lane.
 type Row = [u64; LANES];
 
+/// `[f(0), f(1), …, f(31)]`, built by a plain loop the compiler can vectorise.
+#[inline(always)]
+fn lanes<T: Copy + Default>(f: impl Fn(usize) -> T) -> [T; LANES] {
+    let mut out = [T::default(); LANES];
+    for (l, v) in out.iter_mut().enumerate() {
+        *v = f(l);
+    }
+    out
+}
+
 /// Calls `f` for each lane set in `exec`, in lane order.
 #[inline(always)]
 pub(crate) fn each(exec: u32, mut f: impl FnMut(usize)) {
@@ -50,13 +60,13 @@ fn row(st: &State, o: &Opnd) -> Row {
             match o.size {
                 16 => {
                     let a = &r[h];
-                    std::array::from_fn(|l| u64::from(a[l]))
+                    lanes(|l| u64::from(a[l]))
                 }
                 32 => {
                     let (a, b) = (&r[h], &r[h + 1]);
-                    std::array::from_fn(|l| u64::from(a[l]) | u64::from(b[l]) << 16)
+                    lanes(|l| u64::from(a[l]) | u64::from(b[l]) << 16)
                 }
-                _ => std::array::from_fn(|l| join(|i| r[i][l], o.half, 64)),
+                _ => lanes(|l| join(|i| r[i][l], o.half, 64)),
             }
         }
         Loc::Uniform => [join(|h| st.uniforms[h], o.half, o.size); LANES],
@@ -115,9 +125,9 @@ fn float_row(st: &State, o: &Opnd) -> [f64; LANES] {
     }
     let r = row(st, o);
     if o.size == 16 {
-        std::array::from_fn(|l| sign(f16_to_f64(r[l] as u16)))
+        lanes(|l| sign(f16_to_f64(r[l] as u16)))
     } else {
-        std::array::from_fn(|l| sign(f32_to_f64(r[l] as u32, true)))
+        lanes(|l| sign(f32_to_f64(r[l] as u32, true)))
     }
 }
 
@@ -164,7 +174,7 @@ fn map(st: &mut State, d: &Decoded, f: impl Fn(usize) -> u64) {
     if exec == 0 {
         return;
     }
-    let out: Row = std::array::from_fn(f);
+    let out: Row = lanes(f);
     store(st, &d.dst, &out, exec);
 }
 
@@ -229,10 +239,10 @@ fn conditions(st: &State, d: &Decoded, float_cmp: bool) -> [bool; LANES] {
     let code = d.mods.cond;
     if float_cmp {
         let (x, y) = (float_row(st, a), float_row(st, b));
-        std::array::from_fn(|l| fcompare(code, x[l], y[l]))
+        lanes(|l| fcompare(code, x[l], y[l]))
     } else {
         let (x, y) = (row(st, a), row(st, b));
-        std::array::from_fn(|l| icompare(code, x[l], a, y[l], b))
+        lanes(|l| icompare(code, x[l], a, y[l], b))
     }
 }
 
