@@ -330,8 +330,8 @@ fn nest(kind: Nest, lane: usize, v: u16, n: u16, cond: impl FnOnce() -> R<bool>)
 /// addition then, Figueroa, "When is double rounding innocuous?", SIGNUM 1995); sums
 /// below the smallest normal fp32 are exact in f64, so the flush sees the exact value. A
 /// fused multiply-add needs up to 74 bits, so `ffma` rounds to odd in f64 first
-/// (software, `crate::float::fma_exact`). `fmul` adds +0 as applegpu's multiply does
-/// (`a·b + 0`, which turns a -0 product into +0).
+/// (software, `crate::float::fma_exact`). `fmul` is the fused form with a +0 addend,
+/// `a·b + 0`, the rule this simulator has always applied (a -0 product gives +0).
 #[inline(always)]
 fn f32_op(op: Op, x: f64, y: f64, z: f64) -> u32 {
     let exact = match op {
