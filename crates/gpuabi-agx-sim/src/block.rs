@@ -52,12 +52,13 @@
 use gpuabi_agx_isa::descriptor::{dimension, texture_type as ty, Descriptor, Kind};
 use gpuabi_agx_isa::Instruction;
 
-use crate::exec::{modifier, read_bits, real, src, Fail, R};
+use crate::exec::{read_bits, real, src, Fail, R};
 use crate::float::{to_f16, to_f32};
 use crate::format::{code, pack_word, packed_components, snorm, unorm};
 use crate::fragment::{element_size, read_le};
 use crate::image::{channel_max, descriptor, image_fail, Packing};
 use crate::load::{convert, small_float_value};
+use crate::program::Mods;
 use crate::state::{State, LANES};
 use crate::tile::Fragment;
 
@@ -214,16 +215,16 @@ fn channel_bits(d: &Descriptor, w: u32, c: &Comp, lane: usize) -> R<u128> {
 }
 
 /// `imgwblk offset, heap, texture, coords, lod, explicit_coords, dim, format`.
-pub(crate) fn imgwblk(st: &mut State, ins: &Instruction) -> R<()> {
+pub(crate) fn imgwblk(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let Some(lane) = (0..LANES).find(|&l| st.active(l)) else {
         return Ok(());
     };
-    if modifier(ins, "explicit_coords") != 0 {
+    if m.explicit_coords {
         return Err(Fail::Unsupported(
             "explicit block coordinates (only the tile's own position is modelled)",
         ));
     }
-    let dim = modifier(ins, "dim");
+    let dim = m.dim;
     if !matches!(dim, dimension::D2 | dimension::D2_MS) {
         return Err(Fail::Unsupported(
             "block stores of dimensions other than 2d and 2d_ms",
@@ -273,7 +274,7 @@ pub(crate) fn imgwblk(st: &mut State, ins: &Instruction) -> R<()> {
             ),
         ));
     }
-    let format = modifier(ins, "format");
+    let format = m.format;
     let offset = offset as u32;
     let same_word = matches!(
         (format, packing),

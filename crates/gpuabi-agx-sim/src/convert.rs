@@ -11,6 +11,7 @@
 //! where the hardware is documented as approximate.
 
 use crate::float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
+use crate::op::Unary;
 
 /// Rounding mode code of the `round` field: 0 toward zero, 1 nearest even.
 pub const RTZ: u32 = 0;
@@ -55,19 +56,18 @@ pub fn float_to_int(x: f64, bits: u32, signed: bool, round: u32) -> u64 {
     (v as u64) & ((1u64 << bits) - 1)
 }
 
-/// One single-source float function by its mnemonic.
-pub fn unary(name: &str, x: f64) -> Option<f64> {
-    Some(match name {
-        "floor" => x.floor(),
-        "ceil" => x.ceil(),
-        "trunc" => x.trunc(),
-        "rint" => x.round_ties_even(),
-        "rcp" => 1.0 / x,
-        "rsqrt" => 1.0 / x.sqrt(),
-        "log2" => x.log2(),
-        "exp2" => x.exp2(),
-        _ => return None,
-    })
+/// One single-source float function.
+pub(crate) fn unary(f: Unary, x: f64) -> f64 {
+    match f {
+        Unary::Floor => x.floor(),
+        Unary::Ceil => x.ceil(),
+        Unary::Trunc => x.trunc(),
+        Unary::Rint => x.round_ties_even(),
+        Unary::Rcp => 1.0 / x,
+        Unary::Rsqrt => 1.0 / x.sqrt(),
+        Unary::Log2 => x.log2(),
+        Unary::Exp2 => x.exp2(),
+    }
 }
 
 #[cfg(test)]

@@ -24,14 +24,24 @@ pub fn f32_to_f64(bits: u32, ftz: bool) -> f64 {
 
 /// An fp16 value as f64 (exact, subnormals kept).
 pub fn f16_to_f64(bits: u16) -> f64 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let e = i32::from((bits >> 10) & 0x1f);
-    let m = f64::from(bits & 0x3ff);
+    let sign = u64::from(bits >> 15) << 63;
+    let e = u64::from((bits >> 10) & 0x1f);
+    let m = u64::from(bits & 0x3ff);
     match e {
-        0 => sign * m * 2f64.powi(-24),
-        0x1f if m == 0.0 => sign * f64::INFINITY,
+        // m · 2^-24, exact in f64.
+        0 => f64::from_bits(sign) + (m as f64) * (1.0 / 16_777_216.0) * sign_of(sign),
+        0x1f if m == 0 => f64::from_bits(sign | 0x7ff0_0000_0000_0000),
         0x1f => f64::NAN,
-        _ => sign * (1024.0 + m) * 2f64.powi(e - 25),
+        // Rebias the exponent (15 to 1023) and widen the fraction (10 to 52 bits).
+        _ => f64::from_bits(sign | (e + 1023 - 15) << 52 | m << 42),
+    }
+}
+
+fn sign_of(sign: u64) -> f64 {
+    if sign == 0 {
+        1.0
+    } else {
+        -1.0
     }
 }
 
@@ -94,22 +104,17 @@ pub(crate) fn round_parts(x: f64, mant_bits: u32, emin: i32, bias: i32) -> (u64,
 
 /// Rounds `x` to fp32 (nearest even); subnormal results become signed zero when `ftz`
 /// (judged on the value before rounding, as applegpu's `f64_to_f32` does).
+///
+/// The conversion `x as f32` rounds to nearest even, overflowing to infinity and keeping
+/// subnormals, which is the rule; only NaN (the default NaN) and the flush need handling.
 pub fn to_f32(x: f64, ftz: bool) -> u32 {
     if x.is_nan() {
         return F32_NAN;
     }
-    let sign = (x.is_sign_negative() as u32) << 31;
-    if x.is_infinite() {
-        return sign | 0x7f80_0000;
+    if ftz && x.abs() < f64::from(f32::MIN_POSITIVE) {
+        return (x.is_sign_negative() as u32) << 31;
     }
-    if ftz && x.abs() < 2f64.powi(-126) {
-        return sign;
-    }
-    let (e, f) = round_parts(x, 23, -126, 127);
-    if e >= 255 {
-        return sign | 0x7f80_0000;
-    }
-    sign | ((e as u32) << 23) | f as u32
+    (x as f32).to_bits()
 }
 
 /// Rounds `x` to fp16 (nearest even, subnormals kept).
@@ -197,6 +202,92 @@ mod tests {
         assert_eq!(to_f32(2f64.powi(-130), false), 1 << 19);
         assert_eq!(to_f32(1.0 + 2f64.powi(-24), true), 0x3f80_0000); // tie to even
         assert_eq!(to_f32(1.0 + 3.0 * 2f64.powi(-24), true), 0x3f80_0002);
+    }
+
+    /// `to_f32` by integer rounding of the significand (`round_parts`), an implementation
+    /// independent of the float conversion `to_f32` uses.
+    fn to_f32_by_parts(x: f64, ftz: bool) -> u32 {
+        if x.is_nan() {
+            return F32_NAN;
+        }
+        let sign = (x.is_sign_negative() as u32) << 31;
+        if x.is_infinite() {
+            return sign | 0x7f80_0000;
+        }
+        if ftz && x.abs() < 2f64.powi(-126) {
+            return sign;
+        }
+        let (e, f) = round_parts(x, 23, -126, 127);
+        if e >= 255 {
+            return sign | 0x7f80_0000;
+        }
+        sign | ((e as u32) << 23) | f as u32
+    }
+
+    /// The fp16 value by its formula.
+    fn f16_by_formula(bits: u16) -> f64 {
+        let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+        let e = i32::from((bits >> 10) & 0x1f);
+        let m = f64::from(bits & 0x3ff);
+        match e {
+            0 => sign * m * 2f64.powi(-24),
+            0x1f if m == 0.0 => sign * f64::INFINITY,
+            0x1f => f64::NAN,
+            _ => sign * (1024.0 + m) * 2f64.powi(e - 25),
+        }
+    }
+
+    #[test]
+    fn native_fp32_rounding_matches_rounding_by_parts() {
+        // Every exponent around the fp32 range, with significands that land on, just
+        // below, just above and exactly between fp32 neighbours, both signs.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for e in (1023 - 160)..(1023 + 132) {
+            for k in 0..64u64 {
+                let frac = match k {
+                    0 => 0,
+                    1 => 1 << 28,                     // exactly half an fp32 unit
+                    2 => (1 << 28) | 1,               // just above half
+                    3 => (1 << 28) - 1,               // just below half
+                    4 => (3 << 28) & ((1 << 52) - 1), // odd unit plus half: ties up
+                    _ => next() & ((1 << 52) - 1),
+                };
+                for sign in [0, 1u64 << 63] {
+                    let x = f64::from_bits(sign | (e << 52) | frac);
+                    for ftz in [false, true] {
+                        assert_eq!(to_f32(x, ftz), to_f32_by_parts(x, ftz), "{x:e} ftz {ftz}");
+                    }
+                }
+            }
+        }
+        for x in [
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            0.0,
+            -0.0,
+            f64::MAX,
+            3.4028235677973366e38,
+        ] {
+            assert_eq!(to_f32(x, true), to_f32_by_parts(x, true), "{x:e}");
+        }
+    }
+
+    #[test]
+    fn fp16_values_match_the_formula() {
+        for bits in 0..=u16::MAX {
+            let (a, b) = (f16_to_f64(bits), f16_by_formula(bits));
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{bits:#x}"
+            );
+        }
     }
 
     #[test]

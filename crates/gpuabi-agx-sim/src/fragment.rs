@@ -35,10 +35,11 @@
 
 use gpuabi_agx_isa::{Instruction, Operand, OperandKind};
 
-use crate::exec::{dest, modifier, per_lane, read_bits, real, real_bits, src, Fail, R};
+use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Fail, R};
 use crate::float::{f16_to_f64, f32_to_f64, to_f16};
 use crate::format::{code, encode_element, pack_word, packed_components};
 use crate::load::convert;
+use crate::program::Mods;
 use crate::state::State;
 use crate::tile::Fragment;
 
@@ -149,12 +150,12 @@ fn mask_bits(mask: u32) -> impl Iterator<Item = u32> {
 }
 
 /// `st_tile data, coords, samples, offset`.
-pub(crate) fn st_tile(st: &mut State, ins: &Instruction) -> R<()> {
+pub(crate) fn st_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     frag(st)?;
     let (data, coords, samples) = (*src(ins, 0)?, *src(ins, 1)?, *src(ins, 2)?);
     let (base, size) = tuple(&data)?;
-    let format = modifier(ins, "format");
-    let mask = modifier(ins, "mask");
+    let format = m.format;
+    let mask = m.mask;
     let offset = ins.immediate("offset").unwrap_or(0) as u32;
     per_lane(st, |st, lane| {
         let at = pixel(st, &coords, lane)?;
@@ -198,13 +199,13 @@ pub(crate) fn st_tile(st: &mut State, ins: &Instruction) -> R<()> {
 }
 
 /// `ld_tile data, coords, samples, offset`.
-pub(crate) fn ld_tile(st: &mut State, ins: &Instruction) -> R<()> {
+pub(crate) fn ld_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     frag(st)?;
     let d = *dest(ins)?;
     let (coords, samples) = (*src(ins, 0)?, *src(ins, 1)?);
     let (base, size) = tuple(&d)?;
-    let format = modifier(ins, "format");
-    let mask = modifier(ins, "mask");
+    let format = m.format;
+    let mask = m.mask;
     let offset = ins.immediate("offset").unwrap_or(0) as u32;
     per_lane(st, |st, lane| {
         let at = pixel(st, &coords, lane)?;
@@ -315,7 +316,7 @@ fn plane(f: &Fragment, lane: usize, cf: usize) -> R<[f64; 3]> {
 }
 
 /// The position a lane interpolates at.
-fn position(st: &State, ins: &Instruction, sample: Option<&Operand>, lane: usize) -> R<(f64, f64)> {
+fn position(st: &State, m: &Mods, sample: Option<&Operand>, lane: usize) -> R<(f64, f64)> {
     let f = frag(st)?;
     let (x, y) = f.pixel[lane];
     let (x, y) = (f64::from(x), f64::from(y));
@@ -325,7 +326,7 @@ fn position(st: &State, ins: &Instruction, sample: Option<&Operand>, lane: usize
     } else {
         Some(covered.trailing_zeros())
     };
-    let offset = match modifier(ins, "interpolation") {
+    let offset = match m.interpolation {
         1 | 3 => {
             let s = match small(st, sample, lane)? {
                 Some(s) => s as u32,
@@ -346,7 +347,7 @@ fn position(st: &State, ins: &Instruction, sample: Option<&Operand>, lane: usize
 }
 
 /// `iter dest, cf[, cf_w][, sample]`.
-pub(crate) fn iter(st: &mut State, ins: &Instruction, perspective: bool) -> R<()> {
+pub(crate) fn iter(st: &mut State, ins: &Instruction, m: &Mods, perspective: bool) -> R<()> {
     frag(st)?;
     let d = *dest(ins)?;
     let OperandKind::Reg {
@@ -367,7 +368,7 @@ pub(crate) fn iter(st: &mut State, ins: &Instruction, perspective: bool) -> R<()
         .copied()
         .flatten();
     per_lane(st, |st, lane| {
-        let (x, y) = position(st, ins, sample.as_ref(), lane)?;
+        let (x, y) = position(st, m, sample.as_ref(), lane)?;
         let first = cf_index(st, &cf, lane)?;
         let f = frag(st)?;
         let at = |p: [f64; 3]| p[0] * x + p[1] * y + p[2];

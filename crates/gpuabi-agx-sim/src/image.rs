@@ -31,10 +31,11 @@ use gpuabi_agx_isa::descriptor::{
 };
 use gpuabi_agx_isa::{Instruction, Operand, OperandKind, RegFile};
 
-use crate::exec::{dest, modifier, per_lane, read_bits, real, real_bits, src, Fail, R};
+use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Fail, R};
 use crate::float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 use crate::format::{code, encode_element, pack_word, snorm, unorm};
 use crate::load::convert;
+use crate::program::Mods;
 use crate::state::State;
 
 /// How the channels of a `Channels` code are stored.
@@ -163,7 +164,7 @@ pub(crate) fn descriptor(
 /// The byte address of the pixel a lane's coordinates select, checked against the image.
 fn pixel_address(
     st: &State,
-    ins: &Instruction,
+    m: &Mods,
     coord: &Operand,
     lod: Option<&Operand>,
     d: &Descriptor,
@@ -173,19 +174,18 @@ fn pixel_address(
     let OperandKind::Reg { base, size, .. } = coord.kind else {
         return Err(Fail::Unsupported("coordinate kind"));
     };
-    let ms = modifier(ins, "dim") == dimension::D2_MS;
-    let n = if modifier(ins, "dim") == dimension::D2_ARRAY || ms {
+    let ms = m.dim == dimension::D2_MS;
+    let n = if m.dim == dimension::D2_ARRAY || ms {
         3
     } else {
         2
     };
-    if modifier(ins, "dim") != d.dimension {
+    if m.dim != d.dimension {
         return Err(image_fail(
             lane,
             format!(
                 "uses dimension {} with a descriptor of dimension {}",
-                modifier(ins, "dim"),
-                d.dimension
+                m.dim, d.dimension
             ),
         ));
     }
@@ -282,7 +282,7 @@ fn decode(d: &Descriptor, c: usize, w: u32, v: u64, size: u32) -> u64 {
 }
 
 /// `imgw data, heap, offset, coords, lod, dim`.
-pub(crate) fn imgw(st: &mut State, ins: &Instruction) -> R<()> {
+pub(crate) fn imgw(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let data = *src(ins, 0)?;
     let coord = *src(ins, 3)?;
     let lod = ins.srcs.get(4).and_then(|s| s.as_ref()).copied();
@@ -291,7 +291,7 @@ pub(crate) fn imgw(st: &mut State, ins: &Instruction) -> R<()> {
     };
     per_lane(st, |st, lane| {
         let (d, bytes_pp, packing) = descriptor(st, ins, 1, Kind::Pbe, PLAIN_2D, lane)?;
-        let at = pixel_address(st, ins, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
+        let at = pixel_address(st, m, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
         let comp = |c: usize| -> R<u64> {
             let s = d.swizzle[c] & 3;
             Ok(st.read_gpr(lane, base + s * size / 16, size)?)
@@ -325,7 +325,7 @@ pub(crate) fn imgw(st: &mut State, ins: &Instruction) -> R<()> {
 }
 
 /// `smpi dest, heap, offset, sampler, coords, lod, dim, mask, lod_type` as a texel fetch.
-pub(crate) fn smpi(st: &mut State, ins: &Instruction) -> R<()> {
+pub(crate) fn smpi(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let d_op = *dest(ins)?;
     let coord = *src(ins, 3)?;
     let lod = ins.srcs.get(4).and_then(|s| s.as_ref()).copied();
@@ -333,18 +333,15 @@ pub(crate) fn smpi(st: &mut State, ins: &Instruction) -> R<()> {
         return Err(Fail::Unsupported("destination kind"));
     };
     // Mesa's texel fetches use `lod_min` (explicit level) or `auto_lod` (multisampled).
-    if !matches!(modifier(ins, "lod_type"), 0 | 2 | 6)
-        || ins.modifier("shadow").unwrap_or(0) != 0
-        || ins.modifier("gather").unwrap_or(0) != 0
-    {
+    if !matches!(m.lod_type, 0 | 2 | 6) || m.shadow || m.gather {
         return Err(Fail::Unsupported(
             "texture sampling other than a texel fetch at level 0",
         ));
     }
-    let mask = modifier(ins, "mask");
+    let mask = m.mask;
     per_lane(st, |st, lane| {
         let (d, bytes_pp, packing) = descriptor(st, ins, 0, Kind::Texture, FETCHED, lane)?;
-        let at = pixel_address(st, ins, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
+        let at = pixel_address(st, m, &coord, lod.as_ref(), &d, bytes_pp, lane)?;
         let mut word = 0u128;
         for i in 0..u64::from(bytes_pp) {
             let address = at + i;

@@ -21,6 +21,7 @@
 //! error naming the instruction. [`run_observed`] calls back before each instruction, for
 //! counting and for checking a contract at an offset.
 
+mod alu;
 mod block;
 mod convert;
 mod error;
@@ -30,12 +31,16 @@ mod format;
 mod fragment;
 mod image;
 mod load;
+mod memory;
+mod op;
+mod program;
 mod state;
 mod tile;
 
 pub use error::SimError;
-pub use exec::{run, run_observed};
+pub use exec::{run, run_observed, run_program, run_program_observed};
 pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 pub use format::code as format_code;
+pub use program::Program;
 pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};
 pub use tile::{default_sample_positions, Fragment, MAX_SAMPLES, MAX_SAMPLE_SIZE, MAX_TILE_PIXELS};

@@ -25,8 +25,10 @@ pub struct Region {
 pub struct State {
     /// Bit i set: lane i is active.
     pub exec: u32,
-    /// `gpr[lane][half]`.
-    pub gpr: Vec<[u16; GPR_HALVES]>,
+    /// The GPR file by register: `regs[half][lane]`, so that an instruction reads and
+    /// writes the 32 lanes of a register half as one contiguous row ([`State::half`] and
+    /// [`State::set_half`] address it by lane).
+    pub regs: Vec<[u16; LANES]>,
     /// Uniform halves, shared by all lanes.
     pub uniforms: Vec<u16>,
     /// Device memory.
@@ -53,7 +55,7 @@ impl Default for State {
     fn default() -> Self {
         State {
             exec: u32::MAX,
-            gpr: vec![[0; GPR_HALVES]; LANES],
+            regs: vec![[0; LANES]; GPR_HALVES],
             uniforms: vec![0; UNIFORM_HALVES],
             memory: Vec::new(),
             soft_fault: false,
@@ -75,11 +77,12 @@ impl State {
     pub fn read_gpr(&self, lane: usize, half: u32, size: u32) -> Result<u64, SimError> {
         let h = half as usize;
         let n = halves_of(size);
-        let regs = &self.gpr[lane];
         if h + n > GPR_HALVES {
             return Err(SimError::RegisterRange { half, size });
         }
-        Ok((0..n).fold(0u64, |v, i| v | (u64::from(regs[h + i]) << (16 * i))))
+        Ok((0..n).fold(0u64, |v, i| {
+            v | (u64::from(self.regs[h + i][lane]) << (16 * i))
+        }))
     }
 
     /// Writes the low `size` bits of `value` to lane `lane` at half `half`.
@@ -96,7 +99,7 @@ impl State {
             return Err(SimError::RegisterRange { half, size });
         }
         for i in 0..n {
-            self.gpr[lane][h + i] = (value >> (16 * i)) as u16;
+            self.regs[h + i][lane] = (value >> (16 * i)) as u16;
             self.written[h + i] = true;
         }
         Ok(())
@@ -178,6 +181,27 @@ impl State {
         }
     }
 
+    /// GPR half `half` (0 for `r0l` ... 255 for `r127h`) of lane `lane`.
+    #[inline(always)]
+    pub fn half(&self, lane: usize, half: usize) -> u16 {
+        self.regs[half][lane]
+    }
+
+    /// Sets GPR half `half` of lane `lane`, without marking it written (for building a
+    /// start state or placing values from an observer).
+    #[inline(always)]
+    pub fn set_half(&mut self, lane: usize, half: usize, v: u16) {
+        self.regs[half][lane] = v;
+    }
+
+    /// Marks the `size / 16` halves from `half` on as written by the program.
+    #[inline(always)]
+    pub(crate) fn mark_written(&mut self, half: usize, size: u32) {
+        for w in &mut self.written[half..half + halves_of(size)] {
+            *w = true;
+        }
+    }
+
     /// Whether lane `lane` is active.
     pub fn active(&self, lane: usize) -> bool {
         self.exec >> lane & 1 == 1
@@ -185,8 +209,9 @@ impl State {
 
     /// Recomputes the execution mask from the nesting counter `r0l`: active when 0.
     pub fn exec_from_r0l(&mut self) {
-        self.exec = (0..LANES)
-            .filter(|&l| self.gpr[l][0] == 0)
-            .fold(0, |m, l| m | 1 << l);
+        self.exec = self.regs[0]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (l, &v)| m | u32::from(v == 0) << l);
     }
 }

@@ -118,10 +118,10 @@ fn code(src: &str) -> Vec<u8> {
 
 /// Fills every GPR half but those `keep` allows with garbage.
 fn scramble(st: &mut State, rng: &mut Rng, keep: impl Fn(usize) -> bool) {
-    for lane in st.gpr.iter_mut() {
-        for (h, v) in lane.iter_mut().enumerate() {
+    for l in 0..LANES {
+        for h in 0..GPR_HALVES {
             if !keep(h) {
-                *v = rng.next() as u16;
+                st.set_half(l, h, rng.next() as u16);
             }
         }
     }
@@ -182,7 +182,7 @@ fn run_preamble(name: &str, preamble: &[u8], st: &mut State, rng: &mut Rng) {
     st.exec = 1;
     scramble(st, rng, |h| h == 0);
     for l in 0..LANES {
-        st.gpr[l][0] = 0;
+        st.set_half(l, 0, 0);
     }
     sim_run(preamble, st, MAX_STEPS).unwrap_or_else(|e| panic!("{name}: preamble: {e}"));
     st.exec = exec;
@@ -237,7 +237,7 @@ fn vertex_breaches(d: &Draw, prolog: &[u8], main: &[u8]) -> Vec<String> {
     for l in 0..LANES {
         for &r in &handed {
             let h = 2 * usize::from(r);
-            if a.gpr[l][h..h + 2] != b.gpr[l][h..h + 2] {
+            if (a.half(l, h), a.half(l, h + 1)) != (b.half(l, h), b.half(l, h + 1)) {
                 out.push(format!(
                     "prolog: lane {l}: r{r}, which it hands over, depends on registers that are no ABI input"
                 ));
@@ -365,7 +365,7 @@ fn fragment_breaches(d: &Draw, main: &[u8], epilog: &[u8]) -> Vec<String> {
         scramble(&mut s, rng, |_| false);
         for l in 0..LANES {
             // A nesting counter above 0 keeps lanes without a fragment out of every mask.
-            s.gpr[l][r0l] = u16::from(s.exec >> l & 1 == 0);
+            s.set_half(l, r0l, u16::from(s.exec >> l & 1 == 0));
         }
         s.frag = Some(Box::new(frag.clone()));
         let mut start = [0u16; LANES];
@@ -374,7 +374,7 @@ fn fragment_breaches(d: &Draw, main: &[u8], epilog: &[u8]) -> Vec<String> {
             if pc == body {
                 scramble(s, rng, |h| h == r0l || (shading && h == r1l));
                 for (l, v) in start.iter_mut().enumerate() {
-                    *v = s.gpr[l][r1l];
+                    *v = s.half(l, r1l);
                 }
             }
             if pc == epilog_at {
@@ -384,18 +384,18 @@ fn fragment_breaches(d: &Draw, main: &[u8], epilog: &[u8]) -> Vec<String> {
             }
             if Some(pc) == footer {
                 for l in (0..LANES).filter(|l| launched >> l & 1 == 1) {
-                    if s.gpr[l][r0l] != 0 || s.gpr[l][r1l] != start[l] {
+                    if s.half(l, r0l) != 0 || s.half(l, r1l) != start[l] {
                         footer_breaches.insert(
                             l,
                             format!(
                                 "lane {l}: r0l is {} and r1l {:#x} at the sample loop's footer (expected 0 and {:#x})",
-                                s.gpr[l][r0l], s.gpr[l][r1l], start[l]
+                                s.half(l, r0l), s.half(l, r1l), start[l]
                             ),
                         );
                     }
                     // Undone, so that the loop still counts its samples and ends.
-                    s.gpr[l][r0l] = 0;
-                    s.gpr[l][r1l] = start[l];
+                    s.set_half(l, r0l, 0);
+                    s.set_half(l, r1l, start[l]);
                 }
                 s.exec_from_r0l();
             }

@@ -150,11 +150,11 @@ pub fn vertex_trial(key: &PrologKey, rng: &mut Rng) -> VertexTrial {
 
 /// Fills every GPR half with garbage and `r0l` with 0.
 fn garbage(st: &mut State, rng: &mut Rng) {
-    for lane in st.gpr.iter_mut() {
-        for h in lane.iter_mut().skip(1) {
-            *h = rng.next() as u16;
+    for l in 0..LANES {
+        for h in 1..GPR_HALVES {
+            st.set_half(l, h, rng.next() as u16);
         }
-        lane[0] = 0;
+        st.set_half(l, 0, 0);
     }
 }
 
@@ -361,10 +361,10 @@ pub fn run_fragment(
                 st.exec |= 1 << l;
             }
             for &h in &trial.written {
-                st.gpr[l][usize::from(h)] = lane[usize::from(h)];
+                st.set_half(l, usize::from(h), lane[usize::from(h)]);
             }
             if sample_shading {
-                st.gpr[l][2] = *r1l;
+                st.set_half(l, 2, *r1l);
             }
         }
         st.frag = Some(Box::new(frag));

@@ -438,7 +438,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
     st.frag = Some(Box::new(frag));
     for start in (0..pixels).step_by(LANES) {
         let n = (pixels - start).min(LANES);
-        st.gpr = base.gpr.clone();
+        st.regs.clone_from(&base.regs);
         st.written = base.written.clone();
         st.exec = if n == LANES { u32::MAX } else { (1 << n) - 1 };
         if let Some(f) = st.frag.as_deref_mut() {
@@ -461,8 +461,9 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         }
         // Lanes without a fragment do not exist in hardware; a nesting counter above 0
         // keeps them out of every execution mask the program computes.
-        for l in (0..LANES).filter(|l| st.exec >> l & 1 == 0) {
-            st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 1;
+        let launched = st.exec;
+        for l in (0..LANES).filter(|l| launched >> l & 1 == 0) {
+            st.set_half(l, usize::from(NESTING_COUNTER.first_half), 1);
         }
         let lanes = st.exec;
         let mut r1l_at_start = [0u16; LANES];
@@ -477,13 +478,13 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                     let launched = pix.iter().enumerate().take(n);
                     for (l, &(x, y)) in launched.filter(|(l, _)| lanes >> l & 1 == 1) {
                         let s = if sample_shading {
-                            u32::from(st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)])
+                            u32::from(st.half(l, usize::from(FIN_SAMPLE_MASK.first_half)))
                                 .trailing_zeros()
                         } else {
                             0
                         };
                         for h in 4..GPR_HALVES {
-                            st.gpr[l][h] = 0;
+                            st.set_half(l, h, 0);
                         }
                         match outputs.get(&(u32::from(x), u32::from(y), s)) {
                             Some(regs) => {
@@ -498,7 +499,7 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                     }
                 }
                 for (l, r) in r1l_at_start.iter_mut().enumerate() {
-                    *r = st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)];
+                    *r = st.half(l, usize::from(FIN_SAMPLE_MASK.first_half));
                 }
                 writers.clear();
             }
@@ -506,16 +507,16 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
                 for l in (0..LANES).filter(|l| lanes >> l & 1 == 1) {
                     let lane = FooterLane {
                         lane: l,
-                        r0l: st.gpr[l][usize::from(NESTING_COUNTER.first_half)],
-                        r1l: st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)],
+                        r0l: st.half(l, usize::from(NESTING_COUNTER.first_half)),
+                        r1l: st.half(l, usize::from(FIN_SAMPLE_MASK.first_half)),
                         r1l_at_start: r1l_at_start[l],
                         r0l_writer: writers.get(&NESTING_COUNTER.first_half).cloned(),
                         r1l_writer: writers.get(&FIN_SAMPLE_MASK.first_half).cloned(),
                     };
                     // A breach is reported, then undone so the loop still counts its
                     // samples and ends.
-                    st.gpr[l][usize::from(NESTING_COUNTER.first_half)] = 0;
-                    st.gpr[l][usize::from(FIN_SAMPLE_MASK.first_half)] = r1l_at_start[l];
+                    st.set_half(l, usize::from(NESTING_COUNTER.first_half), 0);
+                    st.set_half(l, usize::from(FIN_SAMPLE_MASK.first_half), r1l_at_start[l]);
                     st.exec_from_r0l();
                     for v in check_loop_footer(&lane) {
                         // One report per part, instruction and register.
