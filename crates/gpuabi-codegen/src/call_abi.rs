@@ -42,8 +42,8 @@ use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_ir::ir::{self, Abi as IrAbi, FuncId, InstrKind, Opcode as Op, Region, Type};
 use gpuabi_ir::Module;
 use gpuabi_layout::aco::{
-    self, Abi, AssignRequest, Assignment, Demand, LimitInputs, Location, Param, ParamLayout,
-    Policy, RegisterBlock, ScalarType, Signature,
+    self, Abi, AssignRequest, Assignment, Demand, LimitInputs, Location, Param, ParamKind,
+    ParamLayout, Policy, RegisterBlock, ScalarType, Signature,
 };
 use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
 
@@ -82,7 +82,8 @@ pub struct Convention {
     /// Where every parameter goes (system and RADV parameters first, then the hidden
     /// launch values named `launch<k>`, then the IR's parameters named `arg<k>`).
     pub assignment: Assignment,
-    /// ABI-preserved registers below the limit.
+    /// ABI-preserved registers below the limit, less those of the IR's return parameters
+    /// (they hold the returned values after the call).
     pub preserved: RegSet,
     /// Lanes may want different callees: the guard and dispatch epilogue are compiled.
     pub divergent_call: bool,
@@ -405,6 +406,20 @@ impl ModuleAbis {
                     preserved.insert_range(r);
                 }
             }
+            // A return parameter's registers carry the returned value back to the caller:
+            // the callee leaves its result there instead of restoring them, and the caller
+            // keeps nothing else there across the call. Mesa's `find_param_regs`
+            // (`aco_isel_helpers.cpp`) sends return parameters to clobbered registers, but
+            // a parameter filling the alignment padding of another is matched on its own
+            // DISCARDABLE flag, which a return parameter need not have: a wave32 `i1`
+            // return parameter (one SGPR) can land in the preserved padding before a
+            // preserved 64-bit uniform parameter.
+            for p in &a.params {
+                if let (true, ParamKind::User, Location::Reg(r)) = (p.is_return, p.kind, p.location)
+                {
+                    preserved.remove_range(r);
+                }
+            }
             Ok((a, preserved))
         };
         // Hints for any-hit and intersection functions from the one traversal function.
@@ -482,5 +497,64 @@ impl ModuleAbis {
         self.funcs[f.index()]
             .as_ref()
             .expect("the verifier rejects calls to kernels")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In wave32 under the default ABI (s0-s15 preserved), Mesa's `find_param_regs` gives
+    /// the stack pointer s0 (forced parameters first), then the 64-bit uniform parameter
+    /// wants an aligned pair: its first fit s1 is padded to s[2:3], and the padding s1 goes
+    /// to the first later 1-SGPR parameter whose raw DISCARDABLE flag (clear) matches the
+    /// pair's: the `i1`, a return parameter of `@odd`, an ordinary one of `@count`.
+    #[test]
+    fn a_return_parameter_in_a_preserved_register_is_not_preserved() {
+        let src = "fn @odd(%a: i32, %tab: ptr uniform, %r: i1 return) {\n  ret %r\n}\n\n\
+                   fn @count(%a: i32, %c: i1, %tab: ptr uniform, %n: i32 return) {\n  \
+                   %o = call @odd(%a, %tab, %c)\n  ret %a\n}\n\n\
+                   fn @k(%out: ptr uniform) kernel {\n  %c = const i1 true\n  \
+                   %z = const i32 0\n  %n = call @count(%z, %c, %out, %z)\n  ret\n}\n";
+        let m = gpuabi_ir::parse(src).unwrap();
+        let abis = ModuleAbis::new(
+            &m,
+            Target::Gfx1030,
+            WaveSize::W32,
+            Demand::new(104, 256),
+            &CallOptions::default(),
+        )
+        .unwrap();
+        let s = |n: u16| RegRange::new(RegFile::Sgpr, n, 1);
+        let conv = |name: &str| {
+            let i = m.functions.iter().position(|f| f.name == name).unwrap();
+            abis.funcs[i].as_ref().unwrap()
+        };
+        let (odd, count) = (conv("odd"), conv("count"));
+        assert_eq!(odd.reg("stack_pointer"), s(0));
+        assert_eq!(
+            odd.arg(1).location,
+            Location::Reg(RegRange::new(RegFile::Sgpr, 2, 2))
+        );
+        assert_eq!(odd.arg(2).location, Location::Reg(s(1)));
+        assert_eq!(count.arg(1).location, Location::Reg(s(1)));
+        let preserved = |c: &Convention| -> Vec<u16> {
+            (0..16)
+                .filter(|&n| {
+                    c.preserved.contains(gpuabi_layout::reg::Reg {
+                        file: RegFile::Sgpr,
+                        num: n,
+                    })
+                })
+                .collect()
+        };
+        let all: Vec<u16> = (0..16).collect();
+        let but_s1: Vec<u16> = all.iter().copied().filter(|&n| n != 1).collect();
+        assert_eq!(preserved(odd), but_s1, "the return value comes back in s1");
+        assert_eq!(
+            preserved(count),
+            all,
+            "an ordinary parameter's s1 stays preserved"
+        );
     }
 }

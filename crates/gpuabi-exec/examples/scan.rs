@@ -2,18 +2,27 @@
 //! prints each failing seed with its size, smallest programs being the easiest to study:
 //!
 //! `cargo run --release -p gpuabi-exec --example scan -- TARGET WAVE MAX_VGPRS MAX_SGPRS
-//! MAX_INSTRS SEEDS` (MAX_INSTRS 0: the generator's default size), e.g.
-//! `... -- gfx1030 32 24 32 60 1000`.
+//! MAX_INSTRS SEEDS [calls]` (MAX_INSTRS 0: the generator's default size; `calls`: programs
+//! with calls, see `GenConfig::calls`), e.g. `... -- gfx1030 32 24 32 60 1000` or
+//! `... -- gfx1030 32 256 106 10 2000 calls`.
 
 use gpuabi_fuzz::program::{generate, GenConfig};
 use gpuabi_ir::interp::{Dispatch, Limits};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    if a.len() != 7 {
-        eprintln!("usage: scan TARGET WAVE MAX_VGPRS MAX_SGPRS MAX_INSTRS SEEDS");
+    if !(7..=8).contains(&a.len()) {
+        eprintln!("usage: scan TARGET WAVE MAX_VGPRS MAX_SGPRS MAX_INSTRS SEEDS [calls]");
         std::process::exit(2);
     }
+    let calls = match a.get(7).map(String::as_str) {
+        None => false,
+        Some("calls") => true,
+        Some(other) => {
+            eprintln!("argument 7: expected `calls`, found `{other}`");
+            std::process::exit(2)
+        }
+    };
     let num = |i: usize| -> u64 {
         a[i].parse().unwrap_or_else(|_| {
             eprintln!("argument {i}: `{}` is not a number", a[i]);
@@ -29,13 +38,17 @@ fn main() {
         std::process::exit(2)
     };
     let max_instrs = num(5) as usize;
+    let base = GenConfig {
+        calls,
+        ..GenConfig::default()
+    };
     let cfg = if max_instrs == 0 {
-        GenConfig::default()
+        base
     } else {
         GenConfig {
             max_instrs,
             max_burst: max_instrs / 2,
-            ..GenConfig::default()
+            ..base
         }
     };
     let mut opts = gpuabi_codegen::Options::new(target);
@@ -62,8 +75,6 @@ fn main() {
             work_dim: p.work_dim,
         };
         let limits = Limits::default();
-        let expected = gpuabi_exec::interpret(&module, &p.kernel, &d, &args, &p.buffers, &limits)
-            .expect("generated programs run");
         let compiled = match gpuabi_codegen::compile(&module, &opts) {
             Ok(c) => c,
             Err(e) => {
@@ -71,9 +82,17 @@ fn main() {
                 continue;
             }
         };
+        // Function pointers are the compiled code's addresses in both runs.
+        let addrs = gpuabi_exec::function_addresses(&module, &compiled).expect("addresses");
+        let expected =
+            gpuabi_exec::interpret_at(&module, &addrs, &p.kernel, &d, &args, &p.buffers, &limits)
+                .expect("generated programs run");
         let sim = gpuabi_sim::Limits::default();
         match gpuabi_exec::run(&compiled, &p.kernel, &d, &args, &p.buffers, &sim) {
             Ok(out) => {
+                if let Some(v) = out.violations.first() {
+                    println!("seed {seed} ({lines} lines): {v}");
+                }
                 if let Some(diff) = gpuabi_exec::first_difference(&expected, &out.buffers) {
                     println!("seed {seed} ({lines} lines): {diff:?}");
                 }
