@@ -51,7 +51,7 @@ use hk_capture::{
     bound, check_tile_words, code_address, draw_tile, pipelines, shared_binary, shared_sets,
     submit, texture_states, SharedSet,
 };
-use hk_formats::{decoded_fields, pbe_fields, Fields};
+use hk_formats::{decoded_fields, matching_set, pbe_fields, Fields};
 
 /// Where the descriptors of the texture-state registers are (24 bytes per register).
 const DESCS: u64 = 0x1_0000;
@@ -305,24 +305,11 @@ fn end_of_tile_programs_store_the_shared_captures_attachments_through_honeykrisp
                 .collect();
             // The set whose formats give exactly these descriptors: Honeykrisp's real
             // PBEs against the table of `hk_formats`.
-            let matching: Vec<_> = sets
-                .iter()
-                .filter(|SharedSet { formats, .. }| {
-                    formats.iter().flatten().count() == captured.len()
-                        && captured.iter().all(|(&ts, (f, samples))| {
-                            formats
-                                .get(ts as usize)
-                                .and_then(|v| v.as_deref())
-                                .is_some_and(|vk| pbe_fields(vk) == *f && *samples == 1)
-                        })
-                })
-                .collect();
-            assert_eq!(matching.len(), 1, "{name}: {captured:?}");
             let SharedSet {
                 set,
                 formats,
                 layout,
-            } = matching[0];
+            } = matching_set(&name, &sets, &captured, pbe_fields);
             check_tile_words(&name, section, layout);
             let address = code_address(&name, section);
             let (file, code) = shared_binary(&dir, address);

@@ -48,7 +48,7 @@ use hk_capture::{
     bound, check_tile_words, code_address, draw_tile, pipelines, shared_binary, shared_sets,
     submit, texture_states, SharedSet,
 };
-use hk_formats::{decoded_fields, texture_fields, Fields};
+use hk_formats::{decoded_fields, matching_set, texture_fields, Fields};
 
 /// Where the descriptors of the texture-state registers are (24 bytes per register).
 const DESCS: u64 = 0x1_0000;
@@ -296,24 +296,11 @@ fn reloading_backgrounds_of_the_shared_capture_read_through_honeykrisps_texture_
                 .collect();
             // The set whose formats give exactly these descriptors: Honeykrisp's real
             // textures against the table of `hk_formats`.
-            let matching: Vec<_> = sets
-                .iter()
-                .filter(|SharedSet { formats, .. }| {
-                    formats.iter().flatten().count() == captured.len()
-                        && captured.iter().all(|(&rt, (f, samples))| {
-                            formats
-                                .get(rt as usize)
-                                .and_then(|v| v.as_deref())
-                                .is_some_and(|vk| texture_fields(vk) == *f && *samples == 1)
-                        })
-                })
-                .collect();
-            assert_eq!(matching.len(), 1, "{name}: {captured:?}");
             let SharedSet {
                 set,
                 formats,
                 layout,
-            } = matching[0];
+            } = matching_set(&name, &sets, &captured, texture_fields);
             check_tile_words(&name, section, layout);
             let address = code_address(&name, section);
             let (file, code) = shared_binary(&dir, address);

@@ -205,3 +205,28 @@ fn channel_named(name: &str) -> Option<u32> {
         _ => return None,
     })
 }
+
+/// The one attachment set of the shared capture whose formats give exactly the captured
+/// descriptors (descriptor index → fields and sample count) through `fields`; `name` names
+/// it in panics.
+pub fn matching_set<'a>(
+    name: &str,
+    sets: &'a [crate::hk_capture::SharedSet],
+    captured: &std::collections::BTreeMap<u32, (Fields, u32)>,
+    fields: fn(&str) -> Fields,
+) -> &'a crate::hk_capture::SharedSet {
+    let matching: Vec<_> = sets
+        .iter()
+        .filter(|set| {
+            set.formats.iter().flatten().count() == captured.len()
+                && captured.iter().all(|(&i, (f, samples))| {
+                    set.formats
+                        .get(i as usize)
+                        .and_then(|v| v.as_deref())
+                        .is_some_and(|vk| fields(vk) == *f && *samples == 1)
+                })
+        })
+        .collect();
+    assert_eq!(matching.len(), 1, "{name}: {captured:?}");
+    matching[0]
+}
