@@ -174,11 +174,33 @@ fn decode_operand(slot: &OperandSlot, v: u64) -> Result<(u8, Option<Operand>), &
 
 /// The row that claims `raw`, with the instruction length it selects.
 pub(crate) fn match_row(raw: u128) -> Option<(usize, u32)> {
-    rows().iter().enumerate().find_map(|(i, row)| {
+    candidates(raw as u8).iter().find_map(|&i| {
+        let row = &rows()[i];
         let len = row.length_of(raw);
         let r = raw & crate::bits::low_mask(len * 8);
         (r & row.exact_mask == row.exact_value).then_some((i, len))
     })
+}
+
+/// The rows whose fixed bits allow `first` as an instruction's first byte, in table order
+/// (every instruction is at least 2 bytes, so its first byte is always compared): a
+/// look-up instead of a scan of the whole table for every instruction decoded.
+fn candidates(first: u8) -> &'static [usize] {
+    static BY_FIRST_BYTE: std::sync::OnceLock<Vec<Vec<usize>>> = std::sync::OnceLock::new();
+    &BY_FIRST_BYTE.get_or_init(|| {
+        (0..=255u8)
+            .map(|b| {
+                rows()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, row)| {
+                        u128::from(b) & row.exact_mask & 0xff == row.exact_value & 0xff
+                    })
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+            .collect()
+    })[usize::from(first)]
 }
 
 /// Decodes the fields of `raw` (already truncated to its length) under `row`.
