@@ -1,4 +1,4 @@
-//! Every vector of `../shared/data/agx-isa` (Mesa's disassembler test cases and a corpus
+//! Every vector of `data/agx-isa` of the shared test data (Mesa's disassembler test cases and a corpus
 //! encoded with applegpu and printed by Mesa's disassembler): bytes decode to exactly the
 //! text, the text assembles to exactly the bytes, and decoding then encoding gives the
 //! bytes back. The assembler emits the form Mesa's compiler packs: the long form of the
@@ -235,7 +235,7 @@ fn run(name: &str) -> Option<Tally> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn mesa_cases_round_trip() {
     let Some(t) = run("cases.txt") else { return };
@@ -256,7 +256,7 @@ fn mesa_cases_round_trip() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn corpus_round_trips() {
     let Some(t) = run("corpus.txt") else { return };

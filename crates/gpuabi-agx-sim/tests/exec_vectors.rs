@@ -1,4 +1,4 @@
-//! The 300 programs of `../shared/data/agx-exec/cases.json`, with start and end states from
+//! The 300 programs of `data/agx-exec/cases.json` of the shared test data, with start and end states from
 //! applegpu's emulator: the simulator reaches every end state.
 
 use gpuabi_agx_sim::{run, Region, State, LANES};
@@ -55,7 +55,7 @@ fn start_state(case: &Value) -> State {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn applegpu_end_states() {
     let Some(cases) = data() else { return };

@@ -1,5 +1,5 @@
 //! The part contract on Mesa's own parts: for every draw of the project's Honeykrisp
-//! capture (`testdata/mesa/hk`) and of the shared one (`../shared/data/mesa/hk`), the parts
+//! capture (`testdata/mesa/hk`) and of the shared one (`data/mesa/hk` of the shared test data), the parts
 //! Honeykrisp bound run across their boundaries in the simulator, and the contract holds:
 //!
 //! * **Vertex**: the main shader's preamble, then Mesa's vertex prolog, then the main
@@ -443,7 +443,7 @@ fn mesas_parts_keep_the_contract_on_every_draw_of_the_project_capture() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn mesas_parts_keep_the_contract_on_every_draw_of_the_shared_capture() {
     contract_holds(true);
@@ -553,7 +553,7 @@ fn breaches_injected_into_mesas_parts_are_reported_on_the_project_capture() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn breaches_injected_into_mesas_parts_are_reported_on_the_shared_capture() {
     breaches_are_caught(true);

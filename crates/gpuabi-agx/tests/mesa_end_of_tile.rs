@@ -1,6 +1,6 @@
 //! Honeykrisp's end-of-tile programs (the store of the tile buffer to the attachments at
 //! the end of a render pass, and the same store at a partial render) as the draws of the
-//! project's capture (`testdata/mesa/hk`) and of the shared one (`../shared/data/mesa/hk`)
+//! project's capture (`testdata/mesa/hk`) and of the shared one (`data/mesa/hk` of the shared test data)
 //! bound them, run in the simulator: every attachment's memory must hold the tile's
 //! pixels, every sample, and nothing else in memory may change.
 //!
@@ -284,7 +284,7 @@ fn end_of_tile_programs_store_every_sample_of_the_project_captures_draws() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn end_of_tile_programs_store_the_shared_captures_attachments_through_honeykrisps_pbe_fields() {
     let Some(dir) = gpuabi_testdata::shared_data("mesa/hk") else {

@@ -1,7 +1,7 @@
 //! Honeykrisp's reloading background programs (the partial background, which loads what
 //! a partial render stored, and, in the shared capture, the render passes' backgrounds
 //! with `VK_ATTACHMENT_LOAD_OP_LOAD`) as the draws of the project's capture
-//! (`testdata/mesa/hk`) and of the shared one (`../shared/data/mesa/hk`) bound them, run
+//! (`testdata/mesa/hk`) and of the shared one (`data/mesa/hk` of the shared test data) bound them, run
 //! in the simulator: every sample of every pixel of the tile must hold the attachment's
 //! pixel in the tile format, and the tile's other bytes must stay.
 //!
@@ -275,7 +275,7 @@ fn partial_backgrounds_reload_every_sample_of_the_project_captures_draws() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn reloading_backgrounds_of_the_shared_capture_read_through_honeykrisps_texture_fields() {
     let Some(dir) = gpuabi_testdata::shared_data("mesa/hk") else {

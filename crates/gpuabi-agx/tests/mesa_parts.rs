@@ -1,6 +1,6 @@
 //! Mesa's vertex prologs, fragment prologs and fragment epilogs against gpuabi's, key by
 //! key: for every draw of the project's Honeykrisp capture (`testdata/mesa/hk`) and of the
-//! shared one (`../shared/data/mesa/hk`), the draw's Vulkan state gives gpuabi's keys
+//! shared one (`data/mesa/hk` of the shared test data), the draw's Vulkan state gives gpuabi's keys
 //! (`gpuabi_agx::hk_key`), gpuabi generates its parts, and both parts run in the simulator
 //! on the same random inputs: the vertex prologs must hand the main shader the same
 //! registers, the fragment epilogs leave the same tile bytes and coverage, the fragment

@@ -1,4 +1,4 @@
-//! `binary::read` over the real AMD binaries of `../shared/data/amd-catalyst` (driver
+//! `binary::read` over the real AMD binaries of `data/amd-catalyst` of the shared test data (driver
 //! 1702.3, Pitcairn, 32 and 64 bit): every file is read; fields are checked against values
 //! read by hand from the bytes; and every kernel's arguments, offsets and resource ids are
 //! compared with what the layout engine computes from the OpenCL C source.
@@ -32,7 +32,7 @@ fn kernel<'a>(b: &'a CatalystBinary, name: &str) -> &'a BinaryKernel {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn every_binary_is_read() {
     let Some(files) = common::catalyst_binaries() else {
@@ -136,7 +136,7 @@ fn llvm_mc_text(text: &str) -> Option<Vec<u8>> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn samplekernels_disassemble_as_read_by_hand() {
     let Some(files) = common::catalyst_binaries() else {
@@ -182,7 +182,7 @@ fn samplekernels_disassemble_as_read_by_hand() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn samplekernels_fields_read_by_hand() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
@@ -448,7 +448,7 @@ fn report(dir: &Path, notes: NotesPolicy) -> Vec<String> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn binaries_agree_with_the_layout_of_their_sources() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
@@ -500,7 +500,7 @@ fn error_of(bytes: &[u8]) -> String {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn damaged_binaries_give_located_errors() {
     let Some(dir) = common::shared_data("amd-catalyst") else {

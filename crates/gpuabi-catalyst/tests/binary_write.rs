@@ -217,7 +217,7 @@ const LLVMIR_BYTES: [usize; 6] = [5876, 5896, 2000, 2048, 1312, 1332];
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn written_binaries_read_back_as_amds_and_match_its_bytes() {
     let Some(files) = common::catalyst_binaries() else {
@@ -331,7 +331,7 @@ const CB_SIZE_BYTES: [usize; 11] = [860, 863, 868, 876, 877, 878, 879, 884, 885,
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn differing_bytes_are_constant_buffer_sizes() {
     let Some(dir) = common::shared_data("amd-catalyst") else {
@@ -359,7 +359,7 @@ fn differing_bytes_are_constant_buffer_sizes() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn section_offsets_follow_amds() {
     let Some(dir) = common::shared_data("amd-catalyst") else {

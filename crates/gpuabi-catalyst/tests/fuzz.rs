@@ -277,7 +277,7 @@ fn damage(u: &mut Unstructured<'_>, original: &[u8]) -> Result<Vec<u8>> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn binary_reader_never_panics_on_damaged_binaries() {
     let Some(files) = common::catalyst_binaries() else {

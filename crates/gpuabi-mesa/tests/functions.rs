@@ -237,7 +237,7 @@ fn every_function_of_the_project_capture_assembles_and_keeps_its_contract() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn every_function_of_the_shared_capture_assembles_and_keeps_its_contract() {
     if let Some(shared) = common::shared_capture() {

@@ -171,7 +171,7 @@ fn every_function_of_the_project_capture_has_acos_registers() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn every_function_of_the_shared_capture_has_acos_registers() {
     if let Some(capture) = common::shared_capture() {

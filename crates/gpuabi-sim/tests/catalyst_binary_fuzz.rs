@@ -105,7 +105,7 @@ fn run_kernel(k: &BinaryKernel) -> bool {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn damaged_binaries_dispatch_and_run_without_panics() {
     let Some(files) = catalyst_data::catalyst_binaries() else {

@@ -7,7 +7,7 @@
 //! them calls [`emit_cfgs`] from its build script; a test then carries
 //!
 //! ```text
-//! #[cfg_attr(gpuabi_no_shared_data, ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built")]
+//! #[cfg_attr(gpuabi_no_shared_data, ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built")]
 //! ```
 //!
 //! so that a plain `cargo test` lists it as ignored, with the reason, when the data is

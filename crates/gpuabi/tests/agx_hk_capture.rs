@@ -117,7 +117,7 @@ fn disasm_prints_mesas_text_for_every_part_and_bound_binary() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn disasm_prints_mesas_text_for_every_part_and_bound_binary_of_the_shared_capture() {
     disasm_prints_mesas_text(shared());
@@ -174,7 +174,7 @@ fn asm_of_mesas_text_gives_mesas_bytes() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn asm_of_mesas_text_gives_mesas_bytes_of_the_shared_capture() {
     asm_gives_mesas_bytes(shared());
@@ -344,7 +344,7 @@ fn link_of_mesas_parts_gives_every_bound_binary() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn link_of_mesas_parts_gives_every_bound_binary_of_the_shared_capture() {
     link_gives_every_bound_binary(shared());

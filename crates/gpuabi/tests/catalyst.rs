@@ -237,7 +237,7 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn inspect_json_has_the_shape_of_layout_json() {
     let Some(dir) = amd_catalyst_data() else {
@@ -326,7 +326,7 @@ fn inspect_json_has_the_shape_of_layout_json() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn inspect_reads_every_shared_binary() {
     let Some(dir) = amd_catalyst_data() else {
@@ -403,7 +403,7 @@ fn notes_flag_selects_amd_notes() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn catalyst_binaries_run_as_their_source_says() {
     let Some(dir) = amd_catalyst_data() else {

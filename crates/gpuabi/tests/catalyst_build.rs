@@ -152,7 +152,7 @@ fn hand_written_assembly_builds_reads_back_and_runs() {
 #[test]
 #[cfg_attr(
     gpuabi_no_shared_data,
-    ignore = "needs ../shared/data (or GPUABI_SHARED_DIR), which was absent when the tests were built"
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
 )]
 fn amds_add_rebuilt_from_its_disassembly_reads_back_as_amds() {
     let Some(data) = shared_data("amd-catalyst") else {

@@ -2,7 +2,7 @@
 //! programs: for the project's (`testdata/mesa/hk`) the binaries each draw bound
 //! (`linked/index.txt`), each draw's attachments and tile-buffer layout (`draws/*.json`)
 //! and the sections of its decoded submit (`submits/*.txt`, agxdecode's text); for the
-//! shared one (`../shared/data/mesa/hk`) its attachment sets and bound binaries; and the
+//! shared one (`data/mesa/hk` of the shared test data) its attachment sets and bound binaries; and the
 //! sections of agxdecode's text, which both have.
 
 #[path = "../mesa_parts/capture.rs"]

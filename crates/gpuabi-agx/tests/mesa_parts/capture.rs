@@ -2,7 +2,7 @@
 //! prolog, fragment prolog and fragment epilog Mesa compiled for it: the project's
 //! `testdata/mesa/hk` (DRAW.json per draw; `linked/index.txt` names the parts of each
 //! bound binary, `parts/index.txt` their kinds and files) and the shared
-//! `../shared/data/mesa/hk` (`draws.txt`, a line per attribute and render target, turned
+//! `data/mesa/hk` of the shared test data (`draws.txt`, a line per attribute and render target, turned
 //! into DRAW.json here).
 
 use std::collections::BTreeMap;

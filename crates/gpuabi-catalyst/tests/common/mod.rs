@@ -1,4 +1,4 @@
-//! Access to the shared test data (`../shared/data/...` from the repository root) and to a
+//! Access to the shared test data (`data/...` of the shared test data from the repository root) and to a
 //! checkout of CLRX's repository (`GPUABI_CLRX_DIR`).
 #![allow(dead_code)] // Not every test reads both.
 

@@ -1,5 +1,5 @@
 //! The captures the tests read: the project's own (`testdata/mesa`) and, when present, the
-//! shared one (`../shared/data/mesa`, or `GPUABI_SHARED_DIR`).
+//! shared one (`data/mesa` of the shared test data, or `GPUABI_SHARED_DIR`).
 
 // Each test file uses a different part of this module.
 #![allow(dead_code)]
@@ -52,7 +52,7 @@ pub fn own_capture() -> Capture {
     }
 }
 
-/// The shared capture, `../shared/data/mesa` (or under `GPUABI_SHARED_DIR`), or `None`
+/// The shared capture, `data/mesa` of the shared test data (`gpuabi_testdata`), or `None`
 /// after saying it is missing; with `GPUABI_REQUIRE_SHARED=1` a missing capture panics.
 pub fn shared_capture() -> Option<Capture> {
     Some(Capture {
