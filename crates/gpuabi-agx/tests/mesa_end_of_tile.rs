@@ -51,7 +51,7 @@ use hk_capture::{
     bound, check_tile_words, code_address, draw_tile, pipelines, shared_binary, shared_sets,
     submit, texture_states, SharedSet,
 };
-use hk_formats::{decoded_fields, matching_set, pbe_fields, Fields};
+use hk_formats::{attachment_fields, decoded_fields, matching_set, pbe_fields, Fields};
 
 /// Where the descriptors of the texture-state registers are (24 bytes per register).
 const DESCS: u64 = 0x1_0000;
@@ -252,17 +252,7 @@ fn end_of_tile_programs_store_every_sample_of_the_project_captures_draws() {
                 .unwrap_or_else(|| panic!("{name}: no {title} in the submit"));
             assert_eq!(code_address(&name, section), eot.address, "{name}");
             check_tile_words(&name, section, &tile.layout);
-            // Every attachment is stored: the capture's store operations all store.
-            let pbes = tile
-                .layout
-                .render_targets
-                .iter()
-                .map(|p| {
-                    let vk = tile.formats[usize::from(p.rt)].as_deref().expect("bound");
-                    formats_seen.insert(vk.to_string());
-                    (u32::from(p.rt), pbe_fields(vk))
-                })
-                .collect();
+            let pbes = attachment_fields(&tile, pbe_fields, &mut formats_seen);
             check(&Case {
                 name,
                 code: eot.code(),

@@ -48,7 +48,7 @@ use hk_capture::{
     bound, check_tile_words, code_address, draw_tile, pipelines, shared_binary, shared_sets,
     submit, texture_states, SharedSet,
 };
-use hk_formats::{decoded_fields, matching_set, texture_fields, Fields};
+use hk_formats::{attachment_fields, decoded_fields, matching_set, texture_fields, Fields};
 
 /// Where the descriptors of the texture-state registers are (24 bytes per register).
 const DESCS: u64 = 0x1_0000;
@@ -245,16 +245,7 @@ fn partial_backgrounds_reload_every_sample_of_the_project_captures_draws() {
             .unwrap_or_else(|| panic!("{name}: no Partial reload pipeline in the submit"));
         assert_eq!(code_address(&name, section), bg.address, "{name}");
         check_tile_words(&name, section, &tile.layout);
-        let textures = tile
-            .layout
-            .render_targets
-            .iter()
-            .map(|p| {
-                let vk = tile.formats[usize::from(p.rt)].as_deref().expect("bound");
-                formats_seen.insert(vk.to_string());
-                (u32::from(p.rt), texture_fields(vk))
-            })
-            .collect();
+        let textures = attachment_fields(&tile, texture_fields, &mut formats_seen);
         check(&Case {
             name,
             code: bg.code(),

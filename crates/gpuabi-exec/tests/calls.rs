@@ -250,20 +250,8 @@ fn noreturn_calls_end_only_the_calling_invocations() {
         })
         .flat_map(u32::to_le_bytes)
         .collect();
-    let d = Dispatch {
-        global_size: [n, 1, 1],
-        group_size: [64, 1, 1],
-        global_offset: [0, 0, 0],
-        work_dim: 1,
-    };
-    let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
-    let args = [gpuabi_exec::buffer_address(0)];
-    let launch = compiled::Launch {
-        kernel: "k",
-        dispatch: d,
-        args: &args,
-        buffers: &buffers,
-    };
+    let out = compiled::OutLaunch::new(n);
+    let launch = out.launch();
     for (target, wave) in [
         (Target::Gfx1100, WaveSize::W32),
         (Target::Gfx1030, WaveSize::W64),

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_codegen::Options;
-use gpuabi_ir::interp::Dispatch;
 
 mod compiled;
 
@@ -44,20 +43,8 @@ fn expected(n: u32) -> Vec<u8> {
 fn tail_calls_jump_to_the_callee_and_keep_every_contract() {
     let module = module();
     let n = 128u32;
-    let d = Dispatch {
-        global_size: [n, 1, 1],
-        group_size: [64, 1, 1],
-        global_offset: [0, 0, 0],
-        work_dim: 1,
-    };
-    let buffers = vec![("out".to_string(), vec![0u8; 4 * n as usize])];
-    let args = [gpuabi_exec::buffer_address(0)];
-    let launch = compiled::Launch {
-        kernel: "k",
-        dispatch: d,
-        args: &args,
-        buffers: &buffers,
-    };
+    let out = compiled::OutLaunch::new(n);
+    let launch = out.launch();
     let want = expected(n);
     for (target, wave) in [
         (Target::Gfx1100, WaveSize::W32),

@@ -230,3 +230,22 @@ pub fn matching_set<'a>(
     assert_eq!(matching.len(), 1, "{name}: {captured:?}");
     matching[0]
 }
+
+/// Each render target of a project draw's tile with the descriptor fields `fields` gives its
+/// format (every attachment is stored and reloaded: the capture's load and store operations
+/// all do); the formats met are added to `seen`.
+pub fn attachment_fields(
+    tile: &crate::hk_capture::DrawTile,
+    fields: fn(&str) -> Fields,
+    seen: &mut std::collections::BTreeSet<String>,
+) -> std::collections::BTreeMap<u32, Fields> {
+    tile.layout
+        .render_targets
+        .iter()
+        .map(|p| {
+            let vk = tile.formats[usize::from(p.rt)].as_deref().expect("bound");
+            seen.insert(vk.to_string());
+            (u32::from(p.rt), fields(vk))
+        })
+        .collect()
+}

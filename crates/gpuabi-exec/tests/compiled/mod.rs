@@ -11,6 +11,40 @@ pub struct Launch<'a> {
     pub buffers: &'a [(String, Vec<u8>)],
 }
 
+/// Kernel `k` over `n` work-items in groups of 64, whose one argument is the buffer `out`
+/// of `n` zeroed dwords: the launch of the call tests.
+pub struct OutLaunch {
+    n: u32,
+    args: [u64; 1],
+    buffers: Vec<(String, Vec<u8>)>,
+}
+
+impl OutLaunch {
+    /// The launch over `n` work-items.
+    pub fn new(n: u32) -> OutLaunch {
+        OutLaunch {
+            n,
+            args: [gpuabi_exec::buffer_address(0)],
+            buffers: vec![("out".to_string(), vec![0u8; 4 * n as usize])],
+        }
+    }
+
+    /// It as a [`Launch`].
+    pub fn launch(&self) -> Launch<'_> {
+        Launch {
+            kernel: "k",
+            dispatch: Dispatch {
+                global_size: [self.n, 1, 1],
+                group_size: [64, 1, 1],
+                global_offset: [0, 0, 0],
+                work_dim: 1,
+            },
+            args: &self.args,
+            buffers: &self.buffers,
+        }
+    }
+}
+
 /// Runs `launch` of `module` in the interpreter and compiled (`c`) in the simulator; both
 /// must leave `want` in the first buffer and the compiled run must break no call contract.
 /// Returns the compiled run.
