@@ -112,25 +112,25 @@ struct pipe_def {
 static const struct pipe_def pipelines[] = {
     {"wide_mrt", "hk_wide.vert", "hk_mrt.frag",
      {F(R8G8B8A8_UNORM), F(R16G16B16A16_SINT), F(R32G32_UINT), F(R16G16B16A16_SFLOAT)},
-     VK_SAMPLE_COUNT_1_BIT, false, NULL},
+     VK_SAMPLE_COUNT_1_BIT, false, NULL, false},
     {"sparse_mrt", "hk_sparse.vert", "hk_mrt.frag",
      {F(B8G8R8A8_SRGB), F(R32G32B32A32_SINT), F(R16G16_UINT), F(A2B10G10R10_UNORM_PACK32)},
      VK_SAMPLE_COUNT_1_BIT, false, NULL, true},
-    {"inst_dual", "hk_inst.vert", "hk_dual.frag", {F(R8G8B8A8_UNORM)}, VK_SAMPLE_COUNT_1_BIT, false, NULL},
+    {"inst_dual", "hk_inst.vert", "hk_dual.frag", {F(R8G8B8A8_UNORM)}, VK_SAMPLE_COUNT_1_BIT, false, NULL, false},
     {"inst_alpha_ms4", "hk_inst.vert", "hk_alpha.frag", {F(R8G8B8A8_UNORM), F(R16G16B16A16_SFLOAT)},
-     VK_SAMPLE_COUNT_4_BIT, false, NULL},
+     VK_SAMPLE_COUNT_4_BIT, false, NULL, false},
     {"wide_alpha_ms4_shaded", "hk_wide.vert", "hk_alpha.frag", {F(R8G8B8A8_UNORM), F(R16G16B16A16_SFLOAT)},
-     VK_SAMPLE_COUNT_4_BIT, true, NULL},
+     VK_SAMPLE_COUNT_4_BIT, true, NULL, false},
     {"sparse_sample_id_ms2", "hk_sparse.vert", "hk_sample.frag", {F(R16G16_SFLOAT), F(R32_UINT)},
-     VK_SAMPLE_COUNT_2_BIT, false, NULL},
+     VK_SAMPLE_COUNT_2_BIT, false, NULL, false},
     {"inst_f16", "hk_inst.vert", "hk_f16.frag",
      {F(R16G16B16A16_SFLOAT), F(R16G16B16A16_SINT), F(R16G16_UINT), F(R8G8B8A8_UNORM)},
-     VK_SAMPLE_COUNT_1_BIT, false, NULL},
+     VK_SAMPLE_COUNT_1_BIT, false, NULL, false},
     {"inst_formats", "hk_inst.vert", "hk_alpha.frag", {F(R5G6B5_UNORM_PACK16), F(B10G11R11_UFLOAT_PACK32)},
-     VK_SAMPLE_COUNT_1_BIT, false, NULL},
+     VK_SAMPLE_COUNT_1_BIT, false, NULL, false},
     {"wide_static", "hk_wide.vert", "hk_mrt.frag",
      {F(R8G8B8A8_UNORM), F(R16G16B16A16_SINT), F(R32G32_UINT), F(R16G16B16A16_SFLOAT)},
-     VK_SAMPLE_COUNT_1_BIT, false, "wide_static"},
+     VK_SAMPLE_COUNT_1_BIT, false, "wide_static", false},
 };
 
 /* ---- Draws ---- */
@@ -464,58 +464,7 @@ static void marker(const char *event, const char *name)
     fflush(stdout);
 }
 
-static const char *result_name(VkResult r)
-{
-    switch (r) {
-    case VK_INCOMPLETE: return "VK_INCOMPLETE";
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_PIPELINE_COMPILE_REQUIRED: return "VK_PIPELINE_COMPILE_REQUIRED";
-    default: return "?";
-    }
-}
-
-static void check(VkResult r, const char *what)
-{
-    if (r != VK_SUCCESS)
-        fail(2, "%s failed: VkResult %d (%s)", what, (int)r, result_name(r));
-}
-
-static FILE *open_out(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fail(1, "cannot write %s: %s", path, strerror(errno));
-    return f;
-}
-
-static void close_out(FILE *f)
-{
-    if (ferror(f) || fclose(f) != 0)
-        fail(1, "write error: %s", strerror(errno));
-}
-
-static void make_dir(const char *path)
-{
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-        fail(1, "cannot create %s: %s", path, strerror(errno));
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        fail(1, "out of memory");
-    return p;
-}
+#include "capture_common.h"
 
 static const char *format_name(VkFormat f)
 {
@@ -759,14 +708,6 @@ static struct features supported;
     X(colorWriteEnable, cwe.colorWriteEnable)                                                 \
     X(vertexAttributeInstanceRateDivisor, div.vertexAttributeInstanceRateDivisor)             \
     X(vertexAttributeInstanceRateZeroDivisor, div.vertexAttributeInstanceRateZeroDivisor)
-
-static bool has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(exts[i].extensionName, name) == 0)
-            return true;
-    return false;
-}
 
 static PFN_vkVoidFunction device_proc(const char *name)
 {
