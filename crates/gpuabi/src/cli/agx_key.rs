@@ -185,13 +185,29 @@ pub fn key_text(
     }
 }
 
-/// The KEY.toml of `part` that Honeykrisp builds for the Vulkan draw in the file `draw`
-/// (what `agx key --from-vulkan` writes and `agx run --from-vulkan` reads).
-pub fn key_toml(draw_file: &Path, part: KeyPart) -> anyhow::Result<String> {
+/// The name and Vulkan state of the draw in the file `draw_file` (`--from-vulkan`).
+fn read_draw(draw_file: &Path) -> anyhow::Result<(String, VkDrawState)> {
     let name = draw_file.display().to_string();
     let text = super::read_text(draw_file)
         .with_context(|| format!("--from-vulkan {name}: cannot read the file"))?;
     let draw = VkDrawState::from_json(&text).map_err(|e| anyhow!("{name}: {e}"))?;
+    Ok((name, draw))
+}
+
+/// The fragment prolog key Honeykrisp builds for the draw in `draw_file`, or `None` when
+/// it compiles no fragment prolog for it (or the draw has no fragment state).
+pub fn fragment_prolog_key_of(draw_file: &Path) -> anyhow::Result<Option<FsPrologKey>> {
+    let (name, draw) = read_draw(draw_file)?;
+    match &draw.fragment {
+        Some(f) => fragment_prolog_key(f).map_err(|e| anyhow!("{name}: {e}")),
+        None => Ok(None),
+    }
+}
+
+/// The KEY.toml of `part` that Honeykrisp builds for the Vulkan draw in the file `draw`
+/// (what `agx key --from-vulkan` writes and `agx run --from-vulkan` reads).
+pub fn key_toml(draw_file: &Path, part: KeyPart) -> anyhow::Result<String> {
+    let (name, draw) = read_draw(draw_file)?;
     let missing = |half: &str| {
         anyhow!("{name}: {half}: missing (the draw has no {half} state, which --part needs)")
     };

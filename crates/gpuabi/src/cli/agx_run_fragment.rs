@@ -39,7 +39,7 @@ use gpuabi_agx_isa::{Effects, OperandKind, RegFile};
 use gpuabi_agx_sim::{run_observed, Fragment, Region, State, GPR_HALVES, LANES};
 
 use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
-use super::agx_key::{key_text, key_toml, KeyPart};
+use super::agx_key::{fragment_prolog_key_of, key_text, KeyPart};
 use super::agx_part_file::read_code;
 use super::agx_run::{RunFormat, MAX_STEPS};
 use super::agx_stats::Stats;
@@ -256,17 +256,13 @@ pub fn run_fragment(a: RunFragmentArgs) -> anyhow::Result<()> {
         }
         (None, None) => match &a.from_vulkan {
             // Honeykrisp binds a fragment prolog only for some draws (a sample mask).
-            Some(draw) => match key_toml(draw, KeyPart::FragmentProlog) {
-                Ok(text) => {
-                    let name = draw.display().to_string();
-                    let pk = super::agx_fs_prolog::parse_key(&name, &text)?;
-                    Some(
-                        fragment_prolog(&pk)
-                            .map_err(|e| anyhow!("{name}: {e}"))?
-                            .code,
-                    )
-                }
-                Err(_) => None,
+            Some(draw) => match fragment_prolog_key_of(draw)? {
+                Some(pk) => Some(
+                    fragment_prolog(&pk)
+                        .map_err(|e| anyhow!("{}: {e}", draw.display()))?
+                        .code,
+                ),
+                None => None,
             },
             None => None,
         },
