@@ -431,3 +431,40 @@ fn check_encodings_compares_with_the_listing() {
     ]);
     assert!(text(&o.stderr).contains("no instruction lists its encoding"));
 }
+
+#[test]
+fn check_encodings_takes_the_target_from_acos_listing() {
+    // RADV's disassembly names no processor; the capture's folder says which GPU (and
+    // RADV_PERFTEST=rtwave64 which wave size) compiled it.
+    let radv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/mesa/radv");
+    for (file, want) in [
+        (
+            "navi21/many_ahit/02_closest_hit.Assembly.txt",
+            "(gfx1030 wave32)",
+        ),
+        (
+            "navi31/many_ahit/02_closest_hit.Assembly.txt",
+            "(gfx1100 wave32)",
+        ),
+        (
+            "navi31_rtwave64/many_ahit/13_intersection.Assembly.txt",
+            "(gfx1100 wave64)",
+        ),
+        (
+            "polaris10_emulate_rt/many_ahit/13_intersection.Assembly.txt",
+            "(gfx8 wave64)",
+        ),
+    ] {
+        let path = radv.join(file);
+        let out = gpuabi(&["asm", "check", "--encodings", path.to_str().unwrap()]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{file}: {}", text(&out.stderr));
+        assert!(stdout.contains(want), "{file}: {stdout}");
+        assert!(stdout.contains("from the listed encodings"), "{stdout}");
+    }
+    // Without --encodings the file still needs --target.
+    let path = radv.join("navi21/many_ahit/02_closest_hit.Assembly.txt");
+    let out = gpuabi(&["asm", "check", path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--target: required"));
+}

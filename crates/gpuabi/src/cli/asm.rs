@@ -203,10 +203,17 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             not_ir(&args.file)?;
             let text = super::read_text(&args.file)
                 .with_context(|| format!("cannot read {}", args.file.display()))?;
-            let (target, wave) = args.target.of_text(&args.file, &text)?;
-            let (mut program, listed) = parse_listed(&text, target, wave)
-                .map_err(|e| anyhow!("{}:{e}", args.file.display()))?;
-            let mismatches = listing::adopt(&mut program, &listed);
+            let (program, listed, mismatches, inferred) =
+                match listed_target(&args.target, &args.file, &text, encodings)? {
+                    Some(found) => found,
+                    None => {
+                        let (target, wave) = args.target.of_text(&args.file, &text)?;
+                        let (mut program, listed) = parse_listed(&text, target, wave)
+                            .map_err(|e| anyhow!("{}:{e}", args.file.display()))?;
+                        let mismatches = listing::adopt(&mut program, &listed);
+                        (program, listed, mismatches, false)
+                    }
+                };
             // HSA kernel descriptors and metadata are checked as `sim run --kernel` reads
             // them.
             if text.contains(".amdhsa_kernel") {
@@ -216,6 +223,9 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             let mut summary = String::new();
             if encodings {
                 summary = check_listing(&args.file, &program, &listed, &mismatches)?;
+            }
+            if inferred {
+                summary.push_str("; target and wave size from the listed encodings");
             }
             let layout = program.layout();
             write_output(&format!(
@@ -248,6 +258,49 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
             write_output(&print(&program))
         }
     }
+}
+
+/// A parsed program with its listed encodings and their mismatches, and whether the target
+/// came from the listing.
+type Checked = (Program, Vec<Listed>, Vec<ListingMismatch>, bool);
+
+/// For `asm check --encodings` of a file that names no processor (ACO's disassembly, as
+/// RADV prints it) and no `--target`: the first of gfx1100, gfx1030 and gfx8 (each in its
+/// native wave size first, or in `--wave`) under which the file parses and every listed
+/// encoding is gpuabi's, since the opcode numbers of the generations differ. `None` when
+/// the target is named, or `--encodings` is not asked for, or no generation gives them all
+/// (the caller then reports that `--target` is required).
+fn listed_target(
+    args: &MachineArgs,
+    path: &Path,
+    text: &str,
+    encodings: bool,
+) -> Result<Option<Checked>> {
+    let named = named_processor(text).map_err(|e| anyhow!("{}:{e}", path.display()))?;
+    if !encodings || named.is_some() || args.target.is_some() {
+        return Ok(None);
+    }
+    for target in [Target::Gfx1100, Target::Gfx1030, Target::Gfx8] {
+        let native = target.default_wave();
+        let other = match native {
+            WaveSize::W32 => WaveSize::W64,
+            WaveSize::W64 => WaveSize::W32,
+        };
+        let waves = match args.wave {
+            Some(w) => vec![w],
+            None => vec![native, other],
+        };
+        for wave in waves.into_iter().filter(|w| target.supports(*w)) {
+            let Ok((mut program, listed)) = parse_listed(text, target, wave) else {
+                continue;
+            };
+            let mismatches = listing::adopt(&mut program, &listed);
+            if !listed.is_empty() && mismatches.is_empty() {
+                return Ok(Some((program, listed, mismatches, true)));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// `asm check --encodings`: the first instruction whose listed encoding differs from
