@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpuabi_agx_isa::assemble;
-use gpuabi_agx_sim::{run, State, LANES};
+use gpuabi_agx_sim::{run_program, Program, State, LANES};
 
 /// Iterations of the loop body.
 const ITERATIONS: u32 = 1000;
@@ -25,17 +25,19 @@ loop:
 
 fn bench(c: &mut Criterion) {
     let code = assemble(LOOP, "loop.s").expect("the loop assembles").bytes;
+    // Decoded once, as `agx run` decodes each part once per draw.
+    let program = Program::decode(&code).expect("the loop decodes");
     let mut start = State::default();
     start
         .set_uniform(8, 32, u64::from(ITERATIONS))
         .expect("u4 exists");
-    let steps = run(&code, &mut start.clone(), usize::MAX).expect("the loop runs");
+    let steps = run_program(&program, &mut start.clone(), usize::MAX).expect("the loop runs");
     let mut group = c.benchmark_group("agx-sim");
     group.throughput(Throughput::Elements((steps * LANES) as u64));
     group.bench_function("loop", |b| {
         b.iter(|| {
             let mut st = start.clone();
-            run(&code, &mut st, usize::MAX).expect("the loop runs")
+            run_program(&program, &mut st, usize::MAX).expect("the loop runs")
         })
     });
     group.finish();

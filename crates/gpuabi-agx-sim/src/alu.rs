@@ -3,15 +3,18 @@
 //! operands already resolved by [`crate::program`], so no lane reads a name, decodes an
 //! operand or allocates.
 //!
-//! Integer results are computed modulo 2^64 (wrapping), which gives the low bits the
-//! destination keeps; only the saturating forms compute the exact wide value. Float
-//! results follow applegpu's rule (`fma.py`): the exact value rounded once, fp32 flushing
-//! subnormal inputs and results (`crate::float`).
+//! Integer results are computed modulo 2^64 (wrapping), or modulo 2^32 for destinations
+//! of at most 32 bits, which gives the low bits the destination keeps; only the saturating
+//! forms compute the exact wide value. Float results follow applegpu's rule (`fma.py`):
+//! the exact value rounded once, fp32 flushing subnormal inputs and results
+//! (`crate::float`). `fadd` and `fmul` to fp32 run in native fp32 arithmetic where that
+//! gives the rule's bits ([`f32_arith`] names the cases it corrects); fp16 results and
+//! fused multiply-adds round in software.
 
 use crate::convert::{float_to_int, int_to_float, unary};
 use crate::exec::{Fail, R};
-use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32};
-use crate::op::{Field, Nest, Op};
+use crate::float::{f16_to_f64, f32_to_f64, fma_exact, saturate, to_f16, to_f32, F32_NAN};
+use crate::op::{Field, Nest, Op, Unary};
 use crate::program::{Decoded, Loc, Opnd};
 use crate::state::{State, LANES};
 
@@ -178,6 +181,161 @@ fn map(st: &mut State, d: &Decoded, f: impl Fn(usize) -> u64) {
     store(st, &d.dst, &out, exec);
 }
 
+/// One 32-bit value per lane: the form of every operation whose destination has at most
+/// 32 bits and whose low 32 result bits depend only on the low 32 bits of its sources
+/// (wrapping addition, multiplication, the bitwise unit, selects). Four lanes fit a
+/// 128-bit vector instead of two, and a 32-bit register is two halves interleaved.
+type Row32 = [u32; LANES];
+
+/// The low 32 bits of an operand in every lane; with `sx`, a 16-bit operand carrying
+/// `.sx` is sign-extended (wider operands keep their low 32 bits either way).
+#[inline(always)]
+fn row32(st: &State, o: &Opnd, sx: bool) -> Row32 {
+    let sx = sx && o.sx && o.size == 16;
+    match o.loc {
+        Loc::Gpr => {
+            let (r, h) = (&st.regs, o.half as usize);
+            let lo = &r[h];
+            if o.size == 16 {
+                if sx {
+                    lanes(|l| lo[l] as i16 as i32 as u32)
+                } else {
+                    lanes(|l| u32::from(lo[l]))
+                }
+            } else {
+                let hi = &r[h + 1];
+                lanes(|l| u32::from(lo[l]) | u32::from(hi[l]) << 16)
+            }
+        }
+        Loc::Uniform | Loc::Imm | Loc::FImm => {
+            let v = match o.loc {
+                Loc::Uniform => join(|h| st.uniforms[h], o.half, o.size.min(32)) as u32,
+                _ => o.imm as u32,
+            };
+            [if sx { v as u16 as i16 as i32 as u32 } else { v }; LANES]
+        }
+        Loc::None => [0; LANES],
+    }
+}
+
+/// [`map`] for a destination of at most 32 bits, computing 32 bits per lane.
+#[inline(always)]
+fn map32(st: &mut State, d: &Decoded, f: impl Fn(usize) -> u32) {
+    let exec = st.exec;
+    if exec == 0 {
+        return;
+    }
+    let out: Row32 = lanes(f);
+    let h = d.dst.half as usize;
+    for i in 0..(d.dst.size / 16) as usize {
+        let dst = &mut st.regs[h + i];
+        let shift = 16 * i;
+        if exec == u32::MAX {
+            for (r, v) in dst.iter_mut().zip(&out) {
+                *r = (v >> shift) as u16;
+            }
+        } else {
+            for (l, (r, v)) in dst.iter_mut().zip(&out).enumerate() {
+                if exec >> l & 1 == 1 {
+                    *r = (v >> shift) as u16;
+                }
+            }
+        }
+    }
+    st.mark_written(h, d.dst.size);
+}
+
+/// Whether the 32-bit forms ([`row32`], [`map32`]) give the instruction's result: a
+/// destination of at most 32 bits.
+#[inline(always)]
+fn narrow(d: &Decoded) -> bool {
+    d.dst.size <= 32
+}
+
+/// An fp32 source in every lane as fp32 bits, without branches: a subnormal becomes the
+/// zero of its sign, then `.abs` clears and `.neg` flips the sign bit. A float immediate
+/// (an 8-bit float, exact in fp32) is its value.
+#[inline(always)]
+fn f32_bits(st: &State, o: &Opnd) -> Row32 {
+    const SIGN: u32 = 1 << 31;
+    let and = if o.abs { !SIGN } else { !0 };
+    let xor = if o.neg { SIGN } else { 0 };
+    if o.loc == Loc::FImm {
+        return [((o.fimm as f32).to_bits() & and) ^ xor; LANES];
+    }
+    let r = row32(st, o, false);
+    lanes(|l| {
+        let b = r[l];
+        let b = if b & 0x7f80_0000 == 0 { b & SIGN } else { b };
+        (b & and) ^ xor
+    })
+}
+
+/// An fp32 source in every lane as f64 ([`f32_bits`] widened, exactly).
+#[inline(always)]
+fn f32_row(st: &State, o: &Opnd) -> [f64; LANES] {
+    let b = f32_bits(st, o);
+    lanes(|l| f64::from(f32::from_bits(b[l])))
+}
+
+/// `fadd`, `fmul` and `ffma` of fp32 sources to an fp32 destination without saturation.
+///
+/// `fadd` and `fmul` run in native fp32 arithmetic, which rounds the exact result once to
+/// nearest even as the rule does. What remains is the flush: a sum of two fp32 values
+/// below the smallest normal is exact (both are multiples of the smallest subnormal), so
+/// flushing a subnormal sum after rounding is flushing the exact sum. A product can round
+/// up to the smallest normal from below it, and an exact zero product gives +0 (`a·b +
+/// 0`), so lanes whose product is at most the smallest normal in magnitude are recomputed
+/// from the exact f64 product. `ffma` rounds to odd in f64 (`fma_exact`), then every lane
+/// is rounded to fp32 in one loop without branches.
+fn f32_arith(st: &mut State, d: &Decoded) {
+    let (x, y) = (f32_bits(st, &d.src[0]), f32_bits(st, &d.src[1]));
+    let f = |v: u32| f32::from_bits(v);
+    let nan_or = |nan: bool, bits: u32| if nan { F32_NAN } else { bits };
+    let out: Row32 = match d.op {
+        Op::Fadd => lanes(|l| {
+            let r = f(x[l]) + f(y[l]);
+            let bits = r.to_bits();
+            let flushed = if bits & 0x7f80_0000 == 0 {
+                bits & 0x8000_0000
+            } else {
+                bits
+            };
+            nan_or(r.is_nan(), flushed)
+        }),
+        Op::Fmul => {
+            let mut out: Row32 = lanes(|l| {
+                let r = f(x[l]) * f(y[l]);
+                nan_or(r.is_nan(), r.to_bits())
+            });
+            let tiny = (0..LANES).fold(0u32, |m, l| {
+                m | u32::from(out[l] & 0x7fff_ffff <= 0x0080_0000) << l
+            });
+            each(tiny, |l| {
+                let exact = f64::from(f(x[l])) * f64::from(f(y[l])) + 0.0;
+                out[l] = to_f32(exact, true);
+            });
+            out
+        }
+        _ => {
+            let z = f32_bits(st, &d.src[2]);
+            let wide = |v: u32| f64::from(f(v));
+            let exact: [f64; LANES] = lanes(|l| fma_exact(wide(x[l]), wide(y[l]), wide(z[l])));
+            lanes(|l| {
+                let e = exact[l];
+                let sign = ((e.to_bits() >> 32) as u32) & 0x8000_0000;
+                let r = if e.abs() < f64::from(f32::MIN_POSITIVE) {
+                    sign
+                } else {
+                    (e as f32).to_bits()
+                };
+                nan_or(e.is_nan(), r)
+            })
+        }
+    };
+    map32(st, d, |l| out[l]);
+}
+
 /// Integer comparison: code bits 0..1 select ==, <, >; bit 2 compares signed; bit 3
 /// negates (`icompare_thread` in applegpu). Code 3 is refused before the lanes run.
 #[inline(always)]
@@ -240,6 +398,26 @@ fn conditions(st: &State, d: &Decoded, float_cmp: bool) -> [bool; LANES] {
     if float_cmp {
         let (x, y) = (float_row(st, a), float_row(st, b));
         lanes(|l| fcompare(code, x[l], y[l]))
+    } else if a.size <= 32 && b.size <= 32 {
+        // 32-bit values compare as their 64-bit extensions do.
+        let signed = code & 4 != 0;
+        let (x, y) = (row32(st, a, false), row32(st, b, false));
+        let ext = |v: u32, size: u32| -> i64 {
+            if signed {
+                sext64(u64::from(v), size)
+            } else {
+                i64::from(v)
+            }
+        };
+        lanes(|l| {
+            let (x, y) = (ext(x[l], a.size), ext(y[l], b.size));
+            let r = match code & 3 {
+                0 => x == y,
+                1 => x < y,
+                _ => x > y,
+            };
+            r != (code & 8 != 0)
+        })
     } else {
         let (x, y) = (row(st, a), row(st, b));
         lanes(|l| icompare(code, x[l], a, y[l], b))
@@ -287,6 +465,33 @@ fn bitfield(kind: Field, a: u128, b: u128, s: u32, m: u32) -> u128 {
             let shifted = (mask << 32) >> s.min(32);
             ((shr(b << 32, s)) & shifted) | (a & !shifted)
         }
+    }
+}
+
+/// [`nest`] with the comparison known: the new counter and whether `if` overflowed it.
+#[inline(always)]
+fn nest_value(kind: Nest, v: u16, n: u16, c: bool) -> (u16, bool) {
+    match kind {
+        Nest::If if v != 0 => v.overflowing_add(n),
+        Nest::If => (u16::from(!c), false),
+        Nest::Else => (
+            match v {
+                0 => n,
+                1 => u16::from(!c),
+                _ => v,
+            },
+            false,
+        ),
+        Nest::While => (
+            if v >= n {
+                v
+            } else if c {
+                0
+            } else {
+                n
+            },
+            false,
+        ),
     }
 }
 
@@ -342,261 +547,508 @@ fn f32_op(op: Op, x: f64, y: f64, z: f64) -> u32 {
     to_f32(exact, true)
 }
 
-/// Runs an arithmetic instruction; `false` when `d.op` is not one.
+/// Runs an arithmetic instruction; `false` when `d.op` is not one. Each unit is its own
+/// function so that the dispatch jumps into a small frame rather than one frame sized for
+/// every unit's lane arrays.
 pub(crate) fn run(st: &mut State, d: &Decoded) -> R<bool> {
-    let (a, b, c) = (d.src[0], d.src[1], d.src[2]);
-    let sat = d.mods.saturate;
     match d.op {
-        Op::Ldimm => {
-            let v = d.imm as u64;
-            map(st, d, |_| v);
-        }
-        Op::Iadd | Op::Isub => {
-            let shift = d.mods.shift;
-            let sat = sat && shift == 0 && a.size <= 32 && b.size <= 32 && d.dst.size <= 32;
-            let sub = d.op == Op::Isub;
-            let (dsize, signed) = (d.dst.size, a.sx || b.sx);
-            let (x, y) = (int_row(st, &a), int_row(st, &b));
-            if sat {
-                map(st, d, |l| {
-                    let y = if sub { -wide(y[l], &b) } else { wide(y[l], &b) };
-                    saturate_int(wide(x[l], &a) + y, dsize, signed) as u64
-                });
-            } else {
-                map(st, d, |l| {
-                    let y = if sub { y[l].wrapping_neg() } else { y[l] };
-                    let y = if shift < 5 { y << shift } else { 0 };
-                    x[l].wrapping_add(y)
-                });
-            }
-        }
-        Op::Imul | Op::Imadd | Op::Imsub => {
-            let shift = d.mods.shift;
-            let three = d.op != Op::Imul;
-            let c_size = if three { c.size } else { 16 };
-            let sat = sat && shift == 0 && c_size <= 32 && d.dst.size <= 32;
-            let signed = a.sx || b.sx || (three && c.sx);
-            let sub = d.op == Op::Imsub;
-            let dsize = d.dst.size;
-            let (x, y) = (int_row(st, &a), int_row(st, &b));
-            let z = if three { int_row(st, &c) } else { [0; LANES] };
-            if sat {
-                map(st, d, |l| {
-                    let z = if sub { -wide(z[l], &c) } else { wide(z[l], &c) };
-                    let r = wide(x[l], &a).wrapping_mul(wide(y[l], &b)) + z;
-                    saturate_int(r, dsize, signed) as u64
-                });
-            } else {
-                map(st, d, |l| {
-                    let z = if sub { z[l].wrapping_neg() } else { z[l] };
-                    let z = if shift < 5 { z << shift } else { 0 };
-                    x[l].wrapping_mul(y[l]).wrapping_add(z)
-                });
-            }
-        }
-        Op::Bitfield { kind, two } => {
-            let m = if two { 0 } else { d.imm as u32 };
-            let (v0, v1) = (row(st, &a), row(st, &b));
-            let v2 = if two { [0; LANES] } else { row(st, &c) };
-            map(st, d, |l| {
-                let (x, y, s) = if two {
-                    (0, v0[l], v1[l])
-                } else {
-                    (v0[l], v1[l], v2[l])
-                };
-                bitfield(kind, u128::from(x), u128::from(y), (s & 0x7f) as u32, m) as u64
-            });
-        }
-        Op::Asr | Op::Asrh => {
-            let high = d.op == Op::Asrh;
-            let (xs, ss) = (row(st, &a), row(st, &b));
-            map(st, d, |l| {
-                let x = i128::from(sext64(xs[l], a.size));
-                let s = (ss[l] & 0x7f) as u32;
-                let x = if high { x << 32 } else { x };
-                let r = if s >= 127 {
-                    if x < 0 {
-                        -1
-                    } else {
-                        0
-                    }
-                } else {
-                    x >> s
-                };
-                r as u64
-            });
-        }
-        Op::Fadd | Op::Fmul | Op::Ffma => {
-            let dst = d.dst;
-            let op = d.op;
-            let (x, y) = (float_row(st, &a), float_row(st, &b));
-            let z = if op == Op::Ffma {
-                float_row(st, &c)
-            } else {
-                [0.0; LANES]
-            };
-            if dst.size == 32 && !sat {
-                map(st, d, |l| u64::from(f32_op(op, x[l], y[l], z[l])));
-            } else {
-                // A 32-bit operation rounds to fp32 first, also for a 16-bit destination.
-                map(st, d, |l| {
-                    let r = f32::from_bits(f32_op(op, x[l], y[l], z[l]));
-                    float_bits(&dst, f64::from(r), sat)
-                });
-            }
-        }
-        Op::Hadd | Op::Hmul | Op::Hfma => {
-            // fp16 results round from the exact value in software (`to_f16`): there is no
-            // native fp16 arithmetic to round with.
-            let dst = d.dst;
-            let op = d.op;
-            let (x, y) = (float_row(st, &a), float_row(st, &b));
-            let z = if op == Op::Hfma {
-                float_row(st, &c)
-            } else {
-                [0.0; LANES]
-            };
-            map(st, d, |l| {
-                let exact = match op {
-                    Op::Hadd => fma_exact(x[l], 1.0, y[l]),
-                    Op::Hmul => fma_exact(x[l], y[l], 0.0),
-                    _ => fma_exact(x[l], y[l], z[l]),
-                };
-                float_bits(&dst, exact, sat)
-            });
-        }
-        Op::Bitop => {
-            let tt = d.table;
-            let (x, y) = (row(st, &a), row(st, &b));
-            if tt == 0b0011 || tt == 0b1100 {
-                map(st, d, |l| x[l]);
-            } else {
-                // Each set bit of the table adds its minterm: bit `a + 2b` is (a, b).
-                let term = |bit: u32, v: u64| if tt >> bit & 1 == 1 { v } else { 0 };
-                map(st, d, |l| {
-                    let (x, y) = (x[l], y[l]);
-                    term(0, !x & !y) | term(1, x & !y) | term(2, !x & y) | term(3, x & y)
-                });
-            }
-        }
-        Op::Bitrev | Op::Popcnt | Op::Ffs => {
-            let op = d.op;
-            let xs = row(st, &a);
-            map(st, d, |l| {
-                let x = xs[l] as u32;
-                match op {
-                    Op::Bitrev => u64::from(x.reverse_bits()),
-                    Op::Popcnt => u64::from(x.count_ones()),
-                    _ if x == 0 => u64::MAX,
-                    _ => u64::from(31 - x.leading_zeros()),
-                }
-            });
-        }
-        Op::Intl => {
-            let (xs, ys) = (row(st, &a), row(st, &b));
-            map(st, d, |l| {
-                let (x, y) = (xs[l], ys[l]);
-                (0..16).fold(0u64, |r, i| {
-                    r | ((x >> i & 1) << (2 * i)) | ((y >> i & 1) << (2 * i + 1))
-                })
-            });
-        }
-        Op::Icsel | Op::Fcsel => {
-            let float_cmp = d.op == Op::Fcsel;
-            if st.exec != 0 {
-                check_condition(float_cmp, d.mods.cond)?;
-            }
-            let cond = conditions(st, d, float_cmp);
-            let (x, y) = (row(st, &d.src[2]), row(st, &d.src[3]));
-            map(st, d, |l| if cond[l] { x[l] } else { y[l] });
-        }
-        Op::Nest { kind, float } => {
-            let n = d.imm as u16;
-            let checked = check_condition(float, d.mods.cond);
-            let cond = conditions(st, d, float);
-            for (lane, &c) in cond.iter().enumerate() {
-                let v = st.regs[0][lane];
-                let r = nest(kind, lane, v, n, || {
-                    if let Some(bad) = d.bad {
-                        return Err(bad.fail());
-                    }
-                    if let Err(Fail::Unsupported(why)) = checked {
-                        return Err(Fail::Unsupported(why));
-                    }
-                    Ok(c)
-                })?;
-                st.regs[0][lane] = r;
-            }
-            st.mark_written(0, 16);
-            st.exec_from_r0l();
-        }
-        Op::PopExec => {
-            let n = d.imm as u16;
-            for v in &mut st.regs[0] {
-                *v = v.saturating_sub(n);
-            }
-            st.mark_written(0, 16);
-            st.exec_from_r0l();
-        }
+        Op::Ldimm => ldimm(st, d)?,
+        Op::Iadd | Op::Isub => iadd(st, d)?,
+        Op::Imul | Op::Imadd | Op::Imsub => imul(st, d)?,
+        Op::Bitfield { kind, two } => bitfield_op(st, d, kind, two)?,
+        Op::Asr | Op::Asrh => asr(st, d)?,
+        Op::Fadd | Op::Fmul | Op::Ffma => float32(st, d)?,
+        Op::Hadd | Op::Hmul | Op::Hfma => float16(st, d)?,
+        Op::Bitop => bitop(st, d)?,
+        Op::Bitrev | Op::Popcnt | Op::Ffs => bitcount(st, d)?,
+        Op::Intl => intl(st, d)?,
+        Op::Icsel | Op::Fcsel => csel(st, d)?,
+        Op::Nest { kind, float } => nesting(st, d, kind, float)?,
+        Op::PopExec => pop_exec(st, d)?,
         Op::UpdateExec => st.exec_from_r0l(),
-        Op::Ballot => {
-            let v = u64::from(st.exec);
-            map(st, d, |_| v);
-        }
-        Op::IcmpBallot | Op::FcmpBallot => {
-            let float_cmp = d.op == Op::FcmpBallot;
-            if st.exec != 0 {
-                check_condition(float_cmp, d.mods.cond)?;
-            }
-            let cond = conditions(st, d, float_cmp);
-            let mut result = 0u64;
-            each(st.exec, |lane| result |= u64::from(cond[lane]) << lane);
-            map(st, d, |_| result);
-        }
-        Op::IntToFloat {
-            bits: width,
-            signed,
-        } => {
-            let (size, round) = (d.dst.size, d.mods.round);
-            let xs = row(st, &a);
-            map(st, d, |l| {
-                let v = xs[l] & ((1u64 << width) - 1);
-                let x = if signed {
-                    sext64(v, width) as f64
-                } else {
-                    v as f64
-                };
-                int_to_float(x, size, round)
-            });
-        }
-        Op::FloatToInt {
-            bits: width,
-            signed,
-        } => {
-            let round = d.mods.round;
-            let xs = row(st, &a);
-            map(st, d, |l| {
-                let x = if a.size == 16 {
-                    f16_to_f64(xs[l] as u16)
-                } else {
-                    f32_to_f64(xs[l] as u32, true)
-                };
-                float_to_int(x, width, signed, round)
-            });
-        }
-        Op::Unary(f) => {
-            let dst = d.dst;
-            let xs = float_row(st, &a);
-            map(st, d, |l| float_bits(&dst, unary(f, xs[l]), sat));
-        }
+        Op::Ballot => ballot(st, d)?,
+        Op::IcmpBallot | Op::FcmpBallot => cmp_ballot(st, d)?,
+        Op::IntToFloat { bits, signed } => int_to_float_op(st, d, bits, signed)?,
+        Op::FloatToInt { bits, signed } => float_to_int_op(st, d, bits, signed)?,
+        Op::Unary(f) => unary_op(st, d, f)?,
         _ => return Ok(false),
     }
     Ok(true)
 }
 
+#[inline(never)]
+fn ldimm(st: &mut State, d: &Decoded) -> R<()> {
+    let v = d.imm as u64;
+    if narrow(d) {
+        map32(st, d, |_| v as u32);
+    } else {
+        map(st, d, |_| v);
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn iadd(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b) = (d.src[0], d.src[1]);
+    let sat = d.mods.saturate;
+    let shift = d.mods.shift;
+    let sat = sat && shift == 0 && a.size <= 32 && b.size <= 32 && d.dst.size <= 32;
+    let sub = d.op == Op::Isub;
+    let (dsize, signed) = (d.dst.size, a.sx || b.sx);
+    if !sat && narrow(d) {
+        let (x, y) = (row32(st, &a, true), row32(st, &b, true));
+        map32(st, d, |l| {
+            let y = if sub { y[l].wrapping_neg() } else { y[l] };
+            let y = if shift < 5 { y << shift } else { 0 };
+            x[l].wrapping_add(y)
+        });
+        return Ok(());
+    }
+    let (x, y) = (int_row(st, &a), int_row(st, &b));
+    if sat {
+        map(st, d, |l| {
+            let y = if sub { -wide(y[l], &b) } else { wide(y[l], &b) };
+            saturate_int(wide(x[l], &a) + y, dsize, signed) as u64
+        });
+    } else {
+        map(st, d, |l| {
+            let y = if sub { y[l].wrapping_neg() } else { y[l] };
+            let y = if shift < 5 { y << shift } else { 0 };
+            x[l].wrapping_add(y)
+        });
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn imul(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b, c) = (d.src[0], d.src[1], d.src[2]);
+    let sat = d.mods.saturate;
+    let shift = d.mods.shift;
+    let three = d.op != Op::Imul;
+    let c_size = if three { c.size } else { 16 };
+    let sat = sat && shift == 0 && c_size <= 32 && d.dst.size <= 32;
+    let signed = a.sx || b.sx || (three && c.sx);
+    let sub = d.op == Op::Imsub;
+    let dsize = d.dst.size;
+    if !sat && narrow(d) {
+        let (x, y) = (row32(st, &a, true), row32(st, &b, true));
+        let z = if three {
+            row32(st, &c, true)
+        } else {
+            [0; LANES]
+        };
+        map32(st, d, |l| {
+            let z = if sub { z[l].wrapping_neg() } else { z[l] };
+            let z = if shift < 5 { z << shift } else { 0 };
+            x[l].wrapping_mul(y[l]).wrapping_add(z)
+        });
+        return Ok(());
+    }
+    let (x, y) = (int_row(st, &a), int_row(st, &b));
+    let z = if three { int_row(st, &c) } else { [0; LANES] };
+    if sat {
+        map(st, d, |l| {
+            let z = if sub { -wide(z[l], &c) } else { wide(z[l], &c) };
+            let r = wide(x[l], &a).wrapping_mul(wide(y[l], &b)) + z;
+            saturate_int(r, dsize, signed) as u64
+        });
+    } else {
+        map(st, d, |l| {
+            let z = if sub { z[l].wrapping_neg() } else { z[l] };
+            let z = if shift < 5 { z << shift } else { 0 };
+            x[l].wrapping_mul(y[l]).wrapping_add(z)
+        });
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn bitfield_op(st: &mut State, d: &Decoded, kind: Field, two: bool) -> R<()> {
+    let (a, b, c) = (d.src[0], d.src[1], d.src[2]);
+    let m = if two { 0 } else { d.imm as u32 };
+    let (v0, v1) = (row(st, &a), row(st, &b));
+    let v2 = if two { [0; LANES] } else { row(st, &c) };
+    map(st, d, |l| {
+        let (x, y, s) = if two {
+            (0, v0[l], v1[l])
+        } else {
+            (v0[l], v1[l], v2[l])
+        };
+        bitfield(kind, u128::from(x), u128::from(y), (s & 0x7f) as u32, m) as u64
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn asr(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b) = (d.src[0], d.src[1]);
+    let high = d.op == Op::Asrh;
+    let (xs, ss) = (row(st, &a), row(st, &b));
+    map(st, d, |l| {
+        let x = i128::from(sext64(xs[l], a.size));
+        let s = (ss[l] & 0x7f) as u32;
+        let x = if high { x << 32 } else { x };
+        let r = if s >= 127 {
+            if x < 0 {
+                -1
+            } else {
+                0
+            }
+        } else {
+            x >> s
+        };
+        r as u64
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn float32(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b, c) = (d.src[0], d.src[1], d.src[2]);
+    let sat = d.mods.saturate;
+    let dst = d.dst;
+    let op = d.op;
+    let fp32 = |o: &Opnd| o.size == 32 || o.loc == Loc::FImm;
+    if dst.size == 32 && !sat && fp32(&a) && fp32(&b) && (op != Op::Ffma || fp32(&c)) {
+        f32_arith(st, d);
+        return Ok(());
+    }
+    let f = |o: &Opnd| {
+        if o.size == 32 {
+            f32_row(st, o)
+        } else {
+            float_row(st, o)
+        }
+    };
+    let (x, y) = (f(&a), f(&b));
+    let z = if op == Op::Ffma { f(&c) } else { [0.0; LANES] };
+    if dst.size == 32 && !sat {
+        map(st, d, |l| u64::from(f32_op(op, x[l], y[l], z[l])));
+    } else {
+        // A 32-bit operation rounds to fp32 first, also for a 16-bit destination.
+        map(st, d, |l| {
+            let r = f32::from_bits(f32_op(op, x[l], y[l], z[l]));
+            float_bits(&dst, f64::from(r), sat)
+        });
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn float16(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b, c) = (d.src[0], d.src[1], d.src[2]);
+    let sat = d.mods.saturate;
+    // fp16 results round from the exact value in software (`to_f16`): there is no
+    // native fp16 arithmetic to round with.
+    let dst = d.dst;
+    let op = d.op;
+    let (x, y) = (float_row(st, &a), float_row(st, &b));
+    let z = if op == Op::Hfma {
+        float_row(st, &c)
+    } else {
+        [0.0; LANES]
+    };
+    map(st, d, |l| {
+        let exact = match op {
+            Op::Hadd => fma_exact(x[l], 1.0, y[l]),
+            Op::Hmul => fma_exact(x[l], y[l], 0.0),
+            _ => fma_exact(x[l], y[l], z[l]),
+        };
+        float_bits(&dst, exact, sat)
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn bitop(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b) = (d.src[0], d.src[1]);
+    let tt = d.table;
+    if narrow(d) {
+        let (x, y) = (row32(st, &a, false), row32(st, &b, false));
+        if tt == 0b0011 || tt == 0b1100 {
+            map32(st, d, |l| x[l]);
+        } else {
+            // The minterms the table selects, as all-ones or zero masks.
+            let m: [u32; 4] = std::array::from_fn(|bit| 0u32.wrapping_sub(tt >> bit & 1));
+            map32(st, d, |l| {
+                let (x, y) = (x[l], y[l]);
+                (!x & !y & m[0]) | (x & !y & m[1]) | (!x & y & m[2]) | (x & y & m[3])
+            });
+        }
+        return Ok(());
+    }
+    let (x, y) = (row(st, &a), row(st, &b));
+    if tt == 0b0011 || tt == 0b1100 {
+        map(st, d, |l| x[l]);
+    } else {
+        // Each set bit of the table adds its minterm: bit `a + 2b` is (a, b).
+        let term = |bit: u32, v: u64| if tt >> bit & 1 == 1 { v } else { 0 };
+        map(st, d, |l| {
+            let (x, y) = (x[l], y[l]);
+            term(0, !x & !y) | term(1, x & !y) | term(2, !x & y) | term(3, x & y)
+        });
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn bitcount(st: &mut State, d: &Decoded) -> R<()> {
+    let a = d.src[0];
+    let op = d.op;
+    let xs = row(st, &a);
+    map(st, d, |l| {
+        let x = xs[l] as u32;
+        match op {
+            Op::Bitrev => u64::from(x.reverse_bits()),
+            Op::Popcnt => u64::from(x.count_ones()),
+            _ if x == 0 => u64::MAX,
+            _ => u64::from(31 - x.leading_zeros()),
+        }
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn intl(st: &mut State, d: &Decoded) -> R<()> {
+    let (a, b) = (d.src[0], d.src[1]);
+    let (xs, ys) = (row(st, &a), row(st, &b));
+    map(st, d, |l| {
+        let (x, y) = (xs[l], ys[l]);
+        (0..16).fold(0u64, |r, i| {
+            r | ((x >> i & 1) << (2 * i)) | ((y >> i & 1) << (2 * i + 1))
+        })
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn csel(st: &mut State, d: &Decoded) -> R<()> {
+    let float_cmp = d.op == Op::Fcsel;
+    if st.exec != 0 {
+        check_condition(float_cmp, d.mods.cond)?;
+    }
+    let cond = conditions(st, d, float_cmp);
+    if narrow(d) {
+        let (x, y) = (row32(st, &d.src[2], false), row32(st, &d.src[3], false));
+        map32(st, d, |l| if cond[l] { x[l] } else { y[l] });
+        return Ok(());
+    }
+    let (x, y) = (row(st, &d.src[2]), row(st, &d.src[3]));
+    map(st, d, |l| if cond[l] { x[l] } else { y[l] });
+    Ok(())
+}
+
+#[inline(never)]
+fn nesting(st: &mut State, d: &Decoded, kind: Nest, float: bool) -> R<()> {
+    let n = d.imm as u16;
+    let checked = check_condition(float, d.mods.cond);
+    let cond = conditions(st, d, float);
+    if d.bad.is_none() && checked.is_ok() {
+        // Every lane's comparison is readable: update all lanes at once unless one
+        // overflows, whose error the lane-by-lane loop below reports.
+        let r0 = &st.regs[0];
+        let next: [(u16, bool); LANES] = lanes(|l| nest_value(kind, r0[l], n, cond[l]));
+        if next.iter().all(|&(_, overflow)| !overflow) {
+            for (v, &(r, _)) in st.regs[0].iter_mut().zip(&next) {
+                *v = r;
+            }
+            st.mark_written(0, 16);
+            st.exec_from_r0l();
+            return Ok(());
+        }
+    }
+    for (lane, &c) in cond.iter().enumerate() {
+        let v = st.regs[0][lane];
+        let r = nest(kind, lane, v, n, || {
+            if let Some(bad) = d.bad {
+                return Err(bad.fail());
+            }
+            if let Err(Fail::Unsupported(why)) = checked {
+                return Err(Fail::Unsupported(why));
+            }
+            Ok(c)
+        })?;
+        st.regs[0][lane] = r;
+    }
+    st.mark_written(0, 16);
+    st.exec_from_r0l();
+    Ok(())
+}
+
+#[inline(never)]
+fn pop_exec(st: &mut State, d: &Decoded) -> R<()> {
+    let n = d.imm as u16;
+    for v in &mut st.regs[0] {
+        *v = v.saturating_sub(n);
+    }
+    st.mark_written(0, 16);
+    st.exec_from_r0l();
+    Ok(())
+}
+
+#[inline(never)]
+fn ballot(st: &mut State, d: &Decoded) -> R<()> {
+    let v = u64::from(st.exec);
+    map(st, d, |_| v);
+    Ok(())
+}
+
+#[inline(never)]
+fn cmp_ballot(st: &mut State, d: &Decoded) -> R<()> {
+    let float_cmp = d.op == Op::FcmpBallot;
+    if st.exec != 0 {
+        check_condition(float_cmp, d.mods.cond)?;
+    }
+    let cond = conditions(st, d, float_cmp);
+    let mut result = 0u64;
+    each(st.exec, |lane| result |= u64::from(cond[lane]) << lane);
+    map(st, d, |_| result);
+    Ok(())
+}
+
+#[inline(never)]
+fn int_to_float_op(st: &mut State, d: &Decoded, width: u32, signed: bool) -> R<()> {
+    let a = d.src[0];
+    let (size, round) = (d.dst.size, d.mods.round);
+    let xs = row(st, &a);
+    map(st, d, |l| {
+        let v = xs[l] & ((1u64 << width) - 1);
+        let x = if signed {
+            sext64(v, width) as f64
+        } else {
+            v as f64
+        };
+        int_to_float(x, size, round)
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn float_to_int_op(st: &mut State, d: &Decoded, width: u32, signed: bool) -> R<()> {
+    let a = d.src[0];
+    let round = d.mods.round;
+    let xs = row(st, &a);
+    map(st, d, |l| {
+        let x = if a.size == 16 {
+            f16_to_f64(xs[l] as u16)
+        } else {
+            f32_to_f64(xs[l] as u32, true)
+        };
+        float_to_int(x, width, signed, round)
+    });
+    Ok(())
+}
+
+#[inline(never)]
+fn unary_op(st: &mut State, d: &Decoded, f: Unary) -> R<()> {
+    let a = d.src[0];
+    let sat = d.mods.saturate;
+    let dst = d.dst;
+    let xs = float_row(st, &a);
+    map(st, d, |l| float_bits(&dst, unary(f, xs[l]), sat));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// fp32 bit patterns that reach every case of the native paths: zeros and subnormals
+    /// of both signs (flushed on input), values around the smallest normal (products that
+    /// round up to it), halves of odd values (ties), infinities, NaN, and random patterns.
+    fn fp32_pattern(r: u64) -> u32 {
+        let sign = ((r >> 63) as u32) << 31;
+        let pick = (r >> 8) as u32;
+        sign | match r % 8 {
+            0 => [
+                0,
+                1,
+                0x7f_ffff,
+                0x7f80_0000,
+                0x7fc0_0001,
+                0x0080_0000,
+                0x0080_0001,
+                // 1 - 2^-24: times the smallest normal, a tie just below it that rounds
+                // up to it.
+                0x3f7f_ffff,
+            ][pick as usize % 8],
+            // Square roots of the smallest normal and the exponents around it, so that
+            // products land on both sides of the flush boundary.
+            1 => (0x1f00_0000 + (pick % 0x0100_0000)) & 0x7fff_ffff,
+            2 => 0x3f80_0000 | (pick & 0x7f_ffff),
+            3 => (0x0080_0000 + pick % 0x0200_0000) & 0x7fff_ffff,
+            _ => pick & 0x7fff_ffff,
+        }
+    }
+
+    /// `fadd`, `fmul` and `ffma` to fp32 registers, which run in native fp32 (or round
+    /// through one loop), against the f64 rule ([`f32_op`] on flushed f64 sources, the
+    /// path saturating and 16-bit destinations take), lane by lane, with every source
+    /// modifier.
+    #[test]
+    fn native_fp32_paths_follow_the_f64_rule() {
+        use crate::exec::run;
+        use gpuabi_agx_isa::assemble;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let forms = [
+            ("fadd r8, r2, r4", Op::Fadd),
+            ("fadd r8, r2.neg, r4.abs", Op::Fadd),
+            ("fmul r8, r2, r4", Op::Fmul),
+            ("fmul r8, r2.abs, r4.neg", Op::Fmul),
+            ("ffma r8, r2, r4, r6", Op::Ffma),
+            ("ffma r8, r2, r4.neg, r6.abs", Op::Ffma),
+        ];
+        for (text, op) in forms {
+            let code = assemble(&format!("{text}\nstop\n"), "t.s")
+                .expect("the form assembles")
+                .bytes;
+            // The modifiers written after a source register in the form's text.
+            let mods = |reg: &str| {
+                let at = text.find(reg).map_or("", |i| &text[i + reg.len()..]);
+                (at.starts_with(".abs"), at.starts_with(".neg"))
+            };
+            for _ in 0..2000 {
+                let mut st = State::default();
+                // The three sources of each lane: r2, r4, r6.
+                let mut srcs = [[0u32; 3]; LANES];
+                for (l, lane) in srcs.iter_mut().enumerate() {
+                    for (k, v) in lane.iter_mut().enumerate() {
+                        *v = fp32_pattern(next());
+                        st.set_gpr(l, 4 + 4 * k as u32, 32, u64::from(*v)).unwrap();
+                    }
+                }
+                run(&code, &mut st, 10).expect("the form runs");
+                for (l, lane) in srcs.iter().enumerate() {
+                    let src = |k: usize, reg: &str| {
+                        let (abs, neg) = mods(reg);
+                        let x = f32_to_f64(lane[k], true);
+                        let x = if abs { x.abs() } else { x };
+                        if neg {
+                            -x
+                        } else {
+                            x
+                        }
+                    };
+                    let (x, y) = (src(0, "r2"), src(1, "r4"));
+                    let z = if op == Op::Ffma { src(2, "r6") } else { 0.0 };
+                    let want = f32_op(op, x, y, z);
+                    let got = st.read_gpr(l, 16, 32).unwrap() as u32;
+                    assert_eq!(
+                        got, want,
+                        "{text}: lane {l}: {:#x} {:#x} {:#x}: {got:#x}, want {want:#x}",
+                        lane[0], lane[1], lane[2]
+                    );
+                }
+            }
+        }
+    }
 
     /// The native f64 sum rounded to fp32 against the exact sum rounded once (rounded to
     /// odd in f64 first, `fma_exact`), over pairs whose exponents are close enough for

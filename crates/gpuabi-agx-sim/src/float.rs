@@ -136,6 +136,7 @@ pub fn to_f16(x: f64) -> u16 {
 /// The exact sum `a + b` rounded to odd in f64 (round toward zero, then set the last bit
 /// when inexact): rounding that to a format with fewer bits equals rounding the exact
 /// sum once. Finite inputs only.
+#[inline]
 fn add_round_to_odd(a: f64, b: f64) -> f64 {
     let s = a + b;
     if !s.is_finite() {
@@ -158,6 +159,7 @@ fn add_round_to_odd(a: f64, b: f64) -> f64 {
 
 /// `a * b + c` computed exactly and rounded to odd in f64 (`a * b` must be exact in f64,
 /// which holds for fp32 and fp16 inputs). NaN inputs and invalid operations give NaN.
+#[inline]
 pub fn fma_exact(a: f64, b: f64, c: f64) -> f64 {
     let p = a * b;
     if !p.is_finite() || !c.is_finite() {
