@@ -73,6 +73,10 @@ impl From<SimError> for Fail {
 
 pub(crate) type R<T> = Result<T, Fail>;
 
+/// The values of one lane's register tuple: at most four components, kept on the stack
+/// so that no lane allocates.
+pub(crate) type Components<T> = smallvec::SmallVec<[T; 4]>;
+
 pub(crate) fn sext(v: u64, bits: u32) -> i128 {
     if bits >= 64 {
         return i128::from(v as i64);

@@ -35,7 +35,7 @@
 
 use gpuabi_agx_isa::{Instruction, Operand, OperandKind};
 
-use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Fail, R};
+use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Components, Fail, R};
 use crate::float::{f16_to_f64, f32_to_f64, to_f16};
 use crate::format::{code, encode_element, pack_word, packed_components};
 use crate::load::convert;
@@ -159,7 +159,7 @@ pub(crate) fn st_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let offset = ins.immediate("offset").unwrap_or(0) as u32;
     per_lane(st, |st, lane| {
         let at = pixel(st, &coords, lane)?;
-        let regs: Vec<(u32, u64)> = mask_bits(mask)
+        let regs: Components<(u32, u64)> = mask_bits(mask)
             .enumerate()
             .map(|(k, c)| Ok((c, st.read_gpr(lane, base + k as u32 * size / 16, size)?)))
             .collect::<R<_>>()?;
@@ -214,7 +214,7 @@ pub(crate) fn ld_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
         let pick = wanted & u32::from(f.all_samples());
         let s = if pick == 0 { 0 } else { pick.trailing_zeros() };
         let p = (at.0, at.1, s);
-        let mut values = Vec::new();
+        let mut values = Components::<u64>::new();
         if packed_components(format).is_some() {
             let i = tib_range(f, lane, p, offset, 4)?;
             let word = read_le(&f.tib[i..i + 4]);
@@ -376,7 +376,7 @@ pub(crate) fn iter(st: &mut State, ins: &Instruction, m: &Mods, perspective: boo
             Some(w) => at(plane(f, lane, cf_index(st, w, lane)?)?),
             None => 1.0,
         };
-        let values: Vec<f64> = (0..count as usize)
+        let values: Components<f64> = (0..count as usize)
             .map(|k| Ok(at(plane(f, lane, first + k)?) / divisor))
             .collect::<R<_>>()?;
         for (k, v) in values.into_iter().enumerate() {

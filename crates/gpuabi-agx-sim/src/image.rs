@@ -31,7 +31,7 @@ use gpuabi_agx_isa::descriptor::{
 };
 use gpuabi_agx_isa::{Instruction, Operand, OperandKind, RegFile};
 
-use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Fail, R};
+use crate::exec::{dest, per_lane, read_bits, real, real_bits, src, Components, Fail, R};
 use crate::float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 use crate::format::{code, encode_element, pack_word, snorm, unorm};
 use crate::load::convert;
@@ -189,7 +189,7 @@ fn pixel_address(
             ),
         ));
     }
-    let c: Vec<u64> = (0..n)
+    let c: Components<u64> = (0..n)
         .map(|i| st.read_gpr(lane, base + i * size / 16, size))
         .collect::<Result<_, _>>()?;
     if let Some(l) = lod {
@@ -365,7 +365,7 @@ pub(crate) fn smpi(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
         } else {
             real_bits(1.0, size)
         };
-        let mut out = Vec::new();
+        let mut out = Components::<u64>::new();
         for c in (0..4).filter(|c| mask >> c & 1 == 1) {
             out.push(match d.swizzle[c] {
                 channel::ONE => one,
