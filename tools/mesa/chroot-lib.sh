@@ -1,10 +1,11 @@
 # shellcheck shell=bash
-# Shared by setup-chroot and capture-radv (sourced, not run).
+# Shared by setup-chroot, capture-radv and capture-rt (sourced, not run).
 #
 # chroot_check         checks root and GPUABI_MESA_ROOT, sets MESA_ROOT
 # chroot_mount         mounts /proc and /dev in it and arranges their unmounting
 #                      when the calling script exits
 # chroot_run CMD...    runs CMD inside it with a clean environment
+# extract_prolog DUMP  prints the Raytracing prolog from a RADV_DEBUG=...,prologs,asm dump
 
 die() {
     echo "${0##*/}: $*" >&2
@@ -47,4 +48,15 @@ chroot_mount() {
 chroot_run() {
     env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         DEBIAN_FRONTEND=noninteractive chroot "$MESA_ROOT" "$@"
+}
+
+# Prints the Raytracing prolog's disassembly from a RADV_DEBUG=...,prologs,asm dump: from
+# its title to the first empty line after its code.
+extract_prolog() {
+    awk '
+        /^Raytracing prolog$/ && !found { found = 1 }
+        found && started && /^$/ { exit }
+        found { print; if ($0 ~ /^BB[0-9]+:$/) started = 1 }
+        END { if (!found) exit 1 }
+    ' "$1"
 }
