@@ -65,8 +65,8 @@ fn generators(c: &mut Criterion) {
         ("R32G32B32_FLOAT", 12, false, 0),
         ("B8G8R8A8_UNORM", 16, false, 0),
         ("R16G16_SNORM", 8, true, 3),
-        ("A2B10G10R10_SNORM_PACK32", 4, true, 1),
-        ("R16G16B16A16_SFLOAT", 8, false, 0),
+        ("R10G10B10A2_SNORM", 4, true, 1),
+        ("R16G16B16A16_FLOAT", 8, false, 0),
         ("R8G8_SINT", 2, true, 0),
     ];
     let key = PrologKey {
