@@ -65,7 +65,7 @@ pub struct Operand {
 
 impl Operand {
     /// A plain operand without hint or modifiers.
-    pub fn plain(kind: OperandKind) -> Operand {
+    pub const fn plain(kind: OperandKind) -> Operand {
         Operand {
             kind,
             hint: Hint::None,
@@ -94,17 +94,17 @@ impl Operand {
     }
 
     /// The operand with `.neg`.
-    pub fn neg(self) -> Operand {
+    pub const fn neg(self) -> Operand {
         Operand { neg: true, ..self }
     }
 
     /// The operand with `.abs`.
-    pub fn abs(self) -> Operand {
+    pub const fn abs(self) -> Operand {
         Operand { abs: true, ..self }
     }
 
     /// The operand with `.sx`.
-    pub fn sx(self) -> Operand {
+    pub const fn sx(self) -> Operand {
         Operand { sx: true, ..self }
     }
 

@@ -220,17 +220,17 @@ fn hand_encoded_instructions() {
     let cases: [(&str, Vec<Arg>, &[u8]); 5] = [
         (
             "ldimm",
-            args![rl(1u32), 1].to_vec(),
+            args![rl(1), 1].to_vec(),
             &[0x62, 0x04, 0x01, 0x00],
         ),
         (
             "iadd",
-            args![rl(1u32), 0, rl(1u32), "lsl 1"].to_vec(),
+            args![rl(1), 0, rl(1), "lsl 1"].to_vec(),
             &[0x0e, 0x04, 0x00, 0x20, 0x84, 0x00, 0x00, 0x00],
         ),
         (
             "while",
-            args![rl(1u32), 15, 1, "ult"].to_vec(),
+            args![rl(1), 15, 1, "ult"].to_vec(),
             &[0x52, 0x2c, 0x42, 0xf0, 0x00, 0x00],
         ),
         (
@@ -261,17 +261,17 @@ fn labels_are_patched_as_the_assembler_resolves_them() {
     let want = assemble(text, "t.s").unwrap();
     let mut b = Builder::new();
     let (top, out) = (b.label(), b.label());
-    b.push("ldimm", &args![rl(1u32), 1]);
+    b.push("ldimm", &args![rl(1), 1]);
     b.place(top);
-    b.push("iadd", &args![rl(1u32), 0, rl(1u32), "lsl 1"]);
+    b.push("iadd", &args![rl(1), 0, rl(1), "lsl 1"]);
     b.push("jmp_any", &args![out]);
     b.push(
         "load",
-        &args![rs(4u32, 3), du(2u32), r(7u32), "i32", "xyz", "a"],
+        &args![rs(4, 3), du(2), r(7), "i32", "xyz", "a"],
     );
     b.push("jmp_any", &args![top]);
     b.place(out);
-    b.push("fadd", &args![r(8u32), r(9u32), -0.0]);
+    b.push("fadd", &args![r(8), r(9), -0.0]);
     b.push("stop", &[]);
     let code = b.finish().unwrap();
     assert_eq!(code.bytes, want.bytes);
@@ -285,12 +285,12 @@ fn labels_are_patched_as_the_assembler_resolves_them() {
 
 #[test]
 fn bad_operands_are_errors() {
-    let e = build_instruction("iadd", &args![r(1u32), u(3u32), 0, "nonsense"]).unwrap_err();
+    let e = build_instruction("iadd", &args![r(1), u(3), 0, "nonsense"]).unwrap_err();
     assert!(e.message.contains("operand 4"), "{e}");
-    let e = build_instruction("fadd", &args![r(1u32), r(2u32), 0.3]).unwrap_err();
+    let e = build_instruction("fadd", &args![r(1), r(2), 0.3]).unwrap_err();
     assert!(e.message.contains("8-bit float"), "{e}");
     assert!(build_instruction("nosuch", &[]).is_err());
-    assert!(build_instruction("ldimm", &args![r(300u32), 1]).is_err());
+    assert!(build_instruction("ldimm", &args![r(300), 1]).is_err());
     let mut b = Builder::new();
     let l = b.label();
     b.push("jmp_any", &args![l]);

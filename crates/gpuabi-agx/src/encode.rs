@@ -237,9 +237,9 @@ impl Instr {
     /// The mnemonic and typed operands, in Mesa's printed order.
     fn args(&self) -> (&'static str, Vec<Arg>) {
         match *self {
-            Instr::MovImm { dst, imm } => ("ldimm", vec![regs::half(dst).into(), imm.into()]),
+            Instr::MovImm { dst, imm } => ("ldimm", vec![regs::half(u32::from(dst)).into(), imm.into()]),
             Instr::IAdd { dst, a, b, shift } => {
-                let mut args = vec![regs::half(dst).into(), a.arg(), b.arg()];
+                let mut args = vec![regs::half(u32::from(dst)).into(), a.arg(), b.arg()];
                 if shift != 0 {
                     let lsl = enums::SHIFT
                         .values
@@ -298,7 +298,7 @@ impl Src {
     fn arg(self) -> Arg {
         match self {
             Src::Imm(v) => v.into(),
-            Src::Half(h) => regs::half(h).into(),
+            Src::Half(h) => regs::half(u32::from(h)).into(),
         }
     }
 }
