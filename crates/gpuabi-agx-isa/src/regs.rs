@@ -58,3 +58,8 @@ pub const fn du(n: u32) -> Operand {
 pub const fn imm(v: i64) -> Operand {
     Operand::plain(OperandKind::Imm(v))
 }
+
+/// Coefficient register `cfN`.
+pub const fn cf(n: u32) -> Operand {
+    Operand::plain(OperandKind::Cf(n))
+}
