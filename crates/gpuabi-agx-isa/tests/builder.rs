@@ -218,11 +218,7 @@ fn hand_encoded_instructions() {
     // The encodings of tests/asm.rs worked out bit by bit from applegpu's field
     // descriptions, here from typed operands.
     let cases: [(&str, Vec<Arg>, &[u8]); 5] = [
-        (
-            "ldimm",
-            args![rl(1), 1].to_vec(),
-            &[0x62, 0x04, 0x01, 0x00],
-        ),
+        ("ldimm", args![rl(1), 1].to_vec(), &[0x62, 0x04, 0x01, 0x00]),
         (
             "iadd",
             args![rl(1), 0, rl(1), "lsl 1"].to_vec(),
@@ -265,10 +261,7 @@ fn labels_are_patched_as_the_assembler_resolves_them() {
     b.place(top);
     b.push("iadd", &args![rl(1), 0, rl(1), "lsl 1"]);
     b.push("jmp_any", &args![out]);
-    b.push(
-        "load",
-        &args![rs(4, 3), du(2), r(7), "i32", "xyz", "a"],
-    );
+    b.push("load", &args![rs(4, 3), du(2), r(7), "i32", "xyz", "a"]);
     b.push("jmp_any", &args![top]);
     b.place(out);
     b.push("fadd", &args![r(8), r(9), -0.0]);

@@ -237,7 +237,9 @@ impl Instr {
     /// The mnemonic and typed operands, in Mesa's printed order.
     fn args(&self) -> (&'static str, Vec<Arg>) {
         match *self {
-            Instr::MovImm { dst, imm } => ("ldimm", vec![regs::half(u32::from(dst)).into(), imm.into()]),
+            Instr::MovImm { dst, imm } => {
+                ("ldimm", vec![regs::half(u32::from(dst)).into(), imm.into()])
+            }
             Instr::IAdd { dst, a, b, shift } => {
                 let mut args = vec![regs::half(u32::from(dst)).into(), a.arg(), b.arg()];
                 if shift != 0 {

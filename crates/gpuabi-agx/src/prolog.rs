@@ -296,7 +296,10 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         };
         let base = if plan.zero_base_when_oob {
             e.op("csel", &args![r(2), clamp, el, 0, u32_at(base_half), "ult"]);
-            e.op("csel", &args![r(3), clamp, el, 0, u32_at(base_half + 2), "ult"]);
+            e.op(
+                "csel",
+                &args![r(3), clamp, el, 0, u32_at(base_half + 2), "ult"],
+            );
             dr(2)
         } else {
             du(u32::from(base_half / 2))
@@ -585,10 +588,9 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
         // Written last: the attribute fetches use r4 as a temporary.
         e.op("mov", &args![r(4), "thread_in_grid_x"]);
     }
-    let code = e
-        .b
-        .finish()
-        .map_err(|err| PrologError::Assemble(err.to_string()))?;
+    let code =
+        e.b.finish()
+            .map_err(|err| PrologError::Assemble(err.to_string()))?;
     let (reads, writes) = register_use(&code.bytes)?;
     let gpr_halves = reads
         .iter()
