@@ -89,7 +89,7 @@ pub enum FsPrologError {
     /// More cull distances than accepted, or coefficient registers past cf255.
     #[error("{0}")]
     CullDistances(String),
-    /// Generated text that does not assemble: a defect of the generator.
+    /// Generated code that does not build or decode: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
 }
