@@ -266,8 +266,9 @@ struct Patch {
 }
 
 /// Collects instructions into code. The first error is kept and returned by
-/// [`Builder::finish`] (later instructions are still checked, not kept), so that a
-/// generator can push its instructions without handling an error at each.
+/// [`Builder::finish`] (the instructions after it are still built, but the code is not
+/// returned), so that a generator can push its instructions without handling an error at
+/// each.
 #[derive(Debug, Default)]
 pub struct Builder {
     code: Code,

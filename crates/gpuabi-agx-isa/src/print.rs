@@ -53,7 +53,7 @@ pub(crate) fn parts(ins: &Instruction) -> Vec<Part> {
 pub(crate) fn modifier_text(d: &ModDef, v: u32) -> Option<&'static str> {
     match d.kind {
         ModKind::Flag => (v != 0).then_some(d.display),
-        ModKind::Enum(e) => e.values.iter().find(|(c, _)| *c == v).and_then(|(_, t)| *t),
+        ModKind::Enum(e) => e.text(v),
     }
 }
 

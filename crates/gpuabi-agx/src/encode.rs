@@ -66,12 +66,7 @@ impl ICond {
             .iter()
             .find(|(c, _)| *c == self)
             .map_or(0, |(_, code)| *code);
-        gpuabi_agx_isa::enums::ICOND
-            .values
-            .iter()
-            .find(|(c, _)| *c == code)
-            .and_then(|(_, n)| *n)
-            .unwrap_or("ieq")
+        enums::ICOND.text(code).unwrap_or("ieq")
     }
 }
 
@@ -243,13 +238,8 @@ impl Instr {
             Instr::IAdd { dst, a, b, shift } => {
                 let mut args = vec![regs::half(u32::from(dst)).into(), a.arg(), b.arg()];
                 if shift != 0 {
-                    let lsl = enums::SHIFT
-                        .values
-                        .iter()
-                        .find(|(c, _)| *c == u32::from(shift))
-                        .and_then(|(_, t)| *t);
                     // `check` keeps the shift within the table's 1..4.
-                    args.extend(lsl.map(Arg::Word));
+                    args.extend(enums::SHIFT.text(u32::from(shift)).map(Arg::Word));
                 }
                 ("iadd", args)
             }

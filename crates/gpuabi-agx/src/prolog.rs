@@ -398,10 +398,7 @@ fn raw_bits(i: Interchange) -> u32 {
 /// The shift modifier `lsl n` of a memory index, from the ISA's table.
 fn shift_word(n: u8) -> Arg {
     gpuabi_agx_isa::enums::SHIFT
-        .values
-        .iter()
-        .find(|(c, _)| *c == u32::from(n))
-        .and_then(|(_, t)| *t)
+        .text(u32::from(n))
         // A shift the table has no text for is an operand no row takes: a build error.
         .map_or(Arg::Int(i64::from(n)), Arg::Word)
 }
