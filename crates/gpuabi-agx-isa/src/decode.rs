@@ -325,18 +325,10 @@ impl fmt::Display for Instruction {
     /// (`_` when absent), present sources, immediates and non-default modifiers, joined by
     /// `", "`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let row = self.opcode.row();
-        let mut parts: Vec<String> = Vec::new();
-        for d in &self.dests {
-            parts.push(d.map_or_else(|| "_".to_string(), |o| o.to_string()));
-        }
-        parts.extend(self.srcs.iter().flatten().map(|o| o.to_string()));
-        parts.extend(self.imms.iter().map(|v| v.to_string()));
-        for ((d, _), v) in row.mods.iter().zip(&self.mods) {
-            if let Some(t) = crate::print::modifier_text(d, *v) {
-                parts.push(t.to_string());
-            }
-        }
-        crate::print::write_line(f, row.def.display, &parts)
+        let parts: Vec<String> = crate::print::parts(self)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        crate::print::write_line(f, self.opcode.mnemonic(), &parts)
     }
 }

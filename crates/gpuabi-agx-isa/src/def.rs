@@ -15,6 +15,16 @@ pub struct EnumDef {
     pub values: &'static [(u32, Option<&'static str>)],
 }
 
+impl EnumDef {
+    /// The text printed for `code`; `None` for the default (not printed) or an unknown code.
+    pub fn text(&self, code: u32) -> Option<&'static str> {
+        self.values
+            .iter()
+            .find(|(c, _)| *c == code)
+            .and_then(|(_, t)| *t)
+    }
+}
+
 /// What a modifier field means: a one-bit flag printed as its name, or a value of an enum.
 #[derive(Debug, Clone, Copy)]
 pub enum ModKind {

@@ -8,8 +8,11 @@
 //! whose `Display` is the text Mesa's Asahi disassembler prints (`src/asahi/isa` in Mesa);
 //! [`assemble`] parses that text back (labels allowed as branch targets) and emits the
 //! encoding Mesa's compiler packs (the shortest, or the long form of the few rows Mesa
-//! always packs long); [`build`] encodes field values in the same form and [`encode`]
-//! re-encodes a decoded instruction at its own length.
+//! always packs long); [`build_instruction`] and [`Builder`] give the same encoding from a
+//! mnemonic and typed operands ([`regs`], [`Arg`]) without text, with [`Label`]s as branch
+//! targets; [`build`] encodes field values in the same form and [`encode`] re-encodes a
+//! decoded instruction at its own length. Register names and files are the register model
+//! of `gpuabi-layout` ([`RegFile`], [`AgxTuple`]).
 //!
 //! [`descriptor`] holds the texture and PBE descriptors the image instructions read from
 //! memory.
@@ -19,6 +22,7 @@
 
 mod asm;
 mod bits;
+mod builder;
 mod decode;
 pub mod def;
 pub mod descriptor;
@@ -31,12 +35,16 @@ mod isa;
 pub mod opcodes;
 mod operand;
 mod print;
+pub mod regs;
+mod select;
 
 pub use asm::{assemble, assemble_instruction, Labels, Program};
+pub use builder::{build_instruction, Arg, BuildError, Builder, Code, Label};
 pub use decode::{decode, decode_one, Instruction, MAX_LENGTH};
 pub use effects::Effects;
 pub use encode::{build, encode, EncodeError, Fields};
 pub use error::{AsmError, DecodeError, TextError};
+pub use gpuabi_layout::reg::{size_halves, AgxRegName, AgxTuple};
 pub use operand::{fimm_text, fimm_value, parse_operand, Hint, Operand, OperandKind, RegFile};
 
 use def::OpcodeDef;

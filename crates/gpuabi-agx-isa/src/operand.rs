@@ -4,16 +4,11 @@
 
 use std::fmt;
 
+use gpuabi_layout::reg::AgxTuple;
 use serde::Serialize;
 
-/// Register file of a register operand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum RegFile {
-    /// General-purpose registers `r`.
-    Gpr,
-    /// Uniform registers `u`.
-    Uniform,
-}
+/// Register file of a register operand: the register model of `gpuabi-layout`.
+pub use gpuabi_layout::reg::AgxFile as RegFile;
 
 /// Cache hint of a register operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
@@ -70,7 +65,7 @@ pub struct Operand {
 
 impl Operand {
     /// A plain operand without hint or modifiers.
-    pub fn plain(kind: OperandKind) -> Operand {
+    pub const fn plain(kind: OperandKind) -> Operand {
         Operand {
             kind,
             hint: Hint::None,
@@ -78,6 +73,39 @@ impl Operand {
             neg: false,
             sx: false,
         }
+    }
+
+    /// The registers of a register operand.
+    pub fn tuple(&self) -> Option<AgxTuple> {
+        match self.kind {
+            OperandKind::Reg {
+                file,
+                base,
+                size,
+                count,
+            } => Some(AgxTuple {
+                file,
+                base,
+                size,
+                count,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The operand with `.neg`.
+    pub const fn neg(self) -> Operand {
+        Operand { neg: true, ..self }
+    }
+
+    /// The operand with `.abs`.
+    pub const fn abs(self) -> Operand {
+        Operand { abs: true, ..self }
+    }
+
+    /// The operand with `.sx`.
+    pub const fn sx(self) -> Operand {
+        Operand { sx: true, ..self }
     }
 
     /// A single GPR of `size` bits at 16-bit half `base`.
@@ -121,23 +149,6 @@ pub fn fimm_text(code: u8) -> String {
     }
 }
 
-fn reg_name(f: &mut fmt::Formatter<'_>, file: RegFile, half: u32, size: u32) -> fmt::Result {
-    let prefix = match file {
-        RegFile::Gpr => 'r',
-        RegFile::Uniform => 'u',
-    };
-    match size {
-        16 => write!(
-            f,
-            "{prefix}{}{}",
-            half >> 1,
-            if half & 1 == 1 { 'h' } else { 'l' }
-        ),
-        64 => write!(f, "d{prefix}{}", half >> 1),
-        _ => write!(f, "{prefix}{}", half >> 1),
-    }
-}
-
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
@@ -152,12 +163,13 @@ impl fmt::Display for Operand {
                     Hint::Cache => f.write_str("$")?,
                     Hint::Discard => f.write_str("^")?,
                 }
-                for i in 0..count {
-                    if i > 0 {
-                        f.write_str("_")?;
-                    }
-                    reg_name(f, file, base + i * (size / 16), size)?;
-                }
+                let tuple = AgxTuple {
+                    file,
+                    base,
+                    size,
+                    count,
+                };
+                write!(f, "{tuple}")?;
             }
             OperandKind::Imm(v) => write!(f, "{v}")?,
             OperandKind::FImm(c) => f.write_str(&fimm_text(c))?,
@@ -172,34 +184,6 @@ impl fmt::Display for Operand {
         }
         Ok(())
     }
-}
-
-/// One register name: file, half index and size.
-fn parse_reg(s: &str) -> Option<(RegFile, u32, u32)> {
-    let (wide, s) = match s.strip_prefix('d') {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
-    let (file, s) = match s.as_bytes().first()? {
-        b'r' => (RegFile::Gpr, &s[1..]),
-        b'u' => (RegFile::Uniform, &s[1..]),
-        _ => return None,
-    };
-    let (digits, part) = match s.as_bytes().last()? {
-        b'l' if !wide => (&s[..s.len() - 1], Some(0)),
-        b'h' if !wide => (&s[..s.len() - 1], Some(1)),
-        _ => (s, None),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 4 {
-        return None;
-    }
-    let n: u32 = digits.parse().ok()?;
-    let size = match (wide, part) {
-        (true, _) => 64,
-        (false, Some(_)) => 16,
-        (false, None) => 32,
-    };
-    Some((file, n * 2 + part.unwrap_or(0), size))
 }
 
 fn parse_slot(s: &str, prefix: &str) -> Option<u32> {
@@ -272,21 +256,12 @@ pub fn parse_operand(token: &str) -> Option<Operand> {
 }
 
 fn parse_reg_tuple(body: &str) -> Option<OperandKind> {
-    let mut parts = body.split('_');
-    let (file, base, size) = parse_reg(parts.next()?)?;
-    let mut count = 1;
-    for p in parts {
-        let (f2, b2, s2) = parse_reg(p)?;
-        if f2 != file || s2 != size || b2 != base + count * (size / 16) {
-            return None;
-        }
-        count += 1;
-    }
+    let t = AgxTuple::parse(body)?;
     Some(OperandKind::Reg {
-        file,
-        base,
-        size,
-        count,
+        file: t.file,
+        base: t.base,
+        size: t.size,
+        count: t.count,
     })
 }
 

@@ -1,15 +1,17 @@
 //! The state of one SIMD group: 32 lanes of 16-bit register halves, uniform halves, the
 //! execution mask and device memory regions.
 
+use gpuabi_agx_isa::RegFile;
+
 use crate::error::SimError;
 use crate::tile::Fragment;
 
 /// Lanes in a SIMD group.
 pub const LANES: usize = 32;
-/// GPR halves per lane (r0l..r127h, the 8-bit register field of the encodings).
-pub const GPR_HALVES: usize = 256;
-/// Uniform halves (u0l..u255h, the 9-bit uniform field).
-pub const UNIFORM_HALVES: usize = 512;
+/// GPR halves per lane (r0l..r127h), from the register model.
+pub const GPR_HALVES: usize = RegFile::Gpr.halves() as usize;
+/// Uniform halves (u0l..u255h), from the register model.
+pub const UNIFORM_HALVES: usize = RegFile::Uniform.halves() as usize;
 
 /// A region of device memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +71,7 @@ impl Default for State {
 }
 
 fn halves_of(size: u32) -> usize {
-    (size / 16) as usize
+    gpuabi_agx_isa::size_halves(size) as usize
 }
 
 impl State {

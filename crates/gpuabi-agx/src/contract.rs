@@ -31,7 +31,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use gpuabi_agx_isa::{decode, DecodeError, OperandKind, RegFile};
+use gpuabi_agx_isa::{decode, AgxRegName, DecodeError, RegFile};
 use serde::Serialize;
 
 use crate::abi::{
@@ -99,16 +99,10 @@ pub fn first_uses(code: &[u8]) -> Result<Uses, DecodeError> {
             text: ins.to_string(),
         };
         for op in ins.srcs.iter().flatten() {
-            if let OperandKind::Reg {
-                file,
-                base,
-                size,
-                count,
-            } = op.kind
-            {
-                for h in base..base + size / 16 * count {
+            if let Some(t) = op.tuple() {
+                for h in t.half_range() {
                     let h = h as u16;
-                    match file {
+                    match t.file {
                         RegFile::Gpr if !uses.writes.contains_key(&h) => {
                             uses.reads.entry(h).or_insert_with(site);
                         }
@@ -121,14 +115,8 @@ pub fn first_uses(code: &[u8]) -> Result<Uses, DecodeError> {
             }
         }
         for op in ins.dests.iter().flatten() {
-            if let OperandKind::Reg {
-                file: RegFile::Gpr,
-                base,
-                size,
-                count,
-            } = op.kind
-            {
-                for h in base..base + size / 16 * count {
+            if let Some(t) = op.tuple().filter(|t| t.file == RegFile::Gpr) {
+                for h in t.half_range() {
                     uses.writes.entry(h as u16).or_insert_with(site);
                 }
             }
@@ -137,9 +125,24 @@ pub fn first_uses(code: &[u8]) -> Result<Uses, DecodeError> {
     Ok(uses)
 }
 
+/// The name of the `size`-bit register of `file` at half `h` (`r3h`, `r5`, `u9l`).
+fn reg_name(file: RegFile, h: u16, size: u32) -> String {
+    AgxRegName {
+        file,
+        half: u32::from(h),
+        size,
+    }
+    .to_string()
+}
+
+/// The name of 32-bit GPR `rN`.
+fn gpr_name(n: u16) -> String {
+    reg_name(RegFile::Gpr, 2 * n, 32)
+}
+
 /// The name of GPR half `h`: `r3h`.
 pub fn half_name(h: u16) -> String {
-    format!("r{}{}", h / 2, if h.is_multiple_of(2) { "l" } else { "h" })
+    reg_name(RegFile::Gpr, h, 16)
 }
 
 /// First use of each 32-bit register among the halves of `uses` (the lower offset wins).
@@ -204,8 +207,11 @@ pub fn check_vertex_prolog(key: &PrologKey, code: &[u8]) -> Result<Vec<Violation
             out.push(violation(
                 "prolog",
                 Some(at),
-                format!("r{r}"),
-                format!("writes r{r}, which the main shader does not read"),
+                gpr_name(r),
+                format!(
+                    "writes {}, which the main shader does not read",
+                    gpr_name(r)
+                ),
             ));
         }
     }
@@ -214,8 +220,8 @@ pub fn check_vertex_prolog(key: &PrologKey, code: &[u8]) -> Result<Vec<Violation
             out.push(violation(
                 "prolog",
                 Some(at),
-                format!("r{r}"),
-                format!("reads r{r} before writing it (not an ABI input)"),
+                gpr_name(r),
+                format!("reads {} before writing it (not an ABI input)", gpr_name(r)),
             ));
         }
     }
@@ -224,8 +230,11 @@ pub fn check_vertex_prolog(key: &PrologKey, code: &[u8]) -> Result<Vec<Violation
             out.push(violation(
                 "prolog",
                 None,
-                format!("r{r}"),
-                format!("does not write r{r}, which the main shader reads"),
+                gpr_name(r),
+                format!(
+                    "does not write {}, which the main shader reads",
+                    gpr_name(r)
+                ),
             ));
         }
     }
@@ -245,22 +254,26 @@ pub fn check_vertex_main(
     for (&r, at) in &reads {
         let poison = matches!(r, 0..=3 | 7) || (r == 4 && key.hw);
         let what = if poison {
-            format!("reads r{r}, which holds poison on entry (a prolog temporary)")
+            format!(
+                "reads {}, which holds poison on entry (a prolog temporary)",
+                gpr_name(r)
+            )
         } else if !handed.contains(&r) {
-            format!("reads r{r}, which the prolog does not hand over")
+            format!("reads {}, which the prolog does not hand over", gpr_name(r))
         } else {
             continue;
         };
-        out.push(violation("main", Some(at), format!("r{r}"), what));
+        out.push(violation("main", Some(at), gpr_name(r), what));
     }
     for &r in handed.iter().filter(|&&r| r >= VIN_FIRST_ATTRIB_GPR) {
         if !reads.contains_key(&r) {
             out.push(violation(
                 "prolog",
                 None,
-                format!("r{r}"),
+                gpr_name(r),
                 format!(
-                    "writes r{r}, which the main shader does not read (the key asks for more components than {name} reads)"
+                    "writes {}, which the main shader does not read (the key asks for more components than {name} reads)",
+                    gpr_name(r)
                 ),
             ));
         }
@@ -279,9 +292,8 @@ fn check_uniforms(part: &str, uses: &Uses, out: &mut Vec<Violation>) {
     }
     for ((_, reg), (halves, at)) in seen {
         let name = match halves.as_slice() {
-            [h] if h.is_multiple_of(2) => format!("u{reg}l"),
-            [_] => format!("u{reg}h"),
-            _ => format!("u{reg}"),
+            [h] => reg_name(RegFile::Uniform, *h, 16),
+            _ => reg_name(RegFile::Uniform, 2 * reg, 32),
         };
         out.push(violation(
             part,
@@ -304,7 +316,7 @@ fn name_groups<K: Ord>(
         .map(|((_, reg, k), (halves, at))| {
             let name = match halves.as_slice() {
                 [h] => half_name(*h),
-                _ => format!("r{reg}"),
+                _ => reg_name(RegFile::Gpr, 2 * reg, 32),
             };
             (name, k, at)
         })

@@ -2,13 +2,15 @@
 //! `iadd` with shift, `while` (`while_icmp`), `jmp_any` (`jmp_exec_any`), `pop_exec`, `stop`
 //! and `trap`.
 //!
-//! Each instruction is written in Mesa's disassembler syntax and encoded by the instruction
-//! table of `gpuabi_agx_isa`, which picks the shortest form. `ldimm` must fit its 4-byte
+//! Each instruction is built from its typed operands by the instruction table of
+//! `gpuabi_agx_isa`, which picks the shortest form, and printed in Mesa's disassembler
+//! syntax. `ldimm` must fit its 4-byte
 //! form, so its destination must be below half 64 (r32); the linker writes only r0l and
 //! r1l. The variant names keep applegpu's spelling.
 
 use std::fmt;
 
+use gpuabi_agx_isa::{build_instruction, enums, regs, Arg};
 use gpuabi_layout::reg::{AgxFile, AgxRange};
 use thiserror::Error;
 
@@ -64,12 +66,7 @@ impl ICond {
             .iter()
             .find(|(c, _)| *c == self)
             .map_or(0, |(_, code)| *code);
-        gpuabi_agx_isa::enums::ICOND
-            .values
-            .iter()
-            .find(|(c, _)| *c == code)
-            .and_then(|(_, n)| *n)
-            .unwrap_or("ieq")
+        enums::ICOND.text(code).unwrap_or("ieq")
     }
 }
 
@@ -135,10 +132,14 @@ pub struct EncodeError {
     pub allowed: &'static str,
 }
 
-/// Assembles `text` with the ISA table.
-fn assemble(name: &'static str, text: &str) -> Result<gpuabi_agx_isa::Instruction, EncodeError> {
-    gpuabi_agx_isa::assemble_one(text).map_err(|_| EncodeError {
-        instr: name,
+/// Builds `name` with `args` from the ISA table.
+fn built(
+    instr: &'static str,
+    name: &str,
+    args: &[Arg],
+) -> Result<gpuabi_agx_isa::Instruction, EncodeError> {
+    build_instruction(name, args).map_err(|_| EncodeError {
+        instr,
         operand: "operands",
         value: 0,
         allowed: "operands the instruction table can encode",
@@ -228,6 +229,31 @@ impl Instr {
         }
     }
 
+    /// The mnemonic and typed operands, in Mesa's printed order.
+    fn args(&self) -> (&'static str, Vec<Arg>) {
+        match *self {
+            Instr::MovImm { dst, imm } => {
+                ("ldimm", vec![regs::half(u32::from(dst)).into(), imm.into()])
+            }
+            Instr::IAdd { dst, a, b, shift } => {
+                let mut args = vec![regs::half(u32::from(dst)).into(), a.arg(), b.arg()];
+                if shift != 0 {
+                    // `check` keeps the shift within the table's 1..4.
+                    args.extend(enums::SHIFT.text(u32::from(shift)).map(Arg::Word));
+                }
+                ("iadd", args)
+            }
+            Instr::WhileICmp { cond, a, b, n } => (
+                "while",
+                vec![a.arg(), b.arg(), n.into(), cond.name().into()],
+            ),
+            Instr::JmpExecAny { offset } => ("jmp_any", vec![offset.into()]),
+            Instr::PopExec { n } => ("pop_exec", vec![n.into()]),
+            Instr::Stop => ("stop", Vec::new()),
+            Instr::Trap => ("trap", Vec::new()),
+        }
+    }
+
     /// Size of the encoding in bytes.
     pub fn size(&self) -> usize {
         self.encode().map_or(0, |b| b.len())
@@ -242,7 +268,8 @@ impl Instr {
     /// The encoding as bytes.
     pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
         self.check()?;
-        let ins = assemble(self.name(), &self.text())?;
+        let (mnemonic, args) = self.args();
+        let ins = built(self.name(), mnemonic, &args)?;
         if matches!(self, Instr::MovImm { .. }) && ins.length != 4 {
             return Err(EncodeError {
                 instr: "mov_imm",
@@ -257,6 +284,15 @@ impl Instr {
 
 fn half_name(h: u16) -> AgxRange {
     AgxRange::new(AgxFile::Gpr, h, 1)
+}
+
+impl Src {
+    fn arg(self) -> Arg {
+        match self {
+            Src::Imm(v) => v.into(),
+            Src::Half(h) => regs::half(u32::from(h)).into(),
+        }
+    }
 }
 
 impl fmt::Display for Src {

@@ -66,7 +66,8 @@
 //! epilogs per sample; keys without it are errors. The PBE-to-texture fence Mesa ends such shaders with has no
 //! instruction in the disassembler syntax gpuabi assembles and is left out.
 
-use gpuabi_agx_isa::assemble;
+use gpuabi_agx_isa::regs::{half, imm, r, rh, rl};
+use gpuabi_agx_isa::{args, Builder, Operand};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -168,7 +169,7 @@ pub enum EpilogError {
          and no other output at location 1 (the second colour's location)"
     )]
     DualSourceConflict(usize),
-    /// Generated text that does not assemble: a defect of the generator.
+    /// Generated code that does not build: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
 }
@@ -227,20 +228,17 @@ const MASK_NAMES: [&str; 16] = [
 ];
 
 /// A register of `size` bits holding component `c` of location `loc`.
-fn colour_reg(loc: u8, c: u16, size: u8) -> String {
+fn colour_reg(loc: u8, c: u16, size: u8) -> Operand {
     let half = fout_colour(loc) + if size == 16 { c } else { 2 * c };
     reg(half, size)
 }
 
-fn reg(half: u16, size: u8) -> String {
+/// The register of `size` bits at half `h`.
+fn reg(h: u16, size: u8) -> Operand {
     if size == 16 {
-        format!(
-            "r{}{}",
-            half / 2,
-            if half.is_multiple_of(2) { "l" } else { "h" }
-        )
+        half(u32::from(h))
     } else {
-        format!("r{}", half / 2)
+        r(u32::from(h / 2))
     }
 }
 
@@ -293,19 +291,15 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         .map(|r| r.as_ref().map(|r| r.format.as_str()))
         .collect();
     let layout = tilebuffer_layout(&formats, key.samples)?;
-    let mut text = String::new();
-    let mut line = |s: String| {
-        text.push_str(&s);
-        text.push('\n');
-    };
-    let line: &mut dyn FnMut(String) = &mut line;
+    let mut code = Builder::new();
+    let line = &mut code;
     let samples = match (key.sample_shading, key.sample_mask_after_force_early) {
-        (false, false) => "255".to_string(),
-        (false, true) => "r3h".to_string(),
-        (true, false) => "r1l".to_string(),
+        (false, false) => imm(255),
+        (false, true) => rh(3),
+        (true, false) => rl(1),
         (true, true) => {
             let r = comp(SAMPLES, 0, 16);
-            line(format!("and {r}, r1l, r3h"));
+            line.push("and", &args![r, rl(1), rh(3)]);
             r
         }
     };
@@ -324,10 +318,10 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     }
     let kept = alpha_to_coverage(line, key);
     if key.write_z {
-        line(format!("zs_emit {samples}, r2"));
+        line.push("zs_emit", &args![samples, r(2)]);
     }
     if key.write_s {
-        line(format!("zs_emit {samples}, r3l"));
+        line.push("zs_emit", &args![samples, rl(3)]);
     }
     let spills = layout
         .render_targets
@@ -340,7 +334,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
     let samples = match kept {
         Some(k) if spills => {
             let r = comp(SAMPLES, 0, 16);
-            line(format!("and {r}, {k}, {samples}"));
+            line.push("and", &args![r, k, samples]);
             r
         }
         _ => samples,
@@ -423,11 +417,11 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
         let alpha_used = matches!(work, Work::Logic(..) | Work::MaskOnly)
             || (matches!(work, Work::Plain) && comps == 4 && t.mask & 8 != 0);
         if (key.alpha_to_one || (loc == 0 && key.loc0_w_1)) && alpha_used {
-            line(format!("ldimm {}, {one}", colour_reg(loc, 3, t.size)));
+            line.push("ldimm", &args![colour_reg(loc, 3, t.size), one]);
         }
         if matches!(work, Work::Plain) {
             let src = |c: u16| colour_reg(loc, c, t.size);
-            store_plain(line, &t, &src, t.mask, &samples);
+            store_plain(line, &t, &src, t.mask, samples);
             continue;
         }
         if key.samples > 1 && !key.sample_shading {
@@ -435,34 +429,32 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
                 let bit = 1u8 << s;
                 let st = if key.sample_mask_after_force_early {
                     let r = comp(SAMPLES, 1, 16);
-                    line(format!("and {r}, r3h, {bit}"));
+                    line.push("and", &args![r, rh(3), bit]);
                     r
                 } else {
-                    bit.to_string()
+                    imm(i64::from(bit))
                 };
-                through_destination(line, key, &t, work, &bit.to_string(), &st);
+                through_destination(line, key, &t, work, imm(i64::from(bit)), st);
             }
         } else {
-            let ld = if key.sample_shading { "r1l" } else { "255" };
-            through_destination(line, key, &t, work, ld, &samples);
+            let ld = if key.sample_shading { rl(1) } else { imm(255) };
+            through_destination(line, key, &t, work, ld, samples);
         }
     }
     // The epilog ends the program unless the linker's sample loop follows it: then Mesa
     // compiles it with `stop` (`epilog_stop` in `hk_get_fast_linked_locked_fs`,
     // `src/asahi/vulkan/hk_cmd_draw.c`), which `agx_pack_binary` follows with 8 `trap`.
     if !key.sample_shading {
-        line("stop".to_string());
+        line.push("stop", &[]);
         for _ in 0..TRAPS_AFTER_STOP {
-            line("trap".to_string());
+            line.push("trap", &[]);
         }
     }
-    let program = assemble(&text, "epilog.s").map_err(|e| EpilogError::Assemble(e.to_string()))?;
+    let program = code
+        .finish()
+        .map_err(|e| EpilogError::Assemble(e.to_string()))?;
     Ok(Epilog {
-        text: program
-            .instructions
-            .iter()
-            .map(|(_, _, i)| format!("{i}\n"))
-            .collect(),
+        text: program.text(),
         code: program.bytes,
     })
 }
@@ -475,7 +467,7 @@ pub fn fragment_epilog(key: &EpilogKey) -> Result<Epilog, EpilogError> {
 /// `mask = 0x1111 · ((0xf7540 >> (m & ~3)) & 0xf) | 0x0404 · (m & 2) | 0x0080 · (m & 1)`,
 /// rotated right within 16 bits by `(x & 1) + (y & 1)` of the pixel; sample `s` survives
 /// when bit `s` of the rotated mask is set.
-fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<String> {
+fn alpha_to_coverage(line: &mut Builder, key: &EpilogKey) -> Option<Operand> {
     let Some(Some(rt0)) = key.rts.first().filter(|_| key.alpha_to_coverage) else {
         return None;
     };
@@ -484,54 +476,47 @@ fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<St
         // Alpha 1.0 covers every sample.
         return None;
     }
-    let (t, a, b, c, k) = (
-        format!("r{COVERAGE}"),
-        format!("r{}", COVERAGE + 1),
-        format!("r{}", COVERAGE + 2),
-        format!("r{}", COVERAGE + 3),
-        format!("r{}", COVERAGE + 4),
-    );
+    let at = |k: u16| r(u32::from(COVERAGE + k));
+    let (t, a, b, c, k) = (at(0), at(1), at(2), at(3), at(4));
     let low = sized(COVERAGE, 16);
     // m, computed at fp32 (exact for fp16 colours: the clamp and the scaling by 16 are).
-    line(format!(
-        "fadd {t}, {}, -0.0, sat",
-        colour_reg(loc, 3, rt0.size)
-    ));
-    line(format!("fmul {t}, {t}, 16.0"));
-    line(format!("rint {t}, {t}"));
-    line(format!("f_to_s32 {t}, {t}, rtz"));
-    line(format!("and {a}, {t}, 28"));
-    line(format!("ldimm {k}, {}", 0xf7540));
-    line(format!("shr {a}, {k}, {a}"));
-    line(format!("and {a}, {a}, 15"));
-    line(format!("ldimm {k}, {}", 0x1111));
-    line(format!("imul {a}, {a}, {k}"));
-    line(format!("and {b}, {t}, 2"));
-    line(format!("ldimm {k}, {}", 0x0404));
-    line(format!("imul {b}, {b}, {k}"));
-    line(format!("and {c}, {t}, 1"));
-    line(format!("shl {c}, {c}, 7"));
-    line(format!("or {a}, {a}, {b}"));
-    line(format!("or {a}, {a}, {c}"));
+    let alpha = colour_reg(loc, 3, rt0.size);
+    line.push("fadd", &args![t, alpha, -0.0, "sat"]);
+    line.push("fmul", &args![t, t, 16.0]);
+    line.push("rint", &args![t, t]);
+    line.push("f_to_s32", &args![t, t, "rtz"]);
+    line.push("and", &args![a, t, 28]);
+    line.push("ldimm", &args![k, 0xf7540]);
+    line.push("shr", &args![a, k, a]);
+    line.push("and", &args![a, a, 15]);
+    line.push("ldimm", &args![k, 0x1111]);
+    line.push("imul", &args![a, a, k]);
+    line.push("and", &args![b, t, 2]);
+    line.push("ldimm", &args![k, 0x0404]);
+    line.push("imul", &args![b, b, k]);
+    line.push("and", &args![c, t, 1]);
+    line.push("shl", &args![c, c, 7]);
+    line.push("or", &args![a, a, b]);
+    line.push("or", &args![a, a, c]);
     // The rotation by (x & 1) + (y & 1), over the 16-bit mask doubled to 32 bits.
-    line(format!("mov {b}, thread_in_grid_x"));
-    line(format!("and {b}, {b}, 1"));
-    line(format!("mov {c}, thread_in_grid_y"));
-    line(format!("and {c}, {c}, 1"));
-    line(format!("iadd {b}, {b}, {c}"));
-    line(format!("shl {c}, {a}, 16"));
-    line(format!("or {a}, {a}, {c}"));
-    line(format!("shr {t}, {a}, {b}"));
+    line.push("mov", &args![b, "thread_in_grid_x"]);
+    line.push("and", &args![b, b, 1]);
+    line.push("mov", &args![c, "thread_in_grid_y"]);
+    line.push("and", &args![c, c, 1]);
+    line.push("iadd", &args![b, b, c]);
+    line.push("shl", &args![c, a, 16]);
+    line.push("or", &args![a, a, c]);
+    line.push("shr", &args![t, a, b]);
     // The pixel's samples the mask keeps, then those it kills (under sample shading, of
     // the iteration's sample).
     let all = (1u32 << key.samples) - 1;
     let kill = sized(COVERAGE + 1, 16);
-    line(format!("and {low}, {low}, {all}"));
-    line(format!("xor {kill}, {low}, {all}"));
+    line.push("and", &args![low, low, all]);
+    line.push("xor", &args![kill, low, all]);
     if key.sample_shading {
-        line(format!("and {kill}, {kill}, r1l"));
+        line.push("and", &args![kill, kill, rl(1)]);
     }
-    line(format!("sample_mask {kill}, 0"));
+    line.push("sample_mask", &args![kill, 0]);
     Some(low)
 }
 
@@ -542,12 +527,12 @@ fn alpha_to_coverage(line: &mut dyn FnMut(String), key: &EpilogKey) -> Option<St
 /// `agx_tilebuffer_supports_mask`); the others keep the destination in the masked
 /// components and store every component (`nir_color_mask`).
 fn through_destination(
-    line: &mut dyn FnMut(String),
+    line: &mut Builder,
     key: &EpilogKey,
     t: &Target,
     work: Work,
-    ld: &str,
-    st: &str,
+    ld: Operand,
+    st: Operand,
 ) {
     use epilog_blend::{DST, DST_CLAMPED, SRC, SRC1};
     let (size, n, loc) = (t.size, t.comps, t.loc);
@@ -557,14 +542,11 @@ fn through_destination(
     if !matches!(work, Work::Blend(_)) {
         // The logic op's conversions work on copies of the colour.
         for c in 0..4 {
-            line(format!(
-                "mov {}, {}",
-                comp(SRC, c, size),
-                colour_reg(loc, c, size)
-            ));
+            line.push("mov", &args![comp(SRC, c, size), colour_reg(loc, c, size)]);
         }
     }
     let dst = |c: u16| comp(DST, c, size);
+    let wide = |c: u16| u32::from(DST_CLAMPED + c);
     // A logic op that ignores the destination needs it only to keep masked components of
     // formats without masked stores.
     let loads = match work {
@@ -574,43 +556,37 @@ fn through_destination(
     if let (true, Some(rt)) = (loads, t.spill) {
         // The image holds the logical format: the fetch converts to the colour's size,
         // clamped and sign-extended by the format.
-        spill::load(line, rt, key.samples, &tuple(DST, 4, size));
+        spill::load(line, rt, key.samples, tuple(DST, 4, size));
     } else if loads && size == 16 && t.phys == Physical::I32 {
         // The tile holds 32 bits: load them and narrow (`f2f16`/`u2u16`).
-        line(format!(
-            "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
-            tuple(DST_CLAMPED, n, 32),
-            t.offset
-        ));
+        let regs = tuple(DST_CLAMPED, n, 32);
+        line.push("ld_tile", &args![regs, 0, ld, t.offset, fmt, all_mask]);
         for c in 0..n {
             if t.integer {
-                line(format!("mov {}, r{}l", dst(c), DST_CLAMPED + c));
+                line.push("mov", &args![dst(c), rl(wide(c))]);
             } else {
-                line(format!("fadd {}, r{}, -0.0", dst(c), DST_CLAMPED + c));
+                line.push("fadd", &args![dst(c), r(wide(c)), -0.0]);
             }
         }
     } else if loads {
-        line(format!(
-            "ld_tile {}, 0, {ld}, {}, {fmt}, {all_mask}",
-            tuple(DST, n, size),
-            t.offset
-        ));
+        let regs = tuple(DST, n, size);
+        line.push("ld_tile", &args![regs, 0, ld, t.offset, fmt, all_mask]);
     }
     let element_bits = 8 * t.phys.block_bytes() / t.phys.channels();
     if loads && t.spill.is_none() && t.signed && element_bits < u32::from(size) {
         // Sign-extend the loaded channel as `load_tilebuffer` does.
         for c in 0..n {
             if element_bits == 16 {
-                line(format!("iadd {}, {}.sx, 0", dst(c), comp(DST + c, 0, 16)));
+                line.push("iadd", &args![dst(c), comp(DST + c, 0, 16).sx(), 0]);
             } else {
                 let sign = 1u32 << (element_bits - 1);
-                line(format!("xor {0}, {0}, {sign}", dst(c)));
-                line(format!("isub {0}, {0}, {sign}", dst(c)));
+                line.push("xor", &args![dst(c), dst(c), sign]);
+                line.push("isub", &args![dst(c), dst(c), sign]);
             }
         }
     }
-    let keep = |line: &mut dyn FnMut(String), c: u16| {
-        line(format!("mov {}, {}", comp(SRC, c, size), dst(c)));
+    let keep = |line: &mut Builder, c: u16| {
+        line.push("mov", &args![comp(SRC, c, size), dst(c)]);
     };
     match work {
         Work::Plain | Work::MaskOnly => {
@@ -649,11 +625,11 @@ fn through_destination(
                     s: comp(SRC, c, size),
                     d: dst(c),
                     s_wide: if size == 16 {
-                        format!("r{}", SRC1 + c)
+                        r(u32::from(SRC1 + c))
                     } else {
                         comp(SRC, c, 32)
                     },
-                    d_wide: format!("r{}", DST_CLAMPED + c),
+                    d_wide: r(wide(c)),
                 };
                 let b = bits.get(usize::from(c)).copied().unwrap_or(bits[0]);
                 epilog_logic::component(line, op, kind, &regs, b, size);
@@ -667,40 +643,43 @@ fn through_destination(
         store_plain(line, t, &src, t.all, st);
     } else if size == 16 && t.phys == Physical::I32 {
         for c in 0..n {
-            line(format!(
-                "fmul r{}, {}, 1.0",
-                DST_CLAMPED + c,
-                comp(SRC, c, size)
-            ));
+            line.push("fmul", &args![r(wide(c)), comp(SRC, c, size), 1.0]);
         }
         match t.spill {
-            Some(rt) => spill::store(line, rt, key.samples, &tuple(DST_CLAMPED, 4, 32), st),
-            None => line(format!(
-                "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
-                tuple(DST_CLAMPED, n, 32),
-                t.offset
-            )),
+            Some(rt) => spill::store(line, rt, key.samples, tuple(DST_CLAMPED, 4, 32), st),
+            None => {
+                let regs = tuple(DST_CLAMPED, n, 32);
+                line.push("st_tile", &args![regs, 0, st, t.offset, fmt, all_mask]);
+            }
         }
     } else {
         match t.spill {
-            Some(rt) => spill::store(line, rt, key.samples, &tuple(SRC, 4, size), st),
-            None => line(format!(
-                "st_tile {}, 0, {st}, {}, {fmt}, {all_mask}",
-                tuple(SRC, n, size),
-                t.offset
-            )),
+            Some(rt) => spill::store(line, rt, key.samples, tuple(SRC, 4, size), st),
+            None => {
+                let regs = tuple(SRC, n, size);
+                line.push("st_tile", &args![regs, 0, st, t.offset, fmt, all_mask]);
+            }
         }
+    }
+}
+
+/// The tuple of `n` registers from `first` (the registers a store names, consecutive by
+/// construction: components of one vector).
+fn joined(first: Operand, n: u16) -> Operand {
+    match first.tuple() {
+        Some(t) => gpuabi_agx_isa::regs::tuple(t.file, t.base, t.size, u32::from(n)),
+        None => first,
     }
 }
 
 /// Emits the store of components `mask` of `t` from registers `src(c)` (the colour's size):
 /// pure integers clamped, 16-bit values widened for 32-bit formats, one `st_tile`.
 fn store_plain(
-    line: &mut dyn FnMut(String),
+    line: &mut Builder,
     t: &Target,
-    src: &dyn Fn(u16) -> String,
+    src: &dyn Fn(u16) -> Operand,
     mask: u8,
-    samples: &str,
+    samples: Operand,
 ) {
     let size = t.size;
     let bits = channel_bits(t.canon);
@@ -716,7 +695,7 @@ fn store_plain(
     // The store's register tuple: the value registers when the mask is a prefix and
     // nothing changes them, otherwise copies in the temporaries (a location may feed
     // several targets, so its registers stay as the main shader left them).
-    let tuple: Vec<(u16, String)> = if prefix && !widen && !clamp {
+    let tuple: Vec<(u16, Operand)> = if prefix && !widen && !clamp {
         (0..mask.count_ones() as u16).map(|c| (c, src(c))).collect()
     } else {
         let mut regs = Vec::new();
@@ -736,14 +715,14 @@ fn store_plain(
                 // The clamp below copies.
             } else if !widen {
                 if tr != from {
-                    line(format!("mov {tr}, {from}"));
+                    line.push("mov", &args![tr, from]);
                 }
             } else if !t.integer {
-                line(format!("fmul {tr}, {from}, 1.0"));
+                line.push("fmul", &args![tr, from, 1.0]);
             } else if t.signed {
-                line(format!("iadd {tr}, {from}.sx, 0"));
+                line.push("iadd", &args![tr, from.sx(), 0]);
             } else {
-                line(format!("iadd {tr}, {from}, 0"));
+                line.push("iadd", &args![tr, from, 0]);
             }
             regs.push((c, tr));
         }
@@ -768,52 +747,61 @@ fn store_plain(
                 Vec::new()
             }
         };
-        let mut loaded: Vec<(i64, String)> = Vec::new();
+        let mut loaded: Vec<(i64, Operand)> = Vec::new();
         for (c, _) in &tuple {
             for (v, _) in checks_of(*c) {
                 if !(0..=MAX_ALU_IMM).contains(&v) && !loaded.iter().any(|(x, _)| *x == v) {
                     let r = reg(2 * [CONSTANT, 45, 46, 47][loaded.len().min(3)], size);
-                    line(format!("ldimm {r}, {}", (v as u64) & ((1u64 << size) - 1)));
+                    // The bound's bits at the register's size (at most 32).
+                    let bits = ((v as u64) & ((1u64 << size) - 1)) as u32;
+                    line.push("ldimm", &args![r, bits]);
                     loaded.push((v, r));
                 }
             }
         }
-        let operand = |v: i64| -> String {
+        let operand = |v: i64| -> Operand {
             loaded
                 .iter()
                 .find(|(x, _)| *x == v)
-                .map_or_else(|| v.to_string(), |(_, r)| r.clone())
+                .map_or_else(|| imm(v), |(_, r)| *r)
         };
         for (c, r) in &tuple {
             let mut from = src(*c);
             let checks = checks_of(*c);
             if checks.is_empty() && *r != from {
-                line(format!("mov {r}, {from}"));
+                line.push("mov", &args![*r, from]);
             }
             for (v, cond) in checks {
                 let op = operand(v);
-                line(format!("csel {r}, {from}, {op}, {op}, {from}, {cond}"));
-                from = r.clone();
+                line.push("csel", &args![*r, from, op, op, from, cond]);
+                from = *r;
             }
         }
     }
     if let Some(rt) = t.spill {
         // Image writes take four registers and store every channel (spilled targets have
         // no masked stores, so the mask is complete here).
-        let data: Vec<String> = if prefix && !widen && !clamp {
-            (0..4).map(src).collect()
+        let first = if prefix && !widen && !clamp {
+            src(0)
         } else {
-            (0..4).map(|k| comp(base, k, tuple_size)).collect()
+            comp(base, 0, tuple_size)
         };
-        spill::store(line, rt, t.samples, &data.join("_"), samples);
+        spill::store(line, rt, t.samples, joined(first, 4), samples);
         return;
     }
-    let regs: Vec<String> = tuple.into_iter().map(|(_, r)| r).collect();
-    line(format!(
-        "st_tile {}, 0, {samples}, {}, {}, {}",
-        regs.join("_"),
-        t.offset,
-        isa_format(t.phys),
-        MASK_NAMES[usize::from(mask)]
-    ));
+    let Some(&(_, first)) = tuple.first() else {
+        return;
+    };
+    let regs = joined(first, tuple.len() as u16);
+    line.push(
+        "st_tile",
+        &args![
+            regs,
+            0,
+            samples,
+            t.offset,
+            isa_format(t.phys),
+            MASK_NAMES[usize::from(mask)]
+        ],
+    );
 }

@@ -33,6 +33,9 @@
 //! factor); gpuabi keeps to the equation there (`tests/mesa_parts.rs` lists the captured
 //! case).
 
+use gpuabi_agx_isa::regs::{half, r, rl, tuple as reg_tuple, u};
+use gpuabi_agx_isa::{args, Arg, Builder, Operand, RegFile};
+
 use crate::abi::FUNI_BLEND_R;
 use crate::blend::{BlendFactor, BlendFunc, Equation};
 
@@ -69,33 +72,30 @@ pub enum Norm {
 
 /// Component `c` of the `size`-bit vector starting at register `base`: register `base + c`,
 /// or for 16 bits half `2·base + c` (tuples of 16-bit values are consecutive halves).
-pub fn comp(base: u16, c: u16, size: u8) -> String {
+pub fn comp(base: u16, c: u16, size: u8) -> Operand {
     if size == 16 {
-        let half = 2 * base + c;
-        format!(
-            "r{}{}",
-            half / 2,
-            if half.is_multiple_of(2) { "l" } else { "h" }
-        )
+        half(u32::from(2 * base + c))
     } else {
-        format!("r{}", base + c)
+        r(u32::from(base + c))
     }
 }
 
 /// The tuple of components `0..n` of the vector at `base`.
-pub fn tuple(base: u16, n: u16, size: u8) -> String {
-    (0..n)
-        .map(|c| comp(base, c, size))
-        .collect::<Vec<_>>()
-        .join("_")
+pub fn tuple(base: u16, n: u16, size: u8) -> Operand {
+    reg_tuple(
+        RegFile::Gpr,
+        u32::from(2 * base),
+        u32::from(size),
+        u32::from(n),
+    )
 }
 
 /// Register `r` at `size` bits: the whole register, or its low half.
-pub fn sized(r: u16, size: u8) -> String {
+pub fn sized(reg: u16, size: u8) -> Operand {
     if size == 16 {
-        format!("r{r}l")
+        rl(u32::from(reg))
     } else {
-        format!("r{r}")
+        r(u32::from(reg))
     }
 }
 
@@ -127,19 +127,21 @@ fn half_bits(x: f32) -> u16 {
 }
 
 /// Emits a clamp of `r` (`size` bits) in place.
-pub fn clamp(line: &mut dyn FnMut(String), r: &str, norm: Norm, size: u8) {
+pub fn clamp(code: &mut Builder, r: Operand, norm: Norm, size: u8) {
     let (add, _) = float_ops(size);
     match norm {
         Norm::None => {}
-        Norm::Unorm => line(format!("{add} {r}, {r}, -0.0, sat")),
+        Norm::Unorm => {
+            code.push(add, &args![r, r, -0.0, "sat"]);
+        }
         Norm::Snorm => {
             // The selected values of a select are registers or integers: the bounds go
             // through registers.
             let (m, p) = (sized(MINUS_ONE, size), sized(ONE, size));
-            line(format!("ldimm {m}, {}", float_bits(-1.0, size)));
-            line(format!("ldimm {p}, {}", float_bits(1.0, size)));
-            line(format!("csel {r}, {r}, {m}, {r}, {m}, fgt"));
-            line(format!("csel {r}, {r}, {p}, {p}, {r}, fgt"));
+            code.push("ldimm", &args![m, float_bits(-1.0, size)]);
+            code.push("ldimm", &args![p, float_bits(1.0, size)]);
+            code.push("csel", &args![r, r, m, r, m, "fgt"]);
+            code.push("csel", &args![r, r, p, p, r, "fgt"]);
         }
     }
 }
@@ -167,40 +169,61 @@ pub struct BlendInput {
 }
 
 /// A value of the blend: a register (or uniform), or a constant NIR folds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Op {
-    Reg(String),
+    Reg(Operand),
     Zero,
     One,
 }
 
 impl Op {
-    /// The operand text: the register, or the float immediate.
-    fn text(&self) -> String {
+    /// The operand: the register, or the float immediate.
+    fn arg(&self) -> Arg {
         match self {
-            Op::Reg(r) => r.clone(),
-            Op::Zero => "0.0".into(),
-            Op::One => "1.0".into(),
+            Op::Reg(r) => Arg::Op(*r),
+            Op::Zero => Arg::Float(0.0),
+            Op::One => Arg::Float(1.0),
         }
     }
 
     /// The operand negated (`fneg` as a source modifier).
-    fn neg(&self) -> String {
+    fn neg(&self) -> Arg {
         match self {
-            Op::Reg(r) => format!("{r}.neg"),
-            Op::Zero => "-0.0".into(),
-            Op::One => "-1.0".into(),
+            Op::Reg(r) => Arg::Op(r.neg()),
+            Op::Zero => Arg::Float(-0.0),
+            Op::One => Arg::Float(-1.0),
+        }
+    }
+
+    /// The operand as a selected value of `csel` (integers or registers): 0 for zero.
+    fn selected(&self) -> Arg {
+        match self {
+            Op::Zero => Arg::Int(0),
+            other => other.arg(),
         }
     }
 }
 
 /// A term of the blend equation: absent (a zero factor), the value itself (a factor of
 /// one) or `value · factor`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Term {
     Absent,
     Plain(Op),
     Mul(Op, Op),
+}
+
+/// What a pooled register holds, so that a value is computed once per blend.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Value {
+    /// The operand clamped to the format.
+    Clamped(Operand),
+    /// The blend constant's uniform rounded to fp16.
+    F2f16(Operand),
+    /// `1 − x`.
+    OneMinus(Operand),
+    /// `min(a, b)`.
+    Min(Op, Op),
 }
 
 /// Registers for values computed once per blend (inverted factors, the saturate factor,
@@ -209,56 +232,60 @@ const POOL: [u16; 14] = [57, 40, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79]
 
 /// The blend of one render target being emitted.
 struct Blend<'a> {
-    line: &'a mut dyn FnMut(String),
+    code: &'a mut Builder,
     inp: &'a BlendInput,
-    /// Values computed so far, by what they compute.
-    memo: Vec<(String, Op)>,
+    /// Values computed so far.
+    memo: Vec<(Value, Op)>,
     next: usize,
 }
 
 impl Blend<'_> {
-    fn emit(&mut self, s: String) {
-        (self.line)(s);
+    fn emit(&mut self, name: &str, args: &[Arg]) {
+        self.code.push(name, args);
     }
 
-    /// A pooled register for the value named `key`, and whether it is new.
-    fn slot(&mut self, key: &str) -> (Op, bool) {
-        if let Some((_, op)) = self.memo.iter().find(|(k, _)| k == key) {
-            return (op.clone(), false);
+    fn memo(&self, key: Value) -> Option<Op> {
+        self.memo.iter().find(|(k, _)| *k == key).map(|(_, op)| *op)
+    }
+
+    /// A pooled register for `key`, and whether it is new.
+    fn slot(&mut self, key: Value) -> (Op, bool) {
+        if let Some(op) = self.memo(key) {
+            return (op, false);
         }
         let r = POOL[self.next.min(POOL.len() - 1)];
         self.next += 1;
         let op = Op::Reg(sized(r, self.inp.size));
-        self.memo.push((key.to_string(), op.clone()));
+        self.memo.push((key, op));
         (op, true)
     }
 
     /// `x` clamped to the format into a register (once per value).
-    fn clamped(&mut self, x: &str, into: Option<String>) -> Op {
+    fn clamped(&mut self, x: Operand, into: Option<Operand>) -> Op {
         let size = self.inp.size;
-        let key = format!("clamp {x}");
-        if let Some((_, op)) = self.memo.iter().find(|(k, _)| *k == key) {
-            return op.clone();
+        let key = Value::Clamped(x);
+        if let Some(op) = self.memo(key) {
+            return op;
         }
         let r = match into {
             Some(r) => {
                 let op = Op::Reg(r);
-                self.memo.push((key, op.clone()));
+                self.memo.push((key, op));
                 op
             }
-            None => self.slot(&key).0,
+            None => self.slot(key).0,
         };
-        let rt = r.text();
+        let rt = r.arg();
         let (add, _) = float_ops(size);
         match self.inp.norm {
             Norm::None => unreachable!("only normalised formats clamp"),
-            Norm::Unorm => self.emit(format!("{add} {rt}, {x}, -0.0, sat")),
+            Norm::Unorm => self.emit(add, &args![rt, x, -0.0, "sat"]),
             Norm::Snorm => {
                 let (m, p) = (sized(MINUS_ONE, size), sized(ONE, size));
-                self.emit(format!("ldimm {m}, {}", float_bits(-1.0, size)));
-                self.emit(format!("ldimm {p}, {}", float_bits(1.0, size)));
-                self.emit(format!("csel {rt}, {x}, {m}, {x}, {m}, fgt"));
-                self.emit(format!("csel {rt}, {rt}, {p}, {p}, {rt}, fgt"));
+                self.emit("ldimm", &args![m, float_bits(-1.0, size)]);
+                self.emit("ldimm", &args![p, float_bits(1.0, size)]);
+                self.emit("csel", &args![rt, x, m, x, m, "fgt"]);
+                self.emit("csel", &args![rt, rt, p, p, rt, "fgt"]);
             }
         }
         r
@@ -274,7 +301,7 @@ impl Blend<'_> {
         if self.inp.norm == Norm::None {
             return Op::Reg(reg);
         }
-        self.clamped(&reg, Some(comp(SRC, c, self.inp.size)))
+        self.clamped(reg, Some(comp(SRC, c, self.inp.size)))
     }
 
     /// Dual-source colour component `c` (location 1), clamped as the source.
@@ -286,7 +313,7 @@ impl Blend<'_> {
         if self.inp.norm == Norm::None {
             return Op::Reg(reg);
         }
-        self.clamped(&reg, Some(comp(SRC1, c, self.inp.size)))
+        self.clamped(reg, Some(comp(SRC1, c, self.inp.size)))
     }
 
     /// Destination component `c`: 0 for a missing colour channel, 1.0 for a missing
@@ -299,38 +326,38 @@ impl Blend<'_> {
         if !self.inp.dst_clamp {
             return Op::Reg(reg);
         }
-        self.clamped(&reg, Some(comp(DST_CLAMPED, c, self.inp.size)))
+        self.clamped(reg, Some(comp(DST_CLAMPED, c, self.inp.size)))
     }
 
     /// Blend constant component `c` (fp32 uniforms `u2`…`u5`), rounded to fp16 for 16-bit
     /// colours (`nir_f2f16`) and clamped for normalised formats (`nir_fsat_to_format`).
     fn constant(&mut self, c: u16) -> Op {
         let size = self.inp.size;
-        let u = format!("u{}", (FUNI_BLEND_R + 2 * c) / 2);
+        let u = u(u32::from((FUNI_BLEND_R + 2 * c) / 2));
         if size == 16 {
             let r = comp(CONST16, c, 16);
             let (r_op, new) = {
-                let key = format!("f2f16 {u}");
-                if let Some((_, op)) = self.memo.iter().find(|(k, _)| *k == key) {
-                    (op.clone(), false)
+                let key = Value::F2f16(u);
+                if let Some(op) = self.memo(key) {
+                    (op, false)
                 } else {
-                    let op = Op::Reg(r.clone());
-                    self.memo.push((key, op.clone()));
+                    let op = Op::Reg(r);
+                    self.memo.push((key, op));
                     (op, true)
                 }
             };
             if new {
-                self.emit(format!("fadd {r}, {u}, -0.0"));
+                self.emit("fadd", &args![r, u, -0.0]);
             }
             if self.inp.norm == Norm::None {
                 return r_op;
             }
-            return self.clamped(&r, None);
+            return self.clamped(r, None);
         }
         if self.inp.norm == Norm::None {
             return Op::Reg(u);
         }
-        self.clamped(&u, Some(format!("r{}", CONST16 + c)))
+        self.clamped(u, Some(r(u32::from(CONST16 + c))))
     }
 
     /// `1 − x`, folded for constants (`fadd(fneg(x), 1.0)`, shared between uses).
@@ -340,9 +367,9 @@ impl Blend<'_> {
             Op::One => Op::Zero,
             Op::Reg(r) => {
                 let (add, _) = float_ops(self.inp.size);
-                let (out, new) = self.slot(&format!("1-{r}"));
+                let (out, new) = self.slot(Value::OneMinus(r));
                 if new {
-                    self.emit(format!("{add} {}, {r}.neg, 1.0", out.text()));
+                    self.emit(add, &args![out.arg(), r.neg(), 1.0]);
                 }
                 out
             }
@@ -413,27 +440,24 @@ impl Blend<'_> {
             (Op::Zero, Op::Zero) | (Op::Zero, Op::One) | (Op::One, Op::Zero) => Op::Zero,
             (Op::One, Op::One) => Op::One,
             _ => {
-                let (out, new) = self.slot(&format!("min {} {}", a.text(), b.text()));
+                let (out, new) = self.slot(Value::Min(a, b));
                 if new {
-                    let o = out.text();
+                    let o = out.arg();
                     // The selected values are registers: a constant is loaded.
                     let reg = |this: &mut Self, x: &Op| match x {
                         Op::One => {
-                            this.emit(format!("ldimm {o}, {}", float_bits(1.0, this.inp.size)));
-                            o.clone()
+                            let one = float_bits(1.0, this.inp.size);
+                            this.emit("ldimm", &args![o, one]);
+                            o
                         }
-                        _ => x.text(),
+                        _ => x.arg(),
                     };
                     let (ra, rb) = (reg(self, &a), reg(self, &b));
-                    let sel = |x: &Op, r: &str| match x {
-                        Op::Zero => "0".to_string(),
-                        _ => r.to_string(),
+                    let sel = |x: &Op, r: Arg| match x {
+                        Op::Zero => Arg::Int(0),
+                        _ => r,
                     };
-                    self.emit(format!(
-                        "csel {o}, {ra}, {rb}, {}, {}, fltn",
-                        sel(&a, &ra),
-                        sel(&b, &rb)
-                    ));
+                    self.emit("csel", &args![o, ra, rb, sel(&a, ra), sel(&b, rb), "fltn"]);
                 }
                 out
             }
@@ -452,25 +476,25 @@ impl Blend<'_> {
     }
 
     /// The value of a term as an operand, computing a product into `tmp`.
-    fn operand(&mut self, t: &Term, tmp: &str) -> Op {
+    fn operand(&mut self, t: &Term, tmp: Operand) -> Op {
         let (_, mul) = float_ops(self.inp.size);
         match t {
             Term::Absent => Op::Zero,
-            Term::Plain(op) => op.clone(),
+            Term::Plain(op) => *op,
             Term::Mul(a, b) => {
-                self.emit(format!("{mul} {tmp}, {}, {}", a.text(), b.text()));
-                Op::Reg(tmp.to_string())
+                self.emit(mul, &args![tmp, a.arg(), b.arg()]);
+                Op::Reg(tmp)
             }
         }
     }
 
     /// Writes `op` to `out`.
-    fn materialize(&mut self, op: &Op, out: &str) {
+    fn materialize(&mut self, op: &Op, out: Operand) {
         match op {
-            Op::Reg(r) if r == out => {}
-            Op::Reg(r) => self.emit(format!("mov {out}, {r}")),
-            Op::Zero => self.emit(format!("mov {out}, 0")),
-            Op::One => self.emit(format!("ldimm {out}, {}", float_bits(1.0, self.inp.size))),
+            Op::Reg(r) if *r == out => {}
+            Op::Reg(r) => self.emit("mov", &args![out, *r]),
+            Op::Zero => self.emit("mov", &args![out, 0]),
+            Op::One => self.emit("ldimm", &args![out, float_bits(1.0, self.inp.size)]),
         }
     }
 
@@ -480,55 +504,51 @@ impl Blend<'_> {
     /// plain values are added (`nir_opt_algebraic`'s late `fadd(fmul(a, b), c) →
     /// ffma(a, b, c)` and `fadd(fneg(fmul(a, b)), c) → ffma(−a, b, c)`, tried in that
     /// order and on the `fadd`'s sources in order).
-    fn combine(&mut self, first: Term, second: Term, subtract: bool, out: &str) {
+    fn combine(&mut self, first: Term, second: Term, subtract: bool, out: Operand) {
         let size = self.inp.size;
         let (add, mul) = float_ops(size);
         let fma = if size == 16 { "hfma" } else { "ffma" };
         match (&first, &second) {
             (Term::Absent, Term::Absent) => self.materialize(&Op::Zero, out),
             (t, Term::Absent) => match t {
-                Term::Mul(a, b) => self.emit(format!("{mul} {out}, {}, {}", a.text(), b.text())),
+                Term::Mul(a, b) => self.emit(mul, &args![out, a.arg(), b.arg()]),
                 Term::Plain(op) => self.materialize(op, out),
                 Term::Absent => {}
             },
             (Term::Absent, t) => {
                 if !subtract {
                     match t {
-                        Term::Mul(a, b) => {
-                            self.emit(format!("{mul} {out}, {}, {}", a.text(), b.text()))
-                        }
+                        Term::Mul(a, b) => self.emit(mul, &args![out, a.arg(), b.arg()]),
                         Term::Plain(op) => self.materialize(op, out),
                         Term::Absent => {}
                     }
                 } else {
                     // `0 − t` is `fneg(t)`.
                     match t {
-                        Term::Mul(a, b) => {
-                            self.emit(format!("{mul} {out}, {}, {}", a.neg(), b.text()))
-                        }
-                        Term::Plain(op) => self.emit(format!("{add} {out}, {}, -0.0", op.neg())),
+                        Term::Mul(a, b) => self.emit(mul, &args![out, a.neg(), b.arg()]),
+                        Term::Plain(op) => self.emit(add, &args![out, op.neg(), -0.0]),
                         Term::Absent => {}
                     }
                 }
             }
             (Term::Mul(a, b), t) => {
-                let c = self.operand(t, &sized(T1, size));
-                let c = if subtract { c.neg() } else { c.text() };
-                self.emit(format!("{fma} {out}, {}, {}, {c}", a.text(), b.text()));
+                let c = self.operand(t, sized(T1, size));
+                let c = if subtract { c.neg() } else { c.arg() };
+                self.emit(fma, &args![out, a.arg(), b.arg(), c]);
             }
             (Term::Plain(x), Term::Mul(a, b)) => {
-                let a = if subtract { a.neg() } else { a.text() };
-                self.emit(format!("{fma} {out}, {a}, {}, {}", b.text(), x.text()));
+                let a = if subtract { a.neg() } else { a.arg() };
+                self.emit(fma, &args![out, a, b.arg(), x.arg()]);
             }
             (Term::Plain(x), Term::Plain(y)) => {
-                let y = if subtract { y.neg() } else { y.text() };
-                self.emit(format!("{add} {out}, {}, {y}", x.text()));
+                let y = if subtract { y.neg() } else { y.arg() };
+                self.emit(add, &args![out, x.arg(), y]);
             }
         }
     }
 
     /// Component `c` of the blend of `eq` into `out`.
-    fn component(&mut self, eq: &Equation, c: u16, out: &str) {
+    fn component(&mut self, eq: &Equation, c: u16, out: Operand) {
         match eq.func {
             BlendFunc::Min | BlendFunc::Max => {
                 let s = self.src(c);
@@ -538,37 +558,22 @@ impl Blend<'_> {
                 } else {
                     "fgtn"
                 };
-                let (one, zero) = ("1.0".to_string(), "0".to_string());
-                let sel = |x: &Op| match x {
-                    Op::Reg(r) => r.clone(),
-                    Op::Zero => zero.clone(),
-                    Op::One => one.clone(),
-                };
                 if matches!(s, Op::One) || matches!(d, Op::One) {
                     // A constant 1.0 is selected from a register.
                     let k = sized(T0, self.inp.size);
-                    self.emit(format!("ldimm {k}, {}", float_bits(1.0, self.inp.size)));
+                    self.emit("ldimm", &args![k, float_bits(1.0, self.inp.size)]);
                     let pick = |x: &Op| {
                         if matches!(x, Op::One) {
-                            k.clone()
+                            Arg::Op(k)
                         } else {
-                            sel(x)
+                            x.selected()
                         }
                     };
                     let (ps, pd) = (pick(&s), pick(&d));
-                    self.emit(format!(
-                        "csel {out}, {}, {}, {ps}, {pd}, {cond}",
-                        s.text(),
-                        d.text()
-                    ));
+                    self.emit("csel", &args![out, s.arg(), d.arg(), ps, pd, cond]);
                 } else {
-                    self.emit(format!(
-                        "csel {out}, {}, {}, {}, {}, {cond}",
-                        s.text(),
-                        d.text(),
-                        sel(&s),
-                        sel(&d)
-                    ));
+                    let (ps, pd) = (s.selected(), d.selected());
+                    self.emit("csel", &args![out, s.arg(), d.arg(), ps, pd, cond]);
                 }
             }
             func => {
@@ -589,16 +594,12 @@ impl Blend<'_> {
 }
 
 /// The half of component `c` of a vector whose first half is `base` at `size` bits.
-fn comp_half(base: u16, c: u16, size: u8) -> String {
-    let half = base + if size == 16 { c } else { 2 * c };
+fn comp_half(base: u16, c: u16, size: u8) -> Operand {
+    let h = base + if size == 16 { c } else { 2 * c };
     if size == 16 {
-        format!(
-            "r{}{}",
-            half / 2,
-            if half.is_multiple_of(2) { "l" } else { "h" }
-        )
+        half(u32::from(h))
     } else {
-        format!("r{}", half / 2)
+        r(u32::from(h / 2))
     }
 }
 
@@ -610,9 +611,9 @@ fn comp_half(base: u16, c: u16, size: u8) -> String {
 /// shared values computed once, and the terms combined as NIR fuses them ([`Blend`]'s
 /// `combine`). The result is not clamped: the store converts it (Mesa stores the fused
 /// value).
-pub fn blend(line: &mut dyn FnMut(String), eqs: &[Equation; 2], inp: &BlendInput, mask: u8) {
+pub fn blend(code: &mut Builder, eqs: &[Equation; 2], inp: &BlendInput, mask: u8) {
     let mut b = Blend {
-        line,
+        code,
         inp,
         memo: Vec::new(),
         next: 0,
@@ -624,7 +625,7 @@ pub fn blend(line: &mut dyn FnMut(String), eqs: &[Equation; 2], inp: &BlendInput
             continue;
         }
         let eq = if c == 3 { &eqs[1] } else { &eqs[0] };
-        b.component(eq, c, &comp(SRC, c, inp.size));
+        b.component(eq, c, comp(SRC, c, inp.size));
     }
 }
 

@@ -17,6 +17,9 @@
 //! rounded to nearest (`nir_format_unorm_to_float` divides; AGX lowers a division by a
 //! constant to a multiplication by its reciprocal); 16-bit colours round it to fp16.
 
+use gpuabi_agx_isa::regs::{imm, r};
+use gpuabi_agx_isa::{args, Builder, Operand};
+
 use crate::blend::LogicOp;
 use crate::epilog_blend::{clamp, sized, Norm};
 
@@ -29,7 +32,7 @@ const RESULT: u16 = 57;
 
 /// An operand of a logic-op step: source, destination, the channel mask, the result.
 #[derive(Clone, Copy)]
-enum Arg {
+enum Var {
     S,
     D,
     M,
@@ -37,12 +40,12 @@ enum Arg {
 }
 
 /// One step `t = op(a, b)`.
-type Step = (&'static str, Arg, Arg);
+type Step = (&'static str, Var, Var);
 
 /// The steps of each op (Mesa's `nir_logicop_func`), each `t = op(a, b)`; `noop` stores
 /// nothing and has none.
 const STEPS: [(LogicOp, &[Step]); 16] = {
-    use Arg::*;
+    use Var::*;
     [
         (LogicOp::Clear, &[("zero", S, D)]),
         (LogicOp::Nor, &[("or", S, D), ("xor", T, M)]),
@@ -67,7 +70,7 @@ const STEPS: [(LogicOp, &[Step]); 16] = {
 pub fn reads_destination(op: LogicOp) -> bool {
     STEPS.iter().find(|e| e.0 == op).is_some_and(|e| {
         e.1.iter()
-            .any(|&(_, a, b)| matches!(a, Arg::D) || matches!(b, Arg::D))
+            .any(|&(_, a, b)| matches!(a, Var::D) || matches!(b, Var::D))
     })
 }
 
@@ -85,28 +88,21 @@ pub enum Kind {
 /// source's may be the source register itself for 32-bit colours).
 pub struct Regs {
     /// Source and result.
-    pub s: String,
+    pub s: Operand,
     /// Destination as loaded.
-    pub d: String,
+    pub d: Operand,
     /// The source as an integer.
-    pub s_wide: String,
+    pub s_wide: Operand,
     /// The destination as an integer.
-    pub d_wide: String,
+    pub d_wide: Operand,
 }
 
 /// Emits `op` on one component (`size` bits); `bits` is the channel's width.
-pub fn component(
-    line: &mut dyn FnMut(String),
-    op: LogicOp,
-    kind: Kind,
-    regs: &Regs,
-    bits: u32,
-    size: u8,
-) {
+pub fn component(code: &mut Builder, op: LogicOp, kind: Kind, regs: &Regs, bits: u32, size: u8) {
     let steps = STEPS.iter().find(|e| e.0 == op).map_or(&[][..], |e| e.1);
     let Kind::Normalised(norm) = kind else {
         let mask = (1u64 << bits.min(u32::from(size))) - 1;
-        run(line, steps, &regs.s, &regs.d, mask, size);
+        run(code, steps, regs.s, regs.d, mask, size);
         return;
     };
     let signed = norm == Norm::Snorm;
@@ -115,77 +111,75 @@ pub fn component(
     } else {
         (1u32 << bits) - 1
     };
-    let (sr, dr) = (regs.s_wide.clone(), regs.d_wide.clone());
-    let scale = format!("r{SCALE}");
-    line(format!("ldimm {scale}, {}", (max as f32).to_bits()));
+    let (sr, dr) = (regs.s_wide, regs.d_wide);
+    let scale = r(u32::from(SCALE));
+    code.push("ldimm", &args![scale, (max as f32).to_bits()]);
     let to_int = if signed { "f_to_s32" } else { "f_to_u32" };
     let inputs = if reads_destination(op) {
-        vec![(&sr, regs.s.clone()), (&dr, regs.d.clone())]
+        vec![(sr, regs.s), (dr, regs.d)]
     } else {
-        vec![(&sr, regs.s.clone())]
+        vec![(sr, regs.s)]
     };
     for (r, from) in inputs {
         if size == 16 {
-            line(format!("fmul {r}, {from}, 1.0"));
-        } else if *r != from {
-            line(format!("mov {r}, {from}"));
+            code.push("fmul", &args![r, from, 1.0]);
+        } else if r != from {
+            code.push("mov", &args![r, from]);
         }
-        clamp(line, r, norm, 32);
-        line(format!("fmul {r}, {r}, {scale}"));
-        line(format!("{to_int} {r}, {r}, rte"));
+        clamp(code, r, norm, 32);
+        code.push("fmul", &args![r, r, scale]);
+        code.push(to_int, &args![r, r, "rte"]);
     }
-    run(line, steps, &sr, &dr, (1u64 << bits) - 1, 32);
+    run(code, steps, sr, dr, (1u64 << bits) - 1, 32);
     if signed && bits < 32 {
         // Sign extension of the low `bits`: `((r ∧ mask) ⊕ sign) − sign`.
         let sign = 1u64 << (bits - 1);
-        let m = constant(line, (1u64 << bits) - 1, 32);
-        line(format!("and {sr}, {sr}, {m}"));
-        let k = constant(line, sign, 32);
-        line(format!("xor {sr}, {sr}, {k}"));
-        line(format!("isub {sr}, {sr}, {k}"));
+        let m = constant(code, (1u64 << bits) - 1, 32);
+        code.push("and", &args![sr, sr, m]);
+        let k = constant(code, sign, 32);
+        code.push("xor", &args![sr, sr, k]);
+        code.push("isub", &args![sr, sr, k]);
     }
     let to_float = if signed { "s32_to_f" } else { "u32_to_f" };
-    line(format!("{to_float} {sr}, {sr}, rte"));
-    let recip = format!("r{RECIP}");
-    line(format!(
-        "ldimm {recip}, {}",
-        (1.0f32 / max as f32).to_bits()
-    ));
-    line(format!("fmul {sr}, {sr}, {recip}"));
+    code.push(to_float, &args![sr, sr, "rte"]);
+    let recip = r(u32::from(RECIP));
+    code.push("ldimm", &args![recip, (1.0f32 / max as f32).to_bits()]);
+    code.push("fmul", &args![sr, sr, recip]);
     if signed {
-        let m = format!("r{SCALE}");
-        line(format!("ldimm {m}, {}", (-1.0f32).to_bits()));
-        line(format!("csel {sr}, {sr}, {m}, {sr}, {m}, fgt"));
+        let m = r(u32::from(SCALE));
+        code.push("ldimm", &args![m, (-1.0f32).to_bits()]);
+        code.push("csel", &args![sr, sr, m, sr, m, "fgt"]);
     }
     if size == 16 {
-        line(format!("fadd {}, {sr}, -0.0", regs.s));
+        code.push("fadd", &args![regs.s, sr, -0.0]);
     }
 }
 
 /// Emits the steps on registers `s` and `d` of `size` bits, the result in `s`.
-fn run(line: &mut dyn FnMut(String), steps: &[Step], s: &str, d: &str, mask: u64, size: u8) {
-    let m = constant(line, mask, size);
+fn run(code: &mut Builder, steps: &[Step], s: Operand, d: Operand, mask: u64, size: u8) {
+    let m = constant(code, mask, size);
     let t = sized(RESULT, size);
     for (i, &(op, a, b)) in steps.iter().enumerate() {
-        let name = |x: Arg| match x {
-            Arg::S => s.to_string(),
-            Arg::D => d.to_string(),
-            Arg::M => m.clone(),
-            Arg::T => t.clone(),
+        let name = |x: Var| match x {
+            Var::S => s,
+            Var::D => d,
+            Var::M => m,
+            Var::T => t,
         };
         // The last step writes the result in place of the source.
-        let to = if i + 1 == steps.len() { s } else { t.as_str() };
-        line(format!("{op} {to}, {}, {}", name(a), name(b)));
+        let to = if i + 1 == steps.len() { s } else { t };
+        code.push(op, &args![to, name(a), name(b)]);
     }
 }
 
 /// An integer operand: an immediate up to 255, else loaded into the mask register.
-fn constant(line: &mut dyn FnMut(String), v: u64, size: u8) -> String {
+fn constant(code: &mut Builder, v: u64, size: u8) -> Operand {
     if v <= 0xff {
-        v.to_string()
+        imm(v as i64)
     } else {
         let r = sized(MASK, size);
-        line(format!("ldimm {r}, {v}"));
+        // Below 2^32: masks and sign bits of at most 32-bit channels.
+        code.push("ldimm", &args![r, v as u32]);
         r
     }
 }

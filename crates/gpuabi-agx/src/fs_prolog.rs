@@ -32,7 +32,8 @@
 //! [`ROOT_POLYGON_STIPPLE`]. Temporaries are `r2`…`r6` (the prolog has no register inputs
 //! and may clobber anything).
 
-use gpuabi_agx_isa::assemble;
+use gpuabi_agx_isa::regs::{cf, dr, du, r, rl, rs};
+use gpuabi_agx_isa::{args, Arg, Builder, Operand};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -88,7 +89,7 @@ pub enum FsPrologError {
     /// More cull distances than accepted, or coefficient registers past cf255.
     #[error("{0}")]
     CullDistances(String),
-    /// Generated text that does not assemble: a defect of the generator.
+    /// Generated code that does not build or decode: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
 }
@@ -110,8 +111,8 @@ pub struct FsProlog {
 }
 
 /// The root descriptor as a memory base operand (`du6`).
-fn root() -> String {
-    format!("du{}", FUNI_ROOT.first_half / 2)
+const fn root() -> Operand {
+    du(FUNI_ROOT.first_half as u32 / 2)
 }
 
 /// Generates the fragment prolog of `key`.
@@ -128,66 +129,58 @@ pub fn fragment_prolog(key: &FsPrologKey) -> Result<FsProlog, FsPrologError> {
             key.cf_base
         )));
     }
-    let mut text = String::new();
-    let mut line = |s: String| {
-        text.push_str(&s);
-        text.push('\n');
+    let mut b = Builder::new();
+    let mut op = |name: &str, args: &[Arg]| {
+        b.push(name, args);
     };
     let mut discards = false;
     if key.api_sample_mask != ALL_SAMPLES {
-        line(format!("sample_mask {}, 0", !key.api_sample_mask));
+        op("sample_mask", &args![!key.api_sample_mask, 0]);
         discards = true;
     }
     if key.statistics {
-        line("mov r2l, input_sample_mask".into());
-        line("popcnt r3, r2l".into());
-        line(format!(
-            "load r4_r5, {}, {}, i32, xy, a",
-            root(),
-            ROOT_PS_INVOCATIONS / 4
-        ));
-        line("wait a".into());
-        line("atomic _, r3, dr4, 0, add, a".into());
+        op("mov", &args![rl(2), "input_sample_mask"]);
+        op("popcnt", &args![r(3), rl(2)]);
+        let at = ROOT_PS_INVOCATIONS / 4;
+        op("load", &args![rs(4, 2), root(), at, "i32", "xy", "a"]);
+        op("wait", &args!["a"]);
+        op("atomic", &args![Arg::Absent, r(3), dr(4), 0, "add", "a"]);
     }
     if key.cull_distance_size != 0 {
-        line("ldimm r6, 0".into());
+        op("ldimm", &args![r(6), 0]);
         for i in 0..key.cull_distance_size {
-            line(format!(
-                "ldcf r2_r3_r4, cf{}",
-                u16::from(key.cf_base) + u16::from(i)
-            ));
-            line("or r5, r2, r3".into());
-            line("or r5, r5, r4".into());
-            line("shl r5, r5, 1".into());
-            line(format!("csel r6, r5, 0, {ALL_SAMPLES}, r6, ieq"));
+            let c = u32::from(key.cf_base) + u32::from(i);
+            op("ldcf", &args![rs(2, 3), cf(c)]);
+            op("or", &args![r(5), r(2), r(3)]);
+            op("or", &args![r(5), r(5), r(4)]);
+            op("shl", &args![r(5), r(5), 1]);
+            op("csel", &args![r(6), r(5), 0, ALL_SAMPLES, r(6), "ieq"]);
         }
-        line("sample_mask r6l, 0".into());
+        op("sample_mask", &args![rl(6), 0]);
         discards = true;
     }
     if key.polygon_stipple {
-        line("mov r2, thread_in_grid_x".into());
-        line("mov r3, thread_in_grid_y".into());
-        line("and r3, r3, 31".into());
-        line(format!(
-            "load r4_r5, {}, {}, i32, xy, a",
-            root(),
-            ROOT_POLYGON_STIPPLE / 4
-        ));
-        line("wait a".into());
-        line("load r6, dr4, r3, i32, x, a".into());
-        line("wait a".into());
-        line("not r2, r2".into());
-        line("and r2, r2, 31".into());
-        line("bfeil r6, 0, r6, r2, 1".into());
-        line(format!("csel r6, r6, 0, {ALL_SAMPLES}, 0, ieq"));
-        line("sample_mask r6l, 0".into());
+        op("mov", &args![r(2), "thread_in_grid_x"]);
+        op("mov", &args![r(3), "thread_in_grid_y"]);
+        op("and", &args![r(3), r(3), 31]);
+        let at = ROOT_POLYGON_STIPPLE / 4;
+        op("load", &args![rs(4, 2), root(), at, "i32", "xy", "a"]);
+        op("wait", &args!["a"]);
+        op("load", &args![r(6), dr(4), r(3), "i32", "x", "a"]);
+        op("wait", &args!["a"]);
+        op("not", &args![r(2), r(2)]);
+        op("and", &args![r(2), r(2), 31]);
+        op("bfeil", &args![r(6), 0, r(6), r(2), 1]);
+        op("csel", &args![r(6), r(6), 0, ALL_SAMPLES, 0, "ieq"]);
+        op("sample_mask", &args![rl(6), 0]);
         discards = true;
     }
     if key.run_zs_tests && discards {
-        line(format!("sample_mask {ALL_SAMPLES}, {ALL_SAMPLES}"));
+        op("sample_mask", &args![ALL_SAMPLES, ALL_SAMPLES]);
     }
-    let program =
-        assemble(&text, "fs_prolog.s").map_err(|e| FsPrologError::Assemble(e.to_string()))?;
+    let program = b
+        .finish()
+        .map_err(|e| FsPrologError::Assemble(e.to_string()))?;
     let (reads, writes) =
         register_use(&program.bytes).map_err(|e| FsPrologError::Assemble(e.to_string()))?;
     let gpr_halves = reads
@@ -197,11 +190,7 @@ pub fn fragment_prolog(key: &FsPrologKey) -> Result<FsProlog, FsPrologError> {
         .max()
         .unwrap_or(0);
     Ok(FsProlog {
-        text: program
-            .instructions
-            .iter()
-            .map(|(_, _, i)| format!("{i}\n"))
-            .collect(),
+        text: program.text(),
         code: program.bytes,
         gpr_halves,
         reads,

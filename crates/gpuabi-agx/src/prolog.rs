@@ -1,7 +1,7 @@
 //! The vertex prolog generator: from a prolog key, the AGX code that fetches every
 //! attribute component the main vertex shader reads into `r(8 + 4a + c)`, as Mesa's
-//! `agx_nir_lower_vbo` (called from `agx_nir_prolog_epilog`) does, emitted in Mesa's
-//! assembly syntax and assembled with `gpuabi-agx-isa`.
+//! `agx_nir_lower_vbo` (called from `agx_nir_prolog_epilog`) does, built with the
+//! instruction builder of `gpuabi-agx-isa` and listed in Mesa's assembly syntax.
 //!
 //! Per attribute slot `a` with components read, following its [`FetchPlan`]:
 //! 1. the element index: `r5` (vertex ID, base vertex included) itself, or into `r7`
@@ -43,9 +43,8 @@
 //! and the index buffer ([`compute_ids`]) and ends by writing `r4`, the zero-based vertex
 //! index (the `gl`/`vk` profiles' `AGX_ABI_VIN_VERTEX_ID_ZERO_BASE`).
 
-use std::fmt::Write as _;
-
-use gpuabi_agx_isa::{assemble, decode, OperandKind, RegFile};
+use gpuabi_agx_isa::regs::{dr, du, imm, r, rl, rs, u};
+use gpuabi_agx_isa::{args, decode, Arg, Builder, Operand, RegFile};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -110,7 +109,7 @@ pub enum PrologError {
     /// An index size other than 0, 1, 2 or 4 bytes.
     #[error("index size {0} (expected 0, 1, 2 or 4 bytes)")]
     IndexSize(u8),
-    /// Generated text that does not assemble: a defect of the generator.
+    /// Generated code that does not build or decode: a defect of the generator.
     #[error("generated code does not assemble: {0}")]
     Assemble(String),
 }
@@ -146,17 +145,17 @@ const F32_2_POW_M31: u32 = 0x3000_0000;
 /// Largest immediate of an ALU source (8 bits, Mesa's `agx_pack_alu`).
 const MAX_ALU_IMM: u32 = 0xff;
 /// Register holding the element index while an attribute is fetched.
-const EL: &str = "r7";
+const EL: Operand = r(7);
 /// First register of the raw loaded vector (`r1`…`r4`); the index goes here too.
 const RAW: u16 = 1;
 
-/// Uniform name of the 32-bit uniform at half `h`.
-fn u32_at(h: u16) -> String {
-    format!("u{}", h / 2)
+/// The 32-bit uniform at half `h`.
+fn u32_at(h: u16) -> Operand {
+    u(u32::from(h / 2))
 }
 
 struct Emitter {
-    text: String,
+    b: Builder,
     /// The element index `r7` holds, to reuse it for the next attribute with the same.
     r7: Option<ElementIndex>,
     /// Loads into the output registers were issued after the last `wait`.
@@ -164,9 +163,8 @@ struct Emitter {
 }
 
 impl Emitter {
-    fn line(&mut self, s: impl AsRef<str>) {
-        self.text.push_str(s.as_ref());
-        self.text.push('\n');
+    fn op(&mut self, name: &str, args: &[Arg]) {
+        self.b.push(name, args);
     }
 }
 
@@ -195,9 +193,9 @@ const MASK_NAMES: [&str; 16] = [
 
 /// Emits the element index of `plan` and returns its register: `r5` itself for the vertex
 /// ID, else `r7` (computed once for consecutive attributes with the same index rule).
-fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) -> &'static str {
+fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) -> Operand {
     if plan.element_index == ElementIndex::VertexId {
-        return "r5";
+        return r(5);
     }
     if e.r7 == Some(plan.element_index) {
         return EL;
@@ -206,26 +204,26 @@ fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) -> &'static str {
     let base_instance = u32_at(vuni_base_instance(n));
     match plan.element_index {
         ElementIndex::VertexId => {}
-        ElementIndex::BaseInstance => e.line(format!("iadd {EL}, {base_instance}, 0")),
+        ElementIndex::BaseInstance => e.op("iadd", &args![EL, base_instance, 0]),
         ElementIndex::InstanceDivided { divisor } => {
             if divisor == 1 {
-                e.line(format!("iadd {EL}, r6, {base_instance}"));
+                e.op("iadd", &args![EL, r(6), base_instance]);
                 return EL;
             } else if divisor.is_power_of_two() {
-                e.line(format!("shr {EL}, r6, {}", divisor.trailing_zeros()));
+                e.op("shr", &args![EL, r(6), divisor.trailing_zeros()]);
             } else {
                 let l = ceil_log2(divisor);
                 let m = ((1u64 << 32) * ((1u64 << l) - u64::from(divisor)) / u64::from(divisor) + 1)
                     as u32;
-                e.line(format!("ldimm r4, {m}"));
-                e.line("imul dr2, r6, r4");
+                e.op("ldimm", &args![r(4), m]);
+                e.op("imul", &args![dr(2), r(6), r(4)]);
                 // r3 = umulhi(n, m); q = (t + ((n - t) >> 1)) >> (l - 1).
-                e.line(format!("isub {EL}, r6, r3"));
-                e.line(format!("shr {EL}, {EL}, 1"));
-                e.line(format!("iadd {EL}, {EL}, r3"));
-                e.line(format!("shr {EL}, {EL}, {}", l - 1));
+                e.op("isub", &args![EL, r(6), r(3)]);
+                e.op("shr", &args![EL, EL, 1]);
+                e.op("iadd", &args![EL, EL, r(3)]);
+                e.op("shr", &args![EL, EL, l - 1]);
             }
-            e.line(format!("iadd {EL}, {EL}, {base_instance}"));
+            e.op("iadd", &args![EL, EL, base_instance]);
         }
     }
     EL
@@ -234,7 +232,6 @@ fn element_index(e: &mut Emitter, plan: &FetchPlan, n: u16) -> &'static str {
 /// Emits one attribute's fetch.
 fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
     let slot = a.slot;
-    let _ = writeln!(e.text, "; attribute {slot}: {}", plan.format.name);
     let clamp = u32_at(vuni_vbo_clamp(n, slot));
     let base_half = vuni_vbo_base(slot);
     // Memory channels the read components need, in order; packed formats load them all
@@ -275,73 +272,69 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         let el = if plan.stride_el != 0 || plan.zero_base_when_oob || plan.zero_data_when_oob {
             element_index(e, plan, n)
         } else {
-            "0"
+            imm(0)
         };
         // Index into r1.
         let el_src = if plan.clamp_index_to_zero && plan.stride_el != 0 {
-            e.line(format!("csel r1, {clamp}, {el}, 0, {el}, ult"));
-            "r1"
+            e.op("csel", &args![r(1), clamp, el, 0, el, "ult"]);
+            r(1)
         } else {
             el
         };
         let index = match plan.stride_el {
-            0 => "0".to_string(),
-            1 => el_src.to_string(),
+            0 => imm(0),
+            1 => el_src,
             s => {
                 if s <= MAX_ALU_IMM {
-                    e.line(format!("imul r1, {el_src}, {s}"));
+                    e.op("imul", &args![r(1), el_src, s]);
                 } else {
-                    e.line(format!("ldimm r1, {s}"));
-                    e.line(format!("imul r1, {el_src}, r1"));
+                    e.op("ldimm", &args![r(1), s]);
+                    e.op("imul", &args![r(1), el_src, r(1)]);
                 }
-                "r1".to_string()
+                r(1)
             }
         };
         let base = if plan.zero_base_when_oob {
-            e.line(format!(
-                "csel r2, {clamp}, {el}, 0, {}, ult",
-                u32_at(base_half)
-            ));
-            e.line(format!(
-                "csel r3, {clamp}, {el}, 0, {}, ult",
-                u32_at(base_half + 2)
-            ));
-            "dr2".to_string()
+            e.op("csel", &args![r(2), clamp, el, 0, u32_at(base_half), "ult"]);
+            e.op(
+                "csel",
+                &args![r(3), clamp, el, 0, u32_at(base_half + 2), "ult"],
+            );
+            dr(2)
         } else {
-            format!("du{}", base_half / 2)
+            du(u32::from(base_half / 2))
         };
-        let count = needed.count_ones() as u16;
+        let count = needed.count_ones();
         let first = if direct {
             8 + COMPONENTS_PER_ATTRIB * slot + needed.trailing_zeros() as u16
         } else {
             RAW
         };
-        let dest: Vec<String> = (0..count).map(|k| format!("r{}", first + k)).collect();
-        let shift = if plan.shift != 0 {
-            format!(", lsl {}", plan.shift)
-        } else {
-            String::new()
-        };
-        e.line(format!(
-            "load {}, {base}, {index}{shift}, {}, {}, a",
-            dest.join("_"),
+        let mut load = args![rs(u32::from(first), count), base, index].to_vec();
+        if plan.shift != 0 {
+            load.push(shift_word(plan.shift));
+        }
+        load.extend(args![
             load_format(fmt.interchange),
-            MASK_NAMES[usize::from(needed)]
-        ));
+            MASK_NAMES[usize::from(needed)],
+            "a"
+        ]);
+        e.op("load", &load);
         if direct {
             e.pending = true;
         } else {
-            e.line("wait a");
+            e.op("wait", &args!["a"]);
             e.pending = false;
             if plan.zero_data_when_oob {
                 let first_out = 8 + COMPONENTS_PER_ATTRIB * slot + needed.trailing_zeros() as u16;
-                for (k, d) in dest.iter().enumerate() {
+                for k in 0..count as u16 {
+                    let d = r(u32::from(first + k));
                     let to = if zeroed_into_outputs {
-                        format!("r{}", first_out + k as u16)
+                        r(u32::from(first_out + k))
                     } else {
-                        d.clone()
+                        d
                     };
-                    e.line(format!("csel {to}, {clamp}, {el}, 0, {d}, ult"));
+                    e.op("csel", &args![to, clamp, el, 0, d, "ult"]);
                 }
             }
         }
@@ -358,15 +351,15 @@ fn attribute(e: &mut Emitter, a: &PrologAttrib, plan: &FetchPlan, n: u16) {
         if a.components >> c & 1 == 0 {
             continue;
         }
-        let out = format!("r{}", 8 + COMPONENTS_PER_ATTRIB * slot + c);
+        let out = r(u32::from(8 + COMPONENTS_PER_ATTRIB * slot + c));
         match fmt.swizzle[usize::from(c)] {
-            Swizzle::Zero => e.line(format!("ldimm {out}, 0")),
+            Swizzle::Zero => e.op("ldimm", &args![out, 0]),
             Swizzle::One => {
                 let one = if integer { 1 } else { F32_ONE };
-                e.line(format!("ldimm {out}, {one}"));
+                e.op("ldimm", &args![out, one]);
             }
             Swizzle::Channel(_) if direct || zeroed_into_outputs => {}
-            Swizzle::Channel(ch) => convert(e, fmt, ch, raw_of(ch), &out),
+            Swizzle::Channel(ch) => convert(e, fmt, ch, raw_of(ch), out),
         }
     }
     // Conversions may take `r7` for a constant.
@@ -392,9 +385,9 @@ fn unpack_constants(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, comp
         (0..4).any(|c| reads(c) && matches!(fmt.swizzle[c], Swizzle::Channel(ch) if ch < 3));
     if ten_bit {
         let rcp = (1.0f32 / 511.0).to_bits();
-        e.line(format!("ldimm {EL}, {rcp}"));
+        e.op("ldimm", &args![EL, rcp]);
     }
-    e.line(format!("ldimm r2, {F32_MINUS_ONE}"));
+    e.op("ldimm", &args![r(2), F32_MINUS_ONE]);
 }
 
 /// Bits per channel of an array format loaded raw.
@@ -402,38 +395,46 @@ fn raw_bits(i: Interchange) -> u32 {
     i.block_bytes() * 8
 }
 
+/// The shift modifier `lsl n` of a memory index, from the ISA's table.
+fn shift_word(n: u8) -> Arg {
+    gpuabi_agx_isa::enums::SHIFT
+        .text(u32::from(n))
+        // A shift the table has no text for is an operand no row takes: a build error.
+        .map_or(Arg::Int(i64::from(n)), Arg::Word)
+}
+
 /// Emits the conversion of channel `ch` (raw in `r{raw}`) into `out`.
-fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: u16, out: &str) {
-    let r = format!("r{raw}");
-    let rl = format!("r{raw}l");
+fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: u16, out: Operand) {
+    let rr = r(u32::from(raw));
+    let rl = rl(u32::from(raw));
     let bits = raw_bits(fmt.interchange);
     match fmt.conversion {
-        Conversion::None => e.line(format!("mov {out}, {r}")),
-        Conversion::SignExtend => sign_extend(e, out, &r, bits),
-        Conversion::U2f => e.line(format!("u32_to_f {out}, {r}, rte")),
+        Conversion::None => e.op("mov", &args![out, rr]),
+        Conversion::SignExtend => sign_extend(e, out, u32::from(raw), bits),
+        Conversion::U2f => e.op("u32_to_f", &args![out, rr, "rte"]),
         Conversion::I2f => match bits {
-            8 => e.line(format!("s8_to_f {out}, {rl}, rte")),
-            16 => e.line(format!("s16_to_f {out}, {rl}, rte")),
-            _ => e.line(format!("s32_to_f {out}, {r}, rte")),
+            8 => e.op("s8_to_f", &args![out, rl, "rte"]),
+            16 => e.op("s16_to_f", &args![out, rl, "rte"]),
+            _ => e.op("s32_to_f", &args![out, rr, "rte"]),
         },
         Conversion::F2f => match bits {
             // `fadd x, −0.0` keeps the sign of zero, as Mesa's `f2f32` does (`fadd r, h,
             // -0.0` in its prologs); AGX multiplies as `fma(a, b, +0)`, so `x · 1.0` would
             // turn −0.0 into +0.0.
-            16 => e.line(format!("fadd {out}, {rl}, -0.0")),
-            _ => e.line(format!("mov {out}, {r}")),
+            16 => e.op("fadd", &args![out, rl, -0.0]),
+            _ => e.op("mov", &args![out, rr]),
         },
         Conversion::FixedToFloat => {
-            e.line(format!("s32_to_f {out}, {r}, rte"));
+            e.op("s32_to_f", &args![out, rr, "rte"]);
             scale(e, out, F32_2_POW_M16);
         }
         Conversion::UnormToFloat => {
-            e.line(format!("u32_to_f {out}, {r}, rte"));
+            e.op("u32_to_f", &args![out, rr, "rte"]);
             scale(e, out, F32_2_POW_M32);
         }
         Conversion::SnormToFloat => {
             // i2f(x) · 2^-31 ≥ −1 for every x, so Mesa's clamp at −1 changes nothing.
-            e.line(format!("s32_to_f {out}, {r}, rte"));
+            e.op("s32_to_f", &args![out, rr, "rte"]);
             scale(e, out, F32_2_POW_M31);
         }
         Conversion::Unpack1010102Unsigned | Conversion::Unpack1010102Signed => {
@@ -445,25 +446,25 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
             if fmt.conversion == Conversion::Unpack1010102Signed {
                 // Sign-extended by shifting the field to the top and back (`asr`).
                 if pos + width == 32 {
-                    e.line(format!("asr {out}, {r}, {pos}, 0, 0"));
+                    e.op("asr", &args![out, rr, pos, 0, 0]);
                 } else {
-                    e.line(format!("shl {out}, {r}, {}", 32 - pos - width));
-                    e.line(format!("asr {out}, {out}, {}, 0, 0", 32 - width));
+                    e.op("shl", &args![out, rr, 32 - pos - width]);
+                    e.op("asr", &args![out, out, 32 - width, 0, 0]);
                 }
             } else {
-                e.line(format!("bfeil {out}, 0, {r}, {pos}, {width}"));
+                e.op("bfeil", &args![out, 0, rr, pos, width]);
             }
             match fmt.ty {
-                ChannelType::Uscaled => e.line(format!("u32_to_f {out}, {out}, rte")),
-                ChannelType::Sscaled => e.line(format!("s32_to_f {out}, {out}, rte")),
+                ChannelType::Uscaled => e.op("u32_to_f", &args![out, out, "rte"]),
+                ChannelType::Sscaled => e.op("s32_to_f", &args![out, out, "rte"]),
                 ChannelType::Snorm => {
                     // The 10-bit scale is in `r7` and −1.0 in `r2` (`unpack_constants`); the
                     // 2-bit field's scale is 1.
-                    e.line(format!("s32_to_f {out}, {out}, rte"));
+                    e.op("s32_to_f", &args![out, out, "rte"]);
                     if width == 10 {
-                        e.line(format!("fmul {out}, {out}, {EL}"));
+                        e.op("fmul", &args![out, out, EL]);
                     }
-                    e.line(format!("csel {out}, {out}, -1.0, {out}, r2, fgt"));
+                    e.op("csel", &args![out, out, -1.0, out, r(2), "fgt"]);
                 }
                 _ => {}
             }
@@ -471,31 +472,31 @@ fn convert(e: &mut Emitter, fmt: &crate::vertex_key::VertexFormat, ch: u8, raw: 
     }
 }
 
-/// `out = src` sign-extended from `bits` bits: a 16-bit half with `.sx`, otherwise
+/// `out = r{src}` sign-extended from `bits` bits: a 16-bit half with `.sx`, otherwise
 /// `(x ^ 2^(bits−1)) − 2^(bits−1)` (ALU immediates hold 8 bits, so larger constants go
 /// through `r7`, free once the load is done).
-fn sign_extend(e: &mut Emitter, out: &str, src: &str, bits: u32) {
+fn sign_extend(e: &mut Emitter, out: Operand, src: u32, bits: u32) {
     match bits {
-        32.. => e.line(format!("mov {out}, {src}")),
-        16 => e.line(format!("iadd {out}, {src}l.sx, 0")),
+        32.. => e.op("mov", &args![out, r(src)]),
+        16 => e.op("iadd", &args![out, rl(src).sx(), 0]),
         _ => {
             let half = 1u32 << (bits - 1);
             let h = if half <= MAX_ALU_IMM {
-                half.to_string()
+                imm(i64::from(half))
             } else {
-                e.line(format!("ldimm {EL}, {half}"));
-                EL.to_string()
+                e.op("ldimm", &args![EL, half]);
+                EL
             };
-            e.line(format!("xor {out}, {src}, {h}"));
-            e.line(format!("isub {out}, {out}, {h}"));
+            e.op("xor", &args![out, r(src), h]);
+            e.op("isub", &args![out, out, h]);
         }
     }
 }
 
 /// `out *= f32::from_bits(bits)`, the constant through `r7` (free once the load is done).
-fn scale(e: &mut Emitter, out: &str, bits: u32) {
-    e.line(format!("ldimm {EL}, {bits}"));
-    e.line(format!("fmul {out}, {out}, {EL}"));
+fn scale(e: &mut Emitter, out: Operand, bits: u32) {
+    e.op("ldimm", &args![EL, bits]);
+    e.op("fmul", &args![out, out, EL]);
 }
 
 /// The compute variant's vertex and instance IDs (`r5`, `r6`): the grid position, the
@@ -504,28 +505,27 @@ fn scale(e: &mut Emitter, out: &str, bits: u32) {
 /// 0), plus the first vertex.
 fn compute_ids(e: &mut Emitter, index_size: u8, n: u16) {
     let first_vertex = u32_at(vuni_first_vertex(n));
-    e.line("; vertex and instance IDs of the compute variant");
-    e.line("mov r1, thread_in_grid_x");
-    e.line("mov r6, thread_in_grid_y");
+    e.op("mov", &args![r(1), "thread_in_grid_x"]);
+    e.op("mov", &args![r(6), "thread_in_grid_y"]);
     if index_size == 0 {
-        e.line(format!("iadd r5, r1, {first_vertex}"));
+        e.op("iadd", &args![r(5), r(1), first_vertex]);
         return;
     }
     let ia = vuni_input_assembly(n);
-    e.line(format!("iadd r2, {}, 0", u32_at(ia)));
-    e.line(format!("iadd r3, {}, 0", u32_at(ia + 2)));
-    e.line("load r2_r3_r4, dr2, 0, i32, xyz, a");
-    e.line("wait a");
-    e.line("csel r7, r1, r4, r1, 0, ult");
+    e.op("iadd", &args![r(2), u32_at(ia), 0]);
+    e.op("iadd", &args![r(3), u32_at(ia + 2), 0]);
+    e.op("load", &args![rs(2, 3), dr(2), 0, "i32", "xyz", "a"]);
+    e.op("wait", &args!["a"]);
+    e.op("csel", &args![r(7), r(1), r(4), r(1), 0, "ult"]);
     let format = match index_size {
         1 => "i8",
         2 => "i16",
         _ => "i32",
     };
-    e.line(format!("load r5, dr2, r7, {format}, x, a"));
-    e.line("wait a");
-    e.line("csel r5, r1, r4, r5, 0, ult");
-    e.line(format!("iadd r5, r5, {first_vertex}"));
+    e.op("load", &args![r(5), dr(2), r(7), format, "x", "a"]);
+    e.op("wait", &args!["a"]);
+    e.op("csel", &args![r(5), r(1), r(4), r(5), 0, "ult"]);
+    e.op("iadd", &args![r(5), r(5), first_vertex]);
 }
 
 /// Attribute slots with uniforms: highest slot read + 1.
@@ -560,7 +560,7 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
     }
     let n = slots(key);
     let mut e = Emitter {
-        text: String::new(),
+        b: Builder::new(),
         r7: None,
         pending: false,
     };
@@ -579,15 +579,16 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
         attribute(&mut e, a, &plan, n);
     }
     if e.pending {
-        e.line("wait a");
+        e.op("wait", &args!["a"]);
     }
     if !key.hw {
         // Written last: the attribute fetches use r4 as a temporary.
-        e.line("mov r4, thread_in_grid_x");
+        e.op("mov", &args![r(4), "thread_in_grid_x"]);
     }
-    let program =
-        assemble(&e.text, "prolog.s").map_err(|err| PrologError::Assemble(err.to_string()))?;
-    let (reads, writes) = register_use(&program.bytes)?;
+    let code =
+        e.b.finish()
+            .map_err(|err| PrologError::Assemble(err.to_string()))?;
+    let (reads, writes) = register_use(&code.bytes)?;
     let gpr_halves = reads
         .iter()
         .chain(&writes)
@@ -595,12 +596,8 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
         .max()
         .unwrap_or(0);
     Ok(Prolog {
-        text: program
-            .instructions
-            .iter()
-            .map(|(_, _, i)| format!("{i}\n"))
-            .collect(),
-        code: program.bytes,
+        text: code.text(),
+        code: code.bytes,
         gpr_halves,
         reads,
         writes,
@@ -610,37 +607,31 @@ pub fn vertex_prolog(key: &PrologKey) -> Result<Prolog, PrologError> {
 /// GPR halves read before being written, and halves written, by straight-line `code`.
 pub fn register_use(code: &[u8]) -> Result<(Vec<u16>, Vec<u16>), PrologError> {
     let program = decode(code).map_err(|e| PrologError::Assemble(e.to_string()))?;
-    let mut read = vec![false; 256];
-    let mut written = vec![false; 256];
-    let halves = |op: &gpuabi_agx_isa::Operand| -> Vec<usize> {
-        match op.kind {
-            OperandKind::Reg {
-                file: RegFile::Gpr,
-                base,
-                size,
-                count,
-            } => (base..base + size / 16 * count)
-                .map(|h| h as usize)
-                .collect(),
+    let gprs = usize::from(RegFile::Gpr.halves());
+    let mut read = vec![false; gprs];
+    let mut written = vec![false; gprs];
+    let halves = |op: &Operand| -> Vec<usize> {
+        match op.tuple() {
+            Some(t) if t.file == RegFile::Gpr => t.half_range().map(|h| h as usize).collect(),
             _ => Vec::new(),
         }
     };
     for (_, ins) in &program {
         for op in ins.srcs.iter().flatten() {
             for h in halves(op) {
-                if h < 256 && !written[h] {
+                if h < gprs && !written[h] {
                     read[h] = true;
                 }
             }
         }
         for op in ins.dests.iter().flatten() {
             for h in halves(op) {
-                if h < 256 {
+                if h < gprs {
                     written[h] = true;
                 }
             }
         }
     }
-    let list = |v: &[bool]| (0..256u16).filter(|&h| v[usize::from(h)]).collect();
+    let list = |v: &[bool]| (0..gprs as u16).filter(|&h| v[usize::from(h)]).collect();
     Ok((list(&read), list(&written)))
 }

@@ -52,6 +52,8 @@ use gpuabi_agx_isa::descriptor::{
     channel, channels as ch, dimension, texture_type as ty, Descriptor, Kind, DESCRIPTOR_BYTES,
     LAYOUT_LINEAR,
 };
+use gpuabi_agx_isa::regs::{du, imm, r, rl};
+use gpuabi_agx_isa::{args, Builder, Operand, OperandKind};
 use serde::Serialize;
 
 use crate::epilog::{EpilogError, EpilogKey};
@@ -63,9 +65,9 @@ pub const RT_SPILL_BASE: u32 = 0;
 pub const HEAP_UNIFORM_HALF: u16 = crate::abi::FUNI_EMRT_HEAP.first_half;
 
 /// First register of the pixel coordinates (x, y, layer).
-const COORD: u16 = 60;
+const COORD: u32 = 60;
 /// Register of a descriptor's byte offset.
-const HANDLE: u16 = 58;
+const HANDLE: u32 = 58;
 
 /// Pipe-format name, `Channels` code, `Texture Type`, bytes per pixel, blue first, sRGB.
 const IMAGE_FORMATS: &[(&str, u32, u32, u32, bool, bool)] = &[
@@ -338,56 +340,75 @@ pub fn spill_bindings(
 }
 
 /// Emits the pixel interlock before the first access.
-pub(crate) fn setup(line: &mut dyn FnMut(String)) {
-    line("pixwait 12, 0".into());
+pub(crate) fn setup(code: &mut Builder) {
+    code.push("pixwait", &args![12, 0]);
+}
+
+/// Sampler state slot `ssN`.
+const fn ss(n: u32) -> Operand {
+    Operand::plain(OperandKind::Ss(n))
+}
+
+/// The render-target heap's 64-bit uniform.
+const fn heap() -> Operand {
+    du(HEAP_UNIFORM_HALF as u32 / 2)
 }
 
 /// Emits the coordinates of the lane's pixel, or of its sample in `r1l` with `samples`
 /// above 1 (before each access: blending uses the registers in between).
-fn coordinates(line: &mut dyn FnMut(String), samples: u8) {
-    line(format!("mfsr r{COORD}, thread_in_grid_x"));
-    line(format!("mfsr r{}, thread_in_grid_y", COORD + 1));
-    line(format!("mov r{}, 0", COORD + 2));
+fn coordinates(code: &mut Builder, samples: u8) {
+    let (x, y, z, handle) = (r(COORD), r(COORD + 1), r(COORD + 2), r(HANDLE));
+    code.push("mfsr", &args![x, "thread_in_grid_x"]);
+    code.push("mfsr", &args![y, "thread_in_grid_y"]);
+    code.push("mov", &args![z, 0]);
     if samples > 1 {
-        line(format!("ffs r{HANDLE}, r1l"));
-        line(format!(
-            "shl r{COORD}, r{COORD}, {}",
-            samples.trailing_zeros()
-        ));
-        line(format!("iadd r{COORD}, r{COORD}, r{HANDLE}"));
+        code.push("ffs", &args![handle, rl(1)]);
+        code.push("shl", &args![x, x, samples.trailing_zeros()]);
+        code.push("iadd", &args![x, x, handle]);
     }
 }
 
 /// Emits the texel fetch of render target `rt` (with `samples` samples) at the pixel into
 /// the four registers of `dst` (a tuple such as `r41_r42_r43_r44`).
-pub(crate) fn load(line: &mut dyn FnMut(String), rt: usize, samples: u8, dst: &str) {
-    coordinates(line, samples);
-    line(format!("ldimm r{HANDLE}, {}", descriptor_offset(rt, false)));
-    line(format!(
-        "smpi {dst}, du{HEAP_UNIFORM_HALF}, r{HANDLE}, ss0, r{COORD}, r{}l, 2d_array, xyzw, \
-         lod_min, a",
-        COORD + 2
-    ));
+pub(crate) fn load(code: &mut Builder, rt: usize, samples: u8, dst: Operand) {
+    coordinates(code, samples);
+    code.push("ldimm", &args![r(HANDLE), descriptor_offset(rt, false)]);
+    code.push(
+        "smpi",
+        &args![
+            dst,
+            heap(),
+            r(HANDLE),
+            ss(0),
+            r(COORD),
+            rl(COORD + 2),
+            "2d_array",
+            "xyzw",
+            "lod_min",
+            "a"
+        ],
+    );
 }
 
 /// Emits the image write of the four registers of `data` to render target `rt` (with
 /// `count` samples) at the pixel, skipped where the 16-bit `samples` operand is 0 unless it
 /// is `255`, with several samples also where it leaves the fragment's starting coverage.
-pub(crate) fn store(line: &mut dyn FnMut(String), rt: usize, count: u8, data: &str, samples: &str) {
-    let guarded = samples != "255" || count > 1;
+pub(crate) fn store(code: &mut Builder, rt: usize, count: u8, data: Operand, samples: Operand) {
+    let guarded = samples != imm(255) || count > 1;
     if count > 1 {
-        line(format!("mfsr r{HANDLE}, input_sample_mask"));
-        line(format!("and r{HANDLE}l, r{HANDLE}l, {samples}"));
-        line(format!("if_icmp r{HANDLE}l, 0, 1, ine"));
+        code.push("mfsr", &args![r(HANDLE), "input_sample_mask"]);
+        code.push("and", &args![rl(HANDLE), rl(HANDLE), samples]);
+        code.push("if_icmp", &args![rl(HANDLE), 0, 1, "ine"]);
     } else if guarded {
-        line(format!("if_icmp {samples}, 0, 1, ine"));
+        code.push("if_icmp", &args![samples, 0, 1, "ine"]);
     }
-    coordinates(line, count);
-    line(format!("ldimm r{HANDLE}, {}", descriptor_offset(rt, true)));
-    line(format!(
-        "imgw {data}, du{HEAP_UNIFORM_HALF}, r{HANDLE}, r{COORD}, 0, 2d_array"
-    ));
+    coordinates(code, count);
+    code.push("ldimm", &args![r(HANDLE), descriptor_offset(rt, true)]);
+    code.push(
+        "imgw",
+        &args![data, heap(), r(HANDLE), r(COORD), 0, "2d_array"],
+    );
     if guarded {
-        line("pop_exec 1".into());
+        code.push("pop_exec", &args![1]);
     }
 }

@@ -6,7 +6,7 @@ mod amd;
 mod parse_error;
 mod set;
 
-pub use agx::{AgxFile, AgxRange};
+pub use agx::{size_halves, AgxFile, AgxRange, AgxRegName, AgxTuple};
 pub use amd::{Reg, RegClass, RegFile, RegRange, INDEX_SPACE};
 pub use parse_error::RegParseError;
 pub use set::RegSet;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
-use gpuabi_agx_isa::assemble;
+use gpuabi_agx_isa::{assemble, size_halves, AgxRegName, RegFile};
 use gpuabi_agx_sim::{run, Fragment, Region, State, GPR_HALVES, LANES};
 use serde_json::Value;
 
@@ -55,29 +55,20 @@ fn number(v: &Value, what: &str) -> anyhow::Result<u64> {
 }
 
 /// A register name `rN`, `rNl`, `rNh`, `drN` (or `u...`) as (half, size).
-fn register(name: &str, prefix: char) -> Option<(u32, u32)> {
-    let (wide, rest) = match name.strip_prefix('d') {
-        Some(r) => (true, r),
-        None => (false, name),
-    };
-    let rest = rest.strip_prefix(prefix)?;
-    let (digits, part) = match rest.as_bytes().last()? {
-        b'l' if !wide => (&rest[..rest.len() - 1], Some(0)),
-        b'h' if !wide => (&rest[..rest.len() - 1], Some(1)),
-        _ => (rest, None),
-    };
-    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+/// The 32-bit GPR at half `h`.
+fn gpr32(h: u32) -> AgxRegName {
+    AgxRegName {
+        file: RegFile::Gpr,
+        half: h,
+        size: 32,
     }
-    let n: u32 = digits.parse().ok()?;
-    let size = if wide {
-        64
-    } else if part.is_some() {
-        16
-    } else {
-        32
-    };
-    Some((2 * n + part.unwrap_or(0), size))
+}
+
+/// The half and size of register `name` of `file` (`r3l`, `r3`, `dr2`; `u…` for uniforms).
+fn register(name: &str, file: RegFile) -> Option<(u32, u32)> {
+    AgxRegName::parse(name)
+        .filter(|n| n.file == file)
+        .map(|n| (n.half, n.size))
 }
 
 fn hex_bytes(s: &str, what: &str) -> anyhow::Result<Vec<u8>> {
@@ -191,8 +182,8 @@ fn parse_state(text: &str, file: &str) -> anyhow::Result<(State, Vec<u32>)> {
             "registers" => {
                 for (name, value) in val.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))? {
                     let at = format!("{at}.{name}");
-                    let (half, size) = register(name, 'r')
-                        .filter(|(h, s)| (*h + s / 16) as usize <= GPR_HALVES)
+                    let (half, size) = register(name, RegFile::Gpr)
+                        .filter(|(h, s)| (*h + size_halves(*s)) as usize <= GPR_HALVES)
                         .ok_or_else(|| anyhow!("{at}: expected a register name r0..r127, r0l, r0h or dr0"))?;
                     let lanes: Vec<u64> = match value {
                         Value::Array(items) => {
@@ -212,7 +203,7 @@ fn parse_state(text: &str, file: &str) -> anyhow::Result<(State, Vec<u32>)> {
             "uniforms" => {
                 for (name, value) in val.as_object().ok_or_else(|| anyhow!("{at}: expected an object"))? {
                     let at = format!("{at}.{name}");
-                    let (half, size) = register(name, 'u')
+                    let (half, size) = register(name, RegFile::Uniform)
                         .ok_or_else(|| anyhow!("{at}: expected a uniform name u0..u255, u0l, u0h or du0"))?;
                     st.set_uniform(half, size, number(value, &at)?)
                         .map_err(|e| anyhow!("{at}: {e}"))?;
@@ -275,7 +266,7 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
         SimFormat::Json => {
             let regs: serde_json::Map<String, Value> = shown
                 .iter()
-                .map(|&h| (format!("r{}", h / 2), Value::from(lanes(h))))
+                .map(|&h| (gpr32(h).to_string(), Value::from(lanes(h))))
                 .collect();
             let memory: Vec<Value> = st
                 .memory
@@ -307,7 +298,7 @@ pub fn sim(a: SimArgs) -> anyhow::Result<()> {
         SimFormat::Text => {
             let mut s = format!("exec {:#010x}\n", st.exec);
             for &h in &shown {
-                s += &format!("r{:<4} {}\n", h / 2, lanes(h).join(" "));
+                s += &format!("{:<5} {}\n", gpr32(h).to_string(), lanes(h).join(" "));
             }
             if let Some(f) = &st.frag {
                 let tib: String = f.tib.iter().map(|b| format!("{b:02x}")).collect();
