@@ -472,7 +472,7 @@ fn compile_function(
         Some(conv) => {
             tail = tail_calls::find(module, &ctx.abis, fid);
             let (f, added) =
-                lower_call_abi::lower(orig, &ctx.abis.hidden, conv.divergent_call, tail.as_ref());
+                lower_call_abi::lower(orig, &ctx.abis.hidden, conv, tail.as_ref());
             lowered = f;
             (&lowered, isel::Role::Callee(conv, added))
         }
