@@ -531,7 +531,11 @@ impl ModuleAbis {
                     noreturn,
                 });
             };
-            let sp_dwords = if aco_target.gfx.has_flat_scratch() { 1 } else { 4 };
+            let sp_dwords = if aco_target.gfx.has_flat_scratch() {
+                1
+            } else {
+                4
+            };
             let signature = layout_signature(params, &hidden);
             let a = llvm::assign(l, &signature, llvm::stack_pointer(sp_dwords)).map_err(|e| {
                 CodegenError::Unsupported {

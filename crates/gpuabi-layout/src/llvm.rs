@@ -274,10 +274,7 @@ pub fn assign(
             scratch_param_size: 0,
             reg_param_count,
             reg_discardable_param_count: 0,
-            demand: Demand::new(
-                sgpr - FIRST_INREG_SGPR + 2 + stack_pointer.count + 2,
-                vgpr,
-            ),
+            demand: Demand::new(sgpr - FIRST_INREG_SGPR + 2 + stack_pointer.count + 2, vgpr),
             warnings: Vec::new(),
         },
         returns,
@@ -328,7 +325,13 @@ mod tests {
         // The one return value comes back from v0 whatever its argument register was.
         assert_eq!(
             c.returns,
-            vec![None, None, None, None, Some(RegRange::new(RegFile::Vgpr, 0, 2))]
+            vec![
+                None,
+                None,
+                None,
+                None,
+                Some(RegRange::new(RegFile::Vgpr, 0, 2))
+            ]
         );
     }
 
@@ -350,9 +353,18 @@ mod tests {
         assert!(gfx.contains(reg(RegFile::Sgpr, 4)) && !gfx.contains(reg(RegFile::Sgpr, 34)));
         let c = LlvmAbi::Gfx.preserved();
         assert!(!c.contains(reg(RegFile::Sgpr, 29)) && c.contains(reg(RegFile::Sgpr, 30)));
-        for (n, kept) in [(39, false), (40, true), (47, true), (48, false), (255, true)] {
+        for (n, kept) in [
+            (39, false),
+            (40, true),
+            (47, true),
+            (48, false),
+            (255, true),
+        ] {
             assert_eq!(c.contains(reg(RegFile::Vgpr, n)), kept, "v{n}");
         }
-        assert_eq!(LlvmAbi::from_name("llvm_amdgpu_gfx"), Some(LlvmAbi::AmdgpuGfx));
+        assert_eq!(
+            LlvmAbi::from_name("llvm_amdgpu_gfx"),
+            Some(LlvmAbi::AmdgpuGfx)
+        );
     }
 }

@@ -529,11 +529,7 @@ impl Isel<'_> {
         let b = self.vtemp(1);
         self.valu(
             Opcode::VAndB32,
-            vec![
-                Opnd::Temp(self.whole(b)),
-                imm(1),
-                Opnd::Temp(self.whole(t)),
-            ],
+            vec![Opnd::Temp(self.whole(b)), imm(1), Opnd::Temp(self.whole(t))],
         );
         b
     }
@@ -672,12 +668,7 @@ impl Isel<'_> {
             .iter()
             .map(|&(_, r)| self.vtemp(r.count as u8))
             .collect();
-        let mut phis = vec![(
-            Pseudo::LinearPhi,
-            pending,
-            pre,
-            Opnd::Temp(self.whole(all)),
-        )];
+        let mut phis = vec![(Pseudo::LinearPhi, pending, pre, Opnd::Temp(self.whole(all)))];
         for (m, s0) in merged.iter().zip(&start) {
             phis.push((Pseudo::Phi, *m, pre, Opnd::Temp(self.whole(*s0))));
         }
