@@ -37,6 +37,16 @@
 //!   `crate::tail_calls`.
 //! * **Any-hit/intersection hints** (Mesa's `ahit_isec` affinity) come from the module's
 //!   `abi(traversal)` function when there is exactly one; otherwise there are none.
+//! * **LLVM's conventions** (`llvm-gfx`, `llvm-amdgpu-gfx`; `gpuabi_layout::llvm`) are ABIs
+//!   too: their registers come from `gpuabi_layout::llvm::assign` instead of Mesa's
+//!   assignment. They have no RADV callee PCs, so a function under them is never
+//!   DIVERGENT_CALL and never a tail call: a call through a per-lane pointer runs the callee
+//!   once per distinct pointer (`crate::isel::call`'s waterfall loop, as llc-19 compiles such
+//!   calls), and return values come back from v0 on rather than in their parameters'
+//!   registers.
+//! * **`--abi-override '*=ABI'`** puts every function that can take a call ABI (every
+//!   function but the kernels, which keep their entry convention) and every signature under
+//!   ABI; an override naming a function wins over `*`.
 
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_ir::ir::{self, Abi as IrAbi, FuncId, InstrKind, Opcode as Op, Region, Type};
@@ -45,6 +55,7 @@ use gpuabi_layout::aco::{
     self, Abi, AssignRequest, Assignment, Demand, LimitInputs, Location, Param, ParamKind,
     ParamLayout, Policy, RegisterBlock, ScalarType, Signature,
 };
+use gpuabi_layout::llvm::{self, LlvmAbi};
 use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
 
 use crate::error::CodegenError;
@@ -55,7 +66,8 @@ use crate::mir::Origin;
 pub struct CallOptions {
     /// User ABIs, usable as `abi(NAME)` in the IR.
     pub abis: Vec<Abi>,
-    /// Functions compiled under another ABI than their own: (function, ABI name).
+    /// Functions compiled under another ABI than their own: (function, ABI name); the
+    /// function `*` stands for every function but the kernels, and every signature.
     pub overrides: Vec<(String, String)>,
     /// Assignment policy (`mesa` or `packed`).
     pub policy: Policy,
@@ -74,11 +86,22 @@ pub fn default_abi() -> Abi {
     }
 }
 
+/// The function name of an override that applies to every function and signature.
+pub const EVERY_FUNCTION: &str = "*";
+
 /// How one function (or every function of one signature) is called.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Convention {
-    /// The ABI.
+    /// The ABI. Under one of LLVM's conventions ([`Convention::llvm`]) only its name is
+    /// meaningful: LLVM's preserved registers are no repeating block, and [`Convention::preserved`]
+    /// lists them.
     pub abi: Abi,
+    /// One of LLVM's conventions, or `None` for an ACO ABI.
+    pub llvm: Option<LlvmAbi>,
+    /// Under LLVM's conventions, per IR parameter: where a `return` parameter's final
+    /// value comes back (`None` for the others); empty under ACO ABIs, whose return
+    /// parameters come back in their own registers.
+    pub returns: Vec<Option<RegRange>>,
     /// Where every parameter goes (system and RADV parameters first, then the hidden
     /// launch values named `launch<k>`, then the IR's parameters named `arg<k>`).
     pub assignment: Assignment,
@@ -115,6 +138,28 @@ impl Convention {
     /// The layout of hidden launch parameter `k`.
     pub fn launch(&self, k: usize) -> &ParamLayout {
         self.param(&format!("launch{k}"))
+    }
+
+    /// Where the final value of IR parameter `k`, a `return` parameter, comes back.
+    pub fn ret_location(&self, k: usize) -> Location {
+        match self.returns.get(k) {
+            Some(Some(r)) => Location::Reg(*r),
+            _ => self.arg(k).location,
+        }
+    }
+
+    /// Whether calls pass RADV's divergent and uniform callee PCs (every ACO ABI), which
+    /// chain divergent callees and tail calls; LLVM's conventions do not.
+    pub fn has_callee_pcs(&self) -> bool {
+        self.llvm.is_none()
+    }
+
+    /// The register pair `s_swappc_b64` jumps through.
+    pub fn call_target(&self) -> RegRange {
+        match self.llvm {
+            Some(_) => self.reg("callee_pc"),
+            None => self.reg("uniform_pc"),
+        }
     }
 }
 
@@ -254,29 +299,50 @@ fn layout_signature(params: &[ir::SigParam], hidden: &[(Op, u32)]) -> Signature 
     Signature { params: out }
 }
 
+/// An ABI a name resolves to.
+#[derive(Debug, Clone)]
+enum Resolved {
+    /// An ACO ABI: Mesa's, the default, or a user's.
+    Aco(Abi),
+    /// One of LLVM's conventions.
+    Llvm(LlvmAbi),
+}
+
 /// Resolves an ABI name of the IR or of an override.
-fn resolve(abi: Option<&IrAbi>, opts: &CallOptions) -> Result<Abi, String> {
+fn resolve(abi: Option<&IrAbi>, opts: &CallOptions) -> Result<Resolved, String> {
     let Some(abi) = abi else {
-        return Ok(default_abi());
+        return Ok(Resolved::Aco(default_abi()));
     };
     if let Some(a) = Abi::builtin(abi.name()) {
-        return Ok(a);
+        return Ok(Resolved::Aco(a));
+    }
+    if let Some(l) = LlvmAbi::from_name(abi.name()) {
+        return Ok(Resolved::Llvm(l));
     }
     if abi.name() == default_abi().name && !opts.abis.iter().any(|a| a.name == abi.name()) {
-        return Ok(default_abi());
+        return Ok(Resolved::Aco(default_abi()));
     }
-    opts.abis
+    if let Some(a) = opts.abis.iter().find(|a| a.name == abi.name()) {
+        return Ok(Resolved::Aco(a.clone()));
+    }
+    let mut names: Vec<String> = aco::NirAbi::ALL
         .iter()
-        .find(|a| a.name == abi.name())
-        .cloned()
-        .ok_or_else(|| {
-            format!(
-                "unknown ABI `{}`: the built-in ABIs are rt_recursive, traversal and ahit_isec; \
-                 give a user ABI with `--abi {}=FILE.toml`",
-                abi.name(),
-                abi.name()
-            )
-        })
+        .map(|a| a.name().to_string())
+        .collect();
+    names.push(default_abi().name);
+    names.extend(LlvmAbi::ALL.iter().map(|a| a.name().to_string()));
+    let users: Vec<&str> = opts.abis.iter().map(|a| a.name.as_str()).collect();
+    let users = if users.is_empty() {
+        "none".to_string()
+    } else {
+        users.join(", ")
+    };
+    Err(format!(
+        "unknown ABI `{}`: the ABIs are {} (`_` for `-` accepted), and the user ABIs given \
+         with `--abi NAME=FILE.toml` ({users})",
+        abi.name(),
+        names.join(", "),
+    ))
 }
 
 /// The start of the error for a signature whose assignment places a parameter on SGPRs the
@@ -325,6 +391,11 @@ impl ModuleAbis {
             address_taken(&f.body, &mut taken);
         }
         for (name, abi) in &opts.overrides {
+            resolve(Some(&IrAbi::from_name(abi)), opts)
+                .map_err(|e| CodegenError::Options(format!("--abi-override {name}={abi}: {e}")))?;
+            if name == EVERY_FUNCTION {
+                continue;
+            }
             let Some(i) = module.functions.iter().position(|f| f.name == *name) else {
                 return Err(CodegenError::Options(format!(
                     "--abi-override {name}={abi}: the module has no function `@{name}`"
@@ -342,9 +413,14 @@ impl ModuleAbis {
                 )));
             }
         }
-        let abi_of = |f: &ir::Function| -> Result<Abi, CodegenError> {
+        let every = opts
+            .overrides
+            .iter()
+            .find(|(n, _)| n == EVERY_FUNCTION)
+            .map(|(_, a)| IrAbi::from_name(a));
+        let abi_of = |f: &ir::Function| -> Result<Resolved, CodegenError> {
             let over = opts.overrides.iter().find(|(n, _)| *n == f.name);
-            let name = over.map(|(_, a)| IrAbi::from_name(a));
+            let name = over.map(|(_, a)| IrAbi::from_name(a)).or(every.clone());
             resolve(name.as_ref().or(f.attrs.abi.as_ref()), opts).map_err(|what| {
                 CodegenError::Unsupported {
                     function: f.name.clone(),
@@ -353,6 +429,15 @@ impl ModuleAbis {
                     what,
                 }
             })
+        };
+        let below_limit = |set: &RegSet| {
+            let mut out = RegSet::new();
+            for (file, l) in [(RegFile::Sgpr, limit.sgpr), (RegFile::Vgpr, limit.vgpr)] {
+                for r in set.runs_below(file, l) {
+                    out.insert_range(r);
+                }
+            }
+            out
         };
         let assign = |abi: &Abi,
                       params: &[ir::SigParam],
@@ -422,6 +507,58 @@ impl ModuleAbis {
             }
             Ok((a, preserved))
         };
+        // A convention of a function or signature: LLVM's, or an ACO ABI's through `assign`.
+        let convention = |abi: Resolved,
+                          params: &[ir::SigParam],
+                          hints: Option<&aco::Hints>,
+                          who: &str,
+                          span: ir::Span,
+                          divergent_call: bool,
+                          noreturn: bool|
+         -> Result<Convention, CodegenError> {
+            let Resolved::Llvm(l) = abi else {
+                let Resolved::Aco(abi) = abi else {
+                    unreachable!("two kinds")
+                };
+                let (assignment, preserved) = assign(&abi, params, hints, who, span)?;
+                return Ok(Convention {
+                    abi,
+                    llvm: None,
+                    returns: Vec::new(),
+                    assignment,
+                    preserved,
+                    divergent_call,
+                    noreturn,
+                });
+            };
+            let sp_dwords = if aco_target.gfx.has_flat_scratch() {
+                1
+            } else {
+                4
+            };
+            let signature = layout_signature(params, &hidden);
+            let a = llvm::assign(l, &signature, llvm::stack_pointer(sp_dwords)).map_err(|e| {
+                CodegenError::Unsupported {
+                    function: who.to_string(),
+                    start: span.start,
+                    end: span.end,
+                    what: format!("parameter assignment under ABI `{l}`: {e}"),
+                }
+            })?;
+            Ok(Convention {
+                abi: Abi {
+                    name: l.name().to_string(),
+                    block: aco::RegisterBlock::ALL_CLOBBERED,
+                    max_param_demand: None,
+                },
+                llvm: Some(l),
+                returns: a.returns[hidden.len()..].to_vec(),
+                assignment: a.assignment,
+                preserved: below_limit(&l.preserved()),
+                divergent_call: false,
+                noreturn,
+            })
+        };
         // Hints for any-hit and intersection functions from the one traversal function.
         let traversal: Vec<&ir::Function> = module
             .functions
@@ -429,17 +566,20 @@ impl ModuleAbis {
             .filter(|f| !f.attrs.kernel && f.attrs.abi == Some(IrAbi::Traversal))
             .collect();
         let hints = match traversal.as_slice() {
-            [t] => {
-                let abi = abi_of(t)?;
-                let (a, _) = assign(&abi, &t.sig_params(), None, &t.name, t.span)?;
-                Some(aco::ahit_isec_hints(&a))
-            }
+            [t] => match abi_of(t)? {
+                Resolved::Aco(abi) => {
+                    let (a, _) = assign(&abi, &t.sig_params(), None, &t.name, t.span)?;
+                    Some(aco::ahit_isec_hints(&a))
+                }
+                Resolved::Llvm(_) => None,
+            },
             _ => None,
         };
-        let hints_for = |abi: &Abi| {
-            (abi.name == aco::NirAbi::AhitIsec.abi().name)
+        let hints_for = |abi: &Resolved| match abi {
+            Resolved::Aco(abi) => (abi.name == aco::NirAbi::AhitIsec.abi().name)
                 .then_some(hints.as_ref())
-                .flatten()
+                .flatten(),
+            Resolved::Llvm(_) => None,
         };
         let mut funcs = Vec::with_capacity(module.functions.len());
         for (i, f) in module.functions.iter().enumerate() {
@@ -448,39 +588,36 @@ impl ModuleAbis {
                 continue;
             }
             let abi = abi_of(f)?;
-            let (assignment, preserved) =
-                assign(&abi, &f.sig_params(), hints_for(&abi), &f.name, f.span)?;
-            funcs.push(Some(Convention {
+            let h = hints_for(&abi);
+            funcs.push(Some(convention(
                 abi,
-                assignment,
-                preserved,
-                divergent_call: f.attrs.divergent_call || taken[i],
-                noreturn: f.attrs.noreturn,
-            }));
+                &f.sig_params(),
+                h,
+                &f.name,
+                f.span,
+                f.attrs.divergent_call || taken[i],
+                f.attrs.noreturn,
+            )?));
         }
         let mut sigs = Vec::with_capacity(module.sigs.len());
         for s in &module.sigs {
-            let abi =
-                resolve(s.attrs.abi.as_ref(), opts).map_err(|what| CodegenError::Unsupported {
-                    function: format!("${}", s.name),
-                    start: s.span.start,
-                    end: s.span.end,
-                    what,
-                })?;
-            let (assignment, preserved) = assign(
-                &abi,
+            let name = every.as_ref().or(s.attrs.abi.as_ref());
+            let abi = resolve(name, opts).map_err(|what| CodegenError::Unsupported {
+                function: format!("${}", s.name),
+                start: s.span.start,
+                end: s.span.end,
+                what,
+            })?;
+            let h = hints_for(&abi);
+            sigs.push(convention(
+                abi,
                 &s.params,
-                hints_for(&abi),
+                h,
                 &format!("${}", s.name),
                 s.span,
-            )?;
-            sigs.push(Convention {
-                abi,
-                assignment,
-                preserved,
-                divergent_call: true,
-                noreturn: s.attrs.noreturn,
-            });
+                true,
+                s.attrs.noreturn,
+            )?);
         }
         Ok(ModuleAbis {
             limit,

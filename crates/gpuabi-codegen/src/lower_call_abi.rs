@@ -16,6 +16,9 @@
 //! unchanged, for the next callee of the chain (the dispatch epilogue is code generated at
 //! the function's end: [`crate::isel`]).
 //!
+//! Under LLVM's conventions (no callee PCs, see [`crate::call_abi`]) only the launch
+//! values are added, and the body stays as it is.
+//!
 //! A function whose trailing call is a tail call ([`crate::tail_calls`]) returns instead of
 //! calling, as RADV's `tail_call_pc` does: the divergent PC and every parameter the call
 //! writes become `return` parameters of the lowered function, so that their final values
@@ -37,8 +40,11 @@ use crate::tail_calls::{self, TailCall, TailTarget};
 pub(crate) struct AddedParams {
     /// First hidden launch value.
     pub launch: usize,
-    /// The divergent callee PC; the uniform one follows it.
+    /// The divergent callee PC; the uniform one follows it. Under a convention without
+    /// callee PCs, the number of parameters (nothing is there).
     pub divergent_pc: usize,
+    /// The convention passes the callee PCs.
+    pub pcs: bool,
     /// The function ends with a tail call: the divergent PC is a `return` parameter
     /// holding each lane's next PC.
     pub tail_call: bool,
@@ -53,9 +59,10 @@ fn add_value(f: &mut ir::Function, name: String, ty: Type) -> Value {
 pub(crate) fn lower(
     f: &ir::Function,
     hidden: &[(Op, u32)],
-    divergent_call: bool,
+    conv: &crate::call_abi::Convention,
     tail: Option<&TailCall>,
 ) -> (ir::Function, AddedParams) {
+    let divergent_call = conv.divergent_call;
     let mut g = f.clone();
     let written: Vec<bool> = (0..f.params.len())
         .map(|j| tail.is_some_and(|t| tail_calls::writes_param(f, t, j)))
@@ -73,6 +80,17 @@ pub(crate) fn lower(
         });
     }
     let divergent_pc = g.params.len();
+    if !conv.has_callee_pcs() {
+        return (
+            g,
+            AddedParams {
+                launch,
+                divergent_pc,
+                pcs: false,
+                tail_call: false,
+            },
+        );
+    }
     let dpc = add_value(&mut g, "divergent_pc".into(), Type::Ptr);
     let upc = add_value(&mut g, "uniform_pc".into(), Type::Ptr);
     g.params.push(Param {
@@ -142,6 +160,7 @@ pub(crate) fn lower(
         AddedParams {
             launch,
             divergent_pc,
+            pcs: true,
             tail_call: tail.is_some(),
         },
     )

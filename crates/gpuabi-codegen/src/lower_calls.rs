@@ -454,7 +454,7 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     cx.bump(true, sp, bump, &mut out);
                     out.push(cx.hw(
                         Opcode::SSwappcB64,
-                        [reg(conv.reg("return_address")), reg(conv.reg("uniform_pc"))],
+                        [reg(conv.reg("return_address")), reg(conv.call_target())],
                     ));
                     cx.bump(false, sp, bump, &mut out);
                     cx.whole_wave(false, &clobbered, Some(sp), linear_save, bak, &mut out);

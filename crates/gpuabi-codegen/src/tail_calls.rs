@@ -11,6 +11,7 @@
 //! * it is the last instruction before the function's final top-level `ret`, and that `ret`
 //!   returns exactly the call's results, in order;
 //! * neither function is `noreturn`;
+//! * both conventions pass RADV's callee PCs (ACO ABIs, not LLVM's conventions);
 //! * the callee is compiled as DIVERGENT_CALL (with the guard), since it is entered with
 //!   the exec mask the caller was entered with; every function an indirect call may reach
 //!   is;
@@ -105,7 +106,13 @@ pub(crate) fn find(module: &Module, abis: &ModuleAbis, fid: FuncId) -> Option<Ta
         }
         _ => return None,
     };
-    if !conv.divergent_call || conv.noreturn || !same_registers(own, conv) {
+    // The chain needs RADV's callee PCs in both conventions (LLVM's have none).
+    if !conv.divergent_call
+        || conv.noreturn
+        || !own.has_callee_pcs()
+        || !conv.has_callee_pcs()
+        || !same_registers(own, conv)
+    {
         return None;
     }
     if params.len() != f.params.len() {

@@ -10,7 +10,11 @@
 //! simulator on the same dispatch: wave instructions, lane-instructions, and ABI overhead
 //! as [`gpuabi_exec::AbiInstructions`] defines it (private-memory accesses, lane moves,
 //! call and return; the same definition for both), with gpuabi's own attribution of its
-//! call-ABI overhead beside it. Both runs are checked against the interpreter; a pair
+//! call-ABI overhead beside it. An example with calls gets a second gpuabi row, `NAME
+//! (`*=llvm-gfx`)`, compiled with every function under llc's own convention for callable
+//! functions (`--abi-override '*=llvm-gfx'`): the same program under one ABI; the first row
+//! keeps the example's own ABIs (Mesa's ray-tracing ABIs for raytrace). Both runs are
+//! checked against the interpreter; a pair
 //! whose llc output the assembler cannot read yet is listed with the assembler's message.
 //!
 //! `GPUABI_VERSUS_LLC_RUNS=N` sets the timed compilations per measurement (default 5 for
@@ -75,10 +79,23 @@ struct Row {
     attributed: u64,
 }
 
-fn gpuabi_row(launch: &Launch, target: Target, wave: WaveSize) -> Result<Row, String> {
+/// gpuabi's run of `launch`; with `every`, every function under that call ABI
+/// (`--abi-override '*=ABI'`).
+fn gpuabi_row(
+    launch: &Launch,
+    target: Target,
+    wave: WaveSize,
+    every: Option<&str>,
+) -> Result<Row, String> {
     let module = gpuabi_ir::parse(&launch.source).map_err(|e| format!("{e:?}"))?;
-    let compiled =
-        gpuabi_codegen::compile(&module, &options(target, wave)).map_err(|e| e.to_string())?;
+    let call_opts = gpuabi_codegen::CallOptions {
+        overrides: every
+            .map(|abi| vec![("*".to_string(), abi.to_string())])
+            .unwrap_or_default(),
+        ..Default::default()
+    };
+    let compiled = gpuabi_codegen::compile_with(&module, &options(target, wave), &call_opts)
+        .map_err(|e| e.to_string())?;
     let addrs = gpuabi_exec::function_addresses(&module, &compiled).map_err(|e| e.to_string())?;
     let expected = interpret(launch, &module, &addrs)?;
     let out = gpuabi_exec::run(
@@ -195,12 +212,24 @@ fn main() {
                 theirs.as_secs_f64() / ours.as_secs_f64(),
             ));
             let asm = llc(&ll, cpu).expect("llc-19 compiles");
-            let g = gpuabi_row(&launch, target, wave);
             let l = llc_row(&launch, &asm, target, wave);
-            match (g, l) {
+            // Programs with calls once more with every function under llc's own
+            // convention, the program compared under one ABI.
+            let conventions: &[Option<&str>] = if module.functions.len() > 1 {
+                &[None, Some("llvm-gfx")]
+            } else {
+                &[None]
+            };
+            for &every in conventions {
+                let g = gpuabi_row(&launch, target, wave, every);
+                let name = match every {
+                    Some(abi) => format!("{} (`*={abi}`)", launch.name),
+                    None => launch.name.clone(),
+                };
+                match (g, l.as_ref()) {
                 (Ok(g), Ok(l)) => dynamic.push(format!(
                     "| {} | {cpu} | {} / {} ({}) | {} / {} ({}) | {} ({}, {}, {}) / {} ({}, {}, {}) | {} |",
-                    launch.name,
+                    name,
                     g.waves,
                     l.waves,
                     ratio(g.waves, l.waves),
@@ -220,7 +249,7 @@ fn main() {
                 (Ok(g), Err(e)) => {
                     dynamic.push(format!(
                         "| {} | {cpu} | {} / — | {} / — | {} ({}, {}, {}) / — | {} |",
-                        launch.name,
+                        name,
                         g.waves,
                         g.lanes,
                         g.abi.total(),
@@ -229,9 +258,10 @@ fn main() {
                         g.abi.linkage,
                         g.attributed,
                     ));
-                    pending.push(format!("{} {cpu}: llc's code: {e}", launch.name));
+                    pending.push(format!("{name} {cpu}: llc's code: {e}"));
                 }
-                (Err(e), _) => pending.push(format!("{} {cpu}: gpuabi: {e}", launch.name)),
+                (Err(e), _) => pending.push(format!("{name} {cpu}: gpuabi: {e}")),
+            }
             }
         }
     }

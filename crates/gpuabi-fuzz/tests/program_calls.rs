@@ -206,9 +206,16 @@ fn every_kind_of_call_appears_across_seeds() {
         ] {
             *counted.entry(name).or_default() += n;
         }
-        for (k, abi) in ["no abi", "rt_recursive", "traversal", "ahit_isec"]
-            .into_iter()
-            .enumerate()
+        for (k, abi) in [
+            "no abi",
+            "rt_recursive",
+            "traversal",
+            "ahit_isec",
+            "llvm_gfx",
+            "llvm_amdgpu_gfx",
+        ]
+        .into_iter()
+        .enumerate()
         {
             *counted.entry(abi).or_default() += c.functions_by_abi[k];
         }

@@ -6,6 +6,7 @@
 
 pub mod aco;
 pub mod gfx;
+pub mod llvm;
 pub mod reg;
 pub mod suggest;
 pub mod svg;

@@ -647,6 +647,51 @@ fn formats_and_abi_names_are_spelled_alike() {
     };
     assert_eq!(compile("rt-recursive"), compile("rt_recursive"));
     assert_eq!(compile("ahit-isec"), compile("ahit_isec"));
+    assert_eq!(compile("llvm-amdgpu-gfx"), compile("llvm_amdgpu_gfx"));
+    // `*` puts every function but the kernel under LLVM's convention: every call jumps
+    // through s[16:17] and returns to s[30:31].
+    let every = ok(&[
+        "compile",
+        "examples/raytrace.gsir",
+        "--target",
+        "gfx1100",
+        "--abi-override",
+        "*=llvm-gfx",
+    ]);
+    let calls: Vec<&str> = every
+        .lines()
+        .filter(|l| l.contains("s_swappc_b64"))
+        .collect();
+    assert!(calls.len() > 20, "{every}");
+    assert!(
+        calls
+            .iter()
+            .all(|l| l.trim() == "s_swappc_b64 s[30:31], s[16:17]"),
+        "{calls:?}"
+    );
+    // An unknown ABI names the flag and lists the ABIs there are.
+    let e = fails(&[
+        "compile",
+        "examples/raytrace.gsir",
+        "--target",
+        "gfx1100",
+        "--abi-override",
+        "*=llvm",
+    ]);
+    assert!(
+        e.contains("--abi-override *=llvm: unknown ABI `llvm`"),
+        "{e}"
+    );
+    for name in [
+        "rt-recursive",
+        "traversal",
+        "ahit-isec",
+        "compute",
+        "llvm-gfx",
+        "llvm-amdgpu-gfx",
+    ] {
+        assert!(e.contains(name), "{name}: {e}");
+    }
     let ranges = |abi: &str| ok(&["aco", "ranges", "--abi", abi]);
     assert_eq!(ranges("ahit-isec"), ranges("ahit_isec"));
 }

@@ -14,6 +14,18 @@
 //! A called function starts with the parallel copy out of its parameter registers and
 //! ends with one into them, followed by `p_return_to_caller`; a DIVERGENT_CALL function
 //! first computes the next callee of the chain (RADV's dispatch epilogue).
+//!
+//! Under LLVM's conventions (no callee PCs, see [`crate::call_abi`]) the caller jumps to
+//! the callee's address through the convention's callee-PC registers and return values
+//! come back from v0 on. A call through a pointer that differs between lanes becomes a
+//! waterfall loop, as llc-19 compiles it (`SIInstrInfo`'s loop over the unique values of
+//! a VGPR operand): the first pending lane's pointer is read with `v_readlane_b32`, the
+//! lanes with that pointer call it with exec narrowed to them, and the loop goes on while
+//! lanes are pending. Each round's return values are merged under the full exec with
+//! `v_cndmask_b32` (the project's choice: llc keeps them in the return registers across
+//! the later rounds, which trusts every callee to leave the inactive lanes of its return
+//! registers alone, a promise LLVM's convention does not make). An `i1` argument or return
+//! value travels as 0 or 1 in a VGPR and only its bit 0 is read, as llc-19 reads it.
 
 use gpuabi_amdgpu::{Opcode, Operand};
 use gpuabi_ir::ir::{self, FuncId, Type, Value};
@@ -206,6 +218,9 @@ impl Isel<'_> {
                  compiles such calls in kernels and `noreturn` functions only",
             ));
         }
+        if !conv.has_callee_pcs() {
+            return self.llvm_call(callee, name, conv, &params, args, results);
+        }
         // The callee PCs: the uniform one of the first active lane, the per-lane one.
         let (dpc, upc) = match callee {
             Callee::Direct(f) => {
@@ -275,9 +290,9 @@ impl Isel<'_> {
         let mut loads: Vec<(Temp, u32)> = Vec::new();
         let mut vals = Vec::new();
         for (k, p) in params.iter().enumerate().filter(|(_, p)| p.attrs.ret) {
-            let layout = conv.arg(k);
-            let (t, v) = match (layout.location, p.ty) {
-                (Location::Reg(_), Type::I1) => {
+            let location = conv.ret_location(k);
+            let (t, v) = match (location, p.ty) {
+                (Location::Reg(r), Type::I1) if r.file() == RegFile::Sgpr => {
                     let m = self.mask_temp();
                     (m, Val::Mask(m))
                 }
@@ -286,7 +301,7 @@ impl Isel<'_> {
                     (t, Val::V(t))
                 }
             };
-            match layout.location {
+            match location {
                 Location::Reg(r) => {
                     out.push(Opnd::Temp(self.whole(t)));
                     out.push(fixed(r));
@@ -361,7 +376,10 @@ impl Isel<'_> {
             let p = &self.func.params[j];
             let ty = self.ty(p.value);
             let uniform = self.is_uniform(p.value);
-            let t = entry.raw[j];
+            let mut t = entry.raw[j];
+            if conv.llvm.is_some() && ty == Type::I1 && self.f.info(t).file == RegFile::Vgpr {
+                t = self.low_bit(t);
+            }
             let v = match (self.f.info(t).file, ty, uniform) {
                 (RegFile::Sgpr, Type::I1, false) => Val::Mask(t),
                 (RegFile::Sgpr, Type::I1, true) => {
@@ -414,10 +432,15 @@ impl Isel<'_> {
                 continue;
             }
             let ty = self.ty(p.value);
+            let location = if p.attrs.ret {
+                conv.ret_location(j)
+            } else {
+                layout.location
+            };
             let value = if p.attrs.ret {
                 let v = *rets.next().expect("one value per return parameter");
-                match (layout.location, layout.class.file) {
-                    (Location::Reg(_), RegFile::Sgpr) => self.mask_of(v),
+                match location {
+                    Location::Reg(r) if r.file() == RegFile::Sgpr => self.mask_of(v),
                     _ => self.vgpr_of(v, dwords_of(ty)),
                 }
             } else if chain || layout.needs_explicit_preservation {
@@ -425,7 +448,7 @@ impl Isel<'_> {
             } else {
                 continue;
             };
-            match layout.location {
+            match location {
                 Location::Reg(r) => {
                     copies.push(fixed(r));
                     copies.push(Opnd::Temp(self.whole(value)));
@@ -435,6 +458,23 @@ impl Isel<'_> {
                 }
                 Location::Scratch { .. } => {}
             }
+        }
+        if !entry.added.pcs {
+            copies.extend([
+                fixed(conv.reg("stack_pointer")),
+                Opnd::Temp(self.whole(entry.sp)),
+                fixed(conv.reg("return_address")),
+                Opnd::Temp(self.whole(entry.ra)),
+            ]);
+            let origin = self.origin;
+            self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin))
+                .cost = AbiCost::Copy;
+            self.end_block(Pseudo::ReturnToCaller, [fixed(conv.reg("return_address"))]);
+            let cur = self.cur_block();
+            if let Some(last) = self.f.blocks[cur.index()].insts.last_mut() {
+                last.cost = AbiCost::Linkage;
+            }
+            return;
         }
         let dpc = entry.raw[entry.added.divergent_pc];
         let upc = entry.raw[entry.added.divergent_pc + 1];
@@ -482,6 +522,233 @@ impl Isel<'_> {
         if let Some(last) = self.f.blocks[cur.index()].insts.last_mut() {
             last.cost = AbiCost::Linkage;
         }
+    }
+
+    /// `t & 1`: the `i1` an LLVM convention passes in bit 0 of a VGPR.
+    fn low_bit(&mut self, t: Temp) -> Temp {
+        let b = self.vtemp(1);
+        self.valu(
+            Opcode::VAndB32,
+            vec![Opnd::Temp(self.whole(b)), imm(1), Opnd::Temp(self.whole(t))],
+        );
+        b
+    }
+
+    /// A call under one of LLVM's conventions: see the module documentation.
+    fn llvm_call(
+        &mut self,
+        callee: Callee<'_>,
+        name: String,
+        conv: &Convention,
+        params: &[ir::SigParam],
+        args: &[ir::Operand],
+        results: &[Value],
+    ) -> Result<(), CodegenError> {
+        let ctx = self.ctx;
+        // The arguments in their classes, once: a waterfall loop copies them in every round.
+        let mut copies: Vec<Opnd> = Vec::new();
+        let mut pass = |s: &mut Self, val: Val, ty: Type, layout: &ParamLayout| {
+            let t = s.as_param(val, ty, layout);
+            let Location::Reg(r) = layout.location else {
+                unreachable!("LLVM's conventions pass everything in registers")
+            };
+            copies.push(fixed(r));
+            copies.push(Opnd::Temp(s.whole(t)));
+        };
+        for (k, &(op, dim)) in ctx.abis.hidden.iter().enumerate() {
+            let v = self.launch.builtin(op, dim as usize);
+            pass(self, v, Type::I32, conv.launch(k));
+        }
+        for (k, (a, p)) in args.iter().zip(params).enumerate() {
+            let v = self.val(a);
+            pass(self, v, p.ty, conv.arg(k));
+        }
+        let sp = match self.f.stack_pointer {
+            Some(sp) => Opnd::Temp(self.whole(sp)),
+            None => imm(0),
+        };
+        copies.extend([fixed(conv.reg("stack_pointer")), sp]);
+        let rets: Vec<(Type, RegRange)> = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.attrs.ret)
+            .map(|(k, p)| match conv.ret_location(k) {
+                Location::Reg(r) => (p.ty, r),
+                Location::Scratch { .. } => unreachable!("LLVM returns values in VGPRs"),
+            })
+            .collect();
+        let pointer = match callee {
+            Callee::Direct(f) => self.func_addr(f),
+            Callee::Indirect(_, ptr) => self.val(ptr),
+        };
+        let outs = match pointer {
+            Val::V(ptr) => self.waterfall(&name, conv, copies, ptr, &rets),
+            other => {
+                let pc = self.sgpr_of(other, 2);
+                self.llvm_call_once(&name, conv, copies, pc, &rets)
+            }
+        };
+        for (r, (t, (ty, _))) in results.iter().zip(outs.into_iter().zip(&rets)) {
+            let t = if *ty == Type::I1 { self.low_bit(t) } else { t };
+            self.define(*r, Val::V(t));
+        }
+        Ok(())
+    }
+
+    /// One hardware call to `pc` under an LLVM convention: the argument `copies`, the
+    /// callee's address, `p_call`, and the return values out of their registers.
+    fn llvm_call_once(
+        &mut self,
+        name: &str,
+        conv: &Convention,
+        mut copies: Vec<Opnd>,
+        pc: Temp,
+        rets: &[(Type, RegRange)],
+    ) -> Vec<Temp> {
+        copies.extend([fixed(conv.call_target()), Opnd::Temp(self.whole(pc))]);
+        let origin = self.origin;
+        self.push(MInst::pseudo(Pseudo::ParallelCopy, copies, origin))
+            .cost = AbiCost::Copy;
+        let site = self.f.calls.len() as u32;
+        self.f.calls.push(CallSite {
+            callee: name.to_string(),
+            conv: conv.clone(),
+            origin,
+        });
+        self.push(MInst::pseudo(Pseudo::Call, [imm(site)], origin))
+            .cost = AbiCost::Linkage;
+        let mut out = Vec::new();
+        let mut temps = Vec::new();
+        for &(_, r) in rets {
+            let t = self.vtemp(r.count as u8);
+            out.push(Opnd::Temp(self.whole(t)));
+            out.push(fixed(r));
+            temps.push(t);
+        }
+        if !out.is_empty() {
+            self.push(MInst::pseudo(Pseudo::ParallelCopy, out, origin))
+                .cost = AbiCost::Copy;
+        }
+        temps
+    }
+
+    /// A call through the per-lane pointers `ptr` under an LLVM convention: one call per
+    /// distinct pointer (see the module documentation). Returns the merged return values.
+    fn waterfall(
+        &mut self,
+        name: &str,
+        conv: &Convention,
+        copies: Vec<Opnd>,
+        ptr: Temp,
+        rets: &[(Type, RegRange)],
+    ) -> Vec<Temp> {
+        let linkage = |s: &mut Self, first: usize| {
+            let cur = s.cur_block();
+            for i in &mut s.f.blocks[cur.index()].insts[first..] {
+                i.cost = AbiCost::Linkage;
+            }
+        };
+        let first = self.f.blocks[self.cur_block().index()].insts.len();
+        let all = self.mask_temp();
+        let exec = self.exec();
+        self.emit_mask(Opcode::SMovB64, [Opnd::Temp(self.whole(all)), exec]);
+        let mut start = Vec::new();
+        for &(_, r) in rets {
+            let t = self.vtemp(r.count as u8);
+            for i in 0..r.count as u8 {
+                self.emit(Opcode::VMovB32, [Opnd::Temp(dword(t, i)), imm(0)]);
+            }
+            start.push(t);
+        }
+        linkage(self, first);
+        let pre = self.cur_block();
+        let header = self.new_block();
+        let pending = self.mask_temp();
+        let merged: Vec<Temp> = rets
+            .iter()
+            .map(|&(_, r)| self.vtemp(r.count as u8))
+            .collect();
+        let mut phis = vec![(Pseudo::LinearPhi, pending, pre, Opnd::Temp(self.whole(all)))];
+        for (m, s0) in merged.iter().zip(&start) {
+            phis.push((Pseudo::Phi, *m, pre, Opnd::Temp(self.whole(*s0))));
+        }
+        self.start_block_with_phis(header, &phis);
+        let first = self.f.blocks[self.cur_block().index()].insts.len();
+        let ff1 = match self.wave() {
+            gpuabi_amdgpu::WaveSize::W32 => Opcode::SFf1I32B32,
+            gpuabi_amdgpu::WaveSize::W64 => Opcode::SFf1I32B64,
+        };
+        let lane = self.stemp(1);
+        self.emit(
+            ff1,
+            [
+                Opnd::Temp(self.whole(lane)),
+                Opnd::Temp(self.whole(pending)),
+            ],
+        );
+        let pc = self.stemp(2);
+        for i in 0..2 {
+            self.emit(
+                Opcode::VReadlaneB32,
+                [
+                    Opnd::Temp(dword(pc, i)),
+                    Opnd::Temp(dword(ptr, i)),
+                    Opnd::Temp(self.whole(lane)),
+                ],
+            );
+        }
+        let mine = self.mask_temp();
+        self.valu(
+            Opcode::VCmpEqU64,
+            vec![
+                Opnd::Temp(self.whole(mine)),
+                Opnd::Temp(self.whole(pc)),
+                Opnd::Temp(self.whole(ptr)),
+            ],
+        )
+        .e64 = true;
+        let exec = self.exec();
+        self.emit_mask(Opcode::SMovB64, [exec, Opnd::Temp(self.whole(mine))]);
+        linkage(self, first);
+        let got = self.llvm_call_once(name, conv, copies, pc, rets);
+        let first = self.f.blocks[self.cur_block().index()].insts.len();
+        let exec = self.exec();
+        self.emit_mask(Opcode::SMovB64, [exec, Opnd::Temp(self.whole(all))]);
+        let mut next = Vec::new();
+        for ((m, g), &(_, r)) in merged.iter().zip(&got).zip(rets) {
+            let t = self.vtemp(r.count as u8);
+            for i in 0..r.count as u8 {
+                self.valu(
+                    Opcode::VCndmaskB32,
+                    vec![
+                        Opnd::Temp(dword(t, i)),
+                        Opnd::Temp(dword(*m, i)),
+                        Opnd::Temp(dword(*g, i)),
+                        Opnd::Temp(self.whole(mine)),
+                    ],
+                )
+                .e64 = true;
+            }
+            next.push(t);
+        }
+        let left = self.mask_temp();
+        self.emit_mask(
+            Opcode::SAndn2B64,
+            [
+                Opnd::Temp(self.whole(left)),
+                Opnd::Temp(self.whole(pending)),
+                Opnd::Temp(self.whole(mine)),
+            ],
+        );
+        self.emit(Opcode::SCbranchScc1, [Opnd::Block(header)]);
+        linkage(self, first);
+        let latch = self.cur_block();
+        let mut back = vec![Opnd::Temp(self.whole(left))];
+        back.extend(next.iter().map(|t| Opnd::Temp(self.whole(*t))));
+        self.add_phi_sources(header, latch, &back);
+        let after = self.new_block();
+        self.start_block(after);
+        next
     }
 
     /// Each lane's next PC after a DIVERGENT_CALL function without a tail call: 0 where

@@ -52,6 +52,10 @@ pub(super) enum Abi {
     RtRecursive,
     Traversal,
     AhitIsec,
+    /// LLVM's callable-function convention (`llvm_gfx`).
+    LlvmGfx,
+    /// LLVM's `amdgpu_gfx` convention (`llvm_amdgpu_gfx`).
+    LlvmAmdgpuGfx,
 }
 
 impl Abi {
@@ -62,6 +66,8 @@ impl Abi {
             Abi::RtRecursive => " abi(rt_recursive)",
             Abi::Traversal => " abi(traversal)",
             Abi::AhitIsec => " abi(ahit_isec)",
+            Abi::LlvmGfx => " abi(llvm_gfx)",
+            Abi::LlvmAmdgpuGfx => " abi(llvm_amdgpu_gfx)",
         }
     }
 
@@ -143,7 +149,7 @@ impl Signature {
     /// `radv_nir_lower_callee_signature` in Mesa `src/amd/vulkan/nir/` does). Lane masks
     /// (`i1`) take SGPRs; they are counted as one, their size in wave32.
     pub(super) fn spills_params(&self) -> bool {
-        if self.abi == Abi::Default {
+        if matches!(self.abi, Abi::Default | Abi::LlvmGfx | Abi::LlvmAmdgpuGfx) {
             return false;
         }
         let (mut sgprs, mut vgprs) = (2u32, 2u32);
@@ -357,11 +363,18 @@ fn signature(rng: &mut Rng, shape: Shape) -> Signature {
         Shape::Wide => rng.pick(&[Abi::RtRecursive, Abi::Traversal, Abi::AhitIsec]),
         _ => rng.pick(&[
             Abi::Default,
-            Abi::Default,
+            Abi::LlvmGfx,
             Abi::RtRecursive,
             Abi::Traversal,
             Abi::AhitIsec,
         ]),
+    };
+    // One of LLVM's two conventions by the parameter count, which leaves the random
+    // stream (and so every other choice of a seed) as it was before they were choices.
+    // Wide signatures do not fit LLVM's 32 argument VGPRs.
+    let abi = match abi {
+        Abi::LlvmGfx if params.len() % 2 == 1 => Abi::LlvmAmdgpuGfx,
+        other => other,
     };
     let divergent_call = rng.chance(if abi == Abi::RtRecursive { 60 } else { 20 });
     Signature {

@@ -130,8 +130,8 @@ pub struct Constructs {
     /// `i32` and `f32` values live together where the kernel's epilogue starts.
     pub live_at_end: usize,
     /// Functions besides the kernel, by ABI: none, `rt_recursive`, `traversal`,
-    /// `ahit_isec`.
-    pub functions_by_abi: [usize; 4],
+    /// `ahit_isec`, `llvm_gfx`, `llvm_amdgpu_gfx`.
+    pub functions_by_abi: [usize; 6],
     /// Functions with `divergent_call`.
     pub divergent_call_functions: usize,
     /// Functions that call themselves.
@@ -171,7 +171,7 @@ impl Constructs {
         self.early_continue += o.early_continue;
         self.allocas += o.allocas;
         self.live_at_end = self.live_at_end.max(o.live_at_end);
-        for k in 0..4 {
+        for k in 0..6 {
             self.functions_by_abi[k] += o.functions_by_abi[k];
         }
         self.divergent_call_functions += o.divergent_call_functions;

@@ -15,43 +15,31 @@
 //! The lists are checked against llc-19 (gpuabi-sim's `tests/llc_objects.rs`): a function
 //! that clobbers every register saves exactly these (less the stack pointer, which it
 //! restores by arithmetic), for tonga, gfx1030 and gfx1100, and for `amdgpu_gfx` under
-//! `amdgcn-amd-amdpal` on gfx1030 and gfx1100.
+//! `amdgcn-amd-amdpal` on gfx1030 and gfx1100. The lists themselves are gpuabi-layout's
+//! (`gpuabi_layout::llvm`), which the code generator compiles to.
 
+use gpuabi_layout::llvm::LlvmAbi;
 use gpuabi_layout::reg::{RegFile, RegRange, RegSet};
 
 use super::Contract;
 
 /// The name of the built-in contract of LLVM's callable-function convention.
-pub const LLVM_GFX: &str = "llvm-gfx";
+pub const LLVM_GFX: &str = gpuabi_layout::llvm::LLVM_GFX;
 
 /// The name of the built-in contract of LLVM's `amdgpu_gfx` convention.
-pub const LLVM_AMDGPU_GFX: &str = "llvm-amdgpu-gfx";
+pub const LLVM_AMDGPU_GFX: &str = gpuabi_layout::llvm::LLVM_AMDGPU_GFX;
 
 /// LLVM's stack pointer for callable functions (AMDGPUUsage, "Call Convention").
-pub const LLVM_STACK_POINTER: u16 = 32;
-
-/// The callee-saved VGPRs of `CSR_AMDGPU_VGPRs`: 8 of every 16 from v40 to v255.
-fn csr_vgprs(set: &mut RegSet) {
-    for first in (40..256).step_by(16) {
-        set.insert_range(RegRange::new(RegFile::Vgpr, first, 8));
-    }
-}
+pub const LLVM_STACK_POINTER: u16 = gpuabi_layout::llvm::STACK_POINTER;
 
 /// The registers `CSR_AMDGPU` preserves (the `C` convention of callable functions).
 pub fn llvm_gfx_preserved() -> RegSet {
-    let mut set = RegSet::new();
-    set.insert_range(RegRange::new(RegFile::Sgpr, 30, 106 - 30));
-    csr_vgprs(&mut set);
-    set
+    LlvmAbi::Gfx.preserved()
 }
 
 /// The registers `CSR_AMDGPU_SI_Gfx` preserves (the `amdgpu_gfx` convention).
 pub fn llvm_amdgpu_gfx_preserved() -> RegSet {
-    let mut set = RegSet::new();
-    set.insert_range(RegRange::new(RegFile::Sgpr, 4, 32 - 4));
-    set.insert_range(RegRange::new(RegFile::Sgpr, 64, 106 - 64));
-    csr_vgprs(&mut set);
-    set
+    LlvmAbi::AmdgpuGfx.preserved()
 }
 
 impl Contract {

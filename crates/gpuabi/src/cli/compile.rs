@@ -48,9 +48,11 @@ pub struct TargetArgs {
     /// `abi(NAME)` in the IR and by --abi-override. Repeatable.
     #[arg(long = "abi", value_name = "NAME=FILE.toml")]
     pub abis: Vec<String>,
-    /// Compiles function FUNC under ABI instead of its own: a built-in ABI (rt-recursive,
-    /// traversal, ahit-isec, compute; `rt_recursive` and `ahit_isec` are accepted too) or
-    /// one given with --abi. Repeatable.
+    /// Compiles function FUNC under ABI instead of its own: a built-in ABI (Mesa's
+    /// rt-recursive, traversal, ahit-isec; compute; LLVM's llvm-gfx and llvm-amdgpu-gfx;
+    /// `_` is accepted for `-`) or one given with --abi. FUNC `*` is every function but
+    /// the kernels (which keep their entry convention) and every signature; a named
+    /// function's override wins over it. Repeatable.
     #[arg(long = "abi-override", value_name = "FUNC=ABI")]
     pub overrides: Vec<String>,
     /// Parameter-assignment policy of the call ABIs: Mesa's exact algorithm, or `packed`.
