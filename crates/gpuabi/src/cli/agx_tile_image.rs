@@ -3,19 +3,9 @@
 
 use anyhow::anyhow;
 use gpuabi_agx::tilebuffer::{rt_format, TileBufferLayout};
+use gpuabi_agx_exec::fragment::placement;
 use gpuabi_agx_isa::assemble;
 use gpuabi_agx_sim::{Fragment, State, LANES};
-
-/// Where render target `rt` sits in the tile: its physical format as the `ld_tile`
-/// syntax names it (`u8norm`), its byte offset in the sample and its size; `None` when
-/// unbound or spilled.
-pub(super) fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
-    let p = layout
-        .render_targets
-        .iter()
-        .find(|p| usize::from(p.rt) == rt)?;
-    Some((p.physical.to_lowercase(), p.offset_bytes?, p.size_bytes))
-}
 
 /// Render target `rt` of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
 /// `ld_tile` into 32-bit registers; floats clamped to [0, 1] and rounded, integers clamped
