@@ -10,6 +10,7 @@
 //!   samples ([`FragmentDraw`]), with the sample loop's footer checked at every iteration.
 //! * [`Stats`]: the instructions each part executed, by kind, and the tile and memory
 //!   traffic.
+//! * [`rt_rgba`]: a render target of the tile after a run, as 8-bit RGBA.
 //!
 //! Each program is decoded once per draw and its groups share one device memory, as a
 //! draw's groups do on the hardware.
@@ -17,10 +18,12 @@
 #![warn(missing_docs)]
 
 pub mod fragment;
+mod rgba;
 mod stats;
 pub mod vertex;
 
 pub use fragment::{FragmentDraw, FragmentError, FragmentOutcome, FragmentProgram, Tile};
+pub use rgba::{rt_rgba, RgbaError};
 pub use stats::{PartCounts, Stats};
 pub use vertex::{VertexDraw, VertexError, VertexOutcome, VertexProgram};
 

@@ -7,7 +7,9 @@
 
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey, EpilogRt};
 use gpuabi_agx_exec::fragment::{Outputs, Parts};
-use gpuabi_agx_exec::{FragmentDraw, FragmentError, FragmentProgram, Names, Tile};
+use gpuabi_agx_exec::{
+    rt_rgba, FragmentDraw, FragmentError, FragmentProgram, Names, RgbaError, Tile,
+};
 use gpuabi_agx_isa::assemble;
 
 const WIDTH: u32 = 4;
@@ -101,6 +103,18 @@ fn main_shader_and_epilog_store_the_colour() {
     .unwrap();
     let out = tile.run(&program, None, [0.0; 4], true).unwrap();
     check(&out);
+    // Read back as RGBA8: an 8-bit UNORM byte loads as c / 255 and converts back to c.
+    let rgba = rt_rgba(&out.fragment, &out.layout, 0, "R8G8B8A8_UNORM").unwrap();
+    let stored: Vec<u8> = out
+        .samples
+        .iter()
+        .flat_map(|s| s.rt[0].clone().unwrap())
+        .collect();
+    assert_eq!(rgba, stored);
+    assert_eq!(
+        rt_rgba(&out.fragment, &out.layout, 1, "R8G8B8A8_UNORM").unwrap_err(),
+        RgbaError::Spilled(1)
+    );
     // Seven covered pixels in one group: the main shader and the epilog ran once.
     let stats = out.stats.expect("asked for");
     let main_counts = stats

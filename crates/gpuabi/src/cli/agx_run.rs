@@ -6,11 +6,8 @@
 //! `draw_id` (default 0), `[[buffer]]` tables with `name` and one of `bytes` (hex), `file`
 //! or `size` (zero-filled), `[[binding]]` tables with `slot`, `buffer`, `offset` (default
 //! 0) and `size` (default: the buffer's length), and for the compute variant an `[index]`
-//! table with `buffer`, `offset` and `count`. Buffers are placed at 64 KiB-aligned
-//! addresses from 0x10000 in the order given; the sink is address 0 under soft fault and a
-//! 16-byte zero buffer at 0x8000 otherwise. Uniforms are filled as the ABI places them:
-//! base and clamp per attribute (`agx_calculate_vbo_clamp`), first vertex, base instance,
-//! draw ID and the input-assembly pointer.
+//! table with `buffer`, `offset` and `count`. `gpuabi_agx_exec::vertex` runs the draw (where
+//! the buffers are placed and how the uniforms are filled is stated there).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -15,6 +15,7 @@ use clap::Args;
 use gpuabi_agx::epilog::{fragment_epilog, EpilogKey};
 use gpuabi_agx::fs_prolog::fragment_prolog;
 use gpuabi_agx_exec::fragment::{FragmentOutcome, Parts};
+use gpuabi_agx_exec::rt_rgba;
 use gpuabi_agx_exec::{FragmentProgram, Names, Tile};
 
 use super::agx_fragment_files::{key_blend_constant, parse_draw, parse_outputs};
@@ -22,7 +23,6 @@ use super::agx_key::{fragment_prolog_key_of, key_text, KeyPart};
 use super::agx_part_file::read_code;
 use super::agx_run::RunFormat;
 use super::agx_stats::{stats_json, stats_text};
-use super::agx_tile_image::rt_rgba;
 use super::write_output;
 
 /// Flags of `agx run fragment`.

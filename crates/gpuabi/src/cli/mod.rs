@@ -13,7 +13,6 @@ mod agx_run;
 mod agx_run_fragment;
 mod agx_sim;
 mod agx_stats;
-mod agx_tile_image;
 pub mod asm;
 pub mod catalyst;
 mod catalyst_build;
