@@ -86,6 +86,12 @@ impl Opcode {
             .map(Opcode)
     }
 
+    /// The row's position in [`opcodes::OPCODES`] (below `OPCODES.len()`), for tables
+    /// indexed by instruction kind.
+    pub fn index(self) -> usize {
+        self.0
+    }
+
     /// Every row, in decoding priority order.
     pub fn all() -> impl Iterator<Item = Opcode> {
         (0..opcodes::OPCODES.len()).map(Opcode)

@@ -559,7 +559,7 @@ pub fn run_observed(
 
 /// [`run`] on a program decoded once ([`Program::decode`]), for running it many times.
 pub fn run_program(p: &Program, st: &mut State, max_steps: usize) -> Result<usize, SimError> {
-    drive(p, st, max_steps, |_, _, _| {})
+    drive(p, st, max_steps, &mut Pages::default(), |_, _, _| {})
 }
 
 /// [`run_observed`] on a program decoded once.
@@ -569,18 +569,20 @@ pub fn run_program_observed(
     max_steps: usize,
     observe: &mut dyn FnMut(usize, &Instruction, &mut State),
 ) -> Result<usize, SimError> {
-    drive(p, st, max_steps, observe)
+    drive(p, st, max_steps, &mut Pages::default(), observe)
 }
 
-fn drive(
+/// Runs `p` on `st` with the page index `pages` of its memory (rebuilt when the regions
+/// changed since its last use).
+pub(crate) fn drive(
     p: &Program,
     st: &mut State,
     max_steps: usize,
+    pages: &mut Pages,
     mut observe: impl FnMut(usize, &Instruction, &mut State),
 ) -> Result<usize, SimError> {
     let mut i = 0usize;
     let mut steps = 0usize;
-    let mut pages = Pages::default();
     while i < p.ops.len() {
         if steps >= max_steps {
             return Err(SimError::StepLimit(steps));
@@ -589,7 +591,7 @@ fn drive(
         let ins = &p.ins[i];
         observe(p.offsets[i], ins, st);
         let d = &p.ops[i];
-        match step(st, d, ins, &mut pages) {
+        match step(st, d, ins, pages) {
             Ok(Flow::Next) => i += 1,
             Ok(Flow::Jump) => i = d.target as usize,
             Ok(Flow::Stop) => break,

@@ -34,6 +34,7 @@ mod load;
 mod memory;
 mod op;
 mod program;
+mod session;
 mod state;
 mod tile;
 
@@ -42,5 +43,6 @@ pub use exec::{run, run_observed, run_program, run_program_observed};
 pub use float::{f16_to_f64, f32_to_f64, to_f16, to_f32};
 pub use format::code as format_code;
 pub use program::Program;
+pub use session::Session;
 pub use state::{Region, State, GPR_HALVES, LANES, UNIFORM_HALVES};
 pub use tile::{default_sample_positions, Fragment, MAX_SAMPLES, MAX_SAMPLE_SIZE, MAX_TILE_PIXELS};

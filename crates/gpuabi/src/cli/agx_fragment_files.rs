@@ -14,69 +14,13 @@
 //! "registers": {"r4": "0x3f800000", "r3h": "0xf", …}}]}`, one entry per pixel and
 //! sample (sample 0 without sample shading); 16-bit registers as `r4l`/`r4h`.
 
-use std::collections::BTreeMap;
-
 use anyhow::{anyhow, bail};
+use gpuabi_agx_exec::fragment::Outputs;
+use gpuabi_agx_exec::FragmentDraw;
 use gpuabi_layout::reg::{AgxFile, AgxRange};
 use toml::{Table, Value};
 
 use super::agx_run::{hex, int32, only, tables};
-
-/// A DRAW.toml.
-pub(super) struct Draw {
-    /// Tile width in pixels.
-    pub(super) width: u32,
-    /// Tile height in pixels.
-    pub(super) height: u32,
-    /// Window position of the tile's pixel (0, 0).
-    pub(super) origin: [u32; 2],
-    /// The blend constant, when the draw gives one.
-    pub(super) blend_constant: Option<[f32; 4]>,
-    /// Polygon stipple row words.
-    pub(super) stipple: [u32; 32],
-    /// Render target and its pixel bytes as stored.
-    pub(super) clears: Vec<(usize, Vec<u8>)>,
-    /// Coefficient register and its plane `(a, b, c)`.
-    pub(super) varyings: Vec<(usize, [f32; 3])>,
-    /// The starting sample masks as written: one for every pixel, or one per pixel in row
-    /// order; `None` for every sample.
-    pub(super) coverage: Option<Vec<u8>>,
-    /// Whether one integer gave `coverage` for every pixel.
-    pub(super) uniform_coverage: bool,
-}
-
-impl Draw {
-    /// Checks the starting coverage against the key's sample count: every mask names only
-    /// samples below `samples`.
-    pub(super) fn check_coverage(&self, file: &str, samples: u32) -> anyhow::Result<()> {
-        let Some(c) = &self.coverage else {
-            return Ok(());
-        };
-        if let Some((i, m)) = c
-            .iter()
-            .enumerate()
-            .find(|(_, m)| u32::from(**m) >> samples != 0)
-        {
-            let at = if self.uniform_coverage {
-                "coverage".to_string()
-            } else {
-                format!("coverage[{i}]")
-            };
-            bail!(
-                "{file}: {at}: {m:#x} names a sample the key's {samples} sample(s) lack \
-                 (expected a mask below {:#x})",
-                1u32 << samples
-            );
-        }
-        Ok(())
-    }
-
-    /// The sample mask pixel `p` (row order) starts with, `None` for every sample.
-    pub(super) fn coverage_of(&self, p: usize) -> Option<u8> {
-        let c = self.coverage.as_ref()?;
-        c.get(if self.uniform_coverage { 0 } else { p }).copied()
-    }
-}
 
 /// Parses `coverage`: one mask for every pixel or one per pixel in row order. Returns the
 /// masks as written and whether one integer gives them all.
@@ -123,7 +67,7 @@ fn floats<const N: usize>(file: &str, at: &str, v: &Value) -> anyhow::Result<[f3
 }
 
 /// Parses DRAW.toml.
-pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
+pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<FragmentDraw> {
     let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
     only(
         file,
@@ -211,7 +155,7 @@ pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
         }
         None => (None, false),
     };
-    Ok(Draw {
+    Ok(FragmentDraw {
         width,
         height,
         origin,
@@ -223,9 +167,6 @@ pub(super) fn parse_draw(file: &str, text: &str) -> anyhow::Result<Draw> {
         uniform_coverage,
     })
 }
-
-/// One pixel's and sample's registers from OUTPUTS.json: `(half, size, value)`.
-pub(super) type Outputs = BTreeMap<(u32, u32, u32), Vec<(u16, u32, u64)>>;
 
 /// Parses OUTPUTS.json for a tile of `width` × `height` pixels with `samples` samples.
 pub(super) fn parse_outputs(

@@ -6,29 +6,22 @@
 //! `draw_id` (default 0), `[[buffer]]` tables with `name` and one of `bytes` (hex), `file`
 //! or `size` (zero-filled), `[[binding]]` tables with `slot`, `buffer`, `offset` (default
 //! 0) and `size` (default: the buffer's length), and for the compute variant an `[index]`
-//! table with `buffer`, `offset` and `count`. Buffers are placed at 64 KiB-aligned
-//! addresses from 0x10000 in the order given; the sink is address 0 under soft fault and a
-//! 16-byte zero buffer at 0x8000 otherwise. Uniforms are filled as the ABI places them:
-//! base and clamp per attribute (`agx_calculate_vbo_clamp`), first vertex, base instance,
-//! draw ID and the input-assembly pointer.
+//! table with `buffer`, `offset` and `count`. `gpuabi_agx_exec::vertex` runs the draw (where
+//! the buffers are placed and how the uniforms are filled is stated there).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use gpuabi_agx::abi::{
-    vuni_base_instance, vuni_draw_id, vuni_first_vertex, vuni_input_assembly, vuni_vbo_base,
-    vuni_vbo_clamp,
-};
-use gpuabi_agx::contract::{check_vertex_main, check_vertex_prolog, vertex_handed_over, Violation};
-use gpuabi_agx::prolog::{slots, vertex_prolog, PrologKey};
-use gpuabi_agx::vertex_key::{base_and_clamp, vertex_format};
-use gpuabi_agx_sim::{run_observed, Region, State, LANES};
+use gpuabi_agx::prolog::{vertex_prolog, PrologKey};
+use gpuabi_agx_exec::vertex::{Binding, IndexBuffer, VertexBuffer};
+use gpuabi_agx_exec::{Names, VertexDraw, VertexOutcome, VertexProgram};
 use toml::{Table, Value};
 
 use super::agx_prolog::parse_key;
-use super::agx_stats::Stats;
-use super::write_output;
+use super::agx_stats::{stats_json, stats_text};
+use super::stream_output;
 
 /// What `agx run` runs.
 #[derive(Debug, Subcommand)]
@@ -77,33 +70,6 @@ pub struct RunVertexArgs {
     /// Also print the instructions run by kind and the memory traffic.
     #[arg(long)]
     stats: bool,
-}
-
-/// Address of the sink without soft fault.
-const SINK: u64 = 0x8000;
-/// Address of the input-assembly record of the compute variant.
-const INPUT_ASSEMBLY: u64 = 0x4000;
-/// Instructions one SIMD group may run.
-pub(super) const MAX_STEPS: usize = 1_000_000;
-/// Largest number of invocations of one run.
-const MAX_INVOCATIONS: u64 = 1 << 20;
-
-struct Binding {
-    slot: u16,
-    buffer: usize,
-    offset: u64,
-    size: u64,
-}
-
-struct Draw {
-    vertex_count: u32,
-    instance_count: u32,
-    first_vertex: u32,
-    base_instance: u32,
-    draw_id: u32,
-    buffers: Vec<(String, u64, Vec<u8>)>,
-    bindings: Vec<Binding>,
-    index: Option<(usize, u64, u32)>,
 }
 
 pub(super) fn int(
@@ -177,7 +143,7 @@ pub(super) fn hex(file: &str, at: &str, s: &str) -> anyhow::Result<Vec<u8>> {
         .collect())
 }
 
-fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<Draw> {
+fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<VertexDraw> {
     let t: Table = toml::from_str(text).map_err(|e| anyhow!("{file}: {e}"))?;
     only(
         file,
@@ -194,8 +160,7 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
             "index",
         ],
     )?;
-    let mut buffers = Vec::new();
-    let mut next = 0x10000u64;
+    let mut buffers: Vec<VertexBuffer> = Vec::new();
     for (i, b) in tables(file, &t, "buffer")?.into_iter().enumerate() {
         let at = format!("buffer[{i}].");
         only(file, &at, b, &["name", "bytes", "file", "size"])?;
@@ -216,14 +181,12 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
             }
             _ => bail!("{file}: {at}: expected exactly one of bytes, file or size"),
         };
-        let address = next;
-        next = (next + bytes.len() as u64 + 1).next_multiple_of(0x10000);
-        buffers.push((name, address, bytes));
+        buffers.push(VertexBuffer { name, bytes });
     }
     let find = |at: &str, name: &str| {
         buffers
             .iter()
-            .position(|b| b.0 == name)
+            .position(|b| b.name == name)
             .ok_or_else(|| anyhow!("{file}: {at}buffer: no [[buffer]] named `{name}`"))
     };
     let mut bindings = Vec::new();
@@ -237,7 +200,7 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
             .filter(|s| *s < 16)
             .ok_or_else(|| anyhow!("{file}: {at}slot: {slot} (expected 0 to 15)"))?;
         let offset = int(file, &at, b, "offset", Some(0))?;
-        let len = buffers[buffer].2.len() as u64;
+        let len = buffers[buffer].bytes.len() as u64;
         let size = int(file, &at, b, "size", Some(len))?;
         bindings.push(Binding {
             slot,
@@ -251,15 +214,15 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
         Some(Value::Table(ix)) => {
             only(file, "index.", ix, &["buffer", "offset", "count"])?;
             let buffer = find("index.", string(file, "index.", ix, "buffer")?)?;
-            Some((
+            Some(IndexBuffer {
                 buffer,
-                int(file, "index.", ix, "offset", Some(0))?,
-                int32(file, "index.", ix, "count", None)?,
-            ))
+                offset: int(file, "index.", ix, "offset", Some(0))?,
+                count: int32(file, "index.", ix, "count", None)?,
+            })
         }
         Some(_) => bail!("{file}: index: expected a table"),
     };
-    Ok(Draw {
+    Ok(VertexDraw {
         vertex_count: int32(file, "", &t, "vertex_count", None)?,
         instance_count: int32(file, "", &t, "instance_count", Some(1))?,
         first_vertex: int32(file, "", &t, "first_vertex", Some(0))?,
@@ -269,24 +232,6 @@ fn parse_draw(file: &str, text: &str, dir: &std::path::Path) -> anyhow::Result<D
         bindings,
         index,
     })
-}
-
-/// Bytes of one vertex element of a format: the whole block (one 32-bit word for the
-/// packed and software-unpacked formats).
-fn element_bytes(format: &str) -> anyhow::Result<u32> {
-    let f = vertex_format(format)?;
-    let unit = f.interchange.block_bytes();
-    Ok(if f.interchange.supports_mask() {
-        unit * u32::from(f.components_loaded)
-    } else {
-        unit
-    })
-}
-
-struct Invocation {
-    vertex_id: u32,
-    instance_id: u32,
-    registers: Vec<(u16, u32)>,
 }
 
 /// Runs `agx run`.
@@ -309,10 +254,7 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
         super::read_text(&a.draw).with_context(|| format!("{dname}: cannot read the file"))?;
     let dir = a.draw.parent().unwrap_or(std::path::Path::new("."));
     let draw = parse_draw(&dname, &dtext, dir)?;
-    let invocations = u64::from(draw.vertex_count) * u64::from(draw.instance_count);
-    if invocations > MAX_INVOCATIONS {
-        bail!("{dname}: {invocations} invocations (at most {MAX_INVOCATIONS})");
-    }
+    draw.check_size(&dname)?;
     let code = match &a.prolog {
         Some(p) => super::agx_part_file::read_code("--prolog", p, false)?,
         None => {
@@ -321,188 +263,255 @@ fn run_vertex(a: RunVertexArgs) -> anyhow::Result<()> {
                 .code
         }
     };
-    let n = slots(&key);
-    let handed = vertex_handed_over(&key);
-    let attribs = {
-        let mut v: Vec<_> = key.attribs.iter().filter(|x| x.components != 0).collect();
-        v.sort_by_key(|x| x.slot);
-        v
-    };
-    let mut violations: Vec<Violation> =
-        check_vertex_prolog(&key, &code).map_err(|e| anyhow!("prolog: {e}"))?;
+    let mut program = VertexProgram::new(key, &code)?;
     if let Some(p) = &a.main {
         let name = p.display().to_string();
         let main = super::agx_part_file::read_code("--main", p, false)?;
-        violations.extend(check_vertex_main(&key, &main, &name).map_err(|e| anyhow!("main: {e}"))?);
+        program.check_main(&name, &main)?;
     }
-    let mut stats = Stats::new(vec![("prolog".to_string(), 0..code.len())]);
-
-    // Memory and uniforms.
-    let mut base = State {
-        soft_fault: key.robustness.soft_fault,
-        ..State::default()
+    let names = Names {
+        key: kname,
+        draw: dname,
     };
-    let sink = if key.robustness.soft_fault { 0 } else { SINK };
-    if !key.robustness.soft_fault {
-        base.memory.push(Region {
-            address: SINK,
-            bytes: vec![0; 16],
-        });
+    let out = program.run(&draw, &names, a.stats)?;
+    match a.format {
+        RunFormat::Json => stream_output(|w| write_vertex_json(w, &out))?,
+        RunFormat::Text => stream_output(|w| write_vertex_text(w, &out))?,
     }
-    for (_, address, bytes) in &draw.buffers {
-        base.memory.push(Region {
-            address: *address,
-            bytes: bytes.clone(),
-        });
-    }
-    let set = |st: &mut State, half: u16, size: u32, v: u64| {
-        st.set_uniform(u32::from(half), size, v)
-            .map_err(|e| anyhow!("uniform half {half}: {e}"))
-    };
-    for at in &attribs {
-        let elsize = element_bytes(&at.element.format).map_err(|e| anyhow!("{kname}: {e}"))?;
-        let (b, clamp) = match draw.bindings.iter().find(|b| b.slot == at.slot) {
-            Some(b) => base_and_clamp(
-                draw.buffers[b.buffer].1,
-                b.size,
-                b.offset,
-                at.element.stride,
-                elsize,
-                sink,
-            ),
-            None => (sink, 0),
-        };
-        set(&mut base, vuni_vbo_base(at.slot), 64, b)?;
-        set(&mut base, vuni_vbo_clamp(n, at.slot), 32, u64::from(clamp))?;
-    }
-    set(
-        &mut base,
-        vuni_first_vertex(n),
-        32,
-        u64::from(draw.first_vertex),
-    )?;
-    set(
-        &mut base,
-        vuni_base_instance(n),
-        32,
-        u64::from(draw.base_instance),
-    )?;
-    set(
-        &mut base,
-        vuni_draw_id(n),
-        16,
-        u64::from(draw.draw_id & 0xffff),
-    )?;
-    if !key.hw {
-        let (ib, range) = match draw.index {
-            Some((buffer, offset, count)) => (draw.buffers[buffer].1 + offset, count),
-            None if key.index_size == 0 => (0, u32::MAX),
-            None => bail!("{dname}: index: missing (the key's compute variant fetches indices)"),
-        };
-        let mut record = ib.to_le_bytes().to_vec();
-        record.extend(range.to_le_bytes());
-        record.extend(draw.vertex_count.to_le_bytes());
-        base.memory.push(Region {
-            address: INPUT_ASSEMBLY,
-            bytes: record,
-        });
-        set(&mut base, vuni_input_assembly(n), 64, INPUT_ASSEMBLY)?;
-    }
-
-    let mut out = Vec::new();
-    for instance in 0..draw.instance_count {
-        let mut start = 0u32;
-        while start < draw.vertex_count {
-            let lanes = (draw.vertex_count - start).min(LANES as u32);
-            let mut st = base.clone();
-            st.exec = if lanes == 32 {
-                u32::MAX
-            } else {
-                (1u32 << lanes) - 1
-            };
-            st.grid = [start, instance, 0];
-            for l in 0..lanes as usize {
-                let vid = draw.first_vertex.wrapping_add(start + l as u32);
-                st.set_gpr(l, 10, 32, u64::from(vid))?;
-                st.set_gpr(l, 12, 32, u64::from(instance))?;
-            }
-            run_observed(&code, &mut st, MAX_STEPS, &mut |pc, ins, st| {
-                stats.observe(pc, ins, st)
-            })
-            .map_err(|e| anyhow!("prolog: {e}"))?;
-            for l in 0..lanes as usize {
-                let regs: Vec<(u16, u32)> = handed
-                    .iter()
-                    .map(|&r| (r, st.read_gpr(l, 2 * u32::from(r), 32).unwrap_or(0) as u32))
-                    .collect();
-                let get = |r: u16| regs.iter().find(|x| x.0 == r).map_or(0, |x| x.1);
-                out.push(Invocation {
-                    vertex_id: get(5),
-                    instance_id: get(6),
-                    registers: regs,
-                });
-            }
-            start += lanes;
-        }
-    }
-    let text = match a.format {
-        RunFormat::Json => {
-            let inv: Vec<serde_json::Value> = out
-                .iter()
-                .map(|i| {
-                    let regs: serde_json::Map<String, serde_json::Value> = i
-                        .registers
-                        .iter()
-                        .map(|(r, v)| {
-                            (
-                                format!("r{r}"),
-                                serde_json::Value::from(format!("{v:#010x}")),
-                            )
-                        })
-                        .collect();
-                    serde_json::json!({
-                        "vertex_id": i.vertex_id,
-                        "instance_id": i.instance_id,
-                        "registers": regs,
-                    })
-                })
-                .collect();
-            let mut v = serde_json::json!({
-                "invocations": inv,
-                "violations": violations.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
-            });
-            if a.stats {
-                v["stats"] = stats.json();
-            }
-            serde_json::to_string_pretty(&v)?
-        }
-        RunFormat::Text => {
-            let mut s = String::new();
-            for i in &out {
-                let regs: Vec<String> = i
-                    .registers
-                    .iter()
-                    .map(|(r, v)| format!("r{r}={v:#010x}"))
-                    .collect();
-                s += &format!(
-                    "vertex {} instance {}: {}\n",
-                    i.vertex_id,
-                    i.instance_id,
-                    regs.join(" ")
-                );
-            }
-            if a.stats {
-                s += &stats.text();
-            }
-            for v in &violations {
-                s += &format!("violation: {v}\n");
-            }
-            s
-        }
-    };
-    write_output(&text)?;
-    if !violations.is_empty() {
-        bail!("{} contract violation(s)", violations.len());
+    if !out.violations.is_empty() {
+        bail!("{} contract violation(s)", out.violations.len());
     }
     Ok(())
+}
+
+/// `{"invocations": [{"instance_id", "registers": {"rN": "0x…"}, "vertex_id"}],
+/// "stats": {...}, "violations": [...]}` as `serde_json::to_string_pretty` prints the
+/// same value (keys in name order, two-space indent), written invocation by invocation:
+/// a million invocations as a `serde_json::Value` take gigabytes.
+fn write_vertex_json(w: &mut dyn Write, out: &VertexOutcome) -> std::io::Result<()> {
+    // The registers in the order of their names ("r10" before "r8").
+    let mut order: Vec<(String, usize)> = out
+        .registers
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (format!("r{r}"), i))
+        .collect();
+    order.sort();
+    let keys: Vec<Vec<u8>> = order
+        .iter()
+        .map(|(n, _)| format!("        \"{n}\": \"").into_bytes())
+        .collect();
+    w.write_all(b"{\n  \"invocations\": [")?;
+    let mut line = Vec::new();
+    for (k, i) in out.invocations().enumerate() {
+        line.clear();
+        if k != 0 {
+            line.push(b',');
+        }
+        line.extend_from_slice(b"\n    {\n      \"instance_id\": ");
+        push_decimal(&mut line, i.instance_id);
+        line.extend_from_slice(b",\n      \"registers\": {");
+        for (j, (key, (_, at))) in keys.iter().zip(&order).enumerate() {
+            if j != 0 {
+                line.push(b',');
+            }
+            line.push(b'\n');
+            line.extend_from_slice(key);
+            push_word(&mut line, i.values[*at]);
+            line.push(b'"');
+        }
+        if !order.is_empty() {
+            line.extend_from_slice(b"\n      ");
+        }
+        line.extend_from_slice(b"},\n      \"vertex_id\": ");
+        push_decimal(&mut line, i.vertex_id);
+        line.extend_from_slice(b"\n    }");
+        w.write_all(&line)?;
+    }
+    if !out.is_empty() {
+        w.write_all(b"\n  ")?;
+    }
+    w.write_all(b"],")?;
+    if let Some(stats) = &out.stats {
+        let text = serde_json::to_string_pretty(&stats_json(stats))?;
+        write!(w, "\n  \"stats\": {},", text.replace('\n', "\n  "))?;
+    }
+    w.write_all(b"\n  \"violations\": [")?;
+    for (k, v) in out.violations.iter().enumerate() {
+        let text = serde_json::to_string(&v.to_string())?;
+        write!(w, "{}\n    {text}", if k == 0 { "" } else { "," })?;
+    }
+    if !out.violations.is_empty() {
+        w.write_all(b"\n  ")?;
+    }
+    w.write_all(b"]\n}")
+}
+
+/// Appends `v` in decimal.
+fn push_decimal(line: &mut Vec<u8>, v: u32) {
+    let mut digits = [0u8; 10];
+    let mut n = 0;
+    let mut v = v;
+    loop {
+        digits[n] = b'0' + (v % 10) as u8;
+        n += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    line.extend(digits[..n].iter().rev());
+}
+
+/// Appends `v` as `0x` and eight lowercase hex digits (`{v:#010x}`).
+fn push_word(line: &mut Vec<u8>, v: u32) {
+    line.extend_from_slice(b"0x");
+    line.extend(
+        (0..8)
+            .rev()
+            .map(|i| b"0123456789abcdef"[(v >> (4 * i) & 0xf) as usize]),
+    );
+}
+
+/// One line per invocation (`vertex V instance I: rN=0x… …`), then the statistics and
+/// the violations. A million invocations make hundreds of megabytes of text: each line is
+/// formatted by hand into one reused buffer and written as it is made.
+fn write_vertex_text(w: &mut dyn Write, out: &VertexOutcome) -> std::io::Result<()> {
+    let names: Vec<Vec<u8>> = out
+        .registers
+        .iter()
+        .map(|r| format!("r{r}=").into_bytes())
+        .collect();
+    let mut line = Vec::new();
+    for i in out.invocations() {
+        line.clear();
+        line.extend_from_slice(b"vertex ");
+        push_decimal(&mut line, i.vertex_id);
+        line.extend_from_slice(b" instance ");
+        push_decimal(&mut line, i.instance_id);
+        line.extend_from_slice(b": ");
+        for (k, (name, &v)) in names.iter().zip(i.values).enumerate() {
+            if k != 0 {
+                line.push(b' ');
+            }
+            line.extend_from_slice(name);
+            push_word(&mut line, v);
+        }
+        line.push(b'\n');
+        w.write_all(&line)?;
+    }
+    if let Some(stats) = &out.stats {
+        w.write_all(stats_text(stats).as_bytes())?;
+    }
+    for v in &out.violations {
+        writeln!(w, "violation: {v}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `{"invocations": [{"vertex_id", "instance_id", "registers": {"rN": "0x…"}}],
+    /// "violations": [...], "stats": {...}}`.
+    pub(super) fn vertex_json(out: &VertexOutcome) -> serde_json::Value {
+        let names: Vec<String> = out.registers.iter().map(|r| format!("r{r}")).collect();
+        let inv: Vec<serde_json::Value> = out
+            .invocations()
+            .map(|i| {
+                let regs: serde_json::Map<String, serde_json::Value> = names
+                    .iter()
+                    .zip(i.values)
+                    .map(|(r, v)| (r.clone(), serde_json::Value::from(format!("{v:#010x}"))))
+                    .collect();
+                serde_json::json!({
+                    "vertex_id": i.vertex_id,
+                    "instance_id": i.instance_id,
+                    "registers": regs,
+                })
+            })
+            .collect();
+        let mut v = serde_json::json!({
+            "invocations": inv,
+            "violations": out.violations.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        });
+        if let Some(stats) = &out.stats {
+            v["stats"] = stats_json(stats);
+        }
+        v
+    }
+
+    /// The streamed JSON and text of `out` against `serde_json`'s printing of the value
+    /// and the lines built with `format!`.
+    fn check(out: &VertexOutcome) {
+        let mut streamed = Vec::new();
+        write_vertex_json(&mut streamed, out).unwrap();
+        let expected = serde_json::to_string_pretty(&vertex_json(out)).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), expected);
+        let mut text = Vec::new();
+        write_vertex_text(&mut text, out).unwrap();
+        let mut expected = String::new();
+        for i in out.invocations() {
+            let regs: Vec<String> = out
+                .registers
+                .iter()
+                .zip(i.values)
+                .map(|(r, v)| format!("r{r}={v:#010x}"))
+                .collect();
+            expected += &format!(
+                "vertex {} instance {}: {}\n",
+                i.vertex_id,
+                i.instance_id,
+                regs.join(" ")
+            );
+        }
+        if let Some(stats) = &out.stats {
+            expected += &stats_text(stats);
+        }
+        for v in &out.violations {
+            expected += &format!("violation: {v}\n");
+        }
+        assert_eq!(String::from_utf8(text).unwrap(), expected);
+    }
+
+    fn example(stats: bool, code: Option<&str>, vertices: Option<u32>) -> VertexOutcome {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/agx/");
+        let ktext = std::fs::read_to_string(format!("{root}vertex_key.toml")).unwrap();
+        let key = parse_key("vertex_key.toml", &ktext).unwrap();
+        let dtext = std::fs::read_to_string(format!("{root}vertex_draw.toml")).unwrap();
+        let mut draw = parse_draw("vertex_draw.toml", &dtext, std::path::Path::new(root)).unwrap();
+        if let Some(n) = vertices {
+            draw.vertex_count = n;
+        }
+        let code = match code {
+            Some(text) => gpuabi_agx_isa::assemble(text, "prolog.s").unwrap().bytes,
+            None => vertex_prolog(&key).unwrap().code,
+        };
+        let program = VertexProgram::new(key, &code).unwrap();
+        program.run(&draw, &Names::default(), stats).unwrap()
+    }
+
+    #[test]
+    fn streamed_output_is_what_serde_json_and_format_print() {
+        check(&example(false, None, None));
+        check(&example(true, None, None));
+        // No invocations.
+        check(&example(true, None, Some(0)));
+        // Violations (a prolog that writes r100 and leaves the attributes unwritten).
+        let bad = example(false, Some("mov r8, r5\nmov r100, r5\n"), Some(3));
+        assert!(!bad.violations.is_empty());
+        check(&bad);
+    }
+
+    #[test]
+    fn decimal_and_hex_digits() {
+        for v in [0u32, 1, 9, 10, 4_294_967_295, 0x8000_0000, 123_456_789] {
+            let mut line = Vec::new();
+            push_decimal(&mut line, v);
+            line.push(b' ');
+            push_word(&mut line, v);
+            assert_eq!(String::from_utf8(line).unwrap(), format!("{v} {v:#010x}"));
+        }
+    }
 }

@@ -13,7 +13,6 @@ mod agx_run;
 mod agx_run_fragment;
 mod agx_sim;
 mod agx_stats;
-mod agx_tile_image;
 pub mod asm;
 pub mod catalyst;
 mod catalyst_build;
@@ -29,7 +28,7 @@ pub mod run;
 pub mod sim;
 
 pub use input::{read_bytes, read_text, MAX_INPUT_BYTES};
-pub use output::{create_file, write_file, write_output, Format, TextFormat};
+pub use output::{create_file, stream_output, write_file, write_output, Format, TextFormat};
 
 /// Prints an error with its context chain (`--flag: what was wrong`) to standard error,
 /// once prefixed with `error:` (an inner error's own `error: ` is dropped) and with lines

@@ -42,6 +42,47 @@ pub fn write_output(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Writes what `write` produces to standard output through a buffer, ending it with a
+/// newline, as [`write_output`] does with a string; for outputs too large to build first.
+pub fn stream_output(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = LastByte {
+        inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+        last: None,
+    };
+    let result = write(&mut out)
+        .and_then(|()| match out.last {
+            Some(b'\n') => Ok(()),
+            _ => out.write_all(b"\n"),
+        })
+        .and_then(|()| out.flush());
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// A writer that remembers the last byte written.
+struct LastByte<W> {
+    inner: W,
+    last: Option<u8>,
+}
+
+impl<W: Write> Write for LastByte<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Writes `bytes` to the file `path`, creating its folder first, so that `-o out/x.s` works
 /// in a fresh clone (where the ignored `out/` does not exist yet).
 pub fn write_file(

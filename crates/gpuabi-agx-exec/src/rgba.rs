@@ -1,34 +1,40 @@
-//! Reading render targets back from the simulated tile: where a target sits, and a render
-//! target as 8-bit RGBA for `--png`.
+//! A render target of the simulated tile as 8-bit RGBA (for a picture of it): each
+//! pixel's sample 0 loaded by the simulator's `ld_tile`, 32 pixels to a SIMD group.
 
-use anyhow::anyhow;
-use gpuabi_agx::tilebuffer::{rt_format, TileBufferLayout};
-use gpuabi_agx_isa::assemble;
-use gpuabi_agx_sim::{Fragment, State, LANES};
+use gpuabi_agx::tilebuffer::{rt_format, TileBufferError, TileBufferLayout};
+use gpuabi_agx_isa::{assemble, AsmError};
+use gpuabi_agx_sim::{Fragment, Program, SimError, State, LANES};
 
-/// Where render target `rt` sits in the tile: its physical format as the `ld_tile`
-/// syntax names it (`u8norm`), its byte offset in the sample and its size; `None` when
-/// unbound or spilled.
-pub(super) fn placement(layout: &TileBufferLayout, rt: usize) -> Option<(String, u32, u32)> {
-    let p = layout
-        .render_targets
-        .iter()
-        .find(|p| usize::from(p.rt) == rt)?;
-    Some((p.physical.to_lowercase(), p.offset_bytes?, p.size_bytes))
+use crate::fragment::placement;
+
+/// Why a render target cannot be read back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RgbaError {
+    /// The format is not a render-target format.
+    #[error("{0}")]
+    Format(TileBufferError),
+    /// The render target is not in the tile.
+    #[error("render target {0} is not in the tile (spilled to memory)")]
+    Spilled(usize),
+    /// The load does not assemble (a defect of the reader).
+    #[error("{0}")]
+    Assemble(AsmError),
+    /// The load stopped with an error.
+    #[error("{0}")]
+    Sim(SimError),
 }
 
 /// Render target `rt` of the tile as 8-bit RGBA: each pixel's sample 0 loaded with
 /// `ld_tile` into 32-bit registers; floats clamped to [0, 1] and rounded, integers clamped
 /// to 0..255, sRGB bytes taken as stored; components the format lacks are 0 (alpha 255).
-pub(super) fn rt_rgba(
+pub fn rt_rgba(
     frag: &Fragment,
     layout: &TileBufferLayout,
     rt: usize,
     format: &str,
-) -> anyhow::Result<Vec<u8>> {
-    let (canon, comps, _) = rt_format(format)?;
-    let (fmt, offset, _) = placement(layout, rt)
-        .ok_or_else(|| anyhow!("render target {rt} is not in the tile (spilled to memory)"))?;
+) -> Result<Vec<u8>, RgbaError> {
+    let (canon, comps, _) = rt_format(format).map_err(RgbaError::Format)?;
+    let (fmt, offset, _) = placement(layout, rt).ok_or(RgbaError::Spilled(rt))?;
     let pixels = (frag.width * frag.height) as usize;
     let mut out = vec![0u8; pixels * 4];
     let integer = canon.ends_with("_UINT") || canon.ends_with("_SINT");
@@ -40,8 +46,10 @@ pub(super) fn rt_rgba(
     let code = assemble(
         &format!("ld_tile {}, 0, 1, {offset}, {fmt}, {}\n", regs[k], masks[k]),
         "png.s",
-    )?
+    )
+    .map_err(RgbaError::Assemble)?
     .bytes;
+    let program = Program::decode(&code).map_err(RgbaError::Sim)?;
     for start in (0..pixels).step_by(LANES) {
         let mut st = State {
             frag: Some(Box::new(frag.clone())),
@@ -55,12 +63,13 @@ pub(super) fn rt_rgba(
                 f.pixel[l] = ((p % frag.width) as u16, (p / frag.width) as u16);
             }
         }
-        gpuabi_agx_sim::run(&code, &mut st, 16)?;
+        gpuabi_agx_sim::run_program(&program, &mut st, 16).map_err(RgbaError::Sim)?;
         for l in 0..n {
             let px = &mut out[(start + l) * 4..(start + l) * 4 + 4];
             px[3] = 255;
             for (c, v) in px.iter_mut().enumerate().take(comps.min(4) as usize) {
-                let bits = st.read_gpr(l, 20 + 2 * c as u32, 32)? as u32;
+                let h = 20 + 2 * c;
+                let bits = u32::from(st.half(l, h)) | u32::from(st.half(l, h + 1)) << 16;
                 *v = if srgb {
                     let (x, y) = p_of(start + l, frag.width);
                     frag.byte(x, y, 0, offset + c as u32, 1)
