@@ -9,7 +9,9 @@
 //! [`State::write_byte`], which give each byte to the first region holding it and apply
 //! soft fault.
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::exec::{Fail, R};
 use crate::state::{Region, State};
@@ -17,13 +19,54 @@ use crate::state::{Region, State};
 /// log2 of the page size.
 const PAGE_BITS: u32 = 12;
 
-/// The page index of a list of regions.
+/// A hasher for page numbers: one multiplication by an odd constant (Knuth's
+/// multiplicative hashing), where the standard library's keyed hash would cost more than
+/// the element copy it guards. Page numbers are not chosen by an adversary.
 #[derive(Debug, Default)]
+struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// No page looked up yet.
+const NO_PAGE: (u64, u32) = (u64::MAX, u32::MAX);
+
+/// The page index of a list of regions.
+#[derive(Debug)]
 pub(crate) struct Pages {
     /// Address and length of each region the index was built from.
     shape: Vec<(u64, usize)>,
-    /// Page number → indices of the regions overlapping the page, in list order.
-    pages: HashMap<u64, Vec<u32>>,
+    /// Page number → index in `lists`.
+    pages: HashMap<u64, u32, BuildHasherDefault<PageHasher>>,
+    /// Indices of the regions overlapping a page, in list order.
+    lists: Vec<Vec<u32>>,
+    /// The page last looked up and its list: the lanes of a SIMD group mostly access
+    /// one page after another.
+    last: Cell<(u64, u32)>,
+}
+
+impl Default for Pages {
+    fn default() -> Pages {
+        Pages {
+            shape: Vec::new(),
+            pages: HashMap::default(),
+            lists: Vec::new(),
+            last: Cell::new(NO_PAGE),
+        }
+    }
 }
 
 impl Pages {
@@ -40,6 +83,8 @@ impl Pages {
         }
         self.shape = regions.iter().map(|r| (r.address, r.bytes.len())).collect();
         self.pages.clear();
+        self.lists.clear();
+        self.last.set(NO_PAGE);
         for (i, r) in regions.iter().enumerate() {
             let Some(last) = (r.bytes.len() as u64)
                 .checked_sub(1)
@@ -48,7 +93,12 @@ impl Pages {
                 continue;
             };
             for page in r.address >> PAGE_BITS..=last >> PAGE_BITS {
-                self.pages.entry(page).or_default().push(i as u32);
+                let next = self.lists.len() as u32;
+                let list = *self.pages.entry(page).or_insert(next);
+                if list == next {
+                    self.lists.push(Vec::new());
+                }
+                self.lists[list as usize].push(i as u32);
             }
         }
     }
@@ -60,7 +110,16 @@ impl Pages {
         if (end - 1) >> PAGE_BITS != at >> PAGE_BITS {
             return None;
         }
-        for &i in self.pages.get(&(at >> PAGE_BITS))? {
+        let page = at >> PAGE_BITS;
+        let (last_page, last_list) = self.last.get();
+        let list = if last_page == page {
+            last_list
+        } else {
+            let list = *self.pages.get(&page)?;
+            self.last.set((page, list));
+            list
+        };
+        for &i in &self.lists[list as usize] {
             let r = &regions[i as usize];
             let r_end = r.address + r.bytes.len() as u64;
             if r.address <= at && at < r_end {
