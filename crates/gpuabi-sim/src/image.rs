@@ -100,6 +100,9 @@ pub struct Image {
     /// The program's data sections and global offset table, relocated, which
     /// [`crate::Machine::new`] adds to global memory.
     pub segments: Vec<Segment>,
+    /// The VGPRs of each non-sequential address (RDNA's NSA form of image instructions),
+    /// by instruction index, one entry a dword in address order.
+    nsa: HashMap<u32, Box<[u16]>>,
 }
 
 fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Option<i64>) -> Src {
@@ -144,9 +147,22 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         }
         Operand::Expr(_) => Src::Const(layout_eval(operand).unwrap_or(0) as u32 as u64),
         Operand::Waitcnt(w) => Src::Const(crate::waits::pack(w)),
-        // The simulator stops at the instructions that take an NSA address.
+        // An NSA address's registers are in the image's side table (`Image::nsa_vgprs`).
         Operand::Off | Operand::Nsa(_) => Src::None,
     }
+}
+
+/// The VGPRs of `inst`'s non-sequential address operand, each range dword by dword.
+fn nsa_vgprs(inst: &Inst) -> Option<Box<[u16]>> {
+    inst.operands.iter().find_map(|o| match o {
+        Operand::Nsa(ranges) => Some(
+            ranges
+                .iter()
+                .flat_map(|r| (0..r.count).map(move |k| r.first.num + k))
+                .collect(),
+        ),
+        _ => None,
+    })
 }
 
 /// The destinations and sources of `inst` and the label a branch names.
@@ -216,9 +232,21 @@ impl Image {
     /// Decodes `program` loaded at [`CODE_BASE`], after checking it with
     /// [`Program::validate`] (so every label it uses exists).
     pub fn new(program: &Program) -> Result<Image, SimError> {
+        Image::new_at(program, CODE_BASE)
+    }
+
+    /// Decodes `program` loaded at byte address `base` (4-byte aligned), as a driver placed
+    /// it: code that finds its callees and its constant data through addresses the driver
+    /// wrote into memory runs unchanged.
+    pub fn new_at(program: &Program, base: u64) -> Result<Image, SimError> {
         program.validate()?;
         let layout = program.layout();
-        let base = CODE_BASE;
+        if !base.is_multiple_of(4) || base.checked_add(u64::from(layout.size)).is_none() {
+            return Err(SimError::Setup(format!(
+                "code at 0x{base:x}: a program is loaded at a 4-byte aligned address with room for its {} bytes",
+                layout.size
+            )));
+        }
         let mut labels: HashMap<String, u64> = layout
             .labels
             .iter()
@@ -232,6 +260,7 @@ impl Image {
         let mut index_of = HashMap::new();
         let mut items = Vec::new();
         let mut pending: Vec<(usize, String)> = Vec::new();
+        let mut nsa = HashMap::new();
         for (item_index, (item, offset)) in program.items.iter().zip(&layout.offsets).enumerate() {
             let Item::Inst(inst) = &item.item else {
                 continue;
@@ -269,6 +298,9 @@ impl Image {
                     origin: item.origin.clone(),
                 })
             });
+            if let Some(regs) = nsa_vgprs(inst) {
+                nsa.insert(insts.len() as u32, regs);
+            }
             index_of.insert(addr, insts.len() as u32);
             insts.push(Decoded {
                 op: inst.op,
@@ -298,6 +330,7 @@ impl Image {
             labels,
             functions,
             segments: symbols.segments,
+            nsa,
         };
         for (i, label) in pending {
             // Validation found every label; a missing one would be a bug here.
@@ -321,6 +354,13 @@ impl Image {
     /// Index of the instruction that starts at byte address `addr`.
     pub fn index_at(&self, addr: u64) -> Option<u32> {
         self.index_of.get(&addr).copied()
+    }
+
+    /// The VGPRs of the non-sequential address of instruction `inst` (an index into
+    /// [`Image::insts`]), one a dword in address order; `None` for an instruction without
+    /// one.
+    pub fn nsa_vgprs(&self, inst: u32) -> Option<&[u16]> {
+        self.nsa.get(&inst).map(|r| &**r)
     }
 
     /// Index in `Program::items` of instruction `inst` (an index into [`Image::insts`]).

@@ -422,6 +422,24 @@ impl Machine {
                     wave.pc = idx as u32 + 1;
                     continue;
                 }
+                if matches!(
+                    d.op,
+                    Opcode::ImageBvhIntersectRay | Opcode::ImageBvh64IntersectRay
+                ) {
+                    stats.lane_instructions += u64::from(exec.count_ones());
+                    crate::exec::bvh::intersect_ray(
+                        d,
+                        image.nsa_vgprs(idx as u32),
+                        wave,
+                        mem,
+                        image.target,
+                    )?;
+                    if let Some(w) = writes.as_mut() {
+                        w.record(idx as u32, d, image.wave);
+                    }
+                    wave.pc = idx as u32 + 1;
+                    continue;
+                }
                 return Err(SimError::NotModelled {
                     pc: d.addr,
                     origin: d.origin.clone(),
@@ -536,6 +554,9 @@ impl Machine {
                     return Ok(Stop::Barrier);
                 }
                 Flow::Jump(target) => {
+                    // The program counter has 48 bits: a jump to a canonical address of the
+                    // upper half goes to its 48-bit address (drivers write code addresses so).
+                    let target = crate::exec::memory::gpu_va(target);
                     let Some(next) = image.index_at(target) else {
                         if *leave_program {
                             return Ok(Stop::Left(WaveExit::Left {

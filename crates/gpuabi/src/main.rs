@@ -41,6 +41,9 @@ enum Command {
     /// Run a kernel of a .gsir file in the reference interpreter, or compiled in the
     /// simulator with --target.
     Run(cli::run::RunArgs),
+    /// RADV's ray-tracing pipelines (captures of tools/mesa/capture-rt) in the simulator.
+    #[command(subcommand)]
+    Radv(cli::radv::RadvCommand),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Ir(cmd) => cli::ir::run(cmd),
         Command::Compile(args) => cli::compile::run(args),
         Command::Run(args) => cli::run::run(args),
+        Command::Radv(cmd) => cli::radv::run(cmd),
         Command::Agx(cmd) => cli::agx::run(cmd),
         Command::Catalyst(cmd) => cli::catalyst::run(cmd),
     };

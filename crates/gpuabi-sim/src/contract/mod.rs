@@ -96,6 +96,8 @@ pub struct Contract {
     sites: Vec<Checks>,
     /// Index in `Program::items` of a call instruction → index into `sites`.
     by_item: HashMap<usize, usize>,
+    /// Address of a callee → index into `sites`, for calls without a site of their own.
+    by_callee: HashMap<u64, usize>,
     frames: Vec<Frame>,
     /// Per stack path, the highest floor of the open frames: stores at or above it need
     /// no further look.
@@ -106,8 +108,8 @@ pub struct Contract {
     pub suppressed: u64,
     /// Calls whose return was checked.
     pub checked_returns: u64,
-    /// Calls made from an instruction without a site of its own, checked against the
-    /// default site.
+    /// Calls made from an instruction without a site of its own to a callee without one,
+    /// checked against the default site.
     pub default_calls: u64,
     /// Where the run's swizzled scratch buffer starts, when known: a store through a
     /// swizzled resource below it goes to other memory (a buffer whose descriptor the
@@ -128,6 +130,7 @@ impl Contract {
             abi: default.abi.clone(),
             sites: vec![Checks::new(default)],
             by_item: HashMap::new(),
+            by_callee: HashMap::new(),
             frames: Vec::new(),
             floors: [None; 2],
             violations: Vec::new(),
@@ -176,6 +179,21 @@ impl Contract {
     pub fn with_sites(mut self, sites: impl IntoIterator<Item = (usize, CallSite)>) -> Contract {
         for (item, site) in sites {
             self.by_item.insert(item, self.sites.len());
+            self.sites.push(Checks::new(site));
+        }
+        self
+    }
+
+    /// Adds call sites keyed by the address of the function called: a call whose
+    /// instruction has no site of its own is checked against the site of its callee, when
+    /// the callee has one (a driver's functions call each other through addresses held in
+    /// memory, so the callee, not the call, says which ABI applies).
+    pub fn with_callee_sites(
+        mut self,
+        sites: impl IntoIterator<Item = (u64, CallSite)>,
+    ) -> Contract {
+        for (addr, site) in sites {
+            self.by_callee.insert(addr, self.sites.len());
             self.sites.push(Checks::new(site));
         }
         self
@@ -233,6 +251,7 @@ impl Contract {
                 .and_then(|i| image.item_index(i))
                 .and_then(|item| self.by_item.get(&item).copied())
         };
+        let site = site.or_else(|| self.by_callee.get(&callee_addr).copied());
         if site.is_none() {
             self.default_calls += 1;
         }

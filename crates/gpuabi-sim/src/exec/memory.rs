@@ -266,7 +266,7 @@ fn lane_addresses(
                 (_, Some(r)) => u64::from(w.v(r, lane)) | u64::from(w.v(r + 1, lane)) << 32,
                 _ => 0,
             };
-            Some(a.wrapping_add(inst_offset as i64 as u64))
+            Some(gpu_va(a.wrapping_add(inst_offset as i64 as u64)))
         }
         _ => {
             // Scratch: a per-lane byte offset, checked by the caller.
@@ -277,6 +277,18 @@ fn lane_addresses(
             let v = vaddr.map_or(0, |r| u64::from(w.v(r, lane)));
             Some((s + v).wrapping_add(inst_offset as i64 as u64) & 0xffff_ffff)
         }
+    }
+}
+
+/// The 48-bit GPU virtual address of a canonical 64-bit address of the upper half (bits 63
+/// to 47 set), which is how drivers write addresses there (RADV's 32-bit address space is
+/// `0xffff8000_xxxxxxxx`); scalar loads take the low 48 bits of theirs alike. Other
+/// addresses are left as they are.
+pub(crate) fn gpu_va(a: u64) -> u64 {
+    if a >> 47 == 0x1_ffff {
+        a & 0xffff_ffff_ffff
+    } else {
+        a
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod atomic;
 pub mod branch;
+pub(crate) mod bvh;
 pub mod compare;
 pub mod double;
 pub mod float;
@@ -20,9 +21,11 @@ pub mod valu;
 
 use gpuabi_amdgpu::Opcode;
 
-/// Whether the simulator stops at `op` with [`crate::SimError::NotModelled`]: RDNA's ray
-/// intersection (`image_bvh*_intersect_ray`, the hardware's box and triangle tests) and
-/// RDNA 3's BVH traversal stack (`ds_bvh_stack_rtn_b32`), encoded but not run.
+/// The instructions [`UnmodelledAnswers`] answers when a run has them (`sim
+/// check-function`, which runs a function without a hierarchy in memory): RDNA's ray
+/// intersection (`image_bvh*_intersect_ray`, run as [`bvh`] describes otherwise) and RDNA
+/// 3's BVH traversal stack (`ds_bvh_stack_rtn_b32`, which otherwise stops a run with
+/// [`crate::SimError::NotModelled`]).
 pub fn not_modelled(op: Opcode) -> bool {
     matches!(
         op,

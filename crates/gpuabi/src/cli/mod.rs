@@ -24,6 +24,7 @@ pub mod ir;
 pub mod launch_flags;
 mod output;
 pub mod pal;
+pub mod radv;
 pub mod run;
 pub mod sim;
 
