@@ -193,10 +193,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), Invalid> {
         let mut head = Vec::new();
         if kind.has(BlockKind::INVERT) {
             let Some(Ctl::If { saved, cond, .. }) = cx.stack.last().copied() else {
-                return Err(Invalid::block(
-                    b,
-                    format!("invert block outside a divergent if"),
-                ));
+                return Err(Invalid::block(b, "invert block outside a divergent if"));
             };
             let (s, c) = (f.whole(saved), f.whole(cond));
             head.push(cx.inst(
@@ -207,19 +204,13 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), Invalid> {
         }
         if kind.has(BlockKind::MERGE) {
             let Some(ctl @ Ctl::If { .. }) = cx.stack.pop() else {
-                return Err(Invalid::block(
-                    b,
-                    format!("merge block without its divergent if"),
-                ));
+                return Err(Invalid::block(b, "merge block without its divergent if"));
             };
             cx.restore(f, ctl, origin, &mut head);
         }
         if kind.has(BlockKind::LOOP_EXIT | BlockKind::DIVERGENT) {
             let Some(Ctl::Loop { brk, .. }) = cx.stack.pop() else {
-                return Err(Invalid::block(
-                    b,
-                    format!("loop exit without its divergent loop"),
-                ));
+                return Err(Invalid::block(b, "loop exit without its divergent loop"));
             };
             let brk = Opnd::Temp(f.whole(brk));
             head.push(cx.inst(Opcode::SMovB64, [cx.exec(), brk], origin));
@@ -253,7 +244,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), Invalid> {
             match p {
                 Pseudo::Branch if kind.has(BlockKind::LOOP_LATCH) => {
                     let Some((cont, _)) = cx.innermost_loop() else {
-                        return Err(Invalid::block(b, format!("latch outside a divergent loop")));
+                        return Err(Invalid::block(b, "latch outside a divergent loop"));
                     };
                     let c = Opnd::Temp(f.whole(cont));
                     tail.push(cx.inst(Opcode::SMovB64, [cx.exec(), c.clone()], origin));
@@ -279,10 +270,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), Invalid> {
                 }
                 Pseudo::DivergentIf => {
                     let Some(Opnd::Temp(cond)) = last.opnds.first().cloned() else {
-                        return Err(Invalid::block(
-                            b,
-                            format!("p_divergent_if without a condition"),
-                        ));
+                        return Err(Invalid::block(b, "p_divergent_if without a condition"));
                     };
                     let saved = mask_temp(f, wave);
                     let s = Opnd::Temp(f.whole(saved));

@@ -548,7 +548,9 @@ pub fn lower(
                     out.push(a);
                 }
                 MOp::Pseudo(Pseudo::ReturnToCaller) => {
-                    let conv = own.as_ref().ok_or(CallLoweringError::ReturnInKernel { block: b })?;
+                    let conv = own
+                        .as_ref()
+                        .ok_or(CallLoweringError::ReturnInKernel { block: b })?;
                     let Some(Opnd::Fixed(Operand::Reg(target))) = inst.opnds.first().cloned()
                     else {
                         unreachable!("the return names its target")

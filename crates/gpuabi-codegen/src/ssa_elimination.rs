@@ -51,7 +51,7 @@ pub fn eliminate(f: &mut Function) -> Result<(), Invalid> {
         let block = &f.blocks[b];
         for phi in block.insts.iter().take_while(|i| i.is_phi()) {
             let Some(Opnd::Temp(dst)) = phi.opnds.first() else {
-                return Err(Invalid::block(b, format!("phi without a destination")));
+                return Err(Invalid::block(b, "phi without a destination"));
             };
             let (preds, out) = if phi.is(Pseudo::Phi) {
                 (&block.logical_preds, &mut logical)
@@ -61,7 +61,7 @@ pub fn eliminate(f: &mut Function) -> Result<(), Invalid> {
             if phi.opnds.len() != preds.len() + 1 {
                 return Err(Invalid::block(
                     b,
-                    format!("phi sources do not match the predecessors"),
+                    "phi sources do not match the predecessors",
                 ));
             }
             for (p, src) in preds.iter().zip(&phi.opnds[1..]) {

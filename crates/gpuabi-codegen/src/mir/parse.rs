@@ -887,3 +887,72 @@ fn expr(text: &str) -> Result<Expr, String> {
     }
     Ok(e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse_function(text, Target::Gfx1100)
+            .expect_err("does not parse")
+            .to_string()
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(
+            err("function @f\n  stack_bytes x\n"),
+            "2:15: expected a byte count, found `x`"
+        );
+        let head = "function @f\n  stack_bytes 0\n  temp %s0 dwords 1 align 1\n\
+                    BB0: kind entry; logical preds -; logical succs -; linear preds -; linear succs -\n";
+        // Column 13 is the operand after `  s_mov_b32 `.
+        assert_eq!(
+            err(&format!("{head}  s_mov_b32 %s9, 0\n")),
+            "5:13: temp 9 is not declared"
+        );
+        assert_eq!(
+            err(&format!("{head}  s_mov_b32 %v0, 0\n")),
+            "5:13: temp 0 is not in the file `%v0` names"
+        );
+        // `bogus` starts at column 28: after `  s_mov_b32 %s0, 0 | offen `.
+        assert_eq!(
+            err(&format!("{head}  s_mov_b32 %s0, 0 | offen bogus\n")),
+            "5:28: expected a modifier (offen, idxen, glc, slc, dlc, addr64, unorm, da, r128, \
+             tfe, lwe, offset:N, offset0:N, offset1:N, dmask:N, format:N), `e64`, \
+             `cost:KIND` or `@START..END`, found `bogus`"
+        );
+        assert!(err(&format!("{head}  s_frobnicate %s0\n"))
+            .starts_with("5:3: expected an instruction: `s_frobnicate`"));
+        assert_eq!(
+            err("function @f\nBB1: kind -; logical preds -; logical succs -; linear preds -; linear succs -\n"),
+            "2:1: expected `BB0:`"
+        );
+    }
+
+    #[test]
+    fn fixed_operands_read_back() {
+        for text in [
+            "s4",
+            "v[4:7]",
+            "vcc_lo",
+            "exec_lo",
+            "m0",
+            "off",
+            "0",
+            "-16",
+            "64",
+            "0x41",
+            "-100",
+            "0.5",
+            "-4.0",
+            "vmcnt(0) lgkmcnt(1)",
+            ".Lk_3",
+            "inc-k",
+            "inc@rel32@lo+4",
+        ] {
+            let o = fixed(text, Target::Gfx1100).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(o.to_string(), text);
+        }
+    }
+}

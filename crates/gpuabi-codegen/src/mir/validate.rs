@@ -18,15 +18,11 @@ pub fn validate(f: &Function) -> Result<(), Invalid> {
         let mut logical = 0;
         for (ii, inst) in b.insts.iter().enumerate() {
             if seen_terminator && !inst.is_terminator() {
-                return Err(Invalid::inst(bi, ii, format!("instruction after a branch")));
+                return Err(Invalid::inst(bi, ii, "instruction after a branch"));
             }
             seen_terminator |= inst.is_terminator();
             if inst.is_phi() && seen_non_phi {
-                return Err(Invalid::inst(
-                    bi,
-                    ii,
-                    format!("phi after other instructions"),
-                ));
+                return Err(Invalid::inst(bi, ii, "phi after other instructions"));
             }
             seen_non_phi |= !inst.is_phi();
             match inst.op {
@@ -48,33 +44,25 @@ pub fn validate(f: &Function) -> Result<(), Invalid> {
                     return Err(Invalid::inst(
                         bi,
                         ii,
-                        format!("parallel copy with an odd operand count"),
+                        "parallel copy with an odd operand count",
                     ));
                 }
                 MOp::Pseudo(Pseudo::LogicalStart) if logical != 0 => {
-                    return Err(Invalid::inst(
-                        bi,
-                        ii,
-                        format!("p_logical_start out of place"),
-                    ));
+                    return Err(Invalid::inst(bi, ii, "p_logical_start out of place"));
                 }
                 MOp::Pseudo(Pseudo::LogicalStart) => logical = 1,
                 MOp::Pseudo(Pseudo::LogicalEnd) if logical != 1 => {
                     return Err(Invalid::inst(
                         bi,
                         ii,
-                        format!("p_logical_end without p_logical_start"),
+                        "p_logical_end without p_logical_start",
                     ));
                 }
                 MOp::Pseudo(Pseudo::LogicalEnd) => logical = 2,
                 _ => {}
             }
             if inst.is_phi() && !matches!(inst.opnds.first(), Some(Opnd::Temp(_))) {
-                return Err(Invalid::inst(
-                    bi,
-                    ii,
-                    format!("phi without a temp destination"),
-                ));
+                return Err(Invalid::inst(bi, ii, "phi without a temp destination"));
             }
             for o in &inst.opnds {
                 match o {
@@ -109,10 +97,7 @@ pub fn validate(f: &Function) -> Result<(), Invalid> {
             }
         }
         if logical == 1 {
-            return Err(Invalid::block(
-                bi,
-                format!("p_logical_start without p_logical_end"),
-            ));
+            return Err(Invalid::block(bi, "p_logical_start without p_logical_end"));
         }
     }
     Ok(())
@@ -507,6 +492,9 @@ mod tests {
         assert_eq!(validate_ssa(&g), Ok(()));
         g.blocks[3].insts[0].opnds.pop();
         let e = validate_cfg(&g, true).unwrap_err();
-        assert!(e.to_string().contains("1 sources for 2 predecessors"), "{e}");
+        assert!(
+            e.to_string().contains("1 sources for 2 predecessors"),
+            "{e}"
+        );
     }
 }
