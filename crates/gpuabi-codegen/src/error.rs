@@ -133,7 +133,9 @@ pub enum Fault {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("after {pass}: function `@{function}`{}: {fault}", span_text(*.origin))]
 pub struct PassError {
-    /// The pass's name in the pass list (`crate::pipeline::PASSES`).
+    /// The pass's name in the pass list (`crate::pipeline::PASSES`); `emission` for a
+    /// fault found when the program is put together, `lower_noreturn_calls` for the IR
+    /// rewrite before the passes.
     pub pass: &'static str,
     /// The function being compiled.
     pub function: String,

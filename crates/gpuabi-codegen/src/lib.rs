@@ -6,7 +6,7 @@
 //! after each in debug builds and with [`Inspect::verify`], as ACO's `aco_interface.cpp`
 //! does:
 //!
-//! 1. `isel` ([`isel`](crate::pipeline::PASSES)): the kernel entry ([`entry`]) and SSA
+//! 1. `isel` (instruction selection, `src/isel/`): the kernel entry ([`entry`]) and SSA
 //!    machine IR over the CFG's blocks, with phis, branch pseudo-instructions for
 //!    divergent control flow and linear-only blocks;
 //! 2. `control_flow` ([`control_flow`]): the logical and linear CFGs;

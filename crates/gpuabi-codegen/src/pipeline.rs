@@ -168,18 +168,25 @@ pub enum PrintAfter {
     All,
 }
 
+/// A pass name that is not in [`PASSES`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown pass `{name}`: expected `all` or one of {}", pass_names())]
+pub struct UnknownPass {
+    /// The name given.
+    pub name: String,
+}
+
 impl PrintAfter {
-    /// `all` or a pass name; otherwise a message naming the passes.
-    pub fn parse(text: &str) -> Result<PrintAfter, String> {
+    /// `all` or a pass name.
+    pub fn parse(text: &str) -> Result<PrintAfter, UnknownPass> {
         if text == "all" {
             return Ok(PrintAfter::All);
         }
         match pass(text) {
             Some(p) => Ok(PrintAfter::Pass(p.name)),
-            None => Err(format!(
-                "unknown pass `{text}`: expected `all` or one of {}",
-                pass_names()
-            )),
+            None => Err(UnknownPass {
+                name: text.to_string(),
+            }),
         }
     }
 

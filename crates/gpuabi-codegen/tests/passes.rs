@@ -73,7 +73,19 @@ fn run_mir(input: &str, pass: &str, opts: Options, file: &Path) -> String {
     let mut ctx = Context::new(opts);
     ctx.verify = true;
     match pipeline::run_pass(&mut ctx, &mut f, p) {
-        Ok(()) => ctx.print(&f),
+        Ok(()) => {
+            let out = ctx.print(&f);
+            // The output reads back too.
+            let again = parse_function(&out, opts.target)
+                .unwrap_or_else(|e| panic!("{}: the output does not parse: {e}", file.display()));
+            assert_eq!(
+                print_function(&again, opts.target),
+                out,
+                "{}: the output does not read back to itself",
+                file.display()
+            );
+            out
+        }
         Err(e) => format!("error: {e}\n"),
     }
 }
