@@ -29,7 +29,7 @@
 //! Emission ([`emit`]) then appends the function to the `amdgpu::Program`; its figures
 //! ([`stats`]), its call sites ([`call_sites`]) and its entry are completed from what the
 //! passes left in their [`pipeline::Context`]. A `catalyst` kernel whose VGPRs must spill
-//! is compiled again with scratch ([`scratch_retry`]).
+//! is compiled again with scratch (`scratch_retry.rs`).
 //!
 //! Calls follow Mesa's ACO call ABIs ([`call_abi`]): every function a kernel reaches is
 //! compiled after the kernels, under its convention; its IR is first given the parameters
