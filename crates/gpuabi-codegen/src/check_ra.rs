@@ -10,10 +10,13 @@
 //! known on another keeps the value; two different values make it hold neither, and
 //! reading it is an error.
 
+use crate::error::PassError;
+use crate::pipeline::Context;
 use gpuabi_layout::reg::RegFile;
 
 use smallvec::{smallvec, SmallVec};
 
+use crate::error::Invalid;
 use crate::mir::{BlockId, Function, MOp, Opnd, Pseudo, Temp};
 
 /// What a register holds: the temp dwords whose value it has (several after a copy
@@ -56,7 +59,7 @@ fn join(a: &Cell, b: &Cell) -> Cell {
 }
 
 /// Checks `f` with `sgpr[t]`/`vgpr[t]` the first register of each temp.
-pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Result<(), String> {
+pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Result<(), Invalid> {
     // Only the registers some temp has are followed (the limits bound them).
     let (mut s_high, mut v_high) = (0u16, 0u16);
     for (t, r) in regs.iter().enumerate() {
@@ -69,9 +72,9 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             RegFile::Vgpr => (&mut v_high, vgprs),
         };
         if end > limit {
-            return Err(format!(
+            return Err(Invalid::function(format!(
                 "temp {t} ends at register {end}, beyond the limit {limit}"
-            ));
+            )));
         }
         *high = (*high).max(end);
     }
@@ -92,7 +95,7 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
         queued[b.index()] = false;
         visits += 1;
         if visits > 256 * nb + 64 {
-            return Err("the checker did not converge".into());
+            return Err(Invalid::function("the checker did not converge"));
         }
         let block = &f.blocks[b.index()];
         let mut state = vec![Cell::Unknown; width];
@@ -116,17 +119,21 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             let (uses, defs) = inst.temp_uses_defs();
             for u in &uses {
                 let info = f.info(u.temp);
-                let r = regs[u.temp.index()]
-                    .ok_or_else(|| format!("temp {} has no register", u.temp.0))?;
+                let r = regs[u.temp.index()].ok_or_else(|| {
+                    Invalid::function(format!("temp {} has no register", u.temp.0))
+                })?;
                 for k in 0..u.dwords {
                     let at = index(info.file, r + u16::from(u.offset + k));
                     if !state[at].has(u.temp, u.offset + k) {
-                        return Err(format!(
-                            "BB{}, instruction {ii}: reads temp {} dword {} from a register holding {:?}",
-                            b.0,
-                            u.temp.0,
-                            u.offset + k,
-                            state[at]
+                        return Err(Invalid::inst(
+                            b.index(),
+                            ii,
+                            format!(
+                                "reads temp {} dword {} from a register holding {:?}",
+                                u.temp.0,
+                                u.offset + k,
+                                state[at]
+                            ),
                         ));
                     }
                 }
@@ -149,14 +156,16 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
                         }
                     }
                     let Some(d) = pair[0].slice() else { continue };
-                    let dr = regs[d.temp.index()]
-                        .ok_or_else(|| format!("temp {} has no register", d.temp.0))?;
+                    let dr = regs[d.temp.index()].ok_or_else(|| {
+                        Invalid::function(format!("temp {} has no register", d.temp.0))
+                    })?;
                     let dfile = f.info(d.temp).file;
                     for k in 0..d.dwords {
                         let mut cell = Cell::one(d.temp, d.offset + k);
                         if let Some(s) = pair.get(1).and_then(Opnd::slice) {
-                            let sr = regs[s.temp.index()]
-                                .ok_or_else(|| format!("temp {} has no register", s.temp.0))?;
+                            let sr = regs[s.temp.index()].ok_or_else(|| {
+                                Invalid::function(format!("temp {} has no register", s.temp.0))
+                            })?;
                             let from =
                                 &state[index(f.info(s.temp).file, sr + u16::from(s.offset + k))];
                             // Nothing known of the source (only ever read leniently) stays
@@ -204,8 +213,9 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
             }
             for d in &defs {
                 let info = f.info(d.temp);
-                let r = regs[d.temp.index()]
-                    .ok_or_else(|| format!("temp {} has no register", d.temp.0))?;
+                let r = regs[d.temp.index()].ok_or_else(|| {
+                    Invalid::function(format!("temp {} has no register", d.temp.0))
+                })?;
                 for k in 0..d.dwords {
                     state[index(info.file, r + u16::from(d.offset + k))] =
                         Cell::one(d.temp, d.offset + k);
@@ -241,6 +251,12 @@ pub fn check(f: &Function, regs: &[Option<u16>], sgprs: u16, vgprs: u16) -> Resu
         }
     }
     Ok(())
+}
+
+/// The pass: checks the allocation of `f` (it changes nothing).
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    check(f, &f.regs, ctx.opts.max_sgprs, ctx.opts.max_vgprs)
+        .map_err(|e| PassError::unexpected("check_ra", f, e))
 }
 
 #[cfg(test)]
@@ -286,7 +302,7 @@ mod tests {
         // `b` overwrites `a` before `a` is read.
         let regs = [Some(0), Some(0), Some(1), Some(1), Some(2)];
         let e = check(&f, &regs, 8, 8).unwrap_err();
-        assert!(e.contains("reads temp 0"), "{e}");
+        assert!(e.to_string().contains("reads temp 0"), "{e}");
     }
 
     #[test]

@@ -13,17 +13,22 @@
 //! are ordered as the predecessor lists; a linear phi gets `undef` from a linear
 //! predecessor that passes no value (a lane-leaving branch falling into a uniform merge).
 
+use crate::error::Invalid;
+use crate::error::PassError;
 use crate::mir::{BlockId, BlockKind, Blocks, Function, MOp, Opnd, Pseudo};
+use crate::pipeline::Context;
 
-fn block_opnd(o: Option<&Opnd>) -> Result<BlockId, String> {
+fn block_opnd(o: Option<&Opnd>) -> Result<BlockId, Invalid> {
     match o {
         Some(Opnd::Block(b)) => Ok(*b),
-        other => Err(format!("branch target expected, found {other:?}")),
+        other => Err(Invalid::function(format!(
+            "branch target expected, found {other:?}"
+        ))),
     }
 }
 
 /// The logical and linear successors of block `b`, from its branches.
-fn successors(f: &Function, b: usize) -> Result<(Blocks, Blocks), String> {
+fn successors(f: &Function, b: usize) -> Result<(Blocks, Blocks), Invalid> {
     let block = &f.blocks[b];
     let next = BlockId(b as u32 + 1);
     let has_next = b + 1 < f.blocks.len();
@@ -85,13 +90,13 @@ fn successors(f: &Function, b: usize) -> Result<(Blocks, Blocks), String> {
             }
         }
         MOp::Pseudo(Pseudo::ReturnToCaller) => {}
-        MOp::Pseudo(p) => return Err(format!("BB{b}: {p:?} is not a branch")),
+        MOp::Pseudo(p) => return Err(Invalid::block(b, format!("{p:?} is not a branch"))),
     }
     Ok((logical, linear))
 }
 
 /// Computes the edge lists of every block and orders the phis' sources.
-pub fn build(f: &mut Function) -> Result<(), String> {
+pub fn build(f: &mut Function) -> Result<(), Invalid> {
     let nb = f.blocks.len();
     let mut edges = Vec::with_capacity(nb);
     for b in 0..nb {
@@ -115,7 +120,7 @@ pub fn build(f: &mut Function) -> Result<(), String> {
     order_phi_sources(f)
 }
 
-fn order_phi_sources(f: &mut Function) -> Result<(), String> {
+fn order_phi_sources(f: &mut Function) -> Result<(), Invalid> {
     for b in 0..f.blocks.len() {
         let (logical, linear) = (
             f.blocks[b].logical_preds.clone(),
@@ -130,12 +135,12 @@ fn order_phi_sources(f: &mut Function) -> Result<(), String> {
             let pairs: Vec<(BlockId, Opnd)> = inst.opnds[1..]
                 .chunks(2)
                 .map(|c| Ok((block_opnd(c.first())?, c[1].clone())))
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, Invalid>>()?;
             for (p, _) in &pairs {
                 if !preds.contains(p) {
-                    return Err(format!(
-                        "BB{b}: a phi source comes from BB{}, not a predecessor",
-                        p.0
+                    return Err(Invalid::block(
+                        b,
+                        format!("a phi source comes from BB{}, not a predecessor", p.0),
                     ));
                 }
             }
@@ -146,9 +151,9 @@ fn order_phi_sources(f: &mut Function) -> Result<(), String> {
                     Some((_, v)) => opnds.push(v.clone()),
                     None if is_linear => opnds.push(Opnd::Undef),
                     None => {
-                        return Err(format!(
-                            "BB{b}: no phi source from logical predecessor BB{}",
-                            p.0
+                        return Err(Invalid::block(
+                            b,
+                            format!("no phi source from logical predecessor BB{}", p.0),
                         ))
                     }
                 }
@@ -157,4 +162,9 @@ fn order_phi_sources(f: &mut Function) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The pass: builds the edge lists of `f` and orders its phis' sources.
+pub fn run(_: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    build(f).map_err(|e| PassError::unexpected("control_flow", f, e))
 }

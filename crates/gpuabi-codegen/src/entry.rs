@@ -56,14 +56,40 @@ fn arg_spec(name: &str, ty: Type) -> ArgSpec {
     }
 }
 
+/// Why a kernel cannot be entered under its entry ABI.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// The arguments have no kernarg layout.
+    #[error("{0}")]
+    Kernargs(#[from] gpuabi_amdgpu::hsa::LayoutError),
+    /// The kernel descriptor the entry needs is not valid for the target.
+    #[error("{0}")]
+    Descriptor(#[from] gpuabi_amdgpu::hsa::DescriptorError),
+    /// The descriptor gives no kernarg segment pointer.
+    #[error("no kernarg segment pointer")]
+    NoKernargPointer,
+    /// A register name of the Catalyst layout does not parse.
+    #[error("register `{name}` of the Catalyst layout: {error}")]
+    CatalystRegister {
+        /// The name.
+        name: String,
+        /// Why it does not parse.
+        error: gpuabi_layout::reg::RegParseError,
+    },
+}
+
 /// The kernel argument segment of `func` as LLVM lays it out for `amdgpu_kernel`.
-pub fn hsa_kernargs(func: &ir::Function, target: Target) -> Result<KernargLayout, String> {
+pub fn hsa_kernargs(func: &ir::Function, target: Target) -> Result<KernargLayout, EntryError> {
     let specs: Vec<ArgSpec> = func
         .params
         .iter()
         .map(|p| arg_spec(func.value_name(p.value), func.ty(p.value)))
         .collect();
-    layout_kernargs(&specs, Some(HiddenArgs::LLVM_DEFAULT), target).map_err(|e| e.to_string())
+    Ok(layout_kernargs(
+        &specs,
+        Some(HiddenArgs::LLVM_DEFAULT),
+        target,
+    )?)
 }
 
 fn hidden_offset(layout: &KernargLayout, kind: ValueKind) -> u32 {
@@ -137,7 +163,7 @@ fn opcode_of(n: u8) -> Op {
 
 /// Emits the entry of `func` under the `hsa` ABI into the current (entry) block and
 /// returns where everything is, with the dispatcher's view of it.
-pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
+pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), EntryError> {
     let func = s.func;
     let target = s.target();
     let mut used = BTreeSet::new();
@@ -177,9 +203,9 @@ pub(crate) fn enter_hsa(s: &mut Isel<'_>) -> Result<(Launch, Kernel), String> {
     desc.system_sgpr_workgroup_id_y = gid_dims >= 2;
     desc.system_sgpr_workgroup_id_z = gid_dims >= 3;
     desc.system_vgpr_workitem_id = lid_dims.saturating_sub(1);
-    let state = initial_state(&desc, target, s.wave()).map_err(|e| e.to_string())?;
+    let state = initial_state(&desc, target, s.wave())?;
     let sgpr = |i: SgprInput| state.sgpr(i);
-    let kernarg = sgpr(SgprInput::KernargSegmentPtr).ok_or("no kernarg segment pointer")?;
+    let kernarg = sgpr(SgprInput::KernargSegmentPtr).ok_or(EntryError::NoKernargPointer)?;
     let gids: Vec<RegRange> = [
         SgprInput::WorkgroupIdX,
         SgprInput::WorkgroupIdY,
@@ -533,4 +559,28 @@ fn add_wave_offset(s: &mut Isel<'_>, base: RegRange, wave_offset: RegRange) {
         [d(0), d(0), Opnd::Fixed(Operand::Reg(wave_offset))],
     );
     s.emit(Opcode::SAddcU32, [d(1), d(1), imm(0)]);
+}
+
+/// Completes a kernel's entry once its code is final: the HSA descriptor's register counts
+/// and scratch size, or the Catalyst layout derived again with the final registers and
+/// scratch (`scratch`: the kernel was compiled with scratch).
+pub(crate) fn finish(
+    entry: &mut Option<crate::KernelEntry>,
+    stats: &crate::FunctionStats,
+    scratch: bool,
+    func: &ir::Function,
+) -> Result<(), crate::CodegenError> {
+    match entry {
+        Some(crate::KernelEntry::Hsa(hsa)) => {
+            let d = &mut hsa.descriptor;
+            d.private_segment_fixed_size = stats.scratch_bytes;
+            d.next_free_vgpr = u32::from(stats.vgprs.max(1));
+            d.next_free_sgpr = u32::from(stats.sgprs.max(1));
+            Ok(())
+        }
+        Some(crate::KernelEntry::Catalyst(layout)) => {
+            catalyst::finish_layout(layout, stats, scratch, func)
+        }
+        None => Ok(()),
+    }
 }

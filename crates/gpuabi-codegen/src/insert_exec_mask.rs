@@ -22,10 +22,13 @@
 //! any temp (killed by a write of every dword). Phis stay at the top of their blocks; the
 //! exec code of a block's start goes after them.
 
+use crate::error::PassError;
+use crate::pipeline::Context;
 use gpuabi_amdgpu::{Opcode, WaveSize};
 use gpuabi_layout::reg::RegFile;
 use smallvec::SmallVec;
 
+use crate::error::Invalid;
 use crate::isel::{exec_opnd, imm, mask_opcode};
 use crate::mir::{BlockId, BlockKind, Function, MInst, MOp, Opnd, Origin, Pseudo, Temp};
 
@@ -147,10 +150,12 @@ fn mask_temp(f: &mut Function, wave: WaveSize) -> Temp {
     f.temp(RegFile::Sgpr, n, n)
 }
 
-fn target(inst: &MInst, i: usize) -> Result<BlockId, String> {
+fn target(inst: &MInst, i: usize) -> Result<BlockId, Invalid> {
     match inst.opnds.get(i) {
         Some(Opnd::Block(b)) => Ok(*b),
-        other => Err(format!("branch target expected, found {other:?}")),
+        other => Err(Invalid::function(format!(
+            "branch target expected, found {other:?}"
+        ))),
     }
 }
 
@@ -167,7 +172,7 @@ fn branch(op: Opcode, to: BlockId, origin: Origin) -> MInst {
 
 /// Replaces the branch pseudo-instructions of `f` by exec-mask code and hardware
 /// branches. Needs the edge lists of [`crate::control_flow::build`].
-pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
+pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), Invalid> {
     let returns = f
         .blocks
         .iter()
@@ -188,7 +193,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
         let mut head = Vec::new();
         if kind.has(BlockKind::INVERT) {
             let Some(Ctl::If { saved, cond, .. }) = cx.stack.last().copied() else {
-                return Err(format!("BB{b}: invert block outside a divergent if"));
+                return Err(Invalid::block(b, "invert block outside a divergent if"));
             };
             let (s, c) = (f.whole(saved), f.whole(cond));
             head.push(cx.inst(
@@ -199,13 +204,13 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
         }
         if kind.has(BlockKind::MERGE) {
             let Some(ctl @ Ctl::If { .. }) = cx.stack.pop() else {
-                return Err(format!("BB{b}: merge block without its divergent if"));
+                return Err(Invalid::block(b, "merge block without its divergent if"));
             };
             cx.restore(f, ctl, origin, &mut head);
         }
         if kind.has(BlockKind::LOOP_EXIT | BlockKind::DIVERGENT) {
             let Some(Ctl::Loop { brk, .. }) = cx.stack.pop() else {
-                return Err(format!("BB{b}: loop exit without its divergent loop"));
+                return Err(Invalid::block(b, "loop exit without its divergent loop"));
             };
             let brk = Opnd::Temp(f.whole(brk));
             head.push(cx.inst(Opcode::SMovB64, [cx.exec(), brk], origin));
@@ -239,7 +244,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
             match p {
                 Pseudo::Branch if kind.has(BlockKind::LOOP_LATCH) => {
                     let Some((cont, _)) = cx.innermost_loop() else {
-                        return Err(format!("BB{b}: latch outside a divergent loop"));
+                        return Err(Invalid::block(b, "latch outside a divergent loop"));
                     };
                     let c = Opnd::Temp(f.whole(cont));
                     tail.push(cx.inst(Opcode::SMovB64, [cx.exec(), c.clone()], origin));
@@ -265,7 +270,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
                 }
                 Pseudo::DivergentIf => {
                     let Some(Opnd::Temp(cond)) = last.opnds.first().cloned() else {
-                        return Err(format!("BB{b}: p_divergent_if without a condition"));
+                        return Err(Invalid::block(b, "p_divergent_if without a condition"));
                     };
                     let saved = mask_temp(f, wave);
                     let s = Opnd::Temp(f.whole(saved));
@@ -296,7 +301,7 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
                             (m, target(&last, 1)?)
                         };
                     let Some(mask) = mask else {
-                        return Err(format!("BB{b}: {p:?} outside its construct"));
+                        return Err(Invalid::block(b, format!("{p:?} outside its construct")));
                     };
                     cx.leave(mask, f, origin, &mut tail);
                     cx.mark_left(p == Pseudo::Return);
@@ -305,14 +310,19 @@ pub fn insert(f: &mut Function, wave: WaveSize) -> Result<(), String> {
                     }
                 }
                 Pseudo::ReturnToCaller => tail.push(last),
-                other => return Err(format!("BB{b}: {other:?} is not a branch")),
+                other => return Err(Invalid::block(b, format!("{other:?} is not a branch"))),
             }
         }
         insts.extend(tail);
         f.blocks[b].insts = insts;
     }
     if !cx.stack.is_empty() {
-        return Err("a divergent construct was not closed".into());
+        return Err(Invalid::function("a divergent construct was not closed"));
     }
     Ok(())
+}
+
+/// The pass: lowers the branch pseudo-instructions of `f` to exec-mask code.
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    insert(f, ctx.opts.wave).map_err(|e| PassError::unexpected("insert_exec_mask", f, e))
 }

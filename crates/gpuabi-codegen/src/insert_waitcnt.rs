@@ -27,6 +27,9 @@
 //! no barriers or atomics that would publish stores to other waves, and ACO's convention,
 //! which this pass follows, waits for no store at calls and returns.
 
+use crate::error::PassError;
+use crate::mir::Function;
+use crate::pipeline::Context;
 use gpuabi_amdgpu::wait_events::{self, Counter, Event, Events};
 use gpuabi_amdgpu::{Effects, Inst, Opcode, Operand, Target, Waitcnt};
 use gpuabi_layout::reg::RegFile;
@@ -377,6 +380,19 @@ fn entry_state(b: usize, preds: &[usize], out_state: &[Option<State>]) -> State 
         }
     }
     state
+}
+
+/// The pass: places the waits in the lowered code (a function given as machine IR whose
+/// every operand is a register is taken as lowered code).
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    if ctx.hw.is_none() {
+        let hw = crate::lower_to_hw::from_machine_ir(f)
+            .map_err(|e| PassError::unexpected("insert_waitcnt", f, e))?;
+        ctx.hw = Some(hw);
+    }
+    let hw = ctx.hw.as_mut().expect("set above");
+    insert(&f.name, hw, ctx.opts.target);
+    Ok(())
 }
 
 #[cfg(test)]

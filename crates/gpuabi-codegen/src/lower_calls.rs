@@ -32,6 +32,8 @@
 //!   leave no other SGPR free).
 //! * `p_store_arg`/`p_load_arg` become scratch accesses at their final offsets.
 
+use crate::error::{CodegenError, Fault, PassError};
+use crate::pipeline::Context;
 use gpuabi_amdgpu::{Imm, MemMods, Opcode, Operand, Special, Target, WaveSize};
 use gpuabi_layout::aco::{Demand, Location};
 use gpuabi_layout::reg::{Reg, RegFile, RegRange, RegSet};
@@ -45,6 +47,55 @@ use crate::scratch::{self, Base};
 /// The start of the error for a call whose parameter registers include a VGPR that holds
 /// spilled SGPRs: the budget is too tight for the call's signature.
 pub const SPILL_VGPR_IS_PARAMETER: &str = "no VGPR for spilled SGPRs at a call";
+
+/// Why the calls of a function could not be lowered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallLoweringError {
+    /// The register allocator reserved fewer spill VGPRs than the saved SGPRs need: a
+    /// compiler bug.
+    #[error("{saved} SGPRs to save need {need} VGPRs of lanes, {reserved} were reserved")]
+    SaveLanes {
+        /// SGPRs the function saves.
+        saved: usize,
+        /// VGPRs their lanes need.
+        need: u32,
+        /// VGPRs reserved.
+        reserved: u16,
+    },
+    /// The frame is beyond the scratch instructions' offsets.
+    #[error(
+        "the frame of {end} bytes per lane (and {outgoing} bytes of outgoing, {incoming} of \
+         incoming scratch parameters) is beyond the scratch instructions' offsets"
+    )]
+    FrameBeyondOffsets {
+        /// The end of the frame.
+        end: u32,
+        /// The largest outgoing scratch parameter area.
+        outgoing: u32,
+        /// The function's own incoming scratch parameter area.
+        incoming: u32,
+    },
+    /// A `p_return_to_caller` in a function that is not called under a convention.
+    #[error("BB{block}: a return to the caller in a kernel")]
+    ReturnInKernel {
+        /// The block.
+        block: usize,
+    },
+    /// A VGPR holding spilled SGPRs is a parameter register of a call.
+    #[error(
+        "{SPILL_VGPR_IS_PARAMETER}: v{vgpr} holds spilled SGPRs but is a parameter register \
+         of the call to `{callee}` under ABI `{abi}` (Mesa leaves the top registers to \
+         clobbered parameters); raise --max-vgprs"
+    )]
+    SpillVgprIsParameter {
+        /// The VGPR.
+        vgpr: u16,
+        /// The callee.
+        callee: String,
+        /// Its ABI.
+        abi: String,
+    },
+}
 
 /// The most consecutive VGPRs one save or restore with `scratch_*` moves (`*_dwordx4`).
 const WIDEST_SAVE: usize = 4;
@@ -330,16 +381,19 @@ pub struct Inputs<'a> {
 
 /// Lays out the frame and lowers the call pseudo-instructions of `f`.
 /// Also returns the call sites in the order their `s_swappc_b64` are laid out.
-pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<usize>), String> {
+pub fn lower(
+    f: &mut Function,
+    inp: &Inputs<'_>,
+) -> Result<(Frame, Saved, Vec<usize>), CallLoweringError> {
     let saved = saved_registers(f, inp.regs, inp.limit, inp.spill_vgprs);
     let lanes = inp.wave.lanes();
     let need = (inp.sgpr_spill_dwords + saved.sgprs.len() as u32).div_ceil(lanes);
     if need > u32::from(inp.spill_vgprs) {
-        return Err(format!(
-            "{} SGPRs to save need {need} VGPRs of lanes, {} were reserved",
-            saved.sgprs.len(),
-            inp.spill_vgprs
-        ));
+        return Err(CallLoweringError::SaveLanes {
+            saved: saved.sgprs.len(),
+            need,
+            reserved: inp.spill_vgprs,
+        });
     }
     let own = f.callee.as_ref().map(|c| c.conv.clone());
     let own_sp = own.as_ref().map(|c| c.reg("stack_pointer"));
@@ -380,12 +434,11 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
         .max()
         .unwrap_or(0);
     if end + largest_out > max + 1 || own_params > 2048 {
-        return Err(format!(
-            "the frame of {} bytes per lane (and {largest_out} bytes of outgoing, \
-             {own_params} of incoming scratch parameters) is beyond the scratch \
-             instructions' offsets",
-            end
-        ));
+        return Err(CallLoweringError::FrameBeyondOffsets {
+            end,
+            outgoing: largest_out,
+            incoming: own_params,
+        });
     }
     let calls = f.calls.clone();
     let mut order = Vec::new();
@@ -414,14 +467,11 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                             .iter()
                             .any(|r| r.overlaps(&RegRange::new(RegFile::Vgpr, *v, 1)))
                         {
-                            return Err(format!(
-                                "{SPILL_VGPR_IS_PARAMETER}: v{v} holds spilled SGPRs but is a \
-                                 parameter register of the call to `{}` under ABI `{}` (Mesa \
-                                 leaves the top registers to clobbered parameters); raise \
-                                 --max-vgprs",
-                                calls[call_index(&inst)].callee,
-                                conv.abi.name
-                            ));
+                            return Err(CallLoweringError::SpillVgprIsParameter {
+                                vgpr: *v,
+                                callee: calls[call_index(&inst)].callee.clone(),
+                                abi: conv.abi.name.clone(),
+                            });
                         }
                     }
                     // The return-address registers are free until `s_swappc_b64` writes
@@ -498,7 +548,9 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
                     out.push(a);
                 }
                 MOp::Pseudo(Pseudo::ReturnToCaller) => {
-                    let conv = own.as_ref().ok_or("a return in a kernel")?;
+                    let conv = own
+                        .as_ref()
+                        .ok_or(CallLoweringError::ReturnInKernel { block: b })?;
                     let Some(Opnd::Fixed(Operand::Reg(target))) = inst.opnds.first().cloned()
                     else {
                         unreachable!("the return names its target")
@@ -550,6 +602,48 @@ pub fn lower(f: &mut Function, inp: &Inputs<'_>) -> Result<(Frame, Saved, Vec<us
         f.blocks[0].insts.splice(0..0, head);
     }
     Ok((frame, saved, order))
+}
+
+/// The pass: lays out the frame of `f` and lowers its calls, saves and returns; the
+/// frame, the saved registers and the calls' order go to the context.
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    let regs = std::mem::take(&mut f.regs);
+    let o = &ctx.opts;
+    let slots = f.spill_slots.clone();
+    let result = lower(
+        f,
+        &Inputs {
+            regs: &regs,
+            target: o.target,
+            wave: o.wave,
+            limit: Demand::new(o.max_sgprs, o.max_vgprs),
+            vgpr_spill_bytes: slots.vgpr_bytes,
+            sgpr_spill_dwords: slots.sgpr_dwords,
+            spill_vgprs: slots.reserved,
+        },
+    );
+    f.regs = regs;
+    match result {
+        Ok((frame, saved, order)) => {
+            ctx.frame = frame;
+            ctx.saved = saved;
+            ctx.call_order = order;
+            Ok(())
+        }
+        // The budget is too tight for the frame or a call's signature: the user's limit.
+        Err(
+            e @ (CallLoweringError::FrameBeyondOffsets { .. }
+            | CallLoweringError::SpillVgprIsParameter { .. }),
+        ) => Err(PassError::input(
+            "lower_calls",
+            &f.name,
+            CodegenError::Registers {
+                function: f.name.clone(),
+                what: e.to_string(),
+            },
+        )),
+        Err(e) => Err(PassError::new("lower_calls", f, Fault::CallLowering(e))),
+    }
 }
 
 #[cfg(test)]

@@ -3,11 +3,13 @@
 //! as ACO's `aco_lower_to_hw_instr.cpp` swaps without a free register), and moves of a
 //! register to itself disappear.
 
+use crate::error::{Invalid, PassError};
+use crate::pipeline::Context;
 use gpuabi_amdgpu::{Inst, Opcode, Operand};
 use gpuabi_layout::reg::{RegFile, RegRange};
 use smallvec::SmallVec;
 
-use crate::mir::{AbiCost, Function, MOp, Opnd, Origin, Pseudo};
+use crate::mir::{AbiCost, Function, MInst, MOp, Opnd, Origin, Pseudo};
 
 /// One machine instruction with its origin.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,6 +178,73 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
         out.push(hw);
     }
     out
+}
+
+/// The pass: lowers `f` to hardware instructions, kept in the context.
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    ctx.hw = Some(lower(f, &f.regs, ctx.opts.max_vgprs));
+    Ok(())
+}
+
+/// `f`'s header and blocks with the lowered code `hw` in them, every operand fixed: the
+/// machine IR form in which lowered code prints. Lowered instructions carry only what
+/// machine instructions do (the code generator sets no source modifiers, SDWA or dual
+/// issue).
+pub fn as_machine_ir(f: &Function, hw: &[HwBlock]) -> Function {
+    let mut out = Function {
+        blocks: Vec::new(),
+        ..f.clone()
+    };
+    for (b, block) in f.blocks.iter().enumerate() {
+        let insts = hw.get(b).map_or(Vec::new(), |h| {
+            h.iter()
+                .map(|h| MInst {
+                    op: MOp::Hw(h.inst.op),
+                    opnds: h.inst.operands.iter().cloned().map(Opnd::Fixed).collect(),
+                    mods: h.inst.mods,
+                    e64: h.inst.e64,
+                    cost: h.cost,
+                    origin: h.origin,
+                })
+                .collect()
+        });
+        out.blocks.push(crate::mir::Block {
+            insts,
+            ..block.clone()
+        });
+    }
+    out
+}
+
+/// The lowered code of a function in the form [`as_machine_ir`] gives it: every
+/// instruction a hardware one, every operand fixed; the first that is not is named.
+pub fn from_machine_ir(f: &Function) -> Result<Vec<HwBlock>, Invalid> {
+    let mut out = Vec::with_capacity(f.blocks.len());
+    for (b, block) in f.blocks.iter().enumerate() {
+        let mut hw = HwBlock::with_capacity(block.insts.len());
+        for (i, inst) in block.insts.iter().enumerate() {
+            let MOp::Hw(op) = inst.op else {
+                return Err(Invalid::inst(b, i, "a pseudo-instruction in lowered code"));
+            };
+            let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
+            for o in &inst.opnds {
+                let Opnd::Fixed(o) = o else {
+                    return Err(Invalid::inst(b, i, "an operand that is not a register"));
+                };
+                operands.push(o.clone());
+            }
+            let mut i = Inst::new(op, operands);
+            i.mods = inst.mods;
+            i.e64 = inst.e64;
+            hw.push(HwInst {
+                inst: i,
+                origin: inst.origin,
+                cost: inst.cost,
+            });
+        }
+        out.push(hw);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@
 //! whose owners end last (or spills the new interval if it ends after all of them),
 //! never an interval marked `no_spill`. Evicted temps are returned to the caller, which
 //! rewrites them to spill slots ([`crate::spill`]) and allocates again: each round only
-//! adds short, unspillable reload temps, so rounds end.
+//! adds short, unspillable reload temps, so rounds end. The pass ([`run`]) repeats this
+//! for VGPRs, then SGPRs, until both fit.
 
 use gpuabi_amdgpu::{Imm, Operand};
 use gpuabi_layout::reg::{Reg, RegFile};
@@ -20,7 +21,11 @@ use gpuabi_layout::reg::{Reg, RegFile};
 use crate::liveness::{intervals, liveness};
 use smallvec::SmallVec;
 
+use crate::error::{CodegenError, Fault, PassError};
 use crate::mir::{Function, Opnd, Pseudo, Temp};
+use crate::pipeline::Context;
+use crate::{scratch, Entry, Options};
+use gpuabi_layout::aco::Demand;
 
 /// The end of the error for a register budget below what the values that cannot be spilled
 /// (precoloured parameters, the stack pointer, the entry's registers) need at one point.
@@ -268,4 +273,150 @@ fn call_constraints(
         }
     }
     out
+}
+
+/// The pass: allocates VGPRs, then SGPRs, spilling until both fit ([`allocate`]); the
+/// registers and the spill slots go to `f`, the spill counts to the context.
+pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    match allocate_all(f, &ctx.opts) {
+        Ok(Some((regs, slots, spilled))) => {
+            f.regs = regs;
+            f.spill_slots = slots;
+            ctx.spilled = spilled;
+            Ok(())
+        }
+        Ok(None) => Err(PassError::new(
+            "register_allocation",
+            f,
+            Fault::NeedsScratch,
+        )),
+        Err(e) => Err(PassError::input("register_allocation", &f.name, e)),
+    }
+}
+
+/// The register of every temp (`None`: unallocated), the spill slots, and the values
+/// spilled from VGPRs and from SGPRs.
+type Allocation = (Vec<Option<u16>>, crate::spill::Slots, [usize; 2]);
+
+/// Allocates VGPRs, then SGPRs, spilling until both fit; SGPRs spill into VGPR lanes
+/// reserved at the top of the VGPR budget, so a round that needs more of them starts the
+/// VGPRs again with a smaller budget. `None`: VGPRs must spill but the entry set up no
+/// scratch buffer registers (a `catalyst` entry compiled without scratch).
+fn allocate_all(mf: &mut Function, opts: &Options) -> Result<Option<Allocation>, CodegenError> {
+    let mut slots = crate::spill::Slots::default();
+    let mut reserve = 0u16;
+    let mut spilled = [0usize; 2];
+    let buffer = scratch_regs(mf);
+    for _ in 0..64 {
+        let vlimit = opts.max_vgprs.saturating_sub(reserve);
+        let Some(vregs) = rounds(
+            mf,
+            RegFile::Vgpr,
+            vlimit,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[0],
+        )?
+        else {
+            return Ok(None);
+        };
+        let Some(sregs) = rounds(
+            mf,
+            RegFile::Sgpr,
+            opts.max_sgprs,
+            &mut slots,
+            opts,
+            buffer,
+            &mut spilled[1],
+        )?
+        else {
+            return Ok(None);
+        };
+        // SGPR spilling adds temps after the VGPRs were assigned: those are SGPRs.
+        let regs: Vec<Option<u16>> = (0..mf.temps.len())
+            .map(|t| {
+                vregs
+                    .get(t)
+                    .copied()
+                    .flatten()
+                    .or(sregs.get(t).copied().flatten())
+            })
+            .collect();
+        // A called function also saves the preserved SGPRs it writes into those lanes.
+        let saved = crate::lower_calls::saved_registers(
+            mf,
+            &regs,
+            Demand::new(opts.max_sgprs, opts.max_vgprs),
+            reserve,
+        )
+        .sgprs
+        .len() as u32;
+        let need = (slots.sgpr_dwords + saved).div_ceil(opts.wave.lanes()) as u16;
+        if need > reserve {
+            reserve = need;
+            continue;
+        }
+        slots.reserved = reserve;
+        return Ok(Some((regs, slots, spilled)));
+    }
+    Err(CodegenError::Registers {
+        function: mf.name.clone(),
+        what: "register allocation did not settle".into(),
+    })
+}
+
+fn scratch_regs(mf: &Function) -> Option<scratch::BufferRegs> {
+    // The private segment buffer and wave offset temps are the unspillable SGPR temps the
+    // entry made (GCN 1.2 only).
+    let mut it = mf
+        .temps
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.no_spill && t.file == RegFile::Sgpr);
+    let (r, _) = it.next()?;
+    let (w, _) = it.next()?;
+    Some(scratch::BufferRegs {
+        rsrc: mf.whole(Temp(r as u32)),
+        wave_offset: Some(mf.whole(Temp(w as u32))),
+    })
+}
+
+/// Allocation rounds of one file, spilling between them; `None` as [`allocate_all`].
+fn rounds(
+    mf: &mut Function,
+    file: RegFile,
+    limit: u16,
+    slots: &mut crate::spill::Slots,
+    opts: &Options,
+    buffer: Option<scratch::BufferRegs>,
+    spilled: &mut usize,
+) -> Result<Option<Vec<Option<u16>>>, CodegenError> {
+    for _ in 0..256 {
+        match allocate(mf, file, limit) {
+            Outcome::Assigned(r) => return Ok(Some(r)),
+            Outcome::Spill(_)
+                if file == RegFile::Vgpr
+                    && buffer.is_none()
+                    && scratch::uses_buffer(opts.target)
+                    && opts.entry == Entry::Catalyst =>
+            {
+                return Ok(None);
+            }
+            Outcome::Spill(victims) => {
+                *spilled += victims.len();
+                crate::spill::spill(mf, &victims, slots, opts.target, buffer)?;
+            }
+            Outcome::TooFew(what) => {
+                return Err(CodegenError::Registers {
+                    function: mf.name.clone(),
+                    what,
+                })
+            }
+        }
+    }
+    Err(CodegenError::Registers {
+        function: mf.name.clone(),
+        what: format!("{} allocation did not settle", file.name()),
+    })
 }

@@ -10,9 +10,12 @@
 //! written on every path that reaches the merge; a VGPR write is masked by exec, so each
 //! lane keeps the value of the path it took.
 
+use crate::error::PassError;
+use crate::pipeline::Context;
 use gpuabi_amdgpu::{Imm, Operand};
 use smallvec::SmallVec;
 
+use crate::error::Invalid;
 use crate::mir::{Function, MInst, Opnd, Pseudo, Slice};
 
 /// The copies of one phi source: whole temps stay whole (lowering splits them by dword),
@@ -39,7 +42,7 @@ fn copies(dst: Slice, src: &Opnd, out: &mut SmallVec<[Opnd; 4]>) {
 }
 
 /// Replaces the phis of `f` by parallel copies in the predecessors.
-pub fn eliminate(f: &mut Function) -> Result<(), String> {
+pub fn eliminate(f: &mut Function) -> Result<(), Invalid> {
     // Per block: the copies to add for logical successors, then for linear ones.
     let nb = f.blocks.len();
     let mut logical: Vec<SmallVec<[Opnd; 4]>> = vec![SmallVec::new(); nb];
@@ -48,7 +51,7 @@ pub fn eliminate(f: &mut Function) -> Result<(), String> {
         let block = &f.blocks[b];
         for phi in block.insts.iter().take_while(|i| i.is_phi()) {
             let Some(Opnd::Temp(dst)) = phi.opnds.first() else {
-                return Err(format!("BB{b}: phi without a destination"));
+                return Err(Invalid::block(b, "phi without a destination"));
             };
             let (preds, out) = if phi.is(Pseudo::Phi) {
                 (&block.logical_preds, &mut logical)
@@ -56,7 +59,10 @@ pub fn eliminate(f: &mut Function) -> Result<(), String> {
                 (&block.linear_preds, &mut linear)
             };
             if phi.opnds.len() != preds.len() + 1 {
-                return Err(format!("BB{b}: phi sources do not match the predecessors"));
+                return Err(Invalid::block(
+                    b,
+                    "phi sources do not match the predecessors",
+                ));
             }
             for (p, src) in preds.iter().zip(&phi.opnds[1..]) {
                 copies(*dst, src, &mut out[p.index()]);
@@ -86,4 +92,9 @@ pub fn eliminate(f: &mut Function) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The pass: replaces the phis of `f` by parallel copies.
+pub fn run(_: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
+    eliminate(f).map_err(|e| PassError::unexpected("ssa_elimination", f, e))
 }

@@ -202,3 +202,44 @@ fn calls_under_the_catalyst_entry_are_refused_naming_it() {
     assert!(e.contains("raytrace.gsir"), "{e}");
     assert!(e.contains("catalyst"), "{e}");
 }
+
+/// `--print-after PASS` outputs the machine IR after the pass instead of the assembly,
+/// headed by the target line the machine-IR reader and the pass file tests take; `all`
+/// prints after every pass in order; an unknown pass is refused with the list of passes.
+#[test]
+fn compile_prints_the_machine_ir_after_a_pass() {
+    let base = ["compile", "examples/saxpy.gsir", "--target", "gfx1100"];
+    let one = ok(&[&base[..], &["--print-after", "register_allocation"]].concat());
+    assert!(
+        one.starts_with("; target: gfx1100 wave32\n; after register_allocation\nfunction @saxpy\n"),
+        "{one}"
+    );
+    // Allocated temps print their registers; the assembly is not printed.
+    assert!(one.contains(" reg v"), "{one}");
+    assert!(!one.contains(".amdhsa_kernel"), "{one}");
+    let all = ok(&[&base[..], &["--print-after", "all", "--verify"]].concat());
+    let order: Vec<&str> = all
+        .lines()
+        .filter_map(|l| l.strip_prefix("; after "))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "isel",
+            "control_flow",
+            "insert_exec_mask",
+            "register_allocation",
+            "ssa_elimination",
+            "lower_spills",
+            "check_ra",
+            "lower_calls",
+            "lower_to_hw",
+            "insert_waitcnt"
+        ]
+    );
+    let err = fails(&[&base[..], &["--print-after", "regalloc"]].concat());
+    assert!(
+        err.contains("--print-after regalloc: unknown pass `regalloc`: expected `all` or one of isel, control_flow,"),
+        "{err}"
+    );
+}

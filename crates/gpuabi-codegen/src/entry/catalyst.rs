@@ -219,9 +219,12 @@ fn first_alloca(r: &Region) -> Option<Span> {
     })
 }
 
-fn reg(name: &str) -> Result<RegRange, String> {
+fn reg(name: &str) -> Result<RegRange, crate::entry::EntryError> {
     name.parse::<RegRange>()
-        .map_err(|e| format!("register `{name}` of the Catalyst layout: {e}"))
+        .map_err(|error| crate::entry::EntryError::CatalystRegister {
+            name: name.to_string(),
+            error,
+        })
 }
 
 /// Emits the entry of `func` under the `catalyst` ABI into the current (entry) block and
@@ -245,13 +248,17 @@ pub(crate) fn enter_catalyst(
         )));
     }
     if let (false, Some(span)) = (scratch, first_alloca(&func.body)) {
-        return Err(CodegenError::Internal {
-            pass: "instruction selection",
-            message: format!(
-                "kernel `{}`: the stack array at bytes {}..{} is compiled without scratch",
-                func.name, span.start, span.end
-            ),
-        });
+        return Err(CodegenError::Internal(Box::new(crate::error::PassError {
+            pass: "isel",
+            function: func.name.clone(),
+            origin: Some(crate::mir::Origin {
+                start: span.start,
+                end: span.end,
+            }),
+            fault: crate::error::Fault::Unexpected(crate::error::Invalid::function(
+                "the stack array is compiled without scratch",
+            )),
+        })));
     }
     let layout = catalyst_layout(func, None, if scratch { MIN_SCRATCH_BYTES } else { 0 })?;
     let mut used = BTreeSet::new();
@@ -301,10 +308,18 @@ pub(crate) fn enter_catalyst(
         .collect();
     let mut gid: [Option<Temp>; 3] = [None; 3];
     for (d, name) in group_dims.iter().zip(&layout.regs.group_id_sgprs) {
-        gid[*d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut copy));
+        gid[*d] = Some(into(
+            s,
+            reg(name).map_err(|e| unsupported(e.to_string()))?,
+            &mut copy,
+        ));
     }
     let wave_offset = match &layout.regs.scratch_offset_sgpr {
-        Some(name) => Some(into(s, reg(name).map_err(&unsupported)?, &mut copy)),
+        Some(name) => Some(into(
+            s,
+            reg(name).map_err(|e| unsupported(e.to_string()))?,
+            &mut copy,
+        )),
         None => None,
     };
     // The local ids are taken after the scratch descriptor is loaded: a VGPR spill stores
@@ -312,7 +327,11 @@ pub(crate) fn enter_catalyst(
     let mut vcopy: Vec<Opnd> = Vec::new();
     let mut lid: [Option<Temp>; 3] = [None; 3];
     for (d, name) in layout.regs.local_id_vgprs.iter().enumerate() {
-        lid[d] = Some(into(s, reg(name).map_err(&unsupported)?, &mut vcopy));
+        lid[d] = Some(into(
+            s,
+            reg(name).map_err(|e| unsupported(e.to_string()))?,
+            &mut vcopy,
+        ));
     }
     let parallel_copy = |s: &mut Isel<'_>, copy: Vec<Opnd>| {
         if !copy.is_empty() {
@@ -583,4 +602,36 @@ pub fn comment_block(layout: &KernelLayout) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The layout of a kernel compiled with `scratch`, derived again with its final register
+/// counts and frame; the entry read the registers of a layout with a placeholder scratch
+/// size, so the user data and the scratch offset register must not have moved.
+pub(crate) fn finish_layout(
+    layout: &mut KernelLayout,
+    stats: &crate::FunctionStats,
+    scratch: bool,
+    func: &ir::Function,
+) -> Result<(), CodegenError> {
+    let scratch_bytes = if scratch {
+        stats.scratch_bytes.max(MIN_SCRATCH_BYTES)
+    } else {
+        0
+    };
+    let full = catalyst_layout(func, Some((stats.sgprs, stats.vgprs)), scratch_bytes)?;
+    if full.userdata != layout.userdata
+        || full.regs.scratch_offset_sgpr != layout.regs.scratch_offset_sgpr
+    {
+        return Err(CodegenError::Internal(Box::new(crate::error::PassError {
+            pass: "isel",
+            function: func.name.clone(),
+            origin: None,
+            fault: crate::error::Fault::Unexpected(crate::error::Invalid::function(format!(
+                "the Catalyst layout with {scratch_bytes} scratch bytes moves the user data \
+                 the entry reads"
+            ))),
+        })));
+    }
+    *layout = full;
+    Ok(())
 }

@@ -120,11 +120,11 @@ impl<'a> Isel<'a> {
             }
             (Role::Kernel, crate::Entry::Hsa) => {
                 let (launch, k) =
-                    crate::entry::enter_hsa(&mut s).map_err(|what| CodegenError::Unsupported {
+                    crate::entry::enter_hsa(&mut s).map_err(|e| CodegenError::Unsupported {
                         function: func.name.clone(),
                         start: func.span.start,
                         end: func.span.end,
-                        what,
+                        what: e.to_string(),
                     })?;
                 (launch, Some(crate::KernelEntry::Hsa(k)))
             }
@@ -546,4 +546,42 @@ pub(crate) fn dwords_of(ty: Type) -> u8 {
         Type::I64 | Type::Ptr => 2,
         _ => 1,
     }
+}
+
+/// The pass: selects the machine code of the IR function the context carries, replacing
+/// `f`; the kernel's entry goes to the context.
+pub(crate) fn run(
+    ctx: &mut crate::pipeline::Context<'_>,
+    f: &mut mir::Function,
+) -> Result<(), crate::error::PassError> {
+    use crate::error::{Invalid, PassError};
+    let Some(input) = ctx.input.as_ref() else {
+        return Err(PassError::unexpected(
+            "isel",
+            f,
+            Invalid::function("instruction selection needs the IR function"),
+        ));
+    };
+    let role = match input.callee {
+        Some((conv, added)) => Role::Callee(conv, added),
+        None => Role::Kernel,
+    };
+    let (mf, entry) = Isel::run(
+        &ctx.opts,
+        input.module,
+        input.fid,
+        role,
+        input.func,
+        &input.uniform,
+        &input.cfg,
+        &input.divergent_loops,
+        ctx.catalyst_scratch,
+    )
+    .map_err(|e| match e {
+        CodegenError::Internal(p) => *p,
+        e => PassError::input("isel", &input.func.name, e),
+    })?;
+    *f = mf;
+    ctx.entry = entry;
+    Ok(())
 }

@@ -25,10 +25,12 @@
 //! path that reaches the merge. That stays correct under divergence because a VGPR write
 //! is masked by exec: a lane only ever sees the writes of its own logical path.
 
+mod parse;
 mod print;
 mod validate;
 
-pub use print::print_function;
+pub use parse::{parse_function, parse_functions, ParseError};
+pub use print::{inst_text, print_function, pseudo_name};
 pub use validate::{validate, validate_cfg, validate_ssa};
 
 use gpuabi_amdgpu::{MemMods, Opcode, Operand};
@@ -457,6 +459,11 @@ pub struct Function {
     /// How the function is entered and left when it is called under a call ABI (`None`:
     /// a kernel).
     pub callee: Option<crate::call_abi::CalleeFrame>,
+    /// The first register of every temp once registers are allocated (empty before; a
+    /// temp without one is `None`).
+    pub regs: Vec<Option<u16>>,
+    /// The spill slots register allocation laid out.
+    pub spill_slots: crate::spill::Slots,
 }
 
 impl Function {
@@ -475,6 +482,8 @@ impl Function {
             stack_pointer_reg: None,
             calls: Vec::new(),
             callee: None,
+            regs: Vec::new(),
+            spill_slots: crate::spill::Slots::default(),
         }
     }
 

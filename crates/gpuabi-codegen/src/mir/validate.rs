@@ -8,76 +8,96 @@ use gpuabi_layout::reg::RegFile;
 use smallvec::SmallVec;
 
 use super::{BlockId, Function, MOp, Opnd, Pseudo};
+use crate::error::Invalid;
 
 /// Checks `f`; the error names the block, the instruction and what is wrong.
-pub fn validate(f: &Function) -> Result<(), String> {
+pub fn validate(f: &Function) -> Result<(), Invalid> {
     for (bi, b) in f.blocks.iter().enumerate() {
         let mut seen_terminator = false;
         let mut seen_non_phi = false;
         let mut logical = 0;
         for (ii, inst) in b.insts.iter().enumerate() {
-            let at = || format!("BB{bi}, instruction {ii}");
             if seen_terminator && !inst.is_terminator() {
-                return Err(format!("{}: instruction after a branch", at()));
+                return Err(Invalid::inst(bi, ii, "instruction after a branch"));
             }
             seen_terminator |= inst.is_terminator();
             if inst.is_phi() && seen_non_phi {
-                return Err(format!("{}: phi after other instructions", at()));
+                return Err(Invalid::inst(bi, ii, "phi after other instructions"));
             }
             seen_non_phi |= !inst.is_phi();
             match inst.op {
                 MOp::Hw(op) => {
                     let slots = op.info().dsts.len() + op.info().srcs.len();
                     if inst.opnds.len() != slots {
-                        return Err(format!(
-                            "{}: {:?} has {} operands, its row has {slots}",
-                            at(),
-                            op,
-                            inst.opnds.len()
+                        return Err(Invalid::inst(
+                            bi,
+                            ii,
+                            format!(
+                                "{:?} has {} operands, its row has {slots}",
+                                op,
+                                inst.opnds.len()
+                            ),
                         ));
                     }
                 }
                 MOp::Pseudo(Pseudo::ParallelCopy) if inst.opnds.len() % 2 != 0 => {
-                    return Err(format!("{}: parallel copy with an odd operand count", at()));
+                    return Err(Invalid::inst(
+                        bi,
+                        ii,
+                        "parallel copy with an odd operand count",
+                    ));
                 }
                 MOp::Pseudo(Pseudo::LogicalStart) if logical != 0 => {
-                    return Err(format!("{}: p_logical_start out of place", at()));
+                    return Err(Invalid::inst(bi, ii, "p_logical_start out of place"));
                 }
                 MOp::Pseudo(Pseudo::LogicalStart) => logical = 1,
                 MOp::Pseudo(Pseudo::LogicalEnd) if logical != 1 => {
-                    return Err(format!("{}: p_logical_end without p_logical_start", at()));
+                    return Err(Invalid::inst(
+                        bi,
+                        ii,
+                        "p_logical_end without p_logical_start",
+                    ));
                 }
                 MOp::Pseudo(Pseudo::LogicalEnd) => logical = 2,
                 _ => {}
             }
             if inst.is_phi() && !matches!(inst.opnds.first(), Some(Opnd::Temp(_))) {
-                return Err(format!("{}: phi without a temp destination", at()));
+                return Err(Invalid::inst(bi, ii, "phi without a temp destination"));
             }
             for o in &inst.opnds {
                 match o {
                     Opnd::Temp(s) => {
                         let Some(info) = f.temps.get(s.temp.index()) else {
-                            return Err(format!("{}: unknown temp {}", at(), s.temp.0));
+                            return Err(Invalid::inst(
+                                bi,
+                                ii,
+                                format!("unknown temp {}", s.temp.0),
+                            ));
                         };
                         if s.dwords == 0 || s.offset + s.dwords > info.dwords {
-                            return Err(format!(
-                                "{}: slice {}+{} of a {}-dword temp",
-                                at(),
-                                s.offset,
-                                s.dwords,
-                                info.dwords
+                            return Err(Invalid::inst(
+                                bi,
+                                ii,
+                                format!(
+                                    "slice {}+{} of a {}-dword temp",
+                                    s.offset, s.dwords, info.dwords
+                                ),
                             ));
                         }
                     }
                     Opnd::Block(t) if t.index() >= f.blocks.len() => {
-                        return Err(format!("{}: branch to missing BB{}", at(), t.0));
+                        return Err(Invalid::inst(
+                            bi,
+                            ii,
+                            format!("branch to missing BB{}", t.0),
+                        ));
                     }
                     _ => {}
                 }
             }
         }
         if logical == 1 {
-            return Err(format!("BB{bi}: p_logical_start without p_logical_end"));
+            return Err(Invalid::block(bi, "p_logical_start without p_logical_end"));
         }
     }
     Ok(())
@@ -90,7 +110,7 @@ pub fn validate(f: &Function) -> Result<(), String> {
 /// A phi reads its sources at the end of the matching predecessors. Reads in blocks the
 /// entry does not reach (code after a construct every path of which leaves) are not
 /// checked.
-pub fn validate_ssa(f: &Function) -> Result<(), String> {
+pub fn validate_ssa(f: &Function) -> Result<(), Invalid> {
     // Where each dword of each temp is written: (block, instruction).
     let mut def: Vec<SmallVec<[(u32, u32, u32); 1]>> = vec![SmallVec::new(); f.temps.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -99,9 +119,10 @@ pub fn validate_ssa(f: &Function) -> Result<(), String> {
                 let mask = ((1u32 << d.dwords) - 1) << d.offset;
                 let defs = &mut def[d.temp.index()];
                 if defs.iter().any(|&(m, _, _)| m & mask != 0) {
-                    return Err(format!(
-                        "BB{bi}, instruction {ii}: temp {} written a second time",
-                        d.temp.0
+                    return Err(Invalid::inst(
+                        bi,
+                        ii,
+                        format!("temp {} written a second time", d.temp.0),
                     ));
                 }
                 defs.push((mask, bi as u32, ii as u32));
@@ -153,17 +174,22 @@ pub fn validate_ssa(f: &Function) -> Result<(), String> {
                         dom.dominates(db as usize, ub)
                     };
                     if !ok {
-                        return Err(format!(
-                            "BB{bi}, instruction {ii}: temp {} read where its write in BB{db} does not dominate",
-                            u.temp.0
+                        return Err(Invalid::inst(
+                            bi,
+                            ii,
+                            format!(
+                                "temp {} read where its write in BB{db} does not dominate",
+                                u.temp.0
+                            ),
                         ));
                     }
                     covered |= m & mask;
                 }
                 if covered != mask {
-                    return Err(format!(
-                        "BB{bi}, instruction {ii}: temp {} read but never written",
-                        u.temp.0
+                    return Err(Invalid::inst(
+                        bi,
+                        ii,
+                        format!("temp {} read but never written", u.temp.0),
                     ));
                 }
             }
@@ -295,7 +321,7 @@ impl Dominators {
 /// other way round, and each phi has one source per predecessor of its CFG (logical for
 /// `p_phi`, linear for `p_linear_phi`). With `hardware`, the linear successors must also
 /// be those of the hardware branches, as they are once exec-mask insertion is done.
-pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), String> {
+pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), Invalid> {
     for (bi, b) in f.blocks.iter().enumerate() {
         let id = BlockId(bi as u32);
         let pairs = [
@@ -307,25 +333,34 @@ pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), String> {
                 let sb = f
                     .blocks
                     .get(s.index())
-                    .ok_or(format!("BB{bi}: missing BB{}", s.0))?;
+                    .ok_or(Invalid::block(bi, format!("missing BB{}", s.0)))?;
                 let preds = if logical {
                     &sb.logical_preds
                 } else {
                     &sb.linear_preds
                 };
                 if !preds.contains(&id) {
-                    return Err(format!("BB{bi}: {name} successor BB{} lacks it", s.0));
+                    return Err(Invalid::block(
+                        bi,
+                        format!("{name} successor BB{} lacks it", s.0),
+                    ));
                 }
             }
         }
         for p in &b.logical_preds {
             if !f.blocks[p.index()].logical_succs.contains(&id) {
-                return Err(format!("BB{bi}: logical predecessor BB{} lacks it", p.0));
+                return Err(Invalid::block(
+                    bi,
+                    format!("logical predecessor BB{} lacks it", p.0),
+                ));
             }
         }
         for p in &b.linear_preds {
             if !f.blocks[p.index()].linear_succs.contains(&id) {
-                return Err(format!("BB{bi}: linear predecessor BB{} lacks it", p.0));
+                return Err(Invalid::block(
+                    bi,
+                    format!("linear predecessor BB{} lacks it", p.0),
+                ));
             }
         }
         for (ii, inst) in b.insts.iter().enumerate().take_while(|(_, i)| i.is_phi()) {
@@ -335,9 +370,13 @@ pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), String> {
                 b.linear_preds.len()
             };
             if inst.opnds.len() != preds + 1 {
-                return Err(format!(
-                    "BB{bi}, instruction {ii}: phi with {} sources for {preds} predecessors",
-                    inst.opnds.len() - 1
+                return Err(Invalid::inst(
+                    bi,
+                    ii,
+                    format!(
+                        "phi with {} sources for {preds} predecessors",
+                        inst.opnds.len() - 1
+                    ),
                 ));
             }
         }
@@ -347,8 +386,9 @@ pub fn validate_cfg(f: &Function, hardware: bool) -> Result<(), String> {
             hw.sort();
             lin.sort();
             if hw != lin {
-                return Err(format!(
-                    "BB{bi}: linear successors {lin:?} differ from the branches' {hw:?}"
+                return Err(Invalid::block(
+                    bi,
+                    format!("linear successors {lin:?} differ from the branches' {hw:?}"),
                 ));
             }
         }
@@ -406,7 +446,7 @@ mod tests {
         );
         diamond(&mut f, vec![a, b], vec![]);
         let e = validate_ssa(&f).unwrap_err();
-        assert!(e.contains("written a second time"), "{e}");
+        assert!(e.to_string().contains("written a second time"), "{e}");
     }
 
     #[test]
@@ -418,7 +458,7 @@ mod tests {
         // Written in one arm, read after the join: BB1 does not dominate BB3.
         diamond(&mut f, vec![def.clone()], vec![read.clone()]);
         let e = validate_ssa(&f).unwrap_err();
-        assert!(e.contains("does not dominate"), "{e}");
+        assert!(e.to_string().contains("does not dominate"), "{e}");
         // Written before the branch: fine.
         diamond(&mut f, vec![], vec![read]);
         f.blocks[0].insts.insert(0, def);
@@ -452,6 +492,9 @@ mod tests {
         assert_eq!(validate_ssa(&g), Ok(()));
         g.blocks[3].insts[0].opnds.pop();
         let e = validate_cfg(&g, true).unwrap_err();
-        assert!(e.contains("1 sources for 2 predecessors"), "{e}");
+        assert!(
+            e.to_string().contains("1 sources for 2 predecessors"),
+            "{e}"
+        );
     }
 }

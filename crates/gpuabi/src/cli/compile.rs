@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use gpuabi_amdgpu::target::modelled_text;
 use gpuabi_amdgpu::{Target, WaveSize, MODELLED_TARGETS};
-use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Entry, Options};
+use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Entry, Inspect, Options, PrintAfter};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
 
@@ -179,6 +179,14 @@ pub struct CompileArgs {
     /// Write to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Validate the machine IR after every pass (debug builds always do); a failure names
+    /// the pass.
+    #[arg(long)]
+    verify: bool,
+    /// Output the machine IR of every function after pass PASS (`all`: after every pass)
+    /// instead of the assembly, in the text `gpuabi-codegen`'s machine-IR reader reads.
+    #[arg(long, value_name = "PASS|all")]
+    print_after: Option<String>,
 }
 
 /// Compiles `module`, rendering a located error against the source.
@@ -189,26 +197,27 @@ pub fn compile_module(
     file: &Path,
     source: &str,
 ) -> Result<Compiled> {
-    gpuabi_codegen::compile_with(module, opts, calls).map_err(|e| {
-        let name = file.display().to_string();
-        match &e {
-            CodegenError::Unsupported {
-                start, end, what, ..
-            } => {
-                let d = Diagnostic::new(
-                    e.to_string(),
-                    Span {
-                        start: *start,
-                        end: *end,
-                    },
-                    what.clone(),
-                );
-                eprint!("{}", d.render(&name, source));
-                anyhow!("{name}: cannot compile for {}", opts.target.name())
-            }
-            _ => anyhow!("{name}: {e}"),
+    gpuabi_codegen::compile_with(module, opts, calls).map_err(|e| report(e, opts, file, source))
+}
+
+/// A compilation error, rendered against the source when it has a span.
+fn report(e: CodegenError, opts: &Options, file: &Path, source: &str) -> anyhow::Error {
+    let name = file.display().to_string();
+    let span = match &e {
+        CodegenError::Unsupported {
+            start, end, what, ..
+        } => Some((*start, *end, what.clone())),
+        CodegenError::Internal(p) => p.origin.map(|o| (o.start, o.end, p.fault.to_string())),
+        _ => None,
+    };
+    match span {
+        Some((start, end, what)) => {
+            let d = Diagnostic::new(e.to_string(), Span { start, end }, what);
+            eprint!("{}", d.render(&name, source));
+            anyhow!("{name}: cannot compile for {}", opts.target.name())
         }
-    })
+        None => anyhow!("{name}: {e}"),
+    }
 }
 
 /// Runs the `compile` command.
@@ -216,9 +225,40 @@ pub fn run(a: CompileArgs) -> Result<()> {
     let Some(opts) = a.target.options()? else {
         bail!("--target: which GPU to compile for (gfx8, gfx1030 or gfx1100)");
     };
+    let print_after = match &a.print_after {
+        Some(p) => PrintAfter::parse(p).map_err(|e| anyhow!("--print-after {p}: {e}"))?,
+        None => PrintAfter::Nothing,
+    };
     let (module, source) = load_with_source(&a.file)?;
-    let c = compile_module(&module, &opts, &a.target.call_options()?, &a.file, &source)?;
-    let text = match a.format {
+    let calls = a.target.call_options()?;
+    if a.verify || print_after != PrintAfter::Nothing {
+        let inspect = Inspect {
+            verify: a.verify,
+            print_after,
+        };
+        let out = gpuabi_codegen::compile_inspect(&module, &opts, &calls, &inspect);
+        if print_after != PrintAfter::Nothing {
+            // The machine IR printed before an error is what shows where it came from.
+            let text = format!(
+                "; target: {} wave{}\n{}",
+                opts.target.name(),
+                opts.wave.lanes(),
+                out.printed
+            );
+            write_to(&a.output, text)?;
+            out.result.map_err(|e| report(e, &opts, &a.file, &source))?;
+            return Ok(());
+        }
+        let c = out.result.map_err(|e| report(e, &opts, &a.file, &source))?;
+        return write_to(&a.output, render(&c, &a, &opts, &source)?);
+    }
+    let c = compile_module(&module, &opts, &calls, &a.file, &source)?;
+    write_to(&a.output, render(&c, &a, &opts, &source)?)
+}
+
+/// The output of `compile` in the chosen format.
+fn render(c: &Compiled, a: &CompileArgs, opts: &Options, source: &str) -> Result<String> {
+    Ok(match a.format {
         Format::Asm => c.assembly().map_err(|e| anyhow!("{e}"))?,
         Format::Json => {
             let statics = c.site_overhead();
@@ -228,7 +268,7 @@ pub fn run(a: CompileArgs) -> Result<()> {
                 .zip(&statics)
                 .map(|(k, overhead)| {
                     let (line, col) =
-                        gpuabi_ir::diagnostic::line_col(&source, k.origin.start as usize);
+                        gpuabi_ir::diagnostic::line_col(source, k.origin.start as usize);
                     serde_json::json!({
                         "caller": k.caller,
                         "callee": k.callee,
@@ -250,8 +290,11 @@ pub fn run(a: CompileArgs) -> Result<()> {
             s.push('\n');
             s
         }
-    };
-    match &a.output {
+    })
+}
+
+fn write_to(output: &Option<PathBuf>, text: String) -> Result<()> {
+    match output {
         Some(p) => {
             super::write_file(p, text).with_context(|| format!("-o {}: cannot write", p.display()))
         }
