@@ -399,25 +399,27 @@ fn conditions(st: &State, d: &Decoded, float_cmp: bool) -> [bool; LANES] {
         let (x, y) = (float_row(st, a), float_row(st, b));
         lanes(|l| fcompare(code, x[l], y[l]))
     } else if a.size <= 32 && b.size <= 32 {
-        // 32-bit values compare as their 64-bit extensions do.
-        let signed = code & 4 != 0;
+        // 32-bit values compare as their 64-bit extensions do. Each comparison is its own
+        // loop over the lanes, so that each is a few vector instructions.
         let (x, y) = (row32(st, a, false), row32(st, b, false));
-        let ext = |v: u32, size: u32| -> i64 {
-            if signed {
-                sext64(u64::from(v), size)
-            } else {
-                i64::from(v)
-            }
+        let (x, y): ([i64; LANES], [i64; LANES]) = if code & 4 != 0 {
+            (
+                lanes(|l| sext64(u64::from(x[l]), a.size)),
+                lanes(|l| sext64(u64::from(y[l]), b.size)),
+            )
+        } else {
+            (lanes(|l| i64::from(x[l])), lanes(|l| i64::from(y[l])))
         };
-        lanes(|l| {
-            let (x, y) = (ext(x[l], a.size), ext(y[l], b.size));
-            let r = match code & 3 {
-                0 => x == y,
-                1 => x < y,
-                _ => x > y,
-            };
-            r != (code & 8 != 0)
-        })
+        let r: [bool; LANES] = match code & 3 {
+            0 => lanes(|l| x[l] == y[l]),
+            1 => lanes(|l| x[l] < y[l]),
+            _ => lanes(|l| x[l] > y[l]),
+        };
+        if code & 8 != 0 {
+            lanes(|l| !r[l])
+        } else {
+            r
+        }
     } else {
         let (x, y) = (row(st, a), row(st, b));
         lanes(|l| icompare(code, x[l], a, y[l], b))
@@ -468,30 +470,34 @@ fn bitfield(kind: Field, a: u128, b: u128, s: u32, m: u32) -> u128 {
     }
 }
 
-/// [`nest`] with the comparison known: the new counter and whether `if` overflowed it.
+/// [`nest`] over all lanes with the comparisons known and no `if` overflowing the
+/// counter: one loop per kind, so that each is a few vector instructions.
 #[inline(always)]
-fn nest_value(kind: Nest, v: u16, n: u16, c: bool) -> (u16, bool) {
+fn nest_values(kind: Nest, r0: &[u16; LANES], n: u16, c: &[bool; LANES]) -> [u16; LANES] {
     match kind {
-        Nest::If if v != 0 => v.overflowing_add(n),
-        Nest::If => (u16::from(!c), false),
-        Nest::Else => (
-            match v {
-                0 => n,
-                1 => u16::from(!c),
-                _ => v,
-            },
-            false,
-        ),
-        Nest::While => (
+        Nest::If => lanes(|l| {
+            let v = r0[l];
+            if v != 0 {
+                v.wrapping_add(n)
+            } else {
+                u16::from(!c[l])
+            }
+        }),
+        Nest::Else => lanes(|l| match r0[l] {
+            0 => n,
+            1 => u16::from(!c[l]),
+            v => v,
+        }),
+        Nest::While => lanes(|l| {
+            let v = r0[l];
             if v >= n {
                 v
-            } else if c {
+            } else if c[l] {
                 0
             } else {
                 n
-            },
-            false,
-        ),
+            }
+        }),
     }
 }
 
@@ -848,11 +854,11 @@ fn nesting(st: &mut State, d: &Decoded, kind: Nest, float: bool) -> R<()> {
         // Every lane's comparison is readable: update all lanes at once unless one
         // overflows, whose error the lane-by-lane loop below reports.
         let r0 = &st.regs[0];
-        let next: [(u16, bool); LANES] = lanes(|l| nest_value(kind, r0[l], n, cond[l]));
-        if next.iter().all(|&(_, overflow)| !overflow) {
-            for (v, &(r, _)) in st.regs[0].iter_mut().zip(&next) {
-                *v = r;
-            }
+        let overflows =
+            matches!(kind, Nest::If) && r0.iter().any(|&v| v != 0 && v.checked_add(n).is_none());
+        if !overflows {
+            let next = nest_values(kind, r0, n, &cond);
+            st.regs[0] = next;
             st.mark_written(0, 16);
             st.exec_from_r0l();
             return Ok(());
