@@ -240,35 +240,6 @@ static const char *group_type_name(VkRayTracingShaderGroupTypeKHR t)
     }
 }
 
-static VkShaderModule load_module(const char *spv_dir, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s.spv", spv_dir, file);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail(1, "cannot read %s: %s", path, strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0)
-        fail(1, "cannot read %s", path);
-    long size = ftell(f);
-    if (size <= 0 || size % 4 != 0)
-        fail(1, "%s: not a SPIR-V file (size %ld)", path, size);
-    rewind(f);
-    uint32_t *code = xcalloc((size_t)size / 4, 4);
-    if (fread(code, 1, (size_t)size, f) != (size_t)size)
-        fail(1, "cannot read %s", path);
-    fclose(f);
-
-    VkShaderModuleCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = (size_t)size,
-        .pCode = code,
-    };
-    VkShaderModule module;
-    check(vkCreateShaderModule(device, &info, NULL, &module), "vkCreateShaderModule");
-    free(code);
-    return module;
-}
-
 static void write_pipeline_txt(const char *dir, const struct pipeline_def *def, VkPipelineCreateFlags flags)
 {
     FILE *f = open_out(dir, "pipeline.txt");
@@ -334,7 +305,7 @@ static void build(size_t index, const char *spv_dir, const char *out_dir)
         stages[i] = (VkPipelineShaderStageCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .stage = def->stages[i].stage,
-            .module = load_module(spv_dir, def->stages[i].file),
+            .module = load_module(spv_dir, def->stages[i].file, ".spv"),
             .pName = "main",
         };
     }
@@ -390,14 +361,6 @@ static void build(size_t index, const char *spv_dir, const char *out_dir)
     if (wanted[index])
         write_executables(out_dir, def, pipeline, flags);
     fflush(stdout);
-}
-
-static PFN_vkVoidFunction device_proc(const char *name)
-{
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(device, name);
-    if (!f)
-        fail(2, "vkGetDeviceProcAddr(%s) returned NULL", name);
-    return f;
 }
 
 int main(int argc, char **argv)

@@ -1,4 +1,5 @@
-/* What rt_capture.c and rt_scene.c share: writing a ray-tracing pipeline's executables
+/* What rt_capture.c and rt_scene.c share: looking up device functions, loading SPIR-V
+ * modules, and writing a ray-tracing pipeline's executables
  * (VK_KHR_pipeline_executable_properties: the "Assembly" and "ACO IR" representations and the
  * statistics of each) and its shader group handles. The including file includes
  * capture_common.h and defines
@@ -163,6 +164,45 @@ static uint32_t write_pipeline_executables(const char *dir, VkPipeline pipeline)
     close_out(list);
     free(props);
     return n;
+}
+
+/* A device function, which must exist. */
+static PFN_vkVoidFunction device_proc(const char *name)
+{
+    PFN_vkVoidFunction f = vkGetDeviceProcAddr(device, name);
+    if (!f)
+        fail(2, "vkGetDeviceProcAddr(%s) returned NULL", name);
+    return f;
+}
+
+/* The shader module of the SPIR-V file SPV_DIR/FILE followed by SUFFIX. */
+static VkShaderModule load_module(const char *spv_dir, const char *file, const char *suffix)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s%s", spv_dir, file, suffix);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail(1, "cannot read %s: %s", path, strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0)
+        fail(1, "cannot read %s", path);
+    long size = ftell(f);
+    if (size <= 0 || size % 4 != 0)
+        fail(1, "%s: not a SPIR-V file (size %ld)", path, size);
+    rewind(f);
+    uint32_t *code = xcalloc((size_t)size / 4, 4);
+    if (fread(code, 1, (size_t)size, f) != (size_t)size)
+        fail(1, "cannot read %s", path);
+    fclose(f);
+
+    VkShaderModuleCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = (size_t)size,
+        .pCode = code,
+    };
+    VkShaderModule module;
+    check(vkCreateShaderModule(device, &info, NULL, &module), "vkCreateShaderModule");
+    free(code);
+    return module;
 }
 
 #endif

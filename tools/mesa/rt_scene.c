@@ -322,14 +322,6 @@ static void read_scene(const char *path, struct scene *s)
 static VkPhysicalDevice phys;
 static VkPhysicalDeviceMemoryProperties mem_props;
 
-static PFN_vkVoidFunction device_proc(const char *name)
-{
-    PFN_vkVoidFunction f = vkGetDeviceProcAddr(device, name);
-    if (!f)
-        fail(2, "vkGetDeviceProcAddr(%s) returned NULL", name);
-    return f;
-}
-
 struct buffer {
     VkBuffer buffer;
     VkDeviceMemory memory;
@@ -387,34 +379,6 @@ static void free_buffer(struct buffer *b)
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a)
 {
     return a ? (v + a - 1) / a * a : v;
-}
-
-static VkShaderModule load_module(const char *spv_dir, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", spv_dir, file);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail(1, "cannot read %s: %s", path, strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0)
-        fail(1, "cannot read %s", path);
-    long size = ftell(f);
-    if (size <= 0 || size % 4 != 0)
-        fail(1, "%s: not a SPIR-V file (size %ld)", path, size);
-    rewind(f);
-    uint32_t *code = xcalloc((size_t)size / 4, 4);
-    if (fread(code, 1, (size_t)size, f) != (size_t)size)
-        fail(1, "cannot read %s", path);
-    fclose(f);
-    VkShaderModuleCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = (size_t)size,
-        .pCode = code,
-    };
-    VkShaderModule module;
-    check(vkCreateShaderModule(device, &info, NULL, &module), "vkCreateShaderModule");
-    free(code);
-    return module;
 }
 
 static void hex_line(FILE *f, const uint8_t *bytes, size_t n)
@@ -940,7 +904,7 @@ int main(int argc, char **argv)
         stages[i] = (VkPipelineShaderStageCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .stage = s.stages[i].stage,
-            .module = load_module(spv_dir, s.stages[i].spv),
+            .module = load_module(spv_dir, s.stages[i].spv, ""),
             .pName = "main",
         };
     VkRayTracingShaderGroupCreateInfoKHR *groups = xcalloc(s.ngroups, sizeof(*groups));
