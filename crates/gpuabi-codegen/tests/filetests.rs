@@ -6,35 +6,17 @@
 
 use std::path::Path;
 
-use gpuabi_amdgpu::{Target, WaveSize};
+mod common;
+
+use common::options;
 use gpuabi_codegen::Options;
 
-fn options(header: &str, file: &Path) -> Options {
-    let words: Vec<&str> = header
+/// The options of the file's first line, `; target: ...`.
+fn file_options(header: &str, file: &Path) -> Options {
+    let line = header
         .strip_prefix("; target:")
-        .unwrap_or_else(|| panic!("{}: first line must be `; target: ...`", file.display()))
-        .split_whitespace()
-        .collect();
-    let target: Target = words[0].parse().expect("target name");
-    let mut o = Options::new(target);
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "wave32" => o.wave = WaveSize::W32,
-            "wave64" => o.wave = WaveSize::W64,
-            "max-vgprs" => {
-                i += 1;
-                o.max_vgprs = words[i].parse().expect("number");
-            }
-            "max-sgprs" => {
-                i += 1;
-                o.max_sgprs = words[i].parse().expect("number");
-            }
-            w => panic!("{}: unknown word `{w}` in the target line", file.display()),
-        }
-        i += 1;
-    }
-    o
+        .unwrap_or_else(|| panic!("{}: first line must be `; target: ...`", file.display()));
+    options(line, file)
 }
 
 #[test]
@@ -52,7 +34,7 @@ fn filetests() {
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
         let header = src.lines().next().unwrap_or_default();
-        let opts = options(header, f);
+        let opts = file_options(header, f);
         let module = gpuabi_ir::parse(&src).unwrap_or_else(|e| panic!("{}: {e:?}", f.display()));
         let out = match gpuabi_codegen::compile(&module, &opts) {
             Ok(c) => gpuabi_amdgpu::asm::print(&c.program),

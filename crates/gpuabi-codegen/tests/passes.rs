@@ -10,7 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use gpuabi_amdgpu::{Target, WaveSize};
+mod common;
+
+use common::options;
 use gpuabi_codegen::mir::{parse_function, print_function};
 use gpuabi_codegen::pipeline::{self, Context, PrintAfter};
 use gpuabi_codegen::{CallOptions, Inspect, Options};
@@ -22,30 +24,6 @@ fn header<'a>(text: &'a str, key: &str, file: &Path) -> &'a str {
         .find_map(|l| l.strip_prefix(key))
         .unwrap_or_else(|| panic!("{}: no `{key}` line", file.display()))
         .trim()
-}
-
-fn options(line: &str, file: &Path) -> Options {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let target: Target = words[0].parse().expect("target name");
-    let mut o = Options::new(target);
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "wave32" => o.wave = WaveSize::W32,
-            "wave64" => o.wave = WaveSize::W64,
-            "max-vgprs" => {
-                i += 1;
-                o.max_vgprs = words[i].parse().expect("number");
-            }
-            "max-sgprs" => {
-                i += 1;
-                o.max_sgprs = words[i].parse().expect("number");
-            }
-            w => panic!("{}: unknown word `{w}` in the target line", file.display()),
-        }
-        i += 1;
-    }
-    o
 }
 
 /// The output of `pass` on the machine IR `input`.
