@@ -156,7 +156,7 @@ pub(crate) fn st_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let (base, size) = tuple(&data)?;
     let format = m.format;
     let mask = m.mask;
-    let offset = ins.immediate("offset").unwrap_or(0) as u32;
+    let offset = m.tile_offset;
     per_lane(st, |st, lane| {
         let at = pixel(st, &coords, lane)?;
         let regs: Components<(u32, u64)> = mask_bits(mask)
@@ -206,7 +206,7 @@ pub(crate) fn ld_tile(st: &mut State, ins: &Instruction, m: &Mods) -> R<()> {
     let (base, size) = tuple(&d)?;
     let format = m.format;
     let mask = m.mask;
-    let offset = ins.immediate("offset").unwrap_or(0) as u32;
+    let offset = m.tile_offset;
     per_lane(st, |st, lane| {
         let at = pixel(st, &coords, lane)?;
         let wanted = small(st, Some(&samples), lane)?.unwrap_or(0) as u32;

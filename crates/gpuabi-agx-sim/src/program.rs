@@ -140,6 +140,8 @@ pub(crate) struct Mods {
     pub shadow: bool,
     pub gather: bool,
     pub explicit_coords: bool,
+    /// The byte offset in the tile buffer of `st_tile` and `ld_tile` (an immediate field).
+    pub tile_offset: u32,
 }
 
 impl Mods {
@@ -165,6 +167,7 @@ impl Mods {
             shadow: m("shadow") != 0,
             gather: m("gather") != 0,
             explicit_coords: m("explicit_coords") != 0,
+            tile_offset: ins.immediate("offset").unwrap_or(0) as u32,
         }
     }
 }
