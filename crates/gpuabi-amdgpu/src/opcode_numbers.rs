@@ -1,6 +1,6 @@
 //! Hardware opcode numbers per target. Each row of the instruction table
-//! ([`crate::opcodes`]) carries its number on gfx8, gfx1030, gfx1100, gfx6 and gfx7 (`NONE`
-//! where the target lacks the instruction); this module reads them.
+//! ([`crate::opcodes`]) carries its number on gfx8, gfx1030, gfx1100, gfx6, gfx7 and gfx12
+//! (`NONE` where the target lacks the instruction); this module reads them.
 //!
 //! The numbers are those of AMD's ISA reference guides: "Southern Islands Series Instruction
 //! Set Architecture" (gfx6), "Sea Islands Series Instruction Set Architecture" (gfx7), "AMD
@@ -42,6 +42,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
         Target::Gfx1100 => 2,
         Target::Gfx6 => 3,
         Target::Gfx7 => 4,
+        Target::Gfx12 => 5,
         Target::Gfx9 => return None,
     };
     match op.info().numbers[column] {
@@ -104,6 +105,7 @@ mod tests {
                 Target::Gfx1100,
                 Target::Gfx6,
                 Target::Gfx7,
+                Target::Gfx12,
             ]
             .iter()
             .zip(nums)
