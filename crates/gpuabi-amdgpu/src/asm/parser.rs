@@ -115,6 +115,19 @@ pub fn parse_listed(
             );
             continue;
         }
+        // Mesa prints its programs through LLVM's disassembler, which writes this line for
+        // bytes it does not know (LLVM 19 and RDNA 4's `image_bvh8_intersect_ray`, for one).
+        if stripped.trim_start().starts_with("(invalid instruction)") {
+            return Err(AsmError::new(
+                line,
+                raw.find('(').map_or(1, |c| c + 1),
+                format!(
+                    "`(invalid instruction)`: the disassembler that printed this listing did \
+                     not know the instruction ({}); the line names none to assemble",
+                    strip_comment_text(raw).unwrap_or("no encoding listed")
+                ),
+            ));
+        }
         let tokens = lex(strip_comment(raw), line)?;
         let mut p = LineParser {
             tokens: &tokens,
@@ -1746,6 +1759,11 @@ impl LineParser<'_> {
         }
         Ok(mods)
     }
+}
+
+/// The comment of a line (after `;`), trimmed, if it has one.
+fn strip_comment_text(raw: &str) -> Option<&str> {
+    raw.split_once(';').map(|(_, c)| c.trim())
 }
 
 /// What RDNA 4 has in place of an RDNA 3 instruction it removed, for messages ("RDNA 4
