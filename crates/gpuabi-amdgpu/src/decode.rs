@@ -600,6 +600,9 @@ fn decode_one(
                 ops.push(o.sreg(f.get(Field::Ssamp) << 2, 4)?);
             }
         }
+        Encoding::Flat if info.slots().next().is_none() => {
+            read_cache_bits(&f, &mut mods, false);
+        }
         Encoding::Flat => {
             let null = u64::from(Special::Null.code(target));
             let saddr_code = f.get(Field::Saddr);

@@ -571,6 +571,15 @@ fn encode_canonical(
             )?;
             w
         }
+        // RDNA 4's global cache write-back and invalidation: an opcode and a scope.
+        Format::Global if info.slots().next().is_none() => {
+            let mut w = Word::new(Encoding::Flat, target)?;
+            w.set(Field::Op, opcode.into())?;
+            w.set(Field::Seg, seg::GLOBAL)?;
+            w.set(Field::Saddr, Special::Null.code(target).into())?;
+            mem_mods(&mut w, inst)?;
+            w
+        }
         Format::Flat | Format::Global | Format::Scratch => {
             let mut w = Word::new(Encoding::Flat, target)?;
             w.set(Field::Op, opcode.into())?;

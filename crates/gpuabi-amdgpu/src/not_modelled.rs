@@ -193,11 +193,6 @@ pub static NOT_MODELLED: &[NotModelled] = &[
         reason: BARRIERS,
     },
     NotModelled {
-        name: "s_barrier_signal",
-        targets: GFX12,
-        reason: BARRIERS,
-    },
-    NotModelled {
         name: "s_barrier_signal_isfirst",
         targets: GFX12,
         reason: BARRIERS,

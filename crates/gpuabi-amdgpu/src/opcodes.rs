@@ -2105,6 +2105,14 @@ table! {
     VSRcpF32 = row(Vop3, "v_s_rcp_f32", &[SD1], &[SS1]).float(1).without(READ_EXEC).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x284];
     VSRsqF32 = row(Vop3, "v_s_rsq_f32", &[SD1], &[SS1]).float(1).without(READ_EXEC).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x286];
     VSSqrtF32 = row(Vop3, "v_s_sqrt_f32", &[SD1], &[SS1]).float(1).without(READ_EXEC).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x288];
+    // The work-group barrier split in two ("RDNA 4 Instruction Set Architecture",
+    // S_BARRIER_SIGNAL and S_BARRIER_WAIT; -1 names the work-group's barrier, as llc-19
+    // writes it), and the cache write-back and invalidation of global memory.
+    SBarrierSignal = row(Sop1, "s_barrier_signal", &[], &[SS1]).only(GFX12).class(Class::Control), [], [NONE, NONE, NONE, NONE, NONE, 0x04e];
+    SBarrierWait = row(Sopp, "s_barrier_wait", &[], &[Simm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x014];
+    GlobalInv = row(Global, "global_inv", &[], &[]).only(GFX12).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [], [NONE, NONE, NONE, NONE, NONE, 0x02b];
+    GlobalWb = row(Global, "global_wb", &[], &[]).only(GFX12).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [], [NONE, NONE, NONE, NONE, NONE, 0x02c];
+    GlobalWbinv = row(Global, "global_wbinv", &[], &[]).only(GFX12).class(Class::Control).without(Effects::MEM_WRITE.union(READ_EXEC)), [], [NONE, NONE, NONE, NONE, NONE, 0x04f];
     // Three-dword scalar loads.
     SLoadB96 = row(Smem, "s_load_b96", &[SDst(3)], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x005];
     SBufferLoadB96 = row(Smem, "s_buffer_load_b96", &[SDst(3)], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x015];

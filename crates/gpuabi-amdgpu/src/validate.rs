@@ -472,6 +472,21 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             ));
         }
     }
+    // RDNA 4's barriers: the model has the work-group's barrier (-1; `s_barrier_wait`'s
+    // 16-bit immediate reads it back as 0xffff) alone, not the named
+    // barriers the other values select ("RDNA 4 Instruction Set Architecture",
+    // S_BARRIER_SIGNAL).
+    if matches!(inst.op, Opcode::SBarrierSignal | Opcode::SBarrierWait)
+        && !matches!(
+            inst.operands.first(),
+            Some(Operand::Imm(Imm::Int(-1 | 0xffff)))
+        )
+    {
+        return Err(Violation::at(
+            0,
+            "the model has the work-group barrier `-1` only (named barriers are not modelled)",
+        ));
+    }
     // RDNA 3 dropped the counter register of `s_waitcnt_vscnt` and the other counter waits:
     // llvm-mc says "src0 must be null" for anything else.
     if matches!(
@@ -669,7 +684,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                     ));
                 }
             }
-            if info.format == Format::Global {
+            if info.format == Format::Global && !inst.operands.is_empty() {
                 let base = inst.dsts().len();
                 let (addr_i, saddr_i) = if inst.op.is_store() {
                     (base, base + 2)

@@ -1603,12 +1603,15 @@ impl LineParser<'_> {
         let gfx12 = self.target == Target::Gfx12;
         // RDNA 4's scalar loads take a cache policy too, and nothing else.
         let smem = gfx12 && format == Format::Smem;
-        let memory = (smem
-            || matches!(
-                format,
-                Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
-            ))
-            && info.slots().next().is_some();
+        // RDNA 4's `global_inv`, `global_wb` and `global_wbinv` take a scope alone.
+        let cache_op = gfx12 && format == Format::Global && info.slots().next().is_none();
+        let memory = cache_op
+            || (smem
+                || matches!(
+                    format,
+                    Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
+                ))
+                && info.slots().next().is_some();
         // `th:`'s names depend on `scope:`, which may follow it: the name and its column.
         let mut th: Option<(String, usize)> = None;
         let mut scope_given = false;

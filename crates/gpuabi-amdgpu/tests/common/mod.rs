@@ -307,6 +307,13 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                 .map(|k| samples(*k, wave)[0].to_string())
                 .collect()];
             // `s_setreg_b32` takes only the registers the model knows, by name and number.
+            // RDNA 4's barrier instructions take the work-group barrier, -1, in the model.
+            if matches!(
+                info.op,
+                gpuabi_amdgpu::Opcode::SBarrierSignal | gpuabi_amdgpu::Opcode::SBarrierWait
+            ) {
+                variants = vec![vec!["-1".to_string()]];
+            }
             // RDNA 4 has no FLAT_SCR registers (llvm-mc-19: "invalid hardware register").
             if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
                 let names: &[&str] = if target == Target::Gfx12 {

@@ -59,8 +59,17 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
         _ if is_wait(d.op) => return Flow::Next,
         // The simulator has no caches: every access reaches memory at once, so fences'
         // invalidations and write-backs change nothing.
-        BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol => return Flow::Next,
+        BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol | GlobalInv | GlobalWb | GlobalWbinv => {
+            return Flow::Next
+        }
         SBarrier => return Flow::Barrier,
+        // RDNA 4 splits the barrier: a wave signals its arrival, may run on, and waits for
+        // the others (`s_barrier_signal -1`, `s_barrier_wait -1`: the work-group's barrier).
+        // The simulator, which runs the waves of a group in turn, makes the wait the whole
+        // barrier; what a wave runs between the two then happens before every other wave
+        // leaves its wait, one of the orders the hardware allows.
+        SBarrierSignal => return Flow::Next,
+        SBarrierWait => return Flow::Barrier,
         _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {
