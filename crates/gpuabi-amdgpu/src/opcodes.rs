@@ -1,5 +1,5 @@
 //! The instruction table: one row per instruction with its format, class, mnemonic (and the
-//! gfx8 and gfx11 spellings where they differ), the targets that have it, its operand kinds,
+//! gfx8, gfx11 and gfx12 spellings where they differ), the targets that have it, its operand kinds,
 //! which sources take f32 modifiers, the width of sub-dword memory accesses, and its
 //! implicit [`Effects`]. Semantics live in the simulator, written once per [`Opcode`]; a test
 //! there runs every row against its declared effects.
