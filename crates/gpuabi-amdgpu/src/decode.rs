@@ -93,13 +93,13 @@ fn opcode_map() -> &'static HashMap<Key, Opcode> {
 /// A decoded instruction word.
 struct Fields {
     layout: &'static Layout,
-    bits: u64,
+    bits: u128,
 }
 
 impl Fields {
     fn get(&self, field: Field) -> u64 {
         match self.layout.field(field) {
-            Some((lo, width)) => (self.bits >> lo) & ((1u64 << width) - 1),
+            Some((lo, width)) => ((self.bits >> lo) as u64) & ((1u64 << width) - 1),
             None => 0,
         }
     }
@@ -233,7 +233,7 @@ fn decode_one(
         ));
     }
     let dword0 = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
-    if target == Target::Gfx1100 && VOPD.matches(dword0) {
+    if target >= Target::Gfx1100 && VOPD.matches(dword0) {
         return decode_vopd(rest, offset, target, wave);
     }
     let layout = layouts(target)
@@ -252,11 +252,11 @@ fn decode_one(
             rest.len()
         ));
     }
-    let mut word = [0u8; 8];
+    let mut word = [0u8; 16];
     word[..size].copy_from_slice(&rest[..size]);
     let f = Fields {
         layout,
-        bits: u64::from_le_bytes(word),
+        bits: u128::from_le_bytes(word),
     };
     let segment = if layout.encoding == Encoding::Flat {
         f.get(Field::Seg)
@@ -426,8 +426,15 @@ fn decode_one(
                 f.get(Field::Soffset) == u64::from(Special::Null.code(target))
             };
             let literal = target == Target::Gfx7 && f.get(Field::Offset) == u64::from(LITERAL);
+            // RDNA 4's offset is signed, and the load has a cache policy.
+            let offset = if target == Target::Gfx12 {
+                read_cache_bits(&f, &mut mods, false);
+                f.get_signed(Field::Offset)
+            } else {
+                f.get(Field::Offset) as i64
+            };
             ops.push(if imm {
-                Operand::Imm(Imm::Int(f.get(Field::Offset) as i64))
+                Operand::Imm(Imm::Int(offset))
             } else if literal {
                 o.src(u64::from(LITERAL), Kind::SOffset)?
             } else if !target.is_rdna() {
@@ -573,7 +580,7 @@ fn decode_one(
             ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
             ops.push(o.src(f.get(Field::Soffset), Kind::BufSOffset)?);
             mods.offset = f.get(Field::Offset) as i32;
-            read_cache_bits(&f, &mut mods);
+            read_cache_bits(&f, &mut mods, info.atomic.is_some());
         }
         Encoding::Mimg => {
             mods.dmask = f.get(Field::Dmask) as u8;
@@ -582,7 +589,7 @@ fn decode_one(
             mods.r128 = f.get(Field::R128) == 1;
             mods.tfe = f.get(Field::Tfe) == 1;
             mods.lwe = f.get(Field::Lwe) == 1;
-            read_cache_bits(&f, &mut mods);
+            read_cache_bits(&f, &mut mods, false);
             // The address is named by its first VGPR, as llvm-objdump-19 prints it: the
             // encoding does not say how many the hardware reads.
             // Loads and stores alike name the data, then the address.
@@ -593,6 +600,9 @@ fn decode_one(
                 ops.push(o.sreg(f.get(Field::Ssamp) << 2, 4)?);
             }
         }
+        Encoding::Flat if info.slots().next().is_none() => {
+            read_cache_bits(&f, &mut mods, false);
+        }
         Encoding::Flat => {
             let null = u64::from(Special::Null.code(target));
             let saddr_code = f.get(Field::Saddr);
@@ -602,7 +612,7 @@ fn decode_one(
                 }
                 Format::Global => (o.vgpr(f.get(Field::Addr), 1)?, Some(o.sreg(saddr_code, 2)?)),
                 Format::Scratch => {
-                    let vaddr = if target == Target::Gfx1100 {
+                    let vaddr = if target >= Target::Gfx1100 {
                         f.get(Field::Sve) == 1
                     } else {
                         saddr_code == null
@@ -625,7 +635,7 @@ fn decode_one(
                 _ => (o.vgpr(f.get(Field::Addr), 2)?, None),
             };
             let data = o.vgpr(f.get(Field::Data), data_dwords(info))?;
-            read_cache_bits(&f, &mut mods);
+            read_cache_bits(&f, &mut mods, info.atomic.is_some());
             if op.is_store() {
                 if info.atomic.is_some() && mods.glc {
                     ops.push(o.vgpr(f.get(Field::Vdst), op.mem_dwords())?);
@@ -719,11 +729,11 @@ fn decode_vopd(
             rest.len()
         ));
     }
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&rest[..8]);
+    let mut word = [0u8; 16];
+    word[..8].copy_from_slice(&rest[..8]);
     let f = Fields {
         layout: &VOPD,
-        bits: u64::from_le_bytes(word),
+        bits: u128::from_le_bytes(word),
     };
     let mut o = Operands {
         target,
@@ -781,10 +791,17 @@ fn decode_vopd(
     })
 }
 
-fn read_cache_bits(f: &Fields, mods: &mut MemMods) {
+/// The cache policy: GLC, SLC and DLC, or RDNA 4's TH and SCOPE (where an atomic's
+/// `TH_ATOMIC_RETURN`, bit 0 of TH, stands for `glc`).
+fn read_cache_bits(f: &Fields, mods: &mut MemMods, atomic: bool) {
     mods.glc = f.get(Field::Glc) == 1;
     mods.slc = f.get(Field::Slc) == 1;
     mods.dlc = f.get(Field::Dlc) == 1;
+    mods.th = f.get(Field::Th) as u8;
+    mods.scope = f.get(Field::Scope) as u8;
+    if f.layout.field(Field::Th).is_some() {
+        mods.glc = atomic && mods.th & 1 == 1;
+    }
 }
 
 /// The counters of an `s_waitcnt` immediate; a counter at its maximum is not waited for.

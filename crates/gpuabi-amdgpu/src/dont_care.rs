@@ -46,6 +46,8 @@ pub fn mask(inst: &Inst, target: Target) -> u64 {
     let field = |encoding: Encoding, field: Field| -> u64 {
         layout_of(encoding, target)
             .and_then(|l| l.field(field))
+            // Fields beyond the first eight bytes (RDNA 4's third dword) are never ignored.
+            .filter(|(lo, width)| u32::from(*lo) + u32::from(*width) <= 64)
             .map_or(0, |(lo, width)| ((1u64 << width) - 1) << lo)
     };
     match info.format_on(target) {

@@ -30,6 +30,7 @@ pub const fn mach(target: Target) -> Option<u32> {
         Target::Gfx8 => Some(0x029),
         Target::Gfx1030 => Some(0x036),
         Target::Gfx1100 => Some(0x041),
+        Target::Gfx12 => Some(0x04e),
         Target::Gfx9 => None,
     }
 }

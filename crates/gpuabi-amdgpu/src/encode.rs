@@ -40,7 +40,7 @@ pub type Code = SmallVec<[u8; 12]>;
 /// An instruction word being filled in.
 struct Word {
     layout: &'static Layout,
-    bits: u64,
+    bits: u128,
     target: Target,
 }
 
@@ -50,7 +50,7 @@ impl Word {
             .ok_or_else(|| format!("{target} has no {encoding:?} encoding"))?;
         Ok(Word {
             layout,
-            bits: u64::from(layout.ident),
+            bits: u128::from(layout.ident),
             target,
         })
     }
@@ -64,7 +64,7 @@ impl Word {
                         self.layout.encoding
                     ));
                 }
-                self.bits |= value << lo;
+                self.bits |= u128::from(value) << lo;
                 Ok(())
             }
             None if value == 0 => Ok(()),
@@ -269,12 +269,14 @@ impl Ctx<'_> {
 /// each piece; a counter not given waits for nothing (all ones). GCN3 has a 4-bit `vmcnt`
 /// at 3:0, `expcnt` at 6:4 and a 4-bit `lgkmcnt` at 11:8; RDNA2 widens `lgkmcnt` to 13:8
 /// and puts `vmcnt`'s high bits at 15:14; RDNA3 moves them to `expcnt` 2:0, `lgkmcnt` 9:4,
-/// `vmcnt` 15:10 (the ISA manuals' `S_WAITCNT` entries).
+/// `vmcnt` 15:10 (the ISA manuals' `S_WAITCNT` entries). RDNA 4 waits per counter
+/// (`s_wait_loadcnt`, …), but LLVM 19 and Mesa's ACO (`aco_opcodes.py`) still encode
+/// `s_waitcnt` there, with RDNA 3's fields.
 pub fn waitcnt_fields(target: Target) -> &'static [(WaitCounter, u8, u8)] {
     use WaitCounter::*;
     match target {
         Target::Gfx1030 => &[(Vm, 0, 4), (Exp, 4, 3), (Lgkm, 8, 6), (VmHi, 14, 2)],
-        Target::Gfx1100 => &[(Exp, 0, 3), (Lgkm, 4, 6), (Vm, 10, 6)],
+        Target::Gfx1100 | Target::Gfx12 => &[(Exp, 0, 3), (Lgkm, 4, 6), (Vm, 10, 6)],
         _ => &[(Vm, 0, 4), (Exp, 4, 3), (Lgkm, 8, 4)],
     }
 }
@@ -490,6 +492,13 @@ fn encode_canonical(
                     } else if !target.is_rdna() {
                         w.set(Field::Offset, v.into())?;
                         w.set(Field::Imm, 1)?;
+                    } else if target == Target::Gfx12 {
+                        // RDNA 4's offset is a signed 24-bit byte count.
+                        let crate::operand::Imm::Int(offset) = imm else {
+                            return Err(format!("offset `{imm}` is not an integer"));
+                        };
+                        w.set_signed(Field::Offset, *offset)?;
+                        w.set(Field::Soffset, Special::Null.code(target).into())?;
                     } else {
                         w.set(Field::Offset, v.into())?;
                         w.set(Field::Soffset, Special::Null.code(target).into())?;
@@ -503,6 +512,9 @@ fn encode_canonical(
                         w.set(Field::Soffset, code)?;
                     }
                 }
+            }
+            if target == Target::Gfx12 {
+                mem_mods(&mut w, inst)?;
             }
             w
         }
@@ -535,6 +547,9 @@ fn encode_canonical(
                     .unwrap_or(crate::inst::MemMods::DEFAULT_FORMAT);
                 w.set(Field::Dfmt, u64::from(format & 0xf))?;
                 w.set(Field::Nfmt, u64::from(format >> 4))?;
+            } else if target == Target::Gfx12 {
+                // VBUFFER's FORMAT of the untyped accesses, as LLVM encodes it.
+                w.set(Field::Dfmt, 1)?;
             }
             w.set(Field::Addr64, inst.mods.addr64.into())?;
             w.set(Field::Op, opcode.into())?;
@@ -554,6 +569,15 @@ fn encode_canonical(
                 Field::Offset,
                 u64::try_from(inst.mods.offset).map_err(|e| e.to_string())?,
             )?;
+            w
+        }
+        // RDNA 4's global cache write-back and invalidation: an opcode and a scope.
+        Format::Global if info.slots().next().is_none() => {
+            let mut w = Word::new(Encoding::Flat, target)?;
+            w.set(Field::Op, opcode.into())?;
+            w.set(Field::Seg, seg::GLOBAL)?;
+            w.set(Field::Saddr, Special::Null.code(target).into())?;
+            mem_mods(&mut w, inst)?;
             w
         }
         Format::Flat | Format::Global | Format::Scratch => {
@@ -594,7 +618,7 @@ fn encode_canonical(
                         _ => cx.sreg(saddr)?,
                     };
                     w.set(Field::Saddr, code)?;
-                    if target == Target::Gfx1100 {
+                    if target >= Target::Gfx1100 {
                         w.set(Field::Sve, u64::from(!matches!(addr, Operand::Off)))?;
                     }
                 }
@@ -720,6 +744,11 @@ fn bvh_mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Resul
 
 /// `glc`, `slc`, `dlc`.
 fn mem_mods(w: &mut Word, inst: &Inst) -> Result<(), String> {
+    if w.layout.field(Field::Th).is_some() {
+        // RDNA 4: the temporal hint holds an atomic's `glc` (TH_ATOMIC_RETURN).
+        w.set(Field::Th, inst.mods.th.into())?;
+        return w.set(Field::Scope, inst.mods.scope.into());
+    }
     w.set(Field::Glc, inst.mods.glc.into())?;
     w.set(Field::Slc, inst.mods.slc.into())?;
     w.set(Field::Dlc, inst.mods.dlc.into())

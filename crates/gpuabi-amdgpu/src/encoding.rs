@@ -140,6 +140,12 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
                 0
             }
         }
+        // RDNA 4's VBUFFER, VFLAT, VGLOBAL and VSCRATCH are three dwords.
+        Format::Mubuf | Format::Global | Format::Scratch | Format::Flat
+            if target == Target::Gfx12 =>
+        {
+            12
+        }
         Format::Smem
         | Format::Mubuf
         | Format::Mtbuf

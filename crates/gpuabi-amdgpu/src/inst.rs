@@ -47,6 +47,15 @@ pub struct MemMods {
     pub tfe: bool,
     /// `lwe`: LOD warning enable.
     pub lwe: bool,
+    /// `th:`, RDNA 4's temporal hint (the cache policy that replaced `glc`, `slc` and
+    /// `dlc`), as the three-bit field holds it ([`crate::asm::cache_policy`] names the
+    /// values). Bit 0 of an atomic's hint is `TH_ATOMIC_RETURN`, which [`MemMods::glc`]
+    /// mirrors, so that an atomic's returning form is told apart the same way on every
+    /// target.
+    pub th: u8,
+    /// `scope:`, RDNA 4's coherence scope: 0 `SCOPE_CU`, 1 `SCOPE_SE`, 2 `SCOPE_DEV`, 3
+    /// `SCOPE_SYS`.
+    pub scope: u8,
 }
 
 impl MemMods {

@@ -1,12 +1,14 @@
 //! Microcode formats: where each field of an encoding lies, per target.
 //!
-//! An instruction word is handled as a `u64` holding the first dword in its low half and
-//! the second (for 64-bit formats) in its high half, so a field of the second dword starts
-//! at bit 32 + its bit in that dword. The positions are those of the "Microcode Formats"
+//! An instruction word is handled as a `u128` holding the first dword in its low bits, the
+//! second (for 64-bit formats) above it and the third (RDNA 4's 96-bit memory formats) above
+//! that, so a field of the second dword starts at bit 32 + its bit in that dword, one of the
+//! third at bit 64 + its bit. The positions are those of the "Microcode Formats"
 //! chapters of AMD's ISA reference guides: "Southern Islands Series Instruction Set
 //! Architecture" (gfx6), "Sea Islands Series Instruction Set Architecture" (gfx7), "AMD GCN3
-//! ISA" (gfx8), "RDNA2 ISA" (gfx1030) and "RDNA3 ISA" (gfx1100). Fields a target's format lacks (`DLC` on gfx8, `SEG` on
-//! gfx8's FLAT) are absent from its row.
+//! ISA" (gfx8), "RDNA2 ISA" (gfx1030), "RDNA3 ISA" (gfx1100) and "RDNA 4 Instruction Set
+//! Architecture" (gfx12). Fields a target's format lacks (`DLC` on gfx8, `SEG` on gfx8's
+//! FLAT) are absent from its row.
 
 use crate::target::Target;
 
@@ -33,11 +35,12 @@ pub enum Encoding {
     Vopc,
     /// Vector ALU, 64 bits (VOP3a; VOP3b puts `SDST` where VOP3a has `ABS` and `CLAMP`).
     Vop3,
-    /// Buffer memory.
+    /// Buffer memory (RDNA 4's 96-bit VBUFFER on `gfx12`).
     Mubuf,
     /// Typed buffer memory (`gfx6`/`gfx7`).
     Mtbuf,
-    /// Flat, global and scratch memory (told apart by `SEG` on RDNA).
+    /// Flat, global and scratch memory (told apart by `SEG` on RDNA; RDNA 4's 96-bit
+    /// VFLAT, VGLOBAL and VSCRATCH on `gfx12`).
     Flat,
     /// RDNA 3 dual issue: two VOP2/VOP1-like halves in one 64-bit word.
     Vopd,
@@ -120,6 +123,10 @@ pub enum Field {
     R128,
     Lwe,
     Ssamp,
+    /// RDNA 4's temporal hint (`th:`), the cache policy that replaced GLC/SLC/DLC.
+    Th,
+    /// RDNA 4's coherence scope (`scope:`).
+    Scope,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -423,6 +430,49 @@ const MIMG_RDNA3: &[(Field, u8, u8)] = &[
     (Srsrc, 48, 5),
 ];
 
+// RDNA 4 ("RDNA 4 Instruction Set Architecture", "Microcode Formats"; LLVM's
+// `SMInstructions.td`, `BUFInstructions.td` and `FLATInstructions.td`, the gfx12 encodings):
+// SMEM keeps its identifier and moves OP to 18:13 with SCOPE and a two-bit TH after it and a
+// signed 24-bit OFFSET; VBUFFER (`110001`) and VFLAT/VGLOBAL/VSCRATCH (`111011`, SEG at
+// 25:24) are 96 bits, VADDR and the 24-bit OFFSET in the third dword. VBUFFER's SRSRC is the
+// SGPR number in 47:41, four-aligned, so the five bits from 43 are the number / 4 as in the
+// older formats; its FORMAT (61:55) is 1 for the untyped accesses, as LLVM encodes them.
+const SMEM_GFX12: &[(Field, u8, u8)] = &[
+    (Sbase, 0, 6),
+    (Sdata, 6, 7),
+    (Op, 13, 6),
+    (Scope, 21, 2),
+    (Th, 23, 2),
+    (Offset, 32, 24),
+    (Soffset, 57, 7),
+];
+const VBUFFER_GFX12: &[(Field, u8, u8)] = &[
+    (Soffset, 0, 7),
+    (Op, 14, 8),
+    (Tfe, 22, 1),
+    (Vdata, 32, 8),
+    (Srsrc, 43, 5),
+    (Scope, 50, 2),
+    (Th, 52, 3),
+    (Dfmt, 55, 7),
+    (Offen, 62, 1),
+    (Idxen, 63, 1),
+    (Vaddr, 64, 8),
+    (Offset, 72, 24),
+];
+const VFLAT_GFX12: &[(Field, u8, u8)] = &[
+    (Saddr, 0, 7),
+    (Op, 14, 7),
+    (Seg, 24, 2),
+    (Vdst, 32, 8),
+    (Sve, 49, 1),
+    (Scope, 50, 2),
+    (Th, 52, 3),
+    (Data, 55, 8),
+    (Addr, 64, 8),
+    (Offset, 72, 24),
+];
+
 const fn layout(
     encoding: Encoding,
     bytes: u8,
@@ -570,6 +620,18 @@ static GFX1100: [Layout; 14] = with_mimg(
     MIMG_RDNA3,
 );
 
+/// RDNA 4 (gfx12): RDNA 3's scalar, vector ALU and DS formats; SMEM, VBUFFER and VFLAT as
+/// [`SMEM_GFX12`] describes them. The image formats (VIMAGE, VSAMPLE) are not modelled.
+static GFX12: [Layout; 13] = with_ds(
+    with_memory(
+        common(VOP3_RDNA, 0xd400_0000),
+        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_GFX12),
+        layout(Encoding::Mubuf, 12, 0xfc00_0000, 0xc400_0000, VBUFFER_GFX12),
+        layout(Encoding::Flat, 12, 0xfc00_0000, 0xec00_0000, VFLAT_GFX12),
+    ),
+    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+);
+
 /// The dwords an NSA address adds after a MIMG word, for `entries` address operands: the
 /// second and later addresses' VGPR numbers, one byte each, four to a dword ("RDNA2 ISA",
 /// "MIMG": NSA; RDNA 3 has room for four).
@@ -585,6 +647,7 @@ pub fn layouts(target: Target) -> &'static [Layout] {
         Target::Gfx8 => &GFX8,
         Target::Gfx1030 => &GFX1030,
         Target::Gfx1100 => &GFX1100,
+        Target::Gfx12 => &GFX12,
         Target::Gfx9 => &[],
     }
 }
@@ -592,12 +655,12 @@ pub fn layouts(target: Target) -> &'static [Layout] {
 /// The layout of `encoding` on `target`.
 pub fn layout_of(encoding: Encoding, target: Target) -> Option<&'static Layout> {
     if encoding == Encoding::Vopd {
-        return (target == Target::Gfx1100).then_some(&VOPD);
+        return (target >= Target::Gfx1100).then_some(&VOPD);
     }
     layouts(target).iter().find(|l| l.encoding == encoding)
 }
 
-/// RDNA3's VOPD (`110010`, "RDNA3 ISA", "VOPD"): X's source 0 and VGPR source 1 and the two
+/// RDNA3's VOPD (`110010`, "RDNA3 ISA", "VOPD"; unchanged in RDNA 4): X's source 0 and VGPR source 1 and the two
 /// opcodes in the first dword; Y's sources, Y's destination (bits 7:1 of its VGPR number,
 /// bit 0 being the complement of bit 0 of X's) and X's destination in the second.
 pub static VOPD: Layout = layout(

@@ -1,16 +1,21 @@
 //! Hardware opcode numbers per target. Each row of the instruction table
-//! ([`crate::opcodes`]) carries its number on gfx8, gfx1030, gfx1100, gfx6 and gfx7 (`NONE`
-//! where the target lacks the instruction); this module reads them.
+//! ([`crate::opcodes`]) carries its number on gfx8, gfx1030, gfx1100, gfx6, gfx7 and gfx12
+//! (`NONE` where the target lacks the instruction); this module reads them.
 //!
 //! The numbers are those of AMD's ISA reference guides: "Southern Islands Series Instruction
 //! Set Architecture" (gfx6), "Sea Islands Series Instruction Set Architecture" (gfx7), "AMD
-//! GCN3 ISA" (Graphics Core Next 3, gfx8), "RDNA2 ISA" (gfx1030) and "RDNA3 ISA" (gfx1100),
-//! chapter "Microcode Formats",
+//! GCN3 ISA" (Graphics Core Next 3, gfx8), "RDNA2 ISA" (gfx1030), "RDNA3 ISA" (gfx1100) and
+//! "RDNA 4 Instruction Set Architecture" (gfx12), chapter "Microcode Formats",
 //! the opcode tables of each format. They are the value of the format's `OP` field, except
 //! for vector ALU instructions (VOP1, VOP2, VOPC, VOP3): there the row holds the 10-bit
 //! opcode of the 64-bit VOP3 encoding, and the 32-bit encoding's opcode is that number minus
 //! the format's base in the VOP3 opcode space ([`vop3_base`]): the manuals list VOPC at
-//! 0x000, VOP2 at 0x100 and VOP1 at 0x140 (GCN3) or 0x180 (RDNA2, RDNA3).
+//! 0x000, VOP2 at 0x100 and VOP1 at 0x140 (GCN3) or 0x180 (RDNA2, RDNA3, RDNA 4).
+//!
+//! The gfx12 column was taken from llvm-mc-19 (`-mcpu=gfx1201 -show-encoding` of each row
+//! spelled for gfx1100, the opcode field read from the bytes), and a row has the column's
+//! number exactly where llvm-mc-19 assembles it for gfx1201; the corpus tests check every
+//! number against llvm-mc-19's bytes.
 
 use crate::opcodes::Format;
 use crate::opcodes::Opcode::{self, *};
@@ -42,6 +47,7 @@ pub fn number(op: Opcode, target: Target) -> Option<u16> {
         Target::Gfx1100 => 2,
         Target::Gfx6 => 3,
         Target::Gfx7 => 4,
+        Target::Gfx12 => 5,
         Target::Gfx9 => return None,
     };
     match op.info().numbers[column] {
@@ -104,6 +110,7 @@ mod tests {
                 Target::Gfx1100,
                 Target::Gfx6,
                 Target::Gfx7,
+                Target::Gfx12,
             ]
             .iter()
             .zip(nums)

@@ -114,19 +114,20 @@ impl Special {
     /// How many trap temporaries `target` has.
     pub const fn ttmp_count(target: Target) -> usize {
         match target {
-            Target::Gfx1030 | Target::Gfx1100 => 16,
+            Target::Gfx1030 | Target::Gfx1100 | Target::Gfx12 => 16,
             Target::Gfx8 | Target::Gfx9 => 12,
             Target::Gfx6 | Target::Gfx7 => 0,
         }
     }
 
     /// Its code in operand fields on `target`: [`Special::hw_index`], except that RDNA 3
-    /// swapped `m0` and `null` (RDNA3 ISA, "Scalar Operands": `null` = 124, `m0` = 125).
+    /// swapped `m0` and `null` (RDNA3 ISA, "Scalar Operands": `null` = 124, `m0` = 125; RDNA 4
+    /// kept RDNA 3's codes).
     pub const fn code(self, target: Target) -> u16 {
         match (self, target) {
             (Special::Ttmp(n), Target::Gfx8 | Target::Gfx9) => 112 + n as u16,
-            (Special::M0, Target::Gfx1100) => 125,
-            (Special::Null, Target::Gfx1100) => 124,
+            (Special::M0, Target::Gfx1100 | Target::Gfx12) => 125,
+            (Special::Null, Target::Gfx1100 | Target::Gfx12) => 124,
             _ => self.hw_index(),
         }
     }

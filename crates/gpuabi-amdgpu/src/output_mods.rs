@@ -128,6 +128,11 @@ const F32_RESULTS: &[Opcode] = &[
     VCvtF32F64,
     VExpLegacyF32,
     VLogLegacyF32,
+    VSExpF32,
+    VSLogF32,
+    VSRcpF32,
+    VSRsqF32,
+    VSSqrtF32,
 ];
 
 /// The integer instructions whose `clamp` saturates: unsigned adds and subtractions (with

@@ -4,7 +4,7 @@
 use gpuabi_layout::reg::{RegFile, RegRange};
 
 use crate::encoding::{needs_literal, uses_vop3};
-use crate::inst::{DstUnused, Inst, SdwaSel};
+use crate::inst::{DstUnused, Inst, MemMods, SdwaSel};
 use crate::opcodes::{Effects, Format, Kind, Opcode};
 use crate::operand::{Imm, Operand, Special};
 use crate::target::{Target, WaveSize};
@@ -75,7 +75,7 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::SBase(2) => "an SGPR pair holding a 64-bit address".into(),
         Kind::SBase(_) => "4 SGPRs aligned to 4 holding a buffer resource".into(),
         Kind::SOffset => "an SGPR, `m0` or an offset (bytes 0..0xfffff; dwords 0..0xff on gfx6, \
-             0..0xffffffff on gfx7)"
+             0..0xffffffff on gfx7; bytes -0x800000..0x7fffff on gfx12)"
             .into(),
         Kind::BufAddr => "a VGPR or `off`".into(),
         Kind::Rsrc => "4 SGPRs aligned to 4 holding a buffer resource".into(),
@@ -258,13 +258,16 @@ pub fn check_operand(
         Kind::SOffset => {
             // SMRD has an 8-bit dword offset on gfx6; gfx7 adds a 32-bit literal dword
             // offset ("Sea Islands Series ISA", SMRD: OFFSET 255 with IMM = 0).
-            let max = match target {
-                Target::Gfx6 => 0xff,
-                Target::Gfx7 => 0xffff_ffff,
-                _ => 0xfffff,
+            // RDNA 4's offset is a signed 24-bit byte count (llvm-mc-19: "expected a 24-bit
+            // signed offset").
+            let (min, max) = match target {
+                Target::Gfx6 => (0, 0xff),
+                Target::Gfx7 => (0, 0xffff_ffff),
+                Target::Gfx12 => (-0x80_0000, 0x7f_ffff),
+                _ => (0, 0xfffff),
             };
             scalar_reg(operand, 1, target)?
-                || matches!(operand, Operand::Imm(Imm::Int(v)) if (0..=max).contains(v))
+                || matches!(operand, Operand::Imm(Imm::Int(v)) if (min..=max).contains(v))
         }
         // A VGPR pair is the `addr64` address of gfx6/gfx7, checked with the modifiers.
         Kind::BufAddr => {
@@ -274,7 +277,11 @@ pub fn check_operand(
         }
         Kind::ScratchAddr => vector_reg(operand, 1) || matches!(operand, Operand::Off),
         Kind::Rsrc => scalar_reg(operand, 4, target)? && matches!(operand, Operand::Reg(_)),
-        Kind::BufSOffset => scalar_reg(operand, 1, target)? || inline_int(operand),
+        // RDNA 4's seven-bit SOFFSET takes no constant (llvm-mc-19: "operands are not valid
+        // for this GPU or mode").
+        Kind::BufSOffset => {
+            scalar_reg(operand, 1, target)? || (target != Target::Gfx12 && inline_int(operand))
+        }
         Kind::GlobalAddr => vector_reg(operand, 1) || vector_reg(operand, 2),
         // LLVM's SADDR classes (SReg_64_XEXEC, SReg_32_XEXEC_HI) include VCC, and llc-19
         // allocates it there.
@@ -465,6 +472,21 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             ));
         }
     }
+    // RDNA 4's barriers: the model has the work-group's barrier (-1; `s_barrier_wait`'s
+    // 16-bit immediate reads it back as 0xffff) alone, not the named
+    // barriers the other values select ("RDNA 4 Instruction Set Architecture",
+    // S_BARRIER_SIGNAL).
+    if matches!(inst.op, Opcode::SBarrierSignal | Opcode::SBarrierWait)
+        && !matches!(
+            inst.operands.first(),
+            Some(Operand::Imm(Imm::Int(-1 | 0xffff)))
+        )
+    {
+        return Err(Violation::at(
+            0,
+            "the model has the work-group barrier `-1` only (named barriers are not modelled)",
+        ));
+    }
     // RDNA 3 dropped the counter register of `s_waitcnt_vscnt` and the other counter waits:
     // llvm-mc says "src0 must be null" for anything else.
     if matches!(
@@ -548,6 +570,19 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         {
             return Err(Violation::at(0, "scalar loads write SGPRs or VCC only"));
         }
+        // RDNA 4's scalar loads take a cache policy, and no other modifier.
+        Format::Smem if target == Target::Gfx12 => {
+            let policy = MemMods {
+                th: inst.mods.th,
+                scope: inst.mods.scope,
+                ..MemMods::default()
+            };
+            if inst.mods != policy {
+                return Err(Violation::whole(
+                    "scalar loads take only `th:` and `scope:`",
+                ));
+            }
+        }
         Format::Mubuf | Format::Mtbuf if !inst.operands.is_empty() => {
             let addr = &inst.operands[inst.dsts().len() + usize::from(inst.op.is_store())];
             if inst.mods.addr64 {
@@ -578,8 +613,16 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                     "`offen` together with `idxen` (a VGPR pair) is not supported",
                 ));
             }
-            if !(0..=4095).contains(&inst.mods.offset) {
-                return Err(Violation::whole("buffer `offset:` must be 0..4095"));
+            // RDNA 4's VBUFFER has a 24-bit offset (LLVM's assembler takes 0..0x7fffff).
+            let hi = if target == Target::Gfx12 {
+                0x7f_ffff
+            } else {
+                4095
+            };
+            if !(0..=hi).contains(&inst.mods.offset) {
+                return Err(Violation::whole(format!(
+                    "buffer `offset:` must be 0..{hi} on {target}"
+                )));
             }
         }
         Format::Flat if !target.is_rdna() => {
@@ -596,14 +639,15 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                     "`offen`/`idxen` belong to buffer instructions",
                 ));
             }
-            let hi = if target == Target::Gfx1030 {
-                2047
-            } else {
-                4095
+            // RDNA 4's VFLAT offset is signed, 24 bits, as for global and scratch.
+            let (lo, hi) = match target {
+                Target::Gfx1030 => (0, 2047),
+                Target::Gfx12 => (-0x80_0000, 0x7f_ffff),
+                _ => (0, 4095),
             };
-            if !(0..=hi).contains(&inst.mods.offset) {
+            if !(lo..=hi).contains(&inst.mods.offset) {
                 return Err(Violation::whole(format!(
-                    "flat `offset:` must be 0..{hi} on {target}"
+                    "flat `offset:` must be {lo}..{hi} on {target}"
                 )));
             }
         }
@@ -615,6 +659,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
             }
             let (lo, hi) = match target {
                 Target::Gfx1030 => (-2048, 2047),
+                Target::Gfx12 => (-0x80_0000, 0x7f_ffff),
                 _ => (-4096, 4095),
             };
             if !(lo..=hi).contains(&inst.mods.offset) {
@@ -639,7 +684,7 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
                     ));
                 }
             }
-            if info.format == Format::Global {
+            if info.format == Format::Global && !inst.operands.is_empty() {
                 let base = inst.dsts().len();
                 let (addr_i, saddr_i) = if inst.op.is_store() {
                     (base, base + 2)
@@ -840,9 +885,9 @@ fn check_sdwa(inst: &Inst, target: Target) -> Result<(), Violation> {
 fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), Violation> {
     use crate::opcode_numbers::vopd_opcodes;
     // LLVM accepts VOPD in wave32 only (AMDGPUAsmParser rejects it with wavefrontsize64).
-    if target != Target::Gfx1100 || wave != WaveSize::W32 {
+    if target < Target::Gfx1100 || wave != WaveSize::W32 {
         return Err(Violation::whole(format!(
-            "VOPD exists on gfx1100 in wave32 only, not on {target} {wave}"
+            "VOPD exists on gfx1100 and gfx12 in wave32 only, not on {target} {wave}"
         )));
     }
     if vopd_opcodes(x.op).and_then(|(opx, _)| opx).is_none() {

@@ -13,6 +13,12 @@
 //! - `lgkmcnt`: LDS accesses (in order among themselves), scalar memory (in any order),
 //!   `s_sendmsg`, and flat accesses, which may reach the LDS (in any order relative to it);
 //! - `expcnt`: exports (which no instruction of the table is).
+//!
+//! RDNA 4 (`gfx12`) counts the same operations in counters of other names, waited on one
+//! by one ("RDNA 4 Instruction Set Architecture", `S_WAIT_LOADCNT` … `S_WAIT_KMCNT`):
+//! LOADcnt is `vmcnt` (loads), STOREcnt `vscnt`, and DScnt and KMcnt split `lgkmcnt` into
+//! its LDS accesses and its scalar memory and messages. The model keeps the four counters
+//! for RDNA 4 and tells DScnt and KMcnt apart by the [`Event`] on `lgkmcnt`.
 
 use crate::opcodes::{Class, Opcode};
 use crate::target::Target;

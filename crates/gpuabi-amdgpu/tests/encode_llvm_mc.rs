@@ -51,6 +51,15 @@ fn extra_lines(target: Target) -> String {
              \ts_waitcnt vmcnt(63) lgkmcnt(63)\n\ts_cbranch_execz back\n\t.p2align 4\n\
              \ts_branch back\n"
         }
+        // RDNA 4: the split waits at their limits and the scalar loads' cache policy.
+        Target::Gfx12 => {
+            "back:\n\tglobal_load_b32 v1, v[20:21], off offset:-4096\n\
+             \tglobal_store_b32 v[20:21], v3, off th:TH_STORE_NT_WB scope:SCOPE_SE\n\
+             \tscratch_load_b32 v1, off, s30 offset:4095\n\tscratch_store_b32 off, v2, s30\n\
+             \ts_wait_loadcnt 0x3f\n\ts_wait_dscnt 0x0\n\ts_wait_loadcnt_dscnt 0x3f3f\n\
+             \ts_load_b64 s[0:1], s[2:3], 0x10 th:TH_LOAD_BYPASS scope:SCOPE_SYS\n\
+             \ts_cbranch_execz back\n\t.p2align 4\n\ts_branch back\n"
+        }
         _ => {
             "back:\n\tglobal_load_b32 v1, v[20:21], off offset:-4096\n\
              \tglobal_store_b32 v[20:21], v3, off dlc\n\

@@ -1,4 +1,4 @@
-//! The instruction list against LLVM 19: for `gfx8` (`tonga`), `gfx1030` and `gfx1100` in
+//! The instruction list against LLVM 19: for `gfx8` (`tonga`), `gfx1030`, `gfx1100` and `gfx12` in
 //! both wave sizes, every value of the opcode field of the scalar and vector ALU encodings
 //! (SOP1, SOP2, SOPC, SOPK, VOP1, VOP2, VOPC, VOP3) is put in an instruction word with
 //! plain operands and disassembled by llvm-mc-19; the mnemonics it prints (without `_e32`

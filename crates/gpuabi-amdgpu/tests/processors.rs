@@ -80,6 +80,8 @@ fn generation_of(canonical: &str) -> Option<Target> {
         Some(Target::Gfx1030)
     } else if family(&["110", "11-generic"]) {
         Some(Target::Gfx1100)
+    } else if family(&["120", "12-generic"]) {
+        Some(Target::Gfx12)
     } else {
         None
     }
@@ -158,5 +160,5 @@ fn every_llc_processor_of_a_modelled_generation_is_known() {
             "{name} is not an llc-19 processor"
         );
     }
-    assert_eq!(known, 34 + 18, "every name and alias of the table was met");
+    assert_eq!(known, 37 + 18, "every name and alias of the table was met");
 }

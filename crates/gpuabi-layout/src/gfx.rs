@@ -8,9 +8,9 @@ use serde::Serialize;
 
 /// An AMD GPU generation gpuabi models; LLVM's processors of each are in [`PROCESSORS`].
 ///
-/// The layout engines know `gfx8`, `gfx9`, `gfx1030` and `gfx1100` ([`Gfx::ALL`]); the
-/// machine model (`gpuabi-amdgpu`) has instruction encodings for `gfx6`, `gfx7`, `gfx8`,
-/// `gfx1030` and `gfx1100` and rejects `gfx9` programs with an error saying so. `gfx6` and
+/// The layout engines know `gfx8`, `gfx9`, `gfx1030`, `gfx1100` and `gfx12` ([`Gfx::ALL`]);
+/// the machine model (`gpuabi-amdgpu`) has instruction encodings for `gfx6`, `gfx7`, `gfx8`,
+/// `gfx1030`, `gfx1100` and `gfx12` and rejects `gfx9` programs with an error saying so. `gfx6` and
 /// `gfx7` exist for reading, running and assembling the code of AMD's own compilers (Catalyst
 /// binaries are GCN 1.0 and 1.1); gpuabi's code generator does not target them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -30,6 +30,9 @@ pub enum Gfx {
     Gfx1030,
     /// RDNA 3 (Navi 31), wave32 and wave64, with the larger VGPR file.
     Gfx1100,
+    /// RDNA 4 (Navi 44 and 48: gfx1200, gfx1201), wave32 and wave64, with RDNA 3's larger
+    /// VGPR file; the machine model's `gfx12` is LLVM's `gfx1201`.
+    Gfx12,
 }
 
 /// The number of lanes of a wave.
@@ -85,9 +88,9 @@ impl fmt::Display for WaveSize {
 impl Gfx {
     /// Every generation the layout engines model, oldest first (not `gfx6`/`gfx7`, which
     /// only the machine model knows).
-    pub const ALL: [Gfx; 4] = [Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100];
+    pub const ALL: [Gfx; 5] = [Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100, Gfx::Gfx12];
 
-    /// The gpuabi name (`gfx8`, `gfx9`, `gfx1030`, `gfx1100`).
+    /// The gpuabi name (`gfx8`, `gfx9`, `gfx1030`, `gfx1100`, `gfx12`).
     pub const fn name(self) -> &'static str {
         match self {
             Gfx::Gfx6 => "gfx6",
@@ -96,11 +99,12 @@ impl Gfx {
             Gfx::Gfx9 => "gfx9",
             Gfx::Gfx1030 => "gfx1030",
             Gfx::Gfx1100 => "gfx1100",
+            Gfx::Gfx12 => "gfx12",
         }
     }
 
     /// The `-mcpu` value for LLVM (`gfx8` is GCN 1.2 as in Tonga, `gfx802`; `gfx9` is
-    /// Vega 10, `gfx900`).
+    /// Vega 10, `gfx900`; `gfx12` is Navi 48, `gfx1201`).
     pub const fn llvm_cpu(self) -> &'static str {
         match self {
             Gfx::Gfx6 => "pitcairn",
@@ -109,6 +113,7 @@ impl Gfx {
             Gfx::Gfx9 => "gfx900",
             Gfx::Gfx1030 => "gfx1030",
             Gfx::Gfx1100 => "gfx1100",
+            Gfx::Gfx12 => "gfx1201",
         }
     }
 
@@ -126,7 +131,7 @@ impl Gfx {
 
     /// Whether the generation is RDNA (GFX10+), which runs wave32 as well as wave64.
     pub const fn is_rdna(self) -> bool {
-        matches!(self, Gfx::Gfx1030 | Gfx::Gfx1100)
+        matches!(self, Gfx::Gfx1030 | Gfx::Gfx1100 | Gfx::Gfx12)
     }
 
     /// Whether the generation can run waves of `wave` lanes.
@@ -153,7 +158,7 @@ impl Gfx {
         match self {
             Gfx::Gfx6 | Gfx::Gfx7 => 104,
             Gfx::Gfx8 | Gfx::Gfx9 => 102,
-            Gfx::Gfx1030 | Gfx::Gfx1100 => 106,
+            Gfx::Gfx1030 | Gfx::Gfx1100 | Gfx::Gfx12 => 106,
         }
     }
 
@@ -161,7 +166,7 @@ impl Gfx {
     pub const fn constant_bus_limit(self) -> usize {
         match self {
             Gfx::Gfx6 | Gfx::Gfx7 | Gfx::Gfx8 | Gfx::Gfx9 => 1,
-            Gfx::Gfx1030 | Gfx::Gfx1100 => 2,
+            Gfx::Gfx1030 | Gfx::Gfx1100 | Gfx::Gfx12 => 2,
         }
     }
 
@@ -213,8 +218,8 @@ const fn processor(
 
 /// Every processor `llc-19 -march=amdgcn -mcpu=help` lists whose generation gpuabi models,
 /// oldest first. Not among them: Vega's compute parts (gfx908, gfx90a, gfx94x, with
-/// accumulation registers), RDNA 1 (gfx101x), RDNA 3.5 (gfx115x) and RDNA 4 (gfx12xx).
-pub const PROCESSORS: [Processor; 34] = [
+/// accumulation registers), RDNA 1 (gfx101x) and RDNA 3.5 (gfx115x).
+pub const PROCESSORS: [Processor; 37] = [
     processor("gfx600", &["tahiti"], 0x020, Gfx::Gfx6),
     processor("gfx601", &["pitcairn", "verde"], 0x021, Gfx::Gfx6),
     processor("gfx602", &["hainan", "oland"], 0x03a, Gfx::Gfx6),
@@ -256,6 +261,9 @@ pub const PROCESSORS: [Processor; 34] = [
     processor("gfx1102", &[], 0x047, Gfx::Gfx1100),
     processor("gfx1103", &[], 0x044, Gfx::Gfx1100),
     processor("gfx11-generic", &[], 0x054, Gfx::Gfx1100),
+    processor("gfx1200", &[], 0x048, Gfx::Gfx12),
+    processor("gfx1201", &[], 0x04e, Gfx::Gfx12),
+    processor("gfx12-generic", &[], 0x059, Gfx::Gfx12),
 ];
 
 impl Processor {
@@ -337,7 +345,7 @@ pub fn modelled_text(gens: &[Gfx]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown target `{0}`: expected {list}",
-    list = modelled_text(&[Gfx::Gfx6, Gfx::Gfx7, Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100])
+    list = modelled_text(&[Gfx::Gfx6, Gfx::Gfx7, Gfx::Gfx8, Gfx::Gfx9, Gfx::Gfx1030, Gfx::Gfx1100, Gfx::Gfx12])
 )]
 pub struct UnknownGfx(pub String);
 
@@ -352,6 +360,7 @@ impl FromStr for Gfx {
             "gfx7" => Ok(Gfx::Gfx7),
             "gfx8" => Ok(Gfx::Gfx8),
             "gfx9" => Ok(Gfx::Gfx9),
+            "gfx12" => Ok(Gfx::Gfx12),
             _ => Processor::named(text)
                 .map(|p| p.gfx)
                 .ok_or_else(|| UnknownGfx(text.to_string())),
@@ -384,6 +393,10 @@ mod tests {
             .iter()
             .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
             .collect();
-        assert_eq!(names.len(), 34 + 18, "no name twice");
+        assert_eq!(names.len(), 37 + 18, "no name twice");
+        // EF_AMDGPU_MACH_AMDGCN_GFX1201 = 0x04e (llvm/BinaryFormat/ELF.h).
+        assert_eq!(Processor::of_mach(0x04e).map(|p| p.gfx), Some(Gfx::Gfx12));
+        assert_eq!("gfx1200".parse::<Gfx>(), Ok(Gfx::Gfx12));
+        assert_eq!("gfx12".parse::<Gfx>(), Ok(Gfx::Gfx12));
     }
 }

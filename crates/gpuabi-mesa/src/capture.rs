@@ -62,6 +62,8 @@ const CHIPS: &[(&str, Gfx)] = &[
     ("NAVI32", Gfx::Gfx1100),
     ("NAVI33", Gfx::Gfx1100),
     ("PHOENIX", Gfx::Gfx1100),
+    ("GFX1200", Gfx::Gfx12),
+    ("GFX1201", Gfx::Gfx12),
 ];
 
 /// One compiled function of a capture.

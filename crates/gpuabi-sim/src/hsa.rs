@@ -100,7 +100,12 @@ pub enum HsaError {
 /// `v_max_f32` pass signalling NaNs through unquieted, and with denormals flushed every f32
 /// instruction reads and writes them as zero; running such a kernel with the model's rules
 /// would give other results than the hardware, so it is refused rather than run.
-fn check_mode(kernel: &Kernel) -> Result<(), HsaError> {
+///
+/// RDNA 4 has no IEEE mode bit (LLVM 19 refuses `.amdhsa_ieee_mode` for gfx12 and leaves
+/// the bit 0): its `v_min_num_f32`/`v_max_num_f32` do not depend on it, and the simulator
+/// runs them with the model of the IEEE-mode `v_min_f32`/`v_max_f32` (a decision of the
+/// project: the two differ at most for signalling NaN operands).
+fn check_mode(kernel: &Kernel, target: Target) -> Result<(), HsaError> {
     let d: &KernelDescriptor = &kernel.descriptor;
     if d.float_denorm_mode_32 != 3 {
         return Err(HsaError::Mode(format!(
@@ -109,7 +114,7 @@ fn check_mode(kernel: &Kernel) -> Result<(), HsaError> {
             kernel.name, d.float_denorm_mode_32
         )));
     }
-    if !d.ieee_mode {
+    if !d.ieee_mode && target != Target::Gfx12 {
         return Err(HsaError::Mode(format!(
             "kernel `{}` runs with IEEE mode off (.amdhsa_ieee_mode 0); the simulator models \
              only IEEE mode",
@@ -142,7 +147,7 @@ pub fn dispatch(
     memory: &mut Memory,
     limits: &Limits,
 ) -> Result<Vec<WaveSetup>, HsaError> {
-    check_mode(kernel)?;
+    check_mode(kernel, target)?;
     let state = initial_state(&kernel.descriptor, target, wave)?;
     let groups = nd.group_counts().map_err(HsaError::NdRange)?;
     let lanes = wave.lanes();
@@ -247,6 +252,15 @@ pub fn dispatch(
                 s.sgprs.push((range.first.num + k as u16, v));
             }
         }
+        if target == Target::Gfx12 {
+            // RDNA 4's architected SGPRs (AMDGPUUsage, "Initial Kernel Execution State",
+            // the processors with architected SGPRs): TTMP9 holds the work-group id in x,
+            // TTMP7 the ids in y (bits 15:0) and z (bits 31:16); llc-19 reads them there
+            // (`s_mov_b32 s0, ttmp9`).
+            let [x, y, z] = place.group;
+            s.sgprs.push((TTMP9, x));
+            s.sgprs.push((TTMP7, (y & 0xffff) | z << 16));
+        }
         work_item_ids(&mut s, &state, &place, lanes);
         s.exec = Some(place.exec());
         // Work-groups are numbered in dispatch order; the LDS is the group segment the
@@ -267,6 +281,10 @@ struct FixedSgprs {
     kernarg_address: u64,
     packet_address: u64,
 }
+
+/// The hardware numbers of TTMP7 and TTMP9 on RDNA (TTMP0 is 108).
+const TTMP7: u16 = 108 + 7;
+const TTMP9: u16 = 108 + 9;
 
 fn split(v: u64) -> Vec<u32> {
     vec![v as u32, (v >> 32) as u32]

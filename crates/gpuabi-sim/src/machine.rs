@@ -517,6 +517,8 @@ impl Machine {
                     stats.lane_instructions += 1;
                     if branch::is_scheduling_hint(d.op) {
                         stats.scheduling_hints += 1;
+                    } else if branch::is_wait(d.op) {
+                        stats.waits += 1;
                     }
                     branch::exec(d, wave)
                 }

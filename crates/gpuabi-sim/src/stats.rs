@@ -31,6 +31,11 @@ pub struct Stats {
     /// Scheduling hints (`s_setprio`, `s_clause`, `s_inst_prefetch`, `s_delay_alu`) run as
     /// no-ops.
     pub scheduling_hints: u64,
+    /// Waits for outstanding memory operations (`s_waitcnt` and its per-counter forms,
+    /// RDNA 4's `s_wait_loadcnt`, `s_wait_dscnt`, `s_wait_kmcnt`, …, `s_wait_alu`) run as
+    /// no-ops: the simulator completes every access at once (the wait check, when on,
+    /// still follows what each wait guarantees).
+    pub waits: u64,
 }
 
 impl Stats {

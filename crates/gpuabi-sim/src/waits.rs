@@ -81,16 +81,54 @@ pub fn pack(w: &Waitcnt) -> u64 {
     f(w.vmcnt) | f(w.expcnt) << 8 | f(w.lgkmcnt) << 16
 }
 
-/// The counts a wait instruction waits for, per counter (`None`: that counter is not
-/// waited on), or `None` when it is not a wait.
-fn wait_of(d: &Decoded, w: &Wave) -> Option<[Option<u32>; 4]> {
+/// What a wait instruction waits for: the count per counter (`None`: that counter is not
+/// waited on) and the kinds it waits for on `lgkmcnt` (`None`: all of them).
+///
+/// RDNA 4 waits on each counter by itself ("RDNA 4 Instruction Set Architecture",
+/// `S_WAIT_LOADCNT` … `S_WAIT_KMCNT`): LOADcnt counts what RDNA 3's `vmcnt` counts (vector
+/// memory loads), STOREcnt what `vscnt` counts, and `lgkmcnt` is split into DScnt (LDS
+/// accesses) and KMcnt (scalar memory and messages). The machine model keeps RDNA 3's four
+/// counters for RDNA 4 ([`gpuabi_amdgpu::wait_events`]); a wait on DScnt or KMcnt is a
+/// wait on `lgkmcnt` for those kinds alone. `s_wait_loadcnt_dscnt` and
+/// `s_wait_storecnt_dscnt` hold the LOADcnt or STOREcnt count in bits 13:8 and the DScnt
+/// count in bits 5:0 (LLVM's `encodeLoadcntDscnt` in `AMDGPUBaseInfo.cpp`). SAMPLEcnt and
+/// BVHcnt count image instructions, which the model has no RDNA 4 forms of.
+type Wait = ([Option<u32>; 4], Option<&'static [Event]>);
+
+/// The kinds RDNA 4's DScnt counts.
+const DS_KINDS: &[Event] = &[Event::Lds, Event::Flat];
+/// The kinds RDNA 4's KMcnt counts.
+const KM_KINDS: &[Event] = &[Event::Smem, Event::Message];
+
+/// The wait `d` makes ([`Wait`]), or `None` when it is not a wait.
+fn wait_of(d: &Decoded, w: &Wave) -> Option<Wait> {
     let explicit = |c: Counter| {
         let mut out = [None; 4];
         let n = w.s32(d.src[0]).saturating_add(w.s32(d.src[1]) & 0xffff);
         out[c as usize] = Some(n);
-        Some(out)
+        Some((out, None))
+    };
+    let imm = || d.src.first().map_or(0, |s| w.s32(*s) & 0xffff);
+    let one = |c: Counter, kinds: Option<&'static [Event]>| {
+        let mut out = [None; 4];
+        out[c as usize] = Some(imm());
+        Some((out, kinds))
+    };
+    let with_ds = |c: Counter| {
+        let mut out = [None; 4];
+        out[c as usize] = Some(imm() >> 8 & 0x3f);
+        out[Counter::Lgkm as usize] = Some(imm() & 0x3f);
+        Some((out, Some(DS_KINDS)))
     };
     match d.op {
+        Opcode::SWaitLoadcnt => one(Counter::Vm, None),
+        Opcode::SWaitStorecnt => one(Counter::Vs, None),
+        Opcode::SWaitExpcnt => one(Counter::Exp, None),
+        Opcode::SWaitDscnt => one(Counter::Lgkm, Some(DS_KINDS)),
+        Opcode::SWaitKmcnt => one(Counter::Lgkm, Some(KM_KINDS)),
+        Opcode::SWaitLoadcntDscnt => with_ds(Counter::Vm),
+        Opcode::SWaitStorecntDscnt => with_ds(Counter::Vs),
+        Opcode::SWaitIdle => Some(([Some(0); 4], None)),
         Opcode::SWaitcnt => {
             let Src::Const(v) = d.src[0] else {
                 return None;
@@ -99,7 +137,7 @@ fn wait_of(d: &Decoded, w: &Wave) -> Option<[Option<u32>; 4]> {
                 0xff => None,
                 n => Some(u32::from(n)),
             };
-            Some([f(0), f(16), f(8), None])
+            Some(([f(0), f(16), f(8), None], None))
         }
         Opcode::SWaitcntVscnt => explicit(Counter::Vs),
         Opcode::SWaitcntVmcnt => explicit(Counter::Vm),
@@ -190,8 +228,8 @@ impl Scoreboard {
         if w.waits.pending.is_empty() {
             return Ok(());
         }
-        if let Some(counts) = wait_of(d, w) {
-            w.waits.wait(counts);
+        if let Some((counts, kinds)) = wait_of(d, w) {
+            w.waits.wait(counts, kinds);
             return Ok(());
         }
         scratch.clear();
@@ -270,12 +308,15 @@ impl Scoreboard {
     }
 
     /// `s_waitcnt`: marks the operations the counts guarantee complete and forgets those
-    /// complete on every counter.
-    fn wait(&mut self, counts: [Option<u32>; 4]) {
+    /// complete on every counter; on `lgkmcnt` only those of `lgkm_kinds` when given.
+    fn wait(&mut self, counts: [Option<u32>; 4], lgkm_kinds: Option<&[Event]>) {
         for (c, n) in counts.iter().enumerate() {
             let Some(n) = *n else { continue };
             for p in &mut self.pending {
                 let Some(kind) = p.parts[c] else { continue };
+                if c == Counter::Lgkm as usize && lgkm_kinds.is_some_and(|k| !k.contains(&kind)) {
+                    continue;
+                }
                 // At most n remain: if this one did, so would the younger ones of its
                 // ordered kind, which complete after it.
                 let done = if kind.ordered() {

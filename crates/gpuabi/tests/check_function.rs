@@ -117,3 +117,40 @@ fn bad_flags_are_named() {
         "--stage",
     );
 }
+
+/// RADV's gfx1201 (RDNA 4) miss function of the shared capture (32 bytes of payload, 28 of
+/// hit attributes: `data/mesa/README.md` of the shared test data), through the binary:
+/// `asm check --encodings` takes the target from ACO's listing and `sim check-function`
+/// finds no violation.
+#[test]
+#[cfg_attr(
+    gpuabi_no_shared_data,
+    ignore = "needs the shared test data (GPUABI_SHARED_DIR), which was absent when the tests were built"
+)]
+fn radvs_gfx1201_miss_function_assembles_and_passes() {
+    let Some(dir) = gpuabi_testdata::shared_data("mesa/radv/gfx1201") else {
+        return;
+    };
+    let file = dir.join("plain/01_miss.Assembly.txt");
+    let file = file.to_str().unwrap();
+    let run = gpuabi(&["asm", "check", "--encodings", file]);
+    assert!(run.success(), "{}", run.stderr);
+    assert!(run.stdout.contains("(gfx12 wave32)"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("listed encodings equal"),
+        "{}",
+        run.stdout
+    );
+    let mut a = args(file, "rt-recursive", "miss", &["--trials", "50"]);
+    for (i, v) in [(8, "32"), (10, "28"), (12, "gfx1201")] {
+        a[i] = v;
+    }
+    let run = gpuabi(&a);
+    assert!(run.success(), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("ABI rt-recursive, gfx12 wave32: 50 trials from seed 0: 0 violations"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,6 +1,7 @@
 //! LLVM AMDGPU assembly: a lexer, a parser into [`crate::Program`] and a printer back to text.
 
 pub mod buffer_format;
+pub mod cache_policy;
 pub mod lexer;
 pub mod listing;
 pub mod parser;

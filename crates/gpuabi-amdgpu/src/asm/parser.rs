@@ -9,6 +9,7 @@ use gpuabi_layout::reg::RegRange;
 use smallvec::SmallVec;
 
 use super::buffer_format;
+use super::cache_policy;
 use super::lexer::{lex, strip_comment, Tok, Token};
 use super::listing::{self, Listed};
 use super::{symbolic_imm, waitcnt_bits};
@@ -113,6 +114,19 @@ pub fn parse_listed(
                 Origin::Asm { line: line as u32 },
             );
             continue;
+        }
+        // Mesa prints its programs through LLVM's disassembler, which writes this line for
+        // bytes it does not know (LLVM 19 and RDNA 4's `image_bvh8_intersect_ray`, for one).
+        if stripped.trim_start().starts_with("(invalid instruction)") {
+            return Err(AsmError::new(
+                line,
+                raw.find('(').map_or(1, |c| c + 1),
+                format!(
+                    "`(invalid instruction)`: the disassembler that printed this listing did \
+                     not know the instruction ({}); the line names none to assemble",
+                    strip_comment_text(raw).unwrap_or("no encoding listed")
+                ),
+            ));
         }
         let tokens = lex(strip_comment(raw), line)?;
         let mut p = LineParser {
@@ -834,6 +848,14 @@ impl LineParser<'_> {
                             "`{name}` is the {t} spelling; on {} write `{here}`",
                             self.target
                         )),
+                        None if self.target == Target::Gfx12
+                            && info.targets.contains(Target::Gfx1100) =>
+                        {
+                            self.error(format!(
+                                "`{name}` does not exist on gfx12: RDNA 4 removed it{}",
+                                gfx12_replacement(name)
+                            ))
+                        }
                         None => self.error(format!("`{name}` does not exist on {}", self.target)),
                     };
                 }
@@ -915,12 +937,17 @@ impl LineParser<'_> {
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
         let mut sexts = [false; 2];
-        // An atomic's operand list depends on `glc`, which follows the operands: with it the
-        // returning form, which names a destination first.
+        // An atomic's operand list depends on `glc` (RDNA 4: `th:TH_ATOMIC_RETURN` or
+        // `th:TH_ATOMIC_NT_RETURN`), which follows the operands: with it the returning form,
+        // which names a destination first.
+        let gfx12 = self.target == Target::Gfx12;
         let glc = info.atomic.is_some()
             && self.tokens[self.pos.min(self.tokens.len())..]
                 .iter()
-                .any(|t| matches!(&t.tok, Tok::Word(w) if w == "glc"));
+                .any(|t| {
+                    matches!(&t.tok, Tok::Word(w) if w == "glc" && !gfx12
+                    || gfx12 && w.starts_with("TH_ATOMIC_") && w.ends_with("RETURN"))
+                });
         let dst_count = info.dsts_with(glc).len();
         for (i, kind) in info.slots_with(glc).enumerate() {
             if half && kind == Kind::MaskSrc {
@@ -1573,16 +1600,82 @@ impl LineParser<'_> {
             return self.image_modifiers();
         }
         let mut mods = MemMods::default();
-        let memory = matches!(
-            format,
-            Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
-        ) && info.slots().next().is_some();
+        let gfx12 = self.target == Target::Gfx12;
+        // RDNA 4's scalar loads take a cache policy too, and nothing else.
+        let smem = gfx12 && format == Format::Smem;
+        // RDNA 4's `global_inv`, `global_wb` and `global_wbinv` take a scope alone.
+        let cache_op = gfx12 && format == Format::Global && info.slots().next().is_none();
+        let memory = cache_op
+            || (smem
+                || matches!(
+                    format,
+                    Format::Mubuf | Format::Mtbuf | Format::Global | Format::Scratch | Format::Flat
+                ))
+                && info.slots().next().is_some();
+        // `th:`'s names depend on `scope:`, which may follow it: the name and its column.
+        let mut th: Option<(String, usize)> = None;
+        let mut scope_given = false;
         while let Some(tok) = self.peek(0).cloned() {
             let Tok::Word(w) = tok else {
                 return Err(self.error("expected the end of the line or a modifier"));
             };
             if !memory {
                 return Err(self.error(format!("unexpected `{w}`: expected the end of the line")));
+            }
+            if matches!(w.as_str(), "th" | "scope") {
+                if !gfx12 {
+                    return Err(self.error(format!(
+                        "`{w}:` exists on gfx12 only; {} takes glc, slc and dlc",
+                        self.target
+                    )));
+                }
+                self.pos += 1;
+                if self.next() != Some(Tok::Punct(':')) {
+                    self.pos -= 1;
+                    return Err(self.error(format!("expected `:` after `{w}`")));
+                }
+                let column = self.column();
+                let Some(Tok::Word(name)) = self.next() else {
+                    return Err(AsmError::new(
+                        self.line,
+                        column,
+                        format!("expected a name after `{w}:` (TH_LOAD_NT, SCOPE_SYS, ...)"),
+                    ));
+                };
+                if w == "th" {
+                    if th.replace((name, column)).is_some() {
+                        return Err(AsmError::new(self.line, column, "`th` given twice"));
+                    }
+                } else {
+                    let value = cache_policy::SCOPES
+                        .iter()
+                        .position(|s| *s == name)
+                        .ok_or_else(|| {
+                            AsmError::new(
+                                self.line,
+                                column,
+                                format!(
+                                    "unknown scope `{name}`: expected SCOPE_CU, SCOPE_SE,                                      SCOPE_DEV or SCOPE_SYS"
+                                ),
+                            )
+                        })?;
+                    if scope_given {
+                        return Err(AsmError::new(self.line, column, "`scope` given twice"));
+                    }
+                    scope_given = true;
+                    mods.scope = value as u8;
+                }
+                continue;
+            }
+            if gfx12 && matches!(w.as_str(), "glc" | "slc" | "dlc") {
+                return Err(self.error(format!(
+                    "`{w}` does not exist on gfx12: its cache policy is `th:` and `scope:`"
+                )));
+            }
+            if smem {
+                return Err(self.error(format!(
+                    "unknown modifier `{w}`: a scalar load takes th:.. and scope:.."
+                )));
             }
             let flag = match w.as_str() {
                 "offen" => &mut mods.offen,
@@ -1641,6 +1734,26 @@ impl LineParser<'_> {
             *flag = true;
             self.pos += 1;
         }
+        if let Some((name, column)) = th {
+            let access = if info.atomic.is_some() {
+                cache_policy::Access::Atomic
+            } else if info.op.is_store() {
+                cache_policy::Access::Store
+            } else {
+                cache_policy::Access::Load
+            };
+            mods.th = cache_policy::th_value(&name, access, mods.scope)
+                .map_err(|m| AsmError::new(self.line, column, m))?;
+            // LLVM's assembler: "invalid th value for SMEM instruction".
+            if smem && mods.th > cache_policy::SMEM_MAX_TH {
+                return Err(AsmError::new(
+                    self.line,
+                    column,
+                    format!("`th:{name}` does not exist for scalar loads (RT, NT, HT, LU, BYPASS)"),
+                ));
+            }
+            mods.glc = access == cache_policy::Access::Atomic && mods.th & 1 == 1;
+        }
         if mods.addr64 && !matches!(self.target, Target::Gfx6 | Target::Gfx7) {
             return Err(self.error(format!("`addr64` does not exist on {}", self.target)));
         }
@@ -1649,6 +1762,27 @@ impl LineParser<'_> {
         }
         Ok(mods)
     }
+}
+
+/// The comment of a line (after `;`), trimmed, if it has one.
+fn strip_comment_text(raw: &str) -> Option<&str> {
+    raw.split_once(';').map(|(_, c)| c.trim())
+}
+
+/// What RDNA 4 has in place of an RDNA 3 instruction it removed, for messages ("RDNA 4
+/// Instruction Set Architecture": the counters of `s_waitcnt_*` are waited for one by one,
+/// the SOPK compares have SOPC forms).
+fn gfx12_replacement(name: &str) -> String {
+    let instead = match name {
+        "s_waitcnt_vscnt" => "s_wait_storecnt",
+        "s_waitcnt_vmcnt" => "s_wait_loadcnt, s_wait_samplecnt or s_wait_bvhcnt",
+        "s_waitcnt_expcnt" => "s_wait_expcnt",
+        "s_waitcnt_lgkmcnt" => "s_wait_dscnt or s_wait_kmcnt",
+        "s_barrier" => "s_barrier_signal and s_barrier_wait (not modelled)",
+        n if n.starts_with("s_cmpk_") => "s_cmp_* with a literal",
+        _ => return String::new(),
+    };
+    format!("; write {instead}")
 }
 
 #[cfg(test)]
@@ -1863,6 +1997,30 @@ mod tests {
         // A 16-bit source takes 16-bit constants only (llvm-mc-19: "invalid operand").
         let e = err("\tv_cmp_class_f16 vcc, 0x12345, v1\n", t, w);
         assert!(e.message.contains("16-bit constant"), "{e}");
+    }
+
+    #[test]
+    fn gfx12_refuses_what_rdna4_removed_by_name() {
+        let e = err("s_waitcnt_vscnt null, 0\n", Target::Gfx12, WaveSize::W32);
+        assert!(
+            e.to_string()
+                .contains("RDNA 4 removed it; write s_wait_storecnt"),
+            "{e}"
+        );
+        let e = err("v_max_f32 v0, v1, v2\n", Target::Gfx12, WaveSize::W32);
+        assert!(e.to_string().contains("write `v_max_num_f32`"), "{e}");
+        let e = err(
+            "global_load_b32 v1, v[2:3], off glc\n",
+            Target::Gfx12,
+            WaveSize::W32,
+        );
+        assert!(e.to_string().contains("`th:` and `scope:`"), "{e}");
+        let e = err(
+            "s_load_b32 s1, s[2:3], 0x800000\n",
+            Target::Gfx12,
+            WaveSize::W32,
+        );
+        assert!(e.to_string().contains("-0x800000..0x7fffff"), "{e}");
     }
 
     #[test]

@@ -132,6 +132,24 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             let _ = write!(out, " {text}:{value}");
         }
     }
+    if target == Target::Gfx12 {
+        // RDNA 4's cache policy, in LLVM's order: `th:`, then `scope:`.
+        use crate::asm::cache_policy::{th_name, Access, SCOPES};
+        let access = if info.atomic.is_some() {
+            Access::Atomic
+        } else if inst.op.is_store() {
+            Access::Store
+        } else {
+            Access::Load
+        };
+        if let Some(name) = th_name(m.th, access, m.scope) {
+            let _ = write!(out, " th:{name}");
+        }
+        if m.scope != 0 {
+            let _ = write!(out, " scope:{}", SCOPES[usize::from(m.scope & 3)]);
+        }
+        return out;
+    }
     for (flag, text) in [(m.glc, "glc"), (m.slc, "slc"), (m.dlc, "dlc")] {
         if flag {
             let _ = write!(out, " {text}");

@@ -16,7 +16,7 @@ type Field = &'static [(u32, u32)];
 /// vmcnt, expcnt and lgkmcnt fields of `target`.
 fn fields(target: Target) -> [Field; 3] {
     match target {
-        Target::Gfx1100 => [&[(10, 6)], &[(0, 3)], &[(4, 6)]],
+        Target::Gfx1100 | Target::Gfx12 => [&[(10, 6)], &[(0, 3)], &[(4, 6)]],
         Target::Gfx1030 => [&[(0, 4), (14, 2)], &[(4, 3)], &[(8, 6)]],
         _ => [&[(0, 4)], &[(4, 3)], &[(8, 4)]],
     }

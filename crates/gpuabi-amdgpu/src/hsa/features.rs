@@ -72,5 +72,14 @@ pub const fn features(target: Target, wave: WaveSize) -> HsaFeatures {
             aperture_regs: true,
             user_sgpr_init16_bug: matches!(wave, WaveSize::W32),
         },
+        // LLVM 19 gives GFX12 (`FeatureISAVersion12`) RDNA 3's architected flat scratch and
+        // packed work-item ids, and not `FeatureUserSGPRInit16Bug`.
+        Target::Gfx12 => HsaFeatures {
+            processor: "gfx1201",
+            architected_flat_scratch: true,
+            packed_work_item_ids: true,
+            aperture_regs: true,
+            user_sgpr_init16_bug: false,
+        },
     }
 }

@@ -129,6 +129,7 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
     match kind {
         Kind::SDst(1) => vec!["s5", "m0", "ttmp2"],
         Kind::SDst(2) => vec!["s[6:7]", if w64 { "vcc" } else { "exec" }],
+        Kind::SDst(3) => vec!["s[8:10]"],
         Kind::SDst(4) => vec!["s[8:11]"],
         Kind::SDst(_) => vec!["s[16:23]"],
         Kind::SSrc(1) => vec!["s9", "-7", "0x12345", "1.0", "m0", "exec_lo", "vcc_hi"],
@@ -209,6 +210,50 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
 }
 
 pub fn modifier_samples(format: Format, vaddr_is_off: bool) -> Vec<&'static str> {
+    modifier_samples_on(format, vaddr_is_off, None)
+}
+
+/// [`modifier_samples`] of `target`: RDNA 4 spells the cache policy `th:` and `scope:`, whose
+/// hint names depend on the access (`store`; an atomic's are in [`generated_corpus`]).
+pub fn modifier_samples_on(
+    format: Format,
+    vaddr_is_off: bool,
+    gfx12_store: Option<bool>,
+) -> Vec<&'static str> {
+    match (format, gfx12_store) {
+        (Format::Mubuf, Some(store)) if vaddr_is_off => vec![
+            "",
+            " offset:16",
+            if store {
+                " offset:8388607 th:TH_STORE_NT scope:SCOPE_SE"
+            } else {
+                " offset:8388607 th:TH_LOAD_NT_HT scope:SCOPE_DEV"
+            },
+        ],
+        (Format::Mubuf, Some(store)) => vec![
+            " offen",
+            " offen offset:4",
+            if store {
+                " idxen offset:8 th:TH_STORE_BYPASS scope:SCOPE_SYS"
+            } else {
+                " idxen offset:8 th:TH_LOAD_LU"
+            },
+        ],
+        (Format::Global | Format::Scratch | Format::Flat, Some(store)) => vec![
+            "",
+            " offset:-8388608",
+            if store {
+                " offset:32 th:TH_STORE_RT_WB scope:SCOPE_DEV"
+            } else {
+                " offset:8388607 th:TH_LOAD_HT scope:SCOPE_SYS"
+            },
+        ],
+        (Format::Smem, Some(_)) => vec!["", " th:TH_LOAD_NT scope:SCOPE_SYS"],
+        _ => modifier_samples_gfx11(format, vaddr_is_off),
+    }
+}
+
+fn modifier_samples_gfx11(format: Format, vaddr_is_off: bool) -> Vec<&'static str> {
     match format {
         Format::Mubuf if vaddr_is_off => vec!["", " offset:16", " offset:4095 glc"],
         Format::Mubuf => vec![" offen", " offen offset:4", " idxen offset:8 slc"],
@@ -262,15 +307,28 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                 .map(|k| samples(*k, wave)[0].to_string())
                 .collect()];
             // `s_setreg_b32` takes only the registers the model knows, by name and number.
+            // RDNA 4's barrier instructions take the work-group barrier, -1, in the model.
+            if matches!(
+                info.op,
+                gpuabi_amdgpu::Opcode::SBarrierSignal | gpuabi_amdgpu::Opcode::SBarrierWait
+            ) {
+                variants = vec![vec!["-1".to_string()]];
+            }
+            // RDNA 4 has no FLAT_SCR registers (llvm-mc-19: "invalid hardware register").
             if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
-                variants = [
-                    "hwreg(HW_REG_FLAT_SCR_LO)",
-                    "hwreg(HW_REG_FLAT_SCR_HI)",
-                    "0xf815",
-                ]
-                .iter()
-                .map(|h| vec![h.to_string(), samples(slots[1], wave)[0].to_string()])
-                .collect();
+                let names: &[&str] = if target == Target::Gfx12 {
+                    &["0xf815"]
+                } else {
+                    &[
+                        "hwreg(HW_REG_FLAT_SCR_LO)",
+                        "hwreg(HW_REG_FLAT_SCR_HI)",
+                        "0xf815",
+                    ]
+                };
+                variants = names
+                    .iter()
+                    .map(|h| vec![h.to_string(), samples(slots[1], wave)[0].to_string()])
+                    .collect();
             }
             for (i, k) in slots.iter().enumerate() {
                 for alt in samples(*k, wave).into_iter().skip(1) {
@@ -287,6 +345,10 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                 let i = slots.len() - info.srcs.len() + src;
                 for reg in samples(slots[i], wave).into_iter().take(2) {
                     for form in ["-{}", "|{}|", "-|{}|", "neg({})", "abs({})", "neg(abs({}))"] {
+                        // llvm-mc reads `--7` as a syntax error.
+                        if form == "-{}" && reg.starts_with('-') {
+                            continue;
+                        }
                         let mut v = variants[0].clone();
                         v[i] = form.replace("{}", reg);
                         variants.push(v);
@@ -310,6 +372,31 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
                     vec!["", " offset:4", " offset:65535"]
                 } else if pair {
                     vec![" addr64", " addr64 offset:12 glc"]
+                } else if target == Target::Gfx12 && info.atomic.is_some() {
+                    // The returning form keeps the lines with TH_ATOMIC_RETURN, the other
+                    // form the rest.
+                    let offset = if info.format == Format::Mubuf {
+                        if off {
+                            ""
+                        } else {
+                            " offen"
+                        }
+                    } else {
+                        ""
+                    };
+                    [
+                        "",
+                        " offset:64",
+                        " th:TH_ATOMIC_RETURN",
+                        " offset:8 th:TH_ATOMIC_NT_RETURN scope:SCOPE_DEV",
+                        " th:TH_ATOMIC_NT",
+                        " th:TH_ATOMIC_CASCADE_RT scope:SCOPE_DEV",
+                    ]
+                    .iter()
+                    .map(|m| &*Box::leak(format!("{offset}{m}").into_boxed_str()))
+                    .collect()
+                } else if target == Target::Gfx12 {
+                    modifier_samples_on(info.format, off, Some(info.op.is_store()))
                 } else {
                     modifier_samples(info.format, off)
                 };
@@ -326,7 +413,12 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
         }
         assert!(kept > 0, "no accepted line for {name} on {target} {wave}");
     }
-    text.push_str("\ts_add_u32 s0, s0, target-start+4\n\ts_addc_u32 s1, s1, 0\n");
+    let carry = "\ts_add_u32 s0, s0, target-start+4\n\ts_addc_u32 s1, s1, 0\n";
+    if target == Target::Gfx12 {
+        text.push_str(&gfx12_spelling(carry));
+    } else {
+        text.push_str(carry);
+    }
     text.push_str(
         "\tv_add_f32_e64 v0, v1, v2\n\tv_cmp_gt_u32_e64 s[0:1], v0, v1\n"
             .replace(
@@ -339,9 +431,25 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
             )
             .as_str(),
     );
-    text.push_str(&encoding_forms(target, wave));
+    if target == Target::Gfx12 {
+        text.push_str(&gfx12_spelling(&encoding_forms(Target::Gfx1100, wave)));
+        text.push_str(&gfx12_forms());
+    } else {
+        text.push_str(&encoding_forms(target, wave));
+    }
     text.push_str("target:\n\ts_endpgm\n");
     text
+}
+
+/// `text`, written for gfx1100, in RDNA 4's spelling where it renamed an instruction
+/// (llvm-mc-19 takes the old names as aliases; the project's parser takes a target's own).
+fn gfx12_spelling(text: &str) -> String {
+    text.replace("v_max_f32", "v_max_num_f32")
+        .replace("v_min_f32", "v_min_num_f32")
+        .replace("v_dual_max_f32", "v_dual_max_num_f32")
+        .replace("v_dual_min_f32", "v_dual_min_num_f32")
+        .replace("s_addc_u32", "s_add_co_ci_u32")
+        .replace("s_add_u32", "s_add_co_u32")
 }
 
 /// Encodings the table's rows do not spell: SDWA selections on gfx8 and gfx1030 (every
@@ -507,6 +615,28 @@ fn encoding_forms(target: Target, wave: WaveSize) -> String {
     text
 }
 
+/// RDNA 4's encodings beyond the rows' samples: scalar loads with a negative offset and
+/// three dwords, the 24-bit memory offsets at both ends, VBUFFER's resource in high SGPRs,
+/// the f64 and 64-bit shift instructions in their new VOP2 form with an SGPR source in
+/// VOP3, the scalar transcendentals with modifiers and a literal.
+fn gfx12_forms() -> String {
+    "\ts_load_b32 s5, s[24:25], -0x800000\n\
+     \ts_load_b96 s[4:6], s[2:3], 0x7fffff th:TH_LOAD_HT\n\
+     \ts_buffer_load_b96 s[4:6], s[4:7], 0x10 scope:SCOPE_DEV\n\
+     \tbuffer_store_b128 v[0:3], v16, s[96:99], null offen\n\
+     \tglobal_load_b64 v[36:37], v73, s[18:19] offset:-8388608\n\
+     \tscratch_store_b32 off, v1, s24 offset:-8388608\n\
+     \tscratch_load_b32 v95, off, s4 offset:24\n\
+     \tv_add_f64_e64 v[0:1], s[2:3], v[4:5]\n\
+     \tv_lshlrev_b64_e64 v[0:1], s2, v[4:5]\n\
+     \tv_s_rcp_f32 s21, -|s21| clamp\n\
+     \tv_s_sqrt_f32 s1, 0x1234 mul:2\n\
+     \ts_wait_alu 0xfffe\n\
+     \ts_cmp_nlt_f32 1.0, 0\n\
+     \ts_add_f32 s5, -1.0, 0x1234\n"
+        .to_string()
+}
+
 /// GCN 1.0 and 1.1 (wave64): llvm-mc encodes them but does not disassemble them.
 pub fn gcn1_configs() -> Vec<(Target, WaveSize)> {
     vec![(Target::Gfx6, WaveSize::W64), (Target::Gfx7, WaveSize::W64)]
@@ -519,5 +649,7 @@ pub fn configs() -> Vec<(Target, WaveSize)> {
         (Target::Gfx1030, WaveSize::W64),
         (Target::Gfx1100, WaveSize::W32),
         (Target::Gfx1100, WaveSize::W64),
+        (Target::Gfx12, WaveSize::W32),
+        (Target::Gfx12, WaveSize::W64),
     ]
 }

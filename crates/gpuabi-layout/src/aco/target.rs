@@ -49,7 +49,8 @@ fn device_table(gfx: Gfx) -> DeviceTable {
             vgpr_granule: 8,
             vgpr_limit: 256,
         },
-        Gfx::Gfx1100 => DeviceTable {
+        // Mesa's ac_gpu_info.c gives GFX12 RDNA 3's 768 wave64 VGPRs per SIMD.
+        Gfx::Gfx1100 | Gfx::Gfx12 => DeviceTable {
             physical_sgprs: 108 * 16,
             sgpr_granule: 108,
             sgpr_limit: 108,
@@ -131,7 +132,7 @@ impl Target {
         let extra_sgprs = match self.gfx {
             Gfx::Gfx9 if inputs.ray_tracing => 6,
             Gfx::Gfx6 | Gfx::Gfx7 | Gfx::Gfx8 | Gfx::Gfx9 => 2,
-            Gfx::Gfx1030 | Gfx::Gfx1100 => 0,
+            Gfx::Gfx1030 | Gfx::Gfx1100 | Gfx::Gfx12 => 0,
         };
         let sgprs = round_down((t.physical_sgprs / w).min(128), t.sgpr_granule)
             .saturating_sub(extra_sgprs)

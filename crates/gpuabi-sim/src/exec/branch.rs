@@ -18,6 +18,33 @@ pub fn is_scheduling_hint(op: Opcode) -> bool {
     )
 }
 
+/// Whether `op` waits for outstanding operations or for the ALU (`s_waitcnt*`,
+/// `s_waitcnt_depctr`, RDNA 4's `s_wait_*` per counter, `s_wait_alu`, `s_wait_idle`): the
+/// simulator completes every access at once and runs it as a no-op counted in
+/// [`crate::Stats::waits`].
+pub fn is_wait(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        SWaitcnt
+            | SWaitcntVscnt
+            | SWaitcntVmcnt
+            | SWaitcntExpcnt
+            | SWaitcntLgkmcnt
+            | SWaitcntDepctr
+            | SWaitLoadcnt
+            | SWaitStorecnt
+            | SWaitSamplecnt
+            | SWaitBvhcnt
+            | SWaitExpcnt
+            | SWaitDscnt
+            | SWaitKmcnt
+            | SWaitLoadcntDscnt
+            | SWaitStorecntDscnt
+            | SWaitIdle
+    )
+}
+
 /// Executes a control instruction and says where execution continues.
 pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
     use Opcode::*;
@@ -28,12 +55,21 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> Flow {
         STrap | SSethalt | SCodeEnd => return Flow::Trap,
         // Waits order memory the simulator completes at once; MSG_DEALLOC_VGPRS, the
         // message llc sends before `s_endpgm`, frees registers the wave no longer reads.
-        SNop | SWaitcnt | SWaitcntVscnt | SWaitcntVmcnt | SWaitcntExpcnt | SWaitcntLgkmcnt
-        | SWaitcntDepctr | SSendmsg => return Flow::Next,
+        SNop | SSendmsg => return Flow::Next,
+        _ if is_wait(d.op) => return Flow::Next,
         // The simulator has no caches: every access reaches memory at once, so fences'
         // invalidations and write-backs change nothing.
-        BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol => return Flow::Next,
+        BufferGl0Inv | BufferGl1Inv | BufferWbinvl1Vol | GlobalInv | GlobalWb | GlobalWbinv => {
+            return Flow::Next
+        }
         SBarrier => return Flow::Barrier,
+        // RDNA 4 splits the barrier: a wave signals its arrival, may run on, and waits for
+        // the others (`s_barrier_signal -1`, `s_barrier_wait -1`: the work-group's barrier).
+        // The simulator, which runs the waves of a group in turn, makes the wait the whole
+        // barrier; what a wave runs between the two then happens before every other wave
+        // leaves its wait, one of the orders the hardware allows.
+        SBarrierSignal => return Flow::Next,
+        SBarrierWait => return Flow::Barrier,
         _ if is_scheduling_hint(d.op) => return Flow::Next,
         // The PC of the next instruction, as the ISA defines it.
         SGetpcB64 => {

@@ -16,6 +16,7 @@ pub mod media;
 pub mod mem_atomic;
 pub mod memory;
 pub mod salu;
+pub mod scalar_float;
 pub mod typed;
 pub mod valu;
 

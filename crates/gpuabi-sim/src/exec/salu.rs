@@ -94,6 +94,9 @@ fn movreld(w: &mut Wave, dst: Dst, offset: u32, dwords: u32, v: u64) {
 /// Executes a scalar ALU instruction other than the program-counter moves.
 pub fn exec(d: &Decoded, w: &mut Wave) {
     use Opcode::*;
+    if super::scalar_float::exec(d, w) {
+        return;
+    }
     let a = w.s32(d.src[0]);
     let b = w.s32(d.src[1]);
     let a64 = w.s64(d.src[0]);

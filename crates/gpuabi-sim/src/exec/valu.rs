@@ -396,6 +396,10 @@ pub fn med3_f32(a: f32, b: f32, c: f32) -> f32 {
 /// Executes a vector ALU instruction: a dual-issue pair, a sub-dword (SDWA or 16-bit)
 /// instruction, or a plain one.
 pub fn exec(d: &Decoded, w: &mut Wave) {
+    // RDNA 4's transcendentals of one scalar are encoded as vector instructions.
+    if super::scalar_float::exec(d, w) {
+        return;
+    }
     if let Some(y) = &d.dual {
         return exec_dual(d, y, w);
     }

@@ -13,12 +13,13 @@ use gpuabi_sim::{Contract, Image, Limits, Machine};
 
 pub const LLC: &str = "llc-19";
 
-/// llc's processor names of the three targets and gpuabi's targets.
+/// llc's processor names of the targets and gpuabi's targets.
 #[allow(dead_code)] // Not every test runs on every target.
-pub const CPUS: [(&str, Target); 3] = [
+pub const CPUS: [(&str, Target); 4] = [
     ("tonga", Target::Gfx8),
     ("gfx1030", Target::Gfx1030),
     ("gfx1100", Target::Gfx1100),
+    ("gfx1201", Target::Gfx12),
 ];
 
 pub fn llc_available() -> bool {

@@ -265,9 +265,10 @@ pub fn run(cmd: AsmCommand) -> Result<()> {
 type Checked = (Program, Vec<Listed>, Vec<ListingMismatch>, bool);
 
 /// For `asm check --encodings` of a file that names no processor (ACO's disassembly, as
-/// RADV prints it) and no `--target`: the first of gfx1100, gfx1030 and gfx8 (each in its
-/// native wave size first, or in `--wave`) under which the file parses and every listed
-/// encoding is gpuabi's, since the opcode numbers of the generations differ. `None` when
+/// RADV prints it) and no `--target`: the first of gfx1100, gfx1030, gfx8 and gfx12 (each in
+/// its native wave size first, or in `--wave`) under which the file parses and every listed
+/// encoding is gpuabi's, since the opcode numbers of the generations differ. gfx12 comes
+/// last: RDNA 4 kept many of RDNA 3's encodings, so code using only those is RDNA 3's too. `None` when
 /// the target is named, or `--encodings` is not asked for, or no generation gives them all
 /// (the caller then reports that `--target` is required).
 fn listed_target(
@@ -280,7 +281,12 @@ fn listed_target(
     if !encodings || named.is_some() || args.target.is_some() {
         return Ok(None);
     }
-    for target in [Target::Gfx1100, Target::Gfx1030, Target::Gfx8] {
+    for target in [
+        Target::Gfx1100,
+        Target::Gfx1030,
+        Target::Gfx8,
+        Target::Gfx12,
+    ] {
         let native = target.default_wave();
         let other = match native {
             WaveSize::W32 => WaveSize::W64,

@@ -83,6 +83,7 @@ pub fn stats_text(stats: &gpuabi_sim::Stats) -> String {
         "scheduling hints (no-ops)",
         stats.scheduling_hints.to_string(),
     );
+    line("waits (no-ops)", stats.waits.to_string());
     out
 }
 

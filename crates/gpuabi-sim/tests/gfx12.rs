@@ -1,0 +1,257 @@
+//! RDNA 4 (gfx12) in the simulator: the scalar f32 instructions, the 64-bit scalar adds, the
+//! transcendentals of one scalar, the 96-bit memory forms with their 24-bit offsets, and the
+//! waits per counter (no-ops counted in the statistics, and what each guarantees for the
+//! wait check). Expected values are worked out by hand from the pseudocode of AMD's "RDNA 4
+//! Instruction Set Architecture" (S_ADD_F32: D = S0 + S1; S_FMAC_F32: D = fma(S0, S1, D);
+//! S_CVT_F32_U32; S_CMP_NLT_F32: SCC = !(S0 < S1); S_ADD_NC_U64: D = S0 + S1, SCC unchanged;
+//! V_S_RCP_F32: D = 1.0 / S0; the S_WAIT_* counters of "Data Dependency Resolution").
+
+use gpuabi_amdgpu::asm::parse;
+use gpuabi_amdgpu::{Target, WaveSize};
+use gpuabi_sim::{Image, LaneValues, Machine, SimError, Stats, WaveSetup};
+
+/// Runs `body` in wave32 with a 64-byte buffer of bytes 7 whose address is in `v[0:1]` and
+/// in `s[0:1]`, and `sgprs` set; returns s0..s15 after the run and the statistics.
+fn run(body: &str, sgprs: &[(u16, u32)], check_waits: bool) -> Result<(Vec<u32>, Stats), SimError> {
+    let text = format!("main:\n{body}\n\ts_endpgm\n");
+    let p = parse(&text, Target::Gfx12, WaveSize::W32).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut m = Machine::new(Image::new(&p).unwrap());
+    m.check_waits = check_waits;
+    let id = m.memory.add("buf", vec![7; 64], 1 << 20).unwrap();
+    let base = m.memory.buffer(id).base;
+    let mut all = vec![(0u16, base as u32), (1, (base >> 32) as u32)];
+    all.extend_from_slice(sgprs);
+    let setup = WaveSetup {
+        vgprs: vec![
+            (0, LaneValues::Uniform(base as u32)),
+            (1, LaneValues::Uniform((base >> 32) as u32)),
+        ],
+        sgprs: all,
+        ..Default::default()
+    };
+    let wave = m.run("main", &[setup])?.expect("the wave's registers");
+    let regs = (0..16).map(|i| wave.sgpr[i]).collect();
+    Ok((regs, m.stats.clone()))
+}
+
+fn sgprs(body: &str, inputs: &[(u16, u32)]) -> Vec<u32> {
+    run(body, inputs, false).unwrap().0
+}
+
+#[test]
+fn scalar_f32_arithmetic() {
+    // 1.5 + 2.25 = 3.75 (0x40700000); 1.5 - 2.25 = -0.75 (0xbf400000); 1.5 * 2.25 = 3.375
+    // (0x40580000); fma(1.5, 2.25, 1.0) = 4.375 (0x408c0000).
+    let s = sgprs(
+        "\ts_add_f32 s2, s10, s11\n\ts_sub_f32 s3, s10, s11\n\ts_mul_f32 s4, s10, s11\n\
+         \ts_mov_b32 s5, 1.0\n\ts_fmac_f32 s5, s10, s11\n\ts_max_num_f32 s6, s10, s11\n\
+         \ts_min_num_f32 s7, s10, s11",
+        &[(10, 0x3fc0_0000), (11, 0x4010_0000)],
+    );
+    assert_eq!(
+        &s[2..8],
+        &[
+            0x4070_0000,
+            0xbf40_0000,
+            0x4058_0000,
+            0x408c_0000,
+            0x4010_0000,
+            0x3fc0_0000
+        ]
+    );
+    // The least denormal (0x00000001) doubled is kept, not flushed: the simulator's MODE is
+    // fp32 denormals on (see the module documentation of `exec::scalar_float`).
+    let s = sgprs("\ts_mul_f32 s2, s10, 2.0", &[(10, 1)]);
+    assert_eq!(s[2], 2);
+}
+
+#[test]
+fn scalar_conversions_and_rounding() {
+    // 0xffffffff as u32 is 4294967295, nearest f32 2^32 (0x4f800000); -3 as i32 is -3.0
+    // (0xc0400000); 2.5 rounds to 2 (even) in s_rndne_f32, 3.0 in s_ceil_f32, -2.5 to -3.0
+    // in s_floor_f32; s_cvt_u32_f32 of -1.0 saturates at 0, s_cvt_i32_f32 of 2.5 is 2.
+    let s = sgprs(
+        "\ts_cvt_f32_u32 s2, s10\n\ts_cvt_f32_i32 s3, s11\n\ts_rndne_f32 s4, s12\n\
+         \ts_ceil_f32 s5, s12\n\ts_floor_f32 s6, s13\n\ts_cvt_u32_f32 s7, -1.0\n\
+         \ts_cvt_i32_f32 s8, s12",
+        &[
+            (10, u32::MAX),
+            (11, -3i32 as u32),
+            (12, 0x4020_0000),
+            (13, 0xc020_0000),
+        ],
+    );
+    assert_eq!(
+        &s[2..9],
+        &[
+            0x4f80_0000,
+            0xc040_0000,
+            0x4000_0000,
+            0x4040_0000,
+            0xc040_0000,
+            0,
+            2
+        ]
+    );
+}
+
+#[test]
+fn scalar_f32_compares_set_scc() {
+    // ACO's `s_cmp_nlt_f32 1.0, 0`: !(1.0 < 0.0) is true; with a NaN every ordered
+    // comparison is false, so nlt is true and lt false.
+    let cases = [
+        ("s_cmp_nlt_f32 1.0, 0", 1),
+        ("s_cmp_lt_f32 1.0, 0", 0),
+        ("s_cmp_lt_f32 s10, 1.0", 0),
+        ("s_cmp_nlt_f32 s10, 1.0", 1),
+        ("s_cmp_u_f32 s10, 1.0", 1),
+        ("s_cmp_o_f32 s10, 1.0", 0),
+        ("s_cmp_eq_f32 0, s11", 1),
+        ("s_cmp_lg_f32 0, s11", 0),
+    ];
+    for (cmp, want) in cases {
+        // s10 is a quiet NaN, s11 is -0.0 (equal to +0.0).
+        let s = sgprs(
+            &format!("\t{cmp}\n\ts_cselect_b32 s2, 1, 0"),
+            &[(10, 0x7fc0_0000), (11, 0x8000_0000)],
+        );
+        assert_eq!(s[2], want, "{cmp}");
+    }
+}
+
+#[test]
+fn sixty_four_bit_scalar_adds_leave_scc() {
+    // 0x1_ffffffff + 1 = 0x2_00000000; 3 - 5 wraps; 0x10000_0001 * 3; SCC stays set
+    // (`s_cmp_eq_u32 0, 0` set it).
+    let s = sgprs(
+        "\ts_cmp_eq_u32 0, 0\n\ts_add_nc_u64 s[2:3], s[10:11], 1\n\
+         \ts_sub_nc_u64 s[4:5], 3, 5\n\ts_mul_u64 s[6:7], s[12:13], 3\n\ts_cselect_b32 s8, 1, 0",
+        &[(10, u32::MAX), (11, 1), (12, 1), (13, 1)],
+    );
+    assert_eq!(&s[2..9], &[0, 2, u32::MAX - 1, u32::MAX, 3, 3, 1]);
+}
+
+#[test]
+fn transcendentals_of_one_scalar() {
+    // ACO's `v_s_rcp_f32 s21, s21`: 1/4.0 = 0.25; with `-|s|` and `mul:2`: -0.5; the square
+    // root of 2.25 is 1.5; `clamp` limits 2.0 to 1.0.
+    let s = sgprs(
+        "\tv_s_rcp_f32 s2, s10\n\tv_s_rcp_f32 s3, -|s11| mul:2\n\tv_s_sqrt_f32 s4, s12\n\
+         \tv_s_sqrt_f32 s5, 4.0 clamp\n\ts_mov_b32 exec_lo, 0\n\tv_s_rcp_f32 s6, s10",
+        &[(10, 0x4080_0000), (11, 0x4080_0000), (12, 0x4010_0000)],
+    );
+    // An empty EXEC does not stop them: they compute one scalar.
+    assert_eq!(
+        &s[2..7],
+        &[
+            0x3e80_0000,
+            0xbf00_0000,
+            0x3fc0_0000,
+            0x3f80_0000,
+            0x3e80_0000
+        ]
+    );
+}
+
+#[test]
+fn memory_with_24_bit_offsets() {
+    // Byte 7 repeated: a dword reads 0x07070707. The global load reaches the buffer at a
+    // negative offset from a base past it; the scalar load at a positive one.
+    let s = sgprs(
+        "\ts_add_nc_u64 s[4:5], s[0:1], 0x100\n\ts_load_b32 s6, s[0:1], 0x3c\n\
+         \ts_load_b96 s[8:10], s[0:1], 0x10\n\
+         \tv_mov_b32 v4, s4\n\tv_mov_b32 v5, s5\n\
+         \tglobal_load_b32 v2, v[4:5], off offset:-0x100\n\
+         \tglobal_store_b32 v[0:1], v2, off offset:4 th:TH_STORE_NT scope:SCOPE_SYS\n\
+         \ts_wait_loadcnt 0x0\n\ts_wait_storecnt 0x0\n\ts_wait_kmcnt 0x0\n\
+         \tv_readfirstlane_b32 s7, v2",
+        &[],
+    );
+    assert_eq!(&s[6..11], &[0x0707_0707; 5]);
+}
+
+#[test]
+fn waits_are_counted_no_ops() {
+    let (_, stats) = run(
+        "\ts_wait_loadcnt 0x0\n\ts_wait_dscnt 0x0\n\ts_wait_kmcnt 0x0\n\ts_wait_alu 0xfffe\n\
+         \ts_wait_loadcnt_dscnt 0x0\n\ts_waitcnt vmcnt(0)\n\ts_nop 0",
+        &[],
+        false,
+    )
+    .unwrap();
+    assert_eq!(stats.waits, 6);
+}
+
+fn missing(r: Result<(Vec<u32>, Stats), SimError>) -> String {
+    match r {
+        Err(e @ SimError::MissingWait(_)) => e.to_string(),
+        other => panic!("expected a missing wait, got {other:?}"),
+    }
+}
+
+#[test]
+fn each_wait_completes_its_own_counter() {
+    let load = "\ts_load_b32 s4, s[0:1], 0x0\n";
+    // KMcnt counts scalar loads: a wait on DScnt or LOADcnt does not complete one.
+    for other in [
+        "s_wait_dscnt 0x0",
+        "s_wait_loadcnt 0x0",
+        "s_wait_storecnt 0x0",
+    ] {
+        let e = missing(run(
+            &format!("{load}\t{other}\n\ts_mov_b32 s6, s4"),
+            &[],
+            true,
+        ));
+        assert!(e.contains("reads s4"), "{other}: {e}");
+    }
+    run(
+        &format!("{load}\ts_wait_kmcnt 0x0\n\ts_mov_b32 s6, s4"),
+        &[],
+        true,
+    )
+    .unwrap();
+    // LOADcnt counts vector loads, in order: a count of 1 completes the older of two.
+    let two = "\tglobal_load_b32 v2, v[0:1], off\n\tglobal_load_b32 v3, v[0:1], off offset:4\n";
+    run(
+        &format!("{two}\ts_wait_loadcnt 0x1\n\tv_mov_b32 v4, v2"),
+        &[],
+        true,
+    )
+    .unwrap();
+    missing(run(
+        &format!("{two}\ts_wait_loadcnt 0x1\n\tv_mov_b32 v4, v3"),
+        &[],
+        true,
+    ));
+    missing(run(
+        &format!("{two}\ts_wait_kmcnt 0x0\n\tv_mov_b32 v4, v2"),
+        &[],
+        true,
+    ));
+    // s_wait_loadcnt_dscnt: LOADcnt in bits 13:8 (0 here), DScnt in 5:0.
+    run(
+        &format!("{two}\ts_wait_loadcnt_dscnt 0x3f\n\tv_mov_b32 v4, v3"),
+        &[],
+        true,
+    )
+    .unwrap();
+    missing(run(
+        &format!("{two}\ts_wait_loadcnt_dscnt 0x100\n\tv_mov_b32 v4, v3"),
+        &[],
+        true,
+    ));
+    // DScnt counts LDS accesses and no scalar load.
+    let lds = "\tv_mov_b32 v6, 0\n\tds_load_b32 v7, v6\n";
+    run(
+        &format!("{lds}\ts_wait_dscnt 0x0\n\tv_mov_b32 v8, v7"),
+        &[],
+        true,
+    )
+    .unwrap();
+    missing(run(
+        &format!("{lds}\ts_wait_kmcnt 0x0\n\tv_mov_b32 v8, v7"),
+        &[],
+        true,
+    ));
+}
