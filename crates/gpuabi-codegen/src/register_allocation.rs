@@ -13,7 +13,9 @@
 //! never an interval marked `no_spill`. Evicted temps are returned to the caller, which
 //! rewrites them to spill slots ([`crate::spill`]) and allocates again: each round only
 //! adds short, unspillable reload temps, so rounds end. The pass ([`run`]) repeats this
-//! for VGPRs, then SGPRs, until both fit.
+//! for VGPRs, then SGPRs, until both fit. Before the first round it spills, all at once,
+//! the values no register may hold across a call they live across (the callee's ABI
+//! preserves none that is free of its parameters): rounds would find them one by one.
 
 use gpuabi_amdgpu::{Imm, Operand};
 use gpuabi_layout::reg::{Reg, RegFile};
@@ -275,6 +277,36 @@ fn call_constraints(
     out
 }
 
+/// The spillable temps of `file` live across a call where no aligned range of registers
+/// below `limit` is allowed to them ([`call_constraints`]): the callee's ABI preserves too
+/// few registers of the file, or only ones its parameters take.
+fn call_victims(f: &Function, file: RegFile, limit: u16) -> Vec<Temp> {
+    if f.calls.is_empty() {
+        return Vec::new();
+    }
+    let live = liveness(f);
+    let iv = intervals(f, &live);
+    let forbidden = call_constraints(f, file, limit, &iv);
+    forbidden
+        .iter()
+        .enumerate()
+        .filter_map(|(t, set)| {
+            let set = set.as_ref()?;
+            let info = f.temps[t];
+            if info.no_spill {
+                return None;
+            }
+            let n = u16::from(info.dwords);
+            let align = usize::from(info.align.max(1));
+            let fits = n <= limit
+                && (0..=limit - n)
+                    .step_by(align)
+                    .any(|p| (p..p + n).all(|r| !set[usize::from(r)]));
+            (!fits).then_some(Temp(t as u32))
+        })
+        .collect()
+}
+
 /// The pass: allocates VGPRs, then SGPRs, spilling until both fit ([`allocate`]); the
 /// registers and the spill slots go to `f`, the spill counts to the context.
 pub fn run(ctx: &mut Context<'_>, f: &mut Function) -> Result<(), PassError> {
@@ -307,6 +339,25 @@ fn allocate_all(mf: &mut Function, opts: &Options) -> Result<Option<Allocation>,
     let mut reserve = 0u16;
     let mut spilled = [0usize; 2];
     let buffer = scratch_regs(mf);
+    // Values no register can hold across a call they live across are spilled before the
+    // first round, all at once, as ACO's spiller spills what a call's preserved registers
+    // cannot hold before its allocator runs (`spill_block` in `aco_spill.cpp`); the rounds
+    // then only deal with the demand between calls.
+    for (file, limit) in [
+        (RegFile::Vgpr, opts.max_vgprs),
+        (RegFile::Sgpr, opts.max_sgprs),
+    ] {
+        let victims = call_victims(mf, file, limit);
+        let must_stop = file == RegFile::Vgpr
+            && buffer.is_none()
+            && scratch::uses_buffer(opts.target)
+            && opts.entry == Entry::Catalyst;
+        if victims.is_empty() || must_stop {
+            continue;
+        }
+        spilled[usize::from(file == RegFile::Sgpr)] += victims.len();
+        crate::spill::spill(mf, &victims, &mut slots, opts.target, buffer)?;
+    }
     for _ in 0..64 {
         let vlimit = opts.max_vgprs.saturating_sub(reserve);
         let Some(vregs) = rounds(

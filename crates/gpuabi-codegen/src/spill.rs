@@ -239,7 +239,80 @@ pub fn spill(
         };
         insts.insert(at, reload);
     }
+    share_stack_pointer_reloads(f);
     Ok(())
+}
+
+/// Drops each reload of a spilled stack pointer that follows another one in the same run
+/// of spill transfers (`p_spill`/`p_reload` with nothing else between), and reads the first
+/// one instead. Every VGPR transfer of a called function needs the stack pointer, and
+/// spilling adds a reload of it per transfer (and victims of later allocation rounds add
+/// theirs beside the ones already there): without this, a call's spilled arguments cost
+/// two reloads each. The stack pointer is written once (by the entry copy), so every
+/// reload of its slot yields the same value; a run is a few instructions long, so the
+/// shared reload's short life does not crowd the SGPRs.
+fn share_stack_pointer_reloads(f: &mut Function) {
+    let (Some(lane), Some(sp)) = (f.stack_pointer_slot, f.stack_pointer) else {
+        return;
+    };
+    let dwords = f.info(sp).dwords;
+    let whole_sp = |f: &Function, inst: &MInst| -> Option<Slice> {
+        if !inst.is(Pseudo::Reload) || inst.opnds.len() != 2 {
+            return None;
+        }
+        let (Opnd::Temp(d), Opnd::Fixed(Operand::Imm(Imm::Int(at)))) =
+            (&inst.opnds[0], &inst.opnds[1])
+        else {
+            return None;
+        };
+        (f.info(d.temp).file == RegFile::Sgpr
+            && *at == i64::from(lane)
+            && d.offset == 0
+            && d.dwords == dwords)
+            .then_some(*d)
+    };
+    let mut renamed: Vec<Option<Slice>> = vec![None; f.temps.len()];
+    let mut any = false;
+    for b in 0..f.blocks.len() {
+        let old = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(old.len());
+        let mut kept: Option<Slice> = None;
+        for inst in old {
+            if !(inst.is(Pseudo::Spill) || inst.is(Pseudo::Reload)) {
+                kept = None;
+                out.push(inst);
+                continue;
+            }
+            match (whole_sp(f, &inst), kept) {
+                (Some(d), Some(k)) => {
+                    renamed[d.temp.index()] = Some(k);
+                    any = true;
+                }
+                (Some(d), None) => {
+                    kept = Some(d);
+                    out.push(inst);
+                }
+                (None, _) => out.push(inst),
+            }
+        }
+        f.blocks[b].insts = out;
+    }
+    if !any {
+        return;
+    }
+    for inst in f.blocks.iter_mut().flat_map(|b| b.insts.iter_mut()) {
+        for o in inst.opnds.iter_mut() {
+            if let Opnd::Temp(s) = o {
+                if let Some(k) = renamed[s.temp.index()] {
+                    *o = Opnd::Temp(Slice {
+                        temp: k.temp,
+                        offset: s.offset,
+                        dwords: s.dwords,
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// Where a VGPR transfer finds the stack pointer.
