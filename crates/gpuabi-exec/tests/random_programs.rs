@@ -142,7 +142,10 @@ fn run_all(tight: bool, config: &GenConfig) {
                     if (tight
                         && (e.contains(gpuabi_codegen::lower_calls::SPILL_VGPR_IS_PARAMETER)
                             || e.contains(gpuabi_codegen::register_allocation::UNSPILLABLE)))
-                        || e.contains(gpuabi_codegen::call_abi::PARAMETER_BEYOND_SGPRS) =>
+                        || e.contains(gpuabi_codegen::call_abi::PARAMETER_BEYOND_SGPRS)
+                        // A signature past LLVM's 32 argument VGPRs (with the hidden launch
+                        // values the generator cannot count) under one of LLVM's conventions.
+                        || e.contains(gpuabi_layout::llvm::ON_LLVMS_STACK) =>
                 {
                     refused += 1
                 }

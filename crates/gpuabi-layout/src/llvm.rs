@@ -143,6 +143,10 @@ pub fn stack_pointer(dwords: u16) -> RegRange {
     }
 }
 
+/// What every [`LlvmError::TooManyDwords`] message says: a signature that would need
+/// LLVM's stack arguments.
+pub const ON_LLVMS_STACK: &str = "on LLVM's stack, which gpuabi does not implement";
+
 /// A signature LLVM's conventions cannot carry in registers.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LlvmError {

@@ -740,13 +740,21 @@ impl Isel<'_> {
                 Opnd::Temp(self.whole(mine)),
             ],
         );
-        self.emit(Opcode::SCbranchScc1, [Opnd::Block(header)]);
+        // The loop goes back through a block of its own: the body has two successors and
+        // the header two predecessors, so a direct back edge would be critical, and the
+        // copies resolving the header's phis on it would run on the way out too,
+        // overwriting a register that a value live after the loop holds.
+        let after = self.new_block();
+        self.emit(Opcode::SCbranchScc0, [Opnd::Block(after)]);
         linkage(self, first);
-        let latch = self.cur_block();
+        let latch = self.new_block();
+        self.start_block(latch);
+        let first = self.f.blocks[self.cur_block().index()].insts.len();
+        self.emit(Opcode::SBranch, [Opnd::Block(header)]);
+        linkage(self, first);
         let mut back = vec![Opnd::Temp(self.whole(left))];
         back.extend(next.iter().map(|t| Opnd::Temp(self.whole(*t))));
         self.add_phi_sources(header, latch, &back);
-        let after = self.new_block();
         self.start_block(after);
         next
     }
