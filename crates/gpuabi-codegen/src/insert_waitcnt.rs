@@ -185,7 +185,7 @@ impl Pass {
         need
     }
 
-    /// Records the issue of `inst`.
+    /// Records that `inst` has been issued: the events it will signal are pending.
     fn gen(&self, state: &mut State, inst: &Inst) {
         let Some(parts) = parts(inst, self.target) else {
             return;
