@@ -379,7 +379,15 @@ fn decode_one(
             if let Some(k) = info.dsts.first() {
                 ops.push(o.sreg(f.get(Field::Sdst), o.dwords(*k))?);
             }
-            for (kind, field) in info.srcs.iter().zip([Field::Ssrc0, Field::Ssrc1]) {
+            // A constant K (`s_fmaak_f32`, `s_fmamk_f32`) is the literal dword; the other
+            // sources fill SSRC0 and SSRC1 in order.
+            let mut fields = [Field::Ssrc0, Field::Ssrc1].into_iter();
+            for kind in info.srcs {
+                if kind.is_k() {
+                    ops.push(o.src(u64::from(LITERAL), *kind)?);
+                    continue;
+                }
+                let field = fields.next().unwrap_or(Field::Ssrc1);
                 ops.push(match kind {
                     Kind::Msg8 => Operand::Imm(Imm::Int(f.get(field) as i64)),
                     k => o.src(f.get(field), *k)?,

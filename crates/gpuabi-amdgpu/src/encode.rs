@@ -416,11 +416,17 @@ fn encode_canonical(
             if let Some(d) = dsts.first() {
                 w.set(Field::Sdst, cx.sreg(d)?)?;
             }
-            for ((field, kind), operand) in [Field::Ssrc0, Field::Ssrc1]
-                .into_iter()
-                .zip(info.srcs)
-                .zip(srcs)
-            {
+            // RDNA 4's `s_fmaak_f32`/`s_fmamk_f32` take their constant K in the literal
+            // dword, not in a source field.
+            for (kind, s) in info.srcs.iter().zip(srcs) {
+                if kind.is_k() {
+                    let v = crate::encoding::literal_dword(*kind, s)
+                        .ok_or_else(|| format!("`{s}` does not fit the constant K"))?;
+                    cx.set_literal(v)?;
+                }
+            }
+            let fields = info.srcs.iter().zip(srcs).filter(|(k, _)| !k.is_k());
+            for (field, (kind, operand)) in [Field::Ssrc0, Field::Ssrc1].into_iter().zip(fields) {
                 let code = match (kind, operand) {
                     (Kind::Msg8, Operand::Imm(crate::operand::Imm::Int(v))) => *v as u64,
                     _ => cx.src(operand, dwords(*kind))?,

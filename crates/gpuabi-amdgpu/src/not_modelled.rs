@@ -49,8 +49,6 @@ const BARRIERS: &str = "RDNA 4's split and named work-group barriers (\"RDNA 4 I
                         Architecture\", \"Workgroup Barriers\"), which the simulator, running one \
                         wave at a time, does not model";
 const SLEEP: &str = "a sleep of a length from a register, which changes no state the model keeps";
-const SCALAR_K: &str = "RDNA 4's scalar multiply-adds with a constant K in the literal dword, \
-                        not yet in the model (`s_fmac_f32` is)";
 const SCALAR_F16: &str = "RDNA 4's scalar f16 arithmetic, not yet in the model (its scalar f32 \
                           arithmetic is)";
 const MAXIMUM: &str = "RDNA 4's IEEE 754-2019 maximum and minimum (a NaN operand gives NaN), \
@@ -258,19 +256,9 @@ pub static NOT_MODELLED: &[NotModelled] = &[
         reason: SCALAR_F16,
     },
     NotModelled {
-        name: "s_fmaak_f32",
-        targets: GFX12,
-        reason: SCALAR_K,
-    },
-    NotModelled {
         name: "s_fmac_f16",
         targets: GFX12,
         reason: SCALAR_F16,
-    },
-    NotModelled {
-        name: "s_fmamk_f32",
-        targets: GFX12,
-        reason: SCALAR_K,
     },
     NotModelled {
         name: "s_max_num_f16",

@@ -2080,6 +2080,8 @@ table! {
     SMinNumF32 = row(Sop2, "s_min_num_f32", &[SD1], &[SS1, SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x042];
     SMaxNumF32 = row(Sop2, "s_max_num_f32", &[SD1], &[SS1, SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x043];
     SMulF32 = row(Sop2, "s_mul_f32", &[SD1], &[SS1, SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x044];
+    SFmaakF32 = row(Sop2, "s_fmaak_f32", &[SD1], &[SS1, SS1, KImm]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x045];
+    SFmamkF32 = row(Sop2, "s_fmamk_f32", &[SD1], &[SS1, KImm, SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x046];
     SFmacF32 = row(Sop2, "s_fmac_f32", &[SD1], &[SS1, SS1]).only(GFX12), [READ_DST], [NONE, NONE, NONE, NONE, NONE, 0x047];
     SCmpLtF32 = row(Sopc, "s_cmp_lt_f32", &[], &[SS1, SS1]).only(GFX12), [WRITE_SCC], [NONE, NONE, NONE, NONE, NONE, 0x041];
     SCmpEqF32 = row(Sopc, "s_cmp_eq_f32", &[], &[SS1, SS1]).only(GFX12), [WRITE_SCC], [NONE, NONE, NONE, NONE, NONE, 0x042];
@@ -2116,6 +2118,15 @@ table! {
     // Three-dword scalar loads.
     SLoadB96 = row(Smem, "s_load_b96", &[SDst(3)], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x005];
     SBufferLoadB96 = row(Smem, "s_buffer_load_b96", &[SDst(3)], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x015];
+    // Sub-dword scalar loads, sign- or zero-extended to 32 bits.
+    SLoadI8 = row(Smem, "s_load_i8", &[SD1], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x008];
+    SLoadU8 = row(Smem, "s_load_u8", &[SD1], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x009];
+    SLoadI16 = row(Smem, "s_load_i16", &[SD1], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x00a];
+    SLoadU16 = row(Smem, "s_load_u16", &[SD1], &[SBase(2), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x00b];
+    SBufferLoadI8 = row(Smem, "s_buffer_load_i8", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x018];
+    SBufferLoadU8 = row(Smem, "s_buffer_load_u8", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x019];
+    SBufferLoadI16 = row(Smem, "s_buffer_load_i16", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x01a];
+    SBufferLoadU16 = row(Smem, "s_buffer_load_u16", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x01b];
 }
 
 impl Opcode {

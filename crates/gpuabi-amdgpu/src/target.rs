@@ -10,13 +10,16 @@ pub use gpuabi_layout::gfx::Gfx as Target;
 
 /// The targets gpuabi compiles for and simulates in full, oldest first: the code generator
 /// accepts exactly these.
-pub const MODELLED_TARGETS: [Target; 3] = [Target::Gfx8, Target::Gfx1030, Target::Gfx1100];
+pub const MODELLED_TARGETS: [Target; 4] = [
+    Target::Gfx8,
+    Target::Gfx1030,
+    Target::Gfx1100,
+    Target::Gfx12,
+];
 
 /// The targets the machine model has encodings for (assembler, encoder, decoder), oldest
-/// first: [`MODELLED_TARGETS`], GCN 1.0/1.1 (`gfx6`, `gfx7`), whose code gpuabi reads,
-/// assembles and runs (AMD's Catalyst binaries) but does not generate, and RDNA 4
-/// (`gfx12`), whose code (llc-19's, Mesa's ACO's) gpuabi reads, assembles and runs but does
-/// not yet generate.
+/// first: [`MODELLED_TARGETS`] and GCN 1.0/1.1 (`gfx6`, `gfx7`), whose code gpuabi reads,
+/// assembles and runs (AMD's Catalyst binaries) but does not generate.
 pub const ENCODED_TARGETS: [Target; 6] = [
     Target::Gfx6,
     Target::Gfx7,

@@ -23,6 +23,12 @@
 //! accesses only reach global memory, whose data returns on `vmcnt`: as ACO does for a
 //! flat access without `may_use_lds`, only `vmcnt` is waited on.
 //!
+//! RDNA 4 (`gfx12`) has no `s_waitcnt`: it waits on each counter by itself
+//! (`s_wait_loadcnt`, `s_wait_storecnt`, `s_wait_dscnt`, `s_wait_kmcnt`; "RDNA 4 Instruction
+//! Set Architecture", and ACO's `wait_imm::build` for GFX12). There the pass keeps LDS
+//! accesses apart from scalar memory in a counter of their own ([`DS`]), since DScnt and
+//! KMcnt are separate counters, and emits one wait per counter it needs.
+//!
 //! No `s_waitcnt_vscnt` is needed: no register waits for a store, gpuabi's programs have
 //! no barriers or atomics that would publish stores to other waves, and ACO's convention,
 //! which this pass follows, waits for no store at calls and returns.
@@ -39,6 +45,11 @@ use crate::mir::AbiCost;
 
 /// No wait on a counter.
 const UNSET: u16 = u16::MAX;
+/// The counters the pass tracks: [`Counter`]'s four, then RDNA 4's DScnt, which counts the
+/// LDS accesses that `lgkmcnt` counts on older targets.
+const COUNTERS: usize = 5;
+/// The index of RDNA 4's DScnt among the pass's counters.
+const DS: usize = 4;
 /// Registers tracked: SGPRs 0-127, then VGPRs 0-255.
 const REGS: usize = 128 + 256;
 
@@ -46,19 +57,22 @@ const REGS: usize = 128 + 256;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Entry {
     /// Per counter: the count at which the operations writing it are complete.
-    imm: [u16; 4],
+    imm: [u16; COUNTERS],
     /// Per counter: the kinds of those operations, a bit per [`Event`].
-    events: [u8; 4],
+    events: [u8; COUNTERS],
 }
 
 const NONE: Entry = Entry {
-    imm: [UNSET; 4],
-    events: [0; 4],
+    imm: [UNSET; COUNTERS],
+    events: [0; COUNTERS],
 };
+
+/// Counts per counter of the pass.
+type Counts = [u16; COUNTERS];
 
 impl Entry {
     fn is_none(&self) -> bool {
-        self.imm == [UNSET; 4]
+        self.imm == [UNSET; COUNTERS]
     }
 
     fn unordered(&self) -> bool {
@@ -86,7 +100,7 @@ impl State {
     /// Joins `other` into `self`.
     fn join(&mut self, other: &State) {
         for (a, b) in self.regs.iter_mut().zip(&other.regs) {
-            for c in 0..4 {
+            for c in 0..COUNTERS {
                 a.imm[c] = a.imm[c].min(b.imm[c]);
                 a.events[c] |= b.events[c];
             }
@@ -94,7 +108,7 @@ impl State {
     }
 
     /// Removes what a wait for `counts` covers.
-    fn apply(&mut self, counts: &[u16; 4]) {
+    fn apply(&mut self, counts: &Counts) {
         for e in self.regs.iter_mut().filter(|e| !e.is_none()) {
             for (c, &n) in counts.iter().enumerate() {
                 if n != UNSET && e.imm[c] != UNSET && e.imm[c] >= n {
@@ -117,16 +131,20 @@ fn slots(op: &Operand) -> Option<std::ops::Range<usize>> {
     Some(first..(first + r.count as usize).min(REGS))
 }
 
-/// What a memory instruction counts in, for waits: a flat access's `lgkmcnt` part is left
-/// out (see the module documentation).
-fn parts(inst: &Inst, target: Target) -> Option<Events> {
-    let mut e = wait_events::events(inst.op, inst.mods.glc, target)?;
-    for p in &mut e {
-        if *p == Some(Event::Flat) {
-            *p = None;
+/// What a memory instruction counts in, for waits, per counter of the pass: a flat
+/// access's `lgkmcnt` part is left out (see the module documentation), and on RDNA 4 an LDS
+/// access counts in DScnt rather than `lgkmcnt`.
+fn parts(inst: &Inst, target: Target) -> Option<[Option<Event>; COUNTERS]> {
+    let e: Events = wait_events::events(inst.op, inst.mods.glc, target)?;
+    let mut out = [None; COUNTERS];
+    for (c, p) in e.into_iter().enumerate() {
+        match p {
+            Some(Event::Flat) => {}
+            Some(Event::Lds) if target == Target::Gfx12 => out[DS] = p,
+            _ => out[c] = p,
         }
     }
-    Some(e)
+    Some(out)
 }
 
 /// The pass over one function.
@@ -134,25 +152,32 @@ struct Pass {
     target: Target,
     /// Per counter, the largest count kept in an entry (one below the field's maximum,
     /// which means "no wait").
-    cap: [u16; 4],
+    cap: Counts,
 }
 
 impl Pass {
     fn new(target: Target) -> Pass {
-        let (vm, exp, lgkm) = gpuabi_amdgpu::encode::waitcnt_max(target);
-        let mut cap = [0u16; 4];
-        cap[Counter::Vm as usize] = u16::from(vm) - 1;
-        cap[Counter::Exp as usize] = u16::from(exp) - 1;
-        cap[Counter::Lgkm as usize] = u16::from(lgkm) - 1;
-        cap[Counter::Vs as usize] = 62;
+        let mut cap = [0u16; COUNTERS];
+        if target == Target::Gfx12 {
+            // The 6-bit LOADcnt, STOREcnt and DScnt and the 5-bit KMcnt of the RDNA 4
+            // guide's `S_WAIT_*` (LLVM's `getLoadcntBitMask` and siblings for GFX12).
+            cap = [62; COUNTERS];
+            cap[Counter::Lgkm as usize] = 30;
+        } else {
+            let (vm, exp, lgkm) = gpuabi_amdgpu::encode::waitcnt_max(target);
+            cap[Counter::Vm as usize] = u16::from(vm) - 1;
+            cap[Counter::Exp as usize] = u16::from(exp) - 1;
+            cap[Counter::Lgkm as usize] = u16::from(lgkm) - 1;
+            cap[Counter::Vs as usize] = 62;
+        }
         Pass { target, cap }
     }
 
     /// The counts `inst` needs waited for before it runs.
-    fn needs(&self, state: &State, inst: &Inst) -> [u16; 4] {
-        let mut need = [UNSET; 4];
-        let mut combine = |e: &Entry, skip: [bool; 4]| {
-            for c in 0..4 {
+    fn needs(&self, state: &State, inst: &Inst) -> Counts {
+        let mut need = [UNSET; COUNTERS];
+        let mut combine = |e: &Entry, skip: [bool; COUNTERS]| {
+            for c in 0..COUNTERS {
                 if !skip[c] {
                     need[c] = need[c].min(e.imm[c]);
                 }
@@ -160,7 +185,7 @@ impl Pass {
         };
         if matches!(inst.op, Opcode::SSetpcB64 | Opcode::SSwappcB64) {
             for e in &state.regs {
-                combine(e, [false; 4]);
+                combine(e, [false; COUNTERS]);
             }
         }
         let new = parts(inst, self.target);
@@ -173,9 +198,9 @@ impl Pass {
                     continue;
                 }
                 // Overwriting the destination of older loads of the same ordered kind.
-                let mut skip = [false; 4];
+                let mut skip = [false; COUNTERS];
                 if let (true, Some(new)) = (write, new) {
-                    for c in 0..4 {
+                    for c in 0..COUNTERS {
                         skip[c] = matches!(new[c], Some(k) if k.ordered() && e.events[c] == bit(k));
                     }
                 }
@@ -222,62 +247,86 @@ impl Pass {
 
     /// Runs one block from `state`; with `out`, writes the block with its waits there.
     fn block(&self, state: &mut State, insts: &[HwInst], mut out: Option<&mut HwBlock>) {
-        let mut queued = [UNSET; 4];
+        let mut queued = [UNSET; COUNTERS];
         for h in insts {
             if let Some(w) = wait_of(&h.inst) {
                 // A wait already there joins the next one placed.
-                for c in 0..4 {
+                for c in 0..COUNTERS {
                     queued[c] = queued[c].min(w[c]);
                 }
                 continue;
             }
             let need = self.needs(state, &h.inst);
-            for c in 0..4 {
+            for c in 0..COUNTERS {
                 queued[c] = queued[c].min(need[c]);
             }
-            if queued != [UNSET; 4] {
+            if queued != [UNSET; COUNTERS] {
                 state.apply(&queued);
                 if let Some(out) = out.as_deref_mut() {
-                    emit_wait(out, &queued, h);
+                    emit_wait(out, &queued, h, self.target);
                 }
-                queued = [UNSET; 4];
+                queued = [UNSET; COUNTERS];
             }
             self.gen(state, &h.inst);
             if let Some(out) = out.as_deref_mut() {
                 out.push(h.clone());
             }
         }
-        if queued != [UNSET; 4] {
+        if queued != [UNSET; COUNTERS] {
             state.apply(&queued);
             if let (Some(out), Some(last)) = (out, insts.last()) {
-                emit_wait(out, &queued, last);
+                emit_wait(out, &queued, last, self.target);
             }
         }
     }
 }
 
 /// The counts of a wait instruction.
-fn wait_of(inst: &Inst) -> Option<[u16; 4]> {
-    let mut w = [UNSET; 4];
+fn wait_of(inst: &Inst) -> Option<Counts> {
+    let mut w = [UNSET; COUNTERS];
+    let imm = |i: usize| match inst.operands.get(i) {
+        Some(Operand::Imm(i)) => i.value32().map_or(0, |v| v.min(62) as u16),
+        _ => 0,
+    };
     match (inst.op, inst.operands.first()) {
+        (Opcode::SWaitLoadcnt, _) => w[Counter::Vm as usize] = imm(0),
+        (Opcode::SWaitStorecnt, _) => w[Counter::Vs as usize] = imm(0),
+        (Opcode::SWaitKmcnt, _) => w[Counter::Lgkm as usize] = imm(0),
+        (Opcode::SWaitDscnt, _) => w[DS] = imm(0),
         (Opcode::SWaitcnt, Some(Operand::Waitcnt(c))) => {
             let f = |v: Option<u8>| v.map_or(UNSET, u16::from);
             w[Counter::Vm as usize] = f(c.vmcnt);
             w[Counter::Exp as usize] = f(c.expcnt);
             w[Counter::Lgkm as usize] = f(c.lgkmcnt);
         }
-        (Opcode::SWaitcntVscnt, _) => {
-            let Some(Operand::Imm(i)) = inst.operands.get(1) else {
-                return None;
-            };
-            w[Counter::Vs as usize] = i.value32().map_or(0, |v| v.min(62) as u16);
-        }
+        (Opcode::SWaitcntVscnt, _) => w[Counter::Vs as usize] = imm(1),
         _ => return None,
     }
     Some(w)
 }
 
-fn emit_wait(out: &mut HwBlock, counts: &[u16; 4], before: &HwInst) {
+fn emit_wait(out: &mut HwBlock, counts: &Counts, before: &HwInst, target: Target) {
+    let push = |out: &mut HwBlock, inst: Inst| {
+        out.push(HwInst {
+            inst,
+            origin: before.origin,
+            cost: AbiCost::None,
+        })
+    };
+    if target == Target::Gfx12 {
+        for (c, op) in [
+            (Counter::Vm as usize, Opcode::SWaitLoadcnt),
+            (Counter::Vs as usize, Opcode::SWaitStorecnt),
+            (DS, Opcode::SWaitDscnt),
+            (Counter::Lgkm as usize, Opcode::SWaitKmcnt),
+        ] {
+            if counts[c] != UNSET {
+                let n = gpuabi_amdgpu::Imm::Int(i64::from(counts[c]));
+                push(out, Inst::new(op, [Operand::Imm(n)]));
+            }
+        }
+        return;
+    }
     let c = |k: Counter| (counts[k as usize] != UNSET).then_some(counts[k as usize] as u8);
     let w = Waitcnt {
         vmcnt: c(Counter::Vm),
@@ -285,24 +334,14 @@ fn emit_wait(out: &mut HwBlock, counts: &[u16; 4], before: &HwInst) {
         lgkmcnt: c(Counter::Lgkm),
     };
     if w != Waitcnt::default() {
-        out.push(HwInst {
-            inst: Inst::new(Opcode::SWaitcnt, [Operand::Waitcnt(w)]),
-            origin: before.origin,
-            cost: AbiCost::None,
-        });
+        push(out, Inst::new(Opcode::SWaitcnt, [Operand::Waitcnt(w)]));
     }
     if let Some(vs) = c(Counter::Vs) {
-        out.push(HwInst {
-            inst: Inst::new(
-                Opcode::SWaitcntVscnt,
-                [
-                    Operand::Special(gpuabi_amdgpu::Special::Null),
-                    Operand::Imm(gpuabi_amdgpu::Imm::Int(i64::from(vs))),
-                ],
-            ),
-            origin: before.origin,
-            cost: AbiCost::None,
-        });
+        let operands = [
+            Operand::Special(gpuabi_amdgpu::Special::Null),
+            Operand::Imm(gpuabi_amdgpu::Imm::Int(i64::from(vs))),
+        ];
+        push(out, Inst::new(Opcode::SWaitcntVscnt, operands));
     }
 }
 
@@ -570,6 +609,53 @@ mod tests {
                 ],
                 vec!["global_load_dword v3, v[0:1], off", "s_cbranch_scc1 .Lf_2"],
                 vec!["s_endpgm"],
+            ]
+        );
+    }
+
+    #[test]
+    fn rdna4_waits_on_each_counter() {
+        // A scalar load, two LDS loads and a global load, then their values in turn: RDNA 4
+        // counts the LDS loads in DScnt apart from the scalar load's KMcnt, so the first
+        // LDS value needs dscnt 1 (the younger LDS load may stay outstanding) where RDNA 3's
+        // shared lgkmcnt would also count the scalar load; the global load waits on
+        // LOADcnt, and a store is not waited for.
+        let sload = hw(
+            Opcode::SLoadDword,
+            [s(4, 1), s(0, 2), Operand::Imm(Imm::Int(0))],
+        );
+        let ds = |d: u16| hw(Opcode::DsReadB32, [v(d, 1), v(1, 1)]);
+        let store = hw(Opcode::GlobalStoreDword, [v(0, 2), v(9, 1), Operand::Off]);
+        let out = run(
+            Target::Gfx12,
+            vec![vec![
+                sload,
+                ds(2),
+                ds(3),
+                load(5),
+                store,
+                mov(6, 2),
+                hw(Opcode::SMovB32, [s(5, 1), s(4, 1)]),
+                mov(7, 5),
+                mov(8, 3),
+            ]],
+        );
+        assert_eq!(
+            out[0],
+            [
+                "s_load_b32 s4, s[0:1], 0",
+                "ds_load_b32 v2, v1",
+                "ds_load_b32 v3, v1",
+                "global_load_b32 v5, v[0:1], off",
+                "global_store_b32 v[0:1], v9, off",
+                "s_wait_dscnt 1",
+                "v_mov_b32 v6, v2",
+                "s_wait_kmcnt 0",
+                "s_mov_b32 s5, s4",
+                "s_wait_loadcnt 0",
+                "v_mov_b32 v7, v5",
+                "s_wait_dscnt 0",
+                "v_mov_b32 v8, v3",
             ]
         );
     }

@@ -264,8 +264,9 @@ fn compile_module(
 ) -> Result<Compiled, CodegenError> {
     if !gpuabi_amdgpu::MODELLED_TARGETS.contains(&opts.target) {
         return Err(CodegenError::Options(format!(
-            "{} has no instruction encodings in the machine model; compile for gfx8, gfx1030 or gfx1100",
-            opts.target.name()
+            "{} is not a target of the code generator; compile for {}",
+            opts.target.name(),
+            gpuabi_amdgpu::target::modelled_text(&gpuabi_amdgpu::MODELLED_TARGETS)
         )));
     }
     if !opts.target.supports(opts.wave) {

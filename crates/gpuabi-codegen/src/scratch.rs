@@ -26,7 +26,7 @@ use crate::mir::{MInst, MOp, Opnd, Origin, Slice};
 /// Whether scratch goes through the private segment buffer (`buffer_*`) rather than
 /// `scratch_*`.
 pub fn uses_buffer(target: Target) -> bool {
-    target != Target::Gfx1100
+    !matches!(target, Target::Gfx1100 | Target::Gfx12)
 }
 
 /// The largest immediate offset of a scratch access on `target`: 12 bits unsigned in

@@ -126,6 +126,8 @@ fn llvm_mc_accepts_compiled_code() {
         (Target::Gfx1030, WaveSize::W64, Entry::Hsa),
         (Target::Gfx1100, WaveSize::W32, Entry::Hsa),
         (Target::Gfx1100, WaveSize::W64, Entry::Hsa),
+        (Target::Gfx12, WaveSize::W32, Entry::Hsa),
+        (Target::Gfx12, WaveSize::W64, Entry::Hsa),
     ] {
         for (name, src) in sources(true) {
             let module = gpuabi_ir::parse(&src).unwrap();

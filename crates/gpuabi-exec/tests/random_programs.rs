@@ -89,6 +89,8 @@ fn check(seed: u64, config: &GenConfig, opts: &Options) -> Result<[bool; 3], Str
 
 fn targets(config: &GenConfig) -> Vec<(Target, WaveSize, Entry)> {
     let all = vec![
+        (Target::Gfx12, WaveSize::W32, Entry::Hsa),
+        (Target::Gfx12, WaveSize::W64, Entry::Hsa),
         (Target::Gfx1100, WaveSize::W32, Entry::Hsa),
         (Target::Gfx1100, WaveSize::W64, Entry::Hsa),
         (Target::Gfx1030, WaveSize::W32, Entry::Hsa),

@@ -123,7 +123,7 @@ fn constant(rng: &mut Rng) -> Operand {
     }
 }
 
-fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
+fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize, target: Target) -> (Operand, Role) {
     let plain = |o| (o, Role::Plain);
     let mask = u16::from(wave.mask_dwords());
     match kind {
@@ -183,6 +183,10 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize) -> (Operand, Role) {
         Kind::SBase(2) => (sgprs(rng, 2), Role::Base),
         Kind::SBase(_) | Kind::Rsrc => (sgprs(rng, 4), Role::Rsrc),
         Kind::SOffset => plain(Operand::Imm(Imm::Int(4 * rng.below(16) as i64))),
+        // RDNA 4's SOFFSET takes no constant: `null` (0) there.
+        Kind::BufSOffset if target == Target::Gfx12 => {
+            plain(Operand::Special(gpuabi_amdgpu::Special::Null))
+        }
         Kind::BufSOffset => plain(Operand::Imm(Imm::Int(4 * rng.below(4) as i64))),
         Kind::BufAddr | Kind::ScratchAddr => {
             if rng.chance(2) {
@@ -212,7 +216,7 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
         let mut roles = Vec::new();
         let mut ok = true;
         for kind in slots {
-            let (o, role) = operand(rng, kind, wave);
+            let (o, role) = operand(rng, kind, wave, target);
             ok &= check_operand(kind, &o, target, wave).is_ok();
             inst.operands.push(o);
             roles.push(role);
@@ -221,6 +225,10 @@ fn instance(rng: &mut Rng, op: Opcode, target: Target, wave: WaveSize) -> (Inst,
         if op == Opcode::SSetregB32 {
             let (_, id) = gpuabi_amdgpu::asm::HW_REGS[rng.below(2) as usize];
             inst.operands[0] = Operand::Imm(Imm::Int(id | 31 << 11));
+        }
+        // RDNA 4's barriers run on the work-group barrier alone (-1), the one the model has.
+        if matches!(op, Opcode::SBarrierSignal | Opcode::SBarrierWait) {
+            inst.operands[0] = Operand::Imm(Imm::Int(-1));
         }
         // LDS addresses land in the LDS the run gives the work-group.
         if info.format == Format::Ds {

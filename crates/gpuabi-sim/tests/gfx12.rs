@@ -66,6 +66,44 @@ fn scalar_f32_arithmetic() {
 }
 
 #[test]
+fn scalar_multiply_adds_with_a_constant() {
+    // S_FMAAK_F32: D = fma(S0, S1, K); S_FMAMK_F32: D = fma(S0, K, S1). With S0 = 1.5,
+    // S1 = 2.25 and K = 2.0 (0x40000000): 1.5 * 2.25 + 2.0 = 5.375 (0x40ac0000), and
+    // 1.5 * 2.0 + 2.25 = 5.25 (0x40a80000).
+    let s = sgprs(
+        "	s_fmaak_f32 s2, s10, s11, 0x40000000
+	s_fmamk_f32 s3, s10, 0x40000000, s11",
+        &[(10, 0x3fc0_0000), (11, 0x4010_0000)],
+    );
+    assert_eq!(&s[2..4], &[0x40ac_0000, 0x40a8_0000]);
+}
+
+#[test]
+fn scalar_loads_of_bytes_halves_and_three_dwords() {
+    // The buffer is 64 bytes of 7, with bytes 0x80 and 0xff written first at offsets 5 and
+    // 6. S_LOAD_I8 at 5 sign-extends 0x80 to 0xffffff80, S_LOAD_U8 zero-extends it;
+    // S_LOAD_I16 at 5 reads 0xff80 (little-endian) and sign-extends it; S_LOAD_U16 at 6
+    // reads 0x07ff. S_LOAD_B96 writes three dwords and leaves the fourth SGPR alone.
+    let s = sgprs(
+        "	v_mov_b32 v2, 0x80
+	global_store_b8 v[0:1], v2, off offset:5
+         	v_mov_b32 v2, 0xff
+	global_store_b8 v[0:1], v2, off offset:6
+         	s_wait_storecnt 0
+	s_load_i8 s2, s[0:1], 0x5
+	s_load_u8 s3, s[0:1], 0x5
+         	s_load_i16 s4, s[0:1], 0x5
+	s_load_u16 s5, s[0:1], 0x6
+         	s_mov_b32 s11, 5
+	s_load_b96 s[8:10], s[0:1], 0x8
+	s_wait_kmcnt 0",
+        &[],
+    );
+    assert_eq!(&s[2..6], &[0xffff_ff80, 0x80, 0xffff_ff80, 0x07ff]);
+    assert_eq!(&s[8..12], &[0x0707_0707, 0x0707_0707, 0x0707_0707, 5]);
+}
+
+#[test]
 fn scalar_conversions_and_rounding() {
     // 0xffffffff as u32 is 4294967295, nearest f32 2^32 (0x4f800000); -3 as i32 is -3.0
     // (0xc0400000); 2.5 rounds to 2 (even) in s_rndne_f32, 3.0 in s_ceil_f32, -2.5 to -3.0

@@ -72,8 +72,11 @@ pub fn read_descriptor(b: &[u8; KERNEL_DESCRIPTOR_BYTES], target: Target) -> Ker
     d.next_free_sgpr = next_free_sgpr;
     d.float_denorm_mode_32 = bits(rsrc1, 16, 2) as u8;
     d.float_denorm_mode_16_64 = bits(rsrc1, 18, 2) as u8;
-    d.dx10_clamp = flag(rsrc1, 21);
-    d.ieee_mode = flag(rsrc1, 23);
+    // RDNA 4 gave bits 21 and 23 other meanings (AMDGPUUsage's compute_pgm_rsrc1 for
+    // GFX12: WG_RR_EN and DISABLE_PERF): it has no DX10 clamp or IEEE mode bit.
+    let before_gfx12 = target != Target::Gfx12;
+    d.dx10_clamp = before_gfx12 && flag(rsrc1, 21);
+    d.ieee_mode = before_gfx12 && flag(rsrc1, 23);
     d.system_sgpr_private_segment_wavefront_offset = flag(rsrc2, 0);
     d.user_sgpr_count = Some(bits(rsrc2, 1, 5));
     d.system_sgpr_workgroup_id_x = flag(rsrc2, 7);

@@ -94,7 +94,8 @@ fn error(field: &'static str, message: impl Into<String>) -> DescriptorError {
 impl KernelDescriptor {
     /// The descriptor llc-19 starts from for a kernel of `target` and `wave`: the kernarg
     /// segment pointer, work-group id x and work-item id x enabled, denormals kept, IEEE
-    /// and DX10 clamp modes on, one VGPR and one SGPR used.
+    /// and DX10 clamp modes on (before RDNA 4, which has neither), one VGPR and one SGPR
+    /// used.
     pub fn new(target: Target, wave: WaveSize) -> KernelDescriptor {
         KernelDescriptor {
             user_sgpr_count: None,
@@ -119,8 +120,8 @@ impl KernelDescriptor {
             wavefront_size32: target.is_rdna() && wave == WaveSize::W32,
             float_denorm_mode_32: 3,
             float_denorm_mode_16_64: 3,
-            ieee_mode: true,
-            dx10_clamp: true,
+            ieee_mode: target != Target::Gfx12,
+            dx10_clamp: target != Target::Gfx12,
         }
     }
 

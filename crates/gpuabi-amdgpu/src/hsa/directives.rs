@@ -29,6 +29,8 @@ enum Only {
     OwnScratchSetup,
     /// Targets with architected flat scratch.
     ArchitectedFlatScratch,
+    /// Targets before RDNA 4 (llvm-mc-19: "directive unsupported on gfx12+").
+    BeforeGfx12,
 }
 
 impl Only {
@@ -39,6 +41,7 @@ impl Only {
             Only::Rdna => target.is_rdna(),
             Only::OwnScratchSetup => !arch,
             Only::ArchitectedFlatScratch => arch,
+            Only::BeforeGfx12 => target != Target::Gfx12,
         }
     }
 }
@@ -157,13 +160,21 @@ const DIRECTIVES: [(&str, Field, Only); 25] = [
         Field::Small(|d| &mut d.float_denorm_mode_16_64),
         Only::All,
     ),
-    ("dx10_clamp", Field::Flag(|d| &mut d.dx10_clamp), Only::All),
-    ("ieee_mode", Field::Flag(|d| &mut d.ieee_mode), Only::All),
+    (
+        "dx10_clamp",
+        Field::Flag(|d| &mut d.dx10_clamp),
+        Only::BeforeGfx12,
+    ),
+    (
+        "ieee_mode",
+        Field::Flag(|d| &mut d.ieee_mode),
+        Only::BeforeGfx12,
+    ),
 ];
 
 /// Directives llc-19 prints that do not change where a kernel's inputs land; reading
 /// accepts and ignores them.
-const IGNORED: [&str; 21] = [
+const IGNORED: [&str; 22] = [
     "uses_dynamic_stack",
     "reserve_vcc",
     "reserve_flat_scratch",
@@ -174,6 +185,7 @@ const IGNORED: [&str; 21] = [
     "workgroup_processor_mode",
     "memory_ordered",
     "forward_progress",
+    "round_robin_scheduling",
     "shared_vgpr_count",
     "exception_fp_ieee_invalid_op",
     "exception_fp_denorm_src",

@@ -29,7 +29,11 @@ pub(crate) fn select(
             let ty = op.ty.unwrap_or(Type::I32);
             if ty == Type::I1 {
                 bool_binop(s, op.opcode, args[0], args[1], uniform)
-            } else if uniform && !(op.opcode == Mul && ty == Type::I64) {
+            } else if uniform
+                && !(op.opcode == Mul
+                    && ty == Type::I64
+                    && s.target() != gpuabi_amdgpu::Target::Gfx12)
+            {
                 s_binop(s, op.opcode, ty, args[0], args[1])
             } else {
                 let v = v_binop(s, op.opcode, ty, args[0], args[1]);
@@ -79,6 +83,11 @@ pub(crate) fn select(
                     (And, 0x7fff_ffff)
                 };
                 s_binop(s, o, Type::I32, args[0], Val::Const(k))
+            } else if let Some(v) = uniform
+                .then(|| super::float::scalar_float_op(s, op.opcode, &args))
+                .flatten()
+            {
+                v
             } else {
                 let v = super::float::float_op(s, op.opcode, &args)?;
                 s.uniform_result(v, Type::F32, uniform)
@@ -95,8 +104,12 @@ pub(crate) fn select(
             let Extra::Cond(c) = op.extra else {
                 unreachable!("verified: fcmp has a condition")
             };
-            let m = fcmp(s, c, args[0], args[1]);
-            mask_result(s, m, uniform)
+            if uniform && s.target() == gpuabi_amdgpu::Target::Gfx12 {
+                scalar_fcmp(s, c, args[0], args[1])
+            } else {
+                let m = fcmp(s, c, args[0], args[1]);
+                mask_result(s, m, uniform)
+            }
         }
         Select => {
             let ty = op.ty.unwrap_or(Type::I32);
@@ -114,8 +127,15 @@ pub(crate) fn select(
                 unreachable!("verified: conversions name a target type")
             };
             let from = aty.unwrap_or(Type::I32);
-            let v = super::float::convert(s, op.opcode, from, to, args[0])?;
-            s.uniform_result(v, to, uniform)
+            if let Some(v) = uniform
+                .then(|| super::float::scalar_convert(s, op.opcode, from, to, args[0]))
+                .flatten()
+            {
+                v
+            } else {
+                let v = super::float::convert(s, op.opcode, from, to, args[0])?;
+                s.uniform_result(v, to, uniform)
+            }
         }
         Ptradd => {
             let off_ty = op.args.get(1).map(|a| s.operand_ty(a)).unwrap_or(Type::I32);
@@ -330,7 +350,18 @@ fn s_binop(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val {
         s.salu(sop, vec![d(r, 0), x, y]);
         return Val::S(r);
     }
+    let gfx12 = s.target() == gpuabi_amdgpu::Target::Gfx12;
     match op {
+        // RDNA 4's 64-bit scalar add, subtract and multiply (no carry, SCC untouched).
+        Add | Sub | Mul if gfx12 => {
+            let sop = match op {
+                Add => Opcode::SAddNcU64,
+                Sub => Opcode::SSubNcU64,
+                _ => Opcode::SMulU64,
+            };
+            let (x, y) = (s.s64(a), s.s64(b));
+            s.salu(sop, vec![t(s, r), x, y]);
+        }
         Add | Sub => {
             let (lo, hi) = if op == Add {
                 (Opcode::SAddU32, Opcode::SAddcU32)
@@ -793,6 +824,26 @@ fn fcmp(s: &mut Isel<'_>, c: Cond, a: Val, b: Val) -> crate::mir::Temp {
         return r;
     }
     m
+}
+
+/// A uniform f32 comparison on RDNA 4's scalar ALU (`s_cmp_*_f32` into SCC): the
+/// conditions as [`fcmp`] maps them, `s_cmp_neq_f32` being true for unordered operands
+/// as `une` is.
+fn scalar_fcmp(s: &mut Isel<'_>, c: Cond, a: Val, b: Val) -> Val {
+    let o = match c {
+        Cond::Oeq => Opcode::SCmpEqF32,
+        Cond::Une => Opcode::SCmpNeqF32,
+        Cond::Olt => Opcode::SCmpLtF32,
+        Cond::Ole => Opcode::SCmpLeF32,
+        Cond::Ogt => Opcode::SCmpGtF32,
+        Cond::Oge => Opcode::SCmpGeF32,
+        Cond::Uno => Opcode::SCmpUF32,
+        Cond::Ord => Opcode::SCmpOF32,
+        _ => unreachable!("float condition"),
+    };
+    let (x, y) = (s.src(a, 0), s.src(b, 0));
+    s.salu(o, vec![x, y]);
+    s.bool_from_scc()
 }
 
 fn select_op(s: &mut Isel<'_>, ty: Type, c: Val, a: Val, b: Val, uniform: bool) -> Val {

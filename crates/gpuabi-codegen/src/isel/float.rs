@@ -90,6 +90,60 @@ pub(crate) fn float_op(s: &mut Isel<'_>, op: Op, args: &[Val]) -> Result<Val, Co
     Ok(Val::V(r))
 }
 
+/// A uniform f32 operation on RDNA 4's scalar ALU, or `None` when it has no scalar form
+/// there (then it runs on the VALU and its result is read back). RDNA 4's scalar float
+/// instructions round and keep denormals as the MODE register says, as the VALU's do, and
+/// `s_min_num_f32`/`s_max_num_f32` are `v_min_num_f32`/`v_max_num_f32`'s operations
+/// ("RDNA 4 Instruction Set Architecture", SOP1 and SOP2 opcodes); keeping the value in an
+/// SGPR saves the VGPR, the `v_readfirstlane_b32` back, and the VALU issue.
+pub(crate) fn scalar_float_op(s: &mut Isel<'_>, op: Op, args: &[Val]) -> Option<Val> {
+    if s.target() != gpuabi_amdgpu::Target::Gfx12 {
+        return None;
+    }
+    let (sop, sources) = match op {
+        Op::Fadd => (Opcode::SAddF32, 2),
+        Op::Fsub => (Opcode::SSubF32, 2),
+        Op::Fmul => (Opcode::SMulF32, 2),
+        Op::Fmin => (Opcode::SMinNumF32, 2),
+        Op::Fmax => (Opcode::SMaxNumF32, 2),
+        Op::Ffloor => (Opcode::SFloorF32, 1),
+        Op::Fceil => (Opcode::SCeilF32, 1),
+        Op::Ftrunc => (Opcode::STruncF32, 1),
+        _ => return None,
+    };
+    let r = s.stemp(1);
+    let mut opnds = vec![d(r, 0)];
+    opnds.extend(args[..sources].iter().map(|a| s.src(*a, 0)));
+    s.salu(sop, opnds);
+    Some(Val::S(r))
+}
+
+/// A uniform conversion between f32 and 32-bit integers on RDNA 4's scalar ALU, or `None`
+/// (see [`scalar_float_op`]). `s_cvt_i32_f32`/`s_cvt_u32_f32` truncate, saturate and give 0
+/// for NaN as their VALU forms do.
+pub(crate) fn scalar_convert(
+    s: &mut Isel<'_>,
+    op: Op,
+    from: Type,
+    to: Type,
+    a: Val,
+) -> Option<Val> {
+    if s.target() != gpuabi_amdgpu::Target::Gfx12 {
+        return None;
+    }
+    let sop = match (op, from, to) {
+        (Op::Sitofp, Type::I32, Type::F32) => Opcode::SCvtF32I32,
+        (Op::Uitofp, Type::I32, Type::F32) => Opcode::SCvtF32U32,
+        (Op::Fptosi, Type::F32, Type::I32) => Opcode::SCvtI32F32,
+        (Op::Fptoui, Type::F32, Type::I32) => Opcode::SCvtU32F32,
+        _ => return None,
+    };
+    let r = s.stemp(1);
+    let x = s.src(a, 0);
+    s.salu(sop, vec![d(r, 0), x]);
+    Some(Val::S(r))
+}
+
 /// A VALU instruction of three sources into a new VGPR.
 fn vop3(s: &mut Isel<'_>, op: Opcode, a: Val, b: Val, c: Val) -> Temp {
     let r = s.vtemp(1);

@@ -14,10 +14,11 @@ use gpuabi_ir::interp::Dispatch;
 
 /// llc's processor names and gpuabi's targets, with the wave size both use (llc's default:
 /// wave32 on RDNA).
-pub const CPUS: [(&str, Target, WaveSize); 3] = [
+pub const CPUS: [(&str, Target, WaveSize); 4] = [
     ("tonga", Target::Gfx8, WaveSize::W64),
     ("gfx1030", Target::Gfx1030, WaveSize::W32),
     ("gfx1100", Target::Gfx1100, WaveSize::W32),
+    ("gfx1201", Target::Gfx12, WaveSize::W32),
 ];
 
 /// The compiler compared with.

@@ -175,10 +175,20 @@ fn descriptor(w: &Wave, src: Src) -> Descriptor {
 fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
     use Opcode::*;
     let n = match d.op {
-        SLoadDword | SBufferLoadDword => 1,
         SLoadDwordx2 | SBufferLoadDwordx2 => 2,
+        SLoadB96 | SBufferLoadB96 => 3,
         SLoadDwordx4 | SBufferLoadDwordx4 => 4,
+        SLoadDword | SBufferLoadDword => 1,
         _ => 8,
+    };
+    // RDNA 4's sub-dword loads read 1 or 2 bytes at the unaligned address and extend them
+    // to 32 bits ("RDNA 4 Instruction Set Architecture", S_LOAD_I8 … S_BUFFER_LOAD_U16).
+    let narrow = match d.op {
+        SLoadI8 | SBufferLoadI8 => Some((1, true)),
+        SLoadU8 | SBufferLoadU8 => Some((1, false)),
+        SLoadI16 | SBufferLoadI16 => Some((2, true)),
+        SLoadU16 | SBufferLoadU16 => Some((2, false)),
+        _ => None,
     };
     let offset = w.s32(d.src[1]);
     let Dst::Sgpr(first) = d.dst[0] else {
@@ -186,8 +196,39 @@ fn smem(d: &Decoded, w: &mut Wave, ctx: &mut MemCtx) -> Result<(), SimError> {
     };
     let buffer = matches!(
         d.op,
-        SBufferLoadDword | SBufferLoadDwordx2 | SBufferLoadDwordx4
+        SBufferLoadDword
+            | SBufferLoadDwordx2
+            | SBufferLoadB96
+            | SBufferLoadDwordx4
+            | SBufferLoadI8
+            | SBufferLoadU8
+            | SBufferLoadI16
+            | SBufferLoadU16
     );
+    if let Some((bytes, signed)) = narrow {
+        let a = if buffer {
+            descriptor(w, d.src[0]).address(0, offset)
+        } else {
+            Some((w.s64(d.src[0]) & 0xffff_ffff_ffff) + u64::from(offset))
+        };
+        let value = match a {
+            Some(a) => {
+                let v = ctx
+                    .mem
+                    .read(a, bytes)
+                    .ok_or_else(|| bad(d, "load", a, bytes, 0))?;
+                let shift = 32 - 8 * bytes;
+                if signed {
+                    ((v << shift) as i32 >> shift) as u32
+                } else {
+                    v
+                }
+            }
+            None => 0,
+        };
+        w.sgpr[first as usize] = value;
+        return Ok(());
+    }
     // The address is formed once, at issue, before any data returns: the destination may
     // overlap the base ("AMD GCN3 ISA", Scalar Memory Operations: the data is written when
     // the load returns, tracked by LGKM_CNT).

@@ -49,6 +49,8 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
             };
             w.write_s32(dst, float::fma(a, b, d0));
         }
+        // S_FMAAK_F32: D = fma(S0, S1, K); S_FMAMK_F32: D = fma(S0, K, S1) (K the literal).
+        SFmaakF32 | SFmamkF32 => w.write_s32(dst, float::fma(a, b, w.s32(d.src[2]))),
         SCvtF32I32 => w.write_s32(dst, (a as i32 as f32).to_bits()),
         SCvtF32U32 => w.write_s32(dst, (a as f32).to_bits()),
         // As V_CVT_I32_F32/V_CVT_U32_F32 in the simulator: saturating, NaN gives 0.

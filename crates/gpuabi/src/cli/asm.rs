@@ -87,15 +87,15 @@ pub struct DisasmArgs {
 /// Target and wave size of a machine program.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct MachineArgs {
-    /// GPU generation (gfx6, gfx7, gfx8, gfx1030, gfx1100) or an LLVM processor of one
-    /// (gfx803, fiji, gfx1034, gfx1102, ...). An input that names its processor (an
+    /// GPU generation (gfx6, gfx7, gfx8, gfx1030, gfx1100, gfx12) or an LLVM processor of
+    /// one (gfx803, fiji, gfx1034, gfx1102, gfx1201, ...). An input that names its processor (an
     /// assembly file's `.amdgcn_target`, an ELF object's e_flags, a Catalyst binary) sets
     /// the target itself; --target then only confirms it.
     #[arg(long, value_parser = parse_target)]
     pub target: Option<Target>,
     /// Lanes per wave: 32 or 64. Default: what the input asks for (a kernel descriptor's
     /// .amdhsa_wavefront_size32, PAL metadata), else the target's native wave size as
-    /// LLVM defines it: wave64 on GCN (gfx6-gfx8), wave32 on RDNA (gfx1030, gfx1100).
+    /// LLVM defines it: wave64 on GCN (gfx6-gfx8), wave32 on RDNA (gfx1030, gfx1100, gfx12).
     #[arg(long, value_parser = parse_wave)]
     pub wave: Option<WaveSize>,
 }

@@ -26,13 +26,13 @@ pub enum EntryArg {
 /// Flags that choose what to compile for.
 #[derive(Debug, Clone, Args)]
 pub struct TargetArgs {
-    /// GPU generation: gfx8 (GCN 3), gfx1030 (RDNA 2) or gfx1100 (RDNA 3), or an LLVM
-    /// processor of one (gfx803, fiji, gfx1034, gfx1102, ...). With `run`, compiles and
-    /// runs in the simulator instead of the interpreter.
-    #[arg(long, value_name = "gfx8|gfx1030|gfx1100")]
+    /// GPU generation: gfx8 (GCN 3), gfx1030 (RDNA 2), gfx1100 (RDNA 3) or gfx12 (RDNA 4),
+    /// or an LLVM processor of one (gfx803, fiji, gfx1034, gfx1102, gfx1201, ...). With
+    /// `run`, compiles and runs in the simulator instead of the interpreter.
+    #[arg(long, value_name = "gfx8|gfx1030|gfx1100|gfx12")]
     pub target: Option<String>,
     /// Lanes per wave: 32 or 64. Default: the target's native wave size as LLVM defines
-    /// it, wave64 on GCN (gfx8) and wave32 on RDNA (gfx1030, gfx1100).
+    /// it, wave64 on GCN (gfx8) and wave32 on RDNA (gfx1030, gfx1100, gfx12).
     #[arg(long, value_name = "32|64")]
     pub wave: Option<u32>,
     /// Kernel entry ABI.
@@ -223,7 +223,10 @@ fn report(e: CodegenError, opts: &Options, file: &Path, source: &str) -> anyhow:
 /// Runs the `compile` command.
 pub fn run(a: CompileArgs) -> Result<()> {
     let Some(opts) = a.target.options()? else {
-        bail!("--target: which GPU to compile for (gfx8, gfx1030 or gfx1100)");
+        bail!(
+            "--target: which GPU to compile for ({})",
+            modelled_text(&MODELLED_TARGETS)
+        );
     };
     let print_after = match &a.print_after {
         Some(p) => PrintAfter::parse(p).map_err(|e| anyhow!("--print-after {p}: {e}"))?,
