@@ -903,8 +903,30 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
         )));
     }
     let mut dst_parity = Vec::new();
+    // Per half: its explicit sources (no lane mask, no K) in order, for the bank rule.
+    let mut sources: Vec<Vec<&Operand>> = Vec::new();
+    let mut scalars: Vec<&Operand> = Vec::new();
     for half in [x, y] {
         let info = half.op.info();
+        let explicit: Vec<&Operand> = info
+            .srcs
+            .iter()
+            .zip(&half.operands[info.dsts.len()..])
+            .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
+            .map(|(_, o)| o)
+            .collect();
+        for (k, o) in info.srcs.iter().zip(&half.operands[info.dsts.len()..]) {
+            let scalar = match o {
+                Operand::Reg(r) => r.file() == RegFile::Sgpr,
+                Operand::Imm(i) => k.is_k() || !i.is_inline(1),
+                Operand::Special(s) => *s != Special::Null,
+                _ => false,
+            };
+            if scalar && !scalars.contains(&o) {
+                scalars.push(o);
+            }
+        }
+        sources.push(explicit);
         if half.e64 || !half.src_mods.is_empty() || half.sdwa.is_some() {
             return Err(Violation::whole("a VOPD half takes no modifiers"));
         }
@@ -929,6 +951,65 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
     if dst_parity[0] == dst_parity[1] {
         return Err(Violation::whole(
             "the destinations of a VOPD pair are one even and one odd VGPR",
+        ));
+    }
+    // The two halves read their sources in one cycle from the VGPR banks: the halves'
+    // SRC0s must come from different banks of 4 (register number modulo 4), their VSRC1s
+    // too, and their SRC2s from different banks of 2 (LLVM's `VOPD::ComponentLayout` and
+    // `getInvalidCompOperandIndex` in `AMDGPUBaseInfo.cpp`; llvm-mc-19 refuses "src0
+    // operands must use different VGPR banks"). SRC2 is `v_dual_fmac_f32`'s accumulator (its
+    // destination) and `v_dual_fmamk_f32`'s VGPR after K, which therefore is no VSRC1. RDNA
+    // 4 lets two moves read the same bank (llvm-mc-19 skips SRC0 for `v_dual_mov_b32 ::
+    // v_dual_mov_b32` on gfx12), and both halves read one VGPR in the same port: ACO pairs
+    // `v_dual_mul_f32 v29, v29, v32 :: v_dual_mul_f32 v28, v28, v32` for gfx1201
+    // (`are_src_banks_compatible` in Mesa's `aco_scheduler_ilp.cpp`), which llvm-mc-19 still
+    // refuses.
+    let slots = |half: &Inst, srcs: &[&Operand]| -> [Option<u16>; 3] {
+        let vgpr = |o: Option<&&Operand>| match o {
+            Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => Some(r.first.num),
+            _ => None,
+        };
+        match half.op {
+            Opcode::VFmamkF32 => [vgpr(srcs.first()), None, vgpr(srcs.get(1))],
+            Opcode::VFmacF32 => [
+                vgpr(srcs.first()),
+                vgpr(srcs.get(1)),
+                vgpr(half.operands.first().as_ref()),
+            ],
+            _ => [vgpr(srcs.first()), vgpr(srcs.get(1)), None],
+        }
+    };
+    let (sx, sy) = (slots(x, &sources[0]), slots(y, &sources[1]));
+    let moves = x.op == Opcode::VMovB32 && y.op == Opcode::VMovB32;
+    for (slot, name, banks) in [(0, "SRC0", 4), (1, "VSRC1", 4), (2, "SRC2", 2)] {
+        if slot == 0 && moves && target == Target::Gfx12 {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (sx[slot], sy[slot]) {
+            let same_vgpr = a == b && slot < 2 && target == Target::Gfx12;
+            if a % banks == b % banks && !same_vgpr {
+                return Err(Violation::whole(format!(
+                    "the {name} operands of a VOPD pair must use different VGPR banks \
+                     (register number modulo {banks})"
+                )));
+            }
+        }
+    }
+    // One literal dword serves both halves, and the pair reads at most two scalar values
+    // (SGPRs and the literal) over the constant bus, as one VOP3 instruction may on RDNA
+    // (llvm-mc-19's constant-bus check applies to the pair as a whole).
+    let literals: Vec<&&Operand> = scalars
+        .iter()
+        .filter(|o| matches!(o, Operand::Imm(_)))
+        .collect();
+    if literals.len() > 1 {
+        return Err(Violation::whole(
+            "the halves of a VOPD pair share one literal constant",
+        ));
+    }
+    if scalars.len() > 2 {
+        return Err(Violation::whole(
+            "a VOPD pair reads at most two scalar values (SGPRs and a literal)",
         ));
     }
     Ok(())

@@ -46,7 +46,7 @@ fn successors(f: &Function, b: usize) -> Result<(Blocks, Blocks), Invalid> {
     let mut logical = Blocks::new();
     let mut linear = Blocks::new();
     match last.op {
-        MOp::Hw(_) => {
+        MOp::Hw(_) | MOp::DualY(_) => {
             let s = f.successors(BlockId(b as u32));
             return Ok((s.clone(), s));
         }

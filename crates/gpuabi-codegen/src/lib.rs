@@ -46,6 +46,7 @@ pub mod control_flow;
 pub mod emit;
 pub mod entry;
 pub mod error;
+pub mod form_vopd;
 pub mod insert_exec_mask;
 pub mod insert_waitcnt;
 mod isel;

@@ -196,7 +196,7 @@ pub fn saved_registers(
                     }
                 }
             }
-            MOp::Hw(op) => {
+            MOp::Hw(op) | MOp::DualY(op) => {
                 for o in inst.opnds.iter().take(op.info().dsts.len()) {
                     if let Some(r) = range_of(f, regs, o, limit.vgpr) {
                         mark(r);

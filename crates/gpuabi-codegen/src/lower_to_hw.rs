@@ -153,6 +153,11 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                         h.cost = inst.cost;
                     }
                 }
+                MOp::DualY(op) => {
+                    if let Some(x) = hw.last_mut() {
+                        x.inst.dual = Some(Box::new(Inst::new(op, opnds)));
+                    }
+                }
                 MOp::Hw(op) => {
                     let is_move = matches!(op, Opcode::SMovB32 | Opcode::VMovB32 | Opcode::SMovB64);
                     if is_move && opnds[0] == opnds[1] {
@@ -196,18 +201,21 @@ pub fn as_machine_ir(f: &Function, hw: &[HwBlock]) -> Function {
         ..f.clone()
     };
     for (b, block) in f.blocks.iter().enumerate() {
-        let insts = hw.get(b).map_or(Vec::new(), |h| {
-            h.iter()
-                .map(|h| MInst {
-                    op: MOp::Hw(h.inst.op),
-                    opnds: h.inst.operands.iter().cloned().map(Opnd::Fixed).collect(),
-                    mods: h.inst.mods,
-                    e64: h.inst.e64,
+        let mut insts = Vec::new();
+        for h in hw.get(b).into_iter().flatten() {
+            let halves = std::iter::once((MOp::Hw(h.inst.op), &h.inst))
+                .chain(h.inst.dual.as_deref().map(|y| (MOp::DualY(y.op), y)));
+            for (op, i) in halves {
+                insts.push(MInst {
+                    op,
+                    opnds: i.operands.iter().cloned().map(Opnd::Fixed).collect(),
+                    mods: i.mods,
+                    e64: i.e64,
                     cost: h.cost,
                     origin: h.origin,
-                })
-                .collect()
-        });
+                });
+            }
+        }
         out.blocks.push(crate::mir::Block {
             insts,
             ..block.clone()
@@ -223,7 +231,8 @@ pub fn from_machine_ir(f: &Function) -> Result<Vec<HwBlock>, Invalid> {
     for (b, block) in f.blocks.iter().enumerate() {
         let mut hw = HwBlock::with_capacity(block.insts.len());
         for (i, inst) in block.insts.iter().enumerate() {
-            let MOp::Hw(op) = inst.op else {
+            let at = i;
+            let (MOp::Hw(op) | MOp::DualY(op)) = inst.op else {
                 return Err(Invalid::inst(b, i, "a pseudo-instruction in lowered code"));
             };
             let mut operands: SmallVec<[Operand; 4]> = SmallVec::new();
@@ -236,6 +245,14 @@ pub fn from_machine_ir(f: &Function) -> Result<Vec<HwBlock>, Invalid> {
             let mut i = Inst::new(op, operands);
             i.mods = inst.mods;
             i.e64 = inst.e64;
+            if let MOp::DualY(_) = inst.op {
+                let x = hw
+                    .last_mut()
+                    .filter(|x| x.inst.dual.is_none())
+                    .ok_or_else(|| Invalid::inst(b, at, "a VOPD Y half with no X half"))?;
+                x.inst.dual = Some(Box::new(i));
+                continue;
+            }
             hw.push(HwInst {
                 inst: i,
                 origin: inst.origin,

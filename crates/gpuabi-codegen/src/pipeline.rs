@@ -68,7 +68,7 @@ pub struct Pass {
 }
 
 /// The passes, in the order they run.
-pub const PASSES: [Pass; 10] = [
+pub const PASSES: [Pass; 11] = [
     Pass {
         name: "isel",
         what: "instruction selection: SSA machine IR over the IR's CFG, with phis and the \
@@ -141,6 +141,13 @@ pub const PASSES: [Pass; 10] = [
         name: "insert_waitcnt",
         what: "s_waitcnt where a loaded register is first read or overwritten",
         run: crate::insert_waitcnt::run,
+        checks: Checks::NONE,
+    },
+    Pass {
+        name: "form_vopd",
+        what: "pairs of independent VALU instructions become VOPD dual instructions (RDNA 3 \
+               and 4, wave32)",
+        run: crate::form_vopd::run,
         checks: Checks::NONE,
     },
 ];

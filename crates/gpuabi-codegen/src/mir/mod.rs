@@ -176,6 +176,9 @@ pub enum MOp {
     Hw(Opcode),
     /// A pseudo-instruction.
     Pseudo(Pseudo),
+    /// The Y half of an RDNA 3/4 VOPD pair whose X half is the instruction before it
+    /// (lowered code only, after `form_vopd`); printed after `:: `, as in the assembly.
+    DualY(Opcode),
 }
 
 /// Where an instruction came from: the byte span of the IR instruction in the source.
@@ -247,7 +250,7 @@ impl MInst {
     /// Number of leading operands that are written.
     pub fn num_defs(&self) -> usize {
         match self.op {
-            MOp::Hw(op) => op.info().dsts.len(),
+            MOp::Hw(op) | MOp::DualY(op) => op.info().dsts.len(),
             MOp::Pseudo(Pseudo::Phi | Pseudo::LinearPhi | Pseudo::Reload | Pseudo::LoadArg) => 1,
             MOp::Pseudo(_) => 0,
         }

@@ -599,6 +599,11 @@ fn instruction(
         column,
         message,
     };
+    // `:: NAME ...`: the Y half of a VOPD pair with the instruction before it.
+    let (text, col, dual_y) = match text.strip_prefix(":: ") {
+        Some(rest) => (rest, col + 3, true),
+        None => (text, col, false),
+    };
     let (body, attrs) = match text.split_once(" | ") {
         Some((b, a)) => (b, Some(a)),
         None => (text, None),
@@ -608,6 +613,12 @@ fn instruction(
         None => (body, ""),
     };
     let op = match PSEUDO_NAMES.iter().find(|(_, n)| *n == name) {
+        Some(_) if dual_y => {
+            return Err(err(
+                col,
+                format!("`{name}` is a pseudo-instruction: a VOPD half is a hardware one"),
+            ))
+        }
         Some((p, _)) => MOp::Pseudo(*p),
         None => MOp::Hw(Opcode::from_name(target, name).ok_or_else(|| {
             err(
@@ -618,6 +629,10 @@ fn instruction(
                 ),
             )
         })?),
+    };
+    let op = match op {
+        MOp::Hw(o) if dual_y => MOp::DualY(o),
+        other => other,
     };
     let mut opnds: SmallVec<[Opnd; 4]> = SmallVec::new();
     if !rest.trim().is_empty() {

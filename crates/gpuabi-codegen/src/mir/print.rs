@@ -294,6 +294,7 @@ fn header(f: &Function, out: &mut String) {
 pub fn inst_text(f: &Function, inst: &MInst, target: Target) -> String {
     let mut out = match inst.op {
         MOp::Hw(op) => op.info().name(target).unwrap_or("?").to_string(),
+        MOp::DualY(op) => format!(":: {}", op.info().name(target).unwrap_or("?")),
         MOp::Pseudo(p) => pseudo_name(p).to_string(),
     };
     let ops: Vec<String> = inst.opnds.iter().map(|o| opnd_text(f, o)).collect();

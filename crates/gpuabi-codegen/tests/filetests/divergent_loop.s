@@ -12,8 +12,7 @@ k:
 	v_add_nc_u32 v0, v0, s0
 .Lk_1:
 	v_and_b32 v1, v0, 7
-	v_mov_b32 v2, 0
-	v_mov_b32 v3, 0
+	v_dual_mov_b32 v2, 0 :: v_dual_mov_b32 v3, 0
 	s_mov_b32 s0, 0
 	s_mov_b32 s1, 0
 .Lk_2:
