@@ -198,6 +198,13 @@ impl Operands<'_> {
             })?;
             let value = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
             self.literal_used = true;
+            // A 16-bit true16 source reads the literal's bits 15:0; the others are kept as
+            // bits the hardware ignores (`crate::dont_care`).
+            let value = if kind == Kind::VSrcT16 {
+                value & 0xffff
+            } else {
+                value
+            };
             return Ok(Operand::Imm(Imm::Int(i64::from(value))));
         }
         // 248 (1/(2π)) is an inline constant from GCN 1.2 on only.
@@ -287,6 +294,7 @@ fn decode_one(
     let mut branch = None;
     let mut e64 = false;
     let mut sdwa = None;
+    let mut hi16 = 0u8;
     // The NSA dwords after a MIMG word.
     let mut nsa_bytes = 0;
     match layout.encoding {
@@ -465,14 +473,26 @@ fn decode_one(
                     }
                     Kind::MaskDst => vcc.clone(),
                     Kind::VDst(n) => o.vgpr(f.get(Field::Vdst), *n)?,
+                    Kind::VDstT16 => {
+                        let (vgpr, hi) = true16_half(f.get(Field::Vdst));
+                        hi16 |= u8::from(hi) << i;
+                        o.vgpr(vgpr, 1)?
+                    }
                     k => o.sreg(f.get(Field::Vdst), o.dwords(*k))?,
                 });
             }
             let mut explicit = 0;
             for kind in info.srcs {
+                let index = ops.len();
                 ops.push(match (kind, explicit) {
                     (Kind::MaskSrc, _) => vcc.clone(),
                     (k, _) if k.is_k() => o.src(u64::from(LITERAL), *k)?,
+                    (Kind::VSrcT16, 0) if f.get(Field::Src0) >= u64::from(VGPR_BASE) => {
+                        explicit += 1;
+                        let (vgpr, hi) = true16_half(f.get(Field::Src0) - u64::from(VGPR_BASE));
+                        hi16 |= u8::from(hi) << index;
+                        o.vgpr(vgpr, 1)?
+                    }
                     (k, 0) => {
                         explicit += 1;
                         o.src(f.get(Field::Src0), *k)?
@@ -667,6 +687,7 @@ fn decode_one(
         sdwa,
         dual: None,
         dont_care: 0,
+        hi16,
     };
     if e64 && (!uses_vop3(&inst, target, wave) || inst.modifies_constant()) {
         inst.e64 = true;
@@ -701,6 +722,12 @@ fn decode_one(
             })?;
     }
     Ok(Decoded { inst, size, branch })
+}
+
+/// The VGPR and half (true when bits 31:16) of an 8-bit true16 register field of a 32-bit
+/// encoding: bits 6:0 the VGPR, bit 7 the half ("RDNA3 ISA", "16-bit Math and VGPRs").
+fn true16_half(field: u64) -> (u64, bool) {
+    (field & 0x7f, field >> 7 & 1 != 0)
 }
 
 /// A scalar SDWA source (`S0`/`S1` set): an SGPR, a special register or an inline
@@ -1006,6 +1033,33 @@ mod tests {
         // Beside a real LGKM count the bit would make lgkmcnt(16): not represented.
         let e = decode(&bytes(&[0xbf8c_1072]), t, WaveSize::W64).unwrap_err();
         assert!(e.message.contains("does not represent"), "{e}");
+    }
+
+    /// RDNA 3's true16 `v_mov_b16_e32` as RADV's listings have it: the halves in bit 7 of
+    /// the register fields, llvm-mc-19's encoding of `v16.h, v17.l` (0x7f203911); ACO's
+    /// literal sign-extended (0xffff804c), its high 16 bits kept as ignored bits.
+    #[test]
+    fn true16_halves_and_acos_literal() {
+        let p = decode(&bytes(&[0x7f20_3911]), Target::Gfx1100, WaveSize::W32).unwrap();
+        let Item::Inst(inst) = &p.items[0].item else {
+            panic!("{:?}", p.items)
+        };
+        assert_eq!(
+            crate::asm::printer::print_inst(inst, Target::Gfx1100),
+            "v_mov_b16 v16.h, v17.l"
+        );
+        assert_eq!(inst.hi16, 0b01);
+        let code = bytes(&[0x7e04_38ff, 0xffff_804c]);
+        let p = decode(&code, Target::Gfx1100, WaveSize::W32).unwrap();
+        let Item::Inst(inst) = &p.items[0].item else {
+            panic!("{:?}", p.items)
+        };
+        assert_eq!(
+            crate::asm::printer::print_inst(inst, Target::Gfx1100),
+            "v_mov_b16 v2.l, 0x804c"
+        );
+        assert_eq!(inst.dont_care, 0xffff << 48);
+        assert_eq!(crate::encode(&p).unwrap(), code);
     }
 
     #[test]

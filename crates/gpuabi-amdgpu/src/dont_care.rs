@@ -27,13 +27,17 @@
 //! - Scratch with no address VGPR (`off`): ADDR ("RDNA2 ISA", "Scratch Instructions": with
 //!   SADDR in use, or neither, ADDR is not read; "RDNA3 ISA": SVE = 0 means no VGPR
 //!   address).
+//! - RDNA 3's true16 `v_mov_b16` in its 32-bit encoding with a literal source: the
+//!   literal's bits 31:16 ("RDNA3 ISA", V_MOV_B16: `D0.b16 = S0.b16`, a 16-bit source).
+//!   ACO writes a 16-bit constant sign-extended there (`v_mov_b16_e32 v2.l, 0x804c` is
+//!   `7e0438ff ffff804c` in RADV's listings), llvm-mc-19 zero-extended (`0000804c`).
 
 use crate::encode::waitcnt_fields;
 use crate::inst::Inst;
 use crate::microcode::{layout_of, Encoding, Field};
-use crate::opcodes::{Format, Opcode};
+use crate::opcodes::{Format, Kind, Opcode};
 use crate::operand::Operand;
-use crate::target::Target;
+use crate::target::{Target, WaveSize};
 
 /// Bit 12 of `s_waitcnt`'s SIMM16 on GCN 1.0/1.1: the top bit of the manual's LGKM_CNT.
 const GCN1_LGKM_TOP_BIT: u64 = 1 << 12;
@@ -83,8 +87,22 @@ pub fn mask(inst: &Inst, target: Target) -> u64 {
         Format::Scratch if target.is_rdna() && scratch_addr(inst) == Some(&Operand::Off) => {
             field(Encoding::Flat, Field::Addr)
         }
+        // A true16 source's literal: the dword after the 32-bit word, of which the
+        // instruction reads bits 15:0.
+        Format::Vop1
+            if true16_literal(inst) && !crate::encoding::uses_vop3(inst, target, WaveSize::W32) =>
+        {
+            0xffff << 48
+        }
         _ => 0,
     }
+}
+
+/// Whether `inst` has a true16 source ([`crate::Kind::VSrcT16`]) held in a literal.
+fn true16_literal(inst: &Inst) -> bool {
+    inst.slots()
+        .zip(&inst.operands)
+        .any(|(k, o)| k == Kind::VSrcT16 && crate::encoding::needs_literal(k, o))
 }
 
 /// The address operand of a scratch access: the first source of a store, the first source
@@ -101,9 +119,9 @@ pub fn difference(inst: &Inst, target: Target, canonical: &[u8], listed: &[u8]) 
     if canonical.len() != listed.len() {
         return None;
     }
-    // Ignored bits lie in the instruction word; the bytes after its first eight (a
-    // literal) must agree exactly, and so must a literal within them, which `mask` never
-    // covers.
+    // Ignored bits lie in the first eight bytes (the instruction word, and the literal of
+    // a 32-bit word whose source reads 16 of its bits); the bytes after them must agree
+    // exactly.
     let n = canonical.len().min(8);
     if canonical[n..] != listed[n..] {
         return None;

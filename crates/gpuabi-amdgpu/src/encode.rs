@@ -179,7 +179,7 @@ impl Ctx<'_> {
                 self.set_literal(u32::from(v))?;
                 Ok(LITERAL.into())
             }
-            (Kind::VSrcI16, Operand::Imm(imm)) => {
+            (Kind::VSrcI16 | Kind::VSrcT16, Operand::Imm(imm)) => {
                 if let Some(code) = imm.inline_code_i16() {
                     return Ok(code.into());
                 }
@@ -782,6 +782,13 @@ fn valu(
     let ops = &inst.operands;
     let (dsts, srcs) = ops.split_at(info.dsts.len());
     if uses_vop3(inst, target, wave) {
+        if info.dsts.contains(&Kind::VDstT16) {
+            return Err(format!(
+                "`{}`'s 64-bit encoding (its halves in OP_SEL) is not modelled; the 32-bit \
+                 one takes no modifiers",
+                info.mnemonic
+            ));
+        }
         let mut w = Word::new(Encoding::Vop3, target)?;
         w.set(Field::Op, opcode.into())?;
         if info.format == Format::Vopc && dsts.is_empty() {
@@ -840,6 +847,7 @@ fn valu(
     if let Some((kind, d)) = dst {
         let code = match kind {
             Kind::VDst(_) => cx.vgpr(d)?,
+            Kind::VDstT16 => true16_field(inst, d, cx)?,
             _ => cx.sreg(d)?,
         };
         w.set(Field::Vdst, code)?;
@@ -856,7 +864,10 @@ fn valu(
         w.set(Field::Src0, SDWA_SRC0.into())?;
         src.next();
     } else if let Some((kind, s)) = src.next() {
-        let code = cx.src_in(s, *kind, wave)?;
+        let code = match kind {
+            Kind::VSrcT16 if s.is_vgpr() => u64::from(VGPR_BASE) + true16_field(inst, s, cx)?,
+            _ => cx.src_in(s, *kind, wave)?,
+        };
         w.set(Field::Src0, code)?;
     }
     if let Some((kind, s)) = src.next() {
@@ -872,6 +883,24 @@ fn valu(
         w.set(Field::Vsrc1, code)?;
     }
     Ok(w)
+}
+
+/// The 8-bit register field of `operand`, a true16 VGPR half of `inst`, in a 32-bit
+/// encoding: the VGPR in bits 6:0, the half ([`Inst::hi16`]) in bit 7 ("RDNA3 ISA", "16-bit
+/// Math and VGPRs"), so v0-v127 only.
+fn true16_field(inst: &Inst, operand: &Operand, cx: &Ctx<'_>) -> Result<u64, String> {
+    let vgpr = cx.vgpr(operand)?;
+    if vgpr >= 128 {
+        return Err(format!(
+            "`{operand}`: a 32-bit encoding names the 16-bit halves of v0-v127 only"
+        ));
+    }
+    let index = inst
+        .operands
+        .iter()
+        .position(|o| std::ptr::eq(o, operand))
+        .unwrap_or(0);
+    Ok(vgpr | u64::from(inst.hi16 >> index & 1) << 7)
 }
 
 /// The explicit operands of a VOPD half: its destination and sources without the

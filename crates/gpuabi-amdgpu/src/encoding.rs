@@ -15,7 +15,7 @@ pub fn needs_literal(kind: Kind, operand: &Operand) -> bool {
     match (kind, operand) {
         (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(imm)) => !imm.is_inline(n),
         (Kind::VSrc16, Operand::Imm(imm)) => imm.inline_code16().is_none(),
-        (Kind::VSrcI16, Operand::Imm(imm)) => imm.inline_code_i16().is_none(),
+        (Kind::VSrcI16 | Kind::VSrcT16, Operand::Imm(imm)) => imm.inline_code_i16().is_none(),
         (Kind::VSrcF64, Operand::Imm(imm)) => !imm.is_inline(2),
         (Kind::VSrcPkF16, Operand::Imm(imm)) => imm.inline_code_pk_f16().is_none(),
         (Kind::VSrcBF16, Operand::Imm(imm)) => imm.inline_code_bf16().is_none(),
@@ -32,7 +32,7 @@ pub fn literal_dword(kind: Kind, operand: &Operand) -> Option<u32> {
         return None;
     };
     match kind {
-        Kind::VSrc16 | Kind::VSrcI16 | Kind::KImm16 => imm.value16().map(u32::from),
+        Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcT16 | Kind::KImm16 => imm.value16().map(u32::from),
         Kind::VSrcF64 => imm.value_f64().map(|v| (v >> 32) as u32),
         Kind::VSrcPkF16 => imm.value_pk_f16(),
         Kind::VSrcBF16 => imm.value_bf16(),
@@ -85,6 +85,7 @@ pub fn uses_vop3(inst: &Inst, target: Target, wave: WaveSize) -> bool {
                     Kind::VSrc(_)
                     | Kind::VSrc16
                     | Kind::VSrcI16
+                    | Kind::VSrcT16
                     | Kind::VSrcF64
                     | Kind::VSrcPkF16
                     | Kind::VSrcBF16 => {

@@ -289,6 +289,10 @@ pub struct Inst {
     /// generated; set by the decoder and by encoding listings such as Mesa's (ACO writes
     /// 0x80 into the unused address field of `scratch_load_dword v0, off, s4`).
     pub dont_care: u64,
+    /// RDNA 3's true16 operand halves ([`crate::Kind::VDstT16`], [`crate::Kind::VSrcT16`]):
+    /// bit `i` set when operand `i` names bits 31:16 of its VGPR (`v1.h`) rather than bits
+    /// 15:0 (`v1.l`). 0 for every other instruction.
+    pub hi16: u8,
 }
 
 impl Inst {
@@ -303,6 +307,7 @@ impl Inst {
             sdwa: None,
             dual: None,
             dont_care: 0,
+            hi16: 0,
         }
     }
 

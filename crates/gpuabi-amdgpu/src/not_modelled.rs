@@ -10,8 +10,8 @@
 //! direct call, the return from a trap handler), changes how later instructions run (GCN
 //! 1.2's VGPR index mode, VSKIP), reads or writes hardware state the model does not keep
 //! (the hardware registers of `s_getreg_b32`/`s_setreg_*`, the pixel-shader attribute
-//! memory interpolation reads), or only raises an exception; and RDNA 3's `v_mov_b16`,
-//! which LLVM 19 has only in a form whose operands the model cannot spell.
+//! memory interpolation reads), or only raises an exception; and RDNA 4's `v_mov_b16`,
+//! whose true16 operands (`v1.l`) the model spells on RDNA 3 only.
 
 use crate::opcodes::Targets;
 use crate::target::Target;
@@ -146,9 +146,9 @@ pub static NOT_MODELLED: &[NotModelled] = &[
     },
     NotModelled {
         name: "v_mov_b16",
-        targets: Targets::GFX1100.or(GFX12),
-        reason: "LLVM 19 has only RDNA 3's true16 form, which names 16-bit register halves \
-                 (`v_mov_b16 v1.l, v8.l`), an operand syntax the model does not have",
+        targets: GFX12,
+        reason: "RDNA 4's true16 form (`v_mov_b16 v1.l, v8.l`), whose 16-bit register halves \
+                 the model spells on gfx1100 only",
     },
     NotModelled {
         name: "v_interp_p1_f32",

@@ -147,6 +147,15 @@ pub enum Kind {
     /// llvm-mc-19 encodes `0xffff` and `0x3c00` here as literals
     /// ([`crate::Imm::inline_code_i16`]).
     VSrcI16,
+    /// RDNA 3's true16 destination: one 16-bit half of a VGPR, `v1.l` (bits 15:0) or `v1.h`
+    /// (bits 31:16), the half kept in [`crate::Inst::hi16`]. In the 32-bit encodings bit 7
+    /// of the 8-bit register field selects the half ("RDNA3 ISA", "16-bit Math and VGPRs"),
+    /// so only the halves of v0-v127 are reachable there; llvm-mc-19 refuses `v128.l`.
+    VDstT16,
+    /// RDNA 3's true16 source: a VGPR half as in [`Kind::VDstT16`], an SGPR (its bits 15:0)
+    /// or a constant read as in [`Kind::VSrcI16`] (llvm-mc-19 encodes `v_mov_b16 v1.l, 1.0`
+    /// with the inline code 242, and `0x3c00` and `0xffff` as literals).
+    VSrcT16,
     /// Vector source of two packed f16 values (`v_pk_fmac_f16`, `v_dot2c_f32_f16`): a VGPR,
     /// an SGPR, an inline constant or a 32-bit literal. As LLVM's `getInlineEncodingV216`
     /// describes the hardware, an inline integer is its sign-extended 32-bit value and an
@@ -2127,6 +2136,8 @@ table! {
     SBufferLoadU8 = row(Smem, "s_buffer_load_u8", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x019];
     SBufferLoadI16 = row(Smem, "s_buffer_load_i16", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x01a];
     SBufferLoadU16 = row(Smem, "s_buffer_load_u16", &[SD1], &[SBase(4), SOffset]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x01b];
+    // RDNA 3's true16 move, last so that the rows before keep their numbers.
+    VMovB16 = row(Vop1, "v_mov_b16", &[VDstT16], &[VSrcT16]).half().only(Targets::GFX1100), [], [NONE, NONE, 0x19c, NONE, NONE, NONE];
 }
 
 impl Opcode {

@@ -55,6 +55,12 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::VSrc(n) => format!("a tuple of {n} VGPRs or SGPRs, or a constant"),
         Kind::VSrc16 => "a VGPR, an SGPR or a 16-bit constant".into(),
         Kind::VSrcI16 => "a VGPR, an SGPR, a 16-bit integer or an inline float".into(),
+        Kind::VDstT16 => "a 16-bit half of one of v0-v127 (`v1.l`, `v1.h`)".into(),
+        Kind::VSrcT16 => {
+            "a 16-bit half of one of v0-v127 (`v1.l`, `v1.h`), an SGPR, a 16-bit integer or \
+             an inline float"
+                .into()
+        }
         Kind::VSrcF64 => "a pair of VGPRs or SGPRs, or an f64 constant (inline, or a literal \
              whose low 32 bits are zero)"
             .into(),
@@ -214,7 +220,16 @@ pub fn check_operand(
                 || scalar_reg(operand, 2, target)?
                 || matches!(operand, Operand::Imm(imm) if imm.value_f64().is_some())
         }
-        Kind::VSrcI16 => {
+        Kind::VDstT16 => {
+            vector_reg(operand, 1)
+                && operand
+                    .reg_in(RegFile::Vgpr)
+                    .is_some_and(|r| r.first.num < 128)
+        }
+        Kind::VSrcT16 if operand.is_vgpr() => operand
+            .reg_in(RegFile::Vgpr)
+            .is_some_and(|r| r.first.num < 128 && r.count == 1),
+        Kind::VSrcI16 | Kind::VSrcT16 => {
             vector_reg(operand, 1)
                 || scalar_reg(operand, 1, target)?
                 || matches!(operand, Operand::Imm(imm @ Imm::Int(_)) if imm.value16().is_some())

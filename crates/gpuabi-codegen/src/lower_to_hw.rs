@@ -173,6 +173,7 @@ pub fn lower(f: &Function, regs: &[Option<u16>], max_vgprs: u16) -> Vec<HwBlock>
                             sdwa: None,
                             dual: None,
                             dont_care: 0,
+                            hi16: 0,
                         },
                         origin: inst.origin,
                         cost: inst.cost,

@@ -1,9 +1,7 @@
 //! RADV's code rendering the recursive example (`examples/rt/mirror`) at 256×256 in the
 //! simulator, every call checked, in lane-instructions per second.
 //!
-//! The capture is navi21's (gfx1030 wave32): navi31's code (gfx1100) uses instructions the
-//! simulator does not run yet (gfx11's true16 `v_mov_b16_e32 v28.l`,
-//! `ds_bvh_stack_rtn_b32`). The capture was made for a 64×64 launch; RADV's code reads the
+//! The capture is navi21's (gfx1030 wave32). The capture was made for a 64×64 launch; RADV's code reads the
 //! launch size from the trace parameters (the prolog's `launch_size_addr`, from
 //! `trace_rays_ib.txt`, points at the launch words of `VkTraceRaysIndirectCommand2KHR`),
 //! which `gpuabi_radv::run` writes from `Scene::size`; the bench sets that to 256×256 and

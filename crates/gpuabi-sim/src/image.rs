@@ -123,11 +123,13 @@ fn src_of(operand: &Operand, kind: Kind, layout_eval: &dyn Fn(&Operand) -> Optio
         }
         // A 16-bit integer slot receives an inline float as its f32 bits (see
         // `Kind::VSrcI16`).
-        Operand::Imm(imm @ gpuabi_amdgpu::Imm::Float(_)) if kind == Kind::VSrcI16 => {
+        Operand::Imm(imm @ gpuabi_amdgpu::Imm::Float(_))
+            if matches!(kind, Kind::VSrcI16 | Kind::VSrcT16) =>
+        {
             Src::Const(u64::from(imm.value32().unwrap_or(0)))
         }
         // A 16-bit slot receives the constant's 16 bits (an inline float as its f16 value).
-        Operand::Imm(imm) if matches!(kind, Kind::VSrc16 | Kind::VSrcI16) => {
+        Operand::Imm(imm) if matches!(kind, Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcT16) => {
             Src::Const(u64::from(imm.value16().unwrap_or(0)))
         }
         // An f64 slot's literal is the f64's high dword.
@@ -202,10 +204,28 @@ fn operands_of(
 }
 
 /// The sub-dword selections the simulator applies to `inst`: its SDWA selections, or for a
-/// 16-bit result a `WORD_0` destination whose high half GCN 1.2 zeroes and RDNA keeps.
+/// 16-bit result a `WORD_0` destination whose high half GCN 1.2 zeroes and RDNA keeps, or
+/// for RDNA 3's true16 operands the halves they name (the other destination half kept).
 fn sub_dword(inst: &Inst, target: Target) -> Option<Sdwa> {
     if inst.sdwa.is_some() {
         return inst.sdwa;
+    }
+    if inst.hi16 != 0 {
+        let half = |i: usize| {
+            if inst.hi16 >> i & 1 != 0 {
+                SdwaSel::Word1
+            } else {
+                SdwaSel::Word0
+            }
+        };
+        let dsts = inst.dsts().len();
+        return Some(Sdwa {
+            dst_sel: half(0),
+            dst_unused: DstUnused::Preserve,
+            src0_sel: half(dsts),
+            src1_sel: half(dsts + 1),
+            ..Sdwa::default()
+        });
     }
     inst.op.info().half_dst.then(|| Sdwa {
         dst_sel: SdwaSel::Word0,

@@ -440,16 +440,7 @@ impl Machine {
                     wave.pc = idx as u32 + 1;
                     continue;
                 }
-                return Err(SimError::NotModelled {
-                    pc: d.addr,
-                    origin: d.origin.clone(),
-                    mnemonic: d
-                        .op
-                        .info()
-                        .name(image.target)
-                        .unwrap_or(d.op.info().mnemonic),
-                    text: image.texts[idx].clone(),
-                });
+                // `ds_bvh_stack_rtn_b32` runs with the other LDS instructions.
             }
             if let Some(u) = undef.as_deref_mut() {
                 u.before(d, wave);

@@ -5,7 +5,7 @@
 use gpuabi_amdgpu::asm::parse;
 use gpuabi_amdgpu::{Target, WaveSize};
 use gpuabi_sim::image::Src;
-use gpuabi_sim::{Image, LaneValues, Machine, SimError, Wave, WaveSetup};
+use gpuabi_sim::{Image, LaneValues, Machine, Wave, WaveSetup};
 
 const ALL: [(Target, WaveSize); 3] = [
     (Target::Gfx8, WaveSize::W64),
@@ -638,28 +638,83 @@ fn modified_constants() {
     assert_eq!(wave.v(0, 0), 0xab, "1 | 0xab");
 }
 
+/// RDNA 3's LDS traversal stack as RADV's traversal uses it (`ds_bvh_stack_rtn_b32`, see
+/// `gpuabi_sim::exec::bvh_stack` for the rules and their sources), in lanes 0 and 32 of a
+/// wave64, whose stacks RADV places at dword bases 0 and 512 + 0
+/// (`radv_build_bvh_stack_rtn_addr`: 16 entries of 32 lanes × 4 bytes per group of 32
+/// lanes). A box's children 10 and 11 (the others missed, the last visited node invalid)
+/// push 10 and return 11 with the index 1; a triangle (last visited node 0xfffffffe) pops
+/// 10 and brings the index back to 0; the next pop finds the stack empty and returns
+/// 0xfffffffe. The popped entry reads 0xffffffff afterwards.
 #[test]
-fn the_bvh_stack_instruction_stops_the_simulator() {
-    // RDNA 3's LDS traversal stack is encoded, decoded and printed, but not run: a run
-    // stops there with an error naming the instruction.
-    let inst = "ds_bvh_stack_rtn_b32 v22, v0, v22, v[40:43] offset:4096";
-    let text = format!("main:\n\tv_mov_b32 v1, 5\n\t{inst}\n\ts_endpgm\n");
+fn the_bvh_stack_pushes_and_pops_per_lane() {
+    let body = "\tds_bvh_stack_rtn_b32 v22, v1, v2, v[40:43] offset:4096\n\
+                \tv_mov_b32 v30, v22\n\tv_mov_b32 v31, v1\n\
+                \tds_bvh_stack_rtn_b32 v22, v1, v3, v[40:43] offset:4096\n\
+                \tv_mov_b32 v32, v22\n\tv_mov_b32 v33, v1\n\
+                \tds_bvh_stack_rtn_b32 v22, v1, v3, v[40:43] offset:4096\n\
+                \tv_lshrrev_b32 v4, 16, v1\n\tds_load_b32 v34, v4\n\ts_waitcnt lgkmcnt(0)";
+    let text = format!("main:\n{body}\n\ts_endpgm\n");
     let p = parse(&text, Target::Gfx1100, WaveSize::W64).unwrap();
     let mut m = Machine::new(Image::new(&p).unwrap());
-    let e = m.run("main", &[WaveSetup::default()]).unwrap_err();
-    let SimError::NotModelled {
-        pc,
-        mnemonic,
-        text: printed,
-        ..
-    } = &e
-    else {
-        panic!("{e}");
+    let mut addr = vec![0u32; 64];
+    addr[32] = 512 << 18;
+    let setup = WaveSetup {
+        exec: Some(1 | 1 << 32),
+        vgprs: vec![
+            (1, LaneValues::PerLane(addr)),
+            (2, LaneValues::Uniform(0xffff_ffff)),
+            (3, LaneValues::Uniform(0xffff_fffe)),
+            (40, LaneValues::Uniform(10)),
+            (41, LaneValues::Uniform(11)),
+            (42, LaneValues::Uniform(0xffff_ffff)),
+            (43, LaneValues::Uniform(0xffff_ffff)),
+        ],
+        lds_bytes: 4096,
+        ..Default::default()
     };
-    assert_eq!(*mnemonic, "ds_bvh_stack_rtn_b32");
-    assert_eq!(*pc, gpuabi_sim::image::CODE_BASE + 4, "after the v_mov_b32");
-    assert_eq!(printed, inst);
-    assert!(e.to_string().contains("line 3"), "{e}");
+    let w = m.run("main", &[setup]).unwrap().expect("one wave");
+    for (lane, base) in [(0, 0u32), (32, 512)] {
+        assert_eq!(
+            w.v(30, lane),
+            11,
+            "lane {lane}: DATA1[1] last pushed, popped"
+        );
+        assert_eq!(w.v(31, lane), base << 18 | 1, "lane {lane}: one entry");
+        assert_eq!(w.v(32, lane), 10, "lane {lane}");
+        assert_eq!(w.v(33, lane), base << 18, "lane {lane}: empty again");
+        assert_eq!(w.v(22, lane), 0xffff_fffe, "lane {lane}: the terminal node");
+        assert_eq!(w.v(1, lane), base << 18, "lane {lane}");
+        // v4 = the address >> 16 = base * 4 bytes: entry 0, popped.
+        assert_eq!(w.v(34, lane), 0xffff_ffff, "lane {lane}");
+    }
+    assert_eq!(m.stats.lds_out_of_range, 0);
+}
+
+/// RDNA 3's true16 `v_mov_b16` ("RDNA3 ISA", V_MOV_B16: `D0.b16 = S0.b16`; "16-bit Math and
+/// VGPRs": `v1.l` is bits 15:0, `v1.h` bits 31:16): only the named half of the destination
+/// changes, from the named half of the source; a constant's 16 bits, and an SGPR's bits
+/// 15:0.
+#[test]
+fn true16_moves_write_one_half() {
+    let body = "\tv_mov_b16_e32 v1.h, v2.l\n\tv_mov_b16_e32 v3.l, 0x804c\n\
+                \tv_mov_b16_e32 v4.l, v5.h\n\tv_mov_b16 v6.h, s1\n\tv_mov_b16 v7.l, -1";
+    let v = [
+        0x1111_2222,
+        0x3333_4444,
+        0xaaaa_bbbb,
+        0xcccc_dddd,
+        0x1234_5678,
+        0x0000_0000,
+        0x5555_6666,
+    ];
+    let w = run_one(Target::Gfx1100, WaveSize::W32, body, &v, &[0x9876_5432]);
+    assert_eq!(w.v(1, 0), 0x4444_2222);
+    assert_eq!(w.v(2, 0), 0x3333_4444, "the source is unchanged");
+    assert_eq!(w.v(3, 0), 0xaaaa_804c);
+    assert_eq!(w.v(4, 0), 0xcccc_1234);
+    assert_eq!(w.v(6, 0), 0x5432_0000);
+    assert_eq!(w.v(7, 0), 0x5555_ffff);
 }
 
 /// A 32-bit box node in memory, tested by `image_bvh64_intersect_ray` (NSA address, as

@@ -139,6 +139,13 @@ fn operand(rng: &mut Rng, kind: Kind, wave: WaveSize, target: Target) -> (Operan
             }
         }
         Kind::VDst(n) | Kind::VReg(n) => plain(vgprs(rng, u16::from(n))),
+        // The low halves of RDNA 3's true16 operands (`Inst::hi16` stays 0).
+        Kind::VDstT16 => plain(vgprs(rng, 1)),
+        Kind::VSrcT16 => match rng.below(5) {
+            0 => plain(sgprs(rng, 1)),
+            1 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),
+            _ => plain(vgprs(rng, 1)),
+        },
         Kind::VSrc16 | Kind::VSrcI16 | Kind::VSrcPkF16 | Kind::VSrcBF16 => match rng.below(5) {
             0 => plain(sgprs(rng, 1)),
             1 => plain(Operand::Imm(Imm::Int(rng.below(0x10000) as i64))),

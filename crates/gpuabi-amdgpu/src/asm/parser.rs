@@ -937,6 +937,7 @@ impl LineParser<'_> {
         let mut columns = Vec::new();
         let mut src_mods = SrcMods::default();
         let mut sexts = [false; 2];
+        let mut hi16 = 0u8;
         // An atomic's operand list depends on `glc` (RDNA 4: `th:TH_ATOMIC_RETURN` or
         // `th:TH_ATOMIC_NT_RETURN`), which follows the operands: with it the returning form,
         // which names a destination first.
@@ -995,6 +996,10 @@ impl LineParser<'_> {
                         ))
                     }
                 }
+                operand
+            } else if matches!(kind, Kind::VDstT16 | Kind::VSrcT16) {
+                let (operand, hi) = self.true16_operand(word)?;
+                hi16 |= u8::from(hi) << i;
                 operand
             } else if kind == Kind::Waitcnt {
                 self.waitcnt()?
@@ -1065,6 +1070,7 @@ impl LineParser<'_> {
             sdwa,
             dual: None,
             dont_care: 0,
+            hi16,
         };
         if half {
             return Ok(inst);
@@ -1221,6 +1227,38 @@ impl LineParser<'_> {
             }
             _ => Err(self.error("expected an operand: a register, a constant or a label")),
         }
+    }
+
+    /// An operand of a true16 slot ([`Kind::VDstT16`], [`Kind::VSrcT16`]): a VGPR half
+    /// `v1.l`/`v1.h` (the register and whether it is the high half), or any other operand
+    /// as written. A whole VGPR is refused: the slot reads or writes 16 bits.
+    fn true16_operand(&mut self, word: &str) -> Result<(Operand, bool), AsmError> {
+        let column = self.column();
+        if let Some(Tok::Word(w)) = self.peek(0).cloned() {
+            let half = w.strip_suffix(".l").map(|r| (r, false));
+            let half = half.or_else(|| w.strip_suffix(".h").map(|r| (r, true)));
+            if let Some((reg, hi)) = half.filter(|(r, _)| r.starts_with('v')) {
+                let r: RegRange = reg
+                    .parse()
+                    .map_err(|e: gpuabi_layout::reg::RegParseError| {
+                        AsmError::new(self.line, column, e.to_string())
+                    })?;
+                self.pos += 1;
+                return Ok((Operand::Reg(r), hi));
+            }
+        }
+        let operand = self.operand()?;
+        if operand.is_vgpr() {
+            return Err(AsmError::new(
+                self.line,
+                column,
+                format!(
+                    "`{word}` names a 16-bit half of a VGPR: write `{operand}.l` (bits 15:0) \
+                     or `{operand}.h` (bits 31:16)"
+                ),
+            ));
+        }
+        Ok((operand, false))
     }
 
     /// `[v36, v[38:39], …]`: an image address given VGPR by VGPR (RDNA's NSA form).

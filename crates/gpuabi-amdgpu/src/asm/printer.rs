@@ -62,6 +62,12 @@ pub fn print_inst(inst: &Inst, target: Target) -> String {
             let _ = write!(out, "sext({op})");
             continue;
         }
+        // RDNA 3's true16 operands name a 16-bit half of their VGPR.
+        if op.is_vgpr() && matches!(inst.slots().nth(i), Some(Kind::VDstT16 | Kind::VSrcT16)) {
+            let half = if inst.hi16 >> i & 1 != 0 { "h" } else { "l" };
+            let _ = write!(out, "{op}.{half}");
+            continue;
+        }
         // A negated constant is `neg(1)`: `-1` would be another constant (LLVM's
         // AMDGPUInstPrinter writes `neg(` before an immediate).
         let constant = matches!(op, crate::operand::Operand::Imm(_));

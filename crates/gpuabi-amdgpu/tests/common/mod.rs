@@ -150,6 +150,12 @@ pub fn samples(kind: Kind, wave: WaveSize) -> Vec<&'static str> {
         Kind::VSrcF64 => vec!["v[10:11]", "s[16:17]", "-2.0", "3.0", "0x40490000", "-1"],
         // Inline -1, a literal 0xffff and 0x3c00 (integers here), inline 1.0 and 0.5.
         Kind::VSrcI16 => vec!["v8", "s14", "-1", "0xffff", "0x3c00", "1.0", "-100", "0.5"],
+        // RDNA 3's true16 halves (the top VGPR of the 32-bit encoding's 7-bit field), then as
+        // `Kind::VSrcI16` (ACO's 0x804c a literal).
+        Kind::VDstT16 => vec!["v16.h", "v2.l", "v127.h"],
+        Kind::VSrcT16 => vec![
+            "v17.l", "v127.h", "s14", "-1", "0xffff", "0x804c", "1.0", "-16", "m0",
+        ],
         // The bf16 1.0 as an integer (inline), a literal, inline -1 and 0.5.
         Kind::VSrcBF16 => vec!["v8", "s14", "0x3f80", "0x1234", "-1", "0.5"],
         Kind::VReg(1) => vec!["v12"],

@@ -54,6 +54,22 @@ impl LdsCtx<'_> {
         }
     }
 
+    /// The dword at byte `addr` of the LDS, `missing` when out of range (counted).
+    pub(crate) fn read_or(&mut self, addr: u64, missing: u32) -> u32 {
+        match self.range(addr, u64::MAX) {
+            Some(_) => self.read(addr, u64::MAX),
+            None => {
+                self.stats.lds_out_of_range += 1;
+                missing
+            }
+        }
+    }
+
+    /// Writes the dword at byte `addr` of the LDS, unless out of range (counted).
+    pub(crate) fn write_dword(&mut self, addr: u64, value: u32) {
+        self.write(addr, u64::MAX, value)
+    }
+
     fn range(&self, addr: u64, limit: u64) -> Option<std::ops::Range<usize>> {
         let end = addr.checked_add(4)?;
         (end <= limit.min(self.lds.len() as u64)).then_some(addr as usize..end as usize)
@@ -70,6 +86,9 @@ fn vreg(src: Src) -> u16 {
 /// Executes a `ds_*` instruction for the active lanes of `w`.
 pub fn exec(d: &Decoded, w: &mut Wave, cx: &mut LdsCtx<'_>) {
     let Some(access) = d.op.info().ds else {
+        if d.op == gpuabi_amdgpu::Opcode::DsBvhStackRtnB32 {
+            super::bvh_stack::exec(d, w, cx);
+        }
         return;
     };
     let limit = if cx.target == Target::Gfx8 {

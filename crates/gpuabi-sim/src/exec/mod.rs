@@ -5,6 +5,7 @@
 pub mod atomic;
 pub mod branch;
 pub(crate) mod bvh;
+pub mod bvh_stack;
 pub mod compare;
 pub mod double;
 pub mod float;
@@ -25,8 +26,8 @@ use gpuabi_amdgpu::Opcode;
 /// The instructions [`UnmodelledAnswers`] answers when a run has them (`sim
 /// check-function`, which runs a function without a hierarchy in memory): RDNA's ray
 /// intersection (`image_bvh*_intersect_ray`, run as [`bvh`] describes otherwise) and RDNA
-/// 3's BVH traversal stack (`ds_bvh_stack_rtn_b32`, which otherwise stops a run with
-/// [`crate::SimError::NotModelled`]).
+/// 3's BVH traversal stack (`ds_bvh_stack_rtn_b32`, run as [`bvh_stack`] describes
+/// otherwise).
 pub fn not_modelled(op: Opcode) -> bool {
     matches!(
         op,

@@ -464,7 +464,8 @@ fn exec_one(d: &Decoded, w: &mut Wave) {
         return;
     }
     match d.op {
-        VMovB32 => map1(w, d, |a| a),
+        // RDNA 3's `D0.b16 = S0.b16`: the halves are the decoded selections.
+        VMovB32 | VMovB16 => map1(w, d, |a| a),
         VNotB32 => map1(w, d, |a| !a),
         VRcpF32 => mapf1(w, d, |a| 1.0 / a),
         VSqrtF32 => mapf1(w, d, f32::sqrt),
