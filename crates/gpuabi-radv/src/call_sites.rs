@@ -136,8 +136,7 @@ fn copy(i: &gpuabi_amdgpu::Inst) -> Option<(RegRange, RegRange)> {
     }
 }
 
-/// The register a store writes to memory (its first register source of a `VReg` slot), or
-/// a scratch/buffer load's destination.
+/// The register a store writes to memory: its first register source in a `VReg` slot.
 fn stored(i: &gpuabi_amdgpu::Inst) -> Option<RegRange> {
     let d = i.dsts().len();
     i.slots()
@@ -155,10 +154,6 @@ fn is_store(m: &str) -> bool {
 
 fn is_load(m: &str) -> bool {
     m.starts_with("scratch_load") || m.starts_with("buffer_load")
-}
-
-fn within(set: &RegSet, r: RegRange) -> bool {
-    set.contains_range(r)
 }
 
 /// The registers of `layout`'s parameters (`returns`: only return parameters), the return
@@ -234,18 +229,18 @@ fn classify(
             if let Some(r) = stored(i) {
                 if lane(r) {
                     mark(item, AbiCost::Linkage);
-                } else if !within(&callee.preserved, r) {
+                } else if !callee.preserved.contains_range(r) {
                     mark(item, AbiCost::Spill);
                 }
             }
         } else if m == "v_writelane_b32" {
             if let Some(Operand::Reg(s)) = i.operands.get(1) {
-                if !within(&callee.preserved, *s) {
+                if !callee.preserved.contains_range(*s) {
                     mark(item, AbiCost::Spill);
                 }
             }
         } else if let Some((_, dst)) = copy(i) {
-            if within(&params, dst) && !later_writes.iter().any(|w| w.overlaps(&dst)) {
+            if params.contains_range(dst) && !later_writes.iter().any(|w| w.overlaps(&dst)) {
                 mark(item, AbiCost::Copy);
             }
         }
@@ -268,7 +263,7 @@ fn classify(
         } else if m == "v_readlane_b32" {
             mark(item, AbiCost::Spill);
         } else if let Some((src, _)) = copy(i) {
-            if within(&returns, src) && !earlier_writes.iter().any(|w| w.overlaps(&src)) {
+            if returns.contains_range(src) && !earlier_writes.iter().any(|w| w.overlaps(&src)) {
                 mark(item, AbiCost::Copy);
             }
         }
