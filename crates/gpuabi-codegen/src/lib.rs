@@ -119,13 +119,7 @@ impl Compiled {
     /// Per call site (in the order of [`Compiled::calls`]): the overhead instructions the
     /// site compiled to, by kind (see [`CostItem::site`]).
     pub fn site_overhead(&self) -> Vec<Overhead> {
-        let mut out = vec![Overhead::default(); self.calls.len()];
-        for c in &self.costs {
-            if let Some(site) = c.site {
-                out[site].add(c.cost, 1);
-            }
-        }
-        out
+        stats::site_overhead(&self.costs, self.calls.len())
     }
 
     /// The assembly of the module: the target line, the code, and each kernel's entry:

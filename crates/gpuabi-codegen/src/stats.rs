@@ -86,6 +86,40 @@ pub struct CostItem {
     pub site: Option<usize>,
 }
 
+/// The overhead instructions of `costs` per call site (`sites` of them, by
+/// [`CostItem::site`]): each counted once, the static count.
+pub fn site_overhead(costs: &[CostItem], sites: usize) -> Vec<Overhead> {
+    let mut out = vec![Overhead::default(); sites];
+    for c in costs {
+        if let Some(site) = c.site {
+            out[site].add(c.cost, 1);
+        }
+    }
+    out
+}
+
+/// The overhead instructions of `costs` a run executed, per function (`functions` of them,
+/// by [`CostItem::function`]) and per call site (`sites`, by [`CostItem::site`]): each
+/// counted as often as `executed(item)` says its instruction ran (`None`: not counted).
+pub fn executed_overhead(
+    costs: &[CostItem],
+    functions: usize,
+    sites: usize,
+    executed: impl Fn(usize) -> Option<u64>,
+) -> (Vec<Overhead>, Vec<Overhead>) {
+    let mut per_function = vec![Overhead::default(); functions];
+    let mut per_site = vec![Overhead::default(); sites];
+    for c in costs {
+        if let Some(n) = executed(c.item) {
+            per_function[c.function].add(c.cost, n);
+            if let Some(site) = c.site {
+                per_site[site].add(c.cost, n);
+            }
+        }
+    }
+    (per_function, per_site)
+}
+
 /// One past the highest register of `file` a temp of `f` was given.
 fn high(f: &Function, file: RegFile) -> u16 {
     f.temps

@@ -212,24 +212,19 @@ pub fn run(
         violations: machine.violations().to_vec(),
     })?;
     let out = buffers_of(&machine, &ids);
-    let mut overhead = vec![gpuabi_codegen::Overhead::default(); compiled.functions.len()];
-    let mut site_overhead = vec![gpuabi_codegen::Overhead::default(); compiled.calls.len()];
-    if let Some(counts) = &machine.counts {
-        let mut inst_of = std::collections::HashMap::new();
-        for i in 0..counts.len() as u32 {
-            if let Some(item) = machine.image.item_index(i) {
-                inst_of.insert(item, i as usize);
-            }
-        }
-        for c in &compiled.costs {
-            if let Some(&i) = inst_of.get(&c.item) {
-                overhead[c.function].add(c.cost, counts[i]);
-                if let Some(site) = c.site {
-                    site_overhead[site].add(c.cost, counts[i]);
-                }
-            }
+    let counts = machine.counts.as_deref().unwrap_or(&[]);
+    let mut inst_of = std::collections::HashMap::new();
+    for i in 0..counts.len() as u32 {
+        if let Some(item) = machine.image.item_index(i) {
+            inst_of.insert(item, i as usize);
         }
     }
+    let (overhead, site_overhead) = gpuabi_codegen::stats::executed_overhead(
+        &compiled.costs,
+        compiled.functions.len(),
+        compiled.calls.len(),
+        |item| inst_of.get(&item).map(|&i| counts[i]),
+    );
     Ok(Outcome {
         abi: AbiInstructions::of(&machine),
         overhead,

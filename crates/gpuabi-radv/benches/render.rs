@@ -7,8 +7,8 @@
 //! which `gpuabi_radv::run` writes from `Scene::size`; the bench sets that to 256×256 and
 //! the dispatch's work-groups as RADV's dispatch of an unaligned launch sets them (the
 //! capture's `DISPATCH_DIRECT` of 2×64 groups of `COMPUTE_NUM_THREAD_X` = 32 lanes for
-//! 64×64): ceil(256 / 32) × 256. RADV's code is unchanged, including what it does with
-//! the mirror's nested trace (it passes no payload; see `tests/lavapipe.rs`).
+//! 64×64): ceil(256 / 32) × 256. RADV's code is unchanged. The work includes the per
+//! call-site overhead figures every run gathers (`gpuabi_radv::call_sites`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::PathBuf;

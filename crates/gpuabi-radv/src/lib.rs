@@ -15,8 +15,10 @@
 //! - [`program`]: RADV's code at RADV's addresses.
 //! - [`sizes`]: the pipeline's payload and hit-attribute sizes.
 //! - [`run`]: the trace.
+//! - [`call_sites`]: the call-ABI overhead of each call site.
 
 pub mod bvh;
+pub mod call_sites;
 pub mod capture;
 mod error;
 pub mod program;

@@ -8,6 +8,7 @@ use gpuabi_sim::check_function::{stack_pointer, FunctionSpec, Placement};
 use gpuabi_sim::{CallSite, Contract, Image, LaneValues, Limits, Machine, Stats, WaveSetup};
 
 use crate::bvh;
+use crate::call_sites::{site_stats, CalleeAbi, SiteStats};
 use crate::capture::Capture;
 use crate::error::RadvError;
 use crate::program::{assemble, Code};
@@ -26,6 +27,8 @@ pub struct Trace {
     pub calls: u64,
     /// Executed instructions per function (label, count), in address order.
     pub per_function: Vec<(String, u64)>,
+    /// Every call site of RADV's code with its call-ABI overhead, in address order.
+    pub call_sites: Vec<SiteStats>,
 }
 
 /// Options of a run.
@@ -339,6 +342,7 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
     let limit_regs = aco_target.default_limit(LimitInputs::default());
     let (payload, hit_attribs) = pipeline_sizes(&capture.functions, aco_target, limit_regs)?;
     let mut sites = Vec::new();
+    let mut callee_abis = std::collections::BTreeMap::new();
     for p in &code.pieces {
         let Some(stage) = p.stage else {
             continue;
@@ -365,6 +369,16 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
         })?;
         let mut preserved = spec.preserved.clone();
         preserved.remove_range(sp);
+        callee_abis.insert(
+            p.addr,
+            CalleeAbi {
+                label: p.label.clone(),
+                abi: spec.abi.clone(),
+                layout: spec.layout.clone(),
+                preserved: preserved.clone(),
+                stack_pointer: sp,
+            },
+        );
         sites.push((
             p.addr,
             CallSite {
@@ -449,6 +463,52 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
         }
     }
     let contract = machine.contract.as_ref();
+    // Each piece's items, and each item's address and count.
+    let image = &machine.image;
+    let mut item_inst = std::collections::HashMap::new();
+    let mut ranges: Vec<Option<std::ops::Range<usize>>> = vec![None; code.pieces.len()];
+    for i in 0..image.insts.len() as u32 {
+        let Some(item) = image.item_index(i) else {
+            continue;
+        };
+        item_inst.insert(item, i as usize);
+        let addr = image.insts[i as usize].addr;
+        if let Some(k) = code
+            .pieces
+            .iter()
+            .position(|p| p.addr <= addr && addr < p.addr + p.size)
+        {
+            let r = ranges[k].get_or_insert(item..item + 1);
+            r.start = r.start.min(item);
+            r.end = r.end.max(item + 1);
+        }
+    }
+    let pieces: Vec<(String, std::ops::Range<usize>)> = code
+        .pieces
+        .iter()
+        .zip(ranges)
+        .filter_map(|(p, r)| Some((p.label.clone(), r?)))
+        .collect();
+    let empty = std::collections::BTreeMap::new();
+    let call_sites = site_stats(
+        &code.program,
+        &pieces,
+        |item| {
+            code.program.items[item]
+                .origin
+                .line()
+                .and_then(|l| code.place_of(l))
+                .unwrap_or_else(|| format!("item {item}"))
+        },
+        |item| {
+            item_inst
+                .get(&item)
+                .map(|&i| counts.get(i).copied().unwrap_or(0))
+        },
+        |item| item_inst.get(&item).map(|&i| image.insts[i].addr),
+        contract.map_or(&empty, |c| &c.calls_made),
+        &callee_abis,
+    );
     if let Some(c) = contract.filter(|c| c.default_calls > 0) {
         return Err(RadvError::Sim(format!(
             "{} call(s) went to an address where no function of the pipeline starts",
@@ -461,5 +521,6 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
         checked_returns: contract.map_or(0, |c| c.checked_returns),
         calls: machine.stats.calls,
         per_function,
+        call_sites,
     })
 }

@@ -37,6 +37,30 @@ fn triangles_dump_and_png() {
     assert_eq!((reader.info().width, reader.info().height), (64, 64));
 }
 
+/// The README's pictures (`docs/images`) are what `--png` writes for the three scenes on
+/// navi21 today.
+#[test]
+fn readme_pictures_are_current() {
+    let dir = scratch("radv-pictures");
+    for scene in ["triangles", "procedural", "mirror"] {
+        let png = dir.join(format!("{scene}_navi21.png"));
+        ok(&[
+            "radv",
+            "run",
+            &format!("testdata/mesa/rt/{scene}/navi21"),
+            "--png",
+            &png.display().to_string(),
+        ]);
+        let committed = common::repo().join(format!("docs/images/{scene}_navi21.png"));
+        assert!(
+            std::fs::read(&png).unwrap() == std::fs::read(&committed).unwrap(),
+            "{} differs from what `gpuabi radv run testdata/mesa/rt/{scene}/navi21 --png` \
+             writes; render it again",
+            committed.display()
+        );
+    }
+}
+
 #[test]
 fn json_summary() {
     let v = json(&[
@@ -49,6 +73,52 @@ fn json_summary() {
     assert_eq!(v["violations"], 0);
     assert_eq!(v["waves"], 128);
     assert!(v["per_function"]["f05_traversal"].as_u64().unwrap() > 0);
+}
+
+/// `--stats` prints the call-ABI overhead per call site and `--format json` carries the
+/// same numbers: raygen's trace in `mirror` on navi21 has 18 parameter copies, 5 linkage
+/// and 6 spill instructions, run by each of the 128 waves (counted by hand from the
+/// listing in `crates/gpuabi-radv/tests/call_sites.rs`).
+#[test]
+fn call_site_overhead_in_text_and_json() {
+    let dir = "testdata/mesa/rt/mirror/navi21";
+    let out = ok(&["radv", "run", dir, "--stats"]);
+    let row = out
+        .lines()
+        .find(|l| l.contains("00_raygen.Assembly.txt:62"))
+        .unwrap_or_else(|| panic!("no raygen call site:\n{out}"));
+    for cell in [
+        "f07_traversal (traversal)",
+        "| 128 ",
+        "2304 [18]",
+        "640 [5]",
+        "768 [6]",
+        "3712 [29]",
+    ] {
+        assert!(row.contains(cell), "{cell} in {row}");
+    }
+    assert!(out.contains("note: ACO's listing does not mark"), "{out}");
+    let v = json(&["radv", "run", dir, "--stats", "--format", "json"]);
+    let sites = v["call_sites"].as_array().unwrap();
+    let raygen = sites
+        .iter()
+        .find(|s| {
+            s["site"]
+                .as_str()
+                .unwrap()
+                .ends_with("00_raygen.Assembly.txt:62")
+        })
+        .unwrap();
+    assert_eq!(raygen["calls"], 128);
+    assert_eq!(raygen["callees"][0]["function"], "f07_traversal");
+    assert_eq!(raygen["listed"]["parameter_copies"], 18);
+    assert_eq!(raygen["listed"]["call_linkage"], 5);
+    assert_eq!(raygen["listed"]["spills"], 6);
+    assert_eq!(raygen["executed"]["parameter_copies"], 18 * 128);
+    assert!(v["call_sites_classified"]
+        .as_str()
+        .unwrap()
+        .contains("callee's ACO ABI"));
 }
 
 #[test]

@@ -121,6 +121,9 @@ pub struct Contract {
     /// Callee entries calls and divergent chains have gone to, with their labels:
     /// functions start there too.
     entries: BTreeMap<u64, Option<String>>,
+    /// Calls made (`s_swappc_b64` executed), by the call's address and the callee's: which
+    /// functions each call site reached, and how often.
+    pub calls_made: BTreeMap<(u64, u64), u64>,
 }
 
 impl Contract {
@@ -140,6 +143,7 @@ impl Contract {
             stack_bottom: None,
             functions: Functions::default(),
             entries: BTreeMap::new(),
+            calls_made: BTreeMap::new(),
         }
     }
 
@@ -243,6 +247,7 @@ impl Contract {
             self.functions = image.functions().clone();
         }
         self.entry(callee_addr, image);
+        *self.calls_made.entry((call.addr, callee_addr)).or_default() += 1;
         let site = if self.by_item.is_empty() {
             None
         } else {

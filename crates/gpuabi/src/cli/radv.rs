@@ -8,6 +8,7 @@ use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 
 use super::launch_flags::{self, LaunchArgs};
+use super::run::{call_site_table, SiteRow};
 use super::{write_output, TextFormat};
 
 /// `gpuabi radv`.
@@ -30,7 +31,8 @@ pub struct RunArgs {
     /// FILE; `bin` writes the raw bytes to FILE.
     #[arg(long = "dump", value_name = "out[:FORMAT[:FILE]]")]
     dumps: Vec<String>,
-    /// Print the instructions executed, per function and by class.
+    /// Print the instructions executed, per function and by class, and per call site the
+    /// call-ABI overhead (parameter copies, linkage, spills) under the callee's ACO ABI.
     #[arg(long)]
     stats: bool,
     /// Instructions one wave may execute.
@@ -83,6 +85,7 @@ fn run_trace(a: &RunArgs) -> Result<()> {
                     let _ = writeln!(out, "  {name:<30} {n}");
                 }
                 out.push_str(&launch_flags::stats_text(&trace.stats));
+                out.push_str(&site_text(&trace.call_sites));
             }
             write_output(&out)?;
         }
@@ -103,6 +106,8 @@ fn run_trace(a: &RunArgs) -> Result<()> {
                 "calls": trace.calls,
                 "violations": 0,
                 "per_function": per,
+                "call_sites": trace.call_sites,
+                "call_sites_classified": CLASSIFIED,
             });
             write_output(&serde_json::to_string_pretty(&v)?)?;
         }
@@ -121,4 +126,31 @@ fn run_trace(a: &RunArgs) -> Result<()> {
         eprintln!("wrote {file} ({w}x{h})");
     }
     Ok(())
+}
+
+/// How the overhead of RADV's code is found, printed with it: ACO's listing does not mark
+/// which instruction pays for the call ABI, as gpuabi's code generator does for its own code.
+const CLASSIFIED: &str = "ACO's listing does not mark which instructions pay for the call \
+     ABI (gpuabi's code generator does, for its own code); these are classified from the code \
+     around each call under its callee's ACO ABI (crates/gpuabi-radv/src/call_sites.rs)";
+
+/// The per-call-site table of a trace, with how its overhead was found.
+fn site_text(sites: &[gpuabi_radv::call_sites::SiteStats]) -> String {
+    let rows: Vec<SiteRow> = sites
+        .iter()
+        .map(|s| SiteRow {
+            site: s.site.clone(),
+            caller: s.caller.clone(),
+            callee: if s.callees.is_empty() {
+                "(not reached)".into()
+            } else {
+                let names: Vec<&str> = s.callees.iter().map(|c| c.function.as_str()).collect();
+                format!("{} ({})", names.join(", "), s.abi.as_deref().unwrap_or("?"))
+            },
+            calls: Some(s.calls),
+            executed: s.executed,
+            listed: s.listed,
+        })
+        .collect();
+    format!("{}note: {CLASSIFIED}\n", call_site_table(&rows))
 }

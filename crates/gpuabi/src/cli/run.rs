@@ -323,30 +323,70 @@ fn site_table(
     file: &str,
     source: &str,
 ) -> String {
+    let statics = c.site_overhead();
+    let rows: Vec<SiteRow> = c
+        .calls
+        .iter()
+        .zip(dynamic)
+        .zip(&statics)
+        .map(|((k, d), s)| {
+            let (line, col) = gpuabi_ir::diagnostic::line_col(source, k.origin.start as usize);
+            SiteRow {
+                site: format!("{file}:{line}:{col}"),
+                caller: k.caller.clone(),
+                callee: k.callee.clone(),
+                calls: None,
+                executed: *d,
+                listed: *s,
+            }
+        })
+        .collect();
+    call_site_table(&rows)
+}
+
+/// One row of [`call_site_table`].
+pub(super) struct SiteRow {
+    /// Where the call is.
+    pub site: String,
+    /// The function making it.
+    pub caller: String,
+    /// What it calls.
+    pub callee: String,
+    /// Times it ran, where the table shows that.
+    pub calls: Option<u64>,
+    /// Overhead instructions the waves executed, by kind.
+    pub executed: gpuabi_codegen::Overhead,
+    /// Overhead instructions in the code, by kind.
+    pub listed: gpuabi_codegen::Overhead,
+}
+
+/// The per-call-site table of `run --stats` and `radv run --stats`: each site's overhead
+/// instructions executed by kind, the static count in brackets (and the times it ran, when
+/// the rows have them).
+pub(super) fn call_site_table(rows: &[SiteRow]) -> String {
+    let with_calls = rows.iter().any(|r| r.calls.is_some());
     let mut t = comfy_table::Table::new();
     t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
-    t.set_header([
-        "call site",
-        "caller",
-        "callee",
-        "param copies",
-        "linkage",
-        "spills",
-        "total",
-    ]);
-    let statics = c.site_overhead();
-    for ((k, d), s) in c.calls.iter().zip(dynamic).zip(&statics) {
-        let (line, col) = gpuabi_ir::diagnostic::line_col(source, k.origin.start as usize);
+    let mut header = vec!["call site", "caller", "callee"];
+    if with_calls {
+        header.push("calls");
+    }
+    header.extend(["param copies", "linkage", "spills", "total"]);
+    t.set_header(header);
+    for r in rows {
+        let (d, s) = (&r.executed, &r.listed);
         let cell = |dy: u64, st: u64| format!("{dy} [{st}]");
-        t.add_row([
-            format!("{file}:{line}:{col}"),
-            k.caller.clone(),
-            k.callee.clone(),
+        let mut row = vec![r.site.clone(), r.caller.clone(), r.callee.clone()];
+        if with_calls {
+            row.push(r.calls.map_or_else(String::new, |n| n.to_string()));
+        }
+        row.extend([
             cell(d.parameter_copies, s.parameter_copies),
             cell(d.call_linkage, s.call_linkage),
             cell(d.spills, s.spills),
             cell(d.total(), s.total()),
         ]);
+        t.add_row(row);
     }
     format!("per call site, wave instructions executed [static instructions]:\n{t}\n")
 }

@@ -3,10 +3,13 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-// A mirror: traces the reflected ray while bounces are left (the payload then holds what
-// that ray found), else ends the path here, grey; shader id 2.
+// A mirror: traces the reflected ray while bounces are left and takes what that ray found,
+// darkened, else ends the path here, grey; shader id 2. The reflected ray has a payload of
+// its own (location 1): a trace given the incoming payload itself is valid SPIR-V, but
+// RADV does not pass it (see testdata/mesa/rt-findings/mirror-incoming-payload).
 layout(set = 0, binding = 0) uniform accelerationStructureEXT tlas;
 layout(location = 0) rayPayloadInEXT Path path;
+layout(location = 1) rayPayloadEXT Path reflected;
 
 void main() {
     path.depth += 1u;
@@ -14,10 +17,12 @@ void main() {
         vec3 n = normalize((gl_ObjectToWorldEXT * vec4(0.0, 0.0, 1.0, 0.0)).xyz);
         vec3 p = gl_WorldRayOriginEXT + gl_WorldRayDirectionEXT * gl_HitTEXT;
         vec3 r = reflect(gl_WorldRayDirectionEXT, n);
-        traceRayEXT(tlas, gl_RayFlagsNoneEXT, 0xff, 0, 1, 0, p + r * 0.002, 0.001, r, 100.0, 0);
+        reflected.record = uvec4(0u);
+        reflected.depth = path.depth;
+        traceRayEXT(tlas, gl_RayFlagsNoneEXT, 0xff, 0, 1, 0, p + r * 0.002, 0.001, r, 100.0, 1);
         // Mirrors darken what they reflect a little.
-        vec4 c = unpackUnorm4x8(path.record.x);
-        path.record.x = packUnorm4x8(vec4(c.rgb * 0.85, 1.0));
+        vec4 c = unpackUnorm4x8(reflected.record.x);
+        path.record = uvec4(packUnorm4x8(vec4(c.rgb * 0.85, 1.0)), reflected.record.yzw);
     } else {
         path.record = uvec4(packUnorm4x8(vec4(0.5, 0.5, 0.5, 1.0)),
                             uint(gl_InstanceCustomIndexEXT) | (uint(gl_InstanceID) << 24),
