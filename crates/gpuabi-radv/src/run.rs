@@ -179,15 +179,19 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
     let hi = code.base & 0xffff_0000_0000;
     let mut machine = Machine::new(image);
     let limit = u64::MAX;
+    // On polaris10 RADV's addresses lie in the low 4 GiB (a high half of 0), where the
+    // simulator keeps the code's own space.
     let add = |m: &mut Machine, name: &str, at: u64, bytes: Vec<u8>| -> Result<(), RadvError> {
-        m.memory
-            .add_at(name, at, bytes, limit)
-            .map(|_| ())
-            .map_err(|e| {
-                RadvError::Sim(format!(
-                    "{name} at 0x{at:x}: {e} (or it overlaps another buffer)"
-                ))
-            })
+        let placed = if at < gpuabi_sim::memory::GLOBAL_BASE {
+            m.memory.add_in_code_space(name, at, bytes, limit)
+        } else {
+            m.memory.add_at(name, at, bytes, limit)
+        };
+        placed.map(|_| ()).map_err(|e| {
+            RadvError::Sim(format!(
+                "{name} at 0x{at:x}: {e} (or it overlaps another buffer)"
+            ))
+        })
     };
     // Constant data after each function's code.
     for p in &code.pieces {
