@@ -87,7 +87,9 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::FlatAddr => "a VGPR pair holding a 64-bit address".into(),
         Kind::ImageAddr(n) => format!(
             "a tuple of {n} VGPRs, or the address in brackets: {n} VGPRs on gfx1030, \
-             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100",
+             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100; on gfx12 \
+             only the brackets, `[v[a:b], v[c:d], v[e:g], v[h:j], vk]` of 2 + 2 + 3 + 3 + {}",
+            n.saturating_sub(10),
             n.saturating_sub(10)
         ),
         Kind::ImgData => "a tuple of 1 to 5 VGPRs".into(),
@@ -102,10 +104,18 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
 /// five address components of the BVH instructions, the node pointer (1 or 2 dwords), the
 /// ray extent, origin, direction and inverse direction ("RDNA3 ISA", "MIMG": VADDR and four
 /// more address VGPRs), as llvm-mc-19 takes them.
+///
+/// On RDNA 4 the modelled BVH tests have five entries, the 64-bit BVH base, the ray extent
+/// and instance mask, origin, direction, and the node pointer (one dword for
+/// `image_bvh8_intersect_ray`, 11 in all) or the two node pointers of
+/// `image_bvh_dual_intersect_ray` (12 in all), as LLVM 20+ writes them
+/// (llvm/test/MC/AMDGPU/gfx12_asm_vimage.s). RDNA 4's `image_bvh_intersect_ray`, whose 11
+/// dwords are laid out as RDNA 3's, is not modelled.
 pub fn nsa_layout(target: Target, dwords: u8) -> Option<Vec<u16>> {
     match (target, dwords) {
         (Target::Gfx1030, 2..=13) => Some(vec![1; usize::from(dwords)]),
         (Target::Gfx1100, 11 | 12) => Some(vec![u16::from(dwords) - 10, 1, 3, 3, 3]),
+        (Target::Gfx12, 11 | 12) => Some(vec![2, 2, 3, 3, u16::from(dwords) - 10]),
         _ => None,
     }
 }
@@ -296,8 +306,9 @@ pub fn check_operand(
             ) || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
         Kind::FlatAddr => vector_reg(operand, 2),
+        // RDNA 4's VIMAGE names each entry's VGPRs: no single tuple.
         Kind::ImageAddr(n) => {
-            vector_reg(operand, n)
+            (target != Target::Gfx12 && vector_reg(operand, n))
                 || matches!(operand, Operand::Nsa(regs)
                 if nsa_layout(target, n).is_some_and(|counts| {
                     regs.len() == counts.len()
