@@ -2083,6 +2083,11 @@ table! {
     SWaitLoadcntDscnt = row(Sopp, "s_wait_loadcnt_dscnt", &[], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x048];
     SWaitStorecntDscnt = row(Sopp, "s_wait_storecnt_dscnt", &[], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x049];
     SWaitIdle = row(Sopp, "s_wait_idle", &[], &[]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x00a];
+    // The float fields of the MODE register: FP_ROUND (3:0) and FP_DENORM (7:4) from the
+    // immediate's bits 3:0 (S_ROUND_MODE, S_DENORM_MODE). Modelled on RDNA 4 alone, where the
+    // simulator's scalar float arithmetic follows them (RDNA 2 and 3 have them too).
+    SRoundMode = row(Sopp, "s_round_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x011];
+    SDenormMode = row(Sopp, "s_denorm_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x012];
     // Scalar f32 arithmetic, rounded and flushed as the MODE register says.
     SCvtF32I32 = row(Sop1, "s_cvt_f32_i32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x064];
     SCvtF32U32 = row(Sop1, "s_cvt_f32_u32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x065];

@@ -473,6 +473,18 @@ impl Machine {
                     })));
                 }
             }
+            let float_mode = wave.mode & crate::exec::float_mode::FLOAT_MODE_BITS;
+            if d.class == Class::Valu
+                && d.op.info().float_srcs != 0
+                && float_mode != crate::exec::float_mode::DEFAULT_MODE
+            {
+                return Err(SimError::ModeNotFollowed {
+                    pc: d.addr,
+                    origin: d.origin.clone(),
+                    mode: float_mode,
+                    text: image.texts[idx].clone(),
+                });
+            }
             let flow = match d.class {
                 Class::Valu => {
                     let active = u64::from(exec.count_ones());

@@ -8,6 +8,7 @@ pub(crate) mod bvh;
 pub mod compare;
 pub mod double;
 pub mod float;
+pub mod float_mode;
 pub mod half;
 pub mod image_access;
 pub mod lane_moves;
