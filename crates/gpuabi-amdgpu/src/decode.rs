@@ -397,7 +397,7 @@ fn decode_one(
             };
             ops.push(Operand::Imm(Imm::Int(value)));
             // `s_setreg_b32 hwreg(..), sN` names the immediate first.
-            if info.srcs.first() == Some(&Kind::Imm16) {
+            if info.dsts.is_empty() && info.srcs.first() == Some(&Kind::Imm16) {
                 ops.swap(0, 1);
             }
         }

@@ -2088,6 +2088,9 @@ table! {
     // simulator's scalar float arithmetic follows them (RDNA 2 and 3 have them too).
     SRoundMode = row(Sopp, "s_round_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x011];
     SDenormMode = row(Sopp, "s_denorm_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x012];
+    // A field of a hardware register read into an SGPR (the SIMM16 as `s_setreg_b32`'s);
+    // modelled for MODE's float fields on RDNA 4.
+    SGetregB32 = row(Sopk, "s_getreg_b32", &[SD1], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x011];
     // Scalar f32 arithmetic, rounded and flushed as the MODE register says.
     SCvtF32I32 = row(Sop1, "s_cvt_f32_i32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x064];
     SCvtF32U32 = row(Sop1, "s_cvt_f32_u32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x065];

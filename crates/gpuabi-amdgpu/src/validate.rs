@@ -470,16 +470,40 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         return Err(Violation::whole(format!("{target} has no integer `clamp`")));
     }
     // The simulator models no hardware register but the flat scratch base, which only
-    // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
-    // float MODE, trap state) would change behaviour the model does not follow.
-    if inst.op == Opcode::SSetregB32 {
-        let ok = matches!(inst.operands.first(), Some(Operand::Imm(Imm::Int(v)))
-            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == crate::asm::hwreg_whole(*id)));
+    // flat accesses to private memory would use, and on RDNA 4 the float fields of MODE
+    // (7:0), which its scalar float arithmetic follows: `s_setreg_b32` of anything else
+    // (trap state, MODE's other bits) would change behaviour the model does not follow, and
+    // `s_getreg_b32` would read state it does not hold.
+    if matches!(inst.op, Opcode::SSetregB32 | Opcode::SGetregB32) {
+        let at = if inst.op == Opcode::SSetregB32 { 0 } else { 1 };
+        let simm = match inst.operands.get(at) {
+            Some(Operand::Imm(Imm::Int(v))) => Some(*v),
+            _ => None,
+        };
+        let whole_flat_scr = simm.is_some_and(|v| {
+            crate::asm::HW_REGS
+                .iter()
+                .any(|(_, id)| v == crate::asm::hwreg_whole(*id))
+        });
+        let mode_float_field = simm.is_some_and(|v| {
+            let (id, offset, size) = (v & 0x3f, v >> 6 & 0x1f, (v >> 11 & 0x1f) + 1);
+            target == Target::Gfx12 && id == crate::asm::HW_REG_MODE && offset + size <= 8
+        });
+        let ok = mode_float_field || (inst.op == Opcode::SSetregB32 && whole_flat_scr);
         if !ok {
             return Err(Violation::at(
-                0,
-                "gpuabi models `s_setreg_b32` of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
-                 hwreg(HW_REG_FLAT_SCR_HI) only",
+                at,
+                format!(
+                    "gpuabi models `{}` of a field within bits 7:0 of hwreg(HW_REG_MODE) on \
+                     gfx12{}",
+                    inst.op.info().mnemonic,
+                    if inst.op == Opcode::SSetregB32 {
+                        ", and of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
+                         hwreg(HW_REG_FLAT_SCR_HI)"
+                    } else {
+                        ""
+                    }
+                ),
             ));
         }
     }

@@ -367,3 +367,35 @@ fn vector_float_under_another_mode_stops() {
     )
     .unwrap();
 }
+
+/// `s_setreg_b32` and `s_getreg_b32` of MODE's float fields: the SIMM16 names the field
+/// (`hwreg(HW_REG_MODE, 0, 4)` is FP_ROUND, `hwreg(HW_REG_MODE, 4, 4)` FP_DENORM), the value
+/// its low bits. FP_ROUND 2 rounds 1 + 1.5 * 2^-24 toward -inf, to 1.0; MODE starts as 0xf0.
+#[test]
+fn setreg_and_getreg_of_mode() {
+    let s = sgprs(
+        "\ts_getreg_b32 s3, hwreg(HW_REG_MODE, 0, 8)\n\
+         \ts_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s12\n\ts_add_f32 s2, s10, s11\n\
+         \ts_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s13\n\
+         \ts_getreg_b32 s4, hwreg(HW_REG_MODE, 0, 8)\n\ts_getreg_b32 s5, hwreg(HW_REG_MODE, 4, 2)",
+        &[
+            (10, 0x3f80_0000),
+            (11, 0x33c0_0000),
+            (12, 0xffff_fff2), // bits above the 4-bit field are not written
+            (13, 0xd),
+        ],
+    );
+    assert_eq!(&s[2..6], &[0x3f80_0000, 0xf0, 0xd2, 0x1]);
+    // Registers and fields the model does not hold are refused where they are written.
+    for (text, column) in [
+        ("\ts_setreg_b32 hwreg(HW_REG_MODE, 8, 2), s2\n", 15),
+        ("\ts_getreg_b32 s2, hwreg(HW_REG_MODE)\n", 19),
+    ] {
+        let err = parse(text, Target::Gfx12, WaveSize::W32).unwrap_err();
+        assert_eq!(err.column, column, "{err}");
+        assert!(
+            err.message.contains("bits 7:0 of hwreg(HW_REG_MODE)"),
+            "{err}"
+        );
+    }
+}

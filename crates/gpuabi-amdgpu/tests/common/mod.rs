@@ -328,10 +328,21 @@ pub fn generated_corpus(target: Target, wave: WaveSize) -> String {
             ) {
                 variants = vec![vec!["-1".to_string()]];
             }
+            // RDNA 4's MODE float fields, which it models, by name and number.
+            if info.op == gpuabi_amdgpu::Opcode::SGetregB32 {
+                variants = [
+                    "hwreg(HW_REG_MODE, 4, 4)",
+                    "0x1901",
+                    "hwreg(HW_REG_MODE, 0, 8)",
+                ]
+                .iter()
+                .map(|h| vec![samples(slots[0], wave)[0].to_string(), h.to_string()])
+                .collect();
+            }
             // RDNA 4 has no FLAT_SCR registers (llvm-mc-19: "invalid hardware register").
             if info.op == gpuabi_amdgpu::Opcode::SSetregB32 {
                 let names: &[&str] = if target == Target::Gfx12 {
-                    &["0xf815"]
+                    &["0xf815", "hwreg(HW_REG_MODE, 0, 4)", "0x1901"]
                 } else {
                     &[
                         "hwreg(HW_REG_FLAT_SCR_LO)",

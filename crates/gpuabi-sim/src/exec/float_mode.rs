@@ -19,6 +19,15 @@ pub const DEFAULT_MODE: u32 = 0xf0;
 /// The MODE bits the simulator follows: FP_ROUND (3:0) and FP_DENORM (7:4).
 pub const FLOAT_MODE_BITS: u32 = 0xff;
 
+/// The id of the MODE register in `s_setreg_b32`/`s_getreg_b32`'s SIMM16.
+pub const HW_REG_MODE: u32 = 1;
+
+/// The register id, field offset and field size (1..32) a SIMM16 of `s_setreg_b32` or
+/// `s_getreg_b32` names (id in bits 5:0, offset in 10:6, size - 1 in 15:11).
+pub fn hwreg_field(simm16: u32) -> (u32, u32, u32) {
+    (simm16 & 0x3f, simm16 >> 6 & 0x1f, (simm16 >> 11 & 0x1f) + 1)
+}
+
 /// A rounding direction of FP_ROUND.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Round {

@@ -47,6 +47,13 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
         // S_ROUND_MODE / S_DENORM_MODE: MODE's FP_ROUND (3:0) / FP_DENORM (7:4) = SIMM16[3:0].
         SRoundMode => w.mode = (w.mode & !0xf) | (a_int & 0xf),
         SDenormMode => w.mode = (w.mode & !0xf0) | (a_int & 0xf) << 4,
+        // S_GETREG_B32 of a field of MODE (the only register `check_inst` lets it read),
+        // zero-extended.
+        SGetregB32 => {
+            let (_, offset, size) = super::float_mode::hwreg_field(a_int);
+            let mask = ((1u64 << size) - 1) as u32;
+            w.write_s32(dst, w.mode >> offset & mask);
+        }
         SAddF32 => w.write_s32(dst, mode.add(a, b)),
         SSubF32 => w.write_s32(dst, mode.sub(a, b)),
         SMulF32 => w.write_s32(dst, mode.mul(a, b)),
