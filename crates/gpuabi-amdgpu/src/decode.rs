@@ -413,7 +413,7 @@ fn decode_one(
             };
             ops.push(Operand::Imm(Imm::Int(value)));
             // `s_setreg_b32 hwreg(..), sN` names the immediate first.
-            if info.srcs.first() == Some(&Kind::Imm16) {
+            if info.dsts.is_empty() && info.srcs.first() == Some(&Kind::Imm16) {
                 ops.swap(0, 1);
             }
         }
@@ -533,6 +533,31 @@ fn decode_one(
         }
         // Cache invalidations: no operands.
         Encoding::Mubuf if info.slots().next().is_none() => {}
+        // RDNA 4's VIMAGE: the five address entries in fields of their own.
+        Encoding::Mimg if target == Target::Gfx12 => {
+            let (Some(Kind::VDst(results)), Some(Kind::ImageAddr(dwords))) =
+                (info.dsts.first(), info.srcs.first())
+            else {
+                return Err("a VIMAGE instruction without results and an address".into());
+            };
+            ops.push(o.vgpr(f.get(Field::Vdata), *results)?);
+            let counts = crate::validate::nsa_layout(target, *dwords)
+                .ok_or_else(|| format!("no address of {dwords} dwords on {target}"))?;
+            let fields = [
+                Field::Vaddr,
+                Field::Vaddr1,
+                Field::Vaddr2,
+                Field::Vaddr3,
+                Field::Vaddr4,
+            ];
+            let regs = fields
+                .iter()
+                .zip(&counts)
+                .map(|(field, count)| o.vgprs(f.get(*field), *count as u8))
+                .collect::<Result<Box<[RegRange]>, String>>()?;
+            ops.push(Operand::Nsa(regs));
+            ops.push(o.sreg(f.get(Field::Srsrc) << 2, 4)?);
+        }
         Encoding::Mimg if target.is_rdna() => {
             let dwords = match info.srcs.first() {
                 Some(Kind::ImageAddr(n)) => *n,
@@ -874,6 +899,28 @@ pub fn label_name(offset: u32) -> String {
 /// with a label wherever a branch goes.
 pub fn decode(bytes: &[u8], target: Target, wave: WaveSize) -> Result<Program, DecodeError> {
     decode_with_symbols(bytes, target, wave, &[])
+}
+
+/// The first instruction of `bytes` and its size in bytes, for a reader that has an
+/// instruction's bytes but no text for it (a listing's `(invalid instruction)` lines). A
+/// branch is refused: its target would be a label, which raw bytes do not name.
+pub fn decode_first(
+    bytes: &[u8],
+    target: Target,
+    wave: WaveSize,
+) -> Result<(Inst, usize), DecodeError> {
+    let error = |message: String| DecodeError { offset: 0, message };
+    if !target.has_encodings() || !target.supports(wave) {
+        return Err(error(format!("no encodings for {target} in {wave}")));
+    }
+    let d = decode_one(bytes, 0, target, wave).map_err(error)?;
+    if d.branch.is_some() {
+        return Err(error(format!(
+            "`{}` is a branch, whose target raw bytes do not name",
+            crate::asm::printer::print_inst(&d.inst, target)
+        )));
+    }
+    Ok((d.inst, d.size))
 }
 
 /// Like [`decode()`], with named symbols (from an object file) placed at their offsets;

@@ -534,6 +534,7 @@ fn encode_canonical(
             w
         }
         Format::Ds => ds(inst, opcode, target, &mut cx)?,
+        Format::Mimg if target == Target::Gfx12 => return bvh_vimage(inst, opcode, &mut cx),
         Format::Mimg if target.is_rdna() => return bvh_mimg(inst, opcode, target, &mut cx),
         Format::Mimg => gcn1_mimg(inst, opcode, target, &mut cx)?,
         Format::Mubuf | Format::Mtbuf => {
@@ -746,6 +747,36 @@ fn bvh_mimg(inst: &Inst, opcode: u16, target: Target, cx: &mut Ctx<'_>) -> Resul
     let mut code = w.finish(None);
     code.extend_from_slice(&nsa);
     Ok(code)
+}
+
+/// RDNA 4's BVH tests (VIMAGE): the results in VDATA, the five address entries in VADDR0-4
+/// (unused fields zero, as Mesa's `emit_mimg_instruction_gfx12` leaves them) and the BVH
+/// resource; DMASK and R128 set as ACO and LLVM set them (`MIMG_IntersectRay`).
+fn bvh_vimage(inst: &Inst, opcode: u16, cx: &mut Ctx<'_>) -> Result<Code, String> {
+    let (dsts, srcs) = inst.operands.split_at(inst.dsts().len());
+    let mut w = Word::new(Encoding::Mimg, Target::Gfx12)?;
+    w.set(Field::Op, opcode.into())?;
+    w.set(Field::Dmask, 0xf)?;
+    w.set(Field::R128, 1)?;
+    w.set(Field::Vdata, cx.vgpr(&dsts[0])?)?;
+    let Operand::Nsa(regs) = &srcs[0] else {
+        return Err("RDNA 4's address is a bracketed list of five VGPR tuples".into());
+    };
+    let fields = [
+        Field::Vaddr,
+        Field::Vaddr1,
+        Field::Vaddr2,
+        Field::Vaddr3,
+        Field::Vaddr4,
+    ];
+    if regs.len() > fields.len() {
+        return Err(format!("{} address entries; VIMAGE holds 5", regs.len()));
+    }
+    for (field, r) in fields.into_iter().zip(regs.iter()) {
+        w.set(field, u64::from(r.first.num))?;
+    }
+    w.set(Field::Srsrc, cx.sreg(&srcs[1])? >> 2)?;
+    Ok(w.finish(None))
 }
 
 /// `glc`, `slc`, `dlc`.

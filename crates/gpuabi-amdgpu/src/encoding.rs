@@ -154,6 +154,8 @@ pub fn size(inst: &Inst, target: Target, wave: WaveSize) -> u32 {
         | Format::Scratch
         | Format::Flat
         | Format::Ds => 8,
+        // RDNA 4's VIMAGE is three dwords, its address in fields of its own.
+        Format::Mimg if target == Target::Gfx12 => 12,
         // An NSA address adds its dwords ([`crate::microcode::nsa_dwords`]).
         Format::Mimg => match inst.operands.get(inst.dsts().len()) {
             Some(Operand::Nsa(regs)) => 8 + 4 * crate::microcode::nsa_dwords(regs.len()) as u32,

@@ -127,6 +127,11 @@ pub enum Field {
     Th,
     /// RDNA 4's coherence scope (`scope:`).
     Scope,
+    /// RDNA 4's VIMAGE: the second to fifth address VGPRs (VADDR is the first).
+    Vaddr1,
+    Vaddr2,
+    Vaddr3,
+    Vaddr4,
 }
 
 /// One format on one target: its size, the fixed bits that identify it, and its fields as
@@ -473,6 +478,29 @@ const VFLAT_GFX12: &[(Field, u8, u8)] = &[
     (Offset, 72, 24),
 ];
 
+// VIMAGE (`110100`, "RDNA 4 Instruction Set Architecture", "Microcode Formats"; LLVM's
+// `VIMAGE_gfx12` in `MIMGInstructions.td`; Mesa's `emit_mimg_instruction_gfx12` in
+// `aco_assembler.cpp`), the fields the BVH instructions use: 96 bits, the address as five
+// VGPR numbers (VADDR0-3 in the third dword, VADDR4 at the top of the second) where RDNA 3
+// had NSA dwords. RSRC is the SGPR number in 49:41, four-aligned, so the five bits from 43
+// are the number / 4 as in the older formats. DIM, D16 and A16 stay zero (a 1D image, 32-bit
+// ray data).
+const VIMAGE_GFX12: &[(Field, u8, u8)] = &[
+    (R128, 4, 1),
+    (Op, 14, 8),
+    (Dmask, 22, 4),
+    (Vdata, 32, 8),
+    (Srsrc, 43, 5),
+    (Scope, 50, 2),
+    (Th, 52, 3),
+    (Tfe, 55, 1),
+    (Vaddr4, 56, 8),
+    (Vaddr, 64, 8),
+    (Vaddr1, 72, 8),
+    (Vaddr2, 80, 8),
+    (Vaddr3, 88, 8),
+];
+
 const fn layout(
     encoding: Encoding,
     bytes: u8,
@@ -621,16 +649,35 @@ static GFX1100: [Layout; 14] = with_mimg(
 );
 
 /// RDNA 4 (gfx12): RDNA 3's scalar, vector ALU and DS formats; SMEM, VBUFFER and VFLAT as
-/// [`SMEM_GFX12`] describes them. The image formats (VIMAGE, VSAMPLE) are not modelled.
-static GFX12: [Layout; 13] = with_ds(
-    with_memory(
-        common(VOP3_RDNA, 0xd400_0000),
-        layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_GFX12),
-        layout(Encoding::Mubuf, 12, 0xfc00_0000, 0xc400_0000, VBUFFER_GFX12),
-        layout(Encoding::Flat, 12, 0xfc00_0000, 0xec00_0000, VFLAT_GFX12),
-    ),
-    layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
-);
+/// [`SMEM_GFX12`] describes them; VIMAGE for the BVH instructions ([`VIMAGE_GFX12`]). VSAMPLE
+/// is not modelled.
+static GFX12: [Layout; 14] = {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m] = with_ds(
+        with_memory(
+            common(VOP3_RDNA, 0xd400_0000),
+            layout(Encoding::Smem, 8, 0xfc00_0000, 0xf400_0000, SMEM_GFX12),
+            layout(Encoding::Mubuf, 12, 0xfc00_0000, 0xc400_0000, VBUFFER_GFX12),
+            layout(Encoding::Flat, 12, 0xfc00_0000, 0xec00_0000, VFLAT_GFX12),
+        ),
+        layout(Encoding::Ds, 8, 0xfc00_0000, 0xd800_0000, DS_RDNA),
+    );
+    [
+        a,
+        b,
+        c,
+        d,
+        e,
+        f,
+        g,
+        h,
+        i,
+        j,
+        k,
+        l,
+        m,
+        layout(Encoding::Mimg, 12, 0xfc00_0000, 0xd000_0000, VIMAGE_GFX12),
+    ]
+};
 
 /// The dwords an NSA address adds after a MIMG word, for `entries` address operands: the
 /// second and later addresses' VGPR numbers, one byte each, four to a dword ("RDNA2 ISA",

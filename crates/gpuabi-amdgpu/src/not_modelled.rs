@@ -41,7 +41,8 @@ const GPR_INDEX: &str = "GCN 1.2's VGPR index mode, which changes how later vect
                          instructions address their VGPRs (\"AMD GCN3 ISA\", \"GPR Indexing\")";
 const HW_REGS: &str = "a hardware register (MODE, STATUS, TRAPSTS, HW_ID, ...), state the \
                        model does not keep; `s_setreg_b32` is modelled on RDNA for the flat \
-                       scratch base alone";
+                       scratch base, and with `s_getreg_b32` on gfx12 for MODE's float \
+                       fields (bits 7:0)";
 const SUBVECTOR: &str = "RDNA's wave64 subvector loop, a branch that runs the two halves of a \
                          wave64 in turn (\"RDNA2 ISA\", \"Subvector Execution\"), which the \
                          simulator does not follow";
@@ -105,7 +106,7 @@ pub static NOT_MODELLED: &[NotModelled] = &[
     },
     NotModelled {
         name: "s_getreg_b32",
-        targets: ALL.or(GFX12),
+        targets: ALL,
         reason: HW_REGS,
     },
     NotModelled {

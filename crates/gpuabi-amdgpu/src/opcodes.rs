@@ -1610,6 +1610,23 @@ table! {
     ImageBvhIntersectRay = row(Mimg, "image_bvh_intersect_ray", &[VD4], &[ImageAddr(11), Rsrc]).only(RDNA), [], [NONE, 0x0e6, 0x019, NONE, NONE, NONE];
     ImageBvh64IntersectRay = row(Mimg, "image_bvh64_intersect_ray", &[VD4], &[ImageAddr(12), Rsrc]).only(RDNA), [], [NONE, 0x0e7, 0x01a, NONE, NONE, NONE];
     DsBvhStackRtnB32 = row(Ds, "ds_bvh_stack_rtn_b32", &[VD1, VD1], &[VV1, VV4]).only(Targets::GFX1100), [MEM_WRITE, READ_DST], [NONE, NONE, 0x0ad, NONE, NONE, NONE];
+    // RDNA 4's ray tracing (Mesa's `aco_opcodes.py`; syntax as LLVM 20+ writes it, e.g.
+    // llvm/test/MC/AMDGPU/gfx12_asm_vimage.s): the box test of a BVH8 node and the dual
+    // test of two BVH4 nodes, with the address in VIMAGE's five fields (the 64-bit BVH base,
+    // ray extent with instance mask, origin, direction, and one node pointer, two for the
+    // dual test) and 10 dwords of results. Both also write the ray back into the origin
+    // and direction registers of their address (LLVM's `$ray_origin_out = $ray_origin`,
+    // `$ray_dir_out = $ray_dir`; Mesa's `visit_bvh8_intersect_ray_amd` defines them as
+    // the new origin and direction), which [`Opcode::bvh_ray_write_back`] names. Then
+    // RDNA 4's LDS traversal stacks, whose second destination is ADDR as on RDNA 3:
+    // `push4_pop1` (RDNA 3's `ds_bvh_stack_rtn_b32` with RDNA 4's stack address and
+    // offset, Mesa's `emit_ds_bvh_stack_push4_pop1_rtn`), `push8_pop1` and `push8_pop2`,
+    // which pops two nodes. The simulator answers them in `check-function` only.
+    ImageBvhDualIntersectRay = row(Mimg, "image_bvh_dual_intersect_ray", &[VDst(10)], &[ImageAddr(12), Rsrc]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x080];
+    ImageBvh8IntersectRay = row(Mimg, "image_bvh8_intersect_ray", &[VDst(10)], &[ImageAddr(11), Rsrc]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x081];
+    DsBvhStackPush4Pop1RtnB32 = row(Ds, "ds_bvh_stack_push4_pop1_rtn_b32", &[VD1, VD1], &[VV1, VV4]).only(GFX12), [MEM_WRITE, READ_DST], [NONE, NONE, NONE, NONE, NONE, 0x0e0];
+    DsBvhStackPush8Pop1RtnB32 = row(Ds, "ds_bvh_stack_push8_pop1_rtn_b32", &[VD1, VD1], &[VV1, VReg(8)]).only(GFX12), [MEM_WRITE, READ_DST], [NONE, NONE, NONE, NONE, NONE, 0x0e1];
+    DsBvhStackPush8Pop2RtnB64 = row(Ds, "ds_bvh_stack_push8_pop2_rtn_b64", &[VD2, VD1], &[VV1, VReg(8)]).only(GFX12), [MEM_WRITE, READ_DST], [NONE, NONE, NONE, NONE, NONE, 0x0e2];
     // Image memory on GCN 1.0/1.1, as AMD's OpenCL compiler uses it: reads by integer
     // coordinates (`image_load`, with a mip level `image_load_mip`), writes, and sampled
     // reads through a sampler.
@@ -2075,6 +2092,14 @@ table! {
     SWaitLoadcntDscnt = row(Sopp, "s_wait_loadcnt_dscnt", &[], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x048];
     SWaitStorecntDscnt = row(Sopp, "s_wait_storecnt_dscnt", &[], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x049];
     SWaitIdle = row(Sopp, "s_wait_idle", &[], &[]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x00a];
+    // The float fields of the MODE register: FP_ROUND (3:0) and FP_DENORM (7:4) from the
+    // immediate's bits 3:0 (S_ROUND_MODE, S_DENORM_MODE). Modelled on RDNA 4 alone, where the
+    // simulator's scalar float arithmetic follows them (RDNA 2 and 3 have them too).
+    SRoundMode = row(Sopp, "s_round_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x011];
+    SDenormMode = row(Sopp, "s_denorm_mode", &[], &[Imm16]).class(Class::Salu).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x012];
+    // A field of a hardware register read into an SGPR (the SIMM16 as `s_setreg_b32`'s);
+    // modelled for MODE's float fields on RDNA 4.
+    SGetregB32 = row(Sopk, "s_getreg_b32", &[SD1], &[Imm16]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x011];
     // Scalar f32 arithmetic, rounded and flushed as the MODE register says.
     SCvtF32I32 = row(Sop1, "s_cvt_f32_i32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x064];
     SCvtF32U32 = row(Sop1, "s_cvt_f32_u32", &[SD1], &[SS1]).only(GFX12), [], [NONE, NONE, NONE, NONE, NONE, 0x065];
@@ -2166,6 +2191,17 @@ impl Opcode {
     /// Whether the instruction is a memory access that writes memory.
     pub fn is_store(self) -> bool {
         self.info().effects.contains(Effects::MEM_WRITE)
+    }
+
+    /// The entries of the address (an NSA list) that the instruction writes back as well
+    /// as reads: the ray origin and direction of RDNA 4's BVH tests, which hold the ray
+    /// transformed into an instance's space afterwards (entries 2 and 3 of
+    /// `[base, extent and mask, origin, direction, node]`). Empty for other instructions.
+    pub fn bvh_ray_write_back(self) -> &'static [usize] {
+        match self {
+            Opcode::ImageBvh8IntersectRay | Opcode::ImageBvhDualIntersectRay => &[2, 3],
+            _ => &[],
+        }
     }
 
     /// Number of dwords a memory instruction moves per lane (0 for non-memory; 1 for the

@@ -93,7 +93,9 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
         Kind::FlatAddr => "a VGPR pair holding a 64-bit address".into(),
         Kind::ImageAddr(n) => format!(
             "a tuple of {n} VGPRs, or the address in brackets: {n} VGPRs on gfx1030, \
-             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100",
+             `[v[a:b], vc, v[d:e], v[f:g], v[h:i]]` of {} + 1 + 3 + 3 + 3 on gfx1100; on gfx12 \
+             only the brackets, `[v[a:b], v[c:d], v[e:g], v[h:j], vk]` of 2 + 2 + 3 + 3 + {}",
+            n.saturating_sub(10),
             n.saturating_sub(10)
         ),
         Kind::ImgData => "a tuple of 1 to 5 VGPRs".into(),
@@ -108,10 +110,18 @@ fn describe(kind: Kind, wave: WaveSize) -> String {
 /// five address components of the BVH instructions, the node pointer (1 or 2 dwords), the
 /// ray extent, origin, direction and inverse direction ("RDNA3 ISA", "MIMG": VADDR and four
 /// more address VGPRs), as llvm-mc-19 takes them.
+///
+/// On RDNA 4 the modelled BVH tests have five entries, the 64-bit BVH base, the ray extent
+/// and instance mask, origin, direction, and the node pointer (one dword for
+/// `image_bvh8_intersect_ray`, 11 in all) or the two node pointers of
+/// `image_bvh_dual_intersect_ray` (12 in all), as LLVM 20+ writes them
+/// (llvm/test/MC/AMDGPU/gfx12_asm_vimage.s). RDNA 4's `image_bvh_intersect_ray`, whose 11
+/// dwords are laid out as RDNA 3's, is not modelled.
 pub fn nsa_layout(target: Target, dwords: u8) -> Option<Vec<u16>> {
     match (target, dwords) {
         (Target::Gfx1030, 2..=13) => Some(vec![1; usize::from(dwords)]),
         (Target::Gfx1100, 11 | 12) => Some(vec![u16::from(dwords) - 10, 1, 3, 3, 3]),
+        (Target::Gfx12, 11 | 12) => Some(vec![2, 2, 3, 3, u16::from(dwords) - 10]),
         _ => None,
     }
 }
@@ -311,8 +321,9 @@ pub fn check_operand(
             ) || (matches!(operand, Operand::Reg(_)) && scalar_reg(operand, 1, target)?)
         }
         Kind::FlatAddr => vector_reg(operand, 2),
+        // RDNA 4's VIMAGE names each entry's VGPRs: no single tuple.
         Kind::ImageAddr(n) => {
-            vector_reg(operand, n)
+            (target != Target::Gfx12 && vector_reg(operand, n))
                 || matches!(operand, Operand::Nsa(regs)
                 if nsa_layout(target, n).is_some_and(|counts| {
                     regs.len() == counts.len()
@@ -474,16 +485,40 @@ pub fn check_inst(inst: &Inst, target: Target, wave: WaveSize) -> Result<(), Vio
         return Err(Violation::whole(format!("{target} has no integer `clamp`")));
     }
     // The simulator models no hardware register but the flat scratch base, which only
-    // flat accesses to private memory would use: `s_setreg_b32` of anything else (the
-    // float MODE, trap state) would change behaviour the model does not follow.
-    if inst.op == Opcode::SSetregB32 {
-        let ok = matches!(inst.operands.first(), Some(Operand::Imm(Imm::Int(v)))
-            if crate::asm::HW_REGS.iter().any(|(_, id)| *v == crate::asm::hwreg_whole(*id)));
+    // flat accesses to private memory would use, and on RDNA 4 the float fields of MODE
+    // (7:0), which its scalar float arithmetic follows: `s_setreg_b32` of anything else
+    // (trap state, MODE's other bits) would change behaviour the model does not follow, and
+    // `s_getreg_b32` would read state it does not hold.
+    if matches!(inst.op, Opcode::SSetregB32 | Opcode::SGetregB32) {
+        let at = if inst.op == Opcode::SSetregB32 { 0 } else { 1 };
+        let simm = match inst.operands.get(at) {
+            Some(Operand::Imm(Imm::Int(v))) => Some(*v),
+            _ => None,
+        };
+        let whole_flat_scr = simm.is_some_and(|v| {
+            crate::asm::HW_REGS
+                .iter()
+                .any(|(_, id)| v == crate::asm::hwreg_whole(*id))
+        });
+        let mode_float_field = simm.is_some_and(|v| {
+            let (id, offset, size) = (v & 0x3f, v >> 6 & 0x1f, (v >> 11 & 0x1f) + 1);
+            target == Target::Gfx12 && id == crate::asm::HW_REG_MODE && offset + size <= 8
+        });
+        let ok = mode_float_field || (inst.op == Opcode::SSetregB32 && whole_flat_scr);
         if !ok {
             return Err(Violation::at(
-                0,
-                "gpuabi models `s_setreg_b32` of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
-                 hwreg(HW_REG_FLAT_SCR_HI) only",
+                at,
+                format!(
+                    "gpuabi models `{}` of a field within bits 7:0 of hwreg(HW_REG_MODE) on \
+                     gfx12{}",
+                    inst.op.info().mnemonic,
+                    if inst.op == Opcode::SSetregB32 {
+                        ", and of the whole of hwreg(HW_REG_FLAT_SCR_LO) or \
+                         hwreg(HW_REG_FLAT_SCR_HI)"
+                    } else {
+                        ""
+                    }
+                ),
             ));
         }
     }

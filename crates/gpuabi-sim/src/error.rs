@@ -60,6 +60,25 @@ pub enum SimError {
         /// The instruction as printed.
         text: String,
     },
+    /// A vector float instruction under a MODE register whose float fields are not the
+    /// default ([`crate::exec::float_mode::DEFAULT_MODE`]): the simulator follows rounding and
+    /// denormal modes in RDNA 4's scalar float arithmetic only.
+    #[error(
+        "`{text}` at 0x{pc:x}{}: MODE is {mode:#x} (s_round_mode, s_denorm_mode), but the \
+         simulator runs vector float instructions with rounding to nearest even and \
+         denormals kept (MODE 0xf0) only",
+        .origin.suffix()
+    )]
+    ModeNotFollowed {
+        /// Address of the instruction.
+        pc: u64,
+        /// Its origin.
+        origin: Origin,
+        /// MODE's float fields (bits 7:0).
+        mode: u32,
+        /// The instruction as printed.
+        text: String,
+    },
     /// Execution ran past the last instruction without `s_endpgm`.
     #[error(
         "execution ran past the end of the program after 0x{pc:x}{} without s_endpgm",
@@ -134,7 +153,8 @@ impl SimError {
             | SimError::BadAddress { origin, .. }
             | SimError::ScratchLimit { origin, .. }
             | SimError::Trap { origin, .. }
-            | SimError::NotModelled { origin, .. } => Some(origin),
+            | SimError::NotModelled { origin, .. }
+            | SimError::ModeNotFollowed { origin, .. } => Some(origin),
             SimError::MissingWait(m) => Some(&m.origin),
             SimError::Invalid(e) => Some(&e.origin),
             SimError::NoEntry(_) | SimError::Setup(_) => None,

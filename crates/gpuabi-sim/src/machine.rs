@@ -415,9 +415,12 @@ impl Machine {
             }
             if crate::exec::not_modelled(d.op) {
                 if let Some(a) = unmodelled.as_mut() {
-                    a.answer(d, wave);
+                    let address = image.nsa_vgprs(idx as u32).unwrap_or(&[]);
+                    let write_back = crate::exec::ray_write_back(d.op, image.target, address);
+                    a.answer(d, &write_back, wave);
                     if let Some(w) = writes.as_mut() {
                         w.record(idx as u32, d, image.wave);
+                        w.record_vgprs(idx as u32, &write_back);
                     }
                     wave.pc = idx as u32 + 1;
                     continue;
@@ -460,6 +463,18 @@ impl Machine {
                         load_text: image.texts[h.load as usize].clone(),
                     })));
                 }
+            }
+            let float_mode = wave.mode & crate::exec::float_mode::FLOAT_MODE_BITS;
+            if d.class == Class::Valu
+                && d.op.info().float_srcs != 0
+                && float_mode != crate::exec::float_mode::DEFAULT_MODE
+            {
+                return Err(SimError::ModeNotFollowed {
+                    pc: d.addr,
+                    origin: d.origin.clone(),
+                    mode: float_mode,
+                    text: image.texts[idx].clone(),
+                });
             }
             let flow = match d.class {
                 Class::Valu => {

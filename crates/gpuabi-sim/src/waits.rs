@@ -92,7 +92,9 @@ pub fn pack(w: &Waitcnt) -> u64 {
 /// wait on `lgkmcnt` for those kinds alone. `s_wait_loadcnt_dscnt` and
 /// `s_wait_storecnt_dscnt` hold the LOADcnt or STOREcnt count in bits 13:8 and the DScnt
 /// count in bits 5:0 (LLVM's `encodeLoadcntDscnt` in `AMDGPUBaseInfo.cpp`). SAMPLEcnt and
-/// BVHcnt count image instructions, which the model has no RDNA 4 forms of.
+/// BVHcnt count image instructions. The model's only RDNA 4 ones, the BVH tests, run only
+/// in `sim check-function`, which answers them at once ([`crate::UnmodelledAnswers`]) with
+/// nothing left for a wait to wait for.
 type Wait = ([Option<u32>; 4], Option<&'static [Event]>);
 
 /// The kinds RDNA 4's DScnt counts.

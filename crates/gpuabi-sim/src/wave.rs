@@ -37,6 +37,9 @@ pub struct Wave {
     /// The memory operations still outstanding, when the machine checks waits
     /// ([`crate::Machine::check_waits`]).
     pub waits: crate::waits::Scoreboard,
+    /// The MODE hardware register; the simulator follows its float fields (7:0) in RDNA
+    /// 4's scalar float arithmetic ([`crate::exec::float_mode`]).
+    pub mode: u32,
 }
 
 impl Wave {
@@ -50,6 +53,7 @@ impl Wave {
             pc: 0,
             scratch: vec![Vec::new(); size.lanes() as usize],
             waits: Default::default(),
+            mode: crate::exec::float_mode::DEFAULT_MODE,
         };
         w.set_exec(size.full_mask());
         w
@@ -67,6 +71,7 @@ impl Wave {
             lane.clear();
         }
         self.waits.clear();
+        self.mode = crate::exec::float_mode::DEFAULT_MODE;
         self.set_exec(self.size.full_mask());
     }
 

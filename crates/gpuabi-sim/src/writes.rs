@@ -66,6 +66,16 @@ impl WriteLog {
         }
     }
 
+    /// Records VGPRs instruction `index` writes besides its destinations (the ray an RDNA
+    /// 4 BVH test writes back into its address, [`crate::exec::ray_write_back`]).
+    pub fn record_vgprs(&mut self, index: u32, regs: &[u16]) {
+        for &r in regs {
+            if let Some(v) = self.vgpr.get_mut(usize::from(r)) {
+                *v = Some(index);
+            }
+        }
+    }
+
     /// The instruction that last wrote SGPR (hardware number) `n`.
     pub fn sgpr(&self, n: u16) -> Option<u32> {
         self.sgpr.get(n as usize).copied().flatten()

@@ -293,3 +293,147 @@ fn each_wait_completes_its_own_counter() {
         true,
     ));
 }
+
+/// A body, its inputs and the result in s2 under `s_round_mode` 0, 1, 2 and 3.
+type RoundCase = (&'static str, &'static [(u16, u32)], [u32; 4]);
+
+/// The four rounding directions of MODE's FP_ROUND (`s_round_mode N`: 0 nearest even, 1
+/// toward +inf, 2 toward -inf, 3 toward zero), each value worked out by hand.
+#[test]
+fn scalar_f32_rounds_as_mode_says() {
+    let with_mode = |mode: u32, body: &str, inputs: &[(u16, u32)]| {
+        sgprs(&format!("\ts_round_mode {mode:#x}\n{body}"), inputs)
+    };
+    let cases: [RoundCase; 7] = [
+        // 1 + 2^-24 is halfway between 1.0 and 1 + 2^-23: the even one is 1.0.
+        (
+            "\ts_add_f32 s2, s10, s11",
+            &[(10, 0x3f80_0000), (11, 0x3380_0000)],
+            [0x3f80_0000, 0x3f80_0001, 0x3f80_0000, 0x3f80_0000],
+        ),
+        // -1 - 2^-24: toward -inf is the larger magnitude.
+        (
+            "\ts_sub_f32 s2, s10, s11",
+            &[(10, 0xbf80_0000), (11, 0x3380_0000)],
+            [0xbf80_0000, 0xbf80_0000, 0xbf80_0001, 0xbf80_0000],
+        ),
+        // 1 + 1.5 * 2^-24 is past the halfway point.
+        (
+            "\ts_add_f32 s2, s10, s11",
+            &[(10, 0x3f80_0000), (11, 0x33c0_0000)],
+            [0x3f80_0001, 0x3f80_0001, 0x3f80_0000, 0x3f80_0000],
+        ),
+        // 3 * 0x3eaaaaab (11184811 * 2^-25) = 1 + 2^-25, below halfway.
+        (
+            "\ts_mul_f32 s2, 0x40400000, s10",
+            &[(10, 0x3eaa_aaab)],
+            [0x3f80_0000, 0x3f80_0001, 0x3f80_0000, 0x3f80_0000],
+        ),
+        // fma(3, 0x3eaaaaab, -1) = 2^-25 exactly: no rounding in any mode.
+        (
+            "\ts_mov_b32 s2, -1.0\n\ts_fmac_f32 s2, 0x40400000, s10",
+            &[(10, 0x3eaa_aaab)],
+            [0x3300_0000; 4],
+        ),
+        // 2^32 - 1 as f32: 2^32 or the f32 below it, 2^32 - 256.
+        (
+            "\ts_cvt_f32_u32 s2, s10",
+            &[(10, u32::MAX)],
+            [0x4f80_0000, 0x4f80_0000, 0x4f7f_ffff, 0x4f7f_ffff],
+        ),
+        // The largest f32 doubled overflows to +inf, or stays at the largest f32.
+        (
+            "\ts_add_f32 s2, s10, s10",
+            &[(10, 0x7f7f_ffff)],
+            [0x7f80_0000, 0x7f80_0000, 0x7f7f_ffff, 0x7f7f_ffff],
+        ),
+    ];
+    for (body, inputs, want) in cases {
+        for (mode, want) in want.iter().enumerate() {
+            let s = with_mode(mode as u32, body, inputs);
+            assert_eq!(s[2], *want, "{body} under s_round_mode {mode}");
+        }
+    }
+    // An exact zero from addends of different signs is -0 toward -inf alone.
+    for (mode, want) in [0u32, 0, 0x8000_0000, 0].iter().enumerate() {
+        let s = with_mode(mode as u32, "\ts_sub_f32 s2, 1.0, 1.0", &[]);
+        assert_eq!(s[2], *want, "1 - 1 under s_round_mode {mode}");
+    }
+}
+
+/// MODE's single-precision FP_DENORM (`s_denorm_mode N`, bits 1:0: 0 flushes denormal
+/// inputs and results to a zero of their sign, 1 keeps inputs, 2 keeps results, 3 both),
+/// each value worked out by hand.
+#[test]
+fn scalar_f32_denormals_as_mode_says() {
+    let body = "\ts_add_f32 s2, s10, s10\n\ts_mul_f32 s3, s11, 0.5\n\ts_mul_f32 s4, s12, 0.5\n\
+                \ts_floor_f32 s5, s13\n\ts_cmp_lg_f32 s10, 0\n\ts_cselect_b32 s6, 1, 0";
+    let inputs = [
+        (10, 0x0000_0001), // the least denormal
+        (11, 0x0080_0000), // 2^-126, the least normal
+        (12, 0x8080_0000), // -2^-126
+        (13, 0x8000_0001), // the least negative denormal
+    ];
+    // (s2: 2 * least denormal, s3: 2^-127, s4: -2^-127, s5: floor(-denormal), s6: SCC of
+    // denormal != 0)
+    let want: [[u32; 5]; 4] = [
+        [0, 0, 0x8000_0000, 0x8000_0000, 0],
+        [0, 0, 0x8000_0000, 0xbf80_0000, 1],
+        [0, 0x0040_0000, 0x8040_0000, 0x8000_0000, 0],
+        [2, 0x0040_0000, 0x8040_0000, 0xbf80_0000, 1],
+    ];
+    for (mode, want) in want.iter().enumerate() {
+        let s = sgprs(&format!("\ts_denorm_mode {mode:#x}\n{body}"), &inputs);
+        assert_eq!(&s[2..7], want, "s_denorm_mode {mode}");
+    }
+}
+
+/// A vector float instruction under a MODE the simulator does not follow there stops the
+/// run, naming it; back at the default MODE it runs.
+#[test]
+fn vector_float_under_another_mode_stops() {
+    let err = run("\ts_round_mode 0x1\n\tv_add_f32_e32 v2, v3, v4", &[], false).unwrap_err();
+    assert!(
+        matches!(err, SimError::ModeNotFollowed { mode: 0xf1, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("v_add_f32"), "{err}");
+    run(
+        "\ts_round_mode 0x1\n\ts_round_mode 0x0\n\tv_add_f32_e32 v2, v3, v4",
+        &[],
+        false,
+    )
+    .unwrap();
+}
+
+/// `s_setreg_b32` and `s_getreg_b32` of MODE's float fields: the SIMM16 names the field
+/// (`hwreg(HW_REG_MODE, 0, 4)` is FP_ROUND, `hwreg(HW_REG_MODE, 4, 4)` FP_DENORM), the value
+/// its low bits. FP_ROUND 2 rounds 1 + 1.5 * 2^-24 toward -inf, to 1.0; MODE starts as 0xf0.
+#[test]
+fn setreg_and_getreg_of_mode() {
+    let s = sgprs(
+        "\ts_getreg_b32 s3, hwreg(HW_REG_MODE, 0, 8)\n\
+         \ts_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s12\n\ts_add_f32 s2, s10, s11\n\
+         \ts_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s13\n\
+         \ts_getreg_b32 s4, hwreg(HW_REG_MODE, 0, 8)\n\ts_getreg_b32 s5, hwreg(HW_REG_MODE, 4, 2)",
+        &[
+            (10, 0x3f80_0000),
+            (11, 0x33c0_0000),
+            (12, 0xffff_fff2), // bits above the 4-bit field are not written
+            (13, 0xd),
+        ],
+    );
+    assert_eq!(&s[2..6], &[0x3f80_0000, 0xf0, 0xd2, 0x1]);
+    // Registers and fields the model does not hold are refused where they are written.
+    for (text, column) in [
+        ("\ts_setreg_b32 hwreg(HW_REG_MODE, 8, 2), s2\n", 15),
+        ("\ts_getreg_b32 s2, hwreg(HW_REG_MODE)\n", 19),
+    ] {
+        let err = parse(text, Target::Gfx12, WaveSize::W32).unwrap_err();
+        assert_eq!(err.column, column, "{err}");
+        assert!(
+            err.message.contains("bits 7:0 of hwreg(HW_REG_MODE)"),
+            "{err}"
+        );
+    }
+}

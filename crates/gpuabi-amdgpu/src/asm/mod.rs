@@ -12,4 +12,4 @@ mod waitcnt_bits;
 
 pub use parser::{parse, parse_listed};
 pub use printer::print;
-pub use symbolic_imm::{hwreg_whole, HW_REGS};
+pub use symbolic_imm::{hwreg_whole, HW_REGS, HW_REG_MODE};

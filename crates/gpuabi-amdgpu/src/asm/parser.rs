@@ -116,17 +116,29 @@ pub fn parse_listed(
             continue;
         }
         // Mesa prints its programs through LLVM's disassembler, which writes this line for
-        // bytes it does not know (LLVM 19 and RDNA 4's `image_bvh8_intersect_ray`, for one).
-        if stripped.trim_start().starts_with("(invalid instruction)") {
-            return Err(AsmError::new(
+        // bytes it does not know: the instruction is read from the dwords listed.
+        if stripped.starts_with("(invalid instruction)") {
+            let column = raw.find('(').map_or(1, |c| c + 1);
+            if !code {
+                return Err(AsmError::new(
+                    line,
+                    column,
+                    format!("an instruction in data section `{section}`"),
+                ));
+            }
+            let following = lines.clone().map(|(i, l)| (i + 1, l));
+            let (inst, words, taken) =
+                listing::unnamed_instruction(raw, (line, column), following, target, wave)?;
+            for _ in 0..taken {
+                lines.next();
+            }
+            listed.push(Listed {
+                item: program.items.len(),
                 line,
-                raw.find('(').map_or(1, |c| c + 1),
-                format!(
-                    "`(invalid instruction)`: the disassembler that printed this listing did \
-                     not know the instruction ({}); the line names none to assemble",
-                    strip_comment_text(raw).unwrap_or("no encoding listed")
-                ),
-            ));
+                words,
+            });
+            program.push_from(Item::Inst(inst), Origin::Asm { line: line as u32 });
+            continue;
         }
         let tokens = lex(strip_comment(raw), line)?;
         let mut p = LineParser {
@@ -1800,11 +1812,6 @@ impl LineParser<'_> {
         }
         Ok(mods)
     }
-}
-
-/// The comment of a line (after `;`), trimmed, if it has one.
-fn strip_comment_text(raw: &str) -> Option<&str> {
-    raw.split_once(';').map(|(_, c)| c.trim())
 }
 
 /// What RDNA 4 has in place of an RDNA 3 instruction it removed, for messages ("RDNA 4

@@ -62,6 +62,7 @@ pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
             | Opcode::SSendmsgRtnB32
             | Opcode::SSendmsgRtnB64
             | Opcode::SSetregB32
+            | Opcode::SGetregB32
     ) && matches!(
         tokens.first(),
         Some(Token {
@@ -76,7 +77,7 @@ pub fn applies(op: Opcode, tokens: &[Token]) -> bool {
 pub fn parse(op: Opcode, tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
     match op {
         Opcode::SDelayAlu => delay_alu(tokens),
-        Opcode::SSetregB32 => hwreg(tokens),
+        Opcode::SSetregB32 | Opcode::SGetregB32 => hwreg(tokens),
         _ => sendmsg(tokens),
     }
 }
@@ -135,21 +136,42 @@ fn delay_alu(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
 /// scratch base halves llc-19 sets in gfx10 kernels.
 pub const HW_REGS: [(&str, i64); 2] = [("HW_REG_FLAT_SCR_LO", 20), ("HW_REG_FLAT_SCR_HI", 21)];
 
+/// The MODE register (LLVM's `HW_REG_MODE`, id 1 on every target), whose float fields
+/// (7:0) RDNA 4's scalar float arithmetic follows in the simulator.
+pub const HW_REG_MODE: i64 = 1;
+
 /// The SIMM16 of `hwreg(NAME)` for hardware register `id`: the whole register, offset 0
 /// and size 32 (see [`hwreg`]).
 pub fn hwreg_whole(id: i64) -> i64 {
     id | 31 << 11
 }
 
-/// `hwreg(NAME)`: the register id in bits 5:0, offset 0 in bits 10:6 and size - 1 = 31
-/// (the whole register) in bits 15:11, as the SOPK SIMM16 of `s_setreg_b32` ("RDNA2 ISA").
+/// `hwreg(NAME)` or `hwreg(NAME, OFFSET, SIZE)`: the register id in bits 5:0, the offset of
+/// the field in bits 10:6 and its size - 1 in bits 15:11 (`hwreg(NAME)` is the whole
+/// register, offset 0 and size 32), as the SOPK SIMM16 of `s_setreg_b32` and `s_getreg_b32`
+/// ("RDNA2 ISA"; LLVM's `hwreg(HW_REG_MODE, 0, 4)` is 0x1801).
 fn hwreg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
-    let (name, arg, next) = call(tokens, 0)?;
-    if name != "hwreg" {
+    let word = |i: usize| match tokens.get(i).map(|t| &t.tok) {
+        Some(Tok::Word(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let punct =
+        |i: usize, c: char| matches!(tokens.get(i).map(|t| &t.tok), Some(Tok::Punct(p)) if *p == c);
+    if word(0) != Some("hwreg") || !punct(1, '(') {
         return Err((0, "expected `hwreg(HW_REG_...)` or a number".to_string()));
     }
+    let arg = word(2).ok_or((2, "expected a hardware register name".to_string()))?;
+    let names = || {
+        HW_REGS
+            .map(|(n, _)| n)
+            .into_iter()
+            .chain(["HW_REG_MODE"])
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let id = HW_REGS
         .iter()
+        .chain(&[("HW_REG_MODE", HW_REG_MODE)])
         .find(|(n, _)| *n == arg)
         .map(|(_, id)| *id)
         .ok_or_else(|| {
@@ -157,11 +179,50 @@ fn hwreg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {
                 2,
                 format!(
                     "`{arg}` is not a hardware register gpuabi models ({})",
-                    HW_REGS.map(|(n, _)| n).join(", ")
+                    names()
                 ),
             )
         })?;
-    Ok((hwreg_whole(id), next))
+    if punct(3, ')') {
+        return Ok((hwreg_whole(id), 4));
+    }
+    // `, OFFSET, SIZE)`: offset 0..31, size 1..32, the field inside the register.
+    let number = |i: usize, what: &str, range: std::ops::RangeInclusive<i64>| {
+        let text = match tokens.get(i).map(|t| &t.tok) {
+            Some(Tok::Number(n)) => n.as_str(),
+            _ => return Err((i, format!("expected the field's {what}"))),
+        };
+        let v = text
+            .strip_prefix("0x")
+            .map_or_else(
+                || text.parse::<i64>().ok(),
+                |h| i64::from_str_radix(h, 16).ok(),
+            )
+            .filter(|v| range.contains(v))
+            .ok_or((
+                i,
+                format!("expected the field's {what} ({range:?}), found `{text}`"),
+            ))?;
+        Ok::<i64, (usize, String)>(v)
+    };
+    if !punct(3, ',') {
+        return Err((3, "expected `)` or `, OFFSET, SIZE)`".to_string()));
+    }
+    let offset = number(4, "offset", 0..=31)?;
+    if !punct(5, ',') {
+        return Err((5, "expected `, SIZE)`".to_string()));
+    }
+    let size = number(6, "size", 1..=32)?;
+    if offset + size > 32 {
+        return Err((
+            6,
+            format!("a field of {size} bits at bit {offset} passes bit 31"),
+        ));
+    }
+    if !punct(7, ')') {
+        return Err((7, "expected `)`".to_string()));
+    }
+    Ok((id | offset << 6 | (size - 1) << 11, 8))
 }
 
 fn sendmsg(tokens: &[Token]) -> Result<(i64, usize), (usize, String)> {

@@ -216,10 +216,17 @@ pub fn exec(d: &Decoded, w: &mut Wave) {
             w.scc = r != 0;
         }
         SMulI32 => w.write_s32(dst, (a as i32).wrapping_mul(b as i32) as u32),
-        // The flat scratch base (the only hardware register `check_inst` lets it write)
-        // addresses private memory through flat instructions, which the model does not
-        // route to scratch: nothing to do.
-        SSetregB32 => {}
+        // The flat scratch base addresses private memory through flat instructions, which
+        // the model does not route to scratch: nothing to do. RDNA 4's MODE (the other
+        // register `check_inst` lets it write, bits 7:0) takes the field from the SGPR's
+        // low bits.
+        SSetregB32 => {
+            let (id, offset, size) = super::float_mode::hwreg_field(a);
+            if id == super::float_mode::HW_REG_MODE {
+                let mask = (((1u64 << size) - 1) << offset) as u32;
+                w.mode = (w.mode & !mask) | (b << offset & mask);
+            }
+        }
         // S_MUL_HI_I32: the high half of the signed 64-bit product ("RDNA2 ISA").
         SMulHiI32 => w.write_s32(
             dst,

@@ -4,18 +4,23 @@
 //! Instruction Set Architecture" (S_ADD_F32 … S_CMP_NLT_F32, S_ADD_NC_U64, S_MUL_U64,
 //! V_S_EXP_F32 … V_S_SQRT_F32).
 //!
-//! Decision of the project: a scalar f32 operation computes as the vector ALU's operation of
-//! the same name does in one lane ([`super::float`]: round to nearest even, denormals kept,
-//! the NaN rule; [`super::valu::fmin`] for `s_min_num_f32`), which is the MODE register's
-//! default that llc-19 and RADV run compute code with (round to nearest, fp32 denormals
-//! enabled); the simulator does not model other MODE settings. None of these
-//! instructions touches SCC except the compares, which set it to the condition; the
-//! transcendentals take the VOP3 source modifiers and `clamp`/`omod` as their vector forms.
+//! The scalar f32 operations follow the wave's MODE register ([`super::float_mode`]), which
+//! `s_round_mode` and `s_denorm_mode` set: `s_add_f32`, `s_sub_f32`, `s_mul_f32`,
+//! `s_fmac_f32` and the conversions from integers round in FP_ROUND's direction; every f32
+//! input is read as FP_DENORM says (a denormal as a zero of its sign when inputs are
+//! flushed) and the arithmetic's results written so. Otherwise an operation computes as the
+//! vector ALU's operation of the same name does in one lane ([`super::float`]: the NaN rule;
+//! [`super::valu::fmin`] for `s_min_num_f32`). The transcendentals, computed by the vector
+//! ALU, run under the default MODE only (the machine stops a vector float instruction under
+//! another). None of these instructions touches SCC except the compares, which set it to the
+//! condition; the transcendentals take the VOP3 source modifiers and `clamp`/`omod` as their
+//! vector forms.
 
 use gpuabi_amdgpu::output_mods::apply_f32;
 use gpuabi_amdgpu::Opcode;
 
 use super::float;
+use super::float_mode::F32Mode;
 use super::valu::{fmax, fmin};
 use crate::image::{Decoded, Dst};
 use crate::wave::Wave;
@@ -30,15 +35,28 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
     {
         return false;
     }
-    let a = w.s32(d.src[0]);
-    let b = w.s32(d.src[1]);
+    let mode = F32Mode::of(w.mode);
+    let (a_int, b_int) = (w.s32(d.src[0]), w.s32(d.src[1]));
+    // Every other operand of these instructions is an f32.
+    let a = mode.input(a_int);
+    let b = mode.input(b_int);
     let f = f32::from_bits;
     let dst = d.dst[0];
     let ord = || f(a).partial_cmp(&f(b));
     match d.op {
-        SAddF32 => w.write_s32(dst, float::binary(a, b, |x, y| x + y)),
-        SSubF32 => w.write_s32(dst, float::binary(a, b, |x, y| x - y)),
-        SMulF32 => w.write_s32(dst, float::binary(a, b, |x, y| x * y)),
+        // S_ROUND_MODE / S_DENORM_MODE: MODE's FP_ROUND (3:0) / FP_DENORM (7:4) = SIMM16[3:0].
+        SRoundMode => w.mode = (w.mode & !0xf) | (a_int & 0xf),
+        SDenormMode => w.mode = (w.mode & !0xf0) | (a_int & 0xf) << 4,
+        // S_GETREG_B32 of a field of MODE (the only register `check_inst` lets it read),
+        // zero-extended.
+        SGetregB32 => {
+            let (_, offset, size) = super::float_mode::hwreg_field(a_int);
+            let mask = ((1u64 << size) - 1) as u32;
+            w.write_s32(dst, w.mode >> offset & mask);
+        }
+        SAddF32 => w.write_s32(dst, mode.add(a, b)),
+        SSubF32 => w.write_s32(dst, mode.sub(a, b)),
+        SMulF32 => w.write_s32(dst, mode.mul(a, b)),
         SMinNumF32 => w.write_s32(dst, fmin(f(a), f(b)).to_bits()),
         SMaxNumF32 => w.write_s32(dst, fmax(f(a), f(b)).to_bits()),
         // S_FMAC_F32: D = fma(S0, S1, D).
@@ -47,12 +65,12 @@ pub fn exec(d: &Decoded, w: &mut Wave) -> bool {
                 Dst::Sgpr(i) => w.sgpr[i as usize],
                 _ => 0,
             };
-            w.write_s32(dst, float::fma(a, b, d0));
+            w.write_s32(dst, mode.fma(a, b, d0));
         }
         // S_FMAAK_F32: D = fma(S0, S1, K); S_FMAMK_F32: D = fma(S0, K, S1) (K the literal).
-        SFmaakF32 | SFmamkF32 => w.write_s32(dst, float::fma(a, b, w.s32(d.src[2]))),
-        SCvtF32I32 => w.write_s32(dst, (a as i32 as f32).to_bits()),
-        SCvtF32U32 => w.write_s32(dst, (a as f32).to_bits()),
+        SFmaakF32 | SFmamkF32 => w.write_s32(dst, mode.fma(a, b, w.s32(d.src[2]))),
+        SCvtF32I32 => w.write_s32(dst, mode.int_to_f32(i64::from(a_int as i32))),
+        SCvtF32U32 => w.write_s32(dst, mode.int_to_f32(i64::from(a_int))),
         // As V_CVT_I32_F32/V_CVT_U32_F32 in the simulator: saturating, NaN gives 0.
         SCvtI32F32 => w.write_s32(dst, f(a) as i32 as u32),
         SCvtU32F32 => w.write_s32(dst, f(a) as u32),
