@@ -409,6 +409,28 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
 
     // One wave per work-group of the dispatch (RADV's work-group is one wave).
     let [gx, gy, gz] = d.groups;
+    // GCN 1.2 reaches scratch through a swizzled buffer descriptor the prolog builds from
+    // the scratch ring's address (the `ring_offsets` user SGPRs) plus the wave's offset
+    // (the system SGPR after the others): the ring is placed there, one wave's share
+    // (COMPUTE_TMPRING_SIZE.WAVESIZE, in units of 1 KiB on GCN) after another. Later
+    // generations' scratch instructions get the lane's private memory directly.
+    let ring_wave_bytes = if target == Target::Gfx8 && rsrc2.scratch {
+        let tmpring = d.reg(&ib, "COMPUTE_TMPRING_SIZE")?;
+        u64::from(tmpring >> 12 & 0x1fff) * 1024
+    } else {
+        0
+    };
+    if ring_wave_bytes > 0 {
+        let waves = u64::from(gx) * u64::from(gy) * u64::from(gz);
+        let bytes = usize::try_from(ring_wave_bytes * waves)
+            .map_err(|_| RadvError::Sim("the scratch ring does not fit in memory".into()))?;
+        add(
+            &mut machine,
+            "scratch ring",
+            ud64(user_sgpr("ring_offsets")),
+            vec![0; bytes],
+        )?;
+    }
     let mut setups = Vec::new();
     for z in 0..gz {
         for y in 0..gy {
@@ -433,8 +455,10 @@ pub fn run(capture: &Capture, options: &Options) -> Result<Trace, RadvError> {
                     next += 1;
                 }
                 if rsrc2.scratch {
-                    // The wave's scratch offset: scratch is per lane in the simulator.
-                    s.sgprs.push((next, 0));
+                    // The wave's scratch offset: its share of GCN 1.2's ring; elsewhere
+                    // scratch is per lane in the simulator.
+                    let offset = setups.len() as u64 * ring_wave_bytes;
+                    s.sgprs.push((next, offset as u32));
                 }
                 s.vgprs.push((0, LaneValues::LaneId(0)));
                 setups.push(s);
