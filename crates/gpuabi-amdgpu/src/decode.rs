@@ -543,13 +543,7 @@ fn decode_one(
             ops.push(o.vgpr(f.get(Field::Vdata), *results)?);
             let counts = crate::validate::nsa_layout(target, *dwords)
                 .ok_or_else(|| format!("no address of {dwords} dwords on {target}"))?;
-            let fields = [
-                Field::Vaddr,
-                Field::Vaddr1,
-                Field::Vaddr2,
-                Field::Vaddr3,
-                Field::Vaddr4,
-            ];
+            let fields = crate::microcode::VIMAGE_ADDRESS_FIELDS;
             let regs = fields
                 .iter()
                 .zip(&counts)

@@ -762,13 +762,7 @@ fn bvh_vimage(inst: &Inst, opcode: u16, cx: &mut Ctx<'_>) -> Result<Code, String
     let Operand::Nsa(regs) = &srcs[0] else {
         return Err("RDNA 4's address is a bracketed list of five VGPR tuples".into());
     };
-    let fields = [
-        Field::Vaddr,
-        Field::Vaddr1,
-        Field::Vaddr2,
-        Field::Vaddr3,
-        Field::Vaddr4,
-    ];
+    let fields = crate::microcode::VIMAGE_ADDRESS_FIELDS;
     if regs.len() > fields.len() {
         return Err(format!("{} address entries; VIMAGE holds 5", regs.len()));
     }

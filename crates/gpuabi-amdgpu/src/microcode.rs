@@ -648,6 +648,15 @@ static GFX1100: [Layout; 14] = with_mimg(
     MIMG_RDNA3,
 );
 
+/// The VGPR fields of RDNA 4's VIMAGE address, in the order of its entries.
+pub const VIMAGE_ADDRESS_FIELDS: [Field; 5] = [
+    Field::Vaddr,
+    Field::Vaddr1,
+    Field::Vaddr2,
+    Field::Vaddr3,
+    Field::Vaddr4,
+];
+
 /// RDNA 4 (gfx12): RDNA 3's scalar, vector ALU and DS formats; SMEM, VBUFFER and VFLAT as
 /// [`SMEM_GFX12`] describes them; VIMAGE for the BVH instructions ([`VIMAGE_GFX12`]). VSAMPLE
 /// is not modelled.
