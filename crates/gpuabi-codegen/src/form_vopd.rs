@@ -158,8 +158,8 @@ fn pair_block(block: &mut HwBlock, target: Target) {
                 // What the instructions between X and a later Y read and write.
                 let (mut between_r, mut between_w) = (Regs::default(), Regs::default());
                 let end = (i + 1 + WINDOW).min(slots.len());
-                for j in i + 1..end {
-                    let Some(y) = &slots[j] else { continue };
+                for slot in &mut slots[i + 1..end] {
+                    let Some(y) = slot.as_ref() else { continue };
                     let Some((yr, yw)) = reads_writes(&y.inst) else {
                         break;
                     };
@@ -173,7 +173,7 @@ fn pair_block(block: &mut HwBlock, target: Target) {
                     if free {
                         if let Some(d) = fuse(&x, y, target) {
                             out = Some(d);
-                            slots[j] = None;
+                            *slot = None;
                             break;
                         }
                     }
