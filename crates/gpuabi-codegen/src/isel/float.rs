@@ -430,14 +430,13 @@ fn f32_to_u64(s: &mut Isel<'_>, a: Val, signed: bool) -> Val {
     Val::V(r)
 }
 
-/// Integer division and remainder by restoring division, one quotient bit per iteration of
-/// a uniform loop (32 or 64 iterations), branch-free per lane. Signed forms divide the
+/// Integer division and remainder: 32-bit values from a reciprocal
+/// ([`reciprocal_division`]), 64-bit ones by restoring division, one quotient bit per
+/// iteration of a uniform loop, branch-free per lane. Signed forms divide the
 /// magnitudes and fix the signs: the quotient is negative when the signs differ, the
 /// remainder takes the dividend's sign, and `MIN / -1` wraps to `MIN`, as the IR defines.
 /// Division by zero, an error in the IR, gives an unspecified value.
 pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val {
-    let n = dwords_of(ty);
-    let bits = 32 * u32::from(n);
     let signed = matches!(op, Op::Sdiv | Op::Srem);
     let (num, den, sn, sd) = if signed {
         let (an, sn) = magnitude(s, ty, a);
@@ -446,6 +445,74 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     } else {
         (a, b, None, None)
     };
+    let (qn, rn) = if ty == Type::I64 {
+        restoring_division(s, ty, num, den)
+    } else {
+        reciprocal_division(s, num, den)
+    };
+    let rem = matches!(op, Op::Urem | Op::Srem);
+    match (sn, sd) {
+        (Some(sn), Some(_)) if rem => apply_sign(s, ty, Val::V(rn), sn),
+        (Some(sn), Some(sd)) => {
+            let sign = v_binop(s, Op::Xor, ty, sn, sd);
+            apply_sign(s, ty, Val::V(qn), sign)
+        }
+        _ if rem => Val::V(rn),
+        _ => Val::V(qn),
+    }
+}
+
+/// Unsigned 32-bit `num / den` and `num % den` (quotient and remainder) from a reciprocal,
+/// the expansion LLVM's AMDGPU back end uses for 32-bit division
+/// (`AMDGPUTargetLowering::LowerUDIVREM` with `AMDGPUISD::URECIP`): z ≈ 2^32 / den from
+/// `v_rcp_iflag_f32` of the float of `den` scaled by 0x4f7ffffe (2^32 - 512, so that z does
+/// not exceed 2^32 / den), one Newton-Raphson step in integers (z += mulhi(z, -den * z)),
+/// then q = mulhi(num, z) and r = num - q * den, which are at most two below the quotient
+/// and two divisors above the remainder: two steps of "if r >= den then q += 1, r -= den"
+/// make them exact for every `num` and every nonzero `den`.
+fn reciprocal_division(s: &mut Isel<'_>, num: Val, den: Val) -> (Temp, Temp) {
+    let ty = Type::I32;
+    let fden = s.vop1(Opcode::VCvtF32U32, den);
+    let rcp = s.vop1(Opcode::VRcpIflagF32, Val::V(fden));
+    let scaled = s.vop2(Opcode::VMulF32, Val::V(rcp), Val::Const(0x4f7f_fffe));
+    let z0 = s.vop1(Opcode::VCvtU32F32, Val::V(scaled));
+    let neg_den = v_binop(s, Op::Sub, ty, Val::Const(0), den);
+    let e = v_binop(s, Op::Mul, ty, neg_den, Val::V(z0));
+    let correction = s.vop2(Opcode::VMulHiU32, Val::V(z0), e);
+    let z = v_binop(s, Op::Add, ty, Val::V(z0), Val::V(correction));
+    let mut q = Val::V(s.vop2(Opcode::VMulHiU32, num, z));
+    let qd = v_binop(s, Op::Mul, ty, q, den);
+    let mut r = v_binop(s, Op::Sub, ty, num, qd);
+    for _ in 0..2 {
+        let ge = s.mask_temp();
+        let (x, y) = (s.src(r, 0), s.src(den, 0));
+        s.valu(Opcode::VCmpGeU32, vec![Opnd::Temp(s.whole(ge)), x, y]);
+        let q1 = v_binop(s, Op::Add, ty, q, Val::Const(1));
+        let r1 = v_binop(s, Op::Sub, ty, r, den);
+        let (qs, rs) = (s.vtemp(1), s.vtemp(1));
+        let (a, b) = (s.src(q, 0), s.src(q1, 0));
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(qs, 0), a, b, Opnd::Temp(s.whole(ge))],
+        );
+        let (a, b) = (s.src(r, 0), s.src(r1, 0));
+        s.valu(
+            Opcode::VCndmaskB32,
+            vec![d(rs, 0), a, b, Opnd::Temp(s.whole(ge))],
+        );
+        (q, r) = (Val::V(qs), Val::V(rs));
+    }
+    let (Val::V(q), Val::V(r)) = (q, r) else {
+        unreachable!("VGPR results")
+    };
+    (q, r)
+}
+
+/// Unsigned `num / den` and `num % den` of `ty` by restoring division, one quotient bit per
+/// iteration of a uniform loop (64 iterations for 64-bit values).
+fn restoring_division(s: &mut Isel<'_>, ty: Type, num: Val, den: Val) -> (Temp, Temp) {
+    let n = dwords_of(ty);
+    let bits = 32 * u32::from(n);
     let num = Val::V(s.vgpr_of(num, n));
     let den = Val::V(s.vgpr_of(den, n));
     // The loop's values are phis of its header: the zeros and the first bit index on
@@ -532,16 +599,7 @@ pub(crate) fn divide(s: &mut Isel<'_>, op: Op, ty: Type, a: Val, b: Val) -> Val 
     s.add_phi_sources(header, latch, &back);
     let after = s.new_block();
     s.start_block(after);
-    let rem = matches!(op, Op::Urem | Op::Srem);
-    match (sn, sd) {
-        (Some(sn), Some(_)) if rem => apply_sign(s, ty, Val::V(rn), sn),
-        (Some(sn), Some(sd)) => {
-            let sign = v_binop(s, Op::Xor, ty, sn, sd);
-            apply_sign(s, ty, Val::V(qn), sign)
-        }
-        _ if rem => Val::V(rn),
-        _ => Val::V(qn),
-    }
+    (qn, rn)
 }
 
 /// |x| and the sign mask (0 or all ones) of a signed value.
