@@ -984,6 +984,15 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
             Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => dst_parity.push(r.first.num & 1),
             _ => return Err(Violation::whole("a VOPD half writes a VGPR")),
         }
+        // `v_dual_cndmask_b32` selects by `vcc_lo`, which the encoding does not name.
+        let masks = info.srcs.iter().zip(&half.operands[info.dsts.len()..]);
+        for (_, o) in masks.filter(|(k, _)| matches!(k, Kind::MaskSrc)) {
+            if !matches!(o, Operand::Special(Special::VccLo | Special::Vcc)) {
+                return Err(Violation::whole(format!(
+                    "`v_dual_cndmask_b32` selects by vcc_lo, not `{o}`"
+                )));
+            }
+        }
         let second = info
             .srcs
             .iter()
@@ -1014,22 +1023,7 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
     // `v_dual_mul_f32 v29, v29, v32 :: v_dual_mul_f32 v28, v28, v32` for gfx1201
     // (`are_src_banks_compatible` in Mesa's `aco_scheduler_ilp.cpp`), which llvm-mc-19 still
     // refuses.
-    let slots = |half: &Inst, srcs: &[&Operand]| -> [Option<u16>; 3] {
-        let vgpr = |o: Option<&&Operand>| match o {
-            Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => Some(r.first.num),
-            _ => None,
-        };
-        match half.op {
-            Opcode::VFmamkF32 => [vgpr(srcs.first()), None, vgpr(srcs.get(1))],
-            Opcode::VFmacF32 => [
-                vgpr(srcs.first()),
-                vgpr(srcs.get(1)),
-                vgpr(half.operands.first().as_ref()),
-            ],
-            _ => [vgpr(srcs.first()), vgpr(srcs.get(1)), None],
-        }
-    };
-    let (sx, sy) = (slots(x, &sources[0]), slots(y, &sources[1]));
+    let (sx, sy) = (vopd_port_vgprs(x), vopd_port_vgprs(y));
     let moves = x.op == Opcode::VMovB32 && y.op == Opcode::VMovB32;
     for (slot, name, banks) in [(0, "SRC0", 4), (1, "VSRC1", 4), (2, "SRC2", 2)] {
         if slot == 0 && moves && target == Target::Gfx12 {
@@ -1063,4 +1057,31 @@ fn check_vopd(x: &Inst, y: &Inst, target: Target, wave: WaveSize) -> Result<(), 
         ));
     }
     Ok(())
+}
+
+/// The VGPRs a VOPD half reads through its SRC0, VSRC1 and SRC2 ports (`None` for a port
+/// it does not read a VGPR through): SRC2 is `v_dual_fmac_f32`'s accumulator (its
+/// destination) and `v_dual_fmamk_f32`'s VGPR after K, which therefore is no VSRC1.
+pub fn vopd_port_vgprs(half: &Inst) -> [Option<u16>; 3] {
+    let info = half.op.info();
+    let srcs: Vec<&Operand> = info
+        .srcs
+        .iter()
+        .zip(&half.operands[info.dsts.len().min(half.operands.len())..])
+        .filter(|(k, _)| !matches!(k, Kind::MaskSrc) && !k.is_k())
+        .map(|(_, o)| o)
+        .collect();
+    let vgpr = |o: Option<&&Operand>| match o {
+        Some(Operand::Reg(r)) if r.file() == RegFile::Vgpr => Some(r.first.num),
+        _ => None,
+    };
+    match half.op {
+        Opcode::VFmamkF32 => [vgpr(srcs.first()), None, vgpr(srcs.get(1))],
+        Opcode::VFmacF32 => [
+            vgpr(srcs.first()),
+            vgpr(srcs.get(1)),
+            vgpr(half.operands.first().as_ref()),
+        ],
+        _ => [vgpr(srcs.first()), vgpr(srcs.get(1)), None],
+    }
 }

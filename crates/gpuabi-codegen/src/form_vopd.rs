@@ -130,13 +130,25 @@ fn candidate(h: &HwInst) -> bool {
         && h.inst.dual.is_none()
 }
 
+/// Whether both halves read one VGPR through the same SRC0 or VSRC1 port (other than two
+/// moves). RDNA 4 allows it (ACO pairs such halves), but llvm-mc-19 refuses such a pair, and
+/// the code generator's output must assemble with it; RDNA 3 forbids it anyway (one bank).
+fn one_vgpr_in_one_port(x: &Inst, y: &Inst) -> bool {
+    use gpuabi_amdgpu::validate::vopd_port_vgprs;
+    let moves = x.op == gpuabi_amdgpu::Opcode::VMovB32 && y.op == gpuabi_amdgpu::Opcode::VMovB32;
+    let (px, py) = (vopd_port_vgprs(x), vopd_port_vgprs(y));
+    (0..2).any(|p| !(p == 0 && moves) && px[p].is_some() && px[p] == py[p])
+}
+
 /// The dual instruction of `x` and `y` (`y` moved up to `x`), in whichever roles make a
 /// valid pair.
 fn fuse(x: &HwInst, y: &HwInst, target: Target) -> Option<HwInst> {
     for (a, b) in [(x, y), (y, x)] {
         let mut inst = a.inst.clone();
         inst.dual = Some(Box::new(b.inst.clone()));
-        if gpuabi_amdgpu::validate::check_inst(&inst, target, WaveSize::W32).is_ok() {
+        if gpuabi_amdgpu::validate::check_inst(&inst, target, WaveSize::W32).is_ok()
+            && !one_vgpr_in_one_port(&a.inst, &b.inst)
+        {
             return Some(HwInst {
                 inst,
                 origin: x.origin,

@@ -73,15 +73,16 @@ fn vopd_operations() {
     let (t, w) = GFX11;
     // v1 = 1.5, v2 = 2.0, v3 = 0.25 (f32 bits).
     let (a, b, c) = (0x3fc0_0000, 0x4000_0000, 0x3e80_0000);
-    // X: v0 = v1 * v2 = 3.0 (0x40400000); Y: v5 = v3 + v2 = 2.25 (0x40100000).
+    // X: v0 = v1 * v2 = 3.0 (0x40400000); Y: v5 = v3 + v1 = 1.75 (0x3fe00000). (Y's
+    // second source may not be v2: the halves' second sources need different VGPR banks.)
     let r = run(
         t,
         w,
-        "\tv_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v5, v3, v2",
+        "\tv_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v5, v3, v1",
         &[a, b, c],
         &[],
     );
-    assert_eq!((r.v[0], r.v[5]), (0x4040_0000, 0x4010_0000));
+    assert_eq!((r.v[0], r.v[5]), (0x4040_0000, 0x3fe0_0000));
     // V_FMAC_F32 D = S0 * S1 + D: v3 = 1.5 * 2.0 + 0.25 = 3.25 (0x40500000); Y:
     // V_SUB_F32 v4 = v2 - v1 = 0.5 (0x3f000000).
     let r = run(
@@ -110,11 +111,11 @@ fn vopd_operations() {
         &[],
     );
     assert_eq!((r.v[0], r.v[5]), (b, 0x12340), "vcc set: S1; 0x1234 << 4");
-    // V_MAX_F32 / V_MIN_F32 of 1.5 and 2.0.
+    // V_MAX_F32 / V_MIN_F32 of 1.5 and 2.0 (the halves read them through other ports).
     let r = run(
         t,
         w,
-        "\tv_dual_max_f32 v0, v1, v2 :: v_dual_min_f32 v5, v1, v2",
+        "\tv_dual_max_f32 v0, v1, v2 :: v_dual_min_f32 v5, v2, v1",
         &[a, b],
         &[],
     );

@@ -234,7 +234,8 @@ fn compile_prints_the_machine_ir_after_a_pass() {
             "check_ra",
             "lower_calls",
             "lower_to_hw",
-            "insert_waitcnt"
+            "insert_waitcnt",
+            "form_vopd",
         ]
     );
     let err = fails(&[&base[..], &["--print-after", "regalloc"]].concat());

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{fails_naming, json, ok, scratch};
+use std::path::Path;
 
 /// The raw dump of the triangles scene on navi21 has lavapipe's ids (words 1 to 3 of each
 /// record) and `--png` writes a 64x64 picture.
@@ -137,10 +138,26 @@ fn bad_input_names_its_place() {
         ],
         "--dump image",
     );
-    // An instruction form the assembler does not model names the file and line.
+    // An instruction the assembler does not know names the file and line: a copy of the
+    // triangles capture whose raygen has one mnemonic changed.
+    let dir = scratch("radv-unknown-instruction");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    copy_tree(
+        &root.join("testdata/mesa/rt/triangles"),
+        &dir.join("triangles"),
+    );
+    let raygen = dir.join("triangles/navi21/00_raygen.Assembly.txt");
+    let text = std::fs::read_to_string(&raygen).expect("the raygen listing");
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("s_mov_b32 "))
+        .expect("an s_mov_b32 in the raygen")
+        + 1;
+    std::fs::write(&raygen, text.replacen("s_mov_b32 ", "s_frobnicate_b32 ", 1)).unwrap();
+    let capture = dir.join("triangles/navi21");
     fails_naming(
-        &["radv", "run", "testdata/mesa/rt/triangles/navi31"],
-        "00_raygen.Assembly.txt",
+        &["radv", "run", capture.to_str().unwrap()],
+        &format!("00_raygen.Assembly.txt: line {line}: unknown instruction `s_frobnicate_b32`"),
     );
     fails_naming(
         &[
@@ -152,4 +169,18 @@ fn bad_input_names_its_place() {
         ],
         "limit",
     );
+}
+
+/// Copies the directory tree `from` to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }
