@@ -405,20 +405,21 @@ pub fn kernel_args(
     params
         .iter()
         .map(|(name, ty)| {
-            let flag =
-                match given.iter().rev().find(|a| a.name == *name) {
-                    Some(a) => a.clone(),
-                    None if *ty == Type::Ptr && mem.address(name).is_some() => ArgFlag {
-                        name: name.clone(),
-                        value: name.clone(),
-                    },
-                    None => return Err(err(
+            let flag = match given.iter().rev().find(|a| a.name == *name) {
+                Some(a) => a.clone(),
+                None if *ty == Type::Ptr && mem.address(name).is_some() => ArgFlag {
+                    name: name.clone(),
+                    value: name.clone(),
+                },
+                None => {
+                    return Err(err(
                         "--arg",
                         format!(
                             "missing --arg {name}=VALUE for parameter %{name}: {ty} of @{kernel}"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             arg_value(&flag, *ty, mem)?.ok_or_else(|| {
                 err(
                     "--arg",
