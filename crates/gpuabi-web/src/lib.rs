@@ -9,6 +9,7 @@
 //! - [`compile_json`]: the assembly for a target and wave size, each call site's frame.
 //! - [`run_json`]: the interpreter and the simulator with `gpuabi run`'s launch flags.
 //! - [`aco_ranges_json`], [`aco_assign_json`]: `gpuabi aco ranges` and `aco assign`.
+//! - [`examples_json`]: the repository's `examples/*.gsir`, embedded when this is built.
 
 pub mod aco;
 pub mod compile;
@@ -20,6 +21,17 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use error::WebError;
+
+include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+
+/// `[{"name", "source"}, ...]`: every example, by file name.
+pub fn examples_json() -> String {
+    let list: Vec<_> = EXAMPLES
+        .iter()
+        .map(|(name, source)| serde_json::json!({"name": name, "source": source}))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
 
 /// Parses `request`, answers it with `f`, and writes the answer's JSON.
 fn answer<Q: DeserializeOwned, R: Serialize>(
@@ -66,10 +78,16 @@ pub fn aco_assign_json(request: &str) -> String {
     answer(request, aco::assign_params)
 }
 
-/// The JavaScript names of the API (`check`, `compile`, `run`, `aco_ranges`, `aco_assign`).
+/// The JavaScript names of the API (`examples`, `check`, `compile`, `run`, `aco_ranges`, `aco_assign`).
 #[cfg(target_arch = "wasm32")]
 mod bindings {
     use wasm_bindgen::prelude::wasm_bindgen;
+
+    /// See [`crate::examples_json`].
+    #[wasm_bindgen]
+    pub fn examples() -> String {
+        crate::examples_json()
+    }
 
     /// See [`crate::check_json`].
     #[wasm_bindgen]

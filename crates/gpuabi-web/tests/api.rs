@@ -259,3 +259,29 @@ fn aco_ranges_and_assign() {
         "{a}"
     );
 }
+
+#[test]
+fn every_example_is_embedded_and_valid() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut want: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".gsir"))
+        .collect();
+    want.sort();
+    let list: Value = serde_json::from_str(&gpuabi_web::examples_json()).unwrap();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, want);
+    for e in list.as_array().unwrap() {
+        let text =
+            std::fs::read_to_string(format!("{dir}/{}", e["name"].as_str().unwrap())).unwrap();
+        assert_eq!(e["source"], text);
+        let a = call(gpuabi_web::check_json, json!({"source": text}));
+        assert_eq!(a["ok"], true, "{}: {a}", e["name"]);
+    }
+}
