@@ -395,6 +395,10 @@ async function main() {
   $("example").value = first;
   loadExample(first);
   compile();
+  // `#run`, `#frames` and `#aco` open the page on that view, done (for links and tests).
+  if (location.hash === "#run") run();
+  if (location.hash === "#frames" && lastCompile && lastCompile.calls.length) { showFrame(0); selectTab("tab-frames"); }
+  if (location.hash === "#aco") { aco(); selectTab("tab-aco"); }
 }
 
 main().catch((e) => status(`cannot start: ${e}`));

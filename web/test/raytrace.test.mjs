@@ -5,8 +5,8 @@
 //
 //   node --test web/test/
 //
-// Prints the time of compiling the ray tracer in WebAssembly (GPUABI_WEB_COMPILE_RUNS
-// compilations, default 5, the fastest counted).
+// Prints the time of compiling the ray tracer in WebAssembly: the first compilation and the
+// fastest of GPUABI_WEB_COMPILE_RUNS (default 5).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -116,13 +116,15 @@ test("compiling the ray tracer in WebAssembly (timing)", async () => {
   const api = await loadApi();
   const source = readFileSync(example, "utf8");
   const runs = Number(process.env.GPUABI_WEB_COMPILE_RUNS || 5);
-  let best = Infinity;
+  let best = Infinity, first = 0;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const a = call(api.compile, { source, target: "gfx1100" });
-    best = Math.min(best, performance.now() - t0);
+    const ms = performance.now() - t0;
+    if (i === 0) first = ms;
+    best = Math.min(best, ms);
     assert.equal(a.ok, true);
     assert.ok(a.result.calls.length > 0);
   }
-  console.log(`raytrace.gsir compiled for gfx1100 in WebAssembly: ${best.toFixed(1)} ms (fastest of ${runs})`);
+  console.log(`raytrace.gsir compiled for gfx1100 in WebAssembly: first ${first.toFixed(1)} ms, fastest of ${runs} ${best.toFixed(1)} ms`);
 });

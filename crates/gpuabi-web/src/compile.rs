@@ -163,7 +163,7 @@ pub fn compile_module(
                     gpuabi_ir::ir::Span { start, end },
                     what,
                 );
-                SourceDiagnostic::new(&d, FILE, source)
+                Box::new(SourceDiagnostic::new(&d, FILE, source))
             }),
         }
     })

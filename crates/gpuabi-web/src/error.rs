@@ -67,7 +67,7 @@ pub enum WebError {
         /// Its message.
         message: String,
         /// Where, when known.
-        at: Option<SourceDiagnostic>,
+        at: Option<Box<SourceDiagnostic>>,
     },
 }
 
