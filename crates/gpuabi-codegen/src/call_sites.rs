@@ -3,7 +3,7 @@
 //! and which call site each instruction of call-ABI overhead serves.
 
 use gpuabi_amdgpu::{Item, Opcode, Program};
-use gpuabi_layout::aco::{Location, ParamKind};
+use gpuabi_layout::aco::{Demand, Location, ParamKind, ParamLayout};
 
 use crate::mir::{self, Function};
 use crate::stats::CostItem;
@@ -27,13 +27,20 @@ pub struct CallSiteInfo {
     pub stack_pointer: gpuabi_layout::reg::RegRange,
     /// Bytes per lane of scratch parameters just below the callee's stack pointer.
     pub scratch_param_bytes: u32,
+    /// Where every parameter of the callee goes, as its ABI assigns them: system and RADV
+    /// parameters first, then the hidden launch values named `launch<k>`, then the IR's
+    /// parameters named `arg<k>`.
+    pub params: Vec<ParamLayout>,
+    /// The register limit the callee's ABI blocks are cut at: every register below it that
+    /// [`CallSiteInfo::preserved`] lacks is clobbered by the call.
+    pub limit: Demand,
     /// Source span of the call.
     pub origin: mir::Origin,
 }
 
 /// The call sites of `f` in the order of their `s_swappc_b64` (`order`: indices into
 /// [`Function::calls`]), their item not yet known.
-pub(crate) fn call_sites(f: &Function, order: &[usize]) -> Vec<CallSiteInfo> {
+pub(crate) fn call_sites(f: &Function, order: &[usize], limit: Demand) -> Vec<CallSiteInfo> {
     order
         .iter()
         .map(|&k| {
@@ -57,6 +64,8 @@ pub(crate) fn call_sites(f: &Function, order: &[usize]) -> Vec<CallSiteInfo> {
                 preserved,
                 stack_pointer: conv.reg("stack_pointer"),
                 scratch_param_bytes: conv.assignment.scratch_param_size,
+                params: conv.assignment.params.clone(),
+                limit,
                 origin: site.origin,
             }
         })

@@ -127,9 +127,19 @@ impl Compiled {
     /// `.amdgpu_metadata` block, which llvm-mc-19 assembles into an HSA code object; under `catalyst` a comment block with the Catalyst layout map
     /// (a Catalyst binary is not an HSA code object: the code assembles alone).
     pub fn assembly(&self) -> Result<String, CodegenError> {
+        Ok(self.assembly_with_lines()?.0)
+    }
+
+    /// [`Compiled::assembly`], with the line (0-based) of the text where each item of
+    /// [`Compiled::program`] is: what links a call site ([`CallSiteInfo::item`]) or an
+    /// overhead instruction ([`CostItem::item`]) to the listing.
+    pub fn assembly_with_lines(&self) -> Result<(String, Vec<usize>), CodegenError> {
         let (target, wave) = (self.program.target, self.program.wave);
         let mut out = gpuabi_amdgpu::hsa::print_preamble(target);
-        out.push_str(&gpuabi_amdgpu::asm::print(&self.program));
+        let first = out.matches('\n').count();
+        let (code, lines) = gpuabi_amdgpu::asm::print_with_lines(&self.program);
+        out.push_str(&code);
+        let lines = lines.into_iter().map(|l| l + first).collect();
         for k in &self.kernels {
             out.push('\n');
             match &k.entry {
@@ -163,7 +173,7 @@ impl Compiled {
             out.push('\n');
             out.push_str(&gpuabi_amdgpu::hsa::print_metadata(&hsa, target, wave));
         }
-        Ok(out)
+        Ok((out, lines))
     }
 }
 
@@ -436,6 +446,7 @@ fn compile_function(
     let stats = stats::function_stats(&f, &ctx, count, &items, conv, tail.map(|t| t.callee));
     let mut how = ctx.entry.take();
     entry::finish(&mut how, &stats, ctx.catalyst_scratch, func)?;
-    let sites = call_sites::call_sites(&f, &ctx.call_order);
+    let limit = Demand::new(ctx.opts.max_sgprs, ctx.opts.max_vgprs);
+    let sites = call_sites::call_sites(&f, &ctx.call_order, limit);
     Ok((how, stats, sites, items))
 }

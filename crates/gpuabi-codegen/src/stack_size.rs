@@ -130,6 +130,8 @@ mod tests {
                 1,
             ),
             scratch_param_bytes: params,
+            params: Vec::new(),
+            limit: gpuabi_layout::aco::Demand::new(104, 256),
             origin: crate::mir::Origin::default(),
         }
     }

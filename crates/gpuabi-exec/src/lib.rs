@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 mod assembly;
 mod catalyst;
+pub mod launch;
 mod private_and_linkage;
 
 pub use assembly::Assembly;

@@ -11,5 +11,5 @@ pub mod target_id;
 mod waitcnt_bits;
 
 pub use parser::{parse, parse_listed};
-pub use printer::print;
+pub use printer::{print, print_with_lines};
 pub use symbolic_imm::{hwreg_whole, HW_REGS, HW_REG_MODE};

@@ -185,87 +185,103 @@ fn vopd_half(inst: &Inst, target: Target) -> String {
 /// The whole program as assembly text: labels at the left margin, everything else
 /// indented by a tab.
 pub fn print(program: &Program) -> String {
+    print_with_lines(program).0
+}
+
+/// [`print`], with the line (0-based, in the text returned) where each item of the
+/// program starts: what links an item, such as a call, to its place in the listing.
+pub fn print_with_lines(program: &Program) -> (String, Vec<usize>) {
     let mut out = String::new();
-    for line in &program.items {
-        match &line.item {
-            Item::Label(name) => {
-                let _ = writeln!(out, "{name}:");
-            }
-            Item::Directive(Directive::Text) => out.push_str("\t.text\n"),
-            Item::Directive(Directive::Globl(name)) => {
-                let _ = writeln!(out, "\t.globl {name}");
-            }
-            Item::Directive(Directive::AmdgcnTarget(id)) => {
-                let _ = writeln!(out, "\t.amdgcn_target \"{id}\"");
-            }
-            Item::Directive(Directive::P2align(n)) => {
-                let _ = writeln!(out, "\t.p2align {n}");
-            }
-            Item::Directive(Directive::TypeFunction(name)) => {
-                let _ = writeln!(out, "\t.type {name},@function");
-            }
-            Item::Directive(Directive::Size(name, size)) => {
-                let _ = writeln!(out, "\t.size {name}, {size}");
-            }
-            Item::Directive(Directive::Section { name, rest }) => {
-                // A name LLVM would not read bare (`.note.GNU-stack` has a `-`) is quoted.
-                if name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_'))
-                {
-                    let _ = writeln!(out, "\t.section {name}{rest}");
-                } else {
-                    let _ = writeln!(out, "\t.section \"{name}\"{rest}");
-                }
-            }
-            Item::Directive(Directive::P2alignFill { power, fill, word }) => {
-                let l = if *word { "l" } else { "" };
-                let _ = writeln!(out, "\t.p2align{l} {power}, {fill:#x}");
-            }
-            Item::Directive(Directive::Data { size, values }) => {
-                let name = match size {
-                    1 => ".byte",
-                    2 => ".short",
-                    4 => ".long",
-                    _ => ".quad",
-                };
-                let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-                let _ = writeln!(out, "\t{name} {}", list.join(", "));
-            }
-            Item::Directive(Directive::Fill {
-                repeat,
-                size,
-                value,
-                zero,
-            }) => {
-                if *zero {
-                    let _ = writeln!(out, "\t.zero {repeat}");
-                } else {
-                    let _ = writeln!(out, "\t.fill {repeat}, {size}, {value:#x}");
-                }
-            }
-            Item::Directive(Directive::Verbatim(lines)) => {
-                let mut lines = lines.iter();
-                if let Some(first) = lines.next() {
-                    let _ = writeln!(out, "\t{first}");
-                }
-                for l in lines {
-                    let _ = writeln!(out, "{l}");
-                }
-            }
-            Item::Inst(inst) if inst.dont_care != 0 => {
-                // Bits the hardware ignores have no syntax: the instruction lists its
-                // encoding, as Mesa's disassembly does, and the parser takes them from there.
-                let text = print_inst(inst, program.target);
-                let _ = match listed(inst, program) {
-                    Some(words) => writeln!(out, "\t{text:<59} ; {words}"),
-                    None => writeln!(out, "\t{text}"),
-                };
-            }
-            Item::Inst(inst) => {
-                let _ = writeln!(out, "\t{}", print_inst(inst, program.target));
+    let mut lines = Vec::with_capacity(program.items.len());
+    let mut line = 0;
+    for item in &program.items {
+        let before = out.len();
+        print_item(&mut out, item, program);
+        lines.push(line);
+        line += out[before..].matches('\n').count();
+    }
+    (out, lines)
+}
+
+/// Appends one item of `program` to `out`, ending with a newline.
+fn print_item(out: &mut String, line: &crate::program::Entry, program: &Program) {
+    match &line.item {
+        Item::Label(name) => {
+            let _ = writeln!(out, "{name}:");
+        }
+        Item::Directive(Directive::Text) => out.push_str("\t.text\n"),
+        Item::Directive(Directive::Globl(name)) => {
+            let _ = writeln!(out, "\t.globl {name}");
+        }
+        Item::Directive(Directive::AmdgcnTarget(id)) => {
+            let _ = writeln!(out, "\t.amdgcn_target \"{id}\"");
+        }
+        Item::Directive(Directive::P2align(n)) => {
+            let _ = writeln!(out, "\t.p2align {n}");
+        }
+        Item::Directive(Directive::TypeFunction(name)) => {
+            let _ = writeln!(out, "\t.type {name},@function");
+        }
+        Item::Directive(Directive::Size(name, size)) => {
+            let _ = writeln!(out, "\t.size {name}, {size}");
+        }
+        Item::Directive(Directive::Section { name, rest }) => {
+            // A name LLVM would not read bare (`.note.GNU-stack` has a `-`) is quoted.
+            if name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_'))
+            {
+                let _ = writeln!(out, "\t.section {name}{rest}");
+            } else {
+                let _ = writeln!(out, "\t.section \"{name}\"{rest}");
             }
         }
+        Item::Directive(Directive::P2alignFill { power, fill, word }) => {
+            let l = if *word { "l" } else { "" };
+            let _ = writeln!(out, "\t.p2align{l} {power}, {fill:#x}");
+        }
+        Item::Directive(Directive::Data { size, values }) => {
+            let name = match size {
+                1 => ".byte",
+                2 => ".short",
+                4 => ".long",
+                _ => ".quad",
+            };
+            let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            let _ = writeln!(out, "\t{name} {}", list.join(", "));
+        }
+        Item::Directive(Directive::Fill {
+            repeat,
+            size,
+            value,
+            zero,
+        }) => {
+            if *zero {
+                let _ = writeln!(out, "\t.zero {repeat}");
+            } else {
+                let _ = writeln!(out, "\t.fill {repeat}, {size}, {value:#x}");
+            }
+        }
+        Item::Directive(Directive::Verbatim(lines)) => {
+            let mut lines = lines.iter();
+            if let Some(first) = lines.next() {
+                let _ = writeln!(out, "\t{first}");
+            }
+            for l in lines {
+                let _ = writeln!(out, "{l}");
+            }
+        }
+        Item::Inst(inst) if inst.dont_care != 0 => {
+            // Bits the hardware ignores have no syntax: the instruction lists its
+            // encoding, as Mesa's disassembly does, and the parser takes them from there.
+            let text = print_inst(inst, program.target);
+            let _ = match listed(inst, program) {
+                Some(words) => writeln!(out, "\t{text:<59} ; {words}"),
+                None => writeln!(out, "\t{text}"),
+            };
+        }
+        Item::Inst(inst) => {
+            let _ = writeln!(out, "\t{}", print_inst(inst, program.target));
+        }
     }
-    out
 }

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use gpuabi_ir::interp::{Dispatch, Limits, Memory, Program};
-use gpuabi_ir::ir::Type;
+use gpuabi_exec::launch;
+use gpuabi_ir::interp::{Limits, Memory, Program};
 
 use super::compile::{compile_module, TargetArgs};
 use super::ir::load_with_source;
@@ -55,28 +55,8 @@ pub struct RunArgs {
 pub fn run(a: RunArgs) -> Result<()> {
     let (module, source) = load_with_source(&a.file)?;
     let program = Program::new(&module).map_err(|e| anyhow!("{e}"))?;
-    let kernel = match a.kernel {
-        Some(k) => k,
-        None => {
-            let ks: Vec<&str> = program.kernels().collect();
-            match ks.as_slice() {
-                [k] => k.to_string(),
-                [] => bail!("{} has no kernel", a.file.display()),
-                _ => bail!(
-                    "--kernel: the file has several kernels ({}); name one",
-                    ks.join(", ")
-                ),
-            }
-        }
-    };
-    let Some(params) = program.kernel_params(&kernel) else {
-        let names: Vec<&str> = program.kernels().collect();
-        bail!(
-            "--kernel {kernel}: {} has no kernel {}",
-            a.file.display(),
-            gpuabi_layout::suggest::suggest(&kernel, "kernels", &names)
-        );
-    };
+    let file = a.file.display().to_string();
+    let kernel = launch::choose_kernel(&program, a.kernel.as_deref(), &file)?;
     let limits = Limits {
         max_steps: a.max_steps,
         max_call_depth: a.max_call_depth,
@@ -86,27 +66,24 @@ pub fn run(a: RunArgs) -> Result<()> {
     };
     let launch = &a.launch;
     launch.check_outputs()?;
-    let Some(grid) = &launch.grid else {
-        bail!("missing --grid X[,Y,Z]: the global size of the dispatch");
+    let flags = launch::LaunchFlags {
+        grid: launch.grid.as_deref(),
+        group: launch.group.as_deref(),
+        offset: launch.offset.as_deref(),
+        buffers: &launch.buffers,
+        args: &launch.args,
     };
-    let global = launch_flags::sizes("--grid", grid, 1)?;
-    let group = launch_flags::sizes("--group", launch.group.as_deref().unwrap_or("1"), 1)?;
-    let offset = launch_flags::sizes("--offset", launch.offset.as_deref().unwrap_or("0"), 0)?;
-    let dispatch = Dispatch {
-        global_size: global.values,
-        group_size: group.values,
-        global_offset: offset.values,
-        work_dim: global.dims,
-    };
-
-    let mut mem = Memory::new(limits.max_memory_bytes);
-    for b in &launch.buffers {
-        let flag = launch_flags::buffer(b)?;
-        let data = flag.bytes(b, limits.max_memory_bytes)?;
-        mem.add(&flag.name, data)
-            .map_err(|e| anyhow!("--buffer {b}: {e}"))?;
-    }
-    let args = kernel_args(&launch.args, params, &mem, &kernel)?;
+    let launch::Prepared {
+        dispatch,
+        memory: mut mem,
+        args,
+    } = launch::prepare(
+        &program,
+        &kernel,
+        &flags,
+        limits.max_memory_bytes,
+        launch_flags::read_buffer_file,
+    )?;
     let names: Vec<&str> = mem.buffers.iter().map(|b| b.name.as_str()).collect();
     launch.check_buffers(&names)?;
 
@@ -146,7 +123,6 @@ pub fn run(a: RunArgs) -> Result<()> {
                 global_bytes: limits.max_memory_bytes.saturating_mul(2),
                 ..gpuabi_sim::Limits::default()
             };
-            let file = a.file.display().to_string();
             let out = gpuabi_exec::run(&compiled, &kernel, &dispatch, &args, &buffers, &sim_limits)
                 .map_err(|e| {
                     let found = match &e {
@@ -389,77 +365,4 @@ pub(super) fn call_site_table(rows: &[SiteRow]) -> String {
         t.add_row(row);
     }
     format!("per call site, wave instructions executed [static instructions]:\n{t}\n")
-}
-
-fn kernel_args(
-    flags: &[String],
-    params: &[(String, Type)],
-    mem: &Memory,
-    kernel: &str,
-) -> Result<Vec<u64>> {
-    let mut given: Vec<launch_flags::ArgFlag> = Vec::new();
-    for f in flags {
-        let a = launch_flags::arg(f)?;
-        if !params.iter().any(|(p, _)| *p == a.name) {
-            let names: Vec<&str> = params.iter().map(|(p, _)| p.as_str()).collect();
-            bail!(
-                "--arg {f}: @{kernel} has no parameter `{}` (parameters: {})",
-                a.name,
-                names.join(", ")
-            );
-        }
-        given.push(a);
-    }
-    params
-        .iter()
-        .map(|(name, ty)| {
-            let flag = match given.iter().rev().find(|a| a.name == *name) {
-                Some(a) => a.clone(),
-                None if *ty == Type::Ptr && mem.address(name).is_some() => launch_flags::ArgFlag {
-                    name: name.clone(),
-                    value: name.clone(),
-                },
-                None => {
-                    bail!("missing --arg {name}=VALUE for parameter %{name}: {ty} of @{kernel}")
-                }
-            };
-            arg_value(&flag, *ty, mem)?.ok_or_else(|| {
-                anyhow!(
-                    "--arg {name}={}: not a valid {ty} ({})",
-                    flag.value,
-                    expected(*ty)
-                )
-            })
-        })
-        .collect()
-}
-
-fn expected(ty: Type) -> &'static str {
-    match ty {
-        Type::I1 => "true, false, 0 or 1",
-        Type::I32 => "an integer from -2147483648 to 4294967295, decimal or 0x hex",
-        Type::I64 => "a 64-bit integer, decimal or 0x hex",
-        Type::F32 => "a number like 2.5",
-        Type::Ptr => "a buffer name, @NAME, NAME+OFFSET, or an address",
-        Type::Stack => "no value",
-    }
-}
-
-fn arg_value(flag: &launch_flags::ArgFlag, ty: Type, mem: &Memory) -> Result<Option<u64>> {
-    let s = flag.value.trim();
-    Ok(match ty {
-        Type::I1 => match s {
-            "true" | "1" => Some(1),
-            "false" | "0" => Some(0),
-            _ => None,
-        },
-        Type::I32 => launch_flags::integer(s, 32),
-        Type::I64 => launch_flags::integer(s, 64),
-        Type::F32 => s.parse::<f32>().ok().map(|f| u64::from(f.to_bits())),
-        Type::Ptr => match flag.buffer(|n| mem.address(n).is_some())? {
-            Some((name, offset)) => mem.address(&name).and_then(|a| a.checked_add(offset)),
-            None => launch_flags::number(s),
-        },
-        Type::Stack => None,
-    })
 }

@@ -303,7 +303,7 @@ fn contract(
 
 /// The sizes of `flag`, or `default` in X (1 in Y and Z, or 0 everywhere for an offset)
 /// when the flag is absent.
-fn sizes(text: Option<&str>, flag: &str, default: u32) -> Result<(u32, [u32; 3])> {
+fn sizes(text: Option<&str>, flag: &'static str, default: u32) -> Result<(u32, [u32; 3])> {
     let fill = u32::from(default != 0);
     match text {
         Some(t) => {
@@ -635,7 +635,7 @@ pub fn run(cmd: SimCommand) -> Result<()> {
             bail!("--buffer {spec}: buffer `{}` is defined twice", flag.name);
         }
         let limit = machine.limits.global_bytes;
-        let data = flag.bytes(spec, limit)?;
+        let data = flag.bytes(spec, limit, launch_flags::read_buffer_file)?;
         machine
             .memory
             .add(&flag.name, data, limit)
