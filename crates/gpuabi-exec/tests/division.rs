@@ -62,7 +62,7 @@ fn pairs() -> Vec<(u32, u32)> {
         x ^= x << 17;
         x
     };
-    while v.len() % 64 != 0 || v.len() < 4096 {
+    while !v.len().is_multiple_of(64) || v.len() < 4096 {
         let r = next();
         // Divisors of every size: shift the random divisor right by a random amount.
         let b = ((r >> 32) as u32) >> (next() % 32);
