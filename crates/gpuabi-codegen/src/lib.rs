@@ -76,7 +76,7 @@ use gpuabi_layout::aco::Demand;
 pub use call_abi::CallOptions;
 pub use call_sites::CallSiteInfo;
 pub use error::{CodegenError, PassError};
-pub use options::{Entry, Options};
+pub use options::{Entry, OptionError, Options};
 pub use pipeline::PrintAfter;
 pub use stats::{CostItem, FunctionStats, Overhead};
 

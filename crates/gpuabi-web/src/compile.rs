@@ -3,8 +3,6 @@
 //! clobbers, and the instructions the call cost (parameter copies, linkage, spills), each
 //! with its line in the listing. The same compilation `gpuabi compile` runs.
 
-use gpuabi_amdgpu::target::modelled_text;
-use gpuabi_amdgpu::{Target, WaveSize, MODELLED_TARGETS};
 use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Options};
 use gpuabi_ir::Module;
 use gpuabi_layout::aco::Policy;
@@ -53,54 +51,8 @@ pub struct CompileRequest {
 impl TargetRequest {
     /// The code generator's options, each refusal naming its flag as `gpuabi compile` does.
     pub fn options(&self) -> Result<Options, WebError> {
-        let t = &self.target;
-        let target: Target = t
-            .parse()
-            .ok()
-            .filter(|t| MODELLED_TARGETS.contains(t))
-            .ok_or_else(|| {
-                flag(
-                    "--target",
-                    format!(
-                        "--target {t}: the code generator targets {}",
-                        modelled_text(&MODELLED_TARGETS)
-                    ),
-                )
-            })?;
-        let mut o = Options::new(target);
-        if let Some(w) = self.wave {
-            o.wave = WaveSize::from_lanes(w)
-                .filter(|w| target.supports(*w))
-                .ok_or_else(|| {
-                    flag(
-                        "--wave",
-                        format!(
-                            "--wave {w}: {} runs waves of {}",
-                            target.name(),
-                            if target.is_rdna() { "32 or 64" } else { "64" }
-                        ),
-                    )
-                })?;
-        }
-        if let Some(n) = self.max_sgprs {
-            if !(8..=o.max_sgprs).contains(&n) {
-                return Err(flag(
-                    "--max-sgprs",
-                    format!("--max-sgprs {n}: expected 8 to {}", o.max_sgprs),
-                ));
-            }
-            o.max_sgprs = n;
-        }
-        if let Some(n) = self.max_vgprs {
-            if !(4..=256).contains(&n) {
-                return Err(flag(
-                    "--max-vgprs",
-                    format!("--max-vgprs {n}: expected 4 to 256"),
-                ));
-            }
-            o.max_vgprs = n;
-        }
-        Ok(o)
+        Options::from_flags(&self.target, self.wave, self.max_sgprs, self.max_vgprs)
+            .map_err(|e| flag(e.flag, e.message))
     }
 
     /// The call-ABI options: user ABIs, overrides, policy.

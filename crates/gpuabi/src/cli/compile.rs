@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use gpuabi_amdgpu::target::modelled_text;
-use gpuabi_amdgpu::{Target, WaveSize, MODELLED_TARGETS};
+use gpuabi_amdgpu::MODELLED_TARGETS;
 use gpuabi_codegen::{CallOptions, CodegenError, Compiled, Entry, Inspect, Options, PrintAfter};
 use gpuabi_ir::ir::Span;
 use gpuabi_ir::{Diagnostic, Module};
@@ -78,44 +78,11 @@ impl TargetArgs {
             }
             return Ok(None);
         };
-        let target: Target = t
-            .parse()
-            .ok()
-            .filter(|t| MODELLED_TARGETS.contains(t))
-            .ok_or_else(|| {
-                anyhow!(
-                    "--target {t}: the code generator targets {}",
-                    modelled_text(&MODELLED_TARGETS)
-                )
-            })?;
-        let mut o = Options::new(target);
-        if let Some(w) = self.wave {
-            o.wave = WaveSize::from_lanes(w)
-                .filter(|w| target.supports(*w))
-                .ok_or_else(|| {
-                    anyhow!(
-                        "--wave {w}: {} runs waves of {}",
-                        target.name(),
-                        if target.is_rdna() { "32 or 64" } else { "64" }
-                    )
-                })?;
-        }
+        let mut o = Options::from_flags(t, self.wave, self.max_sgprs, self.max_vgprs)?;
         o.entry = match self.entry {
             EntryArg::Hsa => Entry::Hsa,
             EntryArg::Catalyst => Entry::Catalyst,
         };
-        if let Some(n) = self.max_sgprs {
-            if !(8..=o.max_sgprs).contains(&n) {
-                bail!("--max-sgprs {n}: expected 8 to {}", o.max_sgprs);
-            }
-            o.max_sgprs = n;
-        }
-        if let Some(n) = self.max_vgprs {
-            if !(4..=256).contains(&n) {
-                bail!("--max-vgprs {n}: expected 4 to 256");
-            }
-            o.max_vgprs = n;
-        }
         Ok(Some(o))
     }
 
